@@ -1,0 +1,3 @@
+from rulec.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,118 @@
+"""Expressions of the game language, compiled to Python.
+
+An expression tree (see rulec.language.parse.expression_tree) becomes Python
+source over one argument, `ctx`, an evaluation context supplied by whoever
+runs the game (rulec.runtime.context.EvalContext). The same source is written
+into generated modules and compiled in memory for games loaded from text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from rulec.diagnostics import did_you_mean
+
+# Names an expression may read from the context, and the Python they become.
+CONTEXT_NAMES = {
+    "turn": "ctx.turn",
+    "turns": "ctx.turns",
+    "strength": "ctx.unit.strength",
+    "move": "ctx.unit.move",
+    "side": "ctx.unit.side",
+    "phasing_side": "ctx.phasing_side",
+}
+
+# Functions: name -> (min args, max args, allowed keywords).
+FUNCTIONS: dict[str, tuple[int, int, frozenset[str]]] = {
+    "count": (1, 1, frozenset()),
+    "units": (0, 0, frozenset({"side", "zone", "hex", "type", "flag"})),
+    "if": (3, 3, frozenset()),
+    "min": (1, 9, frozenset()),
+    "max": (1, 9, frozenset()),
+    "abs": (1, 1, frozenset()),
+    "has_flag": (1, 1, frozenset()),
+    "strength_of": (1, 1, frozenset()),
+    "vp": (1, 1, frozenset()),
+}
+
+_OPERATORS = {"==", "!=", "<", "<=", ">", ">=", "in", "+", "-", "*", "/", "%"}
+
+
+class ExpressionError(Exception):
+    """A name or call the expression language does not know."""
+
+    def __init__(self, message: str, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+@dataclass
+class ExpressionCompiler:
+    """Turns trees into Python source; `constants` are the game's ids, usable as bare names."""
+
+    constants: frozenset[str]
+
+    def source(self, tree: list) -> str:
+        kind = tree[0]
+        if kind == "const":
+            return repr(tree[1])
+        if kind == "name":
+            name = tree[1]
+            if name in CONTEXT_NAMES:
+                return CONTEXT_NAMES[name]
+            if name in self.constants:
+                return repr(name)
+            known = sorted(set(CONTEXT_NAMES) | self.constants)
+            raise ExpressionError(f"unknown name '{name}' in expression", did_you_mean(name, known))
+        if kind == "op":
+            op = tree[1]
+            assert op in _OPERATORS
+            if op == "/":
+                op = "/"
+            return f"({self.source(tree[2])} {op} {self.source(tree[3])})"
+        if kind == "neg":
+            return f"(-{self.source(tree[1])})"
+        if kind == "not":
+            return f"(not {self.source(tree[1])})"
+        if kind in ("and", "or"):
+            return "(" + f" {kind} ".join(self.source(t) for t in tree[1]) + ")"
+        if kind == "call":
+            return self.call(tree[1], tree[2], tree[3])
+        raise AssertionError(kind)
+
+    def call(self, name: str, args: list, keywords: dict[str, list]) -> str:
+        if name not in FUNCTIONS:
+            raise ExpressionError(f"unknown function '{name}'", did_you_mean(name, FUNCTIONS))
+        low, high, allowed = FUNCTIONS[name]
+        if not low <= len(args) <= high:
+            expected = str(low) if low == high else f"{low} to {high}"
+            raise ExpressionError(f"'{name}' takes {expected} argument(s), not {len(args)}")
+        for keyword in keywords:
+            if keyword not in allowed:
+                hint = did_you_mean(keyword, allowed) if allowed else None
+                raise ExpressionError(f"'{name}' has no argument '{keyword}'", hint)
+        parts = [self.source(a) for a in args]
+        if name == "count":
+            return f"len({parts[0]})"
+        if name == "if":
+            return f"({parts[1]} if {parts[0]} else {parts[2]})"
+        if name in ("min", "max", "abs"):
+            return f"{name}({', '.join(parts)})"
+        if name == "has_flag":
+            return f"({parts[0]} in ctx.unit.flags)"
+        if name == "units":
+            kw = ", ".join(f"{k}={self.source(v)}" for k, v in keywords.items())
+            return f"ctx.units({kw})"
+        if name == "strength_of":
+            return f"sum(u.strength for u in {parts[0]})"
+        if name == "vp":
+            return f"ctx.vp({parts[0]})"
+        raise AssertionError(name)
+
+
+def to_function(python_source: str) -> Callable[[Any], Any]:
+    """Compile `python_source` (an expression over `ctx`) into a function."""
+    code = compile(f"lambda ctx: {python_source}", "<rulec expression>", "eval")
+    return eval(code, {"__builtins__": {"len": len, "min": min, "max": max, "abs": abs, "sum": sum}})

@@ -1,0 +1,93 @@
+"""Diagnostics: every problem a designer or player is ever shown.
+
+One type (`Diagnostic`), one renderer (`render`), stable codes. Any other
+exception escaping to the user is a bug in rulec.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A region of a source file; lines and columns count from 1."""
+
+    file: str
+    line: int
+    column: int
+    end_line: int | None = None
+    end_column: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem: a stable code, a message in designer words, where, and a hint."""
+
+    code: str
+    message: str
+    span: Span | None = None
+    severity: str = "error"  # "error" | "warning" | "note"
+    hint: str | None = None
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+
+class DiagnosticError(Exception):
+    """Raised by a pipeline stage that cannot go on; carries every diagnostic found."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        super().__init__("\n".join(d.message for d in self.diagnostics))
+
+    def __reduce__(self):  # survive pickling across worker processes
+        return (DiagnosticError, (self.diagnostics,))
+
+
+@dataclass
+class SourceFile:
+    """The text of a file, kept to show the offending line under a diagnostic."""
+
+    name: str
+    text: str
+    lines: list[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.lines = self.text.splitlines()
+
+    def line(self, number: int) -> str | None:
+        if 1 <= number <= len(self.lines):
+            return self.lines[number - 1]
+        return None
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str | None:
+    """A hint naming the closest known name, or None when nothing is close."""
+    matches = difflib.get_close_matches(str(name), [str(k) for k in known], n=1, cutoff=0.6)
+    return f"did you mean '{matches[0]}'?" if matches else None
+
+
+def render(diagnostic: Diagnostic, sources: dict[str, SourceFile] | None = None) -> str:
+    """`file:line:col: error: message [code]`, the source line, a caret, the hint."""
+    where = f"{diagnostic.span}: " if diagnostic.span else ""
+    out = [f"{where}{diagnostic.severity}: {diagnostic.message} [{diagnostic.code}]"]
+    span = diagnostic.span
+    source = (sources or {}).get(span.file) if span else None
+    if span and source:
+        text = source.line(span.line)
+        if text is not None:
+            width = 1
+            if span.end_line == span.line and span.end_column and span.end_column > span.column:
+                width = span.end_column - span.column
+            out.append(f"    {text}")
+            out.append("    " + " " * (span.column - 1) + "^" + "~" * (width - 1))
+    if diagnostic.hint:
+        out.append(f"    hint: {diagnostic.hint}")
+    return "\n".join(out)

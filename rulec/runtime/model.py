@@ -1,0 +1,454 @@
+"""The game model: what a compiled game is.
+
+This module is the contract between the compiler and everything that runs or
+prints a game. The checker builds these objects from a game file; the code
+generator writes them out as Python literals in a generated module; the
+engine, the battle resolver and the player aids read them. Nothing here names
+a particular game.
+
+All objects are frozen; collections are tuples or dicts built once. Hexes are
+their printed numbers as strings ("0807"). A hexside is written as the two hex
+numbers in sorted order joined by "/" ("0701/0801").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal
+
+Hex = str
+HexsideKey = str
+
+
+def hexside_key(a: Hex, b: Hex) -> HexsideKey:
+    """The canonical key of the hexside between two adjacent hexes."""
+    return f"{a}/{b}" if a < b else f"{b}/{a}"
+
+
+# ------------------------------------------------------------------ expressions
+@dataclass(frozen=True)
+class Expr:
+    """A compiled expression of the game language.
+
+    `source` is the designer's text; `function` takes an evaluation context
+    (see rulec.runtime.context.EvalContext) and returns the value.
+    """
+
+    source: str
+    function: Callable[[Any], Any] = field(compare=False, repr=False)
+
+    def __call__(self, context: Any) -> Any:
+        return self.function(context)
+
+
+# ------------------------------------------------------------------ game facts
+@dataclass(frozen=True)
+class Side:
+    id: str
+    name: str
+    adjective: str = ""
+    color: str = ""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: str
+    title: str
+    edition: str = ""
+    scale: str = ""
+    die: int = 6
+    turns: int = 0
+    turn_labels: tuple[str, ...] = ()
+
+    def turn_label(self, turn: int) -> str:
+        if 1 <= turn <= len(self.turn_labels):
+            return self.turn_labels[turn - 1]
+        return f"Turn {turn}"
+
+
+# ------------------------------------------------------------------------ map
+Orientation = Literal["flat_top", "pointy_top"]
+# flat_top: columns zig-zag; "even_columns_down" means column 2 sits half a hex lower.
+# pointy_top: rows zig-zag; "even_rows_right" means row 2 sits half a hex to the right.
+Offset = Literal["even_columns_down", "odd_columns_down", "even_rows_right", "odd_rows_right"]
+
+
+@dataclass(frozen=True)
+class HexGrid:
+    orientation: Orientation
+    offset: Offset
+    numbering: str  # e.g. "CCRR": column digits then row digits
+    columns: tuple[int, int]  # first, last
+    rows: tuple[int, int]
+
+    @property
+    def directions(self) -> tuple[str, ...]:
+        if self.orientation == "flat_top":
+            return ("n", "ne", "se", "s", "sw", "nw")
+        return ("ne", "e", "se", "sw", "w", "nw")
+
+
+@dataclass(frozen=True)
+class HexsideSet:
+    """A named set of hexsides carrying one hexside feature (a road, a river)."""
+
+    id: str
+    feature: str  # a HexsideType id
+    name: str = ""
+    sides: tuple[HexsideKey, ...] = ()
+    exits: dict[Hex, tuple[str, ...]] = field(default_factory=dict)  # off-map ends, by direction
+
+
+@dataclass(frozen=True)
+class MapDef:
+    grid: HexGrid
+    hexes: tuple[Hex, ...]
+    # Precomputed at compile time:
+    coordinates: dict[Hex, tuple[int, int]]  # hex -> (column, row)
+    neighbours: dict[Hex, dict[str, Hex]]  # hex -> direction -> on-map neighbour
+    terrain: dict[Hex, tuple[str, ...]]  # base terrain first, then features
+    places: dict[Hex, str]
+    hexside_sets: tuple[HexsideSet, ...]
+    hexside_features: dict[HexsideKey, tuple[str, ...]]  # every featured hexside -> feature ids
+    edge_exits: dict[Hex, dict[str, tuple[str, ...]]]  # hex -> off-map direction -> features (e.g. road)
+    edges: dict[str, tuple[Hex, ...]]  # named map edges
+    edge_directions: dict[str, tuple[str, ...]]  # edge -> the off-map directions it faces
+    zones: dict[str, tuple[Hex, ...]]
+    sheet: str = ""
+
+    def features_between(self, a: Hex, b: Hex) -> tuple[str, ...]:
+        return self.hexside_features.get(hexside_key(a, b), ())
+
+
+# ------------------------------------------------------------- terrain effects
+@dataclass(frozen=True)
+class TerrainType:
+    """A row of the Terrain Effects Chart for hex terrain."""
+
+    id: str
+    name: str
+    move: int | None = None  # MP to enter; None: as the other terrain in the hex
+    move_extra: int = 0  # MP added to the cost of entering (cumulative games)
+    prohibited: bool = False
+    combat_shift: int = 0  # columns; negative is to the left (favours the defender)
+    combat_drm: int = 0  # die-roll modifier for the attacker
+    defense_multiplier: float = 1.0
+    blocks_zoc: bool = False
+
+
+@dataclass(frozen=True)
+class HexsideType:
+    """A row of the Terrain Effects Chart for hexside features."""
+
+    id: str
+    name: str
+    kind: Literal["road", "river", "other"] = "other"
+    move: int | None = None  # a road: MP to enter a hex through this hexside
+    move_extra: int = 0
+    crossing: Literal["normal", "all_mp_from_start_adjacent", "prohibited"] = "normal"
+    road_negates_crossing: bool = False
+    combat_shift: int = 0
+    combat_drm: int = 0
+    combat_when: Literal["always", "all_attackers_across", "any_attacker_across"] = "always"
+    blocks_retreat: bool = False
+    blocks_advance: bool = False
+    blocks_zoc: bool = False
+    blocks_supply: bool = False
+    no_attack_after_move: bool = False  # may not attack across after moving this turn
+
+
+# ---------------------------------------------------------------------- units
+@dataclass(frozen=True)
+class UnitType:
+    id: str
+    name: str
+    symbol: str = "infantry"  # NATO symbol drawn on counters
+    can_attack: bool = True
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """When and where a unit not set up on the map enters play."""
+
+    turn: int | None  # None: any turn (the owner chooses)
+    area: str | None = None  # a zone or edge name
+    hexes: tuple[Hex, ...] = ()  # the entry hexes (resolved from the area)
+    placement: Literal["edge", "anywhere"] = "edge"
+    terrain: tuple[str, ...] = ()  # placement "anywhere": allowed terrain
+    phase: str | None = None  # the phase it arrives in; None: its side's first movement phase
+    locked: bool = False  # may not move further nor attack in the following combat phase
+
+
+@dataclass(frozen=True)
+class Improved:
+    """An alternative, better counter for a unit (e.g. an 'improved' back)."""
+
+    strength: int
+    move: int | None = None
+    vp: int = 0
+
+
+@dataclass(frozen=True)
+class Unit:
+    id: str
+    side: str
+    designation: str
+    type: str
+    strength: int
+    move: int
+    division: str = ""
+    size: str = ""
+    setup: Hex | None = None
+    arrives: Arrival | None = None
+    optional: bool = False
+    flags: tuple[str, ...] = ()
+    vp: int = 0
+    improved: Improved | None = None
+    name: str = ""
+
+    @property
+    def label(self) -> str:
+        """How players refer to the unit: division/designation."""
+        return f"{self.division}/{self.designation}" if self.division else self.designation
+
+
+# ------------------------------------------------------------ movement, stacking
+@dataclass(frozen=True)
+class MovementRules:
+    zoc: Literal["stop_on_entry", "extra_cost", "none"] = "stop_on_entry"
+    zoc_extra_cost: int = 0
+    zoc_locks_start: bool = False  # a unit starting in an enemy ZOC may not leave it
+    zoc_to_zoc: bool = True  # may move directly from one enemy-controlled hex to another
+    zoc_across_rivers: bool = True
+    exit_map: bool = False
+    exit_cost: Literal["as_hex_left"] | int = "as_hex_left"
+    reinforcement_delay: bool = False
+    blocked_entry: Literal["closest_legal", "delay"] = "closest_legal"
+
+
+@dataclass(frozen=True)
+class StackingRules:
+    limit: int = 1
+    checked: Literal["end_of_every_phase", "end_of_movement"] = "end_of_every_phase"
+    pass_through_friendly: bool = True
+    overstack: Literal["opponent_chooses_destroyed", "owner_removes"] = "opponent_chooses_destroyed"
+
+
+# --------------------------------------------------------------------- combat
+@dataclass(frozen=True)
+class CrtColumn:
+    """One column: a differential range or an odds ratio range (low/high inclusive; None open)."""
+
+    label: str
+    low: int | tuple[int, int] | None
+    high: int | tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class CombatTable:
+    id: str
+    kind: Literal["differential", "odds"]
+    columns: tuple[CrtColumn, ...]
+    rows: dict[int, tuple[str, ...]]  # modified die roll -> result code per column
+    beyond: Literal["clamp"] = "clamp"
+    odds_rounding: Literal["defender"] = "defender"
+
+    @property
+    def die_range(self) -> tuple[int, int]:
+        return min(self.rows), max(self.rows)
+
+
+@dataclass(frozen=True)
+class ResultCode:
+    """What a CRT result does; every code is declared in the game file."""
+
+    id: str
+    name: str
+    defender_retreat: int = 0
+    attacker_retreat: int = 0
+    advance: int = 0  # how many victorious units may advance (0: none)
+    defender_eliminated: bool = False
+    attacker_eliminated: bool = False
+    exchange: bool = False
+    defender_disrupted: bool = False
+    attacker_disrupted: bool = False
+
+
+@dataclass(frozen=True)
+class CombatRules:
+    table: str
+    terrain_effects: Literal["worst_for_attacker", "cumulative"] = "worst_for_attacker"
+    one_attack_per_unit: Literal["phase", "player_turn"] = "phase"
+    one_battle_per_defender: Literal["phase"] = "phase"
+    defenders: Literal["hex"] = "hex"
+    retreat_chosen_by: Literal["owner", "victor"] = "owner"
+    retreat_through_units: bool = False
+    retreat_into_enemy_zoc: bool = False
+    off_map_retreat: Literal["eliminated"] = "eliminated"
+    advance_ignores_zoc: bool = True
+    multi_hex: bool = False
+
+
+# ---------------------------------------------------------------- sequence
+PhaseKind = Literal["movement", "combat", "victory_points", "end_of_turn", "reinforcement", "recovery"]
+
+
+@dataclass(frozen=True)
+class Phase:
+    id: str
+    name: str
+    kind: PhaseKind
+    side: str | None = None
+    only_undisrupted: bool = False
+    attackers_disrupted: bool = False
+    recover: bool = False
+
+
+# ------------------------------------------------------------------ victory
+@dataclass(frozen=True)
+class Trigger:
+    """When an award is scored.
+
+    kind "phase": at the start of `phase`; "holds": the side's unit was the last
+    to enter or pass through `hexes`; "exits": a unit leaves the map by one of
+    `edges`; "eliminated": a unit of `side` is eliminated; "selected": once,
+    when the game starts.
+    """
+
+    kind: Literal["phase", "holds", "exits", "eliminated", "selected"]
+    phase: str | None = None
+    hexes: tuple[Hex, ...] = ()
+    edges: tuple[str, ...] = ()
+    side: str | None = None
+
+
+@dataclass(frozen=True)
+class Award:
+    id: str
+    side: str
+    trigger: Trigger
+    amount: Expr
+    only: Expr | None = None  # a condition on the unit that triggers it
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class VictoryLevel:
+    id: str
+    name: str
+    at_least: float  # a VP difference, or a ratio as a float
+
+
+@dataclass(frozen=True)
+class VictoryRules:
+    measure: Literal["difference", "ratio"]
+    levels: tuple[VictoryLevel, ...]  # best first
+    draw: str = "Draw"
+
+
+# -------------------------------------------------------- options, scenarios
+@dataclass(frozen=True)
+class CombatModifier:
+    """A column shift or die-roll modifier applied when its condition holds."""
+
+    column_shift: int = 0
+    drm: int = 0
+    when: str = "always"  # a named battle condition, e.g. "attackers_share_division"
+
+
+@dataclass(frozen=True)
+class ZocWithdrawal:
+    min_move: int
+    cost: int
+    first_hex_across_river: bool = False
+
+
+@dataclass(frozen=True)
+class Option:
+    """An optional rule or scenario a player may choose before the game."""
+
+    id: str
+    name: str
+    text: str = ""
+    adds: tuple[str, ...] = ()  # optional units brought into play
+    vp: dict[str, int] = field(default_factory=dict)  # VP given on selection
+    combat_modifiers: tuple[CombatModifier, ...] = ()
+    zoc_withdrawal: ZocWithdrawal | None = None
+    improve_random: tuple[int, int] | None = None  # how many units get their improved counter
+    improved_vp_to: str | None = None
+
+
+# ----------------------------------------------------- battle systems (no map)
+@dataclass(frozen=True)
+class BattleUnitKind:
+    id: str
+    name: str
+    category: str  # a row/column of the type matrix
+    distance_weapon: bool = False
+
+
+@dataclass(frozen=True)
+class OutcomeBand:
+    """Ratio of higher to lower score below `below` (None: no limit) gives this outcome."""
+
+    id: str
+    name: str
+    below: float | None
+    casualty_points: int
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class ArmyState:
+    id: str
+    condition: str  # a named condition on the army's routed/beaten counts
+    if_loser: str
+    if_winner: str
+    exhausted_loser: bool = False
+    exhausted_winner: bool = False
+
+
+@dataclass(frozen=True)
+class BattleSystem:
+    categories: tuple[str, ...]
+    matrix: dict[str, dict[str, int]]  # attacker category -> target category -> modifier
+    kinds: dict[str, BattleUnitKind]
+    qualities: dict[str, int]  # quality -> modifier
+    match_order: tuple[str, ...]  # categories a tank-like unit is matched against, in order
+    matched_first: str  # the category matched first (tanks)
+    reserve_first: str  # the kind that fills a reserve first (distance weapons)
+    smaller_reserve_only_distance: bool
+    double_up: int  # how many units the larger side may put against one enemy
+    reserve_modifier: int
+    reserves_after_accept: bool
+    even_band: str
+    outcomes: tuple[OutcomeBand, ...]
+    army_states: tuple[ArmyState, ...]
+    side_modifiers: dict[str, int]  # named modifiers: exhaustion -1, ambush +1, ...
+    skirmish_reserves: int = 2
+    zero_score: str = "treated_as_one"
+
+
+# ----------------------------------------------------------------- the game
+@dataclass(frozen=True)
+class Game:
+    """A whole compiled game."""
+
+    info: GameInfo
+    sides: dict[str, Side]
+    map: MapDef | None = None
+    terrain: dict[str, TerrainType] = field(default_factory=dict)
+    hexside_types: dict[str, HexsideType] = field(default_factory=dict)
+    unit_types: dict[str, UnitType] = field(default_factory=dict)
+    units: dict[str, Unit] = field(default_factory=dict)
+    movement: MovementRules = field(default_factory=MovementRules)
+    stacking: StackingRules = field(default_factory=StackingRules)
+    tables: dict[str, CombatTable] = field(default_factory=dict)
+    results: dict[str, ResultCode] = field(default_factory=dict)
+    combat: CombatRules | None = None
+    sequence: tuple[Phase, ...] = ()
+    awards: tuple[Award, ...] = ()
+    victory: VictoryRules | None = None
+    options: dict[str, Option] = field(default_factory=dict)
+    battle: BattleSystem | None = None
+    source: str = ""  # the game file it was compiled from
