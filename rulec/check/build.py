@@ -80,7 +80,7 @@ class Builder:
             awards=awards,
             victory=self.victory() if "victory" in self.data else None,
             options=options,
-            battle=None,
+            battle=self.battle() if "battle" in self.data else None,
             source=self.doc.file,
         )
         return None if any(d.is_error for d in self.diagnostics) else game
@@ -532,6 +532,12 @@ class Builder:
         levels = tuple(m.VictoryLevel(id=lid, name=b.get("name", lid), at_least=b.get("at_least", 0))
                        for lid, b in body.get("level", {}).items())
         return m.VictoryRules(measure=body.get("measure", "difference"), levels=levels, draw=body.get("draw", "Draw"))
+
+    def battle(self) -> m.BattleSystem | None:
+        # Battle systems (no map) are built by their own module.
+        from rulec.check.build_battle import build_battle
+
+        return build_battle(self)
 
     # -------------------------------------------------------------- options
     def options(self, sides, units) -> dict[str, m.Option]:
