@@ -3,7 +3,7 @@
     document = parse(path)          # language: text -> document
     game = check(document)          # check: document -> game model
     source = generate(game)         # compile: game model -> Python source
-    load_game("drive_on_metz")      # all of it, for a game in games/ or a path
+    load_game("NAME")               # all of it, for a game in games/ or a path
 """
 
 from __future__ import annotations
