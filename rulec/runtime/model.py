@@ -379,54 +379,99 @@ class Option:
 
 
 # ----------------------------------------------------- battle systems (no map)
+# A battle system resolves one battle between two forces without a map (the
+# Engle-style battle rules of matrix games). Everything a battle needs is read
+# from these objects by rulec.battle; see docs/rulings.md, "Battle systems".
 @dataclass(frozen=True)
 class BattleUnitKind:
+    """A kind of unit a force may contain (a tank, a mortar, an infantry platoon)."""
+
     id: str
     name: str
-    category: str  # a row/column of the type matrix
-    distance_weapon: bool = False
+    category: str  # its row and column of the type-versus-type matrix
+    distance_weapon: bool = False  # mortars, artillery: fill a reserve first
+    quality: str = ""  # its quality when none is given ("": the system's default quality)
+    aliases: tuple[str, ...] = ()  # other names players may use for it
+
+
+@dataclass(frozen=True)
+class BattleModifier:
+    """A modifier to the die of every unit of one side (a scenario rule, an ambush, exhaustion)."""
+
+    id: str
+    name: str
+    value: int
+    sides: tuple[str, ...] = ()  # sides it always applies to; empty: only when chosen for a battle
+    reserves: bool = True  # False: units fed in from reserve never get it (a dug-in bonus)
+    text: str = ""
 
 
 @dataclass(frozen=True)
 class OutcomeBand:
-    """Ratio of higher to lower score below `below` (None: no limit) gives this outcome."""
+    """One row of the outcome table, by the ratio of the higher score to the lower.
+
+    The `even` band applies when the scores are equal and has no loser. The
+    others apply, in order, while the ratio is below `below` (a ratio
+    (high, low)); the last band has `below` None and takes every larger ratio.
+    """
 
     id: str
     name: str
-    below: float | None
     casualty_points: int
+    below: tuple[int, int] | None = None
+    even: bool = False
     text: str = ""
 
 
 @dataclass(frozen=True)
 class ArmyState:
+    """One row of the army-state table: what a battle does to a side in this state.
+
+    `when` is evaluated over the side's counts (units, routed, beaten,
+    repulsed); exactly one row holds for any counts (the checker proves it).
+    """
+
     id: str
-    condition: str  # a named condition on the army's routed/beaten counts
+    name: str
+    when: Expr
     if_loser: str
     if_winner: str
-    exhausted_loser: bool = False
-    exhausted_winner: bool = False
+    loser_exhausted: bool = False
+    winner_exhausted: bool = False
+
+
+@dataclass(frozen=True)
+class SkirmishRules:
+    """A skirmish: a few units a side fight first, with a small reserve each."""
+
+    line: int = 1  # units a side puts in the line
+    reserves: int = 2  # at most this many more units a side holds in reserve
+    escalate: bool = True  # both sides commit their whole reserve: an open battle with the full armies
 
 
 @dataclass(frozen=True)
 class BattleSystem:
     categories: tuple[str, ...]
-    matrix: dict[str, dict[str, int]]  # attacker category -> target category -> modifier
+    matrix: dict[str, dict[str, int]]  # a unit's category -> its enemy's category -> modifier
     kinds: dict[str, BattleUnitKind]
     qualities: dict[str, int]  # quality -> modifier
-    match_order: tuple[str, ...]  # categories a tank-like unit is matched against, in order
-    matched_first: str  # the category matched first (tanks)
-    reserve_first: str  # the kind that fills a reserve first (distance weapons)
-    smaller_reserve_only_distance: bool
-    double_up: int  # how many units the larger side may put against one enemy
-    reserve_modifier: int
-    reserves_after_accept: bool
-    even_band: str
-    outcomes: tuple[OutcomeBand, ...]
+    default_quality: str
+    outcomes: tuple[OutcomeBand, ...]  # the even band first, then by rising ratio
     army_states: tuple[ArmyState, ...]
-    side_modifiers: dict[str, int]  # named modifiers: exhaustion -1, ambush +1, ...
-    skirmish_reserves: int = 2
-    zero_score: str = "treated_as_one"
+    modifiers: dict[str, BattleModifier]
+    # Matching: a unit of a listed category meets enemy units of these categories first, in order.
+    match_first: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    double_up: int = 2  # the larger side may put this many units against one enemy unit
+    distance_reserve_first: bool = True  # distance weapons fill a reserve before other units
+    smaller_side_reserve: Literal["any", "distance_weapons", "none"] = "distance_weapons"
+    reserve_modifier: int = -1  # added to the die of a unit fed in from reserve
+    argument_values: tuple[int, ...] = (-1, 1)  # the modifiers a matrix argument may give a side
+    ambush: str | None = None  # the modifier an ambushing side gets
+    exhaustion: str | None = None  # the modifier an exhausted side gets
+    score_floor: int = 1  # a combat score below this counts as this for the ratio
+    pair_matrix: Literal["least_favourable", "most_favourable"] = "least_favourable"
+    drawn_battle: Literal["both_as_winner", "both_as_loser"] = "both_as_winner"
+    skirmish: SkirmishRules = field(default_factory=SkirmishRules)
 
 
 # ----------------------------------------------------------------- the game
