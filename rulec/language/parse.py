@@ -13,42 +13,119 @@ from importlib import resources
 from typing import Any
 
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from rulec.diagnostics import Diagnostic, DiagnosticError, Span
 from rulec.language.document import Document, Path
+from rulec.language.syntax_errors import parser_states_accepting_statements, syntax_diagnostic
 
 TRUE_FALSE = {"true": True, "false": False}
 
 
+# Stop after this many syntax errors: past it, the rest is usually noise (or not a game file at all).
+MAX_SYNTAX_ERRORS = 20
+
+
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The LALR parser for the game language, built once per process."""
+    """The LALR parser for the game language, built once per process (and cached on disk by Lark)."""
     grammar = resources.files("rulec.language").joinpath("grammar.lark").read_text()
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
+
+
+def _strict_parse(text: str) -> Tree:
+    """Parse without recovery (used to classify example mistakes)."""
+    return parser().parse(text)
 
 
 def parse_text(text: str, file: str = "<game>") -> Document:
     """Parse a game file's text; raise DiagnosticError listing every syntax error."""
-    try:
-        tree = parser().parse(text)
-    except UnexpectedInput as error:
-        raise DiagnosticError([_syntax_diagnostic(error, file)]) from None
+    tree, syntax = parse_tree(text, file)
+    if syntax:
+        raise DiagnosticError(syntax)
     builder = _DocumentBuilder(file)
-    data = builder.statements(tree.children, ())
+    try:
+        data = builder.statements(tree.children, ())
+    except RecursionError:
+        raise DiagnosticError([Diagnostic("syntax-too-deep", "values or expressions are nested too deeply", Span(file, 1, 1))]) from None
     if builder.diagnostics:
         raise DiagnosticError(builder.diagnostics)
     return Document(file=file, text=text, data=data, spans=builder.spans, key_spans=builder.key_spans)
 
 
-def _syntax_diagnostic(error: UnexpectedInput, file: str) -> Diagnostic:
-    span = Span(file, error.line if error.line > 0 else 1, error.column if error.column > 0 else 1)
-    if isinstance(error, UnexpectedCharacters):
-        return Diagnostic("syntax", f"unexpected character {error.char!r}", span)
-    if isinstance(error, UnexpectedEOF):
-        return Diagnostic("syntax", "unexpected end of file", span, hint="a block may be missing its '}'")
-    assert isinstance(error, UnexpectedToken)
-    return Diagnostic("syntax", f"unexpected {error.token!r}", span)
+def parse_tree(text: str, file: str = "<game>") -> tuple[Tree | None, list[Diagnostic]]:
+    """The parse tree and the syntax errors, at most one per line.
+
+    After an error the parser unwinds to the statement it was in and resumes
+    at the next line (the way Lark's own grammar loader finds several errors,
+    lark/load_grammar.py:find_grammar_errors), so one run reports the mistakes
+    of the whole file.
+    """
+    diagnostics: dict[int, Diagnostic] = {}
+    if "\x00" in text:
+        return None, [Diagnostic("not-a-game-file", "this is not a game file: it holds binary data", Span(file, 1, 1))]
+    boundaries = parser_states_accepting_statements(parser())
+    line_starts = _line_starts(text)
+
+    def on_error(error: UnexpectedInput) -> bool:
+        diagnostic = syntax_diagnostic(error, text, file, _strict_parse)
+        line = diagnostic.span.line if diagnostic.span else 0
+        diagnostics.setdefault(line, diagnostic)
+        if len(diagnostics) >= MAX_SYNTAX_ERRORS:
+            diagnostics[len(text) + 1] = Diagnostic("syntax-too-many", f"stopped after {MAX_SYNTAX_ERRORS} syntax errors",
+                                                    diagnostic.span, severity="note")
+            return False
+        if isinstance(error, UnexpectedToken):
+            if error.token.type == "$END":
+                return False
+            _recover(error, text, line_starts, boundaries)
+        return True
+
+    try:
+        tree = parser().parse(text, on_error=on_error)
+    except UnexpectedInput as error:  # recovery gave up: the errors so far are the report
+        if not diagnostics:
+            diagnostics[0] = syntax_diagnostic(error, text, file, _strict_parse)
+        tree = None
+    except RecursionError:
+        diagnostics[0] = Diagnostic("syntax-too-deep", "values or expressions are nested too deeply", Span(file, 1, 1))
+        tree = None
+    ordered = [diagnostics[line] for line in sorted(diagnostics)]
+    return (tree if not ordered else None), ordered
+
+
+def _recover(error: UnexpectedToken, text: str, line_starts: list[int], boundaries: frozenset[int]) -> None:
+    """Unwind to the enclosing statement list and skip to the next line.
+
+    If the offending token is the first on its line, the mistake is most likely
+    on the line before (a value left out): keep the token, it probably starts
+    the next statement.
+    """
+    interactive = error.interactive_parser
+    state = interactive.parser_state
+    while len(state.state_stack) > 1 and state.state_stack[-1] not in boundaries:
+        state.state_stack.pop()
+        state.value_stack.pop()
+    token = error.token
+    start = token.start_pos if isinstance(token.start_pos, int) else 0
+    line_start = line_starts[token.line - 1] if isinstance(token.line, int) and 0 < token.line <= len(line_starts) else 0
+    first_on_line = text[line_start:start].strip() == ""
+    if first_on_line and token.type in interactive.accepts():
+        interactive.feed_token(token)
+        return
+    counter = interactive.lexer_thread.state.line_ctr
+    end_of_line = text.find("\n", counter.char_pos)
+    if end_of_line < 0:
+        end_of_line = len(text)
+    counter.feed(text[counter.char_pos:end_of_line])
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    for index, char in enumerate(text):
+        if char == "\n":
+            starts.append(index + 1)
+    return starts
 
 
 def _span(file: str, item: Tree | Token) -> Span:

@@ -1,0 +1,274 @@
+"""Syntax errors in designer words.
+
+Lark reports what went wrong as a parser state and a terminal name
+("Unexpected token Token('RBRACE', '}'), expected EQUAL, LBRACE"). A designer
+needs "a block 'unit x' needs '{' after its name". This module turns one into
+the other in three ways, most specific first:
+
+1. A table of example mistakes (`EXAMPLES`) -> messages, in the manner of
+   Lark's `UnexpectedInput.match_examples`: each snippet is parsed once, and
+   the parser state plus the offending token it fails on become the key. A real
+   error in the same state (with the same kind of token) gets that message.
+   Lark's own `match_examples` also compares the depth of the parser stack, so
+   an example written at the top level would never match the same mistake
+   inside a block; keying on the state alone makes one example cover every
+   depth.
+2. The end of the file inside a block names the block and where it began.
+3. Otherwise: "expected <what the parser accepts, in designer words>, found
+   <the token>".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from rulec.diagnostics import Diagnostic, Span
+
+# How each terminal of grammar.lark is written in a message.
+TERMINAL_WORDS: dict[str, str] = {
+    "NAME": "a name",
+    "INT": "a whole number",
+    "DECIMAL": "a number",
+    "STRING": "a text in quotes",
+    "RATIO": "a ratio such as 3:1",
+    "HEXSIDE": "a hexside such as 0701/0801",
+    "HEREDOC": "a picture between << and >>",
+    "EQUAL": "'='",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "COMMA": "','",
+    "DOTS": "'..'",
+    "COMPARE": "a comparison (== != < <= > >= in)",
+    "ADD": "'+' or '-'",
+    "PLUS": "'+'",
+    "MINUS": "'-'",
+    "MUL": "'*', '/' or '%'",
+    "AND": "'and'",
+    "OR": "'or'",
+    "NOT": "'not'",
+    "$END": "the end of the file",
+}
+
+# Terminals left out of "expected ..." lists because they only continue an
+# expression; naming them would drown the useful choices.
+_OPERATORS = {"COMPARE", "ADD", "PLUS", "MINUS", "MUL", "AND", "OR", "DOTS"}
+
+
+@dataclass(frozen=True)
+class Example:
+    """Mistakes a designer makes, all answered by one message."""
+
+    code: str
+    message: str
+    snippets: tuple[str, ...]
+    hint: str | None = None
+
+
+# The table of example mistakes. Each snippet must fail to parse; a test walks
+# the table (tests/test_language_syntax.py) and checks every snippet yields its
+# own message. "{found}" is replaced by the offending token.
+EXAMPLES: tuple[Example, ...] = (
+    Example("missing-value", "expected a value after '=', found {found}",
+            ("x = }", "x = ]", "x = )", "x = ,", "x = {a = }", "x = [1, }"),
+            hint="a value is a number, a name, a text in quotes, a list [...], a range 1..9 or an expression"),
+    Example("missing-brace", "expected '{' to open the block, found {found}",
+            ("unit x = 1", "unit x }", "unit x ]", "a b c , d"),
+            hint="an attribute is 'name = value' (one name); a block is 'keyword label { ... }'"),
+    Example("missing-equals", "expected '=' between the name and its value, found {found}",
+            ("{ x 5 }", "x = { y 5 }", "x = { y }"),
+            hint="write 'name = value'"),
+    Example("missing-comma", "expected ',' or ']' after a list item, found {found}",
+            ("x = [1 2]", "x = [a b]", "x = [1, 2 y = 3", "x = [1 }"),
+            hint="separate list items with ',' and close the list with ']'"),
+    Example("unclosed-parenthesis", "expected ')' to close '(', found {found}",
+            ("x = (1 + 2", "x = (1 + 2 }", "x = count(a b)", "x = f(a, b", "x = f(a, b }"),
+            hint="every '(' needs its ')'"),
+    Example("unmatched-brace", "'}' without a matching '{'",
+            ("}", "x = 1 }", "a { } }"),
+            hint="remove it, or open a block before it"),
+    Example("unmatched-bracket", "{found} without a matching opening bracket",
+            ("]", ")", "x = 1 ]", "x = 1 )", "a { ] }"),
+            hint="remove it"),
+    Example("double-equals", "'=' appears twice",
+            ("x = = 1", "x = { a = = 1 }"),
+            hint="write 'name = value'"),
+    Example("missing-operand", "expected a value after the operator, found {found}",
+            ("x = 1 +", "x = 1 + }", "x = 2 * ]", "x = a and }", "x = not }", "x = 1 == }"),
+            hint="an operator needs a value on each side"),
+)
+
+
+@lru_cache(maxsize=1)
+def _example_table(parse: Callable[[str], Any]) -> dict[tuple[int, str | None], Example]:
+    """(parser state, token type) -> example, from parsing every snippet once.
+
+    The first example registering a state also owns the state for any token
+    type (key (state, None)), so an unforeseen token in a known state still
+    gets a message close to the mark.
+    """
+    table: dict[tuple[int, str | None], Example] = {}
+    for example in EXAMPLES:
+        for snippet in example.snippets:
+            try:
+                parse(snippet)
+            except UnexpectedToken as error:
+                table.setdefault((error.state.position, error.token.type), example)
+                table.setdefault((error.state.position, None), example)
+            except UnexpectedInput:
+                pass
+    return table
+
+
+def example_for(error: UnexpectedToken, parse: Callable[[str], Any]) -> Example | None:
+    """The example mistake made in the same parser state, if any."""
+    table = _example_table(parse)
+    position = error.state.position
+    return table.get((position, error.token.type)) or table.get((position, None))
+
+
+def syntax_diagnostic(error: UnexpectedInput, text: str, file: str, parse: Callable[[str], Any]) -> Diagnostic:
+    """One designer-worded diagnostic for a Lark error."""
+    line = error.line if isinstance(error.line, int) and error.line > 0 else 1
+    column = error.column if isinstance(error.column, int) and error.column > 0 else 1
+    span = Span(file, line, column)
+    if isinstance(error, UnexpectedCharacters):
+        return _character_diagnostic(error, text, span)
+    assert isinstance(error, UnexpectedToken)
+    token = error.token
+    if token.type == "$END":
+        return _end_of_file_diagnostic(error, text, file)
+    span = Span(file, line, column, token.end_line, token.end_column)
+    if isinstance(token.start_pos, int) and text.startswith("<<", token.start_pos):
+        return Diagnostic("syntax-unclosed-picture", "this picture '<<' is never closed", span, hint="end it with '>>'")
+    missing = _value_missing_at_line_end(error, file)
+    if missing is not None:
+        return missing
+    example = example_for(error, parse)
+    if example is not None:
+        return Diagnostic(example.code if example.code.startswith("syntax") else f"syntax-{example.code}",
+                          example.message.replace("{found}", describe_token(token)), span, hint=example.hint)
+    return Diagnostic("syntax", f"expected {expected_words(error.expected)}, found {describe_token(token)}", span)
+
+
+def _value_missing_at_line_end(error: UnexpectedToken, file: str) -> Diagnostic | None:
+    """`y =` at the end of a line followed by `z = 3`: the parser reads `y = z` and trips on the
+    second '='. The mistake is the value left out after the first '='; point there."""
+    stack = error.state.value_stack if error.state else []
+    if error.token.type != "EQUAL" or len(stack) < 3:
+        return None
+    equal, value = stack[-2], stack[-1]
+    if isinstance(value, Tree) and value.children and isinstance(value.children[0], Token):
+        value = value.children[0]
+    if not (isinstance(equal, Token) and equal.type == "EQUAL" and isinstance(value, Token)):
+        return None
+    if not (isinstance(equal.line, int) and isinstance(value.line, int) and value.line > equal.line):
+        return None
+    return Diagnostic("syntax-missing-value", "expected a value after '=' at the end of the line",
+                      Span(file, equal.line, equal.column, equal.end_line, equal.end_column),
+                      hint="a value is a number, a name, a text in quotes, a list [...], a range 1..9 or an expression")
+
+
+def _character_diagnostic(error: UnexpectedCharacters, text: str, span: Span) -> Diagnostic:
+    char = error.char
+    rest = text[error.pos_in_stream:]
+    if char == '"':
+        return Diagnostic("syntax-unclosed-text", "this text in quotes is not closed on the same line", span,
+                          hint="end it with '\"'; a text may not span lines (use << >> for a picture)")
+    if rest.startswith("<<"):
+        return Diagnostic("syntax-unclosed-picture", "this picture '<<' is never closed", span,
+                          hint="end it with '>>'")
+    if char == ".":
+        return Diagnostic("syntax-character", "unexpected '.'", span, hint="a range is written with two dots: 1..9")
+    shown = repr(char) if char.isprintable() else f"U+{ord(char):04X}"
+    return Diagnostic("syntax-character", f"unexpected character {shown}", span,
+                      hint="names are letters, digits and '_'; texts go between double quotes")
+
+
+def _end_of_file_diagnostic(error: UnexpectedToken, text: str, file: str) -> Diagnostic:
+    """The file ended too early: say which block (or bracket) is still open, and where it began."""
+    lines = text.splitlines() or [""]
+    end = Span(file, len(lines), len(lines[-1]) + 1)
+    opened = open_construct(error.state.value_stack if error.state else [])
+    if opened is None:
+        return Diagnostic("syntax-end-of-file", f"the file ends too early: expected {expected_words(error.expected)}", end)
+    what, token = opened
+    closing = {"LBRACE": "}", "LSQB": "]", "LPAR": ")"}[token.type]
+    return Diagnostic("syntax-unclosed", f"{what} opened at line {token.line} is not closed: expected '{closing}' before the end of the file",
+                      end, hint=f"add '{closing}' where {what} should end")
+
+
+def open_construct(value_stack: list) -> tuple[str, Token] | None:
+    """The innermost bracket still open on the parser stack, and how to name it."""
+    for index in range(len(value_stack) - 1, -1, -1):
+        item = value_stack[index]
+        if not isinstance(item, Token) or item.type not in ("LBRACE", "LSQB", "LPAR"):
+            continue
+        if item.type == "LSQB":
+            return "the list '['", item
+        if item.type == "LPAR":
+            return "the parenthesis '('", item
+        if index >= 2 and isinstance(value_stack[index - 1], Token) and value_stack[index - 1].type == "EQUAL":
+            return f"the value of '{value_stack[index - 2]}'", item
+        # Walk back over the block's labels (reduced into one tree, or not yet) to its keyword.
+        words: list[str] = []
+        back = index - 1
+        while back >= 0:
+            item = value_stack[back]
+            if isinstance(item, Tree) and str(item.data).startswith("__block"):
+                words[:0] = [str(t) for t in item.children if isinstance(t, Token)]
+            elif isinstance(item, Token) and item.type in ("NAME", "INT", "STRING"):
+                words.insert(0, str(item))
+            else:
+                break
+            back -= 1
+        return (f"the block '{' '.join(words)}'" if words else "the block '{'"), value_stack[index]
+    return None
+
+
+def describe_token(token: Token) -> str:
+    """How a token is shown to a designer."""
+    if token.type == "$END":
+        return "the end of the file"
+    text = str(token)
+    if token.type == "STRING":
+        return f"the text {text}"
+    if token.type == "HEREDOC":
+        return "a picture << >>"
+    if len(text) > 20:
+        text = text[:17] + "..."
+    return f"'{text}'"
+
+
+def expected_words(expected: set[str] | frozenset[str]) -> str:
+    """'a name, '}' or the end of the file' from a set of terminal names."""
+    words = sorted({TERMINAL_WORDS.get(t, t) for t in expected if t not in _OPERATORS and not t.startswith("__")})
+    if not words:
+        words = sorted({TERMINAL_WORDS.get(t, t) for t in expected})
+    if len(words) > 4:  # the start of any value
+        if {"NAME", "INT", "STRING"} <= set(expected) and "EQUAL" not in expected:
+            return "a value"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def parser_states_accepting_statements(lark: Lark) -> frozenset[int]:
+    """Parser states where a new statement (or the end of its block) may begin.
+
+    Error recovery unwinds the parser stack to the nearest such state and then
+    resumes at the next line.
+    """
+    table = lark.parser.parser.parser.parse_table
+    shift_name = {state for state, actions in table.states.items()
+                  if "NAME" in actions and actions["NAME"][0].name == "Shift" and ("RBRACE" in actions or "$END" in actions)
+                  and "EQUAL" not in actions}
+    return frozenset(shift_name)
