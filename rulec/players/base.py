@@ -1,0 +1,32 @@
+"""What every player is: something that picks one legal action for a state.
+
+Players depend only on the generic state API of `rulec.engine` (OpenSpiel-like:
+`current_player()`, `legal_actions()`, `apply_action()`, `clone()`,
+`is_chance_node()`, `chance_outcomes()`, `is_terminal()`, `returns()`), so they
+play any compiled game and the toy games of the tests alike.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol, Sequence
+
+Action = Any  # whatever the engine uses; players only pass actions back to it
+
+
+class Player(Protocol):
+    """A player for one seat; `choose` is only called when it is that seat's turn."""
+
+    name: str
+
+    def choose(self, state: Any) -> Action:
+        """The action to play in `state` (one of `state.legal_actions()`)."""
+        ...
+
+
+def sample_chance(state: Any, rng: random.Random) -> Action:
+    """Draw a chance outcome of a chance node with its probability."""
+    outcomes: Sequence[tuple[Action, float]] = state.chance_outcomes()
+    actions = [action for action, _ in outcomes]
+    weights = [probability for _, probability in outcomes]
+    return rng.choices(actions, weights=weights, k=1)[0]

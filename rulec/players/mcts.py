@@ -1,0 +1,121 @@
+"""Monte Carlo tree search (UCT), in the manner of OpenSpiel's MCTSBot.
+
+Each iteration walks down the tree from a clone of the state: at a decision it
+expands the next untried action (the order is shuffled once per node with the
+player's seeded generator), or else follows the child with the best UCB score
+for the player to move; at a chance node it samples an outcome by its
+probability. From the new leaf a rollout plays random actions for at most
+`rollout_depth` actions; a rollout that does not reach the end is scored by the
+heuristic evaluation squashed into (-1, 1). The values are backed up to every
+node on the path, each for the player who chose the action leading to it. The
+action finally chosen is the root's most visited child.
+
+`max_simulations` bounds the work per decision; `max_seconds` (optional) stops
+earlier by the clock, which makes play depend on the machine, so it is off by
+default.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from rulec.players.base import Action, sample_chance
+from rulec.players.evaluation import Evaluator, evaluator_for
+
+EVALUATION_SCALE = 5.0  # VP-like points that count as a clear advantage in a cut-off rollout
+
+
+class _Node:
+    __slots__ = ("player", "visits", "total", "children", "untried")
+
+    def __init__(self, player: int):
+        self.player = player  # who acts in this node's state (or the chance value)
+        self.visits = 0
+        self.total = 0.0  # summed value for the player who chose the action into this node
+        self.children: dict[Any, _Node] = {}
+        self.untried: list | None = None
+
+
+class MCTSPlayer:
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, max_simulations: int = 200, rollout_depth: int = 40,
+                 uct_c: float = 1.4, max_seconds: float | None = None, evaluator: Evaluator | None = None):
+        self.rng = random.Random(seed)
+        self.max_simulations = max_simulations
+        self.rollout_depth = rollout_depth
+        self.uct_c = uct_c
+        self.max_seconds = max_seconds
+        self.evaluator = evaluator
+
+    def choose(self, state: Any) -> Action:
+        actions = state.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        evaluator = self.evaluator or evaluator_for(state)
+        root = _Node(state.current_player())
+        deadline = None if self.max_seconds is None else time.monotonic() + self.max_seconds
+        for _ in range(self.max_simulations):
+            self._iterate(state.clone(), root, evaluator)
+            if deadline is not None and time.monotonic() > deadline:
+                break
+        best = max(root.children.items(), key=lambda item: (item[1].visits, item[1].total))
+        return best[0]
+
+    # ---------------------------------------------------------------- one pass
+    def _iterate(self, state: Any, root: _Node, evaluator: Evaluator) -> None:
+        path = [root]
+        node = root
+        while not state.is_terminal():
+            if state.is_chance_node():
+                action = sample_chance(state, self.rng)
+            else:
+                if node.untried is None:
+                    node.untried = list(state.legal_actions())
+                    self.rng.shuffle(node.untried)
+                if node.untried:
+                    action = node.untried.pop()
+                    state.apply_action(action)
+                    child = node.children[action] = _Node(state.current_player())
+                    path.append(child)
+                    break
+                action = self._select(node)
+            state.apply_action(action)
+            child = node.children.get(action)
+            if child is None:
+                child = node.children[action] = _Node(state.current_player())
+            node = child
+            path.append(node)
+        values = self._rollout(state, evaluator)
+        for parent, child in zip(path, path[1:]):
+            child.visits += 1
+            if parent.player >= 0:
+                child.total += values[parent.player]
+        root.visits += 1
+
+    def _select(self, node: _Node) -> Action:
+        log_visits = math.log(max(1, node.visits))
+        best_action, best_score = None, -math.inf
+        for action, child in node.children.items():
+            if child.visits == 0:
+                return action
+            score = child.total / child.visits + self.uct_c * math.sqrt(log_visits / child.visits)
+            if score > best_score:
+                best_action, best_score = action, score
+        return best_action
+
+    def _rollout(self, state: Any, evaluator: Evaluator) -> list[float]:
+        for _ in range(self.rollout_depth):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, self.rng))
+            else:
+                state.apply_action(self.rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            return list(state.returns())
+        seats = range(len(state.players))
+        return [math.tanh(evaluator.score(state, seat) / EVALUATION_SCALE) for seat in seats]

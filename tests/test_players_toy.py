@@ -1,0 +1,104 @@
+"""The players on toy games (tests/fake_games.py) that implement the engine's state API."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from fake_games import DiceRace, Nim
+from rulec.players import GreedyPlayer, HumanPlayer, MCTSPlayer, QuitGame, RandomPlayer
+from rulec.players.match import play_match
+
+
+def _wins(make_state, first, second, games: int) -> list[int]:
+    """Wins of seat 0 and seat 1 when `first` sits at 0 and `second` at 1."""
+    wins = [0, 0]
+    for seed in range(games):
+        result = play_match(make_state(), [first(seed), second(seed + 1000)], seed=seed)
+        assert result.finished
+        returns = result.state.returns()
+        if returns[0] > 0:
+            wins[0] += 1
+        elif returns[1] > 0:
+            wins[1] += 1
+    return wins
+
+
+def test_random_player_is_seeded_and_plays_legal_actions():
+    def game(seed):
+        return play_match(DiceRace(), [RandomPlayer(seed), RandomPlayer(seed + 1)], seed=seed).state.history()
+
+    assert game(5) == game(5)
+    assert any(game(5) != game(s) for s in range(6, 10))
+
+
+def test_greedy_beats_random_at_the_dice_race_from_both_seats():
+    as_first = _wins(DiceRace, GreedyPlayer, RandomPlayer, 60)
+    as_second = _wins(DiceRace, RandomPlayer, GreedyPlayer, 60)
+    assert as_first[0] > as_first[1] and as_second[1] > as_second[0]
+
+
+def test_mcts_finds_the_winning_nim_move():
+    state = Nim(stones=7)  # leaving 4 wins: take 3
+    assert MCTSPlayer(seed=1, max_simulations=400).choose(state) == "take 3"
+
+
+def test_mcts_handles_chance_nodes_and_beats_random():
+    wins = _wins(DiceRace, lambda s: MCTSPlayer(s, max_simulations=60), RandomPlayer, 20)
+    assert wins[0] > wins[1]
+
+
+def test_mcts_is_deterministic_for_a_seed():
+    def game():
+        return play_match(DiceRace(), [MCTSPlayer(3, max_simulations=30), RandomPlayer(4)], seed=2).state.history()
+
+    assert game() == game()
+
+
+def _human(lines: list[str], commands=None):
+    feed = iter(lines)
+    out = io.StringIO()
+
+    def read_line(prompt: str) -> str:
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+
+    return HumanPlayer(read_line, out, commands), out
+
+
+def test_human_reprompts_after_bad_orders_and_names_the_rule():
+    human, out = _human(["", "fly away", "take 9", "take 2"])
+    assert human.choose(Nim(stones=5)) == "take 2"
+    text = out.getvalue()
+    assert "not accepted: not an order: 'fly away'" in text
+    assert "illegal (toy:1): 'take 9' is not allowed now" in text
+
+
+def test_human_lists_orders_and_picks_by_number():
+    human, out = _human(["help", "list", "7", "2"])
+    assert human.choose(Nim(stones=5)) == "take 2"
+    assert "   1  take 1" in out.getvalue() and "no order numbered 7" in out.getvalue()
+
+
+def test_human_commands_and_quit():
+    seen = []
+    human, _ = _human(["units", "save my.json", "quit"], {"units": lambda s, rest: seen.append(("units", rest)),
+                                                          "save": lambda s, rest: seen.append(("save", rest))})
+    with pytest.raises(QuitGame):
+        human.choose(Nim())
+    assert seen == [("units", ""), ("save", "my.json")]
+
+
+def test_human_end_of_input_quits_instead_of_crashing():
+    human, _ = _human([])
+    with pytest.raises(QuitGame):
+        human.choose(Nim())
+
+
+def test_human_suggests_a_close_order():
+    human, out = _human(["tak 2", "take 2"])
+    human.choose(Nim(stones=5))
+    assert "did you mean 'take 2'?" in out.getvalue()
