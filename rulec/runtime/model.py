@@ -380,7 +380,7 @@ class Option:
 
 # ----------------------------------------------------- battle systems (no map)
 # A battle system resolves one battle between two forces without a map (the
-# Engle-style battle rules of matrix games). Everything a battle needs is read
+# battle rules of matrix games). Everything a battle needs is read
 # from these objects by rulec.battle; see docs/rulings.md, "Battle systems".
 @dataclass(frozen=True)
 class BattleUnitKind:
