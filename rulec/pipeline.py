@@ -1,55 +1,102 @@
 """The façade: each stage of the pipeline as one call.
 
-    document = parse(path)          # language: text -> document
-    game = check(document)          # check: document -> game model
-    source = generate(game)         # compile: game model -> Python source
-    load_game("NAME")               # all of it, for a game in games/ or a path
+    document = parse(path)               # language: text -> document
+    game, diagnostics = check(document)  # check: schema, then document -> game model
+    source = generate(game)              # compile: game model -> Python source
+    load_game("NAME")                    # all of it, for a game in games/ or a path
+    load_compiled("generated/NAME.py")   # the model from a generated module
+
+Every problem is a Diagnostic; a DiagnosticError carries them out of the
+stage that could not go on. Nothing else should ever escape to a user.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from pathlib import Path
 
 from rulec.check.build import Builder
-from rulec.diagnostics import Diagnostic, DiagnosticError
+from rulec.check.references import check_references
+from rulec.check.schema import check_schema
+from rulec.diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean
 from rulec.language.document import Document
 from rulec.language.parse import parse_text
 from rulec.runtime.model import Game
 
-GAMES_DIR = Path(__file__).resolve().parent.parent / "games"
+ROOT = Path(__file__).resolve().parent.parent
+GAMES_DIR = ROOT / "games"
 SUFFIX = ".rulec"
 
 
 def find_game(name_or_path: str) -> Path:
     """A game given as a path, or as its name in games/."""
     path = Path(name_or_path)
-    if path.suffix == SUFFIX or path.exists():
+    if path.suffix == SUFFIX or path.exists() or "/" in name_or_path:
+        if path.is_dir():
+            raise DiagnosticError([Diagnostic("no-such-file", f"'{name_or_path}' is a directory, not a game file")])
         if not path.is_file():
             raise DiagnosticError([Diagnostic("no-such-file", f"no game file '{name_or_path}'")])
         return path
     candidate = GAMES_DIR / f"{name_or_path}{SUFFIX}"
     if candidate.is_file():
         return candidate
-    from rulec.diagnostics import did_you_mean
-
     known = sorted(p.stem for p in GAMES_DIR.glob(f"*{SUFFIX}"))
     raise DiagnosticError([Diagnostic("no-such-game", f"no game named '{name_or_path}'", hint=did_you_mean(name_or_path, known)
                                       or (f"games are: {', '.join(known)}" if known else None))])
 
 
-def parse(path: Path) -> Document:
+def display_name(path: Path) -> str:
+    """How a game file is named in messages and in generated code: relative to the project when inside it.
+
+    Independent of the working directory, so generated files are the same bytes wherever rulec runs.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise DiagnosticError([Diagnostic("unreadable-file", f"cannot read '{path}': {error}")]) from None
-    return parse_text(text, str(path))
+        return path.resolve().relative_to(ROOT).as_posix()
+    except (ValueError, OSError):
+        return str(path)
+
+
+def parse(path: Path) -> Document:
+    """Read and parse a game file; raise DiagnosticError on unreadable files and syntax errors."""
+    name = display_name(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise DiagnosticError([Diagnostic("unreadable-file", f"cannot read '{name}': {reason}")]) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise DiagnosticError([Diagnostic("not-a-game-file", f"'{name}' is not a game file: it is not UTF-8 text "
+                                          f"(byte {error.start + 1})", Span(name, 1, 1))]) from None
+    return parse_text(text.removeprefix("\ufeff"), name)
 
 
 def check(document: Document) -> tuple[Game | None, list[Diagnostic]]:
-    """The checked game (None if there were errors) and every diagnostic."""
+    """The checked game (None if there were errors) and every diagnostic, errors and warnings.
+
+    The schema runs first; the builder only sees documents of the right shape.
+    """
+    diagnostics = check_schema(document)
+    if any(d.is_error for d in diagnostics):
+        return None, diagnostics
     builder = Builder(document)
-    game = builder.build()
-    return game, builder.diagnostics
+    try:
+        game = builder.build()
+        diagnostics += builder.diagnostics
+        if game is not None:
+            diagnostics += check_references(game, document)
+    except (DiagnosticError) as error:
+        return None, diagnostics + builder.diagnostics + error.diagnostics
+    except Exception as error:  # a bug in rulec: still shown as a diagnostic, never a traceback
+        diagnostics += builder.diagnostics
+        diagnostics.append(Diagnostic("internal-error", f"rulec failed on this file ({type(error).__name__}: {error}); "
+                                      "this is a bug in rulec", Span(document.file, 1, 1)))
+        return None, diagnostics
+    if any(d.is_error for d in diagnostics):
+        return None, diagnostics
+    return game, diagnostics
 
 
 def load_game(name_or_path: str) -> Game:
@@ -57,5 +104,34 @@ def load_game(name_or_path: str) -> Game:
     document = parse(find_game(name_or_path))
     game, diagnostics = check(document)
     if game is None:
-        raise DiagnosticError([d for d in diagnostics])
+        raise DiagnosticError([d for d in diagnostics if d.is_error])
+    return game
+
+
+def generate(game: Game) -> str:
+    """The Python module for a checked game."""
+    from rulec.compile.codegen import generate_module
+
+    return generate_module(game)
+
+
+def load_compiled(path: str | Path) -> Game:
+    """Import a module written by `rulec compile` and return its GAME."""
+    path = Path(path)
+    if not path.is_file():
+        raise DiagnosticError([Diagnostic("no-such-file", f"no compiled game '{path}'")])
+    name = f"rulec_compiled_{path.stem}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise DiagnosticError([Diagnostic("not-a-compiled-game", f"'{path}' is not a Python module")])
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:
+        raise DiagnosticError([Diagnostic("not-a-compiled-game", f"cannot import '{path}': {type(error).__name__}: {error}")]) from None
+    finally:
+        sys.modules.pop(name, None)
+    game = getattr(module, "GAME", None)
+    if not isinstance(game, Game):
+        raise DiagnosticError([Diagnostic("not-a-compiled-game", f"'{path}' defines no GAME (was it written by rulec compile?)")])
     return game

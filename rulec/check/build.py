@@ -21,6 +21,9 @@ EDGE_DIRECTIONS = {
 }
 
 
+MAX_MAP_SIDE = 200  # columns or rows; a bigger map is a typo, not a game
+
+
 class Builder:
     def __init__(self, document: Document):
         self.doc = document
@@ -60,7 +63,7 @@ class Builder:
         tables = self.tables(results)
         sequence = self.sequence(sides)
         constants = self.constants(sides, game_map, terrain, units)
-        compiler = ExpressionCompiler(frozenset(constants))
+        compiler = ExpressionCompiler(frozenset(constants), self.names_by_kind(sides, game_map, unit_types, units))
         awards = self.awards(sides, game_map, sequence, compiler)
         options = self.options(sides, units)
         game = m.Game(
@@ -144,6 +147,13 @@ class Builder:
         rows = self.int_range(body.get("rows"), ("map", "rows"))
         if not columns or not rows:
             return None
+        numbering = body.get("numbering", "CCRR")
+        for (low, high), what, letter, key in ((columns, "columns", "C", "columns"), (rows, "rows", "R", "rows")):
+            largest = 10 ** numbering.count(letter) - 1
+            if low > high or high > largest or high - low >= MAX_MAP_SIDE:
+                self.error("map-size", f"map {what} {low}..{high} do not fit: expected a range from low to high of at most "
+                           f"{MAX_MAP_SIDE} {what}, numbered with {numbering.count(letter)} digits ({numbering})", ("map", key))
+                return None
         grid = m.HexGrid(orientation=body.get("orientation", "flat_top"), offset=body.get("offset", "even_columns_down"),
                          numbering=body.get("numbering", "CCRR"), columns=columns, rows=rows)
         self.grid = grid
@@ -370,15 +380,18 @@ class Builder:
             self.reference(body.get("type"), unit_types, "unit type", path + ("type",))
             setup = self.hex_ref(body["setup"], path + ("setup",)) if "setup" in body else None
             arrives = self.arrival(body["arrives"], path + ("arrives",), game_map) if "arrives" in body else None
-            if setup is None and arrives is None and "setup" not in body:
-                self.error("no-setup", f"unit '{uid}' has neither a set-up hex nor an arrival", path, key=True)
+            if "setup" not in body and "arrives" not in body:
+                self.error("no-setup", f"unit '{uid}' has neither a set-up hex nor an arrival", path, key=True,
+                           hint="give it 'setup = HEX' or 'arrives = { turn = N, area = ZONE }'")
+            elif "setup" in body and "arrives" in body:
+                self.error("setup-and-arrival", f"unit '{uid}' has both a set-up hex and an arrival", path + ("arrives",), key=True)
             better = None
             if uid in improved:
                 better = m.Improved(**improved[uid])
-            fields = {k: v for k, v in body.items() if k not in ("setup", "arrives", "flags", "division", "designation")}
             result[uid] = self.record(m.Unit, path, id=uid, setup=setup, arrives=arrives, improved=better,
                                       flags=tuple(body.get("flags", ())), division=str(body.get("division", "")),
-                                      designation=str(body.get("designation", uid)))
+                                      designation=str(body.get("designation", uid)),
+                                      **({"size": str(body["size"])} if "size" in body else {}))
         for uid in improved:
             if uid not in result:
                 self.reference(uid, result, "unit", ("improved", uid))
@@ -414,9 +427,14 @@ class Builder:
             columns = []
             for i, column in enumerate(raw_columns):
                 low, high = self.crt_column(column, path + ("columns", i), kind)
+                if (low, high) == (None, None) and len(raw_columns) > 1:
+                    continue
                 label = labels[i] if i < len(labels) else _column_label(low, high, kind)
                 columns.append(m.CrtColumn(label=label, low=low, high=high))
-            self.check_columns(columns, kind, path + ("columns",))
+            if len(columns) == len(raw_columns):
+                self.check_columns(columns, kind, path + ("columns",))
+            if len(labels) not in (0, len(raw_columns)):
+                self.error("crt-labels", f"{len(labels)} labels for {len(raw_columns)} columns", path + ("labels",))
             rows = {}
             for roll, codes in body.get("rows", {}).items():
                 rpath = path + ("rows", roll)
@@ -425,33 +443,47 @@ class Builder:
                 for j, code in enumerate(codes):
                     self.reference(code, results, "result code", rpath + (j,))
                 rows[int(roll)] = tuple(codes)
-            die = self.get(("game",), {})
             tables[tid] = m.CombatTable(id=tid, kind=kind, columns=tuple(columns), rows=rows, beyond=body.get("beyond", "clamp"))
         return tables
 
     def crt_column(self, value: Any, path: Path, kind: str):
-        def one(v):
-            if isinstance(v, dict) and "$ratio" in v:
-                return tuple(v["$ratio"])
-            return v
+        """(low, high) of one column; an end is a whole number (differential) or a ratio (odds), None when open."""
+        def one(end):
+            if end is None:
+                return None
+            if isinstance(end, dict) and "$ratio" in end:
+                return tuple(end["$ratio"]) if kind == "odds" else _BAD
+            if isinstance(end, int) and not isinstance(end, bool):
+                return end if kind == "differential" else _BAD
+            return _BAD
         if isinstance(value, dict) and "$range" in value:
-            low, high = value["$range"]
-            return one(low), one(high)
-        v = one(value)
-        return v, v
+            low, high = (one(end) for end in value["$range"])
+        else:
+            low = high = one(value)
+            if low is None:
+                low = high = _BAD
+        if low is _BAD or high is _BAD:
+            expected = "a ratio such as 3:1 or a range of ratios such as 1:2..2:1" if kind == "odds" else "a whole number or a range such as 2..3"
+            self.error("crt-column-kind", f"a column of a{'n' if kind == 'odds' else ''} {kind} table is {expected}, found {_show(value)}", path)
+            return None, None
+        if low is not None and high is not None and _bound(low) > _bound(high):
+            self.error("crt-column-order", f"column {_show(value)} runs backwards", path, hint="write the lower end first")
+        return low, high
 
     def check_columns(self, columns: list[m.CrtColumn], kind: str, path: Path) -> None:
-        def key(bound):
-            return bound[0] / bound[1] if isinstance(bound, tuple) else bound
+        """Columns must follow each other with no gap and no overlap; only the ends may be open."""
         for i, (a, b) in enumerate(zip(columns, columns[1:])):
             if a.high is None or b.low is None:
-                self.error("crt-columns", "only the first column may be open below and only the last open above", path + (i + 1,))
+                self.error("crt-column-open", "only the first column may be open below and only the last open above", path + (i + 1,))
                 continue
-            if kind == "differential" and b.low != a.high + 1:
-                problem = "overlap" if b.low <= a.high else "gap"
-                self.error("crt-columns", f"columns '{a.label}' and '{b.label}' {problem}", path + (i + 1,))
-            if kind == "odds" and key(b.low) <= key(a.high):
-                self.error("crt-columns", f"columns '{a.label}' and '{b.label}' overlap", path + (i + 1,))
+            if kind == "differential":
+                if b.low > a.high + 1:
+                    self.error("crt-column-gap", f"columns '{a.label}' and '{b.label}' leave a gap: no column for "
+                               f"{_difference_words(a.high + 1, b.low - 1)}", path + (i + 1,))
+                elif b.low <= a.high:
+                    self.error("crt-column-overlap", f"columns '{a.label}' and '{b.label}' overlap", path + (i + 1,))
+            elif _bound(b.low) <= _bound(a.high):
+                self.error("crt-column-overlap", f"columns '{a.label}' and '{b.label}' overlap", path + (i + 1,))
 
     def combat(self, tables: dict) -> m.CombatRules:
         rules = self.record(m.CombatRules, ("combat",))
@@ -476,6 +508,15 @@ class Builder:
         for unit in units.values():
             names |= set(unit.flags)
         return names
+
+    def names_by_kind(self, sides, game_map, unit_types, units) -> dict[str, frozenset[str]]:
+        """The names an expression argument of each kind may use."""
+        flags = {flag for unit in units.values() for flag in unit.flags}
+        areas = (set(game_map.zones) | set(game_map.edges)) if game_map else set()
+        kinds = {"side": frozenset(sides), "zone": frozenset(areas), "unit type": frozenset(unit_types), "flag": frozenset(flags)}
+        if game_map:
+            kinds["hex"] = frozenset(game_map.hexes)
+        return kinds
 
     def awards(self, sides, game_map, sequence, compiler: ExpressionCompiler) -> tuple[m.Award, ...]:
         awards = []
@@ -529,8 +570,12 @@ class Builder:
 
     def victory(self) -> m.VictoryRules:
         body = self.data["victory"]
-        levels = tuple(m.VictoryLevel(id=lid, name=b.get("name", lid), at_least=b.get("at_least", 0))
+        levels = tuple(m.VictoryLevel(id=lid, name=b.get("name", lid), at_least=_level_threshold(b.get("at_least", 0)))
                        for lid, b in body.get("level", {}).items())
+        for (first, a), (second, b) in zip(body.get("level", {}).items(), list(body.get("level", {}).items())[1:]):
+            if _level_threshold(b.get("at_least", 0)) >= _level_threshold(a.get("at_least", 0)):
+                self.error("victory-level-order", f"victory level '{second}' must need less than '{first}' (levels are listed best first)",
+                           ("victory", "level", second, "at_least"))
         return m.VictoryRules(measure=body.get("measure", "difference"), levels=levels, draw=body.get("draw", "Draw"))
 
     def battle(self) -> m.BattleSystem | None:
@@ -575,9 +620,29 @@ def _cell_column(line: str, index: int) -> int:
     return 1
 
 
+def _level_threshold(value: Any) -> float:
+    """A victory level threshold: a number, or a ratio such as 3:1 as a float."""
+    if isinstance(value, dict) and "$ratio" in value:
+        high, low = value["$ratio"]
+        return high / low if low else float("inf")
+    return value
+
+
+_BAD = object()  # a column end of the wrong kind (already reported)
+
+
+def _bound(end: int | tuple[int, int]) -> float:
+    """A column end as a number: a differential, or an odds ratio as a fraction."""
+    return end[0] / end[1] if isinstance(end, tuple) else end
+
+
+def _difference_words(low: int, high: int) -> str:
+    return f"{low:+d}" if low == high else f"{low:+d} to {high:+d}"
+
+
 def _column_label(low, high, kind: str) -> str:
     def show(v):
-        return ":".join(map(str, v)) if isinstance(v, tuple) else f"{v:+d}"
+        return ":".join(map(str, v)) if isinstance(v, tuple) else (f"{v:+d}" if kind == "differential" else str(v))
     if low == high:
         return show(low)
     if low is None:

@@ -8,7 +8,7 @@ into generated modules and compiled in memory for games loaded from text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from rulec.diagnostics import did_you_mean
@@ -36,6 +36,13 @@ FUNCTIONS: dict[str, tuple[int, int, frozenset[str]]] = {
     "vp": (1, 1, frozenset()),
 }
 
+# Arguments that must name a game fact of one kind: function -> argument (keyword or position) -> kind.
+ARGUMENT_KINDS: dict[str, dict[str | int, str]] = {
+    "units": {"side": "side", "zone": "zone", "type": "unit type", "flag": "flag", "hex": "hex"},
+    "has_flag": {0: "flag"},
+    "vp": {0: "side"},
+}
+
 _OPERATORS = {"==", "!=", "<", "<=", ">", ">=", "in", "+", "-", "*", "/", "%"}
 
 
@@ -50,9 +57,15 @@ class ExpressionError(Exception):
 
 @dataclass
 class ExpressionCompiler:
-    """Turns trees into Python source; `constants` are the game's ids, usable as bare names."""
+    """Turns trees into Python source; `constants` are the game's ids, usable as bare names.
+
+    `names_by_kind` ("side", "zone", "unit type", "flag", "hex" -> names), when
+    given, lets arguments such as `units(zone = ...)` be checked for naming a
+    fact of the right kind.
+    """
 
     constants: frozenset[str]
+    names_by_kind: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def source(self, tree: list) -> str:
         kind = tree[0]
@@ -93,6 +106,9 @@ class ExpressionCompiler:
             if keyword not in allowed:
                 hint = did_you_mean(keyword, allowed) if allowed else None
                 raise ExpressionError(f"'{name}' has no argument '{keyword}'", hint)
+        kinds = ARGUMENT_KINDS.get(name, {})
+        for where, argument in [*enumerate(args), *keywords.items()]:
+            self.check_kind(name, where, argument, kinds.get(where))
         parts = [self.source(a) for a in args]
         if name == "count":
             return f"len({parts[0]})"
@@ -110,6 +126,18 @@ class ExpressionCompiler:
         if name == "vp":
             return f"ctx.vp({parts[0]})"
         raise AssertionError(name)
+
+
+    def check_kind(self, function: str, where: str | int, argument: list, kind: str | None) -> None:
+        """An argument that must name a `kind` of fact (a side, a zone...) names one."""
+        if kind is None or kind not in self.names_by_kind or argument[0] not in ("name", "const"):
+            return
+        value = argument[1]
+        known = self.names_by_kind[kind]
+        if isinstance(value, str) and value in known:
+            return
+        label = f"'{where}'" if isinstance(where, str) else f"argument {where + 1}"
+        raise ExpressionError(f"{label} of '{function}' must name a {kind}, not '{value}'", did_you_mean(str(value), sorted(known)))
 
 
 def to_function(python_source: str) -> Callable[[Any], Any]:

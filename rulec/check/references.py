@@ -1,0 +1,167 @@
+"""Whole-game checks on the built model: facts that only make sense together.
+
+The builder (build.py) checks each name where it is written; this module
+looks across sections once everything is built: every die roll has a CRT
+row, every declared result code is used, set-up stacks respect the stacking
+limit, options add optional units, arrivals fall within the game, and so on.
+Each problem points at the place in the file the designer should change.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from rulec.diagnostics import Diagnostic, did_you_mean
+from rulec.language.document import Document, Path
+from rulec.runtime.model import Game
+
+
+class _Reporter:
+    def __init__(self, document: Document):
+        self.document = document
+        self.diagnostics: list[Diagnostic] = []
+
+    def error(self, code: str, message: str, path: Path, hint: str | None = None, key: bool = False) -> None:
+        span = self.document.key_span(path) if key else self.document.span(path)
+        self.diagnostics.append(Diagnostic(code, message, span, "error", hint))
+
+    def warning(self, code: str, message: str, path: Path, hint: str | None = None, key: bool = False) -> None:
+        span = self.document.key_span(path) if key else self.document.span(path)
+        self.diagnostics.append(Diagnostic(code, message, span, "warning", hint))
+
+
+def check_references(game: Game, document: Document) -> list[Diagnostic]:
+    """Every cross-section problem of a built game, in file order."""
+    report = _Reporter(document)
+    _die_rows(game, report)
+    _unused_results(game, report)
+    _setup_stacking(game, report)
+    _options(game, report)
+    _arrivals(game, report)
+    _names(game, report)
+    _sequence(game, report)
+    return sorted(report.diagnostics, key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
+
+
+def _die_rows(game: Game, report: _Reporter) -> None:
+    """Every roll of the game's die needs a row on every table."""
+    die = game.info.die
+    for table in game.tables.values():
+        missing = [roll for roll in range(1, die + 1) if roll not in table.rows]
+        if missing:
+            rolls = ", ".join(str(r) for r in missing)
+            report.error("crt-missing-row", f"table '{table.id}' has no row for die roll{'s' if len(missing) > 1 else ''} {rolls} "
+                         f"(the die is 1..{die})", ("crt", table.id, "rows"))
+        if table.rows:
+            low, high = min(table.rows), max(table.rows)
+            holes = [roll for roll in range(low, high + 1) if roll not in table.rows and not 1 <= roll <= die]
+            if holes:
+                report.error("crt-missing-row", f"table '{table.id}' skips modified roll{'s' if len(holes) > 1 else ''} "
+                             f"{', '.join(map(str, holes))} between {low} and {high}", ("crt", table.id, "rows"))
+
+
+def _unused_results(game: Game, report: _Reporter) -> None:
+    used = {code for table in game.tables.values() for row in table.rows.values() for code in row}
+    for result in game.results.values():
+        if result.id not in used and game.tables:
+            report.warning("unused-result-code", f"result '{result.id}' is not used on any table", ("result", result.id), key=True)
+
+
+def _setup_stacking(game: Game, report: _Reporter) -> None:
+    """More units set up in one hex than the stacking limit allows (a warning: some games allow it at set-up)."""
+    by_hex: dict[str, list[str]] = defaultdict(list)
+    for unit in game.units.values():
+        if unit.setup is not None and not unit.optional:
+            by_hex[unit.setup].append(unit.id)
+    limit = game.stacking.limit
+    for hex_number, unit_ids in sorted(by_hex.items()):
+        if len(unit_ids) > limit:
+            report.warning("setup-overstacked", f"{len(unit_ids)} units set up in hex {hex_number} ({', '.join(unit_ids)}); "
+                           f"the stacking limit is {limit}", ("unit", unit_ids[limit], "setup"))
+
+
+def _options(game: Game, report: _Reporter) -> None:
+    added: set[str] = set()
+    for option in game.options.values():
+        for index, unit_id in enumerate(option.adds):
+            added.add(unit_id)
+            unit = game.units.get(unit_id)
+            if unit is not None and not unit.optional:
+                report.error("option-adds-regular-unit", f"option '{option.id}' adds unit '{unit_id}', which is in play anyway",
+                             ("option", option.id, "adds", index), hint=f"mark the unit 'optional = true'")
+        if option.improved_vp_to is not None and option.improved_vp_to not in game.sides:
+            report.error("unknown-side", f"unknown side '{option.improved_vp_to}'", ("option", option.id, "improved_vp_to"),
+                         did_you_mean(option.improved_vp_to, game.sides))
+        if option.improve_random is not None:
+            low, high = option.improve_random
+            improvable = sum(1 for u in game.units.values() if u.improved is not None)
+            if low > high or high > improvable:
+                report.error("option-improve-range", f"option '{option.id}' improves {low}..{high} units, but "
+                             f"{improvable} unit{'s have' if improvable != 1 else ' has'} an improved counter",
+                             ("option", option.id, "improve_random"))
+    for unit in game.units.values():
+        if unit.optional and unit.id not in added:
+            report.warning("optional-unit-unused", f"optional unit '{unit.id}' is not added by any option", ("unit", unit.id), key=True)
+
+
+def _arrivals(game: Game, report: _Reporter) -> None:
+    phases = {phase.id: phase for phase in game.sequence}
+    for unit in game.units.values():
+        arrival = unit.arrives
+        if arrival is None:
+            continue
+        path = ("unit", unit.id, "arrives")
+        if arrival.turn is not None and game.info.turns and arrival.turn > game.info.turns:
+            report.error("arrival-after-game", f"unit '{unit.id}' arrives on turn {arrival.turn}, after the last turn ({game.info.turns})",
+                         path + ("turn",))
+        if arrival.phase is not None:
+            if arrival.phase not in phases:
+                report.error("unknown-phase", f"unknown phase '{arrival.phase}'", path + ("phase",), did_you_mean(arrival.phase, phases))
+            elif phases[arrival.phase].side not in (None, unit.side):
+                report.error("arrival-phase-side", f"unit '{unit.id}' of side '{unit.side}' arrives in phase '{arrival.phase}' "
+                             f"of side '{phases[arrival.phase].side}'", path + ("phase",))
+        if arrival.placement == "edge" and arrival.area is None and not arrival.hexes:
+            report.error("arrival-nowhere", f"unit '{unit.id}' arrives at the map edge but names no area or hexes", path,
+                         hint="add 'area = ZONE_OR_EDGE' or 'hexes = [...]'")
+        if arrival.placement == "anywhere" and game.map is not None:
+            for terrain in arrival.terrain:
+                if terrain not in game.terrain:
+                    report.error("unknown-terrain", f"unknown terrain '{terrain}'", path + ("terrain",), did_you_mean(terrain, game.terrain))
+
+
+def _names(game: Game, report: _Reporter) -> None:
+    """A name that means two things (a zone and an edge, a side and a unit) makes areas and expressions ambiguous."""
+    if game.map is not None:
+        for name in sorted(set(game.map.zones) & set(game.map.edges)):
+            report.error("duplicate-name", f"'{name}' is both a zone and a map edge", ("map", "zones", name), key=True,
+                         hint="arrival areas and expressions could not tell them apart")
+    owners: dict[str, list[tuple[str, Path]]] = defaultdict(list)
+    for side in game.sides:
+        owners[side].append(("side", ("side", side)))
+    for unit in game.units:
+        owners[unit].append(("unit", ("unit", unit)))
+    for terrain in game.terrain:
+        owners[terrain].append(("terrain", ("terrain", terrain)))
+    if game.map is not None:
+        for zone in game.map.zones:
+            owners[zone].append(("zone", ("map", "zones", zone)))
+    for name, uses in sorted(owners.items()):
+        kinds = Counter(kind for kind, _ in uses)
+        if len(kinds) > 1:
+            (first, _), (second, path) = uses[0], uses[1]
+            report.warning("ambiguous-name", f"'{name}' names both a {first} and a {second}", path, key=True,
+                           hint="expressions treat bare names as game ids; give each thing its own name")
+
+
+def _sequence(game: Game, report: _Reporter) -> None:
+    if not game.sequence:
+        return
+    kinds = {phase.kind for phase in game.sequence}
+    if "combat" in kinds and game.combat is None:
+        first = next(p for p in game.sequence if p.kind == "combat")
+        report.error("no-combat-rules", "the sequence has a combat phase but the game has no 'combat { table = ... }' block",
+                     ("sequence", "phase", first.id), key=True)
+    sides_with_phases = {phase.side for phase in game.sequence}
+    for side in game.sides:
+        if side not in sides_with_phases and game.map is not None:
+            report.warning("side-without-phase", f"side '{side}' has no phase in the sequence of play", ("side", side), key=True)
