@@ -497,3 +497,6 @@ class Game:
     options: dict[str, Option] = field(default_factory=dict)
     battle: BattleSystem | None = None
     source: str = ""  # the game file it was compiled from
+    # Rulebook case references by engine mechanic (e.g. "enemy_occupied" -> "7.31"),
+    # so that an illegal move can cite the game's own rule.
+    rule_refs: dict[str, str] = field(default_factory=dict)

@@ -1,0 +1,163 @@
+"""Actions: every decision a player (or chance) makes, as small hashable values.
+
+One frozen dataclass with a `kind` and the few fields that kind uses. The text
+form (what players type and what saved games store) is written by `format_action`
+and read back by `parse_words`; both need the game's unit names, which the
+state passes in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# The kinds, in the order legal_actions lists them within a phase.
+MOVE, EXIT, DELAY, ATTACK, ROLL, RETREAT, ADVANCE, REMOVE, END = (
+    "move", "exit", "delay", "attack", "roll", "retreat", "advance", "remove", "end")
+KINDS = (MOVE, EXIT, DELAY, ATTACK, ROLL, RETREAT, ADVANCE, REMOVE, END)
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision.
+
+    move:    `unit` to `hex` (from the map, or entering it when the unit is off the map)
+    exit:    `unit` leaves the map by `edge`
+    delay:   `unit`, a reinforcement due now, is held back one turn
+    attack:  `units` attack the enemy-occupied `hex`
+    roll:    chance: the die shows `number`
+    retreat: the retreating unit (the first one waiting) goes along `path`
+    advance: `unit` advances into `hex`; no unit: the victor declines
+    remove:  `unit` is removed from an over-stacked hex
+    end:     the phase ends
+    """
+
+    kind: str
+    unit: str | None = None
+    hex: str | None = None
+    units: tuple[str, ...] = ()
+    path: tuple[str, ...] = ()
+    edge: str | None = None
+    number: int | None = None
+
+    @staticmethod
+    def move(unit: str, hex: str) -> "Action":
+        return Action(MOVE, unit=unit, hex=hex)
+
+    @staticmethod
+    def exit(unit: str, edge: str) -> "Action":
+        return Action(EXIT, unit=unit, edge=edge)
+
+    @staticmethod
+    def delay(unit: str) -> "Action":
+        return Action(DELAY, unit=unit)
+
+    @staticmethod
+    def attack(hex: str, units: tuple[str, ...]) -> "Action":
+        return Action(ATTACK, hex=hex, units=tuple(units))
+
+    @staticmethod
+    def roll(number: int) -> "Action":
+        return Action(ROLL, number=number)
+
+    @staticmethod
+    def retreat(path: tuple[str, ...]) -> "Action":
+        return Action(RETREAT, path=tuple(path))
+
+    @staticmethod
+    def advance(unit: str | None = None, hex: str | None = None) -> "Action":
+        return Action(ADVANCE, unit=unit, hex=hex)
+
+    @staticmethod
+    def remove(unit: str) -> "Action":
+        return Action(REMOVE, unit=unit)
+
+    @staticmethod
+    def end() -> "Action":
+        return Action(END)
+
+
+class IllegalAction(ValueError):
+    """An action the rules forbid here; `rule` is the game's own case reference, if it gives one."""
+
+    def __init__(self, message: str, rule: str | None = None):
+        super().__init__(f"illegal ({rule}): {message}" if rule else f"illegal: {message}")
+        self.message = message
+        self.rule = rule
+
+
+class ActionSyntaxError(ValueError):
+    """Text that is not an action at all."""
+
+
+def format_action(action: Action, name: dict[str, str]) -> str:
+    """The text form; `name` maps unit ids to the names players use."""
+    kind = action.kind
+    if kind == MOVE:
+        return f"move {name[action.unit]} {action.hex}"
+    if kind == EXIT:
+        return f"exit {name[action.unit]} {action.edge}"
+    if kind in (DELAY, REMOVE):
+        return f"{kind} {name[action.unit]}"
+    if kind == ATTACK:
+        return f"attack {action.hex} with {' '.join(name[u] for u in action.units)}"
+    if kind == ROLL:
+        return f"roll {action.number}"
+    if kind == RETREAT:
+        return "retreat " + " ".join(action.path)
+    if kind == ADVANCE:
+        return "advance none" if action.unit is None else f"advance {name[action.unit]} {action.hex}"
+    return kind
+
+
+_USAGE = {
+    MOVE: "move UNIT HEX", EXIT: "exit UNIT EDGE", DELAY: "delay UNIT", ATTACK: "attack HEX with UNIT...",
+    ROLL: "roll N", RETREAT: "retreat HEX [HEX...]", ADVANCE: "advance UNIT HEX | advance none",
+    REMOVE: "remove UNIT", END: "end",
+}
+
+
+def parse_words(text: str, unit_id, hex_id) -> Action:
+    """Read an action's text; `unit_id(word)` and `hex_id(word)` resolve names or raise ActionSyntaxError."""
+    words = text.strip().split()
+    if not words:
+        raise ActionSyntaxError("empty action")
+    kind, args = words[0].lower(), words[1:]
+    if kind not in _USAGE:
+        from rulec.diagnostics import did_you_mean
+
+        hint = did_you_mean(kind, list(_USAGE))
+        raise ActionSyntaxError(f"unknown action '{words[0]}'" + (f"; {hint}" if hint else f"; actions are {', '.join(_USAGE)}"))
+
+    def need(count: int) -> None:
+        if len(args) != count:
+            raise ActionSyntaxError(f"expected '{_USAGE[kind]}'")
+
+    if kind == MOVE:
+        need(2)
+        return Action.move(unit_id(args[0]), hex_id(args[1]))
+    if kind == EXIT:
+        need(2)
+        return Action.exit(unit_id(args[0]), args[1].lower())
+    if kind in (DELAY, REMOVE):
+        need(1)
+        return Action(kind, unit=unit_id(args[0]))
+    if kind == ATTACK:
+        if len(args) < 3 or args[1].lower() != "with":
+            raise ActionSyntaxError(f"expected '{_USAGE[kind]}'")
+        return Action.attack(hex_id(args[0]), tuple(unit_id(a) for a in args[2:]))
+    if kind == ROLL:
+        need(1)
+        if not args[0].isdigit():
+            raise ActionSyntaxError(f"expected '{_USAGE[kind]}'")
+        return Action.roll(int(args[0]))
+    if kind == RETREAT:
+        if not args:
+            raise ActionSyntaxError(f"expected '{_USAGE[kind]}'")
+        return Action.retreat(tuple(hex_id(a) for a in args))
+    if kind == ADVANCE:
+        if len(args) == 1 and args[0].lower() == "none":
+            return Action.advance()
+        need(2)
+        return Action.advance(unit_id(args[0]), hex_id(args[1]))
+    need(0)
+    return Action.end()

@@ -1,0 +1,160 @@
+"""Combat arithmetic: the column of a battle, and where a beaten unit may retreat.
+
+Pure functions over the model and the precomputed tables; the state decides
+who attacks whom and applies the results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+from typing import Iterable
+
+from rulec.engine.tables import Tables
+from rulec.runtime.model import CombatTable, Game, Hex, Unit, hexside_key
+
+
+@dataclass(frozen=True)
+class Odds:
+    """How a declared battle will be resolved (announced before the die roll, 10.1-style)."""
+
+    attack: int
+    defence: int
+    base_column: int  # from the differential or the odds alone, clamped to the table
+    terrain_shift: int
+    option_shift: int
+    column: int  # final column index, clamped after every shift
+    drm: int
+    label: str  # the final column's label
+
+    @property
+    def differential(self) -> int:
+        return self.attack - self.defence
+
+
+def base_column(table: CombatTable, attack: int, defence: int) -> int:
+    """The column of a strength comparison; beyond either end it is the end column."""
+    if table.kind == "odds":
+        value = attack / defence if defence else float("inf")
+
+        def bound(b):
+            return b[0] / b[1] if isinstance(b, tuple) else b
+    else:
+        value = attack - defence
+
+        def bound(b):
+            return b
+    index = 0
+    for i, column in enumerate(table.columns):
+        if column.low is None or bound(column.low) <= value:
+            index = i
+    return index
+
+
+def clamp(index: int, table: CombatTable) -> int:
+    return max(0, min(len(table.columns) - 1, index))
+
+
+def terrain_effect(tables: Tables, defender_hex: Hex, attacker_hexes: Iterable[Hex]) -> tuple[int, int]:
+    """Column shift and DRM from the defender's hex and the hexsides the attack crosses."""
+    game = tables.game
+    attacker_hexes = tuple(attacker_hexes)
+    effects = []
+    shift, drm = tables.hex_shift[defender_hex]
+    if shift or drm:
+        effects.append((shift, drm))
+    crossed: dict[tuple[int, int, str], int] = {}
+    for h in attacker_hexes:
+        for effect in tables.hexside_combat.get(hexside_key(h, defender_hex), ()):
+            crossed[effect] = crossed.get(effect, 0) + 1
+    for (s, d, when), count in crossed.items():
+        if when == "always" or (when == "any_attacker_across" and count) or \
+                (when == "all_attackers_across" and count == len(attacker_hexes)):
+            effects.append((s, d))
+    if not effects:
+        return 0, 0
+    if game.combat is not None and game.combat.terrain_effects == "cumulative":
+        return sum(s for s, _ in effects), sum(d for _, d in effects)
+    # Not cumulative: only the effect worst for the attacker applies.
+    return min(effects)
+
+
+def battle_condition(name: str, attackers: list[Unit]) -> bool:
+    """Named conditions an option's combat modifier may require."""
+    if name == "always":
+        return True
+    if name == "attackers_share_division":
+        divisions = [u.division for u in attackers if u.division]
+        return len(divisions) != len(set(divisions))
+    raise ValueError(f"unknown battle condition '{name}'")
+
+
+def odds(game: Game, tables: Tables, options: Iterable[str], attackers: list[Unit], attacker_hexes: list[Hex],
+         defenders: list[Unit], defender_hex: Hex) -> Odds:
+    table = game.tables[game.combat.table]
+    attack = sum(u.strength for u in attackers)
+    defence = sum(u.strength for u in defenders)
+    column = base = base_column(table, attack, defence)
+    shift, drm = terrain_effect(tables, defender_hex, attacker_hexes)
+    column = clamp(column + shift, table)
+    option_shift = 0
+    for option_id in options:
+        for modifier in game.options[option_id].combat_modifiers:
+            if battle_condition(modifier.when, attackers):
+                option_shift += modifier.column_shift
+                drm += modifier.drm
+                column = clamp(column + modifier.column_shift, table)
+    return Odds(attack, defence, base, shift, option_shift, column, drm, table.columns[column].label)
+
+
+def result_code(table: CombatTable, column: int, roll: int, drm: int) -> str:
+    low, high = table.die_range
+    return table.rows[max(low, min(high, roll + drm))][column]
+
+
+def retreat_paths(tables: Tables, start: Hex, hexes: int, away_from: tuple[Hex, ...],
+                  occupied: set[Hex] | frozenset[Hex], enemy_zoc: set[Hex] | frozenset[Hex]) -> list[tuple[Hex, ...]]:
+    """Every legal retreat path of `hexes` hexes, in a stable order.
+
+    Each hex of the path lies one hex farther from the start than the last and no
+    nearer any hex in `away_from` (the attackers, or the defender); it holds no
+    unit (unless the rules allow passing through), is in no enemy zone of control
+    (unless allowed), and is not reached across a hexside that blocks retreats. A
+    path that would leave the map does not exist: the unit is eliminated instead.
+    """
+    rules = tables.game.combat
+    through_units = rules.retreat_through_units
+    into_zoc = rules.retreat_into_enemy_zoc
+    distance = tables.distance
+    from_start = distance[start]
+
+    def steps(h: Hex, depth: int) -> list[Hex]:
+        options = []
+        for n in tables.neighbours[h]:
+            if from_start.get(n) != depth or hexside_key(h, n) in tables.river_sides:
+                continue
+            if any(distance[a].get(n, 0) < distance[a].get(h, 0) for a in away_from):
+                continue
+            last = depth == hexes
+            if n in occupied and (last or not through_units):
+                continue
+            if n in enemy_zoc and not into_zoc:
+                continue
+            options.append(n)
+        return sorted(options)
+
+    paths: list[tuple[Hex, ...]] = [()]
+    for depth in range(1, hexes + 1):
+        paths = [p + (n,) for p in paths for n in steps(p[-1] if p else start, depth)]
+    return paths
+
+
+def subsets(units: list[str]) -> list[tuple[str, ...]]:
+    """Every non-empty subset, smallest first, each in the given order."""
+    result = []
+    for mask in product((0, 1), repeat=len(units)):
+        chosen = tuple(u for u, take in zip(units, mask) if take)
+        if chosen:
+            result.append(chosen)
+    result.sort(key=lambda s: (len(s), [units.index(u) for u in s]))
+    return result

@@ -1,0 +1,885 @@
+"""The state of one map game in progress, with an OpenSpiel-like API.
+
+    state = new_game(game, options=("command_control",), seed=1)
+    while not state.is_terminal():
+        if state.is_chance_node(): ... state.chance_outcomes()
+        state.apply_action(state.legal_actions()[0])
+
+A state is a handful of flat dicts and sets of strings and ints (where each unit
+is, what has moved or fought this phase, the VP), so `clone` is cheap. Everything
+fixed about the game lives in the model and in `tables_for(game)`, shared by all
+states. Facts about one game come from the model only; this module names none.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import Iterable
+
+from rulec.diagnostics import did_you_mean
+from rulec.engine import combat as fight
+from rulec.engine.actions import (ADVANCE, ATTACK, DELAY, END, EXIT, MOVE, REMOVE, RETREAT, ROLL, Action,
+                                  ActionSyntaxError, IllegalAction, format_action, parse_words)
+from rulec.engine.movement import NOWHERE, Reach, reachable
+from rulec.engine.tables import Tables, tables_for
+from rulec.engine.victory import Outcome, VpEntry, award_amount, outcome
+from rulec.runtime.model import Game, Hex, Phase, Unit
+
+CHANCE = -1
+TERMINAL = -4
+
+# Where a unit is when it is not on the map.
+ON_MAP, PENDING, EXITED, ELIMINATED, UNUSED = "map", "pending", "exited", "eliminated", "unused"
+
+
+class UnknownOption(ValueError):
+    """An option the game does not define."""
+
+
+@dataclass(frozen=True)
+class Battle:
+    """A declared battle waiting for its die roll."""
+
+    hex: Hex
+    side: str
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    odds: fight.Odds
+
+
+@dataclass(frozen=True)
+class Retreat:
+    """A unit that must retreat, and who picks its path."""
+
+    unit: str
+    hexes: int
+    away_from: tuple[Hex, ...]
+    chooser: str
+    defender: bool
+
+
+@dataclass(frozen=True)
+class Advance:
+    """The victor's chance to advance after combat."""
+
+    side: str
+    units: tuple[str, ...]
+    hexes: tuple[Hex, ...]  # vacated hexes, the defender's own first
+    count: int
+
+
+@dataclass(frozen=True)
+class BattleReport:
+    """What happened in the last battle (for display and logs)."""
+
+    hex: Hex
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    odds: fight.Odds
+    roll: int
+    result: str
+
+
+def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0) -> "GameState":
+    """A game at its start, with `options` chosen and `seed` for its set-up randomness."""
+    options = tuple(options)
+    for option in options:
+        if option not in game.options:
+            hint = did_you_mean(option, list(game.options))
+            raise UnknownOption(f"'{game.info.id}' has no option '{option}'" + (f"; {hint}" if hint else ""))
+    state = GameState.__new__(GameState)
+    state._setup(game, tuple(dict.fromkeys(options)), seed)
+    return state
+
+
+class GameState:
+    """One position of a map game; see the module docstring. Build it with `new_game`."""
+
+    game: Game
+    options: tuple[str, ...]
+    seed: int
+    players: tuple[str, ...]
+    turn: int
+    vp: dict[str, int]
+
+    # ------------------------------------------------------------ set-up
+    def _setup(self, game: Game, options: tuple[str, ...], seed: int) -> None:
+        self.game, self.options, self.seed = game, options, seed
+        self.tables: Tables = tables_for(game)
+        self.players = tuple(game.sides)
+        added = {uid for o in options for uid in game.options[o].adds}
+        in_play = [uid for uid, u in game.units.items() if not u.optional or uid in added]
+        self.vp = {side: 0 for side in game.sides}
+        self.vp_log: list[VpEntry] = []
+        self.turn = 1
+        self.phase_index = 0
+        self.terminal = False
+        self._history: list[Action] = []
+        self._cache: dict = {}
+
+        improved = self._choose_improved(in_play, options, seed)
+        self._units: dict[str, Unit] = {}
+        for uid, unit in game.units.items():
+            if uid in improved:
+                better = unit.improved
+                unit = replace(unit, strength=better.strength, move=better.move if better.move is not None else unit.move)
+            self._units[uid] = unit
+        self.improved = tuple(improved)
+
+        self.pos: dict[str, Hex] = {}
+        self.where: dict[str, str] = {}
+        self.due: dict[str, int | None] = {}
+        for uid, unit in game.units.items():
+            if uid not in in_play:
+                self.where[uid] = UNUSED
+            elif unit.setup is not None:
+                self.where[uid], self.pos[uid] = ON_MAP, unit.setup
+            else:
+                self.where[uid] = PENDING
+                self.due[uid] = unit.arrives.turn if unit.arrives else None
+        self.holders: dict[Hex, str] = {}
+        self.granted: dict[tuple[str, Hex], int] = {}
+        for uid, h in self.pos.items():
+            if h in self.tables.objectives:
+                self.holders[h] = game.units[uid].side
+        self.moved: set[str] = set()
+        self.locked: frozenset[str] = frozenset()
+        self.landed: set[str] = set()
+        self.attacked: set[str] = set()
+        self.defended: set[str] = set()
+        self.battle: Battle | None = None
+        self.retreats: list[Retreat] = []
+        self.advancing: Advance | None = None
+        self.after_battle: tuple | None = None  # (side, attackers, hex, advance count, vacated hexes)
+        self.removing: str | None = None
+        self.last_battle: BattleReport | None = None
+
+        for option in options:
+            for side, amount in game.options[option].vp.items():
+                self._score(side, amount, f"option:{option}")
+        for uid in improved:
+            side = game.options[self._improving_option()].improved_vp_to
+            if side and game.units[uid].improved.vp:
+                self._score(side, game.units[uid].improved.vp, f"improved:{uid}", unit=uid)
+        for award in game.awards:
+            if award.trigger.kind == "selected":
+                self._score(award.side, award_amount(self, award, None), award.id)
+        self._enter_phase()
+
+    def _improving_option(self) -> str:
+        return next(o for o in self.options if self.game.options[o].improve_random)
+
+    def _choose_improved(self, in_play: list[str], options: tuple[str, ...], seed: int) -> list[str]:
+        """Units replaced by their improved counters, chosen at random with `seed`."""
+        ranges = [self.game.options[o].improve_random for o in options if self.game.options[o].improve_random]
+        if not ranges:
+            return []
+        rng = random.Random(seed)
+        candidates = [uid for uid in in_play if self.game.units[uid].improved is not None]
+        low, high = ranges[0]
+        count = rng.randint(min(low, len(candidates)), min(high, len(candidates)))
+        chosen = set(rng.sample(candidates, count))
+        return [uid for uid in candidates if uid in chosen]
+
+    # ------------------------------------------------------------ basic queries
+    @property
+    def phase(self) -> Phase:
+        return self.game.sequence[self.phase_index]
+
+    @property
+    def positions(self) -> dict[str, Hex]:
+        """Every unit on the map -> its hex (do not modify)."""
+        return self.pos
+
+    def unit(self, uid: str) -> Unit:
+        """The unit as it plays in this game (an improved counter if it was chosen)."""
+        return self._units[uid]
+
+    def status(self, uid: str) -> str:
+        """'map', 'pending' (not yet arrived), 'exited', 'eliminated' or 'unused' (not in this game)."""
+        return self.where[uid]
+
+    def units_at(self, hex: Hex) -> list[str]:
+        return self._occupants().get(hex, [])
+
+    def off_map(self) -> dict[str, list[str]]:
+        """Units not on the map, by status, in game-file order."""
+        groups: dict[str, list[str]] = {PENDING: [], EXITED: [], ELIMINATED: []}
+        for uid, where in self.where.items():
+            if where in groups:
+                groups[where].append(uid)
+        return groups
+
+    def arrival_turn(self, uid: str) -> int | None:
+        """The turn a pending unit is now due (after delays); None: any turn."""
+        return self.due.get(uid)
+
+    def unit_name(self, uid: str) -> str:
+        return self.tables.short_name[uid]
+
+    def current_player(self) -> int:
+        if self.terminal:
+            return TERMINAL
+        if self.removing is not None:
+            return self.players.index(self.removing)
+        if self.battle is not None:
+            return CHANCE
+        if self.retreats:
+            return self.players.index(self.retreats[0].chooser)
+        if self.advancing is not None:
+            return self.players.index(self.advancing.side)
+        return self.players.index(self.phase.side) if self.phase.side else 0
+
+    def is_chance_node(self) -> bool:
+        return self.battle is not None and not self.terminal and self.removing is None
+
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def history(self) -> list[Action]:
+        return list(self._history)
+
+    def returns(self) -> list[float]:
+        if not self.terminal:
+            return [0.0] * len(self.players)
+        result = self.outcome()
+        if result.winner is None:
+            return [0.0] * len(self.players)
+        return [1.0 if side == result.winner else -1.0 for side in self.players]
+
+    def outcome(self) -> Outcome:
+        return outcome(self.game, self.vp)
+
+    def clone(self) -> "GameState":
+        other = GameState.__new__(GameState)
+        other.__dict__.update(self.__dict__)
+        for name in ("vp", "pos", "where", "due", "holders", "granted"):
+            setattr(other, name, dict(getattr(self, name)))
+        for name in ("moved", "landed", "attacked", "defended"):
+            setattr(other, name, set(getattr(self, name)))
+        other.retreats = list(self.retreats)
+        other.vp_log = list(self.vp_log)
+        other._history = list(self._history)
+        return other
+
+    # ------------------------------------------------------------ text
+    def action_to_string(self, action: Action) -> str:
+        return format_action(action, self.tables.short_name)
+
+    def parse_action(self, text: str) -> Action:
+        """The action `text` names, if it is legal here (ActionSyntaxError, IllegalAction otherwise)."""
+        action = self._canonical(parse_words(text, self._unit_id, self._hex_id))
+        self._check(action)
+        return action
+
+    def explain(self, text: str) -> str | None:
+        """Why the action `text` is illegal here (None if it is legal)."""
+        try:
+            self.parse_action(text)
+        except (ActionSyntaxError, IllegalAction) as error:
+            return str(error)
+        return None
+
+    def _unit_id(self, word: str) -> str:
+        uid = self.tables.unit_names.get(word.lower())
+        if uid is None:
+            hint = did_you_mean(word, sorted(self.tables.short_name.values()))
+            raise ActionSyntaxError(f"no unit '{word}'" + (f"; {hint}" if hint else ""))
+        return uid
+
+    def _hex_id(self, word: str) -> Hex:
+        if word in self.tables.distance:
+            return word
+        padded = word.zfill(len(self.tables.hexes[0]))
+        if padded in self.tables.distance:
+            return padded
+        raise ActionSyntaxError(f"no hex '{word}' on the map")
+
+    def __str__(self) -> str:
+        side = self.phase.side or ""
+        return f"{self.game.info.turn_label(self.turn)} (turn {self.turn}), {self.phase.name} [{side}], VP {self.vp}"
+
+    # ------------------------------------------------------------ legal actions
+    def legal_actions(self) -> list[Action]:
+        cached = self._cache.get("legal")
+        if cached is None:
+            cached = self._cache["legal"] = self._legal_actions()
+        return list(cached)
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        if not self.is_chance_node():
+            return []
+        die = self.game.info.die
+        return [(Action.roll(n), 1.0 / die) for n in range(1, die + 1)]
+
+    def _legal_actions(self) -> list[Action]:
+        if self.terminal:
+            return []
+        if self.removing is not None:
+            return [Action.remove(uid) for uid in self._overstacked_units()]
+        if self.battle is not None:
+            return [a for a, _ in self.chance_outcomes()]
+        if self.retreats:
+            return [Action.retreat(p) for p in self._retreat_paths(self.retreats[0])]
+        if self.advancing is not None:
+            return self._advance_actions() + [Action.advance()]
+        kind = self.phase.kind
+        if kind == "movement":
+            return self._movement_actions() + [Action.end()]
+        if kind == "combat":
+            return self._attack_actions() + [Action.end()]
+        return [Action.end()]
+
+    def _movement_actions(self) -> list[Action]:
+        side = self.phase.side
+        actions: list[Action] = []
+        exit_map = self.game.movement.exit_map
+        for uid, unit in self._units.items():
+            if unit.side != side or uid in self.moved:
+                continue
+            where = self.where[uid]
+            if where == ON_MAP or (where == PENDING and self._arrives_now(uid)):
+                reach = self._reach(uid)
+                actions.extend(Action.move(uid, h) for h in sorted(reach.destinations) if self._may_end(uid, h))
+                if exit_map:
+                    actions.extend(Action.exit(uid, e) for e in reach.exits)
+                if where == PENDING and self._may_delay(uid):
+                    actions.append(Action.delay(uid))
+        return actions
+
+    def _attack_actions(self) -> list[Action]:
+        if self.game.combat is None:
+            return []
+        actions = []
+        for h, attackers in self._targets():
+            actions.extend(Action.attack(h, group) for group in fight.subsets(attackers))
+        return actions
+
+    def _targets(self) -> list[tuple[Hex, list[str]]]:
+        """Each enemy hex that may be attacked, with the units that may attack it."""
+        side = self.phase.side
+        occupants = self._occupants()
+        order = self.tables.unit_order
+        targets = []
+        for h in sorted(occupants):
+            units = occupants[h]
+            if self._units[units[0]].side == side or any(u in self.defended for u in units):
+                continue
+            attackers = [u for n in self.tables.neighbours[h] for u in occupants.get(n, ()) if self._may_attack(u)]
+            if attackers:
+                targets.append((h, sorted(attackers, key=order.__getitem__)))
+        return targets
+
+    def _may_attack(self, uid: str) -> bool:
+        unit = self._units[uid]
+        kind = self.game.unit_types.get(unit.type)
+        return (unit.side == self.phase.side and uid not in self.attacked and uid not in self.landed
+                and unit.strength > 0 and (kind is None or kind.can_attack))
+
+    # ------------------------------------------------------------ movement helpers
+    def _occupants(self) -> dict[Hex, list[str]]:
+        occupants = self._cache.get("occupants")
+        if occupants is None:
+            occupants = {}
+            for uid, h in self.pos.items():
+                occupants.setdefault(h, []).append(uid)
+            self._cache["occupants"] = occupants
+        return occupants
+
+    def enemy_zoc(self, side: str) -> frozenset[Hex]:
+        """The hexes in the zone of control of `side`'s enemies."""
+        key = ("zoc", side)
+        zoc = self._cache.get(key)
+        if zoc is None:
+            zoc_into = self.tables.zoc_into
+            zoc = frozenset(n for uid, h in self.pos.items() if self._units[uid].side != side for n in zoc_into[h])
+            self._cache[key] = zoc
+        return zoc
+
+    def _enemy_occupied(self, side: str) -> frozenset[Hex]:
+        key = ("enemy", side)
+        hexes = self._cache.get(key)
+        if hexes is None:
+            hexes = self._cache[key] = frozenset(h for uid, h in self.pos.items() if self._units[uid].side != side)
+        return hexes
+
+    def _arrives_now(self, uid: str) -> bool:
+        """A pending unit that may enter the map in the current phase."""
+        due = self.due.get(uid)
+        arrival = self._units[uid].arrives
+        if due is None:
+            return True
+        if due != self.turn:
+            return False
+        if arrival is not None and arrival.phase is not None:
+            return arrival.phase == self.phase.id
+        first = next(i for i, p in enumerate(self.game.sequence) if p.kind == "movement" and p.side == self.phase.side)
+        return first == self.phase_index
+
+    def _may_delay(self, uid: str) -> bool:
+        return self.game.movement.reinforcement_delay and self.due.get(uid) == self.turn
+
+    def _reach(self, uid: str) -> Reach:
+        key = ("reach", uid)
+        reach = self._cache.get(key)
+        if reach is None:
+            reach = self._cache[key] = self._compute_reach(uid)
+        return reach
+
+    def _compute_reach(self, uid: str) -> Reach:
+        unit = self._units[uid]
+        enemy = self._enemy_occupied(unit.side)
+        zoc = self.enemy_zoc(unit.side) if self.game.movement.zoc != "none" else frozenset()
+        if self.where[uid] == ON_MAP:
+            withdrawal = None
+            for option in self.options:
+                withdrawal = self.game.options[option].zoc_withdrawal or withdrawal
+            return reachable(self.tables, allowance=unit.move, start=self.pos[uid], enemy_occupied=enemy,
+                             enemy_zoc=zoc, locked=uid in self.locked, withdrawal=withdrawal)
+        arrival = unit.arrives
+        if arrival is not None and arrival.placement == "anywhere":
+            occupied = self._occupants()
+            allowed = set(arrival.terrain)
+            terrain = self.game.map.terrain
+            spots = {h: 0 for h in self.tables.hexes
+                     if h not in occupied and (not allowed or set(terrain.get(h, ())) <= allowed)}
+            return Reach(spots, ())
+        hexes = arrival.hexes if arrival is not None else ()
+        entry_cost = self.tables.offmap_entry_cost
+        reach = reachable(self.tables, allowance=unit.move, start=None, entries=[(h, entry_cost[h]) for h in hexes],
+                          enemy_occupied=enemy, enemy_zoc=zoc)
+        if reach.destinations or self.game.movement.blocked_entry != "closest_legal":
+            return reach
+        # Blocked entry: the closest hexes of the same map edge where entering is legal.
+        for ring in self._fallback_rings(hexes):
+            reach = reachable(self.tables, allowance=unit.move, start=None, entries=[(h, entry_cost[h]) for h in ring],
+                              enemy_occupied=enemy, enemy_zoc=zoc)
+            if reach.destinations:
+                return reach
+        return NOWHERE
+
+    def _fallback_rings(self, hexes: tuple[Hex, ...]) -> list[list[Hex]]:
+        """Hexes of the entry area's map edge outside the area, grouped by distance to the area, nearest first."""
+        edges = self.game.map.edges
+        counts = {e: sum(h in hs for h in hexes) for e, hs in edges.items()}
+        if not hexes or not counts or max(counts.values()) == 0:
+            return []
+        best = max(counts.values())
+        candidates = {h for e, hs in edges.items() if counts[e] == best for h in hs} - set(hexes)
+        distance = self.tables.distance
+        rings: dict[int, list[Hex]] = {}
+        for h in candidates:
+            rings.setdefault(min(distance[a][h] for a in hexes), []).append(h)
+        return [sorted(rings[d]) for d in sorted(rings)]
+
+    def _may_end(self, uid: str, h: Hex) -> bool:
+        """Stacking: may this unit end its move in `h`?
+
+        Within the limit, yes. Over it, only when the limit is checked at the end of
+        the phase and enough of the units already there can still move away.
+        """
+        others = [u for u in self._occupants().get(h, ()) if u != uid]
+        over = len(others) + 1 - self.game.stacking.limit
+        if over <= 0:
+            return True
+        if not self.game.stacking.pass_through_friendly:
+            return False
+        movable = [u for u in others if u not in self.moved and u not in self.locked and u not in self.landed]
+        return len(movable) >= over
+
+    # ------------------------------------------------------------ combat helpers
+    def odds(self, action: Action) -> fight.Odds:
+        """The column and modifiers an attack action would be resolved with."""
+        attackers = [self._units[u] for u in action.units]
+        defenders = [self._units[u] for u in self._occupants().get(action.hex, ())]
+        return fight.odds(self.game, self.tables, self.options, attackers, [self.pos[u] for u in action.units],
+                          defenders, action.hex)
+
+    def _retreat_paths(self, retreat: Retreat) -> list[tuple[Hex, ...]]:
+        side = self._units[retreat.unit].side
+        occupied = set(self._occupants()) - {self.pos[retreat.unit]}
+        zoc = self.enemy_zoc(side)
+        return fight.retreat_paths(self.tables, self.pos[retreat.unit], retreat.hexes, retreat.away_from, occupied, zoc)
+
+    def _advance_actions(self) -> list[Action]:
+        advance = self.advancing
+        actions = []
+        first = advance.hexes[0]
+        for uid in advance.units:
+            if self.where.get(uid) != ON_MAP:
+                continue
+            h = self.pos[uid]
+            for target in advance.hexes:
+                if target in self._occupants():
+                    continue
+                route = (h, first) if target == first else (h, first, target)
+                if any(fight.hexside_key(a, b) in self.tables.advance_blocked for a, b in zip(route, route[1:])):
+                    continue
+                if target != first and not self.game.combat.advance_ignores_zoc:
+                    continue
+                actions.append(Action.advance(uid, target))
+        return actions
+
+    # ------------------------------------------------------------ applying actions
+    def apply_action(self, action: Action) -> None:
+        action = self._canonical(action)
+        self._check(action)
+        self._cache = {}
+        self._history.append(action)
+        kind = action.kind
+        if kind == MOVE:
+            self._move(action.unit, action.hex)
+        elif kind == EXIT:
+            self._exit(action.unit, action.edge)
+        elif kind == DELAY:
+            self.due[action.unit] = self.turn + 1
+        elif kind == ATTACK:
+            self._declare(action)
+        elif kind == ROLL:
+            self._roll(action.number)
+        elif kind == RETREAT:
+            retreat = self.retreats.pop(0)
+            self._retreat(retreat, action.path)
+            self._after_retreats()
+        elif kind == ADVANCE:
+            self._advance(action)
+        elif kind == REMOVE:
+            self._eliminate(action.unit)
+            if not self._overstacked_units():
+                self.removing = None
+                self._finish_phase()
+        elif kind == END:
+            self._end_phase()
+        self._cache = {}
+
+    def _canonical(self, action: Action) -> Action:
+        """Attackers listed in game-file order, whatever order the player named them in."""
+        if action.kind == ATTACK:
+            order = self.tables.unit_order
+            units = tuple(sorted(action.units, key=lambda u: order.get(u, len(order))))
+            if units != action.units:
+                return Action.attack(action.hex, units)
+        return action
+
+    def _check(self, action: Action) -> None:
+        if action in self._cache.get("legal_set", ()):
+            return
+        legal = self._cache.get("legal_set")
+        if legal is None:
+            legal = self._cache["legal_set"] = frozenset(self.legal_actions())
+        if action not in legal:
+            message, mechanic = self._why_illegal(action)
+            raise IllegalAction(message, self.game.rule_refs.get(mechanic) if mechanic else None)
+
+    def _move(self, uid: str, h: Hex) -> None:
+        reach = self._reach(uid)
+        mask = reach.destinations[h]
+        entering = self.where[uid] != ON_MAP
+        if entering and self._units[uid].arrives and self._units[uid].arrives.placement == "anywhere":
+            self.landed.add(uid)
+        self.where[uid] = ON_MAP
+        self.due.pop(uid, None)
+        self.moved.add(uid)
+        for i, objective in enumerate(self.tables.objectives):
+            if mask >> i & 1 and objective != h:
+                self._enter(uid, objective)
+        self.pos[uid] = h
+        self._enter(uid, h)
+
+    def _exit(self, uid: str, edge: str) -> None:
+        self.moved.add(uid)
+        self.pos.pop(uid, None)
+        self.due.pop(uid, None)
+        self.where[uid] = EXITED
+        unit = self._units[uid]
+        for award in self.game.awards:
+            if award.trigger.kind == "exits" and edge in award.trigger.edges:
+                amount = award_amount(self, award, unit)
+                if amount:
+                    self._score(award.side, amount, award.id, unit=uid)
+
+    def _enter(self, uid: str, h: Hex) -> None:
+        """A unit entered or passed through `h`: it may take a 'holds' award from the enemy."""
+        if h not in self.tables.objectives:
+            return
+        side = self._units[uid].side
+        previous = self.holders.get(h)
+        if previous == side:
+            return
+        self.holders[h] = side
+        for award in self.game.awards:
+            if award.trigger.kind != "holds" or h not in award.trigger.hexes:
+                continue
+            if award.side == side:
+                amount = award_amount(self, award, self._units[uid])
+                if amount:
+                    self.granted[(award.id, h)] = amount
+                    self._score(side, amount, award.id, unit=uid, hex=h)
+            elif (award.id, h) in self.granted:
+                self._score(award.side, -self.granted.pop((award.id, h)), award.id, unit=uid, hex=h)
+
+    def _eliminate(self, uid: str) -> None:
+        self.pos.pop(uid, None)
+        self.where[uid] = ELIMINATED
+        unit = self._units[uid]
+        for award in self.game.awards:
+            if award.trigger.kind == "eliminated" and award.trigger.side == unit.side:
+                amount = award_amount(self, award, unit)
+                if amount:
+                    self._score(award.side, amount, award.id, unit=uid)
+
+    def _score(self, side: str, amount: int, source: str, unit: str | None = None, hex: Hex | None = None) -> None:
+        self.vp[side] = self.vp.get(side, 0) + amount
+        phase = self.phase.id if self.game.sequence else ""
+        self.vp_log.append(VpEntry(self.turn, phase, side, amount, source, unit, hex))
+
+    # ------------------------------------------------------------ combat
+    def _declare(self, action: Action) -> None:
+        defenders = tuple(self._occupants()[action.hex])
+        odds = self.odds(action)
+        self.attacked.update(action.units)
+        self.defended.update(defenders)
+        self.battle = Battle(action.hex, self.phase.side, action.units, defenders, odds)
+
+    def _roll(self, number: int) -> None:
+        battle = self.battle
+        self.battle = None
+        table = self.game.tables[self.game.combat.table]
+        code = fight.result_code(table, battle.odds.column, number, battle.odds.drm)
+        self.last_battle = BattleReport(battle.hex, battle.attackers, battle.defenders, battle.odds, number, code)
+        result = self.game.results[code]
+        rules = self.game.combat
+        attacker_hexes = tuple(sorted({self.pos[u] for u in battle.attackers}))
+
+        def chooser(owner: str, enemy: str) -> str:
+            return owner if rules.retreat_chosen_by == "owner" else enemy
+
+        if result.exchange:
+            lost = sum(self._units[u].strength for u in battle.defenders)
+            for uid in battle.defenders:
+                self._eliminate(uid)
+            for uid in battle.attackers:
+                if lost <= 0:
+                    break
+                lost -= self._units[uid].strength
+                self._eliminate(uid)
+        else:
+            defender_side = self._units[battle.defenders[0]].side
+            if result.defender_eliminated:
+                for uid in battle.defenders:
+                    self._eliminate(uid)
+            elif result.defender_retreat:
+                self.retreats.extend(Retreat(u, result.defender_retreat, attacker_hexes,
+                                             chooser(defender_side, battle.side), True) for u in battle.defenders)
+            if result.attacker_eliminated:
+                for uid in battle.attackers:
+                    self._eliminate(uid)
+            elif result.attacker_retreat:
+                self.retreats.extend(Retreat(u, result.attacker_retreat, (battle.hex,),
+                                             chooser(battle.side, defender_side), False) for u in battle.attackers)
+        self.after_battle = (battle.side, battle.attackers, battle.hex, result.advance, [])
+        self._after_retreats()
+
+    def _retreat(self, retreat: Retreat, path: tuple[Hex, ...]) -> None:
+        for h in path:
+            self._enter(retreat.unit, h)
+        self.pos[retreat.unit] = path[-1]
+        if retreat.defender and self.after_battle and len(path) > 1:
+            self.after_battle[4].append(path[0])
+
+    def _after_retreats(self) -> None:
+        """Carry out forced retreats (no choice to make) until one needs a decision; then the advance."""
+        while self.retreats:
+            self._cache = {}
+            paths = self._retreat_paths(self.retreats[0])
+            if len(paths) > 1:
+                return
+            retreat = self.retreats.pop(0)
+            if paths:
+                self._retreat(retreat, paths[0])
+            else:
+                self._eliminate(retreat.unit)  # no retreat possible: destroyed
+        self._cache = {}
+        if self.after_battle is None:
+            return
+        side, attackers, h, count, also_vacated = self.after_battle
+        self.after_battle = None
+        occupants = self._occupants()
+        if count <= 0 or h in occupants:
+            return
+        hexes = (h,) + tuple(v for v in also_vacated if v not in occupants)
+        self.advancing = Advance(side, attackers, hexes, count)
+        if not self._advance_actions():
+            self.advancing = None
+
+    def _advance(self, action: Action) -> None:
+        advance = self.advancing
+        if action.unit is None:
+            self.advancing = None
+            return
+        first = advance.hexes[0]
+        if action.hex != first:
+            self._enter(action.unit, first)
+        self.pos[action.unit] = action.hex
+        self._enter(action.unit, action.hex)
+        remaining = tuple(u for u in advance.units if u != action.unit)
+        self.advancing = Advance(advance.side, remaining, advance.hexes, advance.count - 1) if advance.count > 1 else None
+        self._cache = {}
+        if self.advancing is not None and not self._advance_actions():
+            self.advancing = None
+
+    # ------------------------------------------------------------ phases
+    def _overstacked_units(self) -> list[str]:
+        limit = self.game.stacking.limit
+        order = self.tables.unit_order
+        units = [u for h, us in self._occupants().items() if len(us) > limit for u in us]
+        return sorted(units, key=order.__getitem__)
+
+    def _end_phase(self) -> None:
+        phase = self.phase
+        if phase.kind == "movement":
+            for uid in [u for u, w in self.where.items() if w == PENDING and self._units[u].side == phase.side]:
+                if self.due.get(uid) == self.turn and self._arrives_now(uid):
+                    self.due[uid] = self.turn + 1  # not entered: held back to the next turn (8.2-style)
+        checked = self.game.stacking.checked
+        if checked == "end_of_every_phase" or (checked == "end_of_movement" and phase.kind == "movement"):
+            stacked = self._overstacked_units()
+            if stacked:
+                owner = self._units[stacked[0]].side
+                if self.game.stacking.overstack == "owner_removes":
+                    self.removing = owner
+                else:
+                    self.removing = next(s for s in self.players if s != owner) if len(self.players) > 1 else owner
+                return
+        self._finish_phase()
+
+    def _finish_phase(self) -> None:
+        phase = self.phase
+        if phase.kind == "combat":
+            self.landed = {u for u in self.landed if self._units[u].side != phase.side}
+        self.phase_index += 1
+        if self.phase_index >= len(self.game.sequence):
+            self.phase_index = 0
+            self.turn += 1
+        if self.turn > self.game.info.turns > 0:
+            self.turn = self.game.info.turns
+            self.phase_index = len(self.game.sequence) - 1
+            self.terminal = True
+            return
+        self._enter_phase()
+
+    def _enter_phase(self) -> None:
+        """Start the current phase: score its awards, reset its bookkeeping; run phases that need no decision."""
+        while True:
+            self._cache = {}
+            phase = self.phase
+            for award in self.game.awards:
+                if award.trigger.kind == "phase" and award.trigger.phase == phase.id:
+                    amount = award_amount(self, award, None)
+                    if amount:
+                        self._score(award.side, amount, award.id)
+            if phase.kind == "movement":
+                self.moved = set()
+                if self.game.movement.zoc_locks_start:
+                    zoc = self.enemy_zoc(phase.side)
+                    self.locked = frozenset(u for u, h in self.pos.items() if self._units[u].side == phase.side and h in zoc)
+                else:
+                    self.locked = frozenset()
+                return
+            if phase.kind == "combat":
+                self.attacked, self.defended = set(), set()
+                return
+            # Victory-point, end-of-turn and other bookkeeping phases have no decisions.
+            self.phase_index += 1
+            if self.phase_index >= len(self.game.sequence):
+                self.phase_index = 0
+                self.turn += 1
+                if self.turn > self.game.info.turns > 0:
+                    self.turn = self.game.info.turns
+                    self.phase_index = len(self.game.sequence) - 1
+                    self.terminal = True
+                    return
+
+    # ------------------------------------------------------------ why not
+    def _why_illegal(self, action: Action) -> tuple[str, str | None]:
+        """A message and the mechanic (a key of game.rule_refs) that forbids `action`."""
+        if self.terminal:
+            return "the game is over", None
+        if self.removing is not None:
+            return f"{self.removing} must first remove units from over-stacked hexes", "overstack"
+        if self.battle is not None:
+            return "the declared battle's die must be rolled first", "declare_attack"
+        if self.retreats:
+            return (f"{self.unit_name(self.retreats[0].unit)} must retreat {self.retreats[0].hexes} hex(es) first; "
+                    f"a retreat may not enter units, enemy zones of control or cross rivers", "retreat")
+        if self.advancing is not None:
+            return "the victor must first advance after combat or decline ('advance none')", "advance"
+        kind, phase = action.kind, self.phase
+        if kind in (ROLL, RETREAT, ADVANCE, REMOVE):
+            return f"no '{kind}' is due now ({phase.name})", None
+        if kind == END:
+            return "this phase cannot end now", None
+        if kind in (MOVE, EXIT, DELAY):
+            if phase.kind != "movement":
+                return f"units move only in a movement phase, not in the {phase.name}", None
+            return self._why_not_move(action)
+        if kind == ATTACK:
+            if phase.kind != "combat":
+                return f"attacks are made only in a combat phase, not in the {phase.name}", None
+            return self._why_not_attack(action)
+        return "not an action of this game", None
+
+    def _why_not_move(self, action: Action) -> tuple[str, str | None]:
+        uid = action.unit
+        unit = self._units.get(uid)
+        name = self.unit_name(uid)
+        if unit is None or unit.side != self.phase.side:
+            return f"{name} is not a unit of the phasing side", None
+        where = self.where[uid]
+        if where == EXITED:
+            return f"{name} has left the map and never returns", "exit"
+        if where in (ELIMINATED, UNUSED):
+            return f"{name} is not in play", None
+        if uid in self.moved:
+            return f"{name} has already moved this phase", "one_move"
+        if where == PENDING and not self._arrives_now(uid):
+            return f"{name} is not due to arrive now (turn {self.due.get(uid)})", "reinforcement"
+        if action.kind == DELAY:
+            return f"{name} may not be delayed", "delay"
+        if where == ON_MAP and uid in self.locked and not self._reach(uid).destinations:
+            return f"{name} began the phase in an enemy zone of control and may not leave it", "zoc_locked"
+        reach = self._reach(uid)
+        if action.kind == EXIT:
+            if not self.game.movement.exit_map:
+                return "units may not leave the map", "exit"
+            return f"{name} cannot reach the {action.edge} edge with MP left to leave the map", "exit_cost"
+        h = action.hex
+        if h in self._enemy_occupied(unit.side):
+            return f"{h} holds an enemy unit", "enemy_occupied"
+        if h in reach.destinations:
+            return f"{name} may not end its move stacked in {h}", "stacking"
+        if where == PENDING and unit.arrives and unit.arrives.placement == "anywhere":
+            return f"{name} must be placed on an empty hex of {', '.join(unit.arrives.terrain) or 'any terrain'}", "placement"
+        return f"{name} cannot reach {h} within its movement allowance of {unit.move}", "movement_allowance"
+
+    def _why_not_attack(self, action: Action) -> tuple[str, str | None]:
+        occupants = self._occupants()
+        defenders = occupants.get(action.hex, [])
+        if not defenders or self._units[defenders[0]].side == self.phase.side:
+            return f"{action.hex} holds no enemy unit", "attack_target"
+        if any(u in self.defended for u in defenders):
+            return f"the units in {action.hex} have already been attacked this phase", "one_defence"
+        for uid in action.units:
+            name = self.unit_name(uid)
+            if self.where.get(uid) != ON_MAP or self._units[uid].side != self.phase.side:
+                return f"{name} is not a unit of the phasing side on the map", None
+            if uid in self.attacked:
+                return f"{name} has already attacked this phase", "one_attack"
+            if uid in self.landed:
+                return f"{name} landed this turn and may not attack", "placement"
+            if action.hex not in self.tables.neighbours[self.pos[uid]]:
+                return f"{name} is not adjacent to {action.hex}", "adjacent"
+        if len(set(action.units)) != len(action.units):
+            return "a unit is named twice", None
+        return "these units may not attack together", None

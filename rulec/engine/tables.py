@@ -1,0 +1,213 @@
+"""Precomputed, read-only tables of one game: everything the engine looks up in its inner loops.
+
+Built once per `Game` (see `tables_for`) and shared by every state of that game, so
+that a `GameState` itself stays a few flat dicts and sets that are cheap to copy.
+Nothing here names a particular game: every number comes from the model.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from rulec.runtime.model import Game, Hex, Unit, hexside_key
+
+# A move cost that marks a hexside as impassable.
+IMPASSABLE = 10**6
+
+
+@dataclass
+class EntryCost:
+    """What entering hex `to` from an adjacent hex costs."""
+
+    cost: int  # MP (IMPASSABLE if the hex or hexside is prohibited)
+    river: bool = False  # a crossing that must be the unit's first step and uses all its MP
+
+
+@dataclass
+class Tables:
+    game: Game
+    hexes: tuple[Hex, ...]
+    neighbours: dict[Hex, tuple[Hex, ...]]
+    distance: dict[Hex, dict[Hex, int]]
+    hex_cost: dict[Hex, int]  # MP to enter the hex off-road (the highest of its terrains)
+    entry: dict[tuple[Hex, Hex], EntryCost]
+    river_sides: frozenset[str]  # hexsides that block a retreat
+    advance_blocked: frozenset[str]  # hexsides that block an advance after combat
+    withdrawal_blocked: frozenset[str]  # hexsides of a river kind (tactical withdrawal's first hex)
+    zoc_into: dict[Hex, tuple[Hex, ...]]  # the hexes a unit in the key hex controls
+    exit_cost: dict[tuple[Hex, str], int]  # (hex, edge) -> MP to leave the map there
+    edges_of: dict[Hex, tuple[str, ...]]  # the map edges a hex lies on
+    offmap_entry_cost: dict[Hex, int]  # MP for a reinforcement to enter the hex from off the map
+    zones: dict[str, frozenset[Hex]]
+    hex_shift: dict[Hex, tuple[int, int]]  # (column shift, drm) of the defender's terrain
+    hexside_combat: dict[str, tuple[tuple[int, int, str], ...]]  # hexside -> (shift, drm, when) per feature
+    objectives: tuple[Hex, ...]  # hexes of 'holds' awards (passing through them matters)
+    unit_names: dict[str, str]  # how players name a unit (lower case) -> unit id
+    unit_order: dict[str, int]  # unit id -> position in the game file (a stable order)
+    short_name: dict[str, str] = field(default_factory=dict)  # unit id -> the name actions print
+
+
+_CACHE: dict[int, tuple[Game, Tables]] = {}
+
+
+def tables_for(game: Game) -> Tables:
+    """The tables of `game`, built on first use (keyed by identity: models are immutable)."""
+    hit = _CACHE.get(id(game))
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    tables = _build(game)
+    _CACHE[id(game)] = (game, tables)
+    return tables
+
+
+def _build(game: Game) -> Tables:
+    gmap = game.map
+    if gmap is None:
+        raise ValueError(f"game '{game.info.id}' has no map; the map engine cannot play it")
+    hexes = tuple(gmap.hexes)
+    neighbours = {h: tuple(gmap.neighbours.get(h, {}).values()) for h in hexes}
+    distance = {h: _bfs(h, neighbours) for h in hexes}
+
+    hex_cost = {h: _hex_cost(game, gmap.terrain.get(h, ())) for h in hexes}
+    road_cost = _road_cost(game)
+    entry: dict[tuple[Hex, Hex], EntryCost] = {}
+    river_sides, advance_blocked, withdrawal_blocked, zoc_blocked = set(), set(), set(), set()
+    hexside_combat: dict[str, tuple[tuple[int, int, str], ...]] = {}
+    for a in hexes:
+        for b in neighbours[a]:
+            key = hexside_key(a, b)
+            features = [game.hexside_types[f] for f in gmap.hexside_features.get(key, ()) if f in game.hexside_types]
+            entry[(a, b)] = _entry_cost(hex_cost[b], features)
+            for feature in features:
+                if feature.blocks_retreat:
+                    river_sides.add(key)
+                if feature.blocks_advance:
+                    advance_blocked.add(key)
+                if feature.kind == "river":
+                    withdrawal_blocked.add(key)
+                if feature.blocks_zoc or (feature.kind == "river" and not game.movement.zoc_across_rivers):
+                    zoc_blocked.add(key)
+            combat = tuple((f.combat_shift, f.combat_drm, f.combat_when) for f in features if f.combat_shift or f.combat_drm)
+            if combat:
+                hexside_combat[key] = combat
+
+    zoc_free_hexes = {h for h in hexes if any(game.terrain[t].blocks_zoc for t in gmap.terrain.get(h, ()) if t in game.terrain)}
+    zoc_into = {h: tuple(n for n in neighbours[h] if hexside_key(h, n) not in zoc_blocked and n not in zoc_free_hexes)
+                for h in hexes}
+
+    edges_of: dict[Hex, list[str]] = {}
+    exit_cost: dict[tuple[Hex, str], int] = {}
+    offmap_entry_cost: dict[Hex, int] = {}
+    for edge, edge_hexes in gmap.edges.items():
+        directions = gmap.edge_directions.get(edge, ())
+        for h in edge_hexes:
+            off = [d for d in directions if d not in gmap.neighbours.get(h, {})]
+            if not off:
+                continue
+            edges_of.setdefault(h, []).append(edge)
+            road = any(_is_road(game, f) for d in off for f in gmap.edge_exits.get(h, {}).get(d, ()))
+            exit_cost[(h, edge)] = _exit_cost(game, hex_cost[h], road, road_cost)
+    for h in hexes:
+        road = any(_is_road(game, f) for fs in gmap.edge_exits.get(h, {}).values() for f in fs)
+        offmap_entry_cost[h] = road_cost if road and road_cost is not None else hex_cost[h]
+
+    hex_shift = {h: _terrain_combat(game, gmap.terrain.get(h, ())) for h in hexes}
+    objectives = tuple(sorted({h for a in game.awards if a.trigger.kind == "holds" for h in a.trigger.hexes}))
+    unit_names, short_name = _unit_names(game.units)
+    return Tables(
+        game=game, hexes=hexes, neighbours=neighbours, distance=distance, hex_cost=hex_cost, entry=entry,
+        river_sides=frozenset(river_sides), advance_blocked=frozenset(advance_blocked),
+        withdrawal_blocked=frozenset(withdrawal_blocked), zoc_into=zoc_into, exit_cost=exit_cost,
+        edges_of={h: tuple(e) for h, e in edges_of.items()}, offmap_entry_cost=offmap_entry_cost,
+        zones={z: frozenset(hs) for z, hs in gmap.zones.items()}, hex_shift=hex_shift,
+        hexside_combat=hexside_combat, objectives=objectives, unit_names=unit_names,
+        unit_order={uid: i for i, uid in enumerate(game.units)}, short_name=short_name,
+    )
+
+
+def _bfs(start: Hex, neighbours: dict[Hex, tuple[Hex, ...]]) -> dict[Hex, int]:
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        h = queue.popleft()
+        for n in neighbours[h]:
+            if n not in seen:
+                seen[n] = seen[h] + 1
+                queue.append(n)
+    return seen
+
+
+def _hex_cost(game: Game, terrains: tuple[str, ...]) -> int:
+    """The highest entry cost of the hex's terrains (7.22-style); 'as other' terrains add only extras."""
+    costs, extra = [], 0
+    for tid in terrains:
+        terrain = game.terrain.get(tid)
+        if terrain is None:
+            continue
+        if terrain.prohibited:
+            return IMPASSABLE
+        if terrain.move is not None:
+            costs.append(terrain.move)
+        extra += terrain.move_extra
+    return (max(costs) if costs else 1) + extra
+
+
+def _is_road(game: Game, feature: str) -> bool:
+    kind = game.hexside_types.get(feature)
+    return kind is not None and kind.kind == "road"
+
+
+def _road_cost(game: Game) -> int | None:
+    costs = [t.move for t in game.hexside_types.values() if t.kind == "road" and t.move is not None]
+    return min(costs) if costs else None
+
+
+def _entry_cost(hex_cost: int, features: list) -> EntryCost:
+    road = [f for f in features if f.kind == "road" and f.move is not None]
+    others = [f for f in features if not (f.kind == "road" and f.move is not None)]
+    cost = min(f.move for f in road) if road else hex_cost
+    if hex_cost >= IMPASSABLE and not road:
+        return EntryCost(IMPASSABLE)
+    river = False
+    for feature in others:
+        if feature.crossing == "prohibited" and not (road and feature.road_negates_crossing):
+            return EntryCost(IMPASSABLE)
+        if feature.crossing == "all_mp_from_start_adjacent" and not (road and feature.road_negates_crossing):
+            river = True
+        cost += feature.move_extra
+    return EntryCost(cost, river)
+
+
+def _exit_cost(game: Game, hex_cost: int, road: bool, road_cost: int | None) -> int:
+    rule = game.movement.exit_cost
+    if isinstance(rule, int):
+        return rule
+    return road_cost if road and road_cost is not None else hex_cost
+
+
+def _terrain_combat(game: Game, terrains: tuple[str, ...]) -> tuple[int, int]:
+    """Column shift and DRM of the defender's hex: the worst for the attacker, or the sum."""
+    effects = [(game.terrain[t].combat_shift, game.terrain[t].combat_drm) for t in terrains if t in game.terrain]
+    if not effects:
+        return 0, 0
+    if game.combat is not None and game.combat.terrain_effects == "cumulative":
+        return sum(s for s, _ in effects), sum(d for _, d in effects)
+    return min(s for s, _ in effects), min(d for _, d in effects)
+
+
+def _unit_names(units: dict[str, Unit]) -> tuple[dict[str, str], dict[str, str]]:
+    """Designations where they are unique, ids otherwise; ids and division/designation always work too."""
+    count: dict[str, int] = {}
+    for unit in units.values():
+        count[unit.designation.lower()] = count.get(unit.designation.lower(), 0) + 1
+    names: dict[str, str] = {}
+    short: dict[str, str] = {}
+    for uid, unit in units.items():
+        unique = count[unit.designation.lower()] == 1 and " " not in unit.designation
+        short[uid] = unit.designation if unique else uid
+        names[uid.lower()] = uid
+        names[unit.label.lower().replace(" ", "_")] = uid
+        if unique:
+            names[unit.designation.lower()] = uid
+    return names, short

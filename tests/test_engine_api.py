@@ -1,0 +1,90 @@
+"""The engine's OpenSpiel-like API on Drive on Metz: phases, players, clones, text round trips."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rulec.engine import CHANCE, TERMINAL, Action, ActionSyntaxError, IllegalAction, UnknownOption, new_game
+
+
+def play_randomly(state, seed: int, limit: int = 2000):
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_game_starts_in_the_first_decision_phase(metz):
+    state = new_game(metz)
+    assert state.players == ("us", "germany")
+    assert state.turn == 1
+    assert state.phase.id == "us_movement"
+    assert state.current_player() == 0
+    assert not state.is_chance_node() and not state.is_terminal()
+    assert state.returns() == [0.0, 0.0]
+
+
+def test_action_text_round_trips(metz):
+    state = new_game(metz)
+    for action in state.legal_actions():
+        assert state.parse_action(state.action_to_string(action)) == action
+
+
+def test_parse_errors(metz):
+    state = new_game(metz)
+    with pytest.raises(ActionSyntaxError):
+        state.parse_action("fly 357 0204")
+    with pytest.raises(ActionSyntaxError):
+        state.parse_action("move 999 0204")
+    with pytest.raises(IllegalAction):
+        state.parse_action("move 357 0909")
+    assert state.explain("move 357 0909") is not None
+    assert state.explain("end") is None
+
+
+def test_unknown_option_is_reported(metz):
+    with pytest.raises(UnknownOption, match="command_contro"):
+        new_game(metz, options=["command_contro"])
+
+
+def test_random_game_ends_with_an_outcome(metz):
+    state = play_randomly(new_game(metz, seed=3), seed=3)
+    assert state.is_terminal() and state.current_player() == TERMINAL
+    outcome = state.outcome()
+    assert outcome.vp == state.vp
+    returns = state.returns()
+    assert sorted(returns) in ([0.0, 0.0], [-1.0, 1.0])
+    assert state.turn == metz.info.turns
+
+
+def test_attack_is_a_chance_node(metz):
+    state = new_game(metz, seed=1)
+    rng = random.Random(1)
+    while not state.is_terminal():
+        attacks = [a for a in state.legal_actions() if a.kind == "attack"]
+        if attacks:
+            state.apply_action(attacks[0])
+            assert state.is_chance_node() and state.current_player() == CHANCE
+            outcomes = state.chance_outcomes()
+            assert [a.number for a, _ in outcomes] == [1, 2, 3, 4, 5, 6]
+            assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+            return
+        state.apply_action(rng.choice([a for a in state.legal_actions() if a.kind != "attack"]))
+    pytest.fail("no attack in a whole random game")
+
+
+def test_clone_is_independent(metz):
+    state = new_game(metz, seed=2)
+    copy = state.clone()
+    state.apply_action(state.legal_actions()[0])
+    assert copy.history() == [] and len(state.history()) == 1
+    assert copy.positions != state.positions or copy.where != state.where
+
+
+def test_end_is_always_legal_in_a_players_phase(metz):
+    state = new_game(metz)
+    assert Action.end() in state.legal_actions()
