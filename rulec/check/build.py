@@ -85,6 +85,7 @@ class Builder:
             options=options,
             battle=self.battle() if "battle" in self.data else None,
             source=self.doc.file,
+            rule_refs={key: str(ref) for key, ref in self.get(("rule_refs",), {}).items()},
         )
         return None if any(d.is_error for d in self.diagnostics) else game
 
