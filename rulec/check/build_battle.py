@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulec.battle.army import ArmyCounts
 from rulec.compile.expressions import to_function
 from rulec.diagnostics import did_you_mean
 from rulec.language.document import Path
@@ -52,8 +53,6 @@ CHOICES = {  # each setting's allowed values, its default first
     "drawn_battle": ("both_as_winner", "both_as_loser"),
 }
 
-# The names an army-state condition may use: counts over one side's units.
-ARMY_COUNTS = ("units", "routed", "beaten", "repulsed")
 # Army sizes over which the army-state rows are proved to be exhaustive and exclusive.
 LARGEST_ARMY_CHECKED = 12
 
@@ -135,7 +134,7 @@ class _BattleBuilder:
         kinds = self.kinds(categories, qualities)
         modifiers = self.modifiers()
         outcomes = self.outcomes()
-        army_states = self.army_states()
+        army_states = self.army_states(outcomes)
         deployment = self.known_keys(body.get("deployment", {}), DEPLOYMENT_KEYS, ROOT + ("deployment",), "deployment")
         skirmish = self.skirmish()
         special = {key: self.modifier_ref(key, modifiers) for key in ("ambush", "exhaustion")}
@@ -349,13 +348,14 @@ class _BattleBuilder:
                              path + (after.id, "casualty_points"))
 
     # ------------------------------------------------------------ army states
-    def army_states(self) -> tuple[m.ArmyState, ...]:
+    def army_states(self, outcomes: tuple[m.OutcomeBand, ...]) -> tuple[m.ArmyState, ...]:
         path = ROOT + ("army_state",)
+        names = army_count_names(outcomes)
         states = []
         for sid, raw in self.body.get("army_state", {}).items():
             here = path + (sid,)
             body = self.known_keys(raw, ARMY_STATE_KEYS, here, f"army_state '{sid}'")
-            when = self.condition(body.get("when"), here + ("when",))
+            when = self.condition(body.get("when"), here + ("when",), names)
             if when is None:
                 continue
             states.append(m.ArmyState(
@@ -365,20 +365,20 @@ class _BattleBuilder:
         if not self.body.get("army_state"):
             self.b.error("battle-bad-value", "the battle section needs 'army_state NAME { ... }' rows", ROOT)
         elif len(states) == len(self.body["army_state"]):
-            self.check_army_states(states, path)
+            self.check_army_states(states, path, names)
         return tuple(states)
 
-    def condition(self, value: Any, path: Path) -> m.Expr | None:
+    def condition(self, value: Any, path: Path, names: tuple[str, ...]) -> m.Expr | None:
         if isinstance(value, bool):
             tree: list = ["const", value]
         elif isinstance(value, dict) and "tree" in value:
             tree = value["tree"]
         else:
             self.b.error("battle-army-state-condition", f"'when' should be a condition such as 'routed * 2 > units', found {value!r}",
-                         path, f"it may use {', '.join(ARMY_COUNTS)}")
+                         path, f"it may use {', '.join(names)}")
             return None
         try:
-            source = _condition_source(tree)
+            source = _condition_source(tree, names)
         except _ConditionError as error:
             self.b.error("battle-army-state-condition", error.message, path, error.hint)
             return None
@@ -386,9 +386,9 @@ class _BattleBuilder:
 
         return m.Expr(source=unparse(tree), function=to_function(source))
 
-    def check_army_states(self, states: list[m.ArmyState], path: Path) -> None:
+    def check_army_states(self, states: list[m.ArmyState], path: Path, names: tuple[str, ...]) -> None:
         """Prove that exactly one row holds for every army of up to LARGEST_ARMY_CHECKED units."""
-        for counts in _all_counts(LARGEST_ARMY_CHECKED):
+        for counts in ArmyCounts.every(LARGEST_ARMY_CHECKED, names[1:]):
             try:
                 holding = [state for state in states if state.when(counts)]
             except Exception as error:  # a condition that fails to evaluate is the designer's to fix
@@ -412,26 +412,6 @@ class _BattleBuilder:
                                escalate=self.flag(body, "escalate", path, True))
 
 
-class ArmyCounts:
-    """One side's counts, what an army-state condition reads."""
-
-    __slots__ = ARMY_COUNTS
-
-    def __init__(self, units: int, routed: int = 0, beaten: int = 0, repulsed: int = 0):
-        self.units, self.routed, self.beaten, self.repulsed = units, routed, beaten, repulsed
-
-    def __repr__(self) -> str:
-        return f"{self.units} units: {self.routed} routed, {self.beaten} beaten, {self.repulsed} repulsed"
-
-
-def _all_counts(largest: int):
-    for units in range(1, largest + 1):
-        for routed in range(units + 1):
-            for beaten in range(units - routed + 1):
-                for repulsed in range(units - routed - beaten + 1):
-                    yield ArmyCounts(units, routed, beaten, repulsed)
-
-
 class _ConditionError(Exception):
     def __init__(self, message: str, hint: str | None = None):
         super().__init__(message)
@@ -441,7 +421,12 @@ class _ConditionError(Exception):
 _CONDITION_OPERATORS = {"==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "%"}
 
 
-def _condition_source(tree: list) -> str:
+def army_count_names(outcomes: tuple[m.OutcomeBand, ...]) -> tuple[str, ...]:
+    """What an army-state condition may read: `units`, then the count of units per losing outcome."""
+    return ("units", *(band.id for band in outcomes if not band.even))
+
+
+def _condition_source(tree: list, names: tuple[str, ...]) -> str:
     """Python source over `ctx` (an ArmyCounts) for an army-state condition."""
     kind = tree[0]
     if kind == "const":
@@ -449,16 +434,16 @@ def _condition_source(tree: list) -> str:
             return repr(tree[1])
         raise _ConditionError(f"an army-state condition cannot use {tree[1]!r}")
     if kind == "name":
-        if tree[1] in ARMY_COUNTS:
-            return f"ctx.{tree[1]}"
+        if tree[1] in names:
+            return f"ctx[{tree[1]!r}]"
         raise _ConditionError(f"unknown name '{tree[1]}' in an army-state condition",
-                              did_you_mean(tree[1], ARMY_COUNTS) or f"it may use {', '.join(ARMY_COUNTS)}")
+                              did_you_mean(tree[1], names) or f"it may use {', '.join(names)}")
     if kind == "op" and tree[1] in _CONDITION_OPERATORS:
-        return f"({_condition_source(tree[2])} {tree[1]} {_condition_source(tree[3])})"
+        return f"({_condition_source(tree[2], names)} {tree[1]} {_condition_source(tree[3], names)})"
     if kind == "neg":
-        return f"(-{_condition_source(tree[1])})"
+        return f"(-{_condition_source(tree[1], names)})"
     if kind == "not":
-        return f"(not {_condition_source(tree[1])})"
+        return f"(not {_condition_source(tree[1], names)})"
     if kind in ("and", "or"):
-        return "(" + f" {kind} ".join(_condition_source(t) for t in tree[1]) + ")"
+        return "(" + f" {kind} ".join(_condition_source(t, names) for t in tree[1]) + ")"
     raise _ConditionError("an army-state condition may use only counts, numbers, comparisons, arithmetic, and, or, not")
