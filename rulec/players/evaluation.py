@@ -67,23 +67,24 @@ class Evaluator:
 
     def _position_value(self, state: Any, side: str, positions: dict[str, Hex]) -> float:
         game = self.game
-        units = game.units
         turns_left = max(1, game.info.turns - state.turn + 1) if game.info.turns else 1
         by_hex: dict[Hex, list[Unit]] = {}
         for unit_id, hex_ in positions.items():
-            by_hex.setdefault(hex_, []).append(units[unit_id])
+            by_hex.setdefault(hex_, []).append(view.current_unit(state, unit_id))
         total = 0.0
-        for unit_id, hex_ in positions.items():
-            unit = units[unit_id]
-            sign = 1.0 if unit.side == side else -1.0
-            strength = view.unit_strength(state, unit)
-            total += sign * STRENGTH_WEIGHT * strength
-            total += sign * OBJECTIVE_WEIGHT * self._best_objective(unit, hex_, turns_left)
-            threat = 0
-            for neighbour in game.map.neighbours.get(hex_, {}).values():
-                threat += sum(view.unit_strength(state, u) for u in by_hex.get(neighbour, ()) if u.side != unit.side)
-            if threat:
-                total -= sign * DANGER_WEIGHT * min(3.0, threat / max(1, strength))
+        for hex_, stack in by_hex.items():
+            enemy_next_door: dict[str, int] = {}  # side -> enemy strength adjacent to this hex
+            for unit in stack:
+                sign = 1.0 if unit.side == side else -1.0
+                total += sign * STRENGTH_WEIGHT * unit.strength
+                total += sign * OBJECTIVE_WEIGHT * self._best_objective(unit, hex_, turns_left)
+                if unit.side not in enemy_next_door:
+                    enemy_next_door[unit.side] = sum(
+                        u.strength for neighbour in game.map.neighbours.get(hex_, {}).values()
+                        for u in by_hex.get(neighbour, ()) if u.side != unit.side)
+                threat = enemy_next_door[unit.side]
+                if threat:
+                    total -= sign * DANGER_WEIGHT * min(3.0, threat / max(1, unit.strength))
         return total
 
     def _best_objective(self, unit: Unit, hex_: Hex, turns_left: int) -> float:

@@ -17,7 +17,8 @@ from rulec.players.base import Action
 
 HELP = """orders: type an order as `list` shows it, e.g. "move 357 0204", "attack 0403 with 358 357",
         "retreat 0503 0603", "advance none", "end" (ends the phase).
-commands: list (legal orders, numbered; type a number to choose one), map, units,
+commands: list [WORD...] (legal orders, numbered, only those naming every WORD; type a
+          number to choose one), map, units,
           save FILE, help, quit"""
 
 
@@ -55,7 +56,7 @@ class HumanPlayer:
             if word in ("help", "?"):
                 self.say(HELP)
             elif word == "list":
-                self._list(state)
+                self._list(state, rest)
             elif word in self.commands:
                 self.commands[word](state, rest)
             elif line.isdigit() and self._listed:
@@ -68,10 +69,15 @@ class HumanPlayer:
                 if action is not None:
                     return action
 
-    def _list(self, state: Any) -> None:
-        self._listed = list(state.legal_actions())
+    def _list(self, state: Any, words: str) -> None:
+        """Number the legal orders; `list 357` shows only the orders naming 357 (a unit, a hex, a kind)."""
+        wanted = words.lower().split()
+        self._listed = [a for a in state.legal_actions()
+                        if all(w in state.action_to_string(a).lower().split() for w in wanted)]
         for number, action in enumerate(self._listed, 1):
             self.say(f"{number:4d}  {state.action_to_string(action)}")
+        if not self._listed:
+            self.say(f"no legal order names {words}" if wanted else "no legal orders")
 
     def _parse(self, state: Any, line: str) -> Action | None:
         try:

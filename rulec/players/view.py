@@ -2,6 +2,7 @@
 
 The players and the terminal map read unit positions through these few
 functions, so a change in how the engine stores them is absorbed here.
+A toy state without a map has no positions.
 """
 
 from __future__ import annotations
@@ -13,9 +14,12 @@ from rulec.runtime.model import Hex, Unit
 
 def unit_hexes(state: Any) -> dict[str, Hex]:
     """Unit id -> hex, for every unit on the map."""
-    return {}
+    return getattr(state, "positions", None) or {}
 
 
-def unit_strength(state: Any, unit: Unit) -> int:
-    """The strength the unit has now (its improved counter if it got one)."""
-    return unit.strength
+def current_unit(state: Any, unit_id: str) -> Unit:
+    """The unit as it is in this game (its improved counter if it got one)."""
+    lookup = getattr(state, "unit", None)
+    if callable(lookup):
+        return lookup(unit_id)
+    return state.game.units[unit_id]

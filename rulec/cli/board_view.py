@@ -1,0 +1,316 @@
+"""The terminal map: a hex grid in text, drawn from the model's HexGrid.
+
+Every hex is a cell two lines high and `CELL_WIDTH` characters wide:
+
+    0807:G1-1   hex number and the unit in it (side initial, strength-move; `+` instead of
+                `:` when several units stack there)
+     Cc *=~     base terrain letter (upper case), first feature (lower case), and
+                markers: `*` a named place, `=` a road, `~` a river hexside
+
+Flat-top grids zig-zag by column (a shifted column sits one text line lower);
+pointy-top grids zig-zag by row (a shifted row sits half a cell to the right).
+Colour (24-bit ANSI from the sides' colours, a fixed palette for terrain) is
+used only when asked for; the caller decides from the terminal and `--no-color`.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping, TextIO
+
+from rulec.players import view
+from rulec.runtime.model import Game, Hex, Unit
+
+CELL_WIDTH = 11
+RESET = "\x1b[0m"
+DIM = "\x1b[2m"
+TERRAIN_PALETTE = ((150, 190, 110), (60, 140, 60), (170, 130, 80), (120, 160, 200), (200, 180, 90), (190, 110, 110))
+
+
+def _rgb(color: str) -> tuple[int, int, int] | None:
+    text = color.lstrip("#")
+    if len(text) != 6:
+        return None
+    try:
+        return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
+    except ValueError:
+        return None
+
+
+def _paint(text: str, rgb: tuple[int, int, int] | None, color: bool, bold: bool = False) -> str:
+    if not color or rgb is None:
+        return text
+    return f"\x1b[{'1;' if bold else ''}38;2;{rgb[0]};{rgb[1]};{rgb[2]}m{text}{RESET}"
+
+
+def terrain_letters(game: Game) -> dict[str, str]:
+    """Terrain id -> its letter: base terrains upper case, features lower case."""
+    base = {ts[0] for ts in game.map.terrain.values() if ts}
+    return {t: (t[0].upper() if t in base else t[0].lower()) for t in game.terrain}
+
+
+def side_letters(game: Game) -> dict[str, str]:
+    letters: dict[str, str] = {}
+    for side in game.sides:
+        letter = side[0].upper()
+        if letter in letters.values():  # two sides with one initial: fall back to a digit
+            letter = str(len(letters) + 1)
+        letters[side] = letter
+    return letters
+
+
+def counter_text(unit: Unit, strength: int) -> str:
+    return f"{strength}-{unit.move}"
+
+
+class BoardView:
+    """Draws one game's map; build once per game, call `render` for each position."""
+
+    def __init__(self, game: Game, color: bool = False):
+        self.game = game
+        self.color = color
+        self.letters = terrain_letters(game)
+        self.sides = side_letters(game)
+        self.terrain_rgb = {t: TERRAIN_PALETTE[i % len(TERRAIN_PALETTE)] for i, t in enumerate(game.terrain)}
+        map_ = game.map
+        self.road_hexes: set[Hex] = set()
+        self.river_hexes: set[Hex] = set()
+        for key, features in map_.hexside_features.items():
+            kinds = {game.hexside_types[f].kind for f in features if f in game.hexside_types}
+            for hex_ in key.split("/"):
+                if "road" in kinds:
+                    self.road_hexes.add(hex_)
+                if "river" in kinds:
+                    self.river_hexes.add(hex_)
+        self.road_hexes.update(h for h, exits in map_.edge_exits.items() if exits)
+
+    # ------------------------------------------------------------------ cells
+    def _cell(self, hex_: Hex, stack: list[tuple[Unit, int]]) -> tuple[str, str]:
+        terrains = self.game.map.terrain.get(hex_, ())
+        letters = "".join(self.letters.get(t, "?") for t in terrains[:2]).ljust(2)
+        width = CELL_WIDTH - 1
+        top = hex_
+        if stack:
+            unit, strength = stack[0]
+            side = self.game.sides.get(unit.side)
+            text = f"{self.sides.get(unit.side, '?')}{counter_text(unit, strength)}"
+            top += ("+" if len(stack) > 1 else ":") + _paint(text, _rgb(side.color) if side else None, self.color, bold=True)
+            top += " " * max(0, width - len(hex_) - 1 - len(text))
+        else:
+            top = top.ljust(width)
+        markers = ("*" if hex_ in self.game.map.places else "") + ("=" if hex_ in self.road_hexes else "") + \
+                  ("~" if hex_ in self.river_hexes else "")
+        terrain_rgb = self.terrain_rgb.get(terrains[0]) if terrains else None
+        bottom = " " + _paint(letters, terrain_rgb, self.color) + " " + _paint(markers.ljust(width - 4), (150, 150, 150), self.color)
+        return top, bottom
+
+    def render(self, stacks: Mapping[Hex, list[tuple[Unit, int]]]) -> str:
+        """The map with the given units: hex -> [(unit, current strength)], top of the stack first."""
+        grid = self.game.map.grid
+        coordinates = self.game.map.coordinates
+        columns = range(grid.columns[0], grid.columns[1] + 1)
+        rows = range(grid.rows[0], grid.rows[1] + 1)
+        by_position = {position: hex_ for hex_, position in coordinates.items()}
+        blank = (" " * (CELL_WIDTH - 1), " " * (CELL_WIDTH - 1))
+        lines: list[str] = []
+        if grid.orientation == "flat_top":
+            height = 2 * len(rows) + 1
+            canvas = [[] for _ in range(height)]
+            for column in columns:
+                shifted = _shifted(grid.offset, column, 0)
+                cells = [blank[0]] if shifted else []
+                for row in rows:
+                    hex_ = by_position.get((column, row))
+                    cells.extend(self._cell(hex_, list(stacks.get(hex_, ()))) if hex_ else blank)
+                cells.extend([blank[0]] * (height - len(cells)))
+                for line, text in zip(canvas, cells):
+                    line.append(text)
+            lines = [" ".join(parts).rstrip() for parts in canvas]
+        else:
+            for row in rows:
+                indent = " " * (CELL_WIDTH // 2) if _shifted(grid.offset, 0, row) else ""
+                tops, bottoms = [], []
+                for column in columns:
+                    hex_ = by_position.get((column, row))
+                    top, bottom = self._cell(hex_, list(stacks.get(hex_, ()))) if hex_ else blank
+                    tops.append(top)
+                    bottoms.append(bottom)
+                lines.append(indent + " ".join(tops).rstrip())
+                lines.append(indent + " ".join(bottoms).rstrip())
+        return "\n".join(lines)
+
+    def legend(self) -> str:
+        """Terrain letters, side letters, markers and the named places."""
+        terrain = ", ".join(f"{letter} {self.game.terrain[t].name or t}" for t, letter in self.letters.items())
+        sides = ", ".join(f"{letter} {self.game.sides[s].name}" for s, letter in self.sides.items())
+        places = "; ".join(f"{h} {name}" for h, name in sorted(self.game.map.places.items()))
+        out = [f"terrain: {terrain}", f"units: {sides} (HEX:unit strength-move; HEX+unit: a stack)",
+               "markers: * named place, = road, ~ river"]
+        if places:
+            out.append(f"places: {places}")
+        return "\n".join(out)
+
+
+def _shifted(offset: str, column: int, row: int) -> bool:
+    if offset == "even_columns_down":
+        return column % 2 == 0
+    if offset == "odd_columns_down":
+        return column % 2 == 1
+    if offset == "even_rows_right":
+        return row % 2 == 0
+    return row % 2 == 1
+
+
+# ---------------------------------------------------------------- the screen
+def use_color(stream: Any, no_color: bool) -> bool:
+    """ANSI colour only on a terminal, never with --no-color or NO_COLOR set."""
+    return not no_color and not os.environ.get("NO_COLOR") and hasattr(stream, "isatty") and stream.isatty()
+
+
+class GameScreen:
+    """Everything `rulec play` and `rulec replay` print about a running game.
+
+    `narrate(state, action, seat)` is called before each action is applied;
+    what the action caused (a battle's result, VP scored, a new phase) is printed
+    on the next call or by `flush(state)`.
+    """
+
+    def __init__(self, game: Game, color: bool = False, out: TextIO | None = None, map_every: str = "turn"):
+        self.game = game
+        self.out = out
+        self.color = color
+        self.board = BoardView(game, color) if game.map is not None else None
+        self.map_every = map_every  # "turn", "phase" or "action"
+        self._where: tuple | None = None
+        self._vp_seen = 0
+        self._battle_pending = False
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    # ----------------------------------------------------------- headings
+    def title(self, kinds: dict[str, str], options: tuple[str, ...], seed: int) -> str:
+        info = self.game.info
+        players = ", ".join(f"{self.game.sides[s].name} ({k})" for s, k in kinds.items())
+        lines = [f"{info.title}" + (f", {info.edition}" if info.edition else ""), f"players: {players}; seed {seed}"]
+        if options:
+            lines.append("options: " + ", ".join(self.game.options[o].name or o for o in options))
+        return "\n".join(lines)
+
+    def status_line(self, state: Any) -> str:
+        info = self.game.info
+        phase = state.phase
+        vp = ", ".join(f"{self.game.sides[s].name} {v}" for s, v in state.vp.items())
+        return f"== {info.turn_label(state.turn)} (turn {state.turn} of {info.turns}) | {phase.name} | VP: {vp} =="
+
+    def show_position(self, state: Any) -> None:
+        self.say(self.status_line(state))
+        if self.board is not None:
+            self.say(self.board.render(self._stacks(state)))
+            self.say(self.board.legend())
+
+    def show_units(self, state: Any) -> None:
+        positions = view.unit_hexes(state)
+        for side in self.game.sides:
+            self.say(f"{self.game.sides[side].name}:")
+            for unit_id, unit in self.game.units.items():
+                if unit.side != side:
+                    continue
+                status = _status(state, unit_id, positions)
+                if status == "unused":
+                    continue
+                current = view.current_unit(state, unit_id)
+                where = positions.get(unit_id) or status
+                if status == "pending":
+                    due = getattr(state, "arrival_turn", lambda u: None)(unit_id)
+                    where = f"to arrive turn {due}" if due else "to arrive (any turn)"
+                name = state.unit_name(unit_id) if hasattr(state, "unit_name") else unit_id
+                self.say(f"  {name:>8}  {unit.label:<12} {counter_text(current, current.strength):>5}  {where}")
+
+    def _stacks(self, state: Any) -> dict[Hex, list[tuple[Unit, int]]]:
+        stacks: dict[Hex, list[tuple[Unit, int]]] = {}
+        for unit_id, hex_ in view.unit_hexes(state).items():
+            unit = view.current_unit(state, unit_id)
+            stacks.setdefault(hex_, []).append((unit, unit.strength))
+        return stacks
+
+    # ----------------------------------------------------------- narration
+    def narrate(self, state: Any, action: Any, seat: int) -> None:
+        self.flush(state)
+        text = state.action_to_string(action)
+        if state.is_chance_node():
+            self._battle_pending = True
+            self.say(f"    die roll: {text.split()[-1]}")
+            return
+        side = self.game.sides[state.players[seat]].name if 0 <= seat < len(state.players) else "?"
+        line = f"  {side}: {text}"
+        if text.startswith("attack") and hasattr(state, "odds"):
+            line += "  -- " + describe_odds(self.game, state.odds(action))
+        self.say(line)
+        if self.map_every == "action":
+            self._after_action = True
+
+    def flush(self, state: Any) -> None:
+        """Print what the last action caused: a battle result, VP scored, a new phase (with the map)."""
+        if self._battle_pending:
+            self._battle_pending = False
+            report = getattr(state, "last_battle", None)
+            if report is not None:
+                result = self.game.results.get(report.result)
+                self.say(f"    result: {report.result}" + (f" ({result.name})" if result else ""))
+        log = getattr(state, "vp_log", ())
+        for entry in log[self._vp_seen:]:
+            self.say(f"    +{entry.amount} VP {self.game.sides[entry.side].name}: {self._vp_reason(state, entry)}")
+        self._vp_seen = len(log)
+        where = (state.turn, getattr(state, "phase_index", state.phase.id), state.is_terminal())
+        if where != self._where:
+            new_turn = self._where is None or self._where[0] != state.turn
+            if self._where is not None and not state.is_terminal():
+                if self.map_every == "phase" or (self.map_every == "turn" and new_turn):
+                    self.show_position(state)
+                else:
+                    self.say(self.status_line(state))
+            self._where = where
+        elif self.map_every == "action" and getattr(self, "_after_action", False):
+            self.show_position(state)
+        self._after_action = False
+
+    def _vp_reason(self, state: Any, entry: Any) -> str:
+        award = next((a for a in self.game.awards if a.id == entry.source), None)
+        reason = award.id if award else entry.source
+        if entry.unit:
+            reason += f", {state.unit_name(entry.unit) if hasattr(state, 'unit_name') else entry.unit}"
+        if entry.hex:
+            reason += f" at {entry.hex}"
+        return reason
+
+    def result_line(self, state: Any, final: bool) -> str:
+        outcome = state.outcome()
+        vp = ", ".join(f"{self.game.sides[s].name} {v}" for s, v in outcome.vp.items())
+        who = self.game.sides[outcome.winner].name if outcome.winner else None
+        verdict = f"{who}: {outcome.level}" if who else outcome.level
+        return f"{'result' if final else 'result so far'}: {verdict} (VP {vp}; margin {outcome.margin:g})"
+
+
+def describe_odds(game: Game, odds: Any) -> str:
+    """'8 vs 1, differential +7, terrain -2 -> column "+4, +5"' for a declared battle."""
+    table = game.tables.get(game.combat.table) if game.combat else None
+    if table is not None and table.kind == "odds":
+        base = f"{odds.attack} vs {odds.defence}"
+    else:
+        base = f"{odds.attack} vs {odds.defence}, differential {odds.attack - odds.defence:+d}"
+    shifts = []
+    if odds.terrain_shift:
+        shifts.append(f"terrain {odds.terrain_shift:+d}")
+    if odds.option_shift:
+        shifts.append(f"options {odds.option_shift:+d}")
+    if odds.drm:
+        shifts.append(f"die {odds.drm:+d}")
+    return f"{base}{', ' + ', '.join(shifts) if shifts else ''} -> column \"{odds.label}\""
+
+
+def _status(state: Any, unit_id: str, positions: dict) -> str:
+    if unit_id in positions:
+        return "map"
+    status = getattr(state, "status", None)
+    return status(unit_id) if callable(status) else "off map"

@@ -1,0 +1,131 @@
+"""`rulec play`: a game in the terminal, hot-seat, human against AI, or AI against AI.
+
+    rulec play GAME [--scenario S] [--option O ...] [--player SIDE=human|random|greedy|mcts ...]
+                    [--seed N] [--save FILE] [--load FILE] [--turns N] [--no-color]
+
+Sides without a `--player` are played by a human at this terminal. The map and
+the turn, phase and VP are drawn whenever the phase changes; every order is
+printed as it is given, and each battle with its odds, column, die roll and
+result. `--turns N` stops after N game turns and prints the result so far.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from rulec.cli.board_view import GameScreen, use_color
+from rulec.diagnostics import DiagnosticError, render
+from rulec.pipeline import load_game
+from rulec.players import QuitGame
+from rulec.players.match import play_match
+from rulec.players.saves import SavedGame, history_strings, read_save, restore, write_save
+from rulec.players.setup import PLAYER_KINDS, build_players, check_options, parse_player_specs
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("play", help="play a game in the terminal",
+                                   description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", nargs="?", help="a game name in games/ or a game file (not needed with --load)")
+    parser.add_argument("--scenario", action="append", default=[], metavar="S", help="a scenario of the game")
+    parser.add_argument("--option", action="append", default=[], metavar="O", help="an optional rule (repeatable)")
+    parser.add_argument("--player", action="append", default=[], metavar="SIDE=KIND",
+                        help=f"who plays a side: {', '.join(PLAYER_KINDS)} (default human)")
+    parser.add_argument("--seed", type=int, default=None, help="the seed of the dice and the AI players (default 0)")
+    parser.add_argument("--save", metavar="FILE", help="save the game to FILE when it stops")
+    parser.add_argument("--load", metavar="FILE", help="go on with a saved game")
+    parser.add_argument("--turns", type=int, metavar="N", help="stop after N game turns")
+    parser.add_argument("--no-color", action="store_true", help="no ANSI colours")
+    parser.set_defaults(func=run)
+
+
+def start_state(game: Any, options: tuple[str, ...], seed: int) -> Any:
+    from rulec.engine import new_game
+
+    return new_game(game, options=options, seed=seed)
+
+
+def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
+    out = stdout or sys.stdout
+    read_line = _line_reader(stdin, out)
+    if args.turns is not None and args.turns < 1:
+        print("rulec: error: --turns must be at least 1", file=sys.stderr)
+        return 2
+    if args.load:
+        saved, text = read_save(args.load)
+        if args.game and args.game != saved.game:
+            print(f"rulec: error: the saved game is '{saved.game}', not '{args.game}'", file=sys.stderr)
+            return 2
+        game = load_game(saved.game)
+        sides = list(game.sides)
+        state = restore(saved, args.load, text, start=start_state, game=game, sides=sides, player_kinds=PLAYER_KINDS)
+        kinds = {**saved.players, **parse_player_specs(args.player, sides)}
+        seed, options, game_name = saved.seed, tuple(saved.options), saved.game
+    else:
+        if not args.game:
+            print("rulec: error: name a game to play (or --load a saved one)", file=sys.stderr)
+            return 2
+        game = load_game(args.game)
+        sides = list(game.sides)
+        options = check_options(game, [*args.scenario, *args.option])
+        kinds = parse_player_specs(args.player, sides)
+        seed = args.seed if args.seed is not None else 0
+        game_name = args.game
+        state = start_state(game, options, seed)
+    kinds = {side: kinds.get(side, "human") for side in sides}
+    screen = GameScreen(game, color=use_color(out, args.no_color), out=out)
+
+    def save(_state: Any, path: str) -> None:
+        path = path.strip()
+        if not path:
+            print("save needs a file name: save FILE", file=out)
+            return
+        try:
+            write_save(path, SavedGame(game_name, list(options), seed, kinds, history_strings(state)))
+            print(f"game saved to {path}", file=out)
+        except DiagnosticError as error:
+            for diagnostic in error.diagnostics:
+                print(render(diagnostic), file=out)
+
+    commands = {"map": lambda s, rest: screen.show_position(s), "units": lambda s, rest: screen.show_units(s),
+                "save": save}
+    players = build_players(kinds, list(state.players), seed, read_line=read_line, out=out, commands=commands)
+    print(screen.title(kinds, options, seed), file=out)
+    screen.show_position(state)
+    stopped_by_player = False
+    try:
+        result = play_match(state, players, seed=seed + len(state.history()), max_turns=args.turns,
+                            on_action=screen.narrate)
+    except QuitGame:
+        stopped_by_player = True
+        result = None
+    screen.flush(state)
+    if args.save:
+        save(state, args.save)
+    if stopped_by_player:
+        print("game stopped." + ("" if args.save else " (type `save FILE` before `quit` to keep it)"), file=out)
+        return 0
+    if not result.finished:
+        print(f"stopped after {args.turns} game turn(s).", file=out)
+    print(screen.result_line(state, final=result.finished), file=out)
+    return 0
+
+
+def _line_reader(stdin, out):
+    """`input()` on a terminal; otherwise read lines from the given stream, echoing them."""
+    if stdin is None and sys.stdin.isatty():
+        return input
+
+    stream = stdin or sys.stdin
+
+    def read_line(prompt: str) -> str:
+        print(prompt, end="", file=out)
+        line = stream.readline()
+        if not line:
+            print(file=out)
+            raise EOFError
+        print(line.rstrip("\n"), file=out)
+        return line
+
+    return read_line

@@ -1,0 +1,104 @@
+"""`rulec simulate`: N AI-against-AI games in parallel processes, and their summary.
+
+    rulec simulate GAME -n N [--player SIDE=random|greedy|mcts ...] [--seed S] [--jobs J]
+                    [--option O ...] [--json]
+
+Game i uses seed S+i, so the result does not depend on J. Sides without a
+`--player` are played by the random player. A progress bar goes to stderr when
+it is a terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from rulec.pipeline import load_game
+from rulec.players.setup import AI_KINDS, check_options, parse_player_specs
+from rulec.players.simulation import GameRecord, format_summary, play_one, summarise
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("simulate", help="play many AI games and summarise them",
+                                   description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", help="a game name in games/ or a game file")
+    parser.add_argument("-n", "--games", type=int, default=100, metavar="N", help="how many games (default 100)")
+    parser.add_argument("--player", action="append", default=[], metavar="SIDE=KIND",
+                        help=f"who plays a side: {', '.join(AI_KINDS)} (default random)")
+    parser.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
+    parser.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--option", action="append", default=[], metavar="O", help="an option or scenario")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.set_defaults(func=run)
+
+
+# Each worker process loads the game once.
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(game_name: str, options: tuple[str, ...], kinds: dict[str, str]) -> None:
+    _WORKER.update(game=load_game(game_name), options=options, kinds=kinds)
+
+
+def _play_seed(seed: int) -> GameRecord:
+    return play_one(_WORKER["game"], _WORKER["options"], _WORKER["kinds"], seed)
+
+
+def simulate(game_name: str, game: Any, options: tuple[str, ...], kinds: dict[str, str], seeds: range,
+             jobs: int, progress=None) -> list[GameRecord]:
+    """Play every seed; records in seed order whatever the number of jobs."""
+    records: list[GameRecord] = []
+    if jobs <= 1:
+        for seed in seeds:
+            records.append(play_one(game, options, kinds, seed))
+            if progress:
+                progress(len(records))
+        return records
+    chunk = max(1, len(seeds) // (jobs * 8))
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(game_name, options, kinds)) as pool:
+        for record in pool.map(_play_seed, seeds, chunksize=chunk):
+            records.append(record)
+            if progress:
+                progress(len(records))
+    return records
+
+
+def _progress_bar(total: int):
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int) -> None:
+        width = 30
+        filled = width * done // max(1, total)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        print("rulec: error: -n must be at least 1", file=sys.stderr)
+        return 2
+    game = load_game(args.game)
+    sides = list(game.sides)
+    options = check_options(game, args.option)
+    kinds = parse_player_specs(args.player, sides, kinds=AI_KINDS)
+    kinds = {side: kinds.get(side, "random") for side in sides}
+    jobs = args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1)
+    jobs = min(jobs, args.games)
+    seeds = range(args.seed, args.seed + args.games)
+    records = simulate(args.game, game, options, kinds, seeds, jobs, _progress_bar(args.games))
+    summary = summarise(records, sides)
+    if args.json:
+        print(json.dumps({"game": game.info.id, "options": list(options), "players": kinds, "seed": args.seed,
+                          **summary.to_json()}, indent=2))
+    else:
+        print(format_summary(summary, game, kinds))
+    return 0
