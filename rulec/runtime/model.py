@@ -427,8 +427,9 @@ class OutcomeBand:
 class ArmyState:
     """One row of the army-state table: what a battle does to a side in this state.
 
-    `when` is evaluated over the side's counts (units, routed, beaten,
-    repulsed); exactly one row holds for any counts (the checker proves it).
+    `when` is evaluated over the side's counts (rulec.battle.army.ArmyCounts:
+    `units`, and how many units suffered each losing outcome, by outcome id);
+    exactly one row holds for any counts (the checker proves it).
     """
 
     id: str
