@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from rulec.check.build import Builder
 from rulec.check.references import check_references
 from rulec.check.schema import check_schema
-from rulec.diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean
+from rulec.diagnostics import Diagnostic, DiagnosticError, SourceFile, Span, did_you_mean, render
 from rulec.language.document import Document
 from rulec.language.parse import parse_text
 from rulec.runtime.model import Game
@@ -135,3 +136,46 @@ def load_compiled(path: str | Path) -> Game:
     if not isinstance(game, Game):
         raise DiagnosticError([Diagnostic("not-a-compiled-game", f"'{path}' defines no GAME (was it written by rulec compile?)")])
     return game
+
+
+@dataclass
+class CheckedFile:
+    """The outcome of checking one game file: never an exception, always diagnostics."""
+
+    name: str  # as given on the command line
+    file: str  # the display name used in spans
+    text: str | None  # the file's text, to show offending lines
+    game: Game | None
+    diagnostics: list[Diagnostic]
+
+    @property
+    def ok(self) -> bool:
+        return self.game is not None and not any(d.is_error for d in self.diagnostics)
+
+    def rendered(self) -> list[str]:
+        sources = {self.file: SourceFile(self.file, self.text)} if self.text is not None else {}
+        return [render(d, sources) for d in self.diagnostics]
+
+
+def check_file(name_or_path: str) -> CheckedFile:
+    """Find, parse and check one game, collecting every diagnostic (for `rulec check` and `rulec compile`)."""
+    try:
+        path = find_game(name_or_path)
+    except DiagnosticError as error:
+        return CheckedFile(name_or_path, name_or_path, None, None, error.diagnostics)
+    file = display_name(path)
+    try:
+        document = parse(path)
+    except DiagnosticError as error:
+        return CheckedFile(name_or_path, file, _text_or_none(path), None, error.diagnostics)
+    except RecursionError:
+        return CheckedFile(name_or_path, file, None, None, [Diagnostic("syntax-too-deep", "values are nested too deeply", Span(file, 1, 1))])
+    game, diagnostics = check(document)
+    return CheckedFile(name_or_path, file, document.text, game, diagnostics)
+
+
+def _text_or_none(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None

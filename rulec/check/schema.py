@@ -22,7 +22,7 @@ from jsonschema import Draft202012Validator, ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from rulec.diagnostics import Diagnostic, did_you_mean
+from rulec.diagnostics import Diagnostic, Span, did_you_mean
 from rulec.language.document import Document
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent.parent / "schemas"
@@ -63,7 +63,9 @@ def check_schema(document: Document) -> list[Diagnostic]:
     diagnostics: list[Diagnostic] = []
     for error in validator().iter_errors(document.data):
         diagnostics.extend(_diagnostics(error, document))
-    return sorted(_unique(diagnostics), key=_position)
+    start = Span(document.file, 1, 1)  # problems of the whole file point at its start
+    placed = [d if d.span else Diagnostic(d.code, d.message, start, d.severity, d.hint) for d in diagnostics]
+    return sorted(_unique(placed), key=_position)
 
 
 def _diagnostics(error: ValidationError, document: Document) -> Iterable[Diagnostic]:
@@ -83,7 +85,8 @@ def _diagnostics(error: ValidationError, document: Document) -> Iterable[Diagnos
         missing = error.validator_value
         for name in missing:
             if isinstance(error.instance, dict) and name not in error.instance:
-                yield Diagnostic("missing-field", f"{where} needs '{name}'", document.key_span(path))
+                message = f"a game file needs a '{name}' block" if not path else f"{where} needs '{name}'"
+                yield Diagnostic("missing-field", message, document.key_span(path))
         return
     if kind == "propertyNames":
         yield Diagnostic("bad-value", f"'{path[-1] if path else ''}' of {where}: {_expected(error)}", document.key_span(path))

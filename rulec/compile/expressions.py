@@ -141,6 +141,16 @@ class ExpressionCompiler:
 
 
 def to_function(python_source: str) -> Callable[[Any], Any]:
-    """Compile `python_source` (an expression over `ctx`) into a function."""
+    """Compile `python_source` (an expression over `ctx`) into a function.
+
+    The function keeps its source as `python_source`, which the code generator
+    writes into generated modules as the body of a named function.
+    """
     code = compile(f"lambda ctx: {python_source}", "<rulec expression>", "eval")
-    return eval(code, {"__builtins__": {"len": len, "min": min, "max": max, "abs": abs, "sum": sum}})
+    function = eval(code, {"__builtins__": dict(SAFE_BUILTINS)})
+    function.python_source = python_source
+    return function
+
+
+# The only built-ins compiled expressions may call (generated modules get them from Python itself).
+SAFE_BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max": max, "abs": abs, "sum": sum}

@@ -1,0 +1,45 @@
+"""`rulec check GAME...`: report every problem of game files.
+
+Prints each diagnostic (file:line:col, the source line with a caret, a hint)
+and a one-line summary per game. Exit status: 0 when no game has errors
+(warnings are allowed), 1 when some game has errors, 2 on usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from rulec.pipeline import check_file
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("check", help="check game files and report every problem",
+                                   description="Check game files (paths, or names of games in games/) and report every problem.")
+    parser.add_argument("games", nargs="+", metavar="GAME", help="a game file, or the name of a game in games/")
+    parser.add_argument("--quiet", "-q", action="store_true", help="print only the diagnostics, no summary lines")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    status = 0
+    for name in args.games:
+        result = check_file(name)
+        for text in result.rendered():
+            print(text)
+        errors = sum(1 for d in result.diagnostics if d.is_error)
+        warnings = sum(1 for d in result.diagnostics if d.severity == "warning")
+        if not args.quiet:
+            print(f"{result.file}: {summary(errors, warnings)}")
+        if not result.ok:
+            status = 1
+    return status
+
+
+def summary(errors: int, warnings: int) -> str:
+    """'ok', 'ok, 1 warning', '3 errors, 1 warning'."""
+    def count(n: int, word: str) -> str:
+        return f"{n} {word}{'s' if n != 1 else ''}"
+    parts = [count(errors, "error")] if errors else ["ok"]
+    if warnings:
+        parts.append(count(warnings, "warning"))
+    return ", ".join(parts)

@@ -1,0 +1,69 @@
+"""`rulec compile GAME... [--out DIR]`: write each game as DIR/NAME.py and DIR/NAME.json.
+
+NAME is the game file's name without `.rulec`. A game with errors is
+reported (as `rulec check` would) and nothing is written for it. Files whose
+content would not change are left untouched. Exit status: 0 when every game
+compiled, 1 when some game has errors, 2 on usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rulec.cli.check_command import summary
+from rulec.compile.codegen import generate_module
+from rulec.compile.json_export import generate_json
+from rulec.pipeline import check_file, find_game
+
+DEFAULT_OUT = "generated"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("compile", help="compile games into Python modules and JSON",
+                                   description="Compile games (paths, or names of games in games/) into DIR/NAME.py and DIR/NAME.json.")
+    parser.add_argument("games", nargs="+", metavar="GAME", help="a game file, or the name of a game in games/")
+    parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR", help=f"where to write (default: {DEFAULT_OUT}/)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        print(f"rulec: error: --out {args.out} is not a directory", file=sys.stderr)
+        return 2
+    status = 0
+    for name in args.games:
+        result = check_file(name)
+        for text in result.rendered():
+            print(text, file=sys.stderr)
+        if not result.ok or result.game is None:
+            errors = sum(1 for d in result.diagnostics if d.is_error)
+            warnings = sum(1 for d in result.diagnostics if d.severity == "warning")
+            print(f"{result.file}: {summary(errors, warnings)}, nothing written", file=sys.stderr)
+            status = 1
+            continue
+        stem = find_game(name).stem
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            written = [path for path, text in ((out / f"{stem}.py", generate_module(result.game)),
+                                               (out / f"{stem}.json", generate_json(result.game)))
+                       if write_if_changed(path, text)]
+        except OSError as error:
+            print(f"rulec: error: cannot write to {out}: {error.strerror or error}", file=sys.stderr)
+            return 1
+        state = "written " + ", ".join(str(p) for p in written) if written else "up to date"
+        print(f"{result.file}: {state}")
+    return status
+
+
+def write_if_changed(path: Path, text: str) -> bool:
+    """Write `text` unless the file already holds exactly it; True if written."""
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return False
+    except (OSError, UnicodeDecodeError):
+        pass
+    path.write_text(text, encoding="utf-8")
+    return True
