@@ -779,16 +779,7 @@ class GameState:
                     amount = award_amount(self, award, None)
                     if amount:
                         self._score(award.side, amount, award.id)
-            if phase.kind == "movement":
-                self.moved = set()
-                if self.game.movement.zoc_locks_start:
-                    zoc = self.enemy_zoc(phase.side)
-                    self.locked = frozenset(u for u, h in self.pos.items() if self._units[u].side == phase.side and h in zoc)
-                else:
-                    self.locked = frozenset()
-                return
-            if phase.kind == "combat":
-                self.attacked, self.defended = set(), set()
+            if self._begin_phase():
                 return
             # Victory-point, end-of-turn and other bookkeeping phases have no decisions.
             self.phase_index += 1
@@ -800,6 +791,59 @@ class GameState:
                     self.phase_index = len(self.game.sequence) - 1
                     self.terminal = True
                     return
+
+    def _begin_phase(self) -> bool:
+        """Reset the current phase's bookkeeping; False if the phase has no decisions to make."""
+        phase = self.phase
+        if phase.kind == "movement":
+            self.moved = set()
+            if self.game.movement.zoc_locks_start:
+                zoc = self.enemy_zoc(phase.side)
+                self.locked = frozenset(u for u, h in self.pos.items() if self._units[u].side == phase.side and h in zoc)
+            else:
+                self.locked = frozenset()
+            return True
+        if phase.kind == "combat":
+            self.attacked, self.defended = set(), set()
+            return True
+        return False
+
+    # ------------------------------------------------------------ positions for tests and puzzles
+    def arrange(self, units: dict[str, str], *, turn: int | None = None, phase: str | None = None) -> "GameState":
+        """A copy with only `units` in play, at the start of `phase` of `turn` (no award scored for it).
+
+        Each value is a hex, or 'pending' for a unit waiting to arrive (due this turn,
+        or any turn if it arrives when its owner chooses); every other unit is set
+        aside. 'Holds' objectives go to the side of a unit placed on them. For tests,
+        puzzles and scenario editors.
+        """
+        other = self.clone()
+        if turn is not None:
+            other.turn = turn
+        if phase is not None:
+            ids = [p.id for p in self.game.sequence]
+            if phase not in ids:
+                raise ValueError(f"no phase '{phase}'; phases are {', '.join(ids)}")
+            other.phase_index = ids.index(phase)
+        other.pos, other.due, other.holders, other.granted = {}, {}, {}, {}
+        other.where = {uid: UNUSED for uid in self.game.units}
+        for uid, place in units.items():
+            if uid not in self.game.units:
+                raise ValueError(f"no unit '{uid}'")
+            if place == PENDING:
+                other.where[uid] = PENDING
+                arrival = self._units[uid].arrives
+                other.due[uid] = None if arrival is not None and arrival.turn is None else other.turn
+            else:
+                other.where[uid], other.pos[uid] = ON_MAP, place
+                if place in self.tables.objectives:
+                    other.holders[place] = self._units[uid].side
+        other.terminal, other.battle, other.retreats, other.advancing = False, None, [], None
+        other.after_battle = other.removing = other.last_battle = None
+        other.moved, other.landed, other.attacked, other.defended = set(), set(), set(), set()
+        other._cache = {}
+        other._begin_phase()
+        return other
 
     # ------------------------------------------------------------ why not
     def _why_illegal(self, action: Action) -> tuple[str, str | None]:
@@ -861,6 +905,11 @@ class GameState:
             return f"{name} may not end its move stacked in {h}", "stacking"
         if where == PENDING and unit.arrives and unit.arrives.placement == "anywhere":
             return f"{name} must be placed on an empty hex of {', '.join(unit.arrives.terrain) or 'any terrain'}", "placement"
+        if where == ON_MAP:
+            free = reachable(self.tables, allowance=unit.move, start=self.pos[uid],
+                             enemy_occupied=self._enemy_occupied(unit.side), enemy_zoc=frozenset())
+            if h in free.destinations:
+                return f"{name} must stop on entering an enemy zone of control before {h}", "zoc_stop"
         return f"{name} cannot reach {h} within its movement allowance of {unit.move}", "movement_allowance"
 
     def _why_not_attack(self, action: Action) -> tuple[str, str | None]:
