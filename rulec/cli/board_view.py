@@ -184,6 +184,7 @@ class GameScreen:
         self._where: tuple | None = None
         self._vp_seen = 0
         self._battle_pending = False
+        self._legend_shown = False
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -203,11 +204,14 @@ class GameScreen:
         vp = ", ".join(f"{self.game.sides[s].name} {v}" for s, v in state.vp.items())
         return f"== {info.turn_label(state.turn)} (turn {state.turn} of {info.turns}) | {phase.name} | VP: {vp} =="
 
-    def show_position(self, state: Any) -> None:
+    def show_position(self, state: Any, legend: bool = False) -> None:
+        """The turn, phase and VP, then the map; the legend the first time (or when asked)."""
         self.say(self.status_line(state))
         if self.board is not None:
             self.say(self.board.render(self._stacks(state)))
-            self.say(self.board.legend())
+            if legend or not self._legend_shown:
+                self.say(self.board.legend())
+                self._legend_shown = True
 
     def show_units(self, state: Any) -> None:
         positions = view.unit_hexes(state)

@@ -88,7 +88,7 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
             for diagnostic in error.diagnostics:
                 print(render(diagnostic), file=out)
 
-    commands = {"map": lambda s, rest: screen.show_position(s), "units": lambda s, rest: screen.show_units(s),
+    commands = {"map": lambda s, rest: screen.show_position(s, legend=True), "units": lambda s, rest: screen.show_units(s),
                 "save": save}
     players = build_players(kinds, list(state.players), seed, read_line=read_line, out=out, commands=commands)
     print(screen.title(kinds, options, seed), file=out)
