@@ -329,8 +329,9 @@ class _BattleBuilder:
         if not ratios:
             self.b.error("battle-outcome-open", "the outcome table needs at least one band for a winner", path, key=True)
             return
+        written = self.body.get("outcome", {})
         for band in ratios[:-1]:
-            if band.below is None:
+            if band.below is None and "below" not in written.get(band.id, {}):  # a bad ratio is reported already
                 self.b.error("battle-outcome-open", f"outcome '{band.id}' has no 'below': only the last band may be open",
                              path + (band.id,), "give it 'below = N:1'", key=True)
         if ratios[-1].below is not None:
