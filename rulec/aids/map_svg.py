@@ -1,0 +1,243 @@
+"""The map as SVG, drawn from the model's MapDef at the size of the original sheet.
+
+Python works out where everything goes (in points, 1/72 in); the template
+`map.svg.j2` only writes the elements. Each hex is one polygon carrying
+`data-hex`; each road or river hexside is one element carrying `data-hexside`
+and the class `road` or `river`; a road hexside that is also a river hexside
+gets a bridge mark too.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from rulec.aids import geometry
+from rulec.aids.environment import environment, number
+from rulec.aids.palette import TerrainStyle, hue_colour, terrain_style
+from rulec.runtime.model import Game, MapDef
+
+POINTS_PER_UNIT = {"in": 72.0, "mm": 72 / 25.4, "cm": 72 / 2.54, "pt": 1.0}
+DEFAULT_SHEET = (8.5 * 72, 11 * 72)
+MARGIN = 0.3 * 72
+TITLE_HEIGHT = 0.45 * 72
+LEGEND_HEIGHT = 1.35 * 72
+_SHEET = re.compile(r"^\s*([\d.]+)\s*(in|mm|cm|pt)\s*[x×]\s*([\d.]+)\s*(in|mm|cm|pt)\s*$", re.IGNORECASE)
+
+
+def parse_sheet(text: str) -> tuple[float, float] | None:
+    """'8.5in x 11in' -> (612.0, 792.0) points; None if the text is not a size."""
+    match = _SHEET.match(text or "")
+    if not match:
+        return None
+    width, width_unit, height, height_unit = match.groups()
+    return float(width) * POINTS_PER_UNIT[width_unit.lower()], float(height) * POINTS_PER_UNIT[height_unit.lower()]
+
+
+@dataclass(frozen=True)
+class HexShape:
+    hex: str
+    points: str
+    terrain: tuple[str, ...]
+    number_at: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Line:
+    key: str  # data-hexside, or "hex:direction" for an edge exit
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+@dataclass(frozen=True)
+class Label:
+    lines: tuple[str, ...]
+    x: float
+    y: float
+    rotate: float = 0.0
+
+
+@dataclass(frozen=True)
+class Symbol:
+    kind: str  # a palette symbol: city, town, fort, label
+    terrain: str
+    text: str
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class ZoneOutline:
+    id: str
+    name: str
+    path: str
+    colour: str
+    dash: str
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    id: str
+    name: str
+    style: TerrainStyle
+
+
+@dataclass(frozen=True)
+class MapDrawing:
+    title: str
+    width: float
+    height: float
+    width_attr: str
+    height_attr: str
+    unit: float  # points per hex unit: a hex's centre-to-corner distance
+    hexes: tuple[HexShape, ...]
+    roads: tuple[Line, ...]
+    road_exits: tuple[Line, ...]
+    rivers: tuple[Line, ...]
+    bridges: tuple[Line, ...]
+    symbols: tuple[Symbol, ...]
+    places: tuple[Label, ...]
+    zones: tuple[ZoneOutline, ...]
+    edge_path: str
+    edge_labels: tuple[Label, ...]
+    terrain_legend: tuple[LegendEntry, ...]
+    legend_top: float
+
+
+def _wrap(name: str, width: int = 13) -> tuple[str, ...]:
+    """A place name on one line, or two balanced lines when it is long."""
+    words = name.split()
+    if len(name) <= width or len(words) == 1:
+        return (name,)
+    best = min(range(1, len(words)), key=lambda i: abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))))
+    return " ".join(words[:best]), " ".join(words[best:])
+
+
+def _path(segments: list[tuple[tuple[float, float], tuple[float, float]]]) -> str:
+    return " ".join(f"M{number(a[0])} {number(a[1])}L{number(b[0])} {number(b[1])}" for a, b in segments)
+
+
+_DASHES = ("6 3", "2 2", "8 2 2 2", "4 4", "1 3", "10 3 2 3 2 3")
+
+
+def draw(game: Game) -> MapDrawing:
+    map_def = game.map
+    assert map_def is not None, "draw() needs a map game"
+    grid = map_def.grid
+    sheet = parse_sheet(map_def.sheet)
+    width, height = sheet or DEFAULT_SHEET
+    box = geometry.bounds(map_def)
+    # Leave room around the hexes for edge labels, the title above and the legend below.
+    room_w = width - 2 * MARGIN - 24
+    room_h = height - 2 * MARGIN - TITLE_HEIGHT - LEGEND_HEIGHT - 24
+    unit = min(room_w / box.width, room_h / box.height)
+    left = (width - box.width * unit) / 2 - box.left * unit
+    top = MARGIN + TITLE_HEIGHT + 12 + (room_h - box.height * unit) / 2 - box.top * unit
+
+    def at(point: geometry.Point) -> tuple[float, float]:
+        return round(left + point[0] * unit, 2), round(top + point[1] * unit, 2)
+
+    def centre_of(hex_id: str) -> tuple[float, float]:
+        return at(geometry.centre(grid, *map_def.coordinates[hex_id]))
+
+    hexes = []
+    symbols = []
+    places = []
+    for hex_id in map_def.hexes:
+        column, row = map_def.coordinates[hex_id]
+        corners = [at(p) for p in geometry.corners(grid, column, row)]
+        x, y = centre_of(hex_id)
+        hexes.append(HexShape(hex_id, " ".join(f"{px:g},{py:g}" for px, py in corners),
+                              map_def.terrain[hex_id], (x, round(y - 0.62 * unit, 2))))
+        for feature in map_def.terrain[hex_id][1:]:
+            style = terrain_style(feature)
+            name = game.terrain[feature].name if feature in game.terrain else feature
+            symbols.append(Symbol(style.symbol or "label", feature, name[:4], x, y))
+        if hex_id in map_def.places:
+            places.append(Label(_wrap(map_def.places[hex_id]), x, round(y + 0.42 * unit, 2)))
+
+    roads, rivers, bridges = [], [], []
+    kinds = {t.id: t.kind for t in game.hexside_types.values()}
+    for key in sorted(map_def.hexside_features):
+        features = map_def.hexside_features[key]
+        a, b = key.split("/")
+        (ax, ay), (bx, by) = centre_of(a), centre_of(b)
+        first, second = (at(p) for p in geometry.side_between(map_def, a, b))
+        has_road = any(kinds.get(f) == "road" for f in features)
+        has_river = any(kinds.get(f) == "river" for f in features)
+        if has_road:
+            roads.append(Line(key, ax, ay, bx, by))
+        if has_river:
+            rivers.append(Line(key, *first, *second))
+        if has_road and has_river:
+            # Two short strokes either side of the road where it crosses the river.
+            mx, my = (ax + bx) / 2, (ay + by) / 2
+            ux, uy = (bx - ax), (by - ay)
+            length = math.hypot(ux, uy)
+            ux, uy = ux / length * 0.22 * unit, uy / length * 0.22 * unit
+            bridges.append(Line(key, round(mx - ux, 2), round(my - uy, 2), round(mx + ux, 2), round(my + uy, 2)))
+
+    road_exits = []
+    for hex_id in sorted(map_def.edge_exits):
+        column, row = map_def.coordinates[hex_id]
+        for direction, features in sorted(map_def.edge_exits[hex_id].items()):
+            if any(kinds.get(f) == "road" for f in features):
+                x, y = centre_of(hex_id)
+                ex, ey = at(geometry.midpoint(*geometry.side_towards(grid, column, row, direction)))
+                # Run the road a little past the edge so it visibly leaves the map.
+                road_exits.append(Line(f"{hex_id}:{direction}", x, y, round(ex + (ex - x) * 0.35, 2),
+                                       round(ey + (ey - y) * 0.35, 2)))
+
+    zones = []
+    for index, (zone, members) in enumerate(sorted(map_def.zones.items())):
+        segments = [(at(a), at(b)) for a, b in geometry.outline(map_def, members)]
+        zones.append(ZoneOutline(zone, zone.replace("_", " ").title(), _path(segments),
+                                 hue_colour("zone:" + zone, 0.8, 0.38), _DASHES[index % len(_DASHES)]))
+
+    edge_segments = [(at(a), at(b)) for a, b in geometry.outline(map_def, map_def.hexes)]
+    edge_labels = []
+    left_px, top_px = at((box.left, box.top))
+    right_px, bottom_px = at((box.right, box.bottom))
+    for edge, members in sorted(map_def.edges.items()):
+        points = [centre_of(h) for h in members]
+        mean_x, mean_y = sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
+        column, row = map_def.coordinates[members[0]]
+        out_x = out_y = 0.0
+        for direction in map_def.edge_directions.get(edge, ()):
+            nx, ny = geometry.centre(grid, *geometry.neighbours(grid, column, row)[direction])
+            cx, cy = geometry.centre(grid, column, row)
+            out_x, out_y = out_x + nx - cx, out_y + ny - cy
+        text = (edge.replace("_", " ").title() + " edge",)
+        if abs(out_x) >= abs(out_y):
+            x = left_px - 10 if out_x < 0 else right_px + 10
+            edge_labels.append(Label(text, round(x, 2), round(mean_y, 2), -90 if out_x < 0 else 90))
+        else:
+            y = top_px - 8 if out_y < 0 else bottom_px + 14
+            edge_labels.append(Label(text, round(mean_x, 2), round(y, 2)))
+
+    used = sorted({t for terrain in map_def.terrain.values() for t in terrain},
+                  key=lambda t: list(game.terrain).index(t) if t in game.terrain else len(game.terrain))
+    legend = tuple(LegendEntry(t, game.terrain[t].name if t in game.terrain else t, terrain_style(t)) for t in used)
+
+    def attr(points: float) -> str:
+        return f"{number(points / 72, 3)}in"
+
+    return MapDrawing(
+        title=game.info.title, width=round(width, 2), height=round(height, 2), width_attr=attr(width),
+        height_attr=attr(height), unit=round(unit, 3), hexes=tuple(hexes), roads=tuple(roads),
+        road_exits=tuple(road_exits), rivers=tuple(rivers), bridges=tuple(bridges), symbols=tuple(symbols),
+        places=tuple(places), zones=tuple(zones), edge_path=_path(edge_segments), edge_labels=tuple(edge_labels),
+        terrain_legend=legend, legend_top=round(height - MARGIN - LEGEND_HEIGHT, 2),
+    )
+
+
+def render_map_svg(game: Game, standalone: bool = True) -> str:
+    """The map as an SVG document (standalone) or as an <svg> element to embed in HTML."""
+    return environment().get_template("map.svg.j2").render(map=draw(game), game=game, standalone=standalone)
+
+
+def has_map(game: Game) -> bool:
+    return isinstance(game.map, MapDef)

@@ -1,0 +1,276 @@
+"""What each printed aid shows, shaped from the game model for the templates.
+
+Each function takes the checked Game and returns plain data; the templates in
+rulec/aids/templates only lay it out. Nothing here names a particular game.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from rulec.aids import crt_odds
+from rulec.aids.palette import division_colours
+from rulec.aids.turn_values import TurnAward, turn_dependent_awards
+from rulec.runtime.model import Award, Game, Option, Phase, Unit
+
+_PHASE_ACTIVITY = {
+    "movement": "Move units",
+    "combat": "Attack adjacent enemy units",
+    "victory_points": "Score victory points",
+    "end_of_turn": "Advance the Game Turn marker",
+    "reinforcement": "Bring on reinforcements",
+    "recovery": "Disrupted units recover",
+}
+
+
+def humanize(identifier: str) -> str:
+    """A designer's id as words: 'entry_area' -> 'Entry Area'."""
+    return identifier.replace("_", " ").title()
+
+
+# ---------------------------------------------------------------------- CRT
+@dataclass(frozen=True)
+class CrtSheet:
+    id: str
+    kind: str
+    is_main: bool
+    labels: tuple[str, ...]
+    rows: tuple[tuple[int, tuple[str, ...]], ...]
+    codes: tuple[tuple[str, str], ...]  # (code, name) in declaration order
+    chances: tuple[tuple[str, tuple[Fraction, ...]], ...]  # code -> chance per column
+    expectations: tuple[crt_odds.Expectation, ...]
+    die: int
+
+
+def crt_sheets(game: Game) -> tuple[CrtSheet, ...]:
+    sheets = []
+    main = game.combat.table if game.combat else None
+    for table in game.tables.values():
+        odds = crt_odds.column_odds(table, game.info.die)
+        order = crt_odds.result_order(table, game.results)
+        sheets.append(CrtSheet(
+            id=table.id, kind=table.kind, is_main=table.id == main,
+            labels=tuple(c.label for c in table.columns),
+            rows=tuple(sorted(table.rows.items())),
+            codes=tuple((code, game.results[code].name if code in game.results else code) for code in order),
+            chances=tuple((code, tuple(column.chances.get(code, Fraction(0)) for column in odds)) for code in order),
+            expectations=crt_odds.expectations(odds, game.results),
+            die=game.info.die,
+        ))
+    return tuple(sorted(sheets, key=lambda s: (not s.is_main, s.id)))
+
+
+# -------------------------------------------------------- sequence of play
+@dataclass(frozen=True)
+class PhaseRow:
+    number: int
+    phase: Phase
+    side_name: str
+    activity: str
+    scoring: tuple[str, ...]  # award texts scored in this phase
+
+
+def sequence_rows(game: Game) -> tuple[PhaseRow, ...]:
+    rows = []
+    for number, phase in enumerate(game.sequence, 1):
+        activity = _PHASE_ACTIVITY.get(phase.kind, humanize(phase.kind))
+        if phase.only_undisrupted:
+            activity += " (undisrupted units only)"
+        if phase.attackers_disrupted:
+            activity += "; attacking units become disrupted"
+        if phase.recover:
+            activity += "; disrupted units recover"
+        scoring = tuple(a.text or a.id for a in game.awards if a.trigger.kind == "phase" and a.trigger.phase == phase.id)
+        side_name = game.sides[phase.side].name if phase.side in game.sides else "Both players"
+        rows.append(PhaseRow(number, phase, side_name, activity, scoring))
+    return tuple(rows)
+
+
+# ------------------------------------------------------------ units and OOB
+def area_name(game: Game, area: str | None) -> str:
+    if not area:
+        return ""
+    if game.map and area in game.map.edges:
+        return f"{humanize(area)} edge"
+    return humanize(area)
+
+
+def arrival_text(game: Game, unit: Unit) -> str:
+    arrival = unit.arrives
+    if arrival is None:
+        return ""
+    when = f"Turn {arrival.turn}" if arrival.turn is not None else "Any turn"
+    if arrival.placement == "anywhere":
+        terrain = " or ".join(game.terrain[t].name.lower() if t in game.terrain else t for t in arrival.terrain)
+        where = f"any {terrain} hex" if terrain else "anywhere"
+    else:
+        where = area_name(game, arrival.area)
+    return f"{when}: {where}" if where else when
+
+
+def setup_text(game: Game, unit: Unit) -> str:
+    if unit.setup is None:
+        return ""
+    place = game.map.places.get(unit.setup) if game.map else None
+    return f"{unit.setup} ({place})" if place else unit.setup
+
+
+def options_adding(game: Game, unit: Unit) -> tuple[Option, ...]:
+    return tuple(o for o in game.options.values() if unit.id in o.adds)
+
+
+@dataclass(frozen=True)
+class UnitRow:
+    unit: Unit
+    type_name: str
+    placement: str  # set-up hex or arrival
+    improved: str  # "strength-move (n VP)" or ""
+    notes: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class SideOrder:
+    side_id: str
+    side_name: str
+    rows: tuple[UnitRow, ...]
+
+
+def order_of_battle(game: Game) -> tuple[SideOrder, ...]:
+    orders = []
+    bands = division_colours((u.side, u.division) for u in game.units.values() if u.division)
+    for side in game.sides.values():
+        rows = []
+        for unit in game.units.values():
+            if unit.side != side.id:
+                continue
+            notes = []
+            adding = options_adding(game, unit)
+            if unit.optional:
+                notes.append("Optional" + (": " + ", ".join(o.name for o in adding) if adding else ""))
+            notes.extend(humanize(flag) for flag in unit.flags)
+            if unit.vp:
+                notes.append(f"{unit.vp} VP")
+            improved = ""
+            if unit.improved:
+                move = unit.improved.move if unit.improved.move is not None else unit.move
+                improved = f"{unit.improved.strength}-{move}" + (f" ({unit.improved.vp} VP)" if unit.improved.vp else "")
+            rows.append(UnitRow(
+                unit=unit, type_name=game.unit_types[unit.type].name if unit.type in game.unit_types else unit.type,
+                placement=setup_text(game, unit) or arrival_text(game, unit), improved=improved,
+                notes="; ".join(notes), colour=bands.get((unit.side, unit.division), "#ffffff"),
+            ))
+        # Set-up units first (by hex), then arrivals by turn; stable within each.
+        rows.sort(key=lambda r: (r.unit.setup is None, r.unit.setup or "",
+                                 r.unit.arrives.turn if r.unit.arrives and r.unit.arrives.turn is not None else 999))
+        orders.append(SideOrder(side.id, side.name, tuple(rows)))
+    return tuple(orders)
+
+
+# -------------------------------------------------------- turn record track
+@dataclass(frozen=True)
+class TurnRow:
+    turn: int
+    label: str
+    arrivals: tuple[tuple[str, tuple[tuple[Unit, str], ...]], ...]  # (side name, ((unit, note), ...))
+    values: tuple[object, ...]  # one per turn-dependent award
+
+
+@dataclass(frozen=True)
+class TurnTrack:
+    rows: tuple[TurnRow, ...]
+    awards: tuple[TurnAward, ...]
+    any_turn: tuple[tuple[Unit, str], ...]
+
+
+def _arrival_note(game: Game, unit: Unit) -> str:
+    adding = options_adding(game, unit)
+    where = area_name(game, unit.arrives.area) if unit.arrives else ""
+    note = where
+    if unit.optional:
+        note += (" — " if note else "") + "optional" + (f" ({', '.join(o.name for o in adding)})" if adding else "")
+    return note
+
+
+def turn_track(game: Game) -> TurnTrack:
+    awards = turn_dependent_awards(game)
+    rows = []
+    for turn in range(1, game.info.turns + 1):
+        arrivals = []
+        for side in game.sides.values():
+            due = tuple((u, _arrival_note(game, u)) for u in game.units.values()
+                        if u.side == side.id and u.arrives is not None and u.arrives.turn == turn)
+            if due:
+                arrivals.append((side.name, due))
+        rows.append(TurnRow(turn, game.info.turn_label(turn), tuple(arrivals),
+                            tuple(a.values[turn - 1] for a in awards)))
+    any_turn = tuple((u, arrival_text(game, u)) for u in game.units.values()
+                     if u.arrives is not None and u.arrives.turn is None)
+    return TurnTrack(tuple(rows), awards, any_turn)
+
+
+# ------------------------------------------------------------------ victory
+@dataclass(frozen=True)
+class VictorySheet:
+    awards_by_side: tuple[tuple[str, tuple[Award, ...]], ...]
+    measure: str
+    levels: tuple[tuple[str, str], ...]  # (name, threshold text), best first, then the draw
+    track: tuple[tuple[int, str], ...]  # VP track boxes: (value, level mark or "")
+
+
+def victory_sheet(game: Game) -> VictorySheet:
+    by_side = tuple((side.name, tuple(a for a in game.awards if a.side == side.id)) for side in game.sides.values())
+    rules = game.victory
+    if rules is None:
+        return VictorySheet(by_side, "", (), ())
+    if rules.measure == "ratio":
+        levels = tuple((level.name, f"VP ratio of at least {level.at_least:g} : 1") for level in rules.levels)
+    else:
+        levels = tuple((level.name, f"lead by at least {level.at_least:g} VP") for level in rules.levels)
+    lowest = min((level.at_least for level in rules.levels), default=0)
+    draw_text = (f"ratio below {lowest:g} : 1" if rules.measure == "ratio" else f"lead of less than {lowest:g} VP")
+    levels += ((rules.draw, draw_text),)
+    # Enough boxes for the best level twice over, in whole rows of ten.
+    top = max((level.at_least for level in rules.levels), default=10)
+    size = max(30, int(math.ceil((2 * top + 1) / 10)) * 10)
+    marks = {} if rules.measure == "ratio" else {int(level.at_least): level.name for level in rules.levels}
+    return VictorySheet(by_side, rules.measure, levels, tuple((v, marks.get(v, "")) for v in range(size)))
+
+
+# ----------------------------------------------------------------- options
+@dataclass(frozen=True)
+class OptionRow:
+    option: Option
+    effects: tuple[str, ...]
+
+
+def option_rows(game: Game) -> tuple[OptionRow, ...]:
+    rows = []
+    for option in game.options.values():
+        effects = []
+        if option.adds:
+            effects.append("Adds " + ", ".join(game.units[u].label if u in game.units else u for u in option.adds))
+        for side, vp in sorted(option.vp.items()):
+            effects.append(f"{game.sides[side].name if side in game.sides else side} receives {vp} VP")
+        for modifier in option.combat_modifiers:
+            parts = []
+            if modifier.column_shift:
+                parts.append(f"{modifier.column_shift:+d} column shift")
+            if modifier.drm:
+                parts.append(f"{modifier.drm:+d} to the die roll")
+            when = "" if modifier.when == "always" else f" when {modifier.when.replace('_', ' ')}"
+            effects.append(", ".join(parts) + when)
+        if option.zoc_withdrawal:
+            withdrawal = option.zoc_withdrawal
+            effects.append(f"Units with {withdrawal.min_move}+ MP may leave an enemy ZOC for {withdrawal.cost} extra MP")
+        if option.improve_random:
+            low, high = option.improve_random
+            count = f"{low}" if low == high else f"{low}\u2013{high}"
+            effects.append(f"{count} random unit(s) use their improved counters")
+        if option.improved_vp_to:
+            side = game.sides[option.improved_vp_to].name if option.improved_vp_to in game.sides else option.improved_vp_to
+            effects.append(f"{side} receives the VP printed on improved counters used")
+        rows.append(OptionRow(option, tuple(effects)))
+    return tuple(rows)

@@ -1,0 +1,52 @@
+"""`rulec aids GAME... [--out DIR] [--format html,svg,pdf] [--paper a4|letter]`: printable player aids.
+
+Writes aids.html (every aid, the map and counters embedded), map.svg,
+counters.svg and aids.pdf into generated/aids/NAME/ (or DIR). With several
+games and --out, each game's aids go to DIR/NAME/. Exit status: 0 done,
+1 a game has errors or PDF output is unavailable, 2 a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rulec.aids.render import FORMATS, PAPERS, write_aids
+from rulec.pipeline import load_game
+
+DEFAULT_OUT = Path("generated") / "aids"
+
+
+def formats(text: str) -> frozenset[str]:
+    chosen = frozenset(part.strip().lower() for part in text.split(",") if part.strip())
+    unknown = sorted(chosen - set(FORMATS))
+    if unknown or not chosen:
+        raise argparse.ArgumentTypeError(f"unknown format {', '.join(unknown) or '(none)'}; choose from {','.join(FORMATS)}")
+    return chosen
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "aids", help="build printable player aids (HTML, SVG, PDF)",
+        description="Build the player aids of games: charts, tracks, order of battle, counters and map.")
+    parser.add_argument("games", nargs="+", metavar="GAME", help="a game file, or the name of a game in games/")
+    parser.add_argument("--out", type=Path, default=None, metavar="DIR",
+                        help="where to write (default: generated/aids/NAME; with several games DIR/NAME)")
+    parser.add_argument("--format", type=formats, default=frozenset(FORMATS), metavar="LIST",
+                        help=f"comma-separated formats among {','.join(FORMATS)} (default: all)")
+    parser.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper size (default: a4)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    for name in args.games:
+        game = load_game(name)
+        if args.out is None:
+            out_dir = DEFAULT_OUT / game.info.id
+        elif len(args.games) > 1:
+            out_dir = args.out / game.info.id
+        else:
+            out_dir = args.out
+        for path in write_aids(game, out_dir, args.format, args.paper):
+            print(path)
+    return 0

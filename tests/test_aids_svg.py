@@ -1,0 +1,126 @@
+"""The SVG map and counter sheet, read back from the written files with ElementTree."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from rulec.aids.map_svg import parse_sheet
+from rulec.aids.render import write_aids
+from rulec.pipeline import load_game
+from rulec.runtime.model import hexside_key
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("drive_on_metz")
+
+
+@pytest.fixture(scope="module")
+def written(game, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("aids")
+    write_aids(game, out, {"svg"})
+    return out
+
+
+@pytest.fixture(scope="module")
+def map_root(written):
+    return ET.parse(written / "map.svg").getroot()
+
+
+def elements(root, css_class: str) -> list[ET.Element]:
+    return [e for e in root.iter() if css_class in e.get("class", "").split()]
+
+
+def test_map_has_one_element_per_hex(game, map_root):
+    hexes = [e for e in map_root.iter() if e.get("data-hex")]
+    assert len(hexes) == 99
+    assert sorted(e.get("data-hex") for e in hexes) == sorted(game.map.hexes)
+    assert all(e.tag == f"{SVG}polygon" for e in hexes)
+    # Coloured and patterned by the hex's base terrain, which it also names.
+    for element in hexes:
+        terrain = game.map.terrain[element.get("data-hex")]
+        assert element.get("data-terrain") == " ".join(terrain)
+        assert element.get("fill") == f"url(#terrain-{terrain[0]})"
+
+
+@pytest.mark.rule("metz:7.23")
+def test_map_roads_and_rivers_are_hexside_elements(game, map_root):
+    roads = {e.get("data-hexside") for e in elements(map_root, "road")}
+    rivers = {e.get("data-hexside") for e in elements(map_root, "river")}
+    assert (len(elements(map_root, "road")), len(elements(map_root, "river"))) == (79, 37)
+    by_feature = {f: {k for k, fs in game.map.hexside_features.items() if f in fs} for f in ("road", "river")}
+    assert roads == by_feature["road"] and rivers == by_feature["river"]
+    assert all(key == hexside_key(*key.split("/")) for key in roads | rivers)
+
+
+@pytest.mark.rule("metz:10.41")
+def test_bridges_are_where_roads_cross_rivers(game, map_root):
+    bridges = {e.get("data-hexside") for e in elements(map_root, "bridge")}
+    roads = {k for k, fs in game.map.hexside_features.items() if "road" in fs}
+    rivers = {k for k, fs in game.map.hexside_features.items() if "river" in fs}
+    assert bridges == roads & rivers
+    assert "0701/0801" in bridges
+
+
+def test_map_names_places_zones_edges_and_road_exits(game, map_root):
+    places = [" ".join(t.strip() for t in e.itertext()) for e in elements(map_root, "place")]
+    assert sorted(places) == sorted(game.map.places.values())
+    assert {e.get("data-zone") for e in elements(map_root, "zone")} == set(game.map.zones)
+    edge_labels = {"".join(e.itertext()) for e in elements(map_root, "edge-label")}
+    assert edge_labels == {f"{edge.title()} edge" for edge in game.map.edges}
+    exits = {e.get("data-exit") for e in elements(map_root, "road-exit")}
+    assert exits == {f"{h}:{d}" for h, ds in game.map.edge_exits.items() for d in ds}
+    # Forts, towns and cities are marked by symbols, not by colour alone.
+    fortified = sum(1 for t in game.map.terrain.values() if "fortified" in t)
+    on_map = elements(map_root, "symbols")[0]  # the key below the map has one of each too
+    assert len(elements(on_map, "fort")) == fortified
+
+
+def test_map_is_sized_to_the_original_sheet(game, map_root):
+    assert game.map.sheet == "8.5in x 11in"
+    assert (map_root.get("width"), map_root.get("height")) == ("8.5in", "11in")
+    assert map_root.get("viewBox") == "0 0 612 792"
+    assert parse_sheet("210mm x 297mm") == pytest.approx((595.28, 841.89), abs=0.01)
+    assert parse_sheet("a large sheet") is None
+
+
+def test_counter_sheet_has_every_unit_and_its_improved_version(game, written):
+    root = ET.parse(written / "counters.svg").getroot()
+    counters = [e for e in root.iter() if e.get("data-unit")]
+    base = {e.get("data-unit"): e for e in counters if e.get("data-version") == "base"}
+    improved = {e.get("data-unit"): e for e in counters if e.get("data-version") == "improved"}
+    assert set(base) == set(game.units)
+    assert set(improved) == {u.id for u in game.units.values() if u.improved}
+    for unit in game.units.values():
+        element = base[unit.id]
+        values = next(e for e in element.iter() if e.get("class") == "values").text
+        assert values == f"{unit.strength}-{unit.move}"
+        corner = next(e for e in element.iter() if e.get("class") == "corner").text or ""
+        assert corner == (unit.setup or (f"T{unit.arrives.turn}" if unit.arrives.turn else ""))
+        symbol = game.unit_types[unit.type].symbol
+        assert any(e.get("class") == f"nato {symbol}" for e in element.iter())
+        if unit.improved:
+            assert improved[unit.id].get("data-strength") == str(unit.improved.strength)
+
+
+def test_division_colours_are_distinct_and_stable(game, written):
+    root = ET.parse(written / "counters.svg").getroot()
+    bands: dict[tuple[str, str], set[str]] = {}
+    for counter in (e for e in root.iter() if e.get("data-version") == "base"):
+        unit = game.units[counter.get("data-unit")]
+        band = [e for e in counter if e.tag == f"{SVG}path"][0].get("fill")
+        bands.setdefault((unit.side, unit.division), set()).add(band)
+    assert all(len(colours) == 1 for colours in bands.values())  # one colour per division
+    divisions = [k for k in bands if k[1]]
+    assert len({next(iter(bands[k])) for k in divisions}) == len(divisions)  # no two divisions alike
+
+
+def test_svg_output_is_byte_stable(game, written, tmp_path):
+    write_aids(game, tmp_path, {"svg", "html"})
+    for name in ("map.svg", "counters.svg"):
+        assert (tmp_path / name).read_bytes() == (written / name).read_bytes()
