@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from rulec.check import hexgrid
+from rulec.check.schema import show
 from rulec.compile.expressions import ExpressionCompiler, ExpressionError, to_function
 from rulec.diagnostics import Diagnostic, Span, did_you_mean
 from rulec.language.document import Document, Path
@@ -40,12 +41,15 @@ class Builder:
     def warning(self, code: str, message: str, path: Path, hint: str | None = None) -> None:
         self.diagnostics.append(Diagnostic(code, message, self.doc.span(path), "warning", hint))
 
-    def reference(self, value: Any, known: Iterable[str], what: str, path: Path) -> str | None:
+    # Codes "wrong-type" below guard shapes the schema already rules out: the builder must never crash, even
+    # on a document that skipped the schema.
+
+    def reference(self, value: Any, known: Iterable[str], what: str, path: Path, key: bool = False) -> str | None:
         """Check that `value` names one of `known`; report 'unknown <what>' otherwise."""
         known = list(known)
         if isinstance(value, str) and value in known:
             return value
-        self.error(f"unknown-{what.replace(' ', '-')}", f"unknown {what} '{_show(value)}'", path, did_you_mean(str(value), known))
+        self.error(f"unknown-{what.replace(' ', '-')}", f"unknown {what} '{_show(value)}'", path, did_you_mean(str(value), known), key=key)
         return None
 
     # ----------------------------------------------------------------- game
@@ -246,12 +250,15 @@ class Builder:
                     self.diagnostics.append(Diagnostic("hex-off-map", f"hex {number} is not on the map", here(index)))
                     continue
                 if letter not in legend:
-                    self.diagnostics.append(Diagnostic("map-picture", f"'{letter}' is not in the map legend", here(index), did_you_mean(letter, legend)))
+                    self.diagnostics.append(Diagnostic("map-picture", f"'{letter}' is not in the map legend", here(index),
+                                                       hint=did_you_mean(letter, legend) or f"the legend has: {', '.join(legend)}"))
                     continue
                 terrain[number] = (legend[letter],)
         missing = [h for h in hexes if h not in terrain]
-        if missing:
-            self.error("map-picture", f"{len(missing)} hexes have no terrain (first: {missing[0]})", path)
+        picture_problems = any(d.code in ("map-picture", "hex-off-map") for d in self.diagnostics)
+        if missing and not picture_problems:
+            self.error("map-picture", f"{_count(len(missing), 'hex', 'hexes')} without terrain (first: {missing[0]})", path,
+                       hint="every hex needs a letter in the picture, or give the map a 'default_terrain'")
         return terrain
 
     def hexside_sets(self, body: dict, neighbours: dict, off_map: dict):
@@ -284,7 +291,7 @@ class Builder:
 
     def hexside(self, value: Any, path: Path, neighbours: dict) -> str | None:
         if not (isinstance(value, dict) and "$hexside" in value):
-            self.error("not-a-hexside", f"expected a hexside such as 0701/0801, found {_show(value)}", path)
+            self.error("wrong-type", f"expected a hexside such as 0701/0801, found {_show(value)}", path)
             return None
         a, b = (self.hex_ref(h, path) for h in value["$hexside"])
         if not a or not b:
@@ -316,7 +323,7 @@ class Builder:
             if isinstance(item, dict) and "$range" in item:
                 low, high = item["$range"]
                 if low is None or high is None or self.grid is None:
-                    self.error("open-hex-range", "a hex range needs both ends", here)
+                    self.error("wrong-type", "a hex range needs both ends", here)
                     continue
                 a, b = self.hex_ref(low, here), self.hex_ref(high, here)
                 if not a or not b:
@@ -336,14 +343,14 @@ class Builder:
             low, high = value["$range"]
             if isinstance(low, (int, str)) and isinstance(high, (int, str)) and str(low).isdigit() and str(high).isdigit():
                 return int(low), int(high)
-        self.error("not-a-range", f"expected a range such as 1..9, found {_show(value)}", path)
+        self.error("wrong-type", f"expected a range such as 1..9, found {_show(value)}", path)
         return None
 
     def check_map_references(self, game_map: m.MapDef, terrain: dict, hexside_types: dict) -> None:
         for key, value in self.get(("map", "legend"), {}).items():
             self.reference(value, terrain, "terrain", ("map", "legend", key))
         for feature in self.get(("map", "features"), {}):
-            self.reference(feature, terrain, "terrain", ("map", "features", feature))
+            self.reference(feature, terrain, "terrain", ("map", "features", feature), key=True)
         for set_id, spec in self.get(("map", "hexsides"), {}).items():
             self.reference(spec.get("feature", set_id), hexside_types, "hexside feature", ("map", "hexsides", set_id))
 
@@ -395,7 +402,7 @@ class Builder:
                                       **({"size": str(body["size"])} if "size" in body else {}))
         for uid in improved:
             if uid not in result:
-                self.reference(uid, result, "unit", ("improved", uid))
+                self.reference(uid, result, "unit", ("improved", uid), key=True)
         return result
 
     def arrival(self, body: dict, path: Path, game_map: m.MapDef | None) -> m.Arrival:
@@ -426,29 +433,30 @@ class Builder:
             raw_columns = body.get("columns", [])
             labels = body.get("labels", [])
             columns = []
+            well_formed = True  # gaps and overlaps are only worth reporting between well-formed columns
             for i, column in enumerate(raw_columns):
-                low, high = self.crt_column(column, path + ("columns", i), kind)
-                if (low, high) == (None, None) and len(raw_columns) > 1:
-                    continue
-                label = labels[i] if i < len(labels) else _column_label(low, high, kind)
+                ends = self.crt_column(column, path + ("columns", i), kind)
+                well_formed = well_formed and ends is not None
+                low, high = ends if ends is not None else (None, None)
+                label = labels[i] if i < len(labels) else (_column_label(low, high, kind) if ends else show(column))
                 columns.append(m.CrtColumn(label=label, low=low, high=high))
-            if len(columns) == len(raw_columns):
+            if well_formed:
                 self.check_columns(columns, kind, path + ("columns",))
             if len(labels) not in (0, len(raw_columns)):
-                self.error("crt-labels", f"{len(labels)} labels for {len(raw_columns)} columns", path + ("labels",))
+                self.error("crt-labels", f"{_count(len(labels), 'label')} for {_count(len(raw_columns), 'column')}", path + ("labels",))
             rows = {}
             for roll, codes in body.get("rows", {}).items():
                 rpath = path + ("rows", roll)
                 if len(codes) != len(columns):
-                    self.error("crt-row-length", f"die roll {roll} has {len(codes)} results for {len(columns)} columns", rpath)
+                    self.error("crt-row-length", f"die roll {roll} has {_count(len(codes), 'result')} for {_count(len(columns), 'column')}", rpath)
                 for j, code in enumerate(codes):
                     self.reference(code, results, "result code", rpath + (j,))
                 rows[int(roll)] = tuple(codes)
             tables[tid] = m.CombatTable(id=tid, kind=kind, columns=tuple(columns), rows=rows, beyond=body.get("beyond", "clamp"))
         return tables
 
-    def crt_column(self, value: Any, path: Path, kind: str):
-        """(low, high) of one column; an end is a whole number (differential) or a ratio (odds), None when open."""
+    def crt_column(self, value: Any, path: Path, kind: str) -> tuple[Any, Any] | None:
+        """(low, high) of one column (an end is a whole number or a ratio, None when open); None if malformed."""
         def one(end):
             if end is None:
                 return None
@@ -465,10 +473,11 @@ class Builder:
                 low = high = _BAD
         if low is _BAD or high is _BAD:
             expected = "a ratio such as 3:1 or a range of ratios such as 1:2..2:1" if kind == "odds" else "a whole number or a range such as 2..3"
-            self.error("crt-column-kind", f"a column of a{'n' if kind == 'odds' else ''} {kind} table is {expected}, found {_show(value)}", path)
-            return None, None
+            self.error("crt-column-kind", f"a column of a{'n' if kind == 'odds' else ''} {kind} table is {expected}, found {show(value)}", path)
+            return None
         if low is not None and high is not None and _bound(low) > _bound(high):
-            self.error("crt-column-order", f"column {_show(value)} runs backwards", path, hint="write the lower end first")
+            self.error("crt-column-order", f"column {show(value)} runs backwards", path, hint="write the lower end first")
+            return None
         return low, high
 
     def check_columns(self, columns: list[m.CrtColumn], kind: str, path: Path) -> None:
@@ -559,12 +568,12 @@ class Builder:
         elif isinstance(value, str):
             tree = ["name", value]
         else:
-            self.error("bad-expression", f"expected an expression, found {_show(value)}", path)
+            self.error("wrong-type", f"expected an expression, found {_show(value)}", path)
             return None
         try:
             source = compiler.source(tree)
         except ExpressionError as error:
-            self.error("expression", error.message, path, error.hint)
+            self.error(error.code, error.message, path, error.hint)
             return None
         from rulec.language.parse import unparse
         return m.Expr(source=unparse(tree), function=to_function(source))
@@ -651,6 +660,11 @@ def _column_label(low, high, kind: str) -> str:
     if high is None:
         return f"{show(low)} or more"
     return f"{show(low)}, {show(high)}"
+
+
+def _count(number: int, word: str, plural: str | None = None) -> str:
+    """'1 column', '3 columns'."""
+    return f"{number} {word if number == 1 else (plural or word + 's')}"
 
 
 def _show(value: Any) -> str:

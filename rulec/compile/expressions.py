@@ -49,8 +49,9 @@ _OPERATORS = {"==", "!=", "<", "<=", ">", ">=", "in", "+", "-", "*", "/", "%"}
 class ExpressionError(Exception):
     """A name or call the expression language does not know."""
 
-    def __init__(self, message: str, hint: str | None = None):
+    def __init__(self, code: str, message: str, hint: str | None = None):
         super().__init__(message)
+        self.code = code
         self.message = message
         self.hint = hint
 
@@ -78,7 +79,7 @@ class ExpressionCompiler:
             if name in self.constants:
                 return repr(name)
             known = sorted(set(CONTEXT_NAMES) | self.constants)
-            raise ExpressionError(f"unknown name '{name}' in expression", did_you_mean(name, known))
+            raise ExpressionError("unknown-name", f"unknown name '{name}' in expression", did_you_mean(name, known))
         if kind == "op":
             op = tree[1]
             assert op in _OPERATORS
@@ -97,15 +98,15 @@ class ExpressionCompiler:
 
     def call(self, name: str, args: list, keywords: dict[str, list]) -> str:
         if name not in FUNCTIONS:
-            raise ExpressionError(f"unknown function '{name}'", did_you_mean(name, FUNCTIONS))
+            raise ExpressionError("unknown-function", f"unknown function '{name}'", did_you_mean(name, FUNCTIONS))
         low, high, allowed = FUNCTIONS[name]
         if not low <= len(args) <= high:
             expected = str(low) if low == high else f"{low} to {high}"
-            raise ExpressionError(f"'{name}' takes {expected} argument(s), not {len(args)}")
+            raise ExpressionError("argument-count", f"'{name}' takes {expected} argument(s), not {len(args)}")
         for keyword in keywords:
             if keyword not in allowed:
                 hint = did_you_mean(keyword, allowed) if allowed else None
-                raise ExpressionError(f"'{name}' has no argument '{keyword}'", hint)
+                raise ExpressionError("unknown-argument", f"'{name}' has no argument '{keyword}'", hint)
         kinds = ARGUMENT_KINDS.get(name, {})
         for where, argument in [*enumerate(args), *keywords.items()]:
             self.check_kind(name, where, argument, kinds.get(where))
@@ -137,7 +138,7 @@ class ExpressionCompiler:
         if isinstance(value, str) and value in known:
             return
         label = f"'{where}'" if isinstance(where, str) else f"argument {where + 1}"
-        raise ExpressionError(f"{label} of '{function}' must name a {kind}, not '{value}'", did_you_mean(str(value), sorted(known)))
+        raise ExpressionError("wrong-kind-argument", f"{label} of '{function}' must name a {kind}, not '{value}'", did_you_mean(str(value), sorted(known)))
 
 
 def to_function(python_source: str) -> Callable[[Any], Any]:

@@ -114,10 +114,30 @@ def _recover(error: UnexpectedToken, text: str, line_starts: list[int], boundari
         interactive.feed_token(token)
         return
     counter = interactive.lexer_thread.state.line_ctr
-    end_of_line = text.find("\n", counter.char_pos)
+    counter.feed(text[counter.char_pos:_resume_point(text, counter.char_pos)])
+
+
+def _resume_point(text: str, position: int) -> int:
+    """Where to resume after a bad token: the end of its line, or a '}' on it that closes an enclosing block."""
+    end_of_line = text.find("\n", position)
     if end_of_line < 0:
         end_of_line = len(text)
-    counter.feed(text[counter.char_pos:end_of_line])
+    depth, quoted = 0, False
+    for index in range(position, end_of_line):
+        char = text[index]
+        if char == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif char == "#":
+            break
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            if depth == 0:
+                return index
+            depth -= 1
+    return end_of_line
 
 
 def _line_starts(text: str) -> list[int]:
@@ -188,7 +208,7 @@ class _DocumentBuilder:
     def _duplicate(self, token: Token, path: Path) -> None:
         first = self.key_spans.get(path)
         where = f" (first defined at line {first.line})" if first else ""
-        name = ".".join(str(p) for p in path)
+        name = " ".join(str(p) for p in path)
         self.diagnostics.append(
             Diagnostic("duplicate-key", f"'{name}' is defined twice{where}", _span(self.file, token))
         )

@@ -77,31 +77,31 @@ class Example:
 # the table (tests/test_language_syntax.py) and checks every snippet yields its
 # own message. "{found}" is replaced by the offending token.
 EXAMPLES: tuple[Example, ...] = (
-    Example("missing-value", "expected a value after '=', found {found}",
+    Example("syntax-missing-value", "expected a value after '=', found {found}",
             ("x = }", "x = ]", "x = )", "x = ,", "x = {a = }", "x = [1, }"),
             hint="a value is a number, a name, a text in quotes, a list [...], a range 1..9 or an expression"),
-    Example("missing-brace", "expected '{' to open the block, found {found}",
-            ("unit x = 1", "unit x }", "unit x ]", "a b c , d"),
+    Example("syntax-missing-brace", "expected '{' to open the block, found {found}",
+            ("unit x = 1", "unit x }", "unit x ]", "a b c , d", 'a "b" = 3', "a 1 = 3", "a b 1 = 3"),
             hint="an attribute is 'name = value' (one name); a block is 'keyword label { ... }'"),
-    Example("missing-equals", "expected '=' between the name and its value, found {found}",
-            ("{ x 5 }", "x = { y 5 }", "x = { y }"),
+    Example("syntax-missing-equals", "expected '=' between the name and its value, found {found}",
+            ("{ x 5 }", "x = { y 5 }", "x = { y }", "a { b 1..2 }", "b 1..2", "b 1, 2", "b c, d", "b c..d", "b 1 ]"),
             hint="write 'name = value'"),
-    Example("missing-comma", "expected ',' or ']' after a list item, found {found}",
+    Example("syntax-missing-comma", "expected ',' or ']' after a list item, found {found}",
             ("x = [1 2]", "x = [a b]", "x = [1, 2 y = 3", "x = [1 }"),
             hint="separate list items with ',' and close the list with ']'"),
-    Example("unclosed-parenthesis", "expected ')' to close '(', found {found}",
+    Example("syntax-unclosed-parenthesis", "expected ')' to close '(', found {found}",
             ("x = (1 + 2", "x = (1 + 2 }", "x = count(a b)", "x = f(a, b", "x = f(a, b }"),
             hint="every '(' needs its ')'"),
-    Example("unmatched-brace", "'}' without a matching '{'",
+    Example("syntax-unmatched-brace", "'}' without a matching '{'",
             ("}", "x = 1 }", "a { } }"),
             hint="remove it, or open a block before it"),
-    Example("unmatched-bracket", "{found} without a matching opening bracket",
+    Example("syntax-unmatched-bracket", "{found} without a matching opening bracket",
             ("]", ")", "x = 1 ]", "x = 1 )", "a { ] }"),
             hint="remove it"),
-    Example("double-equals", "'=' appears twice",
+    Example("syntax-double-equals", "'=' appears twice",
             ("x = = 1", "x = { a = = 1 }"),
             hint="write 'name = value'"),
-    Example("missing-operand", "expected a value after the operator, found {found}",
+    Example("syntax-missing-operand", "expected a value after the operator, found {found}",
             ("x = 1 +", "x = 1 + }", "x = 2 * ]", "x = a and }", "x = not }", "x = 1 == }"),
             hint="an operator needs a value on each side"),
 )
@@ -154,23 +154,27 @@ def syntax_diagnostic(error: UnexpectedInput, text: str, file: str, parse: Calla
         return missing
     example = example_for(error, parse)
     if example is not None:
-        return Diagnostic(example.code if example.code.startswith("syntax") else f"syntax-{example.code}",
-                          example.message.replace("{found}", describe_token(token)), span, hint=example.hint)
+        return Diagnostic(example.code, example.message.replace("{found}", describe_token(token)), span, hint=example.hint)
     return Diagnostic("syntax", f"expected {expected_words(error.expected)}, found {describe_token(token)}", span)
 
 
 def _value_missing_at_line_end(error: UnexpectedToken, file: str) -> Diagnostic | None:
-    """`y =` at the end of a line followed by `z = 3`: the parser reads `y = z` and trips on the
-    second '='. The mistake is the value left out after the first '='; point there."""
+    """A line ending in '=' (the value left out): point at that '=', not at the next line.
+
+    Either the next line's first token cannot be a value (`}`), or it can (`y`
+    of `y = 3`) and the parser trips on the '=' after it.
+    """
     stack = error.state.value_stack if error.state else []
-    if error.token.type != "EQUAL" or len(stack) < 3:
-        return None
-    equal, value = stack[-2], stack[-1]
-    if isinstance(value, Tree) and value.children and isinstance(value.children[0], Token):
-        value = value.children[0]
-    if not (isinstance(equal, Token) and equal.type == "EQUAL" and isinstance(value, Token)):
-        return None
-    if not (isinstance(equal.line, int) and isinstance(value.line, int) and value.line > equal.line):
+    equal = None
+    if stack and isinstance(stack[-1], Token) and stack[-1].type == "EQUAL":
+        equal, next_line = stack[-1], error.token.line
+    elif error.token.type == "EQUAL" and len(stack) >= 2:
+        value = stack[-1]
+        if isinstance(value, Tree) and value.children and isinstance(value.children[0], Token):
+            value = value.children[0]
+        if isinstance(stack[-2], Token) and stack[-2].type == "EQUAL" and isinstance(value, Token):
+            equal, next_line = stack[-2], value.line
+    if equal is None or not (isinstance(equal.line, int) and isinstance(next_line, int) and next_line > equal.line):
         return None
     return Diagnostic("syntax-missing-value", "expected a value after '=' at the end of the line",
                       Span(file, equal.line, equal.column, equal.end_line, equal.end_column),

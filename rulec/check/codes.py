@@ -1,0 +1,109 @@
+"""The registry of diagnostic codes of the front end (language, schema, checks, files).
+
+Every diagnostic carries a stable kebab-case code (the way mypy's
+errorcodes.py names its errors), so tests, documentation and designers can
+refer to a problem by name. A code, once published, keeps its meaning.
+tests/test_check_codes.py checks that every code the front end emits is
+listed here and that every code here has a bad game file proving it.
+
+Battle-section codes are listed by rulec/check/build_battle.py.
+"""
+
+from __future__ import annotations
+
+CODES: dict[str, str] = {
+    # ------------------------------------------------------------- files
+    "no-such-game": "a game name that is not a file in games/",
+    "no-such-file": "a path that is not a game file (missing, or a directory)",
+    "unreadable-file": "a file that cannot be read (permissions, I/O error)",
+    "not-a-game-file": "a file that is binary data or not UTF-8 text",
+    "not-a-compiled-game": "a generated module that cannot be imported or defines no GAME",
+    "internal-error": "a bug in rulec, reported instead of a traceback",
+    # ------------------------------------------------------------ syntax
+    "syntax": "a syntax error not covered by a more specific code",
+    "syntax-character": "a character that cannot start any token",
+    "syntax-unclosed-text": "a text in quotes not closed on its line",
+    "syntax-unclosed-picture": "a picture '<<' without its closing '>>'",
+    "syntax-unclosed": "a block, list or parenthesis still open at the end of the file",
+    "syntax-end-of-file": "the file ends in the middle of a statement",
+    "syntax-missing-value": "'=' not followed by a value",
+    "syntax-missing-brace": "labels of a block not followed by '{'",
+    "syntax-missing-equals": "a name not followed by '=' inside a { } value",
+    "syntax-missing-comma": "list items not separated by ','",
+    "syntax-unclosed-parenthesis": "'(' without its ')' in an expression",
+    "syntax-unmatched-brace": "'}' without an open block",
+    "syntax-unmatched-bracket": "']' or ')' without its opening bracket",
+    "syntax-double-equals": "'=' written twice",
+    "syntax-missing-operand": "an operator without a value after it",
+    "syntax-too-deep": "values or expressions nested too deeply to read",
+    "syntax-too-many": "a note: reporting stopped after many syntax errors",
+    "duplicate-key": "a field or block defined twice",
+    # ------------------------------------------------------------ schema
+    "unknown-field": "a field or section the game language does not have",
+    "missing-field": "a required field or section left out",
+    "wrong-type": "a value of the wrong kind (a text where a number belongs ...)",
+    "bad-value": "a value not among the allowed words",
+    "out-of-range": "a number below its minimum or above its maximum",
+    "empty": "a list or block that may not be empty",
+    "game-block": "not exactly one 'game NAME { ... }' block",
+    "schema": "any other schema violation",
+    # ------------------------------------------------------- names (build)
+    "unknown-side": "a side that no 'side' block declares",
+    "unknown-terrain": "a terrain that no 'terrain' block declares",
+    "unknown-hexside-feature": "a hexside feature that no 'hexside' block declares",
+    "unknown-unit-type": "a unit type that no 'unit_type' block declares",
+    "unknown-unit": "a unit that no 'unit' block declares",
+    "unknown-zone": "an arrival area that is neither a zone nor a map edge",
+    "unknown-edge": "a map edge that the map does not name",
+    "unknown-phase": "a phase that the sequence of play does not have",
+    "unknown-result-code": "a CRT result code that no 'result' block declares",
+    "unknown-combat-table": "a combat table that no 'crt' block declares",
+    "unknown-name": "a bare name in an expression that is no game id nor context value",
+    "unknown-function": "a function the expression language does not have",
+    "unknown-argument": "a keyword argument the function does not take",
+    "argument-count": "a function called with too few or too many arguments",
+    "wrong-kind-argument": "an argument naming the wrong kind of thing (a side where a zone belongs)",
+    "duplicate-name": "one name given to two things that must be told apart",
+    "ambiguous-name": "a warning: one name used for things of different kinds",
+    # --------------------------------------------------------------- map
+    "map-size": "map columns or rows that run backwards, do not fit the numbering, or are absurdly many",
+    "not-a-hex": "a value that is not a hex number of the map's numbering",
+    "hex-off-map": "a hex outside the map",
+    "hexside-not-adjacent": "a hexside between two hexes that are not neighbours",
+    "exit-not-off-map": "a road exit through a side of a hex that is not on the map edge",
+    "edge-not-on-edge": "a hex listed in a map edge that is not on the edge of the map",
+    "no-terrain": "a map with neither a picture nor a default terrain",
+    "map-picture": "a map picture with a bad header, row number, row length or letter",
+    # ------------------------------------------------------------- units
+    "no-setup": "a unit with neither a set-up hex nor an arrival",
+    "setup-and-arrival": "a unit with both a set-up hex and an arrival",
+    "setup-overstacked": "a warning: more units set up in one hex than the stacking limit",
+    "arrival-after-game": "an arrival on a turn after the last turn of the game",
+    "arrival-phase-side": "an arrival in a phase of the other side",
+    "arrival-nowhere": "an edge arrival naming no area and no hexes",
+    # ------------------------------------------------------------ combat
+    "crt-column-kind": "a CRT column of the wrong kind (a ratio on a differential table ...)",
+    "crt-column-order": "a CRT column whose range runs backwards",
+    "crt-column-gap": "CRT columns that leave differentials with no column",
+    "crt-column-overlap": "CRT columns that overlap",
+    "crt-column-open": "a CRT column open-ended anywhere but at the ends of the table",
+    "crt-labels": "a different number of CRT labels than columns",
+    "crt-row-length": "a CRT row with a different number of results than columns",
+    "crt-missing-row": "a roll of the die (or a modified roll between rows) with no CRT row",
+    "unused-result-code": "a warning: a result code no table uses",
+    "no-combat-rules": "combat phases without a 'combat' block",
+    # --------------------------------------------------- sequence, victory
+    "side-without-phase": "a warning: a side with no phase in the sequence of play",
+    "turn-labels": "a different number of turn labels than turns",
+    "bad-trigger": "an award 'when' that is not phase(), holds(), exits(), eliminated() or selected",
+    "victory-level-order": "victory levels not listed best first",
+    # ----------------------------------------------------------- options
+    "option-adds-regular-unit": "an option adding a unit that is not optional",
+    "optional-unit-unused": "a warning: an optional unit no option adds",
+    "option-improve-range": "an option improving more units than have improved counters",
+}
+
+
+def describe(code: str) -> str:
+    """The one-line description of a code ('' for a code this registry does not know)."""
+    return CODES.get(code, "")
