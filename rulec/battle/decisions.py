@@ -27,6 +27,7 @@ class ReserveOffer:
     combat: int  # the combat's number
     scores: tuple[int, int]  # both sides' scores so far (side 0 the attacker)
     options: tuple[tuple[int, tuple[Modifier, ...]], ...]  # reserve units and their modifiers here
+    units: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())  # the combat's line units, per side
 
     @property
     def behind(self) -> bool:
@@ -61,8 +62,9 @@ class PromptDecider:
         if self.finished or not offer.options:
             return None
         force, enemy = forces[offer.side], forces[1 - offer.side]
-        print(f"  {force.name}: {offer.scores[offer.side]} against {enemy.name} {offer.scores[1 - offer.side]} "
-              f"in combat {offer.combat}. Reserve:", file=self.out)
+        fighting = " against ".join(" + ".join(forces[side].units[i].label for i in offer.units[side]) for side in (0, 1))
+        print(f"  Combat {offer.combat} ({fighting}): {force.name} {offer.scores[offer.side]}, "
+              f"{enemy.name} {offer.scores[1 - offer.side]}. {force.name} reserve:", file=self.out)
         for number, (index, modifiers) in enumerate(offer.options, 1):
             print(f"    {number}. {force.units[index].label} ({total(modifiers):+d})", file=self.out)
         while True:

@@ -149,7 +149,7 @@ def fight_combat(setup: BattleSetup, plan: CombatPlan, state: BattleState, dice:
             if not reserves[side]:
                 continue
             offer = ReserveOffer(side, plan.combat.number, (scores[0], scores[1]),
-                                 tuple((i, plan.reserve[side][i]) for i in reserves[side]))
+                                 tuple((i, plan.reserve[side][i]) for i in reserves[side]), plan.combat.units)
             choice = decider.commit(offer, setup.forces)
             if choice is not None:
                 if choice not in reserves[side]:

@@ -20,7 +20,8 @@ from typing import Any
 from rulec.battle.decisions import DefaultDecider, PromptDecider
 from rulec.battle.forces import Force, ForceError, parse_force, side_modifier
 from rulec.battle.odds import DEFAULT_SAMPLES, battle_odds
-from rulec.battle.report import battle_json, battle_text, odds_json, odds_text
+from rulec.battle.deployment import deploy
+from rulec.battle.report import battle_json, battle_text, deployment_lines, odds_json, odds_text
 from rulec.battle.resolve import BattleSetup, SeededDice, fight_battle
 from rulec.check.build_battle import normalise_name
 from rulec.diagnostics import did_you_mean
@@ -103,6 +104,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.interactive:
         prompts = sys.stderr if args.json else sys.stdout
         decider = PromptDecider(lambda prompt: _ask(prompt, prompts), prompts)
+        # Show the matching before the first question, so the player knows what each combat is.
+        print("Deployment:", file=prompts)
+        print("\n".join(deployment_lines(setup.forces, deploy(setup.system, setup.forces, setup.skirmish), setup.skirmish)),
+              file=prompts)
     result = fight_battle(setup, SeededDice(args.seed, game.info.die), decider)
     print(json.dumps(battle_json(result, args.seed), indent=2) if args.json else battle_text(result, args.seed))
     return 0
