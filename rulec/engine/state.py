@@ -334,19 +334,44 @@ class GameState:
     def _movement_actions(self) -> list[Action]:
         side = self.phase.side
         actions: list[Action] = []
-        exit_map = self.game.movement.exit_map
+        occupants = self._occupants()
         for uid, unit in self._units.items():
             if unit.side != side or uid in self.moved:
                 continue
             where = self.where[uid]
             if where == ON_MAP or (where == PENDING and self._arrives_now(uid)):
-                reach = self._reach(uid)
-                actions.extend(Action.move(uid, h) for h in sorted(reach.destinations) if self._may_end(uid, h))
-                if exit_map:
-                    actions.extend(Action.exit(uid, e) for e in reach.exits)
+                moves, exits = self._unit_moves(uid)
+                actions.extend(a for a in moves if a.hex not in occupants or self._may_end(uid, a.hex))
+                actions.extend(exits)
                 if where == PENDING and self._may_delay(uid):
                     actions.append(Action.delay(uid))
         return actions
+
+    def _unit_moves(self, uid: str) -> tuple[tuple[Action, ...], tuple[Action, ...]]:
+        """Every move and exit of one unit, before the stacking check.
+
+        Within a movement phase only the phasing side moves, so the enemy units a
+        search depends on stay put: results are kept for the whole phase, keyed by
+        where the unit stands, and shared by clones made during the phase.
+        """
+        key = (uid, self.pos.get(uid))
+        found = self._phase_moves.get(key)
+        if found is None:
+            reach = self._reach(uid)
+            moves = tuple(Action.move(uid, h) for h in sorted(reach.destinations))
+            exits = tuple(Action.exit(uid, e) for e in reach.exits) if self.game.movement.exit_map else ()
+            found = (moves, exits)
+            if self._keeps_moves(uid):
+                self._phase_moves[key] = found
+        return found
+
+    def _keeps_moves(self, uid: str) -> bool:
+        """May this unit's moves be kept for the rest of the phase? Not for a landing: it depends on every unit."""
+        return self.phase.kind == "movement" and not self._placed_anywhere(uid)
+
+    def _placed_anywhere(self, uid: str) -> bool:
+        arrival = self._units[uid].arrives
+        return self.where[uid] == PENDING and arrival is not None and arrival.placement == "anywhere"
 
     def _attack_actions(self) -> list[Action]:
         if self.game.combat is None:
@@ -421,10 +446,14 @@ class GameState:
         return self.game.movement.reinforcement_delay and self.due.get(uid) == self.turn
 
     def _reach(self, uid: str) -> Reach:
-        key = ("reach", uid)
-        reach = self._cache.get(key)
+        key = ("reach", uid, self.pos.get(uid))
+        reach = self._phase_moves.get(key) or self._cache.get(key)
         if reach is None:
-            reach = self._cache[key] = self._compute_reach(uid)
+            reach = self._compute_reach(uid)
+            if self._keeps_moves(uid):
+                self._phase_moves[key] = reach
+            else:
+                self._cache[key] = reach
         return reach
 
     def _compute_reach(self, uid: str) -> Reach:
@@ -795,6 +824,7 @@ class GameState:
     def _begin_phase(self) -> bool:
         """Reset the current phase's bookkeeping; False if the phase has no decisions to make."""
         phase = self.phase
+        self._phase_moves = {}
         if phase.kind == "movement":
             self.moved = set()
             if self.game.movement.zoc_locks_start:
