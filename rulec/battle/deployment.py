@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulec.battle.forces import BattleUnit, Force, ForceError
+from rulec.battle.forces import Force, ForceError
 from rulec.runtime import model as m
 
 Sides = tuple[tuple[int, ...], tuple[int, ...]]
@@ -207,7 +207,3 @@ def _rank(preferred: tuple[str, ...], category: str) -> int:
 
 def _labels(force: Force, indices: list[int]) -> str:
     return ", ".join(force.units[i].label for i in indices)
-
-
-def unit(forces: tuple[Force, Force], side: int, index: int) -> BattleUnit:
-    return forces[side].units[index]
