@@ -1,0 +1,144 @@
+"""Conformance: random games that check the engine keeps its promises, for any compiled map game.
+
+    problems = check_game(game, n_games=10, seed=0)   # [] when all is well
+
+Each random game (random options, random legal actions, seeded) checks after
+every action that the state is consistent (every unit on the map or accounted
+for, no hex over the stacking limit when a phase starts, VP equal to the sum of
+the VP log, a legal action whenever the game is not over, action text that
+reads back), and at a few points that a clone is independent. At the end, the
+history replayed from a new game gives the same state, and the same seed gives
+the same game. Used by the test suite on every game in games/ that has a map.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from rulec.engine.actions import IllegalAction
+from rulec.engine.state import CHANCE, ON_MAP, TERMINAL, GameState, new_game
+from rulec.runtime.model import Game
+
+STATUSES = {"map", "pending", "exited", "eliminated", "unused"}
+
+
+@dataclass
+class Report:
+    games: int = 0
+    actions: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def snapshot(state: GameState) -> tuple:
+    """Everything that makes a position, as one comparable value."""
+    return (
+        state.turn, state.phase_index, state.terminal, tuple(sorted(state.pos.items())),
+        tuple(sorted(state.where.items())), tuple(sorted(state.due.items(), key=str)), tuple(sorted(state.vp.items())),
+        tuple(sorted(state.holders.items())), tuple(sorted(state.moved)), tuple(sorted(state.attacked)),
+        tuple(sorted(state.defended)), tuple(sorted(state.landed)), state.battle, tuple(state.retreats),
+        state.advancing, state.removing, tuple(state.vp_log), tuple(state.history()), state.improved,
+    )
+
+
+def check_state(state: GameState) -> list[str]:
+    """The invariants of one state."""
+    problems = []
+    game = state.game
+    for uid in game.units:
+        where = state.where.get(uid)
+        if where not in STATUSES:
+            problems.append(f"unit {uid} has no status ({where!r})")
+        if (where == ON_MAP) != (uid in state.pos):
+            problems.append(f"unit {uid} is '{where}' but {'on' if uid in state.pos else 'off'} the map")
+    sides_in: dict[str, set[str]] = {}
+    for uid, hex in state.pos.items():
+        if hex not in state.tables.distance:
+            problems.append(f"unit {uid} stands on {hex}, not a hex of the map")
+        sides_in.setdefault(hex, set()).add(state.unit(uid).side)
+    problems += [f"enemies share hex {h}" for h, sides in sides_in.items() if len(sides) > 1]
+    totals = {side: 0 for side in state.vp}
+    for entry in state.vp_log:
+        totals[entry.side] = totals.get(entry.side, 0) + entry.amount
+    if totals != state.vp:
+        problems.append(f"VP {state.vp} differ from the sum of the VP log {totals}")
+    player = state.current_player()
+    if state.is_terminal():
+        if player != TERMINAL or state.legal_actions():
+            problems.append("a finished game still has a player or actions")
+    else:
+        if not state.legal_actions():
+            problems.append(f"no legal action in {state}")
+        if player == CHANCE:
+            total = sum(p for _, p in state.chance_outcomes())
+            if abs(total - 1.0) > 1e-9:
+                problems.append(f"chance outcomes add up to {total}")
+        elif not 0 <= player < len(state.players):
+            problems.append(f"current player {player} is not a player")
+    return problems
+
+
+def _over_stacked(state: GameState) -> list[str]:
+    limit = state.game.stacking.limit
+    counts: dict[str, int] = {}
+    for hex in state.pos.values():
+        counts[hex] = counts.get(hex, 0) + 1
+    return [h for h, n in counts.items() if n > limit]
+
+
+def random_game(game: Game, seed: int, report: Report, max_actions: int = 5000) -> GameState:
+    rng = random.Random(seed)
+    options = tuple(o for o in game.options if rng.random() < 0.5)
+    state = new_game(game, options=options, seed=seed)
+    where = f"game seed {seed} options {options}"
+    report.problems += [f"{where}, start: {p}" for p in check_state(state)]
+    for step in range(max_actions):
+        if state.is_terminal():
+            break
+        actions = state.legal_actions()
+        action = rng.choice(actions)
+        text = state.action_to_string(action)
+        try:
+            if state.parse_action(text) != action:
+                report.problems.append(f"{where}: '{text}' reads back as another action")
+        except (ValueError, IllegalAction) as error:
+            report.problems.append(f"{where}: '{text}' does not read back: {error}")
+        if step % 37 == 0:
+            before = snapshot(state)
+            copy = state.clone()
+            copy.apply_action(action)
+            if snapshot(state) != before:
+                report.problems.append(f"{where}: applying '{text}' to a clone changed the original")
+        phase_before = (state.turn, state.phase_index)
+        state.apply_action(action)
+        report.actions += 1
+        problems = check_state(state)
+        if (state.turn, state.phase_index) != phase_before and state.removing is None and not state.terminal:
+            problems += [f"hex {h} over-stacked at the start of {state.phase.name}" for h in _over_stacked(state)]
+        report.problems += [f"{where}, after '{text}': {p}" for p in problems]
+        if len(report.problems) > 20:
+            break
+    else:
+        report.problems.append(f"{where}: no end after {max_actions} actions")
+    return state
+
+
+def check_game(game: Game, n_games: int = 10, seed: int = 0) -> list[str]:
+    """Play `n_games` random games and return every broken promise found (empty: none)."""
+    report = Report()
+    for i in range(n_games):
+        game_seed = seed * 1_000_003 + i
+        state = random_game(game, game_seed, report)
+        report.games += 1
+        replayed = new_game(game, options=state.options, seed=state.seed)
+        for action in state.history():
+            replayed.apply_action(action)
+        if snapshot(replayed) != snapshot(state):
+            report.problems.append(f"game seed {game_seed}: replaying the history gives another state")
+        if i == 0:
+            again = random_game(game, game_seed, Report())
+            if again.history() != state.history() or snapshot(again) != snapshot(state):
+                report.problems.append(f"game seed {game_seed}: the same seed gave another game")
+        if len(report.problems) > 20:
+            break
+    return report.problems

@@ -1,0 +1,33 @@
+"""Conformance of the engine on every map game in games/: random games break no promise."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulec.engine import new_game
+from rulec.engine.conformance import check_game, check_state, snapshot
+from rulec.pipeline import GAMES_DIR, SUFFIX, load_game
+
+MAP_GAMES = [p.stem for p in sorted(GAMES_DIR.glob(f"*{SUFFIX}")) if load_game(str(p)).map is not None]
+
+
+@pytest.mark.parametrize("name", MAP_GAMES)
+def test_random_games_keep_every_promise(name):
+    assert check_game(load_game(name), n_games=6, seed=1) == []
+
+
+def test_the_checks_can_fail(metz):
+    state = new_game(metz)
+    assert check_state(state) == []
+    state.vp["us"] = 3  # VP not in the log
+    state.pos["de_106"] = "0101"  # a pending unit on the map
+    problems = check_state(state)
+    assert any("VP log" in p for p in problems) and any("de_106" in p for p in problems)
+
+
+def test_snapshot_tells_states_apart(metz):
+    state = new_game(metz)
+    other = state.clone()
+    assert snapshot(state) == snapshot(other)
+    other.apply_action(other.legal_actions()[0])
+    assert snapshot(state) != snapshot(other)
