@@ -185,6 +185,7 @@ class GameScreen:
         self._vp_seen = 0
         self._battle_pending = False
         self._legend_shown = False
+        self._on_map: set[str] | None = None
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -262,6 +263,7 @@ class GameScreen:
             if report is not None:
                 result = self.game.results.get(report.result)
                 self.say(f"    result: {report.result}" + (f" ({result.name})" if result else ""))
+        self._report_losses(state)
         log = getattr(state, "vp_log", ())
         for entry in log[self._vp_seen:]:
             self.say(f"    +{entry.amount} VP {self.game.sides[entry.side].name}: {self._vp_reason(state, entry)}")
@@ -278,6 +280,16 @@ class GameScreen:
         elif self.map_every == "action" and getattr(self, "_after_action", False):
             self.show_position(state)
         self._after_action = False
+
+    def _report_losses(self, state: Any) -> None:
+        """Name the units that left the map by elimination since the last look."""
+        on_map = set(view.unit_hexes(state))
+        if self._on_map is not None:
+            for unit_id in sorted(self._on_map - on_map, key=list(self.game.units).index):
+                if _status(state, unit_id, {}) == "eliminated":
+                    name = state.unit_name(unit_id) if hasattr(state, "unit_name") else unit_id
+                    self.say(f"    eliminated: {name} ({self.game.sides[self.game.units[unit_id].side].name})")
+        self._on_map = on_map
 
     def _vp_reason(self, state: Any, entry: Any) -> str:
         award = next((a for a in self.game.awards if a.id == entry.source), None)

@@ -14,6 +14,8 @@ from rulec.players.random_player import RandomPlayer
 
 PLAYER_KINDS = ("human", "random", "greedy", "mcts")
 AI_KINDS = ("random", "greedy", "mcts")
+MCTS_SIMULATIONS = 48
+MCTS_WIDENING = 5
 
 
 def make_player(kind: str, seed: int = 0, **human_options: Any):
@@ -23,7 +25,8 @@ def make_player(kind: str, seed: int = 0, **human_options: Any):
     if kind == "greedy":
         return GreedyPlayer(seed)
     if kind == "mcts":
-        return MCTSPlayer(seed)
+        # Tuned for map wargames: few, well-chosen candidates and no random rollouts.
+        return MCTSPlayer(seed, max_simulations=MCTS_SIMULATIONS, rollout_depth=0, widening=MCTS_WIDENING)
     if kind == "human":
         return HumanPlayer(**human_options)
     raise ValueError(f"unknown player kind '{kind}'")

@@ -1,14 +1,19 @@
 """Monte Carlo tree search (UCT), in the manner of OpenSpiel's MCTSBot.
 
 Each iteration walks down the tree from a clone of the state: at a decision it
-expands the next untried action (the order is shuffled once per node with the
-player's seeded generator), or else follows the child with the best UCB score
-for the player to move; at a chance node it samples an outcome by its
+expands the next untried action, or else follows the child with the best UCB
+score for the player to move; at a chance node it samples an outcome by its
 probability. From the new leaf a rollout plays random actions for at most
-`rollout_depth` actions; a rollout that does not reach the end is scored by the
-heuristic evaluation squashed into (-1, 1). The values are backed up to every
-node on the path, each for the player who chose the action leading to it. The
-action finally chosen is the root's most visited child.
+`rollout_depth` actions (0: none); a rollout that does not reach the end is
+scored by the heuristic evaluation squashed into (-1, 1). The values are backed
+up to every node on the path, each for the player who chose the action leading
+to it. The action finally chosen is the root's most visited child.
+
+Wargame decisions have a hundred or more legal actions, far more than a few
+hundred simulations can try. So, with `widening` set, a node considers only its
+`widening` most promising actions by the greedy player's one-ply value (the
+order of equal actions shuffled with the player's seeded generator), which
+focuses the search on sequences of good orders and the opponent's replies.
 
 `max_simulations` bounds the work per decision; `max_seconds` (optional) stops
 earlier by the clock, which makes play depend on the machine, so it is off by
@@ -24,6 +29,7 @@ from typing import Any
 
 from rulec.players.base import Action, sample_chance
 from rulec.players.evaluation import Evaluator, evaluator_for
+from rulec.players.greedy import GreedyPlayer
 
 EVALUATION_SCALE = 5.0  # VP-like points that count as a clear advantage in a cut-off rollout
 
@@ -43,13 +49,16 @@ class MCTSPlayer:
     name = "mcts"
 
     def __init__(self, seed: int = 0, max_simulations: int = 200, rollout_depth: int = 40,
-                 uct_c: float = 1.4, max_seconds: float | None = None, evaluator: Evaluator | None = None):
+                 uct_c: float = 1.4, max_seconds: float | None = None, evaluator: Evaluator | None = None,
+                 widening: int | None = None):
         self.rng = random.Random(seed)
         self.max_simulations = max_simulations
         self.rollout_depth = rollout_depth
         self.uct_c = uct_c
         self.max_seconds = max_seconds
         self.evaluator = evaluator
+        self.widening = widening
+        self._ranker = GreedyPlayer(seed, evaluator)
 
     def choose(self, state: Any) -> Action:
         actions = state.legal_actions()
@@ -74,8 +83,7 @@ class MCTSPlayer:
                 action = sample_chance(state, self.rng)
             else:
                 if node.untried is None:
-                    node.untried = list(state.legal_actions())
-                    self.rng.shuffle(node.untried)
+                    node.untried = self._candidates(state, evaluator)
                 if node.untried:
                     action = node.untried.pop()
                     state.apply_action(action)
@@ -95,6 +103,17 @@ class MCTSPlayer:
             if parent.player >= 0:
                 child.total += values[parent.player]
         root.visits += 1
+
+    def _candidates(self, state: Any, evaluator: Evaluator) -> list:
+        """The actions a new node will try, the one to try first last (they are popped)."""
+        actions = list(state.legal_actions())
+        self.rng.shuffle(actions)
+        if self.widening is None or len(actions) <= 1:
+            return actions
+        seat = state.current_player()
+        values = [self._ranker.action_value(state, action, seat, evaluator) for action in actions]
+        ranked = sorted(range(len(actions)), key=lambda i: values[i], reverse=True)[:self.widening]
+        return [actions[i] for i in reversed(ranked)]
 
     def _select(self, node: _Node) -> Action:
         log_visits = math.log(max(1, node.visits))

@@ -1,0 +1,34 @@
+"""The golden playthrough: one seeded AI game of Drive on Metz, every order, battle and VP.
+
+The text `rulec play` prints for the game is compared with
+tests/golden/drive_on_metz_seed1.txt. When a rule change alters the game on
+purpose, rewrite the file and review the diff:
+
+    UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_cli_play_golden.py
+"""
+
+from __future__ import annotations
+
+import difflib
+import io
+import os
+from pathlib import Path
+
+from rulec.cli.main import main
+
+GOLDEN = Path(__file__).parent / "golden" / "drive_on_metz_seed1.txt"
+ARGS = ["play", "drive_on_metz", "--player", "us=greedy", "--player", "germany=random", "--seed", "1", "--no-color"]
+
+
+def test_golden_playthrough(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(ARGS) == 0
+    text = "$ rulec " + " ".join(ARGS) + "\n" + capsys.readouterr().out
+    if os.environ.get("UPDATE_GOLDEN"):
+        GOLDEN.write_text(text, encoding="utf-8")
+    expected = GOLDEN.read_text(encoding="utf-8")
+    if text != expected:
+        diff = "".join(list(difflib.unified_diff(expected.splitlines(True), text.splitlines(True),
+                                                 "golden", "now", n=2))[:60])
+        raise AssertionError("the playthrough changed (UPDATE_GOLDEN=1 rewrites it):\n" + diff)
+    assert "result: " in text.splitlines()[-1]
