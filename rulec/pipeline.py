@@ -79,22 +79,31 @@ def check(document: Document) -> tuple[Game | None, list[Diagnostic]]:
 
     The schema runs first; the builder only sees documents of the right shape.
     """
-    diagnostics = check_schema(document)
+    try:
+        diagnostics = check_schema(document)
+    except RecursionError:
+        return None, [Diagnostic("syntax-too-deep", "values are nested too deeply", Span(document.file, 1, 1))]
     if any(d.is_error for d in diagnostics):
         return None, diagnostics
     builder = Builder(document)
     try:
         game = builder.build()
-        diagnostics += builder.diagnostics
-        if game is not None:
-            diagnostics += check_references(game, document)
-    except (DiagnosticError) as error:
-        return None, diagnostics + builder.diagnostics + error.diagnostics
     except Exception as error:  # a bug in rulec: still shown as a diagnostic, never a traceback
         diagnostics += builder.diagnostics
         diagnostics.append(Diagnostic("internal-error", f"rulec failed on this file ({type(error).__name__}: {error}); "
                                       "this is a bug in rulec", Span(document.file, 1, 1)))
         return None, diagnostics
+    diagnostics += builder.diagnostics
+    if game is not None:
+        diagnostics += check_references(game, document)
+    elif builder.game is not None:
+        # The model is incomplete (parts with errors are None); its cross-section problems are still
+        # worth reporting, but a check tripping over a missing part has nothing to say.
+        try:
+            diagnostics += check_references(builder.game, document)
+        except Exception:
+            pass
+    diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
     if any(d.is_error for d in diagnostics):
         return None, diagnostics
     return game, diagnostics

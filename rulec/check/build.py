@@ -31,6 +31,7 @@ class Builder:
         self.data = document.data
         self.diagnostics: list[Diagnostic] = []
         self.grid: m.HexGrid | None = None
+        self.game: m.Game | None = None
         self.hexes: set[str] = set()
 
     # ------------------------------------------------------------- reporting
@@ -91,6 +92,7 @@ class Builder:
             source=self.doc.file,
             rule_refs={key: str(ref) for key, ref in self.get(("rule_refs",), {}).items()},
         )
+        self.game = game  # kept even when there are errors, so later checks can still look at what was built
         return None if any(d.is_error for d in self.diagnostics) else game
 
     def record(self, cls: type, path: Path, **extra: Any) -> Any:

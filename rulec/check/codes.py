@@ -35,6 +35,7 @@ CODES: dict[str, str] = {
     "syntax-unmatched-bracket": "']' or ')' without its opening bracket",
     "syntax-double-equals": "'=' written twice",
     "syntax-missing-operand": "an operator without a value after it",
+    "syntax-bad-text": "a text in quotes with an escape that cannot be read",
     "syntax-too-deep": "values or expressions nested too deeply to read",
     "syntax-too-many": "a note: reporting stopped after many syntax errors",
     "duplicate-key": "a field or block defined twice",

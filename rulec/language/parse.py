@@ -45,6 +45,9 @@ def parse_text(text: str, file: str = "<game>") -> Document:
         raise DiagnosticError(syntax)
     builder = _DocumentBuilder(file)
     try:
+        bad_texts = _bad_texts(tree, file)
+        if bad_texts:
+            raise DiagnosticError(bad_texts)
         data = builder.statements(tree.children, ())
     except RecursionError:
         raise DiagnosticError([Diagnostic("syntax-too-deep", "values or expressions are nested too deeply", Span(file, 1, 1))]) from None
@@ -92,6 +95,18 @@ def parse_tree(text: str, file: str = "<game>") -> tuple[Tree | None, list[Diagn
         tree = None
     ordered = [diagnostics[line] for line in sorted(diagnostics)]
     return (tree if not ordered else None), ordered
+
+
+def _bad_texts(tree: Tree, file: str) -> list[Diagnostic]:
+    """Texts in quotes whose escapes Python cannot read (\\N{...} with an unknown name, a lone \\x)."""
+    problems = []
+    for token in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "STRING"):
+        try:
+            _string(token)
+        except (SyntaxError, ValueError):
+            problems.append(Diagnostic("syntax-bad-text", "this text in quotes has a backslash escape that cannot be read",
+                                       _span(file, token), hint="write a backslash itself as \\\\"))
+    return problems
 
 
 def _recover(error: UnexpectedToken, text: str, line_starts: list[int], boundaries: frozenset[int]) -> None:

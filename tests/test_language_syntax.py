@@ -1,0 +1,96 @@
+"""Syntax errors: designer words, one per line, several per file, never a Lark exception."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulec.diagnostics import DiagnosticError
+from rulec.language.parse import parse_text, parse_tree
+from rulec.language.syntax_errors import EXAMPLES, expected_words
+
+EXAMPLE_CASES = [(example, snippet) for example in EXAMPLES for snippet in example.snippets]
+
+
+@pytest.mark.parametrize("example,snippet", EXAMPLE_CASES, ids=[f"{e.code}:{s!r}" for e, s in EXAMPLE_CASES])
+def test_each_example_mistake_gets_its_message(example, snippet):
+    _, diagnostics = parse_tree(snippet, "t.rulec")
+    assert diagnostics, f"{snippet!r} should not parse"
+    first = diagnostics[0]
+    assert first.code == example.code
+    assert first.message.split(",")[0] == example.message.split(",")[0].replace("{found}", first.message.split(" ")[0])
+
+
+def test_the_same_mistake_is_recognised_at_any_depth():
+    # Lark's match_examples compares stack depth too; ours keys on the parser state alone.
+    for text in ("x = [1 2]", "a { x = [1 2] }", "a { b { c { x = [1 2] } } }"):
+        _, diagnostics = parse_tree(text, "t.rulec")
+        assert [d.code for d in diagnostics] == ["syntax-missing-comma"], text
+
+
+def test_several_errors_are_reported_one_per_line():
+    text = "game g {\n  title = = \"x\"\n  turns = 3 ]\n}\nside a { name = \"A\" }\nunit u = 3\nside b { name = 2 + }\n"
+    _, diagnostics = parse_tree(text, "t.rulec")
+    assert [(d.span.line, d.code) for d in diagnostics] == [
+        (2, "syntax-double-equals"), (3, "syntax-unmatched-bracket"), (6, "syntax-missing-brace"), (7, "syntax-missing-operand")]
+
+
+def test_recovery_keeps_the_closing_brace_on_the_bad_line():
+    # The '}' after the mistake closes the block: no cascade of "block not closed" at the end.
+    text = "map {\n  zones { home 0101..0103 }\n  rows = 1..3\n}\nside a { name = \"A\" }\n"
+    _, diagnostics = parse_tree(text, "t.rulec")
+    assert [(d.span.line, d.span.column, d.code) for d in diagnostics] == [(2, 20, "syntax-missing-equals")]
+
+
+def test_a_value_left_out_points_at_its_equals_sign():
+    _, diagnostics = parse_tree("a {\n  x =\n  y = 3\n}\n", "t.rulec")
+    assert [(d.span.line, d.span.column, d.code, d.message) for d in diagnostics] == [
+        (2, 5, "syntax-missing-value", "expected a value after '=' at the end of the line")]
+
+
+def test_an_unclosed_block_is_named_with_the_line_it_began():
+    text = "game g {\n  title = \"x\"\n}\nunit u1 {\n  side = a\n  arrives = { turn = 1 }\n"
+    _, diagnostics = parse_tree(text, "t.rulec")
+    assert [(d.span.line, d.code, d.message) for d in diagnostics] == [
+        (6, "syntax-unclosed", "the block 'unit u1' opened at line 4 is not closed: expected '}' before the end of the file")]
+
+
+def test_an_unclosed_list_and_object_value_are_named():
+    _, diagnostics = parse_tree("x = [1, 2,\n", "t.rulec")
+    assert diagnostics[0].message == "the list '[' opened at line 1 is not closed: expected ']' before the end of the file"
+    _, diagnostics = parse_tree("x = { a = 1\n", "t.rulec")
+    assert diagnostics[0].message == "the value of 'x' opened at line 1 is not closed: expected '}' before the end of the file"
+
+
+def test_messages_never_show_lark_terminal_names():
+    texts = ["x = ", "x = 1 +", "a b c", "x = [1 2", "x = f(1 2", "}", "x = 1..2..3", "a { b = 1 } c"]
+    for text in texts:
+        _, diagnostics = parse_tree(text, "t.rulec")
+        for diagnostic in diagnostics:
+            assert not any(word in diagnostic.message for word in ("RBRACE", "LSQB", "__ANON", "$END", "NAME", "Token(")), diagnostic.message
+
+
+def test_expected_words_reads_like_a_sentence():
+    assert expected_words({"RBRACE", "NAME", "STRING", "INT"}) == "'}', a name, a text in quotes or a whole number"
+    assert expected_words({"EQUAL"}) == "'='"
+
+
+def test_binary_junk_is_one_diagnostic():
+    _, diagnostics = parse_tree("\x00\x01garbage", "t.rulec")
+    assert [d.code for d in diagnostics] == ["not-a-game-file"]
+
+
+def test_many_errors_stop_with_a_note():
+    _, diagnostics = parse_tree("x = @\n" * 50, "t.rulec")
+    assert len(diagnostics) == 21 and diagnostics[-1].code == "syntax-too-many" and diagnostics[-1].severity == "note"
+
+
+def test_deep_nesting_is_a_diagnostic():
+    with pytest.raises(DiagnosticError) as caught:
+        parse_text("x = " + "[" * 5000 + "]" * 5000, "t.rulec")
+    assert caught.value.diagnostics[0].code == "syntax-too-deep"
+
+
+def test_a_bad_escape_in_a_text_is_a_diagnostic():
+    with pytest.raises(DiagnosticError) as caught:
+        parse_text('x = "\\N{no such name}"', "t.rulec")
+    assert caught.value.diagnostics[0].code == "syntax-bad-text"
