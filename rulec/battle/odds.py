@@ -20,11 +20,10 @@ from fractions import Fraction
 from random import Random
 
 from rulec.battle.decisions import DefaultDecider
-from rulec.battle.deployment import deploy
-from rulec.battle.resolve import BattleSetup, BattleState, escalates, fight_battle, fight_combat, judge, plan_combats, start
+from rulec.battle.resolve import BattleSetup, BattleState, PreparedBattle, escalates, fight_combat, fight_prepared, judge, start
 
-DEFAULT_BUDGET = 200_000  # combat resolutions before falling back to Monte Carlo
-DEFAULT_SAMPLES = 20_000
+DEFAULT_BUDGET = 100_000  # combat resolutions before falling back to Monte Carlo
+DEFAULT_SAMPLES = 10_000
 
 
 @dataclass(frozen=True)
@@ -69,7 +68,7 @@ def battle_odds(setup: BattleSetup, budget: int = DEFAULT_BUDGET, samples: int =
 def exact_odds(setup: BattleSetup, budget: int = DEFAULT_BUDGET) -> Odds:
     """Exact probabilities as fractions; raises _TooLarge past the budget."""
     counter = [budget]
-    outcomes, escalation = _exact_outcomes(setup, counter)
+    outcomes, escalation = _exact_outcomes(PreparedBattle(setup), counter)
     winner: dict = defaultdict(Fraction)
     states: tuple[dict, dict] = (defaultdict(Fraction), defaultdict(Fraction))
     for (won, state_a, state_b), p in outcomes.items():
@@ -80,12 +79,11 @@ def exact_odds(setup: BattleSetup, budget: int = DEFAULT_BUDGET) -> Odds:
                 escalation=escalation if setup.skirmish else None)
 
 
-def _exact_outcomes(setup: BattleSetup, counter: list[int]) -> tuple[dict[tuple[str, str, str], Fraction], Fraction]:
-    deployment = deploy(setup.system, setup.forces, skirmish=setup.skirmish)
-    plans = plan_combats(setup, deployment)
+def _exact_outcomes(battle: PreparedBattle, counter: list[int]) -> tuple[dict[tuple[str, str, str], Fraction], Fraction]:
+    setup, deployment = battle.setup, battle.deployment
     decider = DefaultDecider()
     distribution: dict[BattleState, Fraction] = {start(deployment): Fraction(1)}
-    for plan in plans:
+    for plan in battle.plans:
         following: dict[BattleState, Fraction] = defaultdict(Fraction)
         for state, p in distribution.items():
             pending: list[tuple[int, ...]] = [()]
@@ -108,8 +106,7 @@ def _exact_outcomes(setup: BattleSetup, counter: list[int]) -> tuple[dict[tuple[
         if escalates(setup, deployment, state):
             escalation += p
             if open_outcomes is None:
-                open_setup = BattleSetup(setup.system, setup.forces, setup.die, skirmish=False)
-                open_outcomes, _ = _exact_outcomes(open_setup, counter)
+                open_outcomes, _ = _exact_outcomes(battle.open_battle, counter)
             for key, q in open_outcomes.items():
                 outcomes[key] += p * q
             continue
@@ -130,8 +127,9 @@ def monte_carlo_odds(setup: BattleSetup, samples: int = DEFAULT_SAMPLES, seed: i
             return random.randint(1, setup.die)
 
     dice = _Dice()
+    battle = PreparedBattle(setup)
     for _ in range(samples):
-        result = fight_battle(setup, dice, decider)
+        result = fight_prepared(battle, dice, decider)
         escalated += result.escalated is not None
         final = result.final
         won, state_a, state_b = _result_key(setup, final.sides, final.loser)

@@ -206,17 +206,35 @@ def judge(setup: BattleSetup, deployment: Deployment, state: BattleState) -> tup
     return (results[0], results[1]), loser
 
 
+class PreparedBattle:
+    """A battle's deployment and combat plans, worked out once for many fights (odds, Monte Carlo)."""
+
+    def __init__(self, setup: BattleSetup):
+        self.setup = setup
+        self.deployment = deploy(setup.system, setup.forces, skirmish=setup.skirmish)
+        self.plans = plan_combats(setup, self.deployment)
+        self._open_battle: PreparedBattle | None = None
+
+    @property
+    def open_battle(self) -> "PreparedBattle":
+        """The open battle with the full armies that a skirmish may grow into."""
+        if self._open_battle is None:
+            self._open_battle = PreparedBattle(BattleSetup(self.setup.system, self.setup.forces, self.setup.die, skirmish=False))
+        return self._open_battle
+
+
 def fight_battle(setup: BattleSetup, dice: Dice, decider: Decider) -> BattleResult:
     """Deploy, fight every combat in the attacker's order, judge; a skirmish may grow into an open battle."""
-    deployment = deploy(setup.system, setup.forces, skirmish=setup.skirmish)
+    return fight_prepared(PreparedBattle(setup), dice, decider)
+
+
+def fight_prepared(battle: PreparedBattle, dice: Dice, decider: Decider) -> BattleResult:
+    setup, deployment = battle.setup, battle.deployment
     state = start(deployment)
     combats = []
-    for plan in plan_combats(setup, deployment):
+    for plan in battle.plans:
         state, result = fight_combat(setup, plan, state, dice, decider)
         combats.append(result)
     sides, loser = judge(setup, deployment, state)
-    escalated = None
-    if escalates(setup, deployment, state):
-        open_setup = BattleSetup(setup.system, setup.forces, setup.die, skirmish=False)
-        escalated = fight_battle(open_setup, dice, decider)
+    escalated = fight_prepared(battle.open_battle, dice, decider) if escalates(setup, deployment, state) else None
     return BattleResult(setup, deployment, tuple(combats), sides, loser, escalated)
