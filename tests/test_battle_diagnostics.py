@@ -65,3 +65,24 @@ def test_engle_battle_section_matches_the_schema():
     jsonschema.Draft202012Validator(schema).validate(document.data["battle"])
     broken = dict(document.data["battle"], outcome={"even": {"even": "yes", "casualty_points": 0}})
     assert list(jsonschema.Draft202012Validator(schema).iter_errors(broken))
+
+
+def test_rulec_check_reports_nothing_for_engle(capsys):
+    from rulec.cli.main import main
+
+    assert main(["check", "engle_ww2_battle"]) == 0
+    captured = capsys.readouterr()
+    assert "error" not in captured.out + captured.err and "warning" not in captured.out + captured.err
+
+
+def test_the_compiled_module_holds_the_same_battle_system(tmp_path):
+    from rulec.battle.army import ArmyCounts
+    from rulec.pipeline import generate, load_compiled, load_game
+
+    game = load_game("engle_ww2_battle")
+    module = tmp_path / "engle_ww2_battle.py"
+    module.write_text(generate(game), encoding="utf-8")
+    compiled = load_compiled(module)
+    assert compiled.battle == game.battle
+    counts = ArmyCounts(4, {"routed": 3})
+    assert [s.when(counts) for s in compiled.battle.army_states] == [s.when(counts) for s in game.battle.army_states]
