@@ -101,7 +101,8 @@ class BoardView:
         markers = ("*" if hex_ in self.game.map.places else "") + ("=" if hex_ in self.road_hexes else "") + \
                   ("~" if hex_ in self.river_hexes else "")
         terrain_rgb = self.terrain_rgb.get(terrains[0]) if terrains else None
-        bottom = " " + _paint(letters, terrain_rgb, self.color) + " " + _paint(markers.ljust(width - 4), (150, 150, 150), self.color)
+        bottom = " " + _paint(letters.rstrip(), terrain_rgb, self.color) + " " * (3 - len(letters.rstrip()))
+        bottom += (_paint(markers, (150, 150, 150), self.color) if markers else "") + " " * (width - 4 - len(markers))
         return top, bottom
 
     def render(self, stacks: Mapping[Hex, list[tuple[Unit, int]]]) -> str:
