@@ -9,7 +9,6 @@ take the hex's award from the enemy or give it to the mover).
 
 from __future__ import annotations
 
-import heapq
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -48,28 +47,24 @@ def reachable(
     rules = tables.game.movement
     stop_in_zoc = rules.zoc == "stop_on_entry"
     zoc_extra = rules.zoc_extra_cost if rules.zoc == "extra_cost" else 0
+    zoc_to_zoc = rules.zoc_to_zoc
     bit = {h: 1 << i for i, h in enumerate(tables.objectives)}
-    entry_cost, neighbours = tables.entry, tables.neighbours
-    best: dict[tuple[Hex, int], int] = {}
-    ends: dict[Hex, int] = {}
+    steps, exit_cost, edges_of = tables.steps, tables.exit_cost, tables.edges_of
+    best: dict[tuple[Hex, int], int] = {}  # (hex, objectives passed) -> most MP left there
+    ends: dict[Hex, int] = {}  # hex the unit may stop in -> richest objectives mask
     exits: set[str] = set()
-    heap: list[tuple[int, int, Hex, int]] = []
-    counter = 0
+    # Every step costs at least 1 MP, so handling positions by MP left, most first, is a Dijkstra search.
+    buckets: list[list[tuple[Hex, int]]] = [[] for _ in range(allowance + 1)]
 
     def arrive(h: Hex, mask: int, left: int, stop: bool) -> None:
-        nonlocal counter
         mask |= bit.get(h, 0)
-        if h in ends:
-            old = ends[h]
-            if (mask.bit_count(), -mask) > (old.bit_count(), -old):
-                ends[h] = mask
-        else:
+        old = ends.get(h)
+        if old is None or (mask != old and (mask.bit_count(), -mask) > (old.bit_count(), -old)):
             ends[h] = mask
         if stop or best.get((h, mask), -1) >= left:
             return
         best[(h, mask)] = left
-        counter += 1
-        heapq.heappush(heap, (-left, counter, h, mask))
+        buckets[left].append((h, mask))
 
     if start is None:
         for h, cost in entries:
@@ -79,44 +74,54 @@ def reachable(
         if withdrawal is None or allowance < withdrawal.min_move:
             return NOWHERE
         # Tactical withdrawal: the first hex must be free of enemy ZOC (and maybe not across a river).
-        for n in neighbours[start]:
-            step = entry_cost[(start, n)]
-            if n in enemy_occupied or n in enemy_zoc:
+        for n, cost, river in steps[start]:
+            if n in enemy_occupied or n in enemy_zoc or river:
                 continue
             if not withdrawal.first_hex_across_river and hexside_key(start, n) in tables.withdrawal_blocked:
                 continue
-            cost = step.cost + withdrawal.cost
-            if not step.river and cost <= allowance:
+            cost += withdrawal.cost
+            if cost <= allowance:
                 arrive(n, 0, allowance - cost, False)
     else:
         best[(start, 0)] = allowance
-        heap.append((-allowance, 0, start, 0))
+        buckets[allowance].append((start, 0))
 
-    while heap:
-        negative_left, _, h, mask = heapq.heappop(heap)
-        left = -negative_left
-        if best.get((h, mask), -1) > left:
-            continue
-        first = h == start and mask == 0 and left == allowance and not locked
-        for edge in tables.edges_of.get(h, ()):
-            if tables.exit_cost[(h, edge)] <= left:
-                exits.add(edge)
-        for n in neighbours[h]:
-            if n in enemy_occupied:
-                continue
-            step = entry_cost[(h, n)]
-            if step.river:
-                # A river crossing must be the first step of the move and uses every MP left.
-                if first:
-                    arrive(n, mask, 0, True)
-                continue
-            cost = step.cost
-            if n in enemy_zoc:
-                if not rules.zoc_to_zoc and h in enemy_zoc:
+    get = best.get
+    for left in range(allowance, -1, -1):
+        for h, mask in buckets[left]:
+            if get((h, mask), -1) > left:
+                continue  # reached again later with more MP left
+            first = h == start and mask == 0 and left == allowance and not locked
+            for edge in edges_of.get(h, ()):
+                if exit_cost[(h, edge)] <= left:
+                    exits.add(edge)
+            in_zoc = h in enemy_zoc
+            for n, cost, river in steps[h]:
+                if n in enemy_occupied:
                     continue
-                cost += zoc_extra
-            if cost <= left:
-                arrive(n, mask, left - cost, stop_in_zoc and n in enemy_zoc)
+                if river:
+                    # A river crossing must be the first step of the move and uses every MP left.
+                    if first:
+                        arrive(n, mask, 0, True)
+                    continue
+                if n in enemy_zoc:
+                    if in_zoc and not zoc_to_zoc:
+                        continue
+                    cost += zoc_extra
+                    if cost <= left:
+                        arrive(n, mask, left - cost, stop_in_zoc)
+                    continue
+                if cost > left:
+                    continue
+                # The common case, inlined: a plain step to a hex outside enemy control.
+                m = mask | bit[n] if n in bit else mask
+                old = ends.get(n)
+                if old is None or (m != old and (m.bit_count(), -m) > (old.bit_count(), -old)):
+                    ends[n] = m
+                rest = left - cost
+                if get((n, m), -1) < rest:
+                    best[(n, m)] = rest
+                    buckets[rest].append((n, m))
 
     ends.pop(start, None)
     return Reach(ends, tuple(sorted(exits)))

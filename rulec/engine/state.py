@@ -358,7 +358,9 @@ class GameState:
         found = self._phase_moves.get(key)
         if found is None:
             reach = self._reach(uid)
-            moves = tuple(Action.move(uid, h) for h in sorted(reach.destinations))
+            interned = self.tables.move_actions
+            moves = tuple(interned.get((uid, h)) or interned.setdefault((uid, h), Action.move(uid, h))
+                          for h in sorted(reach.destinations))
             exits = tuple(Action.exit(uid, e) for e in reach.exits) if self.game.movement.exit_map else ()
             found = (moves, exits)
             if self._keeps_moves(uid):
@@ -592,14 +594,35 @@ class GameState:
         return action
 
     def _check(self, action: Action) -> None:
-        if action in self._cache.get("legal_set", ()):
-            return
-        legal = self._cache.get("legal_set")
-        if legal is None:
-            legal = self._cache["legal_set"] = frozenset(self.legal_actions())
-        if action not in legal:
+        """Raise IllegalAction unless `action` is one of the legal actions."""
+        if not self._is_legal(action):
             message, mechanic = self._why_illegal(action)
             raise IllegalAction(message, self.game.rule_refs.get(mechanic) if mechanic else None)
+
+    def _is_legal(self, action: Action) -> bool:
+        kind = action.kind
+        if kind in (MOVE, EXIT) and self._free_to_move():
+            # The common case, checked against the one unit's moves rather than every action.
+            uid = action.unit
+            unit = self._units.get(uid)
+            if unit is None or unit.side != self.phase.side or uid in self.moved:
+                return False
+            where = self.where[uid]
+            if not (where == ON_MAP or (where == PENDING and self._arrives_now(uid))):
+                return False
+            moves, exits = self._unit_moves(uid)
+            if kind == EXIT:
+                return action in exits
+            return action in moves and (action.hex not in self._occupants() or self._may_end(uid, action.hex))
+        legal = self._cache.get("legal")
+        if legal is None:
+            legal = self._cache["legal"] = self._legal_actions()
+        return action in legal
+
+    def _free_to_move(self) -> bool:
+        """A movement phase with no removal, battle, retreat or advance pending."""
+        return (self.phase.kind == "movement" and not self.terminal and self.removing is None and self.battle is None
+                and not self.retreats and self.advancing is None)
 
     def _move(self, uid: str, h: Hex) -> None:
         reach = self._reach(uid)
