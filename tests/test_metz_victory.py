@@ -67,9 +67,9 @@ def test_german_reentry_takes_the_city_vp_back(metz):
 
 @rule("metz:6.1")
 def test_us_vp_for_exiting_east(metz):
-    state = at(metz, {"us_cca": "0905", "de_1010": "0101"})
-    state.apply_action(Action.exit("us_cca", "east"))
-    assert state.vp["us"] == 5 and state.status("us_cca") == "exited"
+    state = at(metz, {"us_357": "0905", "de_1010": "0101"})
+    state.apply_action(Action.exit("us_357", "east"))
+    assert state.vp["us"] == 5 and state.status("us_357") == "exited"
 
 
 @rule("metz:6.2")
@@ -120,3 +120,12 @@ def test_victory_levels(metz):
     assert level(1, 11) == ("germany", "Substantial Victory")
     assert level(24, 9) == ("us", "Decisive Victory")
     assert level(3, 3) == (None, "Draw")
+
+
+@rule("metz:6.1")
+def test_passing_through_metz_on_the_way_off_the_map_counts(metz):
+    # CCA drives from 0708 through Metz and off the east edge by the road out of 0907:
+    # 20 VP for Metz and 5 for the exit.
+    state = at(metz, {"us_cca": "0708", "de_1010": "0101"})
+    state.apply_action(Action.exit("us_cca", "east"))
+    assert state.vp["us"] == 25 and state.holders["0807"] == "us"

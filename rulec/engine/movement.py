@@ -2,9 +2,10 @@
 
 The search keeps, for each (hex, objectives passed) pair, the most MP a unit can
 have left there. Objectives are the hexes of 'holds' awards, where passing
-through matters; a destination is reported with the richest set of objectives a
-legal path to it passes (passing one is never worse for the mover: it can only
-take the hex's award from the enemy or give it to the mover).
+through matters; a destination is reported with the most valuable set of
+objectives a legal path to it passes (by VP at stake, see Tables.mask_rank):
+passing one is never worse for the mover, as it can only take the hex's award
+from the enemy or give it to the mover.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ class Reach:
 
     destinations: dict[Hex, int]  # hex the unit may end in -> objectives mask of its path
     exits: tuple[str, ...]  # map edges the unit may leave by
+    exit_masks: dict[str, int] | None = None  # edge -> objectives mask of the path to it
 
 
 NOWHERE = Reach({}, ())
@@ -49,17 +51,18 @@ def reachable(
     zoc_extra = rules.zoc_extra_cost if rules.zoc == "extra_cost" else 0
     zoc_to_zoc = rules.zoc_to_zoc
     bit = {h: 1 << i for i, h in enumerate(tables.objectives)}
+    rank = tables.mask_rank or None
     steps, exit_cost, edges_of = tables.steps, tables.exit_cost, tables.edges_of
     best: dict[tuple[Hex, int], int] = {}  # (hex, objectives passed) -> most MP left there
     ends: dict[Hex, int] = {}  # hex the unit may stop in -> richest objectives mask
-    exits: set[str] = set()
+    exits: dict[str, int] = {}  # edge -> richest objectives mask of a path leaving by it
     # Every step costs at least 1 MP, so handling positions by MP left, most first, is a Dijkstra search.
     buckets: list[list[tuple[Hex, int]]] = [[] for _ in range(allowance + 1)]
 
     def arrive(h: Hex, mask: int, left: int, stop: bool) -> None:
         mask |= bit.get(h, 0)
         old = ends.get(h)
-        if old is None or (mask != old and (mask.bit_count(), -mask) > (old.bit_count(), -old)):
+        if old is None or (mask != old and _better(mask, old, rank)):
             ends[h] = mask
         if stop or best.get((h, mask), -1) >= left:
             return
@@ -94,7 +97,9 @@ def reachable(
             first = h == start and mask == 0 and left == allowance and not locked
             for edge in edges_of.get(h, ()):
                 if exit_cost[(h, edge)] <= left:
-                    exits.add(edge)
+                    old = exits.get(edge)
+                    if old is None or (mask != old and _better(mask, old, rank)):
+                        exits[edge] = mask
             in_zoc = h in enemy_zoc
             for n, cost, river in steps[h]:
                 if n in enemy_occupied:
@@ -116,7 +121,7 @@ def reachable(
                 # The common case, inlined: a plain step to a hex outside enemy control.
                 m = mask | bit[n] if n in bit else mask
                 old = ends.get(n)
-                if old is None or (m != old and (m.bit_count(), -m) > (old.bit_count(), -old)):
+                if old is None or (m != old and _better(m, old, rank)):
                     ends[n] = m
                 rest = left - cost
                 if get((n, m), -1) < rest:
@@ -124,4 +129,11 @@ def reachable(
                     buckets[rest].append((n, m))
 
     ends.pop(start, None)
-    return Reach(ends, tuple(sorted(exits)))
+    return Reach(ends, tuple(sorted(exits)), exits)
+
+
+def _better(mask: int, old: int, rank: tuple[int, ...] | None) -> bool:
+    """Is a path through the objectives in `mask` worth more to the mover than one through `old`?"""
+    if rank is not None:
+        return rank[mask] > rank[old]
+    return (mask.bit_count(), -mask) > (old.bit_count(), -old)

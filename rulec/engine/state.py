@@ -640,6 +640,10 @@ class GameState:
         self._enter(uid, h)
 
     def _exit(self, uid: str, edge: str) -> None:
+        mask = (self._reach(uid).exit_masks or {}).get(edge, 0)
+        for i, objective in enumerate(self.tables.objectives):
+            if mask >> i & 1:
+                self._enter(uid, objective)  # passed through on its way off the map
         self.moved.add(uid)
         self.pos.pop(uid, None)
         self.due.pop(uid, None)

@@ -43,6 +43,7 @@ class Tables:
     hex_shift: dict[Hex, tuple[int, int]]  # (column shift, drm) of the defender's terrain
     hexside_combat: dict[str, tuple[tuple[int, int, str], ...]]  # hexside -> (shift, drm, when) per feature
     objectives: tuple[Hex, ...]  # hexes of 'holds' awards (passing through them matters)
+    mask_rank: tuple[int, ...]  # objectives mask -> how much a path through them is worth (higher is better)
     unit_names: dict[str, str]  # how players name a unit (lower case) -> unit id
     unit_order: dict[str, int]  # unit id -> position in the game file (a stable order)
     short_name: dict[str, str] = field(default_factory=dict)  # unit id -> the name actions print
@@ -121,6 +122,7 @@ def _build(game: Game) -> Tables:
 
     hex_shift = {h: _terrain_combat(game, gmap.terrain.get(h, ())) for h in hexes}
     objectives = tuple(sorted({h for a in game.awards if a.trigger.kind == "holds" for h in a.trigger.hexes}))
+    mask_rank = _mask_rank(game, objectives)
     unit_names, short_name = _unit_names(game.units)
     return Tables(
         game=game, hexes=hexes, neighbours=neighbours, distance=distance, hex_cost=hex_cost, entry=entry,
@@ -128,9 +130,48 @@ def _build(game: Game) -> Tables:
         withdrawal_blocked=frozenset(withdrawal_blocked), zoc_into=zoc_into, exit_cost=exit_cost,
         edges_of={h: tuple(e) for h, e in edges_of.items()}, offmap_entry_cost=offmap_entry_cost,
         zones={z: frozenset(hs) for z, hs in gmap.zones.items()}, hex_shift=hex_shift,
-        hexside_combat=hexside_combat, objectives=objectives, unit_names=unit_names,
+        hexside_combat=hexside_combat, objectives=objectives, mask_rank=mask_rank, unit_names=unit_names,
         unit_order={uid: i for i, uid in enumerate(game.units)}, short_name=short_name,
     )
+
+
+class _NoGame:
+    """An evaluation context with nothing in it, to weigh constant award amounts."""
+
+    turn = turns = 1
+    phasing_side = unit = None
+
+    def units(self, **_):
+        return []
+
+    def vp(self, _side):
+        return 0
+
+
+def _mask_rank(game: Game, objectives: tuple[Hex, ...]) -> tuple[int, ...]:
+    """Rank every set of objectives a path may pass: by VP at stake, then by count.
+
+    A move passes through the objectives that are worth most to the mover (taking a
+    hex's award, or taking it away from the enemy, both count its value).
+    """
+    if len(objectives) > 12:
+        return ()
+    weight = []
+    for h in objectives:
+        total = 0
+        for award in game.awards:
+            if award.trigger.kind == "holds" and h in award.trigger.hexes:
+                try:
+                    total += abs(int(award.amount(_NoGame())))
+                except Exception:  # an amount that needs a real game: count it as 1
+                    total += 1
+        weight.append(total)
+    keys = [(sum(w for i, w in enumerate(weight) if m >> i & 1), m.bit_count(), -m) for m in range(1 << len(objectives))]
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    rank = [0] * len(keys)
+    for position, mask in enumerate(order):
+        rank[mask] = position
+    return tuple(rank)
 
 
 def _bfs(start: Hex, neighbours: dict[Hex, tuple[Hex, ...]]) -> dict[Hex, int]:
