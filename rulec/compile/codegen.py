@@ -143,7 +143,7 @@ class ModuleWriter:
         if isinstance(value, m.Expr):
             return flat or ""
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            items = [f"{inner}{name}={self.literal(item, depth + 1)}," for name, item in _fields(value)]
+            items = [f"{inner}{name}={self.literal(item, depth + 1)}," for name, item in non_default_fields(value)]
             return f"{type(value).__name__}(\n" + "\n".join(items) + f"\n{close})"
         if isinstance(value, dict):
             entries = [f"{self.flat(key)}: {self.flat(item)}" for key, item in value.items()]
@@ -184,7 +184,7 @@ class ModuleWriter:
         if isinstance(value, float):
             return repr(value)
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            return f"{type(value).__name__}(" + ", ".join(f"{name}={self.flat(item)}" for name, item in _fields(value)) + ")"
+            return f"{type(value).__name__}(" + ", ".join(f"{name}={self.flat(item)}" for name, item in non_default_fields(value)) + ")"
         if isinstance(value, dict):
             return "{" + ", ".join(f"{self.flat(k)}: {self.flat(v)}" for k, v in value.items()) + "}"
         if isinstance(value, tuple):
@@ -200,7 +200,7 @@ def generate_module(game: m.Game) -> str:
     return ModuleWriter(game).write()
 
 
-def _fields(value: Any) -> list[tuple[str, Any]]:
+def non_default_fields(value: Any) -> list[tuple[str, Any]]:
     """The fields of a model object that differ from their defaults, in declaration order."""
     result = []
     for f in dataclasses.fields(value):

@@ -1,7 +1,8 @@
 """The game model as JSON data: what `rulec compile` writes next to the module.
 
-Every field of every model object is written (defaults too), so the JSON is a
-complete description for tools that do not run Python. Expressions become
+Fields still at their default value are left out, as in the generated
+module (the defaults are documented in rulec/runtime/model.py); that keeps
+generated files unchanged when the model gains a new field. Expressions become
 {"$expr": "<the designer's text>"}; tuples become lists; dictionary keys
 become strings (a CRT row's die roll "3"). Order follows the model, which
 follows the game file, so the output is the same bytes every time.
@@ -13,6 +14,7 @@ import dataclasses
 import json
 from typing import Any
 
+from rulec.compile.codegen import non_default_fields
 from rulec.runtime import model as m
 
 FORMAT = "rulec-game-model/1"
@@ -23,7 +25,7 @@ def to_data(value: Any) -> Any:
     if isinstance(value, m.Expr):
         return {"$expr": value.source}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {name: to_data(item) for name, item in non_default_fields(value)}
     if isinstance(value, dict):
         return {str(key): to_data(item) for key, item in value.items()}
     if isinstance(value, (tuple, list)):
