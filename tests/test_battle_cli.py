@@ -128,3 +128,10 @@ def test_a_bad_seed_is_an_argparse_usage_error(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(battle("--seed", "abc"))
     assert exit_.value.code == 2
+
+
+def test_sides_may_be_named_by_adjective(capsys):
+    assert main(battle("--attacker", "Soviet", "--ambush", "german", "--odds", "--json")) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert list(data["army_states"]) == ["soviet", "germany"]
+    assert abs(sum(data["winner"].values()) - 1) < 1e-9

@@ -153,14 +153,14 @@ def odds_text(odds: Odds, forces: tuple[Force, Force], skirmish: bool) -> str:
     return "\n".join(lines)
 
 
-def odds_json(odds: Odds) -> dict[str, Any]:
+def odds_json(odds: Odds, forces: tuple[Force, Force]) -> dict[str, Any]:
     def number(p: float | Fraction) -> float:
         return float(p)
 
     data: dict[str, Any] = {
         "method": odds.method,
         "winner": {k: number(p) for k, p in odds.winner.items()},
-        "army_states": [{k: number(p) for k, p in states.items()} for states in odds.states],
+        "army_states": {force.side: {k: number(p) for k, p in states.items()} for force, states in zip(forces, odds.states)},
     }
     if odds.method == "exact":
         data["exact"] = {k: f"{p.numerator}/{p.denominator}" for k, p in odds.winner.items()}

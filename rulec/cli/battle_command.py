@@ -18,14 +18,14 @@ import sys
 from typing import Any
 
 from rulec.battle.decisions import DefaultDecider, PromptDecider
-from rulec.battle.forces import Force, ForceError, parse_force, side_modifier
+from rulec.battle.forces import Force, ForceError, parse_force, resolve_side, side_modifier
 from rulec.battle.odds import DEFAULT_SAMPLES, battle_odds
 from rulec.battle.deployment import deploy
 from rulec.battle.report import battle_json, battle_text, deployment_lines, odds_json, odds_text
 from rulec.battle.resolve import BattleSetup, SeededDice, fight_battle
-from rulec.check.build_battle import normalise_name
 from rulec.diagnostics import did_you_mean
 from rulec.pipeline import load_game
+from rulec.runtime.model import Game
 
 USAGE_ERROR = 2
 
@@ -81,24 +81,24 @@ def _run(args: argparse.Namespace) -> int:
     forces = [parse_force(game, text) for text in args.side]
     if forces[0].side == forces[1].side:
         raise _Usage(f"both forces are {forces[0].name}", "give two different sides")
-    if args.attacker is not None and _which(forces, args.attacker) == 1:
+    if args.attacker is not None and _which(game, forces, args.attacker) == 1:
         forces.reverse()
     for item in args.modifier:
         side_text, equals, value = item.partition("=")
         if not equals or not value.strip():
             raise _Usage(f"--modifier is written SIDE=VALUE, found '{item}'", "for example --modifier Red=+1")
-        index = _which(forces, side_text)
+        index = _which(game, forces, side_text)
         forces[index] = forces[index].with_modifier(side_modifier(game, forces[index], value))
     if args.ambush is not None:
         if game.battle.ambush is None:
             raise _Usage(f"game '{game.info.id}' has no ambush modifier")
-        index = _which(forces, args.ambush)
+        index = _which(game, forces, args.ambush)
         forces[index] = forces[index].with_modifier(game.battle.modifiers[game.battle.ambush])
     setup = BattleSetup(game.battle, (forces[0], forces[1]), die=game.info.die, skirmish=args.skirmish)
 
     if args.odds:
         odds = battle_odds(setup, samples=args.samples, seed=args.seed)
-        print(json.dumps(odds_json(odds), indent=2) if args.json else odds_text(odds, setup.forces, args.skirmish))
+        print(json.dumps(odds_json(odds, setup.forces), indent=2) if args.json else odds_text(odds, setup.forces, args.skirmish))
         return 0
     decider = DefaultDecider()
     if args.interactive:
@@ -119,11 +119,14 @@ def _ask(prompt: str, out) -> str | None:
     return None if line == "" else line
 
 
-def _which(forces: list[Force], written: str) -> int:
-    """Which of the two forces a player means by a side's id, name or the text of its --side."""
-    key = normalise_name(written)
-    for index, force in enumerate(forces):
-        if key in (normalise_name(force.side), normalise_name(force.name)):
-            return index
+def _which(game: Game, forces: list[Force], written: str) -> int:
+    """Which of the two forces a player means by a side's id, name or adjective."""
     names = [force.name for force in forces]
+    try:
+        side, _ = resolve_side(game, written)
+    except ForceError:
+        side = None
+    for index, force in enumerate(forces):
+        if force.side == side:
+            return index
     raise _Usage(f"'{written}' is neither of the battle's sides ({' nor '.join(names)})", did_you_mean(written, names))
