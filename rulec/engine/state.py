@@ -334,14 +334,15 @@ class GameState:
     def _movement_actions(self) -> list[Action]:
         side = self.phase.side
         actions: list[Action] = []
-        occupants = self._occupants()
+        # Hexes no unit may end its move in (stacking); a unit's own hex is never its destination.
+        full = {h for h, units in self._occupants().items() if not self._may_end(None, h)}
         for uid, unit in self._units.items():
             if unit.side != side or uid in self.moved:
                 continue
             where = self.where[uid]
             if where == ON_MAP or (where == PENDING and self._arrives_now(uid)):
                 moves, exits = self._unit_moves(uid)
-                actions.extend(a for a in moves if a.hex not in occupants or self._may_end(uid, a.hex))
+                actions.extend(moves if not full else [a for a in moves if a.hex not in full])
                 actions.extend(exits)
                 if where == PENDING and self._may_delay(uid):
                     actions.append(Action.delay(uid))
@@ -466,8 +467,16 @@ class GameState:
             withdrawal = None
             for option in self.options:
                 withdrawal = self.game.options[option].zoc_withdrawal or withdrawal
-            return reachable(self.tables, allowance=unit.move, start=self.pos[uid], enemy_occupied=enemy,
-                             enemy_zoc=zoc, locked=uid in self.locked, withdrawal=withdrawal)
+            # The search depends only on these, so states of a search tree share its results.
+            key = (unit.move, self.pos[uid], uid in self.locked, withdrawal, enemy)
+            cache = self.tables.reach_cache
+            reach = cache.get(key)
+            if reach is None:
+                if len(cache) > 50_000:
+                    cache.clear()
+                reach = cache[key] = reachable(self.tables, allowance=unit.move, start=self.pos[uid], enemy_occupied=enemy,
+                                               enemy_zoc=zoc, locked=uid in self.locked, withdrawal=withdrawal)
+            return reach
         arrival = unit.arrives
         if arrival is not None and arrival.placement == "anywhere":
             occupied = self._occupants()
@@ -504,7 +513,7 @@ class GameState:
             rings.setdefault(min(distance[a][h] for a in hexes), []).append(h)
         return [sorted(rings[d]) for d in sorted(rings)]
 
-    def _may_end(self, uid: str, h: Hex) -> bool:
+    def _may_end(self, uid: str | None, h: Hex) -> bool:
         """Stacking: may this unit end its move in `h`?
 
         Within the limit, yes. Over it, only when the limit is checked at the end of

@@ -49,6 +49,7 @@ class Tables:
     short_name: dict[str, str] = field(default_factory=dict)  # unit id -> the name actions print
     steps: dict[Hex, tuple[tuple[Hex, int, bool], ...]] = field(default_factory=dict)  # hex -> (neighbour, MP, river)
     move_actions: dict = field(default_factory=dict)  # (unit, hex) -> its move Action, made once and shared
+    reach_cache: dict = field(default_factory=dict)  # movement searches shared by every state (see GameState)
 
     def __post_init__(self) -> None:
         # The movement search's inner loop reads this instead of `entry` (one lookup per hex, not per side).
