@@ -495,6 +495,13 @@ class SkirmishRules:
 
 @dataclass(frozen=True)
 class BattleSystem:
+    """The rules of one battle system: how two forces fight one battle without a map.
+
+    Built from a game file's `battle { ... }` section (rulec/check/build_battle.py)
+    and read by rulec/battle; the rulings behind the choice fields are in
+    docs/rulings.md, "Battle systems".
+    """
+
     categories: tuple[str, ...]
     matrix: dict[str, dict[str, int]]  # a unit's category -> its enemy's category -> modifier
     kinds: dict[str, BattleUnitKind]
