@@ -1024,6 +1024,7 @@ GAME: Game = Game(
             text='The 502nd parachute regiment lands on any empty clear hex in any American movement phase.',
             adds=('us_502',),
             vp={'germany': 5},
+            landing_locks=True,
         ),
         'ninetieth_division': Option(
             id='ninetieth_division',

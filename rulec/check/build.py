@@ -79,7 +79,7 @@ class Builder:
             hexside_types=hexside_types,
             unit_types=unit_types,
             units=units,
-            movement=self.record(m.MovementRules, ("movement",)),
+            movement=self.movement(sides),
             stacking=self.record(m.StackingRules, ("stacking",)),
             tables=tables,
             results=results,
@@ -91,6 +91,7 @@ class Builder:
             battle=self.battle() if "battle" in self.data else None,
             source=self.doc.file,
             rule_refs={key: str(ref) for key, ref in self.get(("rule_refs",), {}).items()},
+            supply=self.supply(sides, game_map) if "supply" in self.data else None,
         )
         self.game = game  # kept even when there are errors, so later checks can still look at what was built
         return None if any(d.is_error for d in self.diagnostics) else game
@@ -201,9 +202,15 @@ class Builder:
                 if not off_map.get(number):
                     self.error("edge-not-on-edge", f"hex {number} of edge '{edge}' is not on the map edge", ("map", "edges", edge))
         zones = {zone: tuple(self.hex_list(listed, ("map", "zones", zone))) for zone, listed in body.get("zones", {}).items()}
+        hex_vp = {}
+        for key, vp in body.get("vp", {}).items():
+            number = self.hex_ref(key, ("map", "vp", key), key=True)
+            if number:
+                hex_vp[number] = vp
         return m.MapDef(grid=grid, hexes=tuple(hexes), coordinates=coordinates, neighbours=neighbours, terrain=terrain,
                         places=places, hexside_sets=tuple(sets), hexside_features=features, edge_exits=exits,
-                        edges=edges, edge_directions=edge_directions, zones=zones, sheet=body.get("sheet", ""))
+                        edges=edges, edge_directions=edge_directions, zones=zones, sheet=body.get("sheet", ""),
+                        hex_vp=hex_vp)
 
     def terrain_picture(self, body: dict, hexes: list[str]) -> dict[str, tuple[str, ...]]:
         """Read the map picture: a header of column numbers, then a row number and one legend letter per column."""
@@ -379,7 +386,26 @@ class Builder:
 
     # ---------------------------------------------------------------- units
     def unit_types(self) -> dict[str, m.UnitType]:
-        return {tid: self.record(m.UnitType, ("unit_type", tid), id=tid) for tid in self.get(("unit_type",), {})}
+        return {tid: self.record(m.UnitType, ("unit_type", tid), id=tid, **_tuples(body, "eliminated_only_by"))
+                for tid, body in self.get(("unit_type",), {}).items()}
+
+    def movement(self, sides: dict) -> m.MovementRules:
+        for side in self.get(("movement", "blocked_entry_by_side"), {}):
+            self.reference(side, sides, "side", ("movement", "blocked_entry_by_side", side), key=True)
+        return self.record(m.MovementRules, ("movement",))
+
+    def supply(self, sides: dict, game_map: m.MapDef | None) -> m.SupplyRules:
+        """Supply rules; each side's sources are zones or map edges."""
+        areas = (set(game_map.zones) | set(game_map.edges)) if game_map else set()
+        sources = {}
+        for side, listed in self.get(("supply", "sources"), {}).items():
+            path = ("supply", "sources", side)
+            self.reference(side, sides, "side", path, key=True)
+            names = listed if isinstance(listed, list) else [listed]
+            for index, name in enumerate(names):
+                self.reference(name, sorted(areas), "zone", path + (index,) if isinstance(listed, list) else path)
+            sources[side] = tuple(names)
+        return self.record(m.SupplyRules, ("supply",), sources=sources)
 
     def units(self, sides: dict, unit_types: dict, game_map: m.MapDef | None) -> dict[str, m.Unit]:
         improved = self.get(("improved",), {})
@@ -498,7 +524,7 @@ class Builder:
                 self.error("crt-column-overlap", f"columns '{a.label}' and '{b.label}' overlap", path + (i + 1,))
 
     def combat(self, tables: dict) -> m.CombatRules:
-        rules = self.record(m.CombatRules, ("combat",))
+        rules = self.record(m.CombatRules, ("combat",), **_tuples(self.data["combat"], "retreat_priorities"))
         if rules:
             self.reference(rules.table, tables, "combat table", ("combat", "table"))
         return rules
@@ -540,7 +566,8 @@ class Builder:
             amount = self.expression(body.get("amount", 0), path + ("amount",), compiler)
             only = self.expression(body["only"], path + ("only",), compiler) if "only" in body else None
             if side and trigger and amount:
-                awards.append(m.Award(id=aid, side=side, trigger=trigger, amount=amount, only=only, text=body.get("text", "")))
+                awards.append(m.Award(id=aid, side=side, trigger=trigger, amount=amount, only=only, text=body.get("text", ""),
+                                      requires_supply=body.get("requires_supply", False)))
         return tuple(awards)
 
     def trigger(self, value: Any, path: Path, sides, game_map, phase_ids) -> m.Trigger | None:
@@ -613,9 +640,22 @@ class Builder:
                 withdrawal = m.ZocWithdrawal(min_move=body.get("withdrawal_min_move", 0), cost=body["withdrawal_cost"],
                                              first_hex_across_river=body.get("withdrawal_first_hex_across_river", False))
             improve = self.int_range(body["improve_random"], path + ("improve_random",)) if "improve_random" in body else None
+            for field_name in ("free_setup", "strength_multiplier"):
+                for side in body.get(field_name, {}):
+                    self.reference(side, sides, "side", path + (field_name, side), key=True)
+            if "first_side" in body:
+                self.reference(body["first_side"], sides, "side", path + ("first_side",))
+            zones = set(self.get(("map", "zones"), {}))
+            for side, zone in body.get("free_setup", {}).items():
+                self.reference(zone, sorted(zones), "zone", path + ("free_setup", side))
+            scenario = {key: body[key] for key in ("landing_locks", "start_turn", "turns", "first_side", "strength_multiplier_until_turn")
+                        if key in body}
             result[oid] = m.Option(id=oid, name=body.get("name", oid), text=body.get("text", ""), adds=tuple(body.get("adds", ())),
                                    vp=dict(body.get("vp", {})), combat_modifiers=modifiers, zoc_withdrawal=withdrawal,
-                                   improve_random=improve, improved_vp_to=body.get("improved_vp_to"))
+                                   improve_random=improve, improved_vp_to=body.get("improved_vp_to"),
+                                   free_setup=dict(body.get("free_setup", {})),
+                                   strength_multiplier={side: float(v) for side, v in body.get("strength_multiplier", {}).items()},
+                                   **scenario)
         return result
 
 
@@ -662,6 +702,11 @@ def _column_label(low, high, kind: str) -> str:
     if high is None:
         return f"{show(low)} or more"
     return f"{show(low)}, {show(high)}"
+
+
+def _tuples(body: dict, *names: str) -> dict[str, tuple]:
+    """The listed fields of `body` that are present, as tuples (model collections are tuples)."""
+    return {name: tuple(body[name]) for name in names if isinstance(body.get(name), list)}
 
 
 def _count(number: int, word: str, plural: str | None = None) -> str:
