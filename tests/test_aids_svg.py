@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from rulec.aids.map_svg import parse_sheet
+from rulec.aids.palette import terrain_style
 from rulec.aids.render import write_aids
 from rulec.pipeline import load_game
 from rulec.runtime.model import hexside_key
@@ -45,7 +46,11 @@ def test_map_has_one_element_per_hex(game, map_root):
     for element in hexes:
         terrain = game.map.terrain[element.get("data-hex")]
         assert element.get("data-terrain") == " ".join(terrain)
-        assert element.get("fill") == f"url(#terrain-{terrain[0]})"
+        assert element.get("fill") == terrain_style(terrain[0]).fill
+    # ... and each base terrain with marks has one patterned outline over its hexes (black-and-white prints).
+    marks = {e.get("data-terrain"): e.get("d").count("Z") for e in elements(map_root, "marks")}
+    counts = {t: sum(1 for ts in game.map.terrain.values() if ts[0] == t) for t in ("forest", "rough")}
+    assert marks == counts
 
 
 @pytest.mark.rule("metz:7.23")

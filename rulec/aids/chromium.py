@@ -14,7 +14,7 @@ from pathlib import Path
 NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars", "--virtual-time-budget=5000")
+         "--hide-scrollbars")
 TIMEOUT = 90  # seconds; a cold start on a slow CI machine takes a few
 
 

@@ -40,6 +40,7 @@ class HexShape:
     hex: str
     points: str
     terrain: tuple[str, ...]
+    fill: str
     number_at: tuple[float, float]
 
 
@@ -105,6 +106,9 @@ class MapDrawing:
     edge_labels: tuple[Label, ...]
     terrain_legend: tuple[LegendEntry, ...]
     legend_top: float
+    # One outline per base terrain, filled with its black-and-white marks: a few pattern fills
+    # print far faster than one per hex.
+    terrain_marks: tuple[tuple[str, str], ...]
 
 
 def _wrap(name: str, width: int = 13) -> tuple[str, ...]:
@@ -146,12 +150,15 @@ def draw(game: Game) -> MapDrawing:
     hexes = []
     symbols = []
     places = []
+    outlines: dict[str, list[str]] = {}
     for hex_id in map_def.hexes:
         column, row = map_def.coordinates[hex_id]
         corners = [at(p) for p in geometry.corners(grid, column, row)]
         x, y = centre_of(hex_id)
-        hexes.append(HexShape(hex_id, " ".join(f"{px:g},{py:g}" for px, py in corners),
-                              map_def.terrain[hex_id], (x, round(y - 0.62 * unit, 2))))
+        base = map_def.terrain[hex_id][0]
+        hexes.append(HexShape(hex_id, " ".join(f"{px:g},{py:g}" for px, py in corners), map_def.terrain[hex_id],
+                              terrain_style(base).fill, (x, round(y - 0.62 * unit, 2))))
+        outlines.setdefault(base, []).append("M" + "L".join(f"{px:g} {py:g}" for px, py in corners) + "Z")
         for feature in map_def.terrain[hex_id][1:]:
             style = terrain_style(feature)
             name = game.terrain[feature].name if feature in game.terrain else feature
@@ -231,6 +238,8 @@ def draw(game: Game) -> MapDrawing:
         road_exits=tuple(road_exits), rivers=tuple(rivers), bridges=tuple(bridges), symbols=tuple(symbols),
         places=tuple(places), zones=tuple(zones), edge_path=_path(edge_segments), edge_labels=tuple(edge_labels),
         terrain_legend=legend, legend_top=round(height - MARGIN - LEGEND_HEIGHT, 2),
+        terrain_marks=tuple((t, "".join(outlines[t])) for t in sorted(outlines)
+                            if terrain_style(t).pattern != "none"),
     )
 
 
