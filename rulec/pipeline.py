@@ -167,7 +167,18 @@ class CheckedFile:
 
 
 def check_file(name_or_path: str) -> CheckedFile:
-    """Find, parse and check one game, collecting every diagnostic (for `rulec check` and `rulec compile`)."""
+    """Find, parse and check one game, collecting every diagnostic (for `rulec check` and `rulec compile`).
+
+    Never raises: whatever goes wrong, even a bug in rulec (Lark's VisitError included), ends as a diagnostic.
+    """
+    try:
+        return _check_file(name_or_path)
+    except Exception as error:
+        return CheckedFile(name_or_path, name_or_path, None, None, [Diagnostic(
+            "internal-error", f"rulec failed on '{name_or_path}' ({type(error).__name__}: {error}); this is a bug in rulec")])
+
+
+def _check_file(name_or_path: str) -> CheckedFile:
     try:
         path = find_game(name_or_path)
     except DiagnosticError as error:
