@@ -88,3 +88,14 @@ def test_clone_is_independent(metz):
 def test_end_is_always_legal_in_a_players_phase(metz):
     state = new_game(metz)
     assert Action.end() in state.legal_actions()
+
+
+def test_views_for_a_map_renderer(metz):
+    state = new_game(metz)
+    assert state.units(side="germany", status="map") == [u for u, x in metz.units.items()
+                                                         if x.side == "germany" and x.setup]
+    assert state.units_at("0807") == ["de_gar"]
+    assert state.off_map()["pending"] == state.units(status="pending")
+    assert state.unit_name("us_357") == "357"
+    assert str(Action.move("us_357", "0204")) == "move us_357 0204"
+    assert state.action_to_string(Action.move("us_357", "0204")) == "move 357 0204"

@@ -39,6 +39,10 @@ class Action:
     edge: str | None = None
     number: int | None = None
 
+    def __str__(self) -> str:
+        """The text form with unit ids (GameState.action_to_string uses the names players know)."""
+        return format_action(self, _IDS)
+
     @staticmethod
     def move(unit: str, hex: str) -> "Action":
         return Action(MOVE, unit=unit, hex=hex)
@@ -74,6 +78,14 @@ class Action:
     @staticmethod
     def end() -> "Action":
         return Action(END)
+
+
+class _Identity(dict):
+    def __missing__(self, key: str) -> str:
+        return key
+
+
+_IDS = _Identity()
 
 
 class IllegalAction(ValueError):

@@ -200,6 +200,11 @@ class GameState:
         """'map', 'pending' (not yet arrived), 'exited', 'eliminated' or 'unused' (not in this game)."""
         return self.where[uid]
 
+    def units(self, side: str | None = None, status: str | None = None) -> list[str]:
+        """Unit ids in game-file order, of one side and/or with one status ('map', 'pending', ...)."""
+        return [uid for uid, unit in self._units.items()
+                if (side is None or unit.side == side) and (status is None or self.where[uid] == status)]
+
     def units_at(self, hex: Hex) -> list[str]:
         return self._occupants().get(hex, [])
 
