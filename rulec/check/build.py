@@ -1,31 +1,29 @@
 """Build: a schema-valid document -> the game model, checking cross-references.
 
-Each section of the game file has one method here. Every problem becomes a
-diagnostic pointing at the file; the builder goes on after a problem so that
-one run reports as many as it can.
+Each section of the game file has one method: the map's in build_map.py,
+the combat tables' in build_combat.py, the battle system's in
+build_battle.py, the rest here. Every problem becomes a diagnostic pointing
+at the file; the builder goes on after a problem so that one run reports as
+many as it can. Checks across sections of the finished model are in
+references.py.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable
 
-from rulec.check import hexgrid
-from rulec.check.schema import show
+from rulec.check.build_combat import CombatSections
+from rulec.check.build_map import MapSections
+from rulec.check.fields import plain, tuples_of
 from rulec.compile.expressions import ExpressionCompiler, ExpressionError, to_function
-from rulec.diagnostics import Diagnostic, Span, did_you_mean
+from rulec.diagnostics import Diagnostic, did_you_mean
 from rulec.language.document import Document, Path
 from rulec.runtime import model as m
 
-EDGE_DIRECTIONS = {
-    "flat_top": {"north": ("n", "ne", "nw"), "south": ("s", "se", "sw"), "east": ("ne", "se"), "west": ("nw", "sw")},
-    "pointy_top": {"north": ("ne", "nw"), "south": ("se", "sw"), "east": ("e", "ne", "se"), "west": ("w", "nw", "sw")},
-}
 
+class Builder(MapSections, CombatSections):
+    """Builds one document into a Game, collecting diagnostics in `self.diagnostics`."""
 
-MAX_MAP_SIDE = 200  # columns or rows; a bigger map is a typo, not a game
-
-
-class Builder:
     def __init__(self, document: Document):
         self.doc = document
         self.data = document.data
@@ -50,7 +48,7 @@ class Builder:
         known = list(known)
         if isinstance(value, str) and value in known:
             return value
-        self.error(f"unknown-{what.replace(' ', '-')}", f"unknown {what} '{_show(value)}'", path, did_you_mean(str(value), known), key=key)
+        self.error(f"unknown-{what.replace(' ', '-')}", f"unknown {what} '{plain(value)}'", path, did_you_mean(str(value), known), key=key)
         return None
 
     # ----------------------------------------------------------------- game
@@ -149,220 +147,6 @@ class Builder:
                 for sid, b in self.get(("side",), {}).items()}
 
     # ------------------------------------------------------------------ map
-    def map(self) -> m.MapDef | None:
-        body = self.data["map"]
-        columns = self.int_range(body.get("columns"), ("map", "columns"))
-        rows = self.int_range(body.get("rows"), ("map", "rows"))
-        if not columns or not rows:
-            return None
-        numbering = body.get("numbering", "CCRR")
-        for (low, high), what, letter, key in ((columns, "columns", "C", "columns"), (rows, "rows", "R", "rows")):
-            largest = 10 ** numbering.count(letter) - 1
-            if low > high or high > largest or high - low >= MAX_MAP_SIDE:
-                self.error("map-size", f"map {what} {low}..{high} do not fit: expected a range from low to high of at most "
-                           f"{MAX_MAP_SIDE} {what}, numbered with {numbering.count(letter)} digits ({numbering})", ("map", key))
-                return None
-        grid = m.HexGrid(orientation=body.get("orientation", "flat_top"), offset=body.get("offset", "even_columns_down"),
-                         numbering=body.get("numbering", "CCRR"), columns=columns, rows=rows)
-        self.grid = grid
-        positions = hexgrid.all_hexes(grid)
-        hexes = [hexgrid.hex_number(grid, c, r) for c, r in positions]
-        self.hexes = set(hexes)
-        coordinates = {hexgrid.hex_number(grid, c, r): (c, r) for c, r in positions}
-        neighbours: dict[str, dict[str, str]] = {}
-        off_map: dict[str, tuple[str, ...]] = {}
-        for (c, r), number in zip(positions, hexes):
-            around = hexgrid.neighbours(grid, c, r)
-            neighbours[number] = {d: hexgrid.hex_number(grid, *p) for d, p in around.items() if hexgrid.on_map(grid, *p)}
-            off_map[number] = tuple(d for d, p in around.items() if not hexgrid.on_map(grid, *p))
-
-        terrain = self.terrain_picture(body, hexes)
-        for feature, listed in body.get("features", {}).items():
-            for i, number in enumerate(self.hex_list(listed, ("map", "features", feature))):
-                if number in terrain:
-                    terrain[number] = terrain[number] + (feature,)
-        places = {}
-        for key, name in body.get("places", {}).items():
-            number = self.hex_ref(key, ("map", "places", key), key=True)
-            if number:
-                places[number] = name
-
-        sets, features, exits = self.hexside_sets(body, neighbours, off_map)
-        edges = {}
-        for edge, listed in body.get("edges", {}).items():
-            edges[edge] = tuple(self.hex_list(listed, ("map", "edges", edge)))
-        directions = EDGE_DIRECTIONS[grid.orientation]
-        edge_directions = {}
-        for edge, members in edges.items():
-            if edge in directions:
-                edge_directions[edge] = directions[edge]
-            else:
-                edge_directions[edge] = tuple(sorted({d for h in members for d in off_map.get(h, ())}))
-            for number in members:
-                if not off_map.get(number):
-                    self.error("edge-not-on-edge", f"hex {number} of edge '{edge}' is not on the map edge", ("map", "edges", edge))
-        zones = {zone: tuple(self.hex_list(listed, ("map", "zones", zone))) for zone, listed in body.get("zones", {}).items()}
-        hex_vp = {}
-        for key, vp in body.get("vp", {}).items():
-            number = self.hex_ref(key, ("map", "vp", key), key=True)
-            if number:
-                hex_vp[number] = vp
-        return m.MapDef(grid=grid, hexes=tuple(hexes), coordinates=coordinates, neighbours=neighbours, terrain=terrain,
-                        places=places, hexside_sets=tuple(sets), hexside_features=features, edge_exits=exits,
-                        edges=edges, edge_directions=edge_directions, zones=zones, sheet=body.get("sheet", ""),
-                        hex_vp=hex_vp)
-
-    def terrain_picture(self, body: dict, hexes: list[str]) -> dict[str, tuple[str, ...]]:
-        """Read the map picture: a header of column numbers, then a row number and one legend letter per column."""
-        default = body.get("default_terrain")
-        terrain = {h: (default,) for h in hexes} if default else {}
-        picture = body.get("terrain")
-        if picture is None:
-            if not default:
-                self.error("no-terrain", "the map needs 'terrain' (a picture) or 'default_terrain'", ("map",))
-            return terrain
-        legend = body.get("legend", {})
-        path = ("map", "terrain")
-        start = self.doc.span(path)
-        lines = picture.split("\n")
-        header: list[int] | None = None
-        for offset, line in enumerate(lines):
-            cells = line.split()
-            if not cells:
-                continue
-            line_number = (start.line + offset) if start else 0
-
-            def here(cell_index: int | None = None) -> Span | None:
-                if not start:
-                    return None
-                column = 1
-                if cell_index is not None:
-                    column = _cell_column(line, cell_index) + (start.column + 2 if offset == 0 else 0)
-                return Span(start.file, line_number, column)
-
-            if header is None:
-                if not all(c.isdigit() for c in cells):
-                    self.diagnostics.append(Diagnostic("map-picture", "the map picture must start with a line of column numbers", here()))
-                    return terrain
-                header = [int(c) for c in cells]
-                continue
-            row_text, *letters = cells
-            if not row_text.isdigit():
-                self.diagnostics.append(Diagnostic("map-picture", f"expected a row number, found '{row_text}'", here(0)))
-                continue
-            if len(letters) != len(header):
-                self.diagnostics.append(Diagnostic("map-picture", f"row {row_text} has {len(letters)} hexes, the header has {len(header)} columns", here(0)))
-                continue
-            for index, (column, letter) in enumerate(zip(header, letters), start=1):
-                number = hexgrid.hex_number(self.grid, column, int(row_text))
-                if number not in self.hexes:
-                    self.diagnostics.append(Diagnostic("hex-off-map", f"hex {number} is not on the map", here(index)))
-                    continue
-                if letter not in legend:
-                    self.diagnostics.append(Diagnostic("map-picture", f"'{letter}' is not in the map legend", here(index),
-                                                       hint=did_you_mean(letter, legend) or f"the legend has: {', '.join(legend)}"))
-                    continue
-                terrain[number] = (legend[letter],)
-        missing = [h for h in hexes if h not in terrain]
-        picture_problems = any(d.code in ("map-picture", "hex-off-map") for d in self.diagnostics)
-        if missing and not picture_problems:
-            self.error("map-picture", f"{_count(len(missing), 'hex', 'hexes')} without terrain (first: {missing[0]})", path,
-                       hint="every hex needs a letter in the picture, or give the map a 'default_terrain'")
-        return terrain
-
-    def hexside_sets(self, body: dict, neighbours: dict, off_map: dict):
-        sets, features, exits = [], {}, {}
-        for set_id, spec in body.get("hexsides", {}).items():
-            path = ("map", "hexsides", set_id)
-            feature = spec.get("feature", set_id)
-            sides = []
-            for i, side in enumerate(spec.get("sides", [])):
-                key = self.hexside(side, path + ("sides", i), neighbours)
-                if key:
-                    sides.append(key)
-                    features[key] = features.get(key, ()) + ((feature,) if feature not in features.get(key, ()) else ())
-            set_exits = {}
-            for hex_key, directions in spec.get("exits", {}).items():
-                number = self.hex_ref(hex_key, path + ("exits", hex_key), key=True)
-                directions = directions if isinstance(directions, list) else [directions]
-                for direction in directions:
-                    if number and direction not in off_map.get(number, ()):
-                        self.error("exit-not-off-map", f"hex {number} has no off-map side '{direction}'", path + ("exits", hex_key),
-                                   hint=f"its off-map sides are: {', '.join(off_map.get(number, ())) or 'none'}")
-                        continue
-                    if number:
-                        set_exits.setdefault(number, ())
-                        set_exits[number] += (direction,)
-                        exits.setdefault(number, {})
-                        exits[number][direction] = exits[number].get(direction, ()) + (feature,)
-            sets.append(m.HexsideSet(id=set_id, feature=feature, name=spec.get("name", ""), sides=tuple(sides), exits=set_exits))
-        return sets, features, exits
-
-    def hexside(self, value: Any, path: Path, neighbours: dict) -> str | None:
-        if not (isinstance(value, dict) and "$hexside" in value):
-            self.error("wrong-type", f"expected a hexside such as 0701/0801, found {_show(value)}", path)
-            return None
-        a, b = (self.hex_ref(h, path) for h in value["$hexside"])
-        if not a or not b:
-            return None
-        if b not in neighbours[a].values():
-            self.error("hexside-not-adjacent", f"hexes {a} and {b} are not adjacent", path)
-            return None
-        return m.hexside_key(a, b)
-
-    def hex_ref(self, value: Any, path: Path, key: bool = False) -> str | None:
-        if self.grid is None:
-            return str(value)
-        position = hexgrid.parse_hex(self.grid, value)
-        if position is None:
-            self.error("not-a-hex", f"'{_show(value)}' is not a hex number ({self.grid.numbering})", path, key=key)
-            return None
-        number = hexgrid.hex_number(self.grid, *position)
-        if number not in self.hexes:
-            self.error("hex-off-map", f"hex {number} is not on the map", path, key=key)
-            return None
-        return number
-
-    def hex_list(self, value: Any, path: Path) -> list[str]:
-        """Hexes from a hex, a range (the rectangle between two corners), or a list of both."""
-        items = value if isinstance(value, list) else [value]
-        result: list[str] = []
-        for i, item in enumerate(items):
-            here = path + (i,) if isinstance(value, list) else path
-            if isinstance(item, dict) and "$range" in item:
-                low, high = item["$range"]
-                if low is None or high is None or self.grid is None:
-                    self.error("wrong-type", "a hex range needs both ends", here)
-                    continue
-                a, b = self.hex_ref(low, here), self.hex_ref(high, here)
-                if not a or not b:
-                    continue
-                (c1, r1), (c2, r2) = hexgrid.parse_hex(self.grid, a), hexgrid.parse_hex(self.grid, b)
-                for c in range(min(c1, c2), max(c1, c2) + 1):
-                    for r in range(min(r1, r2), max(r1, r2) + 1):
-                        result.append(hexgrid.hex_number(self.grid, c, r))
-            else:
-                number = self.hex_ref(item, here)
-                if number:
-                    result.append(number)
-        return result
-
-    def int_range(self, value: Any, path: Path) -> tuple[int, int] | None:
-        if isinstance(value, dict) and "$range" in value:
-            low, high = value["$range"]
-            if isinstance(low, (int, str)) and isinstance(high, (int, str)) and str(low).isdigit() and str(high).isdigit():
-                return int(low), int(high)
-        self.error("wrong-type", f"expected a range such as 1..9, found {_show(value)}", path)
-        return None
-
-    def check_map_references(self, game_map: m.MapDef, terrain: dict, hexside_types: dict) -> None:
-        for key, value in self.get(("map", "legend"), {}).items():
-            self.reference(value, terrain, "terrain", ("map", "legend", key))
-        for feature in self.get(("map", "features"), {}):
-            self.reference(feature, terrain, "terrain", ("map", "features", feature), key=True)
-        for set_id, spec in self.get(("map", "hexsides"), {}).items():
-            self.reference(spec.get("feature", set_id), hexside_types, "hexside feature", ("map", "hexsides", set_id))
-
     # ---------------------------------------------------------- TEC
     def terrain_types(self) -> dict[str, m.TerrainType]:
         result = {}
@@ -386,7 +170,7 @@ class Builder:
 
     # ---------------------------------------------------------------- units
     def unit_types(self) -> dict[str, m.UnitType]:
-        return {tid: self.record(m.UnitType, ("unit_type", tid), id=tid, **_tuples(body, "eliminated_only_by"))
+        return {tid: self.record(m.UnitType, ("unit_type", tid), id=tid, **tuples_of(body, "eliminated_only_by"))
                 for tid, body in self.get(("unit_type",), {}).items()}
 
     def movement(self, sides: dict) -> m.MovementRules:
@@ -450,85 +234,6 @@ class Builder:
                          phase=body.get("phase"), locked=body.get("placement") == "anywhere")
 
     # ---------------------------------------------------------------- combat
-    def results(self) -> dict[str, m.ResultCode]:
-        return {rid: self.record(m.ResultCode, ("result", rid), id=rid) for rid in self.get(("result",), {})}
-
-    def tables(self, results: dict) -> dict[str, m.CombatTable]:
-        tables = {}
-        for tid, body in self.get(("crt",), {}).items():
-            path = ("crt", tid)
-            kind = body.get("kind", "differential")
-            raw_columns = body.get("columns", [])
-            labels = body.get("labels", [])
-            columns = []
-            well_formed = True  # gaps and overlaps are only worth reporting between well-formed columns
-            for i, column in enumerate(raw_columns):
-                ends = self.crt_column(column, path + ("columns", i), kind)
-                well_formed = well_formed and ends is not None
-                low, high = ends if ends is not None else (None, None)
-                label = labels[i] if i < len(labels) else (_column_label(low, high, kind) if ends else show(column))
-                columns.append(m.CrtColumn(label=label, low=low, high=high))
-            if well_formed:
-                self.check_columns(columns, kind, path + ("columns",))
-            if len(labels) not in (0, len(raw_columns)):
-                self.error("crt-labels", f"{_count(len(labels), 'label')} for {_count(len(raw_columns), 'column')}", path + ("labels",))
-            rows = {}
-            for roll, codes in body.get("rows", {}).items():
-                rpath = path + ("rows", roll)
-                if len(codes) != len(columns):
-                    self.error("crt-row-length", f"die roll {roll} has {_count(len(codes), 'result')} for {_count(len(columns), 'column')}", rpath)
-                for j, code in enumerate(codes):
-                    self.reference(code, results, "result code", rpath + (j,))
-                rows[int(roll)] = tuple(codes)
-            tables[tid] = m.CombatTable(id=tid, kind=kind, columns=tuple(columns), rows=rows, beyond=body.get("beyond", "clamp"))
-        return tables
-
-    def crt_column(self, value: Any, path: Path, kind: str) -> tuple[Any, Any] | None:
-        """(low, high) of one column (an end is a whole number or a ratio, None when open); None if malformed."""
-        def one(end):
-            if end is None:
-                return None
-            if isinstance(end, dict) and "$ratio" in end:
-                return tuple(end["$ratio"]) if kind == "odds" else _BAD
-            if isinstance(end, int) and not isinstance(end, bool):
-                return end if kind == "differential" else _BAD
-            return _BAD
-        if isinstance(value, dict) and "$range" in value:
-            low, high = (one(end) for end in value["$range"])
-        else:
-            low = high = one(value)
-            if low is None:
-                low = high = _BAD
-        if low is _BAD or high is _BAD:
-            expected = "a ratio such as 3:1 or a range of ratios such as 1:2..2:1" if kind == "odds" else "a whole number or a range such as 2..3"
-            self.error("crt-column-kind", f"a column of a{'n' if kind == 'odds' else ''} {kind} table is {expected}, found {show(value)}", path)
-            return None
-        if low is not None and high is not None and _bound(low) > _bound(high):
-            self.error("crt-column-order", f"column {show(value)} runs backwards", path, hint="write the lower end first")
-            return None
-        return low, high
-
-    def check_columns(self, columns: list[m.CrtColumn], kind: str, path: Path) -> None:
-        """Columns must follow each other with no gap and no overlap; only the ends may be open."""
-        for i, (a, b) in enumerate(zip(columns, columns[1:])):
-            if a.high is None or b.low is None:
-                self.error("crt-column-open", "only the first column may be open below and only the last open above", path + (i + 1,))
-                continue
-            if kind == "differential":
-                if b.low > a.high + 1:
-                    self.error("crt-column-gap", f"columns '{a.label}' and '{b.label}' leave a gap: no column for "
-                               f"{_difference_words(a.high + 1, b.low - 1)}", path + (i + 1,))
-                elif b.low <= a.high:
-                    self.error("crt-column-overlap", f"columns '{a.label}' and '{b.label}' overlap", path + (i + 1,))
-            elif _bound(b.low) <= _bound(a.high):
-                self.error("crt-column-overlap", f"columns '{a.label}' and '{b.label}' overlap", path + (i + 1,))
-
-    def combat(self, tables: dict) -> m.CombatRules:
-        rules = self.record(m.CombatRules, ("combat",), **_tuples(self.data["combat"], "retreat_priorities"))
-        if rules:
-            self.reference(rules.table, tables, "combat table", ("combat", "table"))
-        return rules
-
     # ------------------------------------------------------- sequence, victory
     def sequence(self, sides: dict) -> tuple[m.Phase, ...]:
         phases = []
@@ -575,7 +280,7 @@ class Builder:
         if value == "selected":
             return m.Trigger(kind="selected")
         if not tree or tree[0] != "call" or tree[1] not in ("phase", "holds", "exits", "eliminated"):
-            self.error("bad-trigger", f"'when' must be phase(P), holds(HEX...), exits(EDGE...), eliminated(SIDE) or selected; found {_show(value)}", path)
+            self.error("bad-trigger", f"'when' must be phase(P), holds(HEX...), exits(EDGE...), eliminated(SIDE) or selected; found {plain(value)}", path)
             return None
         kind, args = tree[1], [a[1] for a in tree[2]]
         if kind == "phase":
@@ -597,7 +302,7 @@ class Builder:
         elif isinstance(value, str):
             tree = ["name", value]
         else:
-            self.error("wrong-type", f"expected an expression, found {_show(value)}", path)
+            self.error("wrong-type", f"expected an expression, found {plain(value)}", path)
             return None
         try:
             source = compiler.source(tree)
@@ -659,67 +364,9 @@ class Builder:
         return result
 
 
-def _cell_column(line: str, index: int) -> int:
-    """1-based column of the index-th whitespace-separated cell of `line`."""
-    position, seen = 0, -1
-    in_cell = False
-    for i, ch in enumerate(line):
-        if not ch.isspace() and not in_cell:
-            seen += 1
-            if seen == index:
-                return i + 1
-        in_cell = not ch.isspace()
-    return 1
-
-
 def _level_threshold(value: Any) -> float:
     """A victory level threshold: a number, or a ratio such as 3:1 as a float."""
     if isinstance(value, dict) and "$ratio" in value:
         high, low = value["$ratio"]
         return high / low if low else float("inf")
     return value
-
-
-_BAD = object()  # a column end of the wrong kind (already reported)
-
-
-def _bound(end: int | tuple[int, int]) -> float:
-    """A column end as a number: a differential, or an odds ratio as a fraction."""
-    return end[0] / end[1] if isinstance(end, tuple) else end
-
-
-def _difference_words(low: int, high: int) -> str:
-    return f"{low:+d}" if low == high else f"{low:+d} to {high:+d}"
-
-
-def _column_label(low, high, kind: str) -> str:
-    def show(v):
-        return ":".join(map(str, v)) if isinstance(v, tuple) else (f"{v:+d}" if kind == "differential" else str(v))
-    if low == high:
-        return show(low)
-    if low is None:
-        return f"{show(high)} or less"
-    if high is None:
-        return f"{show(low)} or more"
-    return f"{show(low)}, {show(high)}"
-
-
-def _tuples(body: dict, *names: str) -> dict[str, tuple]:
-    """The listed fields of `body` that are present, as tuples (model collections are tuples)."""
-    return {name: tuple(body[name]) for name in names if isinstance(body.get(name), list)}
-
-
-def _count(number: int, word: str, plural: str | None = None) -> str:
-    """'1 column', '3 columns'."""
-    return f"{number} {word if number == 1 else (plural or word + 's')}"
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, dict) and "$expr" in value:
-        return value["$expr"]
-    if isinstance(value, dict) and "$hexside" in value:
-        return "/".join(value["$hexside"])
-    if isinstance(value, dict) and "$range" in value:
-        low, high = value["$range"]
-        return f"{'' if low is None else _show(low)}..{'' if high is None else _show(high)}"
-    return str(value)

@@ -88,7 +88,7 @@ def _options(game: Game, report: _Reporter) -> None:
             unit = game.units.get(unit_id)
             if unit is not None and not unit.optional:
                 report.error("option-adds-regular-unit", f"option '{option.id}' adds unit '{unit_id}', which is in play anyway",
-                             ("option", option.id, "adds", index), hint=f"mark the unit 'optional = true'")
+                             ("option", option.id, "adds", index), hint="mark the unit 'optional = true'")
         if option.improved_vp_to is not None and option.improved_vp_to not in game.sides:
             report.error("unknown-side", f"unknown side '{option.improved_vp_to}'", ("option", option.id, "improved_vp_to"),
                          did_you_mean(option.improved_vp_to, game.sides))

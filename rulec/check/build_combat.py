@@ -1,0 +1,121 @@
+"""Build the combat sections: result codes, combat results tables (columns, rows) and the combat rules.
+
+A mixin of rulec.check.build.Builder, like build_map.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulec.check.fields import counted, tuples_of
+from rulec.check.schema import show
+from rulec.language.document import Path
+from rulec.runtime import model as m
+
+
+class CombatSections:
+    """Result codes, tables and the combat block."""
+
+    def results(self) -> dict[str, m.ResultCode]:
+        return {rid: self.record(m.ResultCode, ("result", rid), id=rid) for rid in self.get(("result",), {})}
+
+    def tables(self, results: dict) -> dict[str, m.CombatTable]:
+        tables = {}
+        for tid, body in self.get(("crt",), {}).items():
+            path = ("crt", tid)
+            kind = body.get("kind", "differential")
+            raw_columns = body.get("columns", [])
+            labels = body.get("labels", [])
+            columns = []
+            well_formed = True  # gaps and overlaps are only worth reporting between well-formed columns
+            for i, column in enumerate(raw_columns):
+                ends = self.crt_column(column, path + ("columns", i), kind)
+                well_formed = well_formed and ends is not None
+                low, high = ends if ends is not None else (None, None)
+                label = labels[i] if i < len(labels) else (_column_label(low, high, kind) if ends else show(column))
+                columns.append(m.CrtColumn(label=label, low=low, high=high))
+            if well_formed:
+                self.check_columns(columns, kind, path + ("columns",))
+            if len(labels) not in (0, len(raw_columns)):
+                self.error("crt-labels", f"{counted(len(labels), 'label')} for {counted(len(raw_columns), 'column')}", path + ("labels",))
+            rows = {}
+            for roll, codes in body.get("rows", {}).items():
+                rpath = path + ("rows", roll)
+                if len(codes) != len(columns):
+                    self.error("crt-row-length", f"die roll {roll} has {counted(len(codes), 'result')} for {counted(len(columns), 'column')}", rpath)
+                for j, code in enumerate(codes):
+                    self.reference(code, results, "result code", rpath + (j,))
+                rows[int(roll)] = tuple(codes)
+            tables[tid] = m.CombatTable(id=tid, kind=kind, columns=tuple(columns), rows=rows, beyond=body.get("beyond", "clamp"))
+        return tables
+
+    def crt_column(self, value: Any, path: Path, kind: str) -> tuple[Any, Any] | None:
+        """(low, high) of one column (an end is a whole number or a ratio, None when open); None if malformed."""
+        def one(end):
+            if end is None:
+                return None
+            if isinstance(end, dict) and "$ratio" in end:
+                return tuple(end["$ratio"]) if kind == "odds" else _BAD
+            if isinstance(end, int) and not isinstance(end, bool):
+                return end if kind == "differential" else _BAD
+            return _BAD
+        if isinstance(value, dict) and "$range" in value:
+            low, high = (one(end) for end in value["$range"])
+        else:
+            low = high = one(value)
+            if low is None:
+                low = high = _BAD
+        if low is _BAD or high is _BAD:
+            expected = "a ratio such as 3:1 or a range of ratios such as 1:2..2:1" if kind == "odds" else "a whole number or a range such as 2..3"
+            self.error("crt-column-kind", f"a column of a{'n' if kind == 'odds' else ''} {kind} table is {expected}, found {show(value)}", path)
+            return None
+        if low is not None and high is not None and _bound(low) > _bound(high):
+            self.error("crt-column-order", f"column {show(value)} runs backwards", path, hint="write the lower end first")
+            return None
+        return low, high
+
+    def check_columns(self, columns: list[m.CrtColumn], kind: str, path: Path) -> None:
+        """Columns must follow each other with no gap and no overlap; only the ends may be open."""
+        for i, (a, b) in enumerate(zip(columns, columns[1:])):
+            if a.high is None or b.low is None:
+                self.error("crt-column-open", "only the first column may be open below and only the last open above", path + (i + 1,))
+                continue
+            if kind == "differential":
+                if b.low > a.high + 1:
+                    self.error("crt-column-gap", f"columns '{a.label}' and '{b.label}' leave a gap: no column for "
+                               f"{_difference_words(a.high + 1, b.low - 1)}", path + (i + 1,))
+                elif b.low <= a.high:
+                    self.error("crt-column-overlap", f"columns '{a.label}' and '{b.label}' overlap", path + (i + 1,))
+            elif _bound(b.low) <= _bound(a.high):
+                self.error("crt-column-overlap", f"columns '{a.label}' and '{b.label}' overlap", path + (i + 1,))
+
+    def combat(self, tables: dict) -> m.CombatRules:
+        rules = self.record(m.CombatRules, ("combat",), **tuples_of(self.data["combat"], "retreat_priorities"))
+        if rules:
+            self.reference(rules.table, tables, "combat table", ("combat", "table"))
+        return rules
+
+
+_BAD = object()  # a column end of the wrong kind (already reported)
+
+
+def _bound(end: int | tuple[int, int]) -> float:
+    """A column end as a number: a differential, or an odds ratio as a fraction."""
+    return end[0] / end[1] if isinstance(end, tuple) else end
+
+
+def _difference_words(low: int, high: int) -> str:
+    return f"{low:+d}" if low == high else f"{low:+d} to {high:+d}"
+
+
+def _column_label(low, high, kind: str) -> str:
+    """'+2, +3', '-1 or less', '6:1 or more': how a column heads the printed table."""
+    def end(v):
+        return ":".join(map(str, v)) if isinstance(v, tuple) else (f"{v:+d}" if kind == "differential" else str(v))
+    if low == high:
+        return end(low)
+    if low is None:
+        return f"{end(high)} or less"
+    if high is None:
+        return f"{end(low)} or more"
+    return f"{end(low)}, {end(high)}"
