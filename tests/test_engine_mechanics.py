@@ -1,0 +1,80 @@
+"""The engine reads every mechanic from the model: variants of Drive on Metz with other rules."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rulec.engine import Action, new_game
+from rulec.engine.combat import base_column
+from rulec.engine.tables import tables_for
+from rulec.runtime.model import CombatTable, CrtColumn
+
+
+def at(game, units, phase="us_movement", turn=2):
+    return new_game(game).arrange(units, turn=turn, phase=phase)
+
+
+def destinations(state, uid):
+    return {a.hex for a in state.legal_actions() if a.kind == "move" and a.unit == uid}
+
+
+def test_odds_tables_round_in_the_defenders_favour():
+    table = CombatTable(id="odds", kind="odds", rows={1: ("AE", "NE", "DR", "DE")},
+                        columns=(CrtColumn("1:2", None, (1, 2)), CrtColumn("1:1", (1, 1), (1, 1)),
+                                 CrtColumn("2:1", (2, 1), (2, 1)), CrtColumn("3:1", (3, 1), None)))
+    assert [table.columns[base_column(table, a, d)].label for a, d in
+            [(1, 4), (3, 4), (4, 4), (5, 2), (6, 2), (20, 1)]] == ["1:2", "1:2", "1:1", "2:1", "3:1", "3:1"]
+
+
+def test_cumulative_terrain_adds_the_shifts(metz):
+    cumulative = replace(metz, combat=replace(metz.combat, terrain_effects="cumulative"))
+    assert tables_for(cumulative).hex_shift["0507"] == (-5, 0)  # forest -2 and fortified -3
+    assert tables_for(metz).hex_shift["0507"] == (-3, 0)
+
+
+def test_zoc_with_an_extra_cost_instead_of_a_stop(metz):
+    rules = replace(metz.movement, zoc="extra_cost", zoc_extra_cost=1, zoc_locks_start=False)
+    variant = replace(metz, movement=rules)
+    # 357 on the road 0203-0304-0305-0405 past a German unit in 0404: 1 + 2 + 2 = 5 MP > 4.
+    state = at(variant, {"us_357": "0203", "de_1010": "0404"})
+    assert "0305" in destinations(state, "us_357") and "0405" not in destinations(state, "us_357")
+    state = at(variant, {"us_cca": "0203", "de_1010": "0404"})
+    assert "0405" in destinations(state, "us_cca")  # armour has the MP to go on
+
+
+def test_zoc_does_not_cross_rivers_when_the_game_says_so(metz):
+    variant = replace(metz, movement=replace(metz.movement, zoc_across_rivers=False))
+    state = at(variant, {"us_357": "0101", "de_1010": "0804"})
+    assert "0803" not in state.enemy_zoc("us") and "0805" in state.enemy_zoc("us")
+    assert "0803" in at(metz, {"us_357": "0101", "de_1010": "0804"}).enemy_zoc("us")
+
+
+def test_a_stacking_limit_of_two(metz):
+    variant = replace(metz, stacking=replace(metz.stacking, limit=2))
+    state = at(variant, {"us_357": "0204", "us_358": "0104", "de_1010": "0911"})
+    state.apply_action(Action.move("us_358", "0205"))
+    state.apply_action(Action.move("us_357", "0205"))
+    state.apply_action(Action.end())
+    assert state.removing is None and state.phase.id == "us_combat"
+
+
+def test_the_owner_removes_over_stacked_units_when_the_game_says_so(metz):
+    variant = replace(metz, stacking=replace(metz.stacking, overstack="owner_removes"))
+    state = at(variant, {"us_357": "0305", "us_358": "0305", "de_1010": "0911"}, phase="us_combat")
+    state.apply_action(Action.end())
+    assert state.removing == "us" and state.current_player() == 0
+
+
+def test_the_victor_chooses_the_retreat_when_the_game_says_so(metz):
+    variant = replace(metz, combat=replace(metz.combat, retreat_chosen_by="victor"))
+    state = at(variant, {"us_357": "0305", "de_1010": "0405"}, phase="us_combat")
+    state.apply_action(Action.attack("0405", ("us_357",)))
+    state.apply_action(Action.roll(2))  # +3: DR
+    assert state.retreats and state.current_player() == 0
+
+
+def test_no_exit_when_the_map_may_not_be_left(metz):
+    variant = replace(metz, movement=replace(metz.movement, exit_map=False))
+    state = at(variant, {"us_357": "0905", "de_1010": "0101"})
+    assert not [a for a in state.legal_actions() if a.kind == "exit"]
+    assert [a for a in at(metz, {"us_357": "0905", "de_1010": "0101"}).legal_actions() if a.kind == "exit"]
