@@ -8,7 +8,7 @@
 set -euo pipefail
 
 packages=(
-  libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libfontconfig1  # WeasyPrint
+  libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 libfontconfig1  # WeasyPrint (its docs: Debian >= 11)
   fonts-dejavu-core                                               # a legible default font
   chromium                                                        # browser test
 )

@@ -127,126 +127,147 @@ def _path(segments: list[tuple[tuple[float, float], tuple[float, float]]]) -> st
 _DASHES = ("6 3", "2 2", "8 2 2 2", "4 4", "1 3", "10 3 2 3 2 3")
 
 
-def draw(game: Game) -> MapDrawing:
-    map_def = game.map
-    assert map_def is not None, "draw() needs a map game"
-    grid = map_def.grid
-    sheet = parse_sheet(map_def.sheet)
-    width, height = sheet or DEFAULT_SHEET
+@dataclass(frozen=True)
+class _Placement:
+    """Where hex-grid points fall on the sheet: a scale (points per hex unit) and an offset."""
+
+    map_def: MapDef
+    unit: float
+    left: float
+    top: float
+
+    def at(self, point: geometry.Point) -> tuple[float, float]:
+        return round(self.left + point[0] * self.unit, 2), round(self.top + point[1] * self.unit, 2)
+
+    def centre(self, hex_id: str) -> tuple[float, float]:
+        return self.at(geometry.centre(self.map_def.grid, *self.map_def.coordinates[hex_id]))
+
+
+def _placement(map_def: MapDef, width: float, height: float) -> _Placement:
+    """The largest scale that fits the hexes between the title, the key and the edge labels."""
     box = geometry.bounds(map_def)
-    # Leave room around the hexes for edge labels, the title above and the legend below.
     room_w = width - 2 * MARGIN - 24
     room_h = height - 2 * MARGIN - TITLE_HEIGHT - LEGEND_HEIGHT - 24
     unit = min(room_w / box.width, room_h / box.height)
     left = (width - box.width * unit) / 2 - box.left * unit
     top = MARGIN + TITLE_HEIGHT + 12 + (room_h - box.height * unit) / 2 - box.top * unit
+    return _Placement(map_def, unit, left, top)
 
-    def at(point: geometry.Point) -> tuple[float, float]:
-        return round(left + point[0] * unit, 2), round(top + point[1] * unit, 2)
 
-    def centre_of(hex_id: str) -> tuple[float, float]:
-        return at(geometry.centre(grid, *map_def.coordinates[hex_id]))
-
-    hexes = []
-    symbols = []
-    places = []
+def _hex_layer(game: Game, place: _Placement):
+    """Hex polygons, feature symbols, place names, and one marks outline per base terrain."""
+    map_def, unit = place.map_def, place.unit
+    hexes, symbols, places = [], [], []
     outlines: dict[str, list[str]] = {}
     for hex_id in map_def.hexes:
-        column, row = map_def.coordinates[hex_id]
-        corners = [at(p) for p in geometry.corners(grid, column, row)]
-        x, y = centre_of(hex_id)
-        base = map_def.terrain[hex_id][0]
-        hexes.append(HexShape(hex_id, " ".join(f"{px:g},{py:g}" for px, py in corners), map_def.terrain[hex_id],
-                              terrain_style(base).fill, (x, round(y - 0.62 * unit, 2))))
-        outlines.setdefault(base, []).append("M" + "L".join(f"{px:g} {py:g}" for px, py in corners) + "Z")
-        for feature in map_def.terrain[hex_id][1:]:
-            style = terrain_style(feature)
+        corners = [place.at(p) for p in geometry.corners(map_def.grid, *map_def.coordinates[hex_id])]
+        x, y = place.centre(hex_id)
+        terrain = map_def.terrain[hex_id]
+        hexes.append(HexShape(hex_id, " ".join(f"{px:g},{py:g}" for px, py in corners), terrain,
+                              terrain_style(terrain[0]).fill, (x, round(y - 0.62 * unit, 2))))
+        outlines.setdefault(terrain[0], []).append("M" + "L".join(f"{px:g} {py:g}" for px, py in corners) + "Z")
+        for feature in terrain[1:]:
             name = game.terrain[feature].name if feature in game.terrain else feature
-            symbols.append(Symbol(style.symbol or "label", feature, name[:4], x, y))
+            symbols.append(Symbol(terrain_style(feature).symbol or "label", feature, name[:4], x, y))
         if hex_id in map_def.places:
             places.append(Label(_wrap(map_def.places[hex_id]), x, round(y + 0.42 * unit, 2)))
+    marks = tuple((t, "".join(outlines[t])) for t in sorted(outlines) if terrain_style(t).pattern != "none")
+    return tuple(hexes), tuple(symbols), tuple(places), marks
 
-    roads, rivers, bridges = [], [], []
+
+def _hexside_layer(game: Game, place: _Placement):
+    """Roads (centre to centre across the hexside), rivers (along it) and bridges (both)."""
+    map_def = place.map_def
     kinds = {t.id: t.kind for t in game.hexside_types.values()}
+    roads, rivers, bridges = [], [], []
     for key in sorted(map_def.hexside_features):
         features = map_def.hexside_features[key]
         a, b = key.split("/")
-        (ax, ay), (bx, by) = centre_of(a), centre_of(b)
-        first, second = (at(p) for p in geometry.side_between(map_def, a, b))
+        (ax, ay), (bx, by) = place.centre(a), place.centre(b)
         has_road = any(kinds.get(f) == "road" for f in features)
         has_river = any(kinds.get(f) == "river" for f in features)
         if has_road:
             roads.append(Line(key, ax, ay, bx, by))
         if has_river:
+            first, second = (place.at(p) for p in geometry.side_between(map_def, a, b))
             rivers.append(Line(key, *first, *second))
         if has_road and has_river:
-            # Two short strokes either side of the road where it crosses the river.
+            # A short deck along the road where it crosses the river.
             mx, my = (ax + bx) / 2, (ay + by) / 2
-            ux, uy = (bx - ax), (by - ay)
-            length = math.hypot(ux, uy)
-            ux, uy = ux / length * 0.22 * unit, uy / length * 0.22 * unit
+            length = math.hypot(bx - ax, by - ay)
+            ux, uy = (bx - ax) / length * 0.22 * place.unit, (by - ay) / length * 0.22 * place.unit
             bridges.append(Line(key, round(mx - ux, 2), round(my - uy, 2), round(mx + ux, 2), round(my + uy, 2)))
-
     road_exits = []
     for hex_id in sorted(map_def.edge_exits):
         column, row = map_def.coordinates[hex_id]
         for direction, features in sorted(map_def.edge_exits[hex_id].items()):
             if any(kinds.get(f) == "road" for f in features):
-                x, y = centre_of(hex_id)
-                ex, ey = at(geometry.midpoint(*geometry.side_towards(grid, column, row, direction)))
+                x, y = place.centre(hex_id)
+                ex, ey = place.at(geometry.midpoint(*geometry.side_towards(map_def.grid, column, row, direction)))
                 # Run the road a little past the edge so it visibly leaves the map.
                 road_exits.append(Line(f"{hex_id}:{direction}", x, y, round(ex + (ex - x) * 0.35, 2),
                                        round(ey + (ey - y) * 0.35, 2)))
+    return tuple(roads), tuple(rivers), tuple(bridges), tuple(road_exits)
 
+
+def _zones(place: _Placement) -> tuple[ZoneOutline, ...]:
     zones = []
-    for index, (zone, members) in enumerate(sorted(map_def.zones.items())):
-        segments = [(at(a), at(b)) for a, b in geometry.outline(map_def, members)]
+    for index, (zone, members) in enumerate(sorted(place.map_def.zones.items())):
+        segments = [(place.at(a), place.at(b)) for a, b in geometry.outline(place.map_def, members)]
         zones.append(ZoneOutline(zone, zone.replace("_", " ").title(), _path(segments),
                                  hue_colour("zone:" + zone, 0.8, 0.38), _DASHES[index % len(_DASHES)]))
+    return tuple(zones)
 
-    edge_segments = [(at(a), at(b)) for a, b in geometry.outline(map_def, map_def.hexes)]
-    edge_labels = []
-    left_px, top_px = at((box.left, box.top))
-    right_px, bottom_px = at((box.right, box.bottom))
+
+def _edge_labels(place: _Placement) -> tuple[Label, ...]:
+    """Each named edge's name outside the hexes, on the side its off-map directions face."""
+    map_def, grid = place.map_def, place.map_def.grid
+    box = geometry.bounds(map_def)
+    left, top = place.at((box.left, box.top))
+    right, bottom = place.at((box.right, box.bottom))
+    labels = []
     for edge, members in sorted(map_def.edges.items()):
-        points = [centre_of(h) for h in members]
+        points = [place.centre(h) for h in members]
         mean_x, mean_y = sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
         column, row = map_def.coordinates[members[0]]
+        cx, cy = geometry.centre(grid, column, row)
         out_x = out_y = 0.0
         for direction in map_def.edge_directions.get(edge, ()):
             nx, ny = geometry.centre(grid, *geometry.neighbours(grid, column, row)[direction])
-            cx, cy = geometry.centre(grid, column, row)
             out_x, out_y = out_x + nx - cx, out_y + ny - cy
         text = (edge.replace("_", " ").title() + " edge",)
         if abs(out_x) >= abs(out_y):
-            x = left_px - 10 if out_x < 0 else right_px + 10
-            edge_labels.append(Label(text, round(x, 2), round(mean_y, 2), -90 if out_x < 0 else 90))
+            x = left - 10 if out_x < 0 else right + 10
+            labels.append(Label(text, round(x, 2), round(mean_y, 2), -90 if out_x < 0 else 90))
         else:
-            y = top_px - 8 if out_y < 0 else bottom_px + 14
-            edge_labels.append(Label(text, round(mean_x, 2), round(y, 2)))
+            labels.append(Label(text, round(mean_x, 2), round(top - 8 if out_y < 0 else bottom + 14, 2)))
+    return tuple(labels)
 
+
+def draw(game: Game) -> MapDrawing:
+    """Everything the map template writes, placed on the sheet."""
+    map_def = game.map
+    assert map_def is not None, "draw() needs a map game"
+    width, height = parse_sheet(map_def.sheet) or DEFAULT_SHEET
+    place = _placement(map_def, width, height)
+    hexes, symbols, places, marks = _hex_layer(game, place)
+    roads, rivers, bridges, road_exits = _hexside_layer(game, place)
+    edge_segments = [(place.at(a), place.at(b)) for a, b in geometry.outline(map_def, map_def.hexes)]
+    order = list(game.terrain)
     used = sorted({t for terrain in map_def.terrain.values() for t in terrain},
-                  key=lambda t: list(game.terrain).index(t) if t in game.terrain else len(game.terrain))
+                  key=lambda t: order.index(t) if t in game.terrain else len(order))
     legend = tuple(LegendEntry(t, game.terrain[t].name if t in game.terrain else t, terrain_style(t)) for t in used)
-
-    def attr(points: float) -> str:
-        return f"{number(points / 72, 3)}in"
-
     return MapDrawing(
-        title=game.info.title, width=round(width, 2), height=round(height, 2), width_attr=attr(width),
-        height_attr=attr(height), unit=round(unit, 3), hexes=tuple(hexes), roads=tuple(roads),
-        road_exits=tuple(road_exits), rivers=tuple(rivers), bridges=tuple(bridges), symbols=tuple(symbols),
-        places=tuple(places), zones=tuple(zones), edge_path=_path(edge_segments), edge_labels=tuple(edge_labels),
-        terrain_legend=legend, legend_top=round(height - MARGIN - LEGEND_HEIGHT, 2),
-        terrain_marks=tuple((t, "".join(outlines[t])) for t in sorted(outlines)
-                            if terrain_style(t).pattern != "none"),
+        title=game.info.title, width=round(width, 2), height=round(height, 2),
+        width_attr=f"{number(width / 72, 3)}in", height_attr=f"{number(height / 72, 3)}in",
+        unit=round(place.unit, 3), hexes=hexes, roads=roads, road_exits=road_exits, rivers=rivers,
+        bridges=bridges, symbols=symbols, places=places, zones=_zones(place), edge_path=_path(edge_segments),
+        edge_labels=_edge_labels(place), terrain_legend=legend,
+        legend_top=round(height - MARGIN - LEGEND_HEIGHT, 2), terrain_marks=marks,
     )
 
 
-def render_map_svg(game: Game, standalone: bool = True) -> str:
+def render_map_svg(game: Game, standalone: bool = True, drawing: MapDrawing | None = None) -> str:
     """The map as an SVG document (standalone) or as an <svg> element to embed in HTML."""
-    return environment().get_template("map.svg.j2").render(map=draw(game), game=game, standalone=standalone)
-
-
-def has_map(game: Game) -> bool:
-    return isinstance(game.map, MapDef)
+    return environment().get_template("map.svg.j2").render(map=drawing or draw(game), game=game,
+                                                          standalone=standalone)

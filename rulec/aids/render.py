@@ -85,8 +85,8 @@ def _context(game: Game, paper: Paper, aids: tuple[str, ...]) -> dict:
     if "counters" in aids:
         context["counters_svg"] = render_counters_svg(game, standalone=False)
     if "map" in aids:
-        context["map_svg"] = render_map_svg(game, standalone=False)
         context["map_sheet"] = draw_map(game)
+        context["map_svg"] = render_map_svg(game, standalone=False, drawing=context["map_sheet"])
     return context
 
 
