@@ -97,7 +97,7 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     try:
         result = play_match(state, players, seed=seed + len(state.history()), max_turns=args.turns,
                             on_action=screen.narrate)
-    except QuitGame:
+    except (QuitGame, KeyboardInterrupt):  # Ctrl-C stops like `quit`: the game is still saved
         stopped_by_player = True
         result = None
     screen.flush(state)

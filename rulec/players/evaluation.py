@@ -25,11 +25,17 @@ from rulec.players import view
 from rulec.runtime.model import Game, Hex, Unit
 
 WIN_VALUE = 1000.0
-STRENGTH_WEIGHT = 0.25
-OBJECTIVE_WEIGHT = 0.12
-DANGER_WEIGHT = 0.15
 RIVER_CROSSING_COST = 6  # a crossing that takes a unit's whole move, in MP
-CLOSENESS_SCALE = 6.0  # MP at which an objective counts half
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How much each term counts, in VP-like points."""
+
+    strength: float = 0.25  # per strength point on the map
+    objective: float = 0.12  # times the objective's VP and the unit's closeness to it
+    danger: float = 0.15  # per unit of adjacent enemy strength over own strength (capped at 3)
+    closeness_scale: float = 6.0  # MP at which an objective counts half
 
 _ZONE_IN_EXPRESSION = re.compile(r"zone\s*=\s*([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -44,8 +50,9 @@ class Objective:
 
 
 class Evaluator:
-    def __init__(self, game: Game | None):
+    def __init__(self, game: Game | None, weights: Weights = Weights()):
         self.game = game
+        self.weights = weights
         self.objectives: list[Objective] = []
         if game is not None and game.map is not None:
             self.entry_costs = _entry_costs(game)
@@ -66,7 +73,7 @@ class Evaluator:
         return value + self._position_value(state, side, positions)
 
     def _position_value(self, state: Any, side: str, positions: dict[str, Hex]) -> float:
-        game = self.game
+        game, weights = self.game, self.weights
         turns_left = max(1, game.info.turns - state.turn + 1) if game.info.turns else 1
         by_hex: dict[Hex, list[Unit]] = {}
         for unit_id, hex_ in positions.items():
@@ -76,15 +83,15 @@ class Evaluator:
             enemy_next_door: dict[str, int] = {}  # side -> enemy strength adjacent to this hex
             for unit in stack:
                 sign = 1.0 if unit.side == side else -1.0
-                total += sign * STRENGTH_WEIGHT * unit.strength
-                total += sign * OBJECTIVE_WEIGHT * self._best_objective(unit, hex_, turns_left)
+                total += sign * weights.strength * unit.strength
+                total += sign * weights.objective * self._best_objective(unit, hex_, turns_left)
                 if unit.side not in enemy_next_door:
                     enemy_next_door[unit.side] = sum(
                         u.strength for neighbour in game.map.neighbours.get(hex_, {}).values()
                         for u in by_hex.get(neighbour, ()) if u.side != unit.side)
                 threat = enemy_next_door[unit.side]
                 if threat:
-                    total -= sign * DANGER_WEIGHT * min(3.0, threat / max(1, unit.strength))
+                    total -= sign * weights.danger * min(3.0, threat / max(1, unit.strength))
         return total
 
     def _best_objective(self, unit: Unit, hex_: Hex, turns_left: int) -> float:
@@ -94,7 +101,7 @@ class Evaluator:
                 continue
             if objective.only is not None and not _safe_bool(objective.only, _Context(unit=unit)):
                 continue
-            closeness = 1.0 / (1.0 + objective.distance[hex_] / CLOSENESS_SCALE)
+            closeness = 1.0 / (1.0 + objective.distance[hex_] / self.weights.closeness_scale)
             worth = objective.value * (turns_left if objective.recurring else 1)
             best = max(best, worth * closeness)
         return best
