@@ -95,7 +95,18 @@ GAME: Game = Game(
                 category='anti_tank_gun',
                 aliases=('at-gun', 'at_gun', 'atg'),
             ),
-            'mortar': BattleUnitKind(id='mortar', name='Mortar', category='other', distance_weapon=True),
+            'mortar': BattleUnitKind(
+                id='mortar',
+                name='Mortar (above 60mm)',
+                category='other',
+                distance_weapon=True,
+            ),
+            'light_mortar': BattleUnitKind(
+                id='light_mortar',
+                name='Light mortar (60mm or less)',
+                category='other',
+                aliases=('60mm-mortar',),
+            ),
             'artillery': BattleUnitKind(
                 id='artillery',
                 name='Artillery',
