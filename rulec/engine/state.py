@@ -21,7 +21,9 @@ from rulec.diagnostics import did_you_mean
 from rulec.engine import combat as fight
 from rulec.engine.actions import (ADVANCE, ATTACK, DELAY, END, EXIT, MOVE, REMOVE, RETREAT, ROLL, Action,
                                   ActionSyntaxError, IllegalAction, format_action, parse_words)
+from rulec.engine.explain import why_illegal
 from rulec.engine.movement import NOWHERE, Reach, reachable
+from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import Tables, tables_for
 from rulec.engine.victory import Outcome, VpEntry, award_amount, outcome
 from rulec.runtime.model import Game, Hex, Phase, Unit
@@ -29,8 +31,6 @@ from rulec.runtime.model import Game, Hex, Phase, Unit
 CHANCE = -1
 TERMINAL = -4
 
-# Where a unit is when it is not on the map.
-ON_MAP, PENDING, EXITED, ELIMINATED, UNUSED = "map", "pending", "exited", "eliminated", "unused"
 
 
 class UnknownOption(ValueError):
@@ -610,7 +610,7 @@ class GameState:
     def _check(self, action: Action) -> None:
         """Raise IllegalAction unless `action` is one of the legal actions."""
         if not self._is_legal(action):
-            message, mechanic = self._why_illegal(action)
+            message, mechanic = why_illegal(self, action)
             raise IllegalAction(message, self.game.rule_refs.get(mechanic) if mechanic else None)
 
     def _is_legal(self, action: Action) -> bool:
@@ -915,91 +915,3 @@ class GameState:
         other._cache = {}
         other._begin_phase()
         return other
-
-    # ------------------------------------------------------------ why not
-    def _why_illegal(self, action: Action) -> tuple[str, str | None]:
-        """A message and the mechanic (a key of game.rule_refs) that forbids `action`."""
-        if self.terminal:
-            return "the game is over", None
-        if self.removing is not None:
-            return f"{self.removing} must first remove units from over-stacked hexes", "overstack"
-        if self.battle is not None:
-            return "the declared battle's die must be rolled first", "declare_attack"
-        if self.retreats:
-            return (f"{self.unit_name(self.retreats[0].unit)} must retreat {self.retreats[0].hexes} hex(es) first; "
-                    f"a retreat may not enter units, enemy zones of control or cross rivers", "retreat")
-        if self.advancing is not None:
-            return "the victor must first advance after combat or decline ('advance none')", "advance"
-        kind, phase = action.kind, self.phase
-        if kind in (ROLL, RETREAT, ADVANCE, REMOVE):
-            return f"no '{kind}' is due now ({phase.name})", None
-        if kind == END:
-            return "this phase cannot end now", None
-        if kind in (MOVE, EXIT, DELAY):
-            if phase.kind != "movement":
-                return f"units move only in a movement phase, not in the {phase.name}", None
-            return self._why_not_move(action)
-        if kind == ATTACK:
-            if phase.kind != "combat":
-                return f"attacks are made only in a combat phase, not in the {phase.name}", None
-            return self._why_not_attack(action)
-        return "not an action of this game", None
-
-    def _why_not_move(self, action: Action) -> tuple[str, str | None]:
-        uid = action.unit
-        unit = self._units.get(uid)
-        name = self.unit_name(uid)
-        if unit is None or unit.side != self.phase.side:
-            return f"{name} is not a unit of the phasing side", None
-        where = self.where[uid]
-        if where == EXITED:
-            return f"{name} has left the map and never returns", "exit"
-        if where in (ELIMINATED, UNUSED):
-            return f"{name} is not in play", None
-        if uid in self.moved:
-            return f"{name} has already moved this phase", "one_move"
-        if where == PENDING and not self._arrives_now(uid):
-            return f"{name} is not due to arrive now (turn {self.due.get(uid)})", "reinforcement"
-        if action.kind == DELAY:
-            return f"{name} may not be delayed", "delay"
-        if where == ON_MAP and uid in self.locked and not self._reach(uid).destinations:
-            return f"{name} began the phase in an enemy zone of control and may not leave it", "zoc_locked"
-        reach = self._reach(uid)
-        if action.kind == EXIT:
-            if not self.game.movement.exit_map:
-                return "units may not leave the map", "exit"
-            return f"{name} cannot reach the {action.edge} edge with MP left to leave the map", "exit_cost"
-        h = action.hex
-        if h in self._enemy_occupied(unit.side):
-            return f"{h} holds an enemy unit", "enemy_occupied"
-        if h in reach.destinations:
-            return f"{name} may not end its move stacked in {h}", "stacking"
-        if where == PENDING and unit.arrives and unit.arrives.placement == "anywhere":
-            return f"{name} must be placed on an empty hex of {', '.join(unit.arrives.terrain) or 'any terrain'}", "placement"
-        if where == ON_MAP:
-            free = reachable(self.tables, allowance=unit.move, start=self.pos[uid],
-                             enemy_occupied=self._enemy_occupied(unit.side), enemy_zoc=frozenset())
-            if h in free.destinations:
-                return f"{name} must stop on entering an enemy zone of control before {h}", "zoc_stop"
-        return f"{name} cannot reach {h} within its movement allowance of {unit.move}", "movement_allowance"
-
-    def _why_not_attack(self, action: Action) -> tuple[str, str | None]:
-        occupants = self._occupants()
-        defenders = occupants.get(action.hex, [])
-        if not defenders or self._units[defenders[0]].side == self.phase.side:
-            return f"{action.hex} holds no enemy unit", "attack_target"
-        if any(u in self.defended for u in defenders):
-            return f"the units in {action.hex} have already been attacked this phase", "one_defence"
-        for uid in action.units:
-            name = self.unit_name(uid)
-            if self.where.get(uid) != ON_MAP or self._units[uid].side != self.phase.side:
-                return f"{name} is not a unit of the phasing side on the map", None
-            if uid in self.attacked:
-                return f"{name} has already attacked this phase", "one_attack"
-            if uid in self.landed:
-                return f"{name} landed this turn and may not attack", "placement"
-            if action.hex not in self.tables.neighbours[self.pos[uid]]:
-                return f"{name} is not adjacent to {action.hex}", "adjacent"
-        if len(set(action.units)) != len(action.units):
-            return "a unit is named twice", None
-        return "these units may not attack together", None

@@ -1,0 +1,110 @@
+"""Why an order is illegal: a message in players' words and the mechanic that forbids it.
+
+The mechanic is a key of the game's `rule_refs`, so that the state can cite the
+rulebook case ("illegal (7.31): 0402 holds an enemy unit"). Only called once an
+action has been found illegal, so clarity matters here more than speed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulec.engine.actions import ADVANCE, ATTACK, DELAY, END, EXIT, MOVE, REMOVE, RETREAT, ROLL, Action
+from rulec.engine.movement import reachable
+from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
+
+if TYPE_CHECKING:
+    from rulec.engine.state import GameState
+
+
+
+def why_illegal(state: "GameState", action: Action) -> tuple[str, str | None]:
+    """A message and the mechanic (a key of game.rule_refs) that forbids `action`."""
+    if state.terminal:
+        return "the game is over", None
+    if state.removing is not None:
+        return f"{state.removing} must first remove units from over-stacked hexes", "overstack"
+    if state.battle is not None:
+        return "the declared battle's die must be rolled first", "declare_attack"
+    if state.retreats:
+        return (f"{state.unit_name(state.retreats[0].unit)} must retreat {state.retreats[0].hexes} hex(es) first; "
+                f"a retreat may not enter units, enemy zones of control or cross rivers", "retreat")
+    if state.advancing is not None:
+        return "the victor must first advance after combat or decline ('advance none')", "advance"
+    kind, phase = action.kind, state.phase
+    if kind in (ROLL, RETREAT, ADVANCE, REMOVE):
+        return f"no '{kind}' is due now ({phase.name})", None
+    if kind == END:
+        return "this phase cannot end now", None
+    if kind in (MOVE, EXIT, DELAY):
+        if phase.kind != "movement":
+            return f"units move only in a movement phase, not in the {phase.name}", None
+        return _why_not_move(state, action)
+    if kind == ATTACK:
+        if phase.kind != "combat":
+            return f"attacks are made only in a combat phase, not in the {phase.name}", None
+        return _why_not_attack(state, action)
+    return "not an action of this game", None
+
+def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
+    uid = action.unit
+    unit = state._units.get(uid)
+    name = state.tables.short_name.get(uid, uid)
+    if unit is None or unit.side != state.phase.side:
+        return f"{name} is not a unit of the phasing side", None
+    where = state.where[uid]
+    if where == EXITED:
+        return f"{name} has left the map and never returns", "exit"
+    if where in (ELIMINATED, UNUSED):
+        return f"{name} is not in play", None
+    if uid in state.moved:
+        return f"{name} has already moved this phase", "one_move"
+    if where == PENDING and not state._arrives_now(uid):
+        return f"{name} is not due to arrive now (turn {state.due.get(uid)})", "reinforcement"
+    if action.kind == DELAY:
+        return f"{name} may not be delayed", "delay"
+    if where == ON_MAP and uid in state.locked:
+        if not state._reach(uid).destinations:
+            return f"{name} began the phase in an enemy zone of control and may not leave it", "zoc_locked"
+        if action.kind == MOVE and action.hex not in state._reach(uid).destinations:
+            return (f"{name} began the phase in an enemy zone of control: it may leave only by tactical withdrawal, "
+                    f"first into a hex free of enemy control", "withdrawal")
+    reach = state._reach(uid)
+    if action.kind == EXIT:
+        if not state.game.movement.exit_map:
+            return "units may not leave the map", "exit"
+        return f"{name} cannot reach the {action.edge} edge with MP left to leave the map", "exit_cost"
+    h = action.hex
+    if h in state._enemy_occupied(unit.side):
+        return f"{h} holds an enemy unit", "enemy_occupied"
+    if h in reach.destinations:
+        return f"{name} may not end its move stacked in {h}", "stacking"
+    if where == PENDING and unit.arrives and unit.arrives.placement == "anywhere":
+        return f"{name} must be placed on an empty hex of {', '.join(unit.arrives.terrain) or 'any terrain'}", "placement"
+    if where == ON_MAP:
+        free = reachable(state.tables, allowance=unit.move, start=state.pos[uid],
+                         enemy_occupied=state._enemy_occupied(unit.side), enemy_zoc=frozenset())
+        if h in free.destinations:
+            return f"{name} must stop on entering an enemy zone of control before {h}", "zoc_stop"
+    return f"{name} cannot reach {h} within its movement allowance of {unit.move}", "movement_allowance"
+
+def _why_not_attack(state: "GameState", action: Action) -> tuple[str, str | None]:
+    occupants = state._occupants()
+    defenders = occupants.get(action.hex, [])
+    if not defenders or state._units[defenders[0]].side == state.phase.side:
+        return f"{action.hex} holds no enemy unit", "attack_target"
+    if any(u in state.defended for u in defenders):
+        return f"the units in {action.hex} have already been attacked this phase", "one_defence"
+    for uid in action.units:
+        name = state.tables.short_name.get(uid, uid)
+        if state.where.get(uid) != ON_MAP or state._units[uid].side != state.phase.side:
+            return f"{name} is not a unit of the phasing side on the map", None
+        if uid in state.attacked:
+            return f"{name} has already attacked this phase", "one_attack"
+        if uid in state.landed:
+            return f"{name} landed this turn and may not attack", "placement"
+        if action.hex not in state.tables.neighbours[state.pos[uid]]:
+            return f"{name} is not adjacent to {action.hex}", "adjacent"
+    if len(set(action.units)) != len(action.units):
+        return "a unit is named twice", None
+    return "these units may not attack together", None
