@@ -10,7 +10,11 @@ from rulec.aids.render import aid_names, render_html, render_pdf
 from rulec.pipeline import load_game
 
 pypdf = pytest.importorskip("pypdf")
-pytest.importorskip("weasyprint", reason="PDF output needs the 'pdf' extra (WeasyPrint and Pango)")
+try:
+    import weasyprint  # noqa: F401  (raises OSError, not ImportError, when Pango is missing)
+except (ImportError, OSError) as error:
+    pytest.skip(f"PDF output needs the 'pdf' extra and Pango (scripts/install-system-deps.sh): {error}",
+                allow_module_level=True)
 
 A4 = (595.28, 841.89)
 LETTER = (612.0, 792.0)
