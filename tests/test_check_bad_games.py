@@ -73,3 +73,10 @@ def test_every_reported_code_is_registered():
     for path in CODE_FILES:
         for *_, code, _ in reported(path):
             assert code in CODES, f"{path.name} reports unregistered code {code}"
+
+
+def test_the_language_reference_lists_every_code():
+    reference = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    table = reference.split("### Diagnostic codes", 1)[1].split("\n\n|", 1)[1].split("\n\n", 1)[0]
+    listed = dict(re.findall(r"^\| `([a-z0-9-]+)` \| (.*) \|$", "|" + table, re.M))
+    assert listed == CODES

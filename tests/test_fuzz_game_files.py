@@ -19,7 +19,8 @@ from rulec.diagnostics import DiagnosticError
 from rulec.language.parse import parse_text
 from rulec.pipeline import GAMES_DIR, check
 
-SOURCES = {path.name: path.read_text(encoding="utf-8") for path in sorted(GAMES_DIR.glob("*.rulec"))}
+SOURCES = {path.name: path.read_text(encoding="utf-8")
+           for path in [*sorted(GAMES_DIR.glob("*.rulec")), Path(__file__).parent / "bad_games" / "ok_marne_features.rulec"]}
 JUNK = ["{", "}", "[", "]", "(", ")", "=", ",", "..", "<<", ">>", '"', "#", "@", "-", "0", "0701/0801", "3:1", "\x00",
         "unit", "map", "zones", "x = ", "side", "é", "\t", "\n", "99999999999999999999", "-0", "1..", "..1"]
 
