@@ -78,3 +78,26 @@ def test_no_exit_when_the_map_may_not_be_left(metz):
     state = at(variant, {"us_357": "0905", "de_1010": "0101"})
     assert not [a for a in state.legal_actions() if a.kind == "exit"]
     assert [a for a in at(metz, {"us_357": "0905", "de_1010": "0101"}).legal_actions() if a.kind == "exit"]
+
+
+def test_no_passing_through_friends_when_the_game_says_so(metz):
+    variant = replace(metz, stacking=replace(metz.stacking, pass_through_friendly=False))
+    units = {"us_cca": "0203", "us_357": "0304", "de_1010": "0911"}
+    # The road 0203-0304-0305 runs through 357: CCA must go round.
+    blocked = at(variant, units)
+    assert "0304" not in destinations(blocked, "us_cca")  # may not stop on 357 either
+    assert "0405" in destinations(at(metz, units), "us_cca")
+    free = at(variant, {"us_cca": "0203", "de_1010": "0911"})
+    assert destinations(blocked, "us_cca") < destinations(free, "us_cca")
+
+
+def test_victory_by_ratio(metz):
+    from rulec.engine.victory import outcome
+    from rulec.runtime.model import VictoryLevel, VictoryRules
+
+    rules = VictoryRules(measure="ratio", levels=(VictoryLevel("big", "Big Win", 3.0), VictoryLevel("win", "Win", 1.5)))
+    variant = replace(metz, victory=rules)
+    assert outcome(variant, {"us": 30, "germany": 10}).level == "Big Win"
+    assert outcome(variant, {"us": 20, "germany": 10}).level == "Win"
+    assert outcome(variant, {"us": 12, "germany": 10}).winner is None
+    assert outcome(variant, {"us": 0, "germany": 4}).winner == "germany"

@@ -39,12 +39,15 @@ def reachable(
     enemy_zoc: frozenset[Hex] | set[Hex],
     locked: bool = False,
     withdrawal: ZocWithdrawal | None = None,
+    no_passing: frozenset[Hex] = frozenset(),
 ) -> Reach:
     """Every destination of one move.
 
     `start`: the unit's hex, or None for a unit entering the map through `entries`
     ((hex, MP to enter it from off the map) pairs). `locked`: it began the phase in
     an enemy zone of control and may leave only by tactical `withdrawal`, if any.
+    `no_passing`: hexes a unit may end in but not move through (friends, when the
+    game forbids passing through them).
     """
     rules = tables.game.movement
     stop_in_zoc = rules.zoc == "stop_on_entry"
@@ -114,7 +117,11 @@ def reachable(
                         continue
                     cost += zoc_extra
                     if cost <= left:
-                        arrive(n, mask, left - cost, stop_in_zoc)
+                        arrive(n, mask, left - cost, stop_in_zoc or n in no_passing)
+                    continue
+                if n in no_passing:
+                    if cost <= left:
+                        arrive(n, mask, left - cost, True)
                     continue
                 if cost > left:
                     continue

@@ -473,14 +473,16 @@ class GameState:
             for option in self.options:
                 withdrawal = self.game.options[option].zoc_withdrawal or withdrawal
             # The search depends only on these, so states of a search tree share its results.
-            key = (unit.move, self.pos[uid], uid in self.locked, withdrawal, enemy)
+            friends = self._friends_in_the_way(unit.side)
+            key = (unit.move, self.pos[uid], uid in self.locked, withdrawal, enemy, friends)
             cache = self.tables.reach_cache
             reach = cache.get(key)
             if reach is None:
                 if len(cache) > 50_000:
                     cache.clear()
                 reach = cache[key] = reachable(self.tables, allowance=unit.move, start=self.pos[uid], enemy_occupied=enemy,
-                                               enemy_zoc=zoc, locked=uid in self.locked, withdrawal=withdrawal)
+                                               enemy_zoc=zoc, locked=uid in self.locked, withdrawal=withdrawal,
+                                               no_passing=friends)
             return reach
         arrival = unit.arrives
         if arrival is not None and arrival.placement == "anywhere":
@@ -492,17 +494,24 @@ class GameState:
             return Reach(spots, ())
         hexes = arrival.hexes if arrival is not None else ()
         entry_cost = self.tables.offmap_entry_cost
+        friends = self._friends_in_the_way(unit.side)
         reach = reachable(self.tables, allowance=unit.move, start=None, entries=[(h, entry_cost[h]) for h in hexes],
-                          enemy_occupied=enemy, enemy_zoc=zoc)
+                          enemy_occupied=enemy, enemy_zoc=zoc, no_passing=friends)
         if reach.destinations or self.game.movement.blocked_entry != "closest_legal":
             return reach
         # Blocked entry: the closest hexes of the same map edge where entering is legal.
         for ring in self._fallback_rings(hexes):
             reach = reachable(self.tables, allowance=unit.move, start=None, entries=[(h, entry_cost[h]) for h in ring],
-                              enemy_occupied=enemy, enemy_zoc=zoc)
+                              enemy_occupied=enemy, enemy_zoc=zoc, no_passing=friends)
             if reach.destinations:
                 return reach
         return NOWHERE
+
+    def _friends_in_the_way(self, side: str) -> frozenset[Hex]:
+        """Hexes of friendly units, when the game forbids moving through them (else none)."""
+        if self.game.stacking.pass_through_friendly:
+            return frozenset()
+        return frozenset(h for uid, h in self.pos.items() if self._units[uid].side == side)
 
     def _fallback_rings(self, hexes: tuple[Hex, ...]) -> list[list[Hex]]:
         """Hexes of the entry area's map edge outside the area, grouped by distance to the area, nearest first."""
