@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from rulec.cli.main import main
@@ -52,3 +54,11 @@ def test_usage_errors_exit_2(arguments, capsys):
         main(["aids", "drive_on_metz", *arguments])
     assert stop.value.code == 2
     assert "rulec: error:" in capsys.readouterr().err
+
+
+def test_pdf_without_weasyprint_is_a_one_line_error(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "weasyprint", None)  # `import weasyprint` now fails
+    assert main(["aids", "engle_ww2_battle", "--out", str(tmp_path), "--format", "pdf"]) == 1
+    error = capsys.readouterr().err
+    assert "PDF output needs WeasyPrint" in error and "[pdf-unavailable]" in error and "Traceback" not in error
+    assert not (tmp_path / "aids.pdf").exists()
