@@ -1,14 +1,42 @@
-"""The game-agnostic engine: plays any compiled map game (see state.py for the API).
+"""The game-agnostic engine: plays any compiled map game, with an OpenSpiel-like API.
 
     from rulec.engine import new_game
-    state = new_game(game, options=(), seed=0)
-    state.legal_actions(), state.apply_action(a), state.clone(), state.outcome() ...
+    state = new_game(game, options=("command_control",), seed=0)
+    state.legal_actions(); state.apply_action(action); state.clone(); state.outcome()
+
+Modules, one job each:
+    state.py        GameState: the position, the sequence of play, applying actions
+    actions.py      Action values, their text form, IllegalAction / ActionSyntaxError
+    tables.py       per-game precomputed lookups (move costs, ZOC, exits, distances)
+    movement.py     the movement search (MP, terrain, roads, rivers, ZOC, objectives passed)
+    combat.py       battle columns, shifts, DRMs, retreat paths
+    victory.py      VP awards (the EvalContext of compiled expressions) and victory levels
+    explain.py      why an order is illegal, citing the game's rule_refs
+    conformance.py  random-game checks usable on any map game
+Rulings on open rule questions are in docs/rulings.md.
+
+Where later games' rules go (none is implemented yet; each is an addition, not a rewrite):
+    - stacking above 1, several units per hex defending together: already generic
+      (StackingRules.limit; defenders are every unit of the hex).
+    - two movement/combat phases per player turn: the sequence is data; Arrival.phase
+      names the phase a reinforcement enters in; CombatRules.one_attack_per_unit =
+      "player_turn" would keep `attacked` across the phases of one player turn.
+    - disruption and recovery: ResultCode.*_disrupted and Phase.only_undisrupted /
+      recover; the state would keep a `disrupted` set beside `moved` and `attacked`.
+    - supply tracing: a supply.py beside movement.py, a search over tables.steps that
+      stops at enemy ZOC and HexsideType.blocks_supply.
+    - forts: terrain rows with their own shifts already work; fort garrisons would be
+      unit flags read by award and combat conditions.
+    - retreat priorities: combat.retreat_paths returns every legal path; a priority
+      order would filter them before the owner chooses.
+    - multi-hex attacks (CombatRules.multi_hex): Action.attack would carry several hexes
+      (a new field with a default), and odds() would sum the defenders of all of them.
 """
 
 from rulec.engine.actions import Action, ActionSyntaxError, IllegalAction
 from rulec.engine.combat import Odds
-from rulec.engine.state import (CHANCE, ELIMINATED, EXITED, ON_MAP, PENDING, TERMINAL, UNUSED, BattleReport,
-                                GameState, UnknownOption, new_game)
+from rulec.engine.state import CHANCE, TERMINAL, BattleReport, GameState, UnknownOption, new_game
+from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.engine.victory import EngineContext, Outcome, VpEntry
 
 __all__ = [

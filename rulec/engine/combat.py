@@ -79,14 +79,23 @@ def terrain_effect(tables: Tables, defender_hex: Hex, attacker_hexes: Iterable[H
     return min(effects)
 
 
+def _share_division(attackers: list[Unit]) -> bool:
+    divisions = [u.division for u in attackers if u.division]
+    return len(divisions) != len(set(divisions))
+
+
+# Named conditions an option's combat modifier may require (CombatModifier.when).
+BATTLE_CONDITIONS = {
+    "always": lambda attackers: True,
+    "attackers_share_division": _share_division,  # more than one attacker of one division
+}
+
+
 def battle_condition(name: str, attackers: list[Unit]) -> bool:
-    """Named conditions an option's combat modifier may require."""
-    if name == "always":
-        return True
-    if name == "attackers_share_division":
-        divisions = [u.division for u in attackers if u.division]
-        return len(divisions) != len(set(divisions))
-    raise ValueError(f"unknown battle condition '{name}'")
+    condition = BATTLE_CONDITIONS.get(name)
+    if condition is None:
+        raise ValueError(f"unknown battle condition '{name}'; known: {', '.join(BATTLE_CONDITIONS)}")
+    return condition(attackers)
 
 
 def odds(game: Game, tables: Tables, options: Iterable[str], attackers: list[Unit], attacker_hexes: list[Hex],
