@@ -282,7 +282,15 @@ class Builder(MapSections, CombatSections):
         if not tree or tree[0] != "call" or tree[1] not in ("phase", "holds", "exits", "eliminated"):
             self.error("bad-trigger", f"'when' must be phase(P), holds(HEX...), exits(EDGE...), eliminated(SIDE) or selected; found {plain(value)}", path)
             return None
-        kind, args = tree[1], [a[1] for a in tree[2]]
+        kind = tree[1]
+        if tree[3] or any(a[0] not in ("name", "const") for a in tree[2]):
+            self.error("bad-trigger", f"the arguments of {kind}() are names or hex numbers, found {plain(value)}", path)
+            return None
+        args = [a[1] for a in tree[2]]
+        wanted = {"phase": "one phase", "eliminated": "one side", "holds": "at least one hex", "exits": "at least one map edge"}[kind]
+        if (kind in ("phase", "eliminated") and len(args) != 1) or not args:
+            self.error("bad-trigger", f"{kind}() takes {wanted}, found {plain(value)}", path)
+            return None
         if kind == "phase":
             phase = self.reference(args[0] if args else None, phase_ids, "phase", path)
             return m.Trigger(kind="phase", phase=phase)

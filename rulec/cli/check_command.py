@@ -8,6 +8,8 @@ and a one-line summary per game. Exit status: 0 when no game has errors
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 from rulec.pipeline import check_file
 
@@ -21,14 +23,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    try:
+        return check_games(args.games, args.quiet)
+    except BrokenPipeError:  # `rulec check ... | head`: the reader left; stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def check_games(games: list[str], quiet: bool) -> int:
+    """Print every diagnostic of every game; 1 if any game has errors."""
     status = 0
-    for name in args.games:
+    for name in games:
         result = check_file(name)
         for text in result.rendered():
             print(text)
         errors = sum(1 for d in result.diagnostics if d.is_error)
         warnings = sum(1 for d in result.diagnostics if d.severity == "warning")
-        if not args.quiet:
+        if not quiet:
             print(f"{result.file}: {summary(errors, warnings)}")
         if not result.ok:
             status = 1
