@@ -339,8 +339,7 @@ class GameState:
     def _movement_actions(self) -> list[Action]:
         side = self.phase.side
         actions: list[Action] = []
-        # Hexes no unit may end its move in (stacking); a unit's own hex is never its destination.
-        full = {h for h, units in self._occupants().items() if not self._may_end(None, h)}
+        full = self._full_hexes()
         for uid, unit in self._units.items():
             if unit.side != side or uid in self.moved:
                 continue
@@ -526,6 +525,19 @@ class GameState:
         for h in candidates:
             rings.setdefault(min(distance[a][h] for a in hexes), []).append(h)
         return [sorted(rings[d]) for d in sorted(rings)]
+
+    def _full_hexes(self) -> set[Hex]:
+        """Hexes no moving unit may end its move in (stacking); see _may_end."""
+        limit = self.game.stacking.limit
+        through = self.game.stacking.pass_through_friendly
+        moved, locked, landed = self.moved, self.locked, self.landed
+        full = set()
+        for h, units in self._occupants().items():
+            over = len(units) + 1 - limit
+            if over > 0 and (not through or
+                             sum(1 for u in units if u not in moved and u not in locked and u not in landed) < over):
+                full.add(h)
+        return full
 
     def _may_end(self, uid: str | None, h: Hex) -> bool:
         """Stacking: may this unit end its move in `h`?
