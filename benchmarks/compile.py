@@ -79,7 +79,7 @@ def main() -> None:
     rows = {path.stem: measure(path, args.repeat) for path in games}
     names = list(rows)
     width = max(14, *(len(n) for n in names))
-    print(f"{'best of ' + str(args.repeat):<16}" + "".join(f"{n:>{width + 2}}" for n in names))
+    print(f"{'best of ' + str(args.repeat):<22}" + "".join(f"{n:>{width + 2}}" for n in names))
     for stage, unit in (("lines", ""), ("parse", "ms"), ("schema", "ms"), ("build", "ms"), ("generate", "ms"),
                         ("total", "ms"), ("lines/s", ""), ("rulec check", "ms")):
         cells = []
@@ -87,7 +87,7 @@ def main() -> None:
             value = rows[name][stage]
             cells.append(f"{value * 1000:>{width}.1f}ms" if unit == "ms" else f"{value:>{width + 2},.0f}")
         label = stage + (" (process)" if stage == "rulec check" else "")
-        print(f"{label:<16}" + "".join(cells))
+        print(f"{label:<22}" + "".join(cells))
 
 
 if __name__ == "__main__":
