@@ -92,7 +92,7 @@ def test_paratroopers_land_on_empty_clear_hexes_and_sit_out_combat(metz):
 def test_screaming_eagles_give_germany_five_vp(metz):
     state = new_game(metz, options=("screaming_eagles",))
     assert state.vp == {"us": 0, "germany": 5}
-    assert [e.source for e in state.vp_log] == ["option:screaming_eagles"]
+    assert [(e.source, e.phase, e.side) for e in state.vp_log] == [("option:screaming_eagles", "setup", "germany")]
 
 
 @rule("metz:11.41")

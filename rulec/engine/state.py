@@ -155,16 +155,17 @@ class GameState:
         self.removing: str | None = None
         self.last_battle: BattleReport | None = None
 
+        # VP given when the game is set up are logged under the phase "setup".
         for option in options:
             for side, amount in game.options[option].vp.items():
-                self._score(side, amount, f"option:{option}")
+                self._score(side, amount, f"option:{option}", phase="setup")
         for uid in improved:
             side = game.options[self._improving_option()].improved_vp_to
             if side and game.units[uid].improved.vp:
-                self._score(side, game.units[uid].improved.vp, f"improved:{uid}", unit=uid)
+                self._score(side, game.units[uid].improved.vp, f"improved:{uid}", unit=uid, phase="setup")
         for award in game.awards:
             if award.trigger.kind == "selected":
-                self._score(award.side, award_amount(self, award, None), award.id)
+                self._score(award.side, award_amount(self, award, None), award.id, phase="setup")
         self._enter_phase()
 
     def _improving_option(self) -> str:
@@ -720,9 +721,11 @@ class GameState:
                 if amount:
                     self._score(award.side, amount, award.id, unit=uid)
 
-    def _score(self, side: str, amount: int, source: str, unit: str | None = None, hex: Hex | None = None) -> None:
+    def _score(self, side: str, amount: int, source: str, unit: str | None = None, hex: Hex | None = None,
+               phase: str | None = None) -> None:
         self.vp[side] = self.vp.get(side, 0) + amount
-        phase = self.phase.id if self.game.sequence else ""
+        if phase is None:
+            phase = self.phase.id if self.game.sequence else ""
         self.vp_log.append(VpEntry(self.turn, phase, side, amount, source, unit, hex))
 
     # ------------------------------------------------------------ combat
