@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from rulec.aids.map_svg import parse_sheet
+from rulec.aids.map_svg import parse_sheet, render_map_svg
 from rulec.aids.palette import terrain_style
 from rulec.aids.render import write_aids
 from rulec.pipeline import load_game
-from rulec.runtime.model import hexside_key
+from rulec.runtime.model import HexsideType, hexside_key
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -129,3 +130,16 @@ def test_svg_output_is_byte_stable(game, written, tmp_path):
     write_aids(game, tmp_path, {"svg", "html"})
     for name in ("map.svg", "counters.svg"):
         assert (tmp_path / name).read_bytes() == (written / name).read_bytes()
+
+
+def test_other_hexside_features_are_drawn_and_keyed(game):
+    # A feature that is neither road nor river (a ridge, say) still appears on the map and in its key.
+    features = dict(game.map.hexside_features)
+    features["0101/0102"] = ("ridge",)
+    ridged = dataclasses.replace(game, map=dataclasses.replace(game.map, hexside_features=features),
+                                 hexside_types={**game.hexside_types, "ridge": HexsideType("ridge", "Ridge")})
+    root = ET.fromstring(render_map_svg(ridged))
+    (line,) = elements(root, "hexside-feature")
+    assert (line.get("data-hexside"), line.get("data-feature")) == ("0101/0102", "ridge")
+    assert "Ridge hexside" in {"".join(e.itertext()) for e in root.iter(f"{SVG}text")}
+    assert not elements(ET.fromstring(render_map_svg(game)), "hexside-feature")

@@ -9,13 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulec.aids.environment import signed
+from rulec.aids.environment import humanize, signed
 from rulec.runtime.model import BattleModifier, BattleSystem, Game, OutcomeBand
-
-
-def words(identifier: str) -> str:
-    """'anti_tank_gun' -> 'Anti tank gun' (a category or quality as players read it)."""
-    return identifier.replace("_", " ").capitalize()
 
 
 def ratio(value: tuple[int, int]) -> str:
@@ -80,7 +75,7 @@ def modifier_rows(game: Game, system: BattleSystem) -> tuple[ModifierRow, ...]:
 
 def procedure(game: Game, system: BattleSystem) -> tuple[str, ...]:
     """The steps of one battle, worded from the system's settings."""
-    names = {c: words(c) for c in system.categories}
+    names = {c: humanize(c) for c in system.categories}
     steps = []
     skirmish = system.skirmish
     steps.append(f"Skirmish (optional): each side puts {skirmish.line} unit(s) in the line and up to "
@@ -114,12 +109,12 @@ def procedure(game: Game, system: BattleSystem) -> tuple[str, ...]:
 def battle_sheet(game: Game) -> BattleSheet:
     system = game.battle
     assert system is not None, "battle_sheet() needs a battle system"
-    names = tuple((c, words(c)) for c in system.categories)
-    matrix = tuple((words(row), tuple(signed(system.matrix.get(row, {}).get(col, 0)) for col in system.categories))
+    names = tuple((c, humanize(c)) for c in system.categories)
+    matrix = tuple((humanize(row), tuple(signed(system.matrix.get(row, {}).get(col, 0)) for col in system.categories))
                    for row in system.categories)
-    qualities = tuple((words(q) + (" (default)" if q == system.default_quality else ""), signed(v))
+    qualities = tuple((humanize(q) + (" (default)" if q == system.default_quality else ""), signed(v))
                       for q, v in system.qualities.items())
-    kinds = tuple((k.name, words(k.category), words(k.quality or system.default_quality),
+    kinds = tuple((k.name, humanize(k.category), humanize(k.quality or system.default_quality),
                    "Distance weapon" if k.distance_weapon else "") for k in system.kinds.values())
     return BattleSheet(system, names, matrix, qualities, kinds, modifier_rows(game, system), outcome_rows(system),
                        procedure(game, system))

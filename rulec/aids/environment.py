@@ -28,6 +28,11 @@ def signed(value: int | float) -> str:
     return "0"
 
 
+def humanize(identifier: str) -> str:
+    """A designer's id as words: 'entry_area' -> 'Entry Area'."""
+    return identifier.replace("_", " ").title()
+
+
 def fraction(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}" if value.denominator != 1 else str(value.numerator)
 
@@ -46,6 +51,6 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(num=number, signed=signed, fraction=fraction, percent=percent)
+    env.filters.update(num=number, signed=signed, fraction=fraction, percent=percent, humanize=humanize)
     env.globals.update(cos=math.cos, sin=math.sin)
     return env

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from rulec.aids import geometry
-from rulec.aids.environment import environment, number
+from rulec.aids.environment import environment, humanize, number
 from rulec.aids.palette import TerrainStyle, hue_colour, terrain_style
 from rulec.runtime.model import Game, MapDef
 
@@ -51,6 +51,7 @@ class Line:
     y1: float
     x2: float
     y2: float
+    feature: str = ""  # for hexside features other than roads and rivers
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,8 @@ class MapDrawing:
     road_exits: tuple[Line, ...]
     rivers: tuple[Line, ...]
     bridges: tuple[Line, ...]
+    other_sides: tuple[Line, ...]  # hexsides with a feature that is neither road nor river
+    other_features: tuple[tuple[str, str], ...]  # (id, name) of those features, for the key
     symbols: tuple[Symbol, ...]
     places: tuple[Label, ...]
     zones: tuple[ZoneOutline, ...]
@@ -179,7 +182,7 @@ def _hexside_layer(game: Game, place: _Placement):
     """Roads (centre to centre across the hexside), rivers (along it) and bridges (both)."""
     map_def = place.map_def
     kinds = {t.id: t.kind for t in game.hexside_types.values()}
-    roads, rivers, bridges = [], [], []
+    roads, rivers, bridges, others = [], [], [], []
     for key in sorted(map_def.hexside_features):
         features = map_def.hexside_features[key]
         a, b = key.split("/")
@@ -188,9 +191,12 @@ def _hexside_layer(game: Game, place: _Placement):
         has_river = any(kinds.get(f) == "river" for f in features)
         if has_road:
             roads.append(Line(key, ax, ay, bx, by))
+        first, second = (place.at(p) for p in geometry.side_between(map_def, a, b))
         if has_river:
-            first, second = (place.at(p) for p in geometry.side_between(map_def, a, b))
             rivers.append(Line(key, *first, *second))
+        for feature in features:
+            if kinds.get(feature) not in ("road", "river"):
+                others.append(Line(key, *first, *second, feature=feature))
         if has_road and has_river:
             # A short deck along the road where it crosses the river.
             mx, my = (ax + bx) / 2, (ay + by) / 2
@@ -207,14 +213,14 @@ def _hexside_layer(game: Game, place: _Placement):
                 # Run the road a little past the edge so it visibly leaves the map.
                 road_exits.append(Line(f"{hex_id}:{direction}", x, y, round(ex + (ex - x) * 0.35, 2),
                                        round(ey + (ey - y) * 0.35, 2)))
-    return tuple(roads), tuple(rivers), tuple(bridges), tuple(road_exits)
+    return tuple(roads), tuple(rivers), tuple(bridges), tuple(others), tuple(road_exits)
 
 
 def _zones(place: _Placement) -> tuple[ZoneOutline, ...]:
     zones = []
     for index, (zone, members) in enumerate(sorted(place.map_def.zones.items())):
         segments = [(place.at(a), place.at(b)) for a, b in geometry.outline(place.map_def, members)]
-        zones.append(ZoneOutline(zone, zone.replace("_", " ").title(), _path(segments),
+        zones.append(ZoneOutline(zone, humanize(zone), _path(segments),
                                  hue_colour("zone:" + zone, 0.8, 0.38), _DASHES[index % len(_DASHES)]))
     return tuple(zones)
 
@@ -235,7 +241,7 @@ def _edge_labels(place: _Placement) -> tuple[Label, ...]:
         for direction in map_def.edge_directions.get(edge, ()):
             nx, ny = geometry.centre(grid, *geometry.neighbours(grid, column, row)[direction])
             out_x, out_y = out_x + nx - cx, out_y + ny - cy
-        text = (edge.replace("_", " ").title() + " edge",)
+        text = (humanize(edge) + " edge",)
         if abs(out_x) >= abs(out_y):
             x = left - 10 if out_x < 0 else right + 10
             labels.append(Label(text, round(x, 2), round(mean_y, 2), -90 if out_x < 0 else 90))
@@ -251,7 +257,7 @@ def draw(game: Game) -> MapDrawing:
     width, height = parse_sheet(map_def.sheet) or DEFAULT_SHEET
     place = _placement(map_def, width, height)
     hexes, symbols, places, marks = _hex_layer(game, place)
-    roads, rivers, bridges, road_exits = _hexside_layer(game, place)
+    roads, rivers, bridges, other_sides, road_exits = _hexside_layer(game, place)
     edge_segments = [(place.at(a), place.at(b)) for a, b in geometry.outline(map_def, map_def.hexes)]
     order = list(game.terrain)
     used = sorted({t for terrain in map_def.terrain.values() for t in terrain},
@@ -261,7 +267,10 @@ def draw(game: Game) -> MapDrawing:
         title=game.info.title, width=round(width, 2), height=round(height, 2),
         width_attr=f"{number(width / 72, 3)}in", height_attr=f"{number(height / 72, 3)}in",
         unit=round(place.unit, 3), hexes=hexes, roads=roads, road_exits=road_exits, rivers=rivers,
-        bridges=bridges, symbols=symbols, places=places, zones=_zones(place), edge_path=_path(edge_segments),
+        bridges=bridges, other_sides=other_sides,
+        other_features=tuple((f, game.hexside_types[f].name if f in game.hexside_types else humanize(f))
+                             for f in sorted({line.feature for line in other_sides})),
+        symbols=symbols, places=places, zones=_zones(place), edge_path=_path(edge_segments),
         edge_labels=_edge_labels(place), terrain_legend=legend,
         legend_top=round(height - MARGIN - LEGEND_HEIGHT, 2), terrain_marks=marks,
     )

@@ -19,13 +19,11 @@ from typing import Iterable
 class TerrainStyle:
     fill: str
     pattern: str  # one of PATTERNS: drawn over the fill in dark ink
-    symbol: str = ""  # for terrain printed on top of the base terrain: how it is marked
+    symbol: str = ""  # for terrain printed over the base terrain: "city", "town", "fort" or "label" (its name)
 
 
 # Patterns the map template knows how to draw (rulec/aids/templates/map_defs.svg.j2).
 PATTERNS = ("none", "dots", "trees", "hatch", "crosshatch", "waves", "grass", "bricks")
-# Symbols for features drawn over the base terrain.
-SYMBOLS = ("city", "town", "fort", "label")
 
 _KNOWN: dict[str, TerrainStyle] = {
     "clear": TerrainStyle("#f4efd8", "none"),

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rulec.aids import crt_odds
+from rulec.aids.environment import humanize
 from rulec.aids.palette import division_colours
 from rulec.aids.turn_values import TurnAward, turn_dependent_awards
 from rulec.runtime.model import Award, Game, Option, Phase, Unit
@@ -23,11 +24,6 @@ _PHASE_ACTIVITY = {
     "reinforcement": "Bring on reinforcements",
     "recovery": "Disrupted units recover",
 }
-
-
-def humanize(identifier: str) -> str:
-    """A designer's id as words: 'entry_area' -> 'Entry Area'."""
-    return identifier.replace("_", " ").title()
 
 
 # ---------------------------------------------------------------------- CRT
@@ -260,7 +256,7 @@ def option_rows(game: Game) -> tuple[OptionRow, ...]:
                 parts.append(f"{modifier.column_shift:+d} column shift")
             if modifier.drm:
                 parts.append(f"{modifier.drm:+d} to the die roll")
-            when = "" if modifier.when == "always" else f" when {modifier.when.replace('_', ' ')}"
+            when = "" if modifier.when == "always" else f" when {humanize(modifier.when).lower()}"
             effects.append(", ".join(parts) + when)
         if option.zoc_withdrawal:
             withdrawal = option.zoc_withdrawal
