@@ -96,3 +96,14 @@ def test_a_bad_escape_in_a_text_is_a_diagnostic():
     with pytest.raises(DiagnosticError) as caught:
         parse_text('x = "\\N{no such name}"', "t.rulec")
     assert caught.value.diagnostics[0].code == "syntax-bad-text"
+
+
+@pytest.mark.parametrize("text,hint_start", [
+    ('game g { title: "x" }', "give a value with '='"),
+    ('side a { name = "A"; }', "statements need no ';'"),
+    ("side b { name = 'B' }", "texts go between double quotes"),
+])
+def test_habits_from_other_languages_get_a_hint(text, hint_start):
+    _, diagnostics = parse_tree(text, "t.rulec")
+    assert [d.code for d in diagnostics] == ["syntax-character"]
+    assert diagnostics[0].hint.startswith(hint_start)

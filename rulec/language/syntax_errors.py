@@ -181,6 +181,14 @@ def _value_missing_at_line_end(error: UnexpectedToken, file: str) -> Diagnostic 
                       hint="a value is a number, a name, a text in quotes, a list [...], a range 1..9 or an expression")
 
 
+# Characters designers bring from other languages, and what to write instead.
+_CHARACTER_HINTS = {
+    ":": "give a value with '=' (name = value); ':' only appears inside ratios such as 3:1",
+    ";": "statements need no ';': end a line, or just leave a space",
+    "'": "texts go between double quotes: \"like this\"",
+}
+
+
 def _character_diagnostic(error: UnexpectedCharacters, text: str, span: Span) -> Diagnostic:
     char = error.char
     rest = text[error.pos_in_stream:]
@@ -192,6 +200,8 @@ def _character_diagnostic(error: UnexpectedCharacters, text: str, span: Span) ->
                           hint="end it with '>>'")
     if char == ".":
         return Diagnostic("syntax-character", "unexpected '.'", span, hint="a range is written with two dots: 1..9")
+    if char in _CHARACTER_HINTS:
+        return Diagnostic("syntax-character", f"unexpected character {char!r}", span, hint=_CHARACTER_HINTS[char])
     shown = repr(char) if char.isprintable() else f"U+{ord(char):04X}"
     return Diagnostic("syntax-character", f"unexpected character {shown}", span,
                       hint="names are letters, digits and '_'; texts go between double quotes")
