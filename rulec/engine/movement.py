@@ -53,90 +53,96 @@ def reachable(
     stop_in_zoc = rules.zoc == "stop_on_entry"
     zoc_extra = rules.zoc_extra_cost if rules.zoc == "extra_cost" else 0
     zoc_to_zoc = rules.zoc_to_zoc
-    bit = {h: 1 << i for i, h in enumerate(tables.objectives)}
     rank = tables.mask_rank or None
-    steps, exit_cost, edges_of = tables.steps, tables.exit_cost, tables.edges_of
-    best: dict[tuple[Hex, int], int] = {}  # (hex, objectives passed) -> most MP left there
-    ends: dict[Hex, int] = {}  # hex the unit may stop in -> richest objectives mask
-    exits: dict[str, int] = {}  # edge -> richest objectives mask of a path leaving by it
+    # Hexes are numbers here (see Tables.index); a position is number * width + objectives mask.
+    index, hexes, steps, bit = tables.index, tables.hexes, tables.index_steps, tables.index_bit
+    width = 1 << len(tables.objectives)
+    enemy = {index[h] for h in enemy_occupied}
+    zoc = {index[h] for h in enemy_zoc}
+    no_pass = {index[h] for h in no_passing}
+    best = [-1] * (len(hexes) * width)  # position -> most MP left there
+    ends = [-1] * len(hexes)  # hex the unit may stop in -> most valuable objectives mask of a path
+    exits: dict[str, int] = {}  # edge -> most valuable objectives mask of a path leaving by it
     # Every step costs at least 1 MP, so handling positions by MP left, most first, is a Dijkstra search.
-    buckets: list[list[tuple[Hex, int]]] = [[] for _ in range(allowance + 1)]
+    buckets: list[list[tuple[int, int]]] = [[] for _ in range(allowance + 1)]
 
-    def arrive(h: Hex, mask: int, left: int, stop: bool) -> None:
-        mask |= bit.get(h, 0)
-        old = ends.get(h)
-        if old is None or (mask != old and _better(mask, old, rank)):
+    def arrive(h: int, mask: int, left: int, stop: bool) -> None:
+        mask |= bit[h]
+        old = ends[h]
+        if old < 0 or (mask != old and _better(mask, old, rank)):
             ends[h] = mask
-        if stop or best.get((h, mask), -1) >= left:
+        if stop or best[h * width + mask] >= left:
             return
-        best[(h, mask)] = left
+        best[h * width + mask] = left
         buckets[left].append((h, mask))
 
+    origin = -1 if start is None else index[start]
     if start is None:
         for h, cost in entries:
-            if h not in enemy_occupied and cost <= allowance:
-                arrive(h, 0, allowance - cost, stop_in_zoc and h in enemy_zoc)
+            i = index[h]
+            if i not in enemy and cost <= allowance:
+                arrive(i, 0, allowance - cost, (stop_in_zoc and i in zoc) or i in no_pass)
     elif locked:
         if withdrawal is None or allowance < withdrawal.min_move:
             return NOWHERE
         # Tactical withdrawal: the first hex must be free of enemy ZOC (and maybe not across a river).
-        for n, cost, river in steps[start]:
-            if n in enemy_occupied or n in enemy_zoc or river:
+        for n, cost, river in steps[origin]:
+            if n in enemy or n in zoc or river:
                 continue
-            if not withdrawal.first_hex_across_river and hexside_key(start, n) in tables.withdrawal_blocked:
+            if not withdrawal.first_hex_across_river and hexside_key(start, hexes[n]) in tables.withdrawal_blocked:
                 continue
             cost += withdrawal.cost
             if cost <= allowance:
-                arrive(n, 0, allowance - cost, False)
+                arrive(n, 0, allowance - cost, n in no_pass)
     else:
-        best[(start, 0)] = allowance
-        buckets[allowance].append((start, 0))
+        best[origin * width] = allowance
+        buckets[allowance].append((origin, 0))
 
-    get = best.get
+    exits_of = tables.index_exits
     for left in range(allowance, -1, -1):
         for h, mask in buckets[left]:
-            if get((h, mask), -1) > left:
+            if best[h * width + mask] > left:
                 continue  # reached again later with more MP left
-            first = h == start and mask == 0 and left == allowance and not locked
-            for edge in edges_of.get(h, ()):
-                if exit_cost[(h, edge)] <= left:
+            first = h == origin and mask == 0 and left == allowance and not locked
+            for edge, cost in exits_of[h]:
+                if cost <= left:
                     old = exits.get(edge)
                     if old is None or (mask != old and _better(mask, old, rank)):
                         exits[edge] = mask
-            in_zoc = h in enemy_zoc
+            in_zoc = h in zoc
             for n, cost, river in steps[h]:
-                if n in enemy_occupied:
+                if n in enemy:
                     continue
                 if river:
                     # A river crossing must be the first step of the move and uses every MP left.
                     if first:
                         arrive(n, mask, 0, True)
                     continue
-                if n in enemy_zoc:
+                if n in zoc:
                     if in_zoc and not zoc_to_zoc:
                         continue
                     cost += zoc_extra
                     if cost <= left:
-                        arrive(n, mask, left - cost, stop_in_zoc or n in no_passing)
-                    continue
-                if n in no_passing:
-                    if cost <= left:
-                        arrive(n, mask, left - cost, True)
+                        arrive(n, mask, left - cost, stop_in_zoc or n in no_pass)
                     continue
                 if cost > left:
                     continue
+                if n in no_pass:
+                    arrive(n, mask, left - cost, True)
+                    continue
                 # The common case, inlined: a plain step to a hex outside enemy control.
-                m = mask | bit[n] if n in bit else mask
-                old = ends.get(n)
-                if old is None or (m != old and _better(m, old, rank)):
+                m = mask | bit[n]
+                old = ends[n]
+                if old < 0 or (m != old and _better(m, old, rank)):
                     ends[n] = m
                 rest = left - cost
-                if get((n, m), -1) < rest:
-                    best[(n, m)] = rest
+                position = n * width + m
+                if best[position] < rest:
+                    best[position] = rest
                     buckets[rest].append((n, m))
 
-    ends.pop(start, None)
-    return Reach(ends, tuple(sorted(exits)), exits)
+    destinations = {hexes[i]: m for i, m in enumerate(ends) if m >= 0 and i != origin}
+    return Reach(destinations, tuple(sorted(exits)), exits)
 
 
 def _better(mask: int, old: int, rank: tuple[int, ...] | None) -> bool:

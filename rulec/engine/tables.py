@@ -51,10 +51,20 @@ class Tables:
     move_actions: dict = field(default_factory=dict)  # (unit, hex) -> its move Action, made once and shared
     reach_cache: dict = field(default_factory=dict)  # movement searches shared by every state (see GameState)
 
+    # The movement search works on hex numbers 0..n-1 (list lookups are faster than dict lookups):
+    index: dict[Hex, int] = field(default_factory=dict)  # hex -> its number
+    index_steps: list = field(default_factory=list)  # number -> ((neighbour number, MP, river), ...)
+    index_exits: list = field(default_factory=list)  # number -> ((edge, MP to leave), ...)
+    index_bit: list = field(default_factory=list)  # number -> its objective bit (0 if none)
+
     def __post_init__(self) -> None:
-        # The movement search's inner loop reads this instead of `entry` (one lookup per hex, not per side).
         self.steps = {h: tuple((n, self.entry[(h, n)].cost, self.entry[(h, n)].river) for n in ns)
                       for h, ns in self.neighbours.items()}
+        self.index = {h: i for i, h in enumerate(self.hexes)}
+        self.index_steps = [tuple((self.index[n], cost, river) for n, cost, river in self.steps[h]) for h in self.hexes]
+        self.index_exits = [tuple((e, self.exit_cost[(h, e)]) for e in self.edges_of.get(h, ())) for h in self.hexes]
+        bits = {h: 1 << i for i, h in enumerate(self.objectives)}
+        self.index_bit = [bits.get(h, 0) for h in self.hexes]
 
 
 _CACHE: dict[int, tuple[Game, Tables]] = {}
