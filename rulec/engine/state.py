@@ -495,8 +495,12 @@ class GameState:
         hexes = arrival.hexes if arrival is not None else ()
         entry_cost = self.tables.offmap_entry_cost
         friends = self._friends_in_the_way(unit.side)
-        reach = reachable(self.tables, allowance=unit.move, start=None, entries=[(h, entry_cost[h]) for h in hexes],
-                          enemy_occupied=enemy, enemy_zoc=zoc, no_passing=friends)
+        key = (unit.move, hexes, enemy, friends)
+        reach = self.tables.reach_cache.get(key)
+        if reach is None:
+            reach = reachable(self.tables, allowance=unit.move, start=None, entries=[(h, entry_cost[h]) for h in hexes],
+                              enemy_occupied=enemy, enemy_zoc=zoc, no_passing=friends)
+            self.tables.reach_cache[key] = reach
         if reach.destinations or self.game.movement.blocked_entry != "closest_legal":
             return reach
         # Blocked entry: the closest hexes of the same map edge where entering is legal.
