@@ -49,15 +49,25 @@ def _die_rows(game: Game, report: _Reporter) -> None:
     for table in game.tables.values():
         missing = [roll for roll in range(1, die + 1) if roll not in table.rows]
         if missing:
-            rolls = ", ".join(str(r) for r in missing)
-            report.error("crt-missing-row", f"table '{table.id}' has no row for die roll{'s' if len(missing) > 1 else ''} {rolls} "
-                         f"(the die is 1..{die})", ("crt", table.id, "rows"))
+            report.error("crt-missing-row", f"table '{table.id}' has no row for die roll{'s' if len(missing) > 1 else ''} "
+                         f"{_runs(missing)} (the die is 1..{die})", ("crt", table.id, "rows"))
         if table.rows:
             low, high = min(table.rows), max(table.rows)
             holes = [roll for roll in range(low, high + 1) if roll not in table.rows and not 1 <= roll <= die]
             if holes:
                 report.error("crt-missing-row", f"table '{table.id}' skips modified roll{'s' if len(holes) > 1 else ''} "
-                             f"{', '.join(map(str, holes))} between {low} and {high}", ("crt", table.id, "rows"))
+                             f"{_runs(holes)} between {low} and {high}", ("crt", table.id, "rows"))
+
+
+def _runs(numbers: list[int]) -> str:
+    """'2, 4..9' for [2, 4, 5, 6, 7, 8, 9]: consecutive numbers as ranges (a d100 table can miss many)."""
+    runs: list[list[int]] = []
+    for number in sorted(numbers):
+        if runs and number == runs[-1][1] + 1:
+            runs[-1][1] = number
+        else:
+            runs.append([number, number])
+    return ", ".join(str(a) if a == b else (f"{a}, {b}" if b == a + 1 else f"{a}..{b}") for a, b in runs)
 
 
 def _unused_results(game: Game, report: _Reporter) -> None:
