@@ -38,7 +38,7 @@ class MapSections:
         numbering = body.get("numbering", "CCRR")
         for (low, high), what, letter, key in ((columns, "columns", "C", "columns"), (rows, "rows", "R", "rows")):
             largest = 10 ** numbering.count(letter) - 1
-            if low > high or high > largest or high - low >= MAX_MAP_SIDE:
+            if low < 0 or low > high or high > largest or high - low >= MAX_MAP_SIDE:
                 self.error("map-size", f"map {what} {low}..{high} do not fit: expected a range from low to high of at most "
                            f"{MAX_MAP_SIDE} {what}, numbered with {numbering.count(letter)} digits ({numbering})", ("map", key))
                 return None
