@@ -95,3 +95,17 @@ def test_a_byte_order_mark_is_accepted(tmp_path):
     marked = tmp_path / "marked.rulec"
     marked.write_bytes(b"\xef\xbb\xbf" + (BAD_GAMES / "ok_minimal.rulec").read_bytes())
     assert check_file(str(marked)).ok
+
+
+def test_the_rulec_command_itself_reports_without_traceback(tmp_path):
+    import subprocess
+    import sys
+
+    junk = tmp_path / "junk.rulec"
+    junk.write_bytes(b"game {{{ \xff\xfe ]]] @@@")
+    command = [sys.executable, "-m", "rulec", "check", str(junk), str(tmp_path), "drive_on_metz", str(BAD_GAMES / "syntax.rulec")]
+    finished = subprocess.run(command, cwd=BAD_GAMES.parent.parent, capture_output=True, text=True, timeout=60)
+    assert finished.returncode == 1
+    assert "Traceback" not in finished.stdout + finished.stderr
+    assert "games/drive_on_metz.rulec: ok" in finished.stdout
+    assert "[not-a-game-file]" in finished.stdout and "[no-such-file]" in finished.stdout and "[syntax]" in finished.stdout
