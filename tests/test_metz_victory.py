@@ -85,10 +85,14 @@ def test_german_vp_for_exits(metz):
     state = at(metz, {"de_8": "0611", "us_357": "0101"}, phase="germany_movement", turn=2)
     state.apply_action(Action.exit("de_8", "south"))
     assert state.vp["germany"] == 6
-    # Other German units score nothing for the east edge.
+    # Other German units score nothing for the east edge, and give the American nothing either.
     state = at(metz, {"de_1010": "0906", "us_357": "0101"}, phase="germany_movement", turn=1)
     state.apply_action(Action.exit("de_1010", "east"))
-    assert state.vp["germany"] == 0
+    assert state.vp == {"us": 0, "germany": 0}
+    # An American unit leaving by the west edge scores nothing for the German.
+    state = at(metz, {"us_357": "0102", "de_1010": "0911"}, turn=1)
+    state.apply_action(Action.exit("us_357", "west"))
+    assert state.vp == {"us": 0, "germany": 0}
 
 
 @rule("metz:6.2")

@@ -690,7 +690,9 @@ class GameState:
         self.where[uid] = EXITED
         unit = self._units[uid]
         for award in self.game.awards:
-            if award.trigger.kind == "exits" and edge in award.trigger.edges:
+            trigger = award.trigger
+            # An exit scores for the exiting unit's own side (or the side the trigger names).
+            if trigger.kind == "exits" and edge in trigger.edges and unit.side == (trigger.side or award.side):
                 amount = award_amount(self, award, unit)
                 if amount:
                     self._score(award.side, amount, award.id, unit=uid)
