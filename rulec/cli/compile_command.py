@@ -15,6 +15,7 @@ from pathlib import Path
 from rulec.cli.check_command import summary
 from rulec.compile.codegen import generate_module
 from rulec.compile.json_export import generate_json
+from rulec.diagnostics import Diagnostic, render
 from rulec.pipeline import check_file, find_game
 
 DEFAULT_OUT = "generated"
@@ -46,9 +47,15 @@ def run(args: argparse.Namespace) -> int:
             continue
         stem = find_game(name).stem
         try:
+            module, data = generate_module(result.game), generate_json(result.game)
+        except Exception as error:  # a bug in rulec, reported like any other problem
+            print(render(Diagnostic("internal-error", f"rulec could not generate code for {result.file} "
+                                    f"({type(error).__name__}: {error}); this is a bug in rulec")), file=sys.stderr)
+            status = 1
+            continue
+        try:
             out.mkdir(parents=True, exist_ok=True)
-            written = [path for path, text in ((out / f"{stem}.py", generate_module(result.game)),
-                                               (out / f"{stem}.json", generate_json(result.game)))
+            written = [path for path, text in ((out / f"{stem}.py", module), (out / f"{stem}.json", data))
                        if write_if_changed(path, text)]
         except OSError as error:
             print(f"rulec: error: cannot write to {out}: {error.strerror or error}", file=sys.stderr)
