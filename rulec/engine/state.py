@@ -346,15 +346,15 @@ class GameState:
                 continue
             where = self.where[uid]
             if where == ON_MAP or (where == PENDING and self._arrives_now(uid)):
-                moves, exits = self._unit_moves(uid)
-                actions.extend(moves if not full else [a for a in moves if a.hex not in full])
+                moves, exits, hexes = self._unit_moves(uid)
+                actions.extend(moves if full.isdisjoint(hexes) else [a for a in moves if a.hex not in full])
                 actions.extend(exits)
                 if where == PENDING and self._may_delay(uid):
                     actions.append(Action.delay(uid))
         return actions
 
-    def _unit_moves(self, uid: str) -> tuple[tuple[Action, ...], tuple[Action, ...]]:
-        """Every move and exit of one unit, before the stacking check.
+    def _unit_moves(self, uid: str) -> tuple[tuple[Action, ...], tuple[Action, ...], frozenset[Hex]]:
+        """Every move and exit of one unit, before the stacking check, and the destinations as a set.
 
         Within a movement phase only the phasing side moves, so the enemy units a
         search depends on stay put: results are kept for the whole phase, keyed by
@@ -368,7 +368,7 @@ class GameState:
             moves = tuple(interned.get((uid, h)) or interned.setdefault((uid, h), Action.move(uid, h))
                           for h in sorted(reach.destinations))
             exits = tuple(Action.exit(uid, e) for e in reach.exits) if self.game.movement.exit_map else ()
-            found = (moves, exits)
+            found = (moves, exits, frozenset(reach.destinations))
             if self._keeps_moves(uid):
                 self._phase_moves[key] = found
         return found
@@ -650,7 +650,7 @@ class GameState:
             where = self.where[uid]
             if not (where == ON_MAP or (where == PENDING and self._arrives_now(uid))):
                 return False
-            moves, exits = self._unit_moves(uid)
+            moves, exits, _ = self._unit_moves(uid)
             if kind == EXIT:
                 return action in exits
             return action in moves and (action.hex not in self._occupants() or self._may_end(uid, action.hex))
