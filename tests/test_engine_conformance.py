@@ -13,7 +13,14 @@ MAP_GAMES = [p.stem for p in sorted(GAMES_DIR.glob(f"*{SUFFIX}")) if load_game(s
 
 @pytest.mark.parametrize("name", MAP_GAMES)
 def test_random_games_keep_every_promise(name):
-    assert check_game(load_game(name), n_games=6, seed=1) == []
+    assert check_game(load_game(name), n_games=12, seed=1) == []
+
+
+def test_a_variant_without_passing_through_friends_keeps_every_promise(metz):
+    from dataclasses import replace
+
+    variant = replace(metz, stacking=replace(metz.stacking, pass_through_friendly=False, limit=2))
+    assert check_game(variant, n_games=4, seed=2) == []
 
 
 def test_the_checks_can_fail(metz):

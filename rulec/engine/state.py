@@ -374,8 +374,13 @@ class GameState:
         return found
 
     def _keeps_moves(self, uid: str) -> bool:
-        """May this unit's moves be kept for the rest of the phase? Not for a landing: it depends on every unit."""
-        return self.phase.kind == "movement" and not self._placed_anywhere(uid)
+        """May this unit's moves be kept for the rest of the phase?
+
+        Not for a landing, nor when friends may not be passed through: then they
+        depend on where the friendly units are, and those move during the phase.
+        """
+        return (self.phase.kind == "movement" and not self._placed_anywhere(uid)
+                and self.game.stacking.pass_through_friendly)
 
     def _placed_anywhere(self, uid: str) -> bool:
         arrival = self._units[uid].arrives
