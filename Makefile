@@ -1,18 +1,26 @@
 # Two entry points for a fresh machine: `make run` and `make test`.
+# Everything is installed into a local virtual environment (.venv); system
+# packages the aids need (Pango for PDF, Chromium for the browser test) come
+# from scripts/install-system-deps.sh, which installs only what is missing.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
+SYSTEM_STAMP := $(VENV)/.system-deps
 
-.PHONY: run test compile aids play benchmark clean
+.PHONY: run test compile aids play battle benchmark clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 
+$(SYSTEM_STAMP): scripts/install-system-deps.sh | $(PY)
+	bash scripts/install-system-deps.sh
+	touch $@
+
 $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet -e '.[pdf]'
 	touch $@
 
 $(TEST_STAMP): pyproject.toml $(STAMP)
@@ -20,16 +28,27 @@ $(TEST_STAMP): pyproject.toml $(STAMP)
 	touch $@
 
 ## run: compile every game, build the aids, play a short AI game
-run: $(STAMP)
+run: compile aids play battle
+
+compile: $(STAMP)
 	$(PY) -m rulec compile games/*.rulec --out generated
+
+aids: $(STAMP) $(SYSTEM_STAMP)
+	$(PY) -m rulec aids games/*.rulec
+
+play: $(STAMP)
 	$(PY) -m rulec play drive_on_metz --player us=greedy --player germany=greedy --seed 1 --turns 2
 
+battle: $(STAMP)
+	$(PY) -m rulec battle engle_ww2_battle --side "Germany: panther/good, panzergrenadier/good, infantry" --side "Soviet: infantry x3, mortar, at-gun" --seed 1
+
 ## test: the whole suite
-test: $(TEST_STAMP)
+test: $(TEST_STAMP) $(SYSTEM_STAMP)
 	$(PY) -m pytest
 
 benchmark: $(STAMP)
 	$(PY) benchmarks/compile.py
+	$(PY) benchmarks/playouts.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache build
