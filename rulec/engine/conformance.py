@@ -6,7 +6,8 @@ Each random game (random options, random legal actions, seeded) checks after
 every action that the state is consistent (every unit on the map or accounted
 for, no hex over the stacking limit when a phase starts, VP equal to the sum of
 the VP log, a legal action whenever the game is not over, action text that
-reads back), and at a few points that a clone is independent. At the end, the
+reads back), and at a few points that a clone is independent and that random
+illegal orders are refused with a reason. At the end, the
 history replayed from a new game gives the same state, and the same seed gives
 the same game. Used by the test suite on every game in games/ that has a map.
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from rulec.engine.actions import IllegalAction
+from rulec.engine.actions import Action, IllegalAction
 from rulec.engine.state import CHANCE, ON_MAP, TERMINAL, GameState, new_game
 from rulec.runtime.model import Game
 
@@ -86,6 +87,33 @@ def _over_stacked(state: GameState) -> list[str]:
     return [h for h, n in counts.items() if n > limit]
 
 
+def _refuses_nonsense(state: GameState, rng: random.Random) -> list[str]:
+    """Random orders that are not legal must raise IllegalAction, explain themselves and change nothing."""
+    problems = []
+    units = list(state.game.units)
+    hexes = list(state.tables.hexes)
+    legal = set(state.legal_actions())
+    tries = [Action.move(rng.choice(units), rng.choice(hexes)), Action.exit(rng.choice(units), "nowhere"),
+             Action.attack(rng.choice(hexes), (rng.choice(units),)), Action.delay(rng.choice(units)),
+             Action.remove(rng.choice(units)), Action.retreat((rng.choice(hexes),)), Action.roll(99),
+             Action.advance(rng.choice(units), rng.choice(hexes)), Action("fly")]
+    before = snapshot(state)
+    for action in tries:
+        if action in legal:
+            continue
+        try:
+            state.apply_action(action)
+            problems.append(f"illegal '{action}' was accepted")
+        except IllegalAction as error:
+            if not error.message:
+                problems.append(f"illegal '{action}' gave no reason")
+        except Exception as error:  # the point of the check: anything else is an engine bug
+            problems.append(f"illegal '{action}' raised {type(error).__name__}: {error}")
+    if snapshot(state) != before:
+        problems.append("refusing illegal orders changed the state")
+    return problems
+
+
 def random_game(game: Game, seed: int, report: Report, max_actions: int = 5000) -> GameState:
     rng = random.Random(seed)
     options = tuple(o for o in game.options if rng.random() < 0.5)
@@ -103,6 +131,8 @@ def random_game(game: Game, seed: int, report: Report, max_actions: int = 5000) 
                 report.problems.append(f"{where}: '{text}' reads back as another action")
         except (ValueError, IllegalAction) as error:
             report.problems.append(f"{where}: '{text}' does not read back: {error}")
+        if step % 11 == 0:
+            report.problems += [f"{where}: {p}" for p in _refuses_nonsense(state, rng)]
         if step % 37 == 0:
             before = snapshot(state)
             copy = state.clone()
