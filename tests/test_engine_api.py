@@ -99,3 +99,18 @@ def test_views_for_a_map_renderer(metz):
     assert state.unit_name("us_357") == "357"
     assert str(Action.move("us_357", "0204")) == "move us_357 0204"
     assert state.action_to_string(Action.move("us_357", "0204")) == "move 357 0204"
+
+
+def test_clones_part_ways_in_the_middle_of_a_retreat(metz):
+    # A DR2 retreat waiting for the German's choice: two clones choose differently.
+    state = new_game(metz).arrange({"us_cca": "0305", "de_1010": "0405"}, turn=2, phase="us_combat")
+    state.apply_action(Action.attack("0405", ("us_cca",)))
+    state.apply_action(Action.roll(1))
+    first, second = state.legal_actions()[0], state.legal_actions()[-1]
+    assert first.path[0] != second.path[0]
+    one, other = state.clone(), state.clone()
+    one.apply_action(first)
+    other.apply_action(second)
+    assert {a.hex for a in one.legal_actions() if a.unit} == {"0405", first.path[0]}
+    assert {a.hex for a in other.legal_actions() if a.unit} == {"0405", second.path[0]}
+    assert state.retreats and state.after_battle.vacated == ()

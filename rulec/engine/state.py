@@ -70,6 +70,17 @@ class Advance:
 
 
 @dataclass(frozen=True)
+class Aftermath:
+    """A resolved battle whose retreats are still being carried out; the advance comes next."""
+
+    side: str
+    attackers: tuple[str, ...]
+    hex: Hex
+    advance: int  # how many victors may advance
+    vacated: tuple[Hex, ...] = ()  # hexes a two-hex retreat passed through, besides the defender's own
+
+
+@dataclass(frozen=True)
 class BattleReport:
     """What happened in the last battle (for display and logs)."""
 
@@ -151,7 +162,7 @@ class GameState:
         self.battle: Battle | None = None
         self.retreats: list[Retreat] = []
         self.advancing: Advance | None = None
-        self.after_battle: tuple | None = None  # (side, attackers, hex, advance count, vacated hexes)
+        self.after_battle: Aftermath | None = None
         self.removing: str | None = None
         self.last_battle: BattleReport | None = None
 
@@ -783,7 +794,7 @@ class GameState:
             elif result.attacker_retreat:
                 self.retreats.extend(Retreat(u, result.attacker_retreat, (battle.hex,),
                                              chooser(battle.side, defender_side), False) for u in battle.attackers)
-        self.after_battle = (battle.side, battle.attackers, battle.hex, result.advance, [])
+        self.after_battle = Aftermath(battle.side, battle.attackers, battle.hex, result.advance)
         self._after_retreats()
 
     def _retreat(self, retreat: Retreat, path: tuple[Hex, ...]) -> None:
@@ -791,7 +802,7 @@ class GameState:
             self._enter(retreat.unit, h)
         self.pos[retreat.unit] = path[-1]
         if retreat.defender and self.after_battle and len(path) > 1:
-            self.after_battle[4].append(path[0])
+            self.after_battle = replace(self.after_battle, vacated=self.after_battle.vacated + (path[0],))
 
     def _after_retreats(self) -> None:
         """Carry out forced retreats (no choice to make) until one needs a decision; then the advance."""
@@ -808,8 +819,9 @@ class GameState:
         self._cache = {}
         if self.after_battle is None:
             return
-        side, attackers, h, count, also_vacated = self.after_battle
-        self.after_battle = None
+        aftermath, self.after_battle = self.after_battle, None
+        side, attackers, h, count, also_vacated = (aftermath.side, aftermath.attackers, aftermath.hex,
+                                                   aftermath.advance, aftermath.vacated)
         occupants = self._occupants()
         if count <= 0 or h in occupants:
             return
