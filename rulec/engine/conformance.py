@@ -133,7 +133,7 @@ def random_game(game: Game, seed: int, report: Report, max_actions: int = 5000) 
             report.problems.append(f"{where}: '{text}' does not read back: {error}")
         if step % 11 == 0:
             report.problems += [f"{where}: {p}" for p in _refuses_nonsense(state, rng)]
-        if step % 37 == 0:
+        if step % 37 == 0 or state.retreats or state.advancing is not None:  # mid-battle states are the tricky ones
             before = snapshot(state)
             copy = state.clone()
             copy.apply_action(action)
