@@ -54,7 +54,9 @@ class Evaluator:
         self.game = game
         self.weights = weights
         self.objectives: list[Objective] = []
+        self._best_cache: dict[tuple[str, Hex, int], float] = {}  # a pure function of its key
         if game is not None and game.map is not None:
+            self.neighbours = {h: tuple(n.values()) for h, n in game.map.neighbours.items()}
             self.entry_costs = _entry_costs(game)
             self.objectives = self._objectives(game)
 
@@ -75,26 +77,34 @@ class Evaluator:
     def _position_value(self, state: Any, side: str, positions: dict[str, Hex]) -> float:
         game, weights = self.game, self.weights
         turns_left = max(1, game.info.turns - state.turn + 1) if game.info.turns else 1
-        by_hex: dict[Hex, list[Unit]] = {}
-        for unit_id, hex_ in positions.items():
-            by_hex.setdefault(hex_, []).append(view.current_unit(state, unit_id))
+        placed = [(view.current_unit(state, unit_id), hex_) for unit_id, hex_ in positions.items()]
+        strength_at: dict[Hex, dict[str, int]] = {}  # hex -> side -> strength there
+        for unit, hex_ in placed:
+            sides_here = strength_at.setdefault(hex_, {})
+            sides_here[unit.side] = sides_here.get(unit.side, 0) + unit.strength
+        neighbours = self.neighbours
         total = 0.0
-        for hex_, stack in by_hex.items():
-            enemy_next_door: dict[str, int] = {}  # side -> enemy strength adjacent to this hex
-            for unit in stack:
-                sign = 1.0 if unit.side == side else -1.0
-                total += sign * weights.strength * unit.strength
-                total += sign * weights.objective * self._best_objective(unit, hex_, turns_left)
-                if unit.side not in enemy_next_door:
-                    enemy_next_door[unit.side] = sum(
-                        u.strength for neighbour in game.map.neighbours.get(hex_, {}).values()
-                        for u in by_hex.get(neighbour, ()) if u.side != unit.side)
-                threat = enemy_next_door[unit.side]
-                if threat:
-                    total -= sign * weights.danger * min(3.0, threat / max(1, unit.strength))
+        for unit, hex_ in placed:
+            sign = 1.0 if unit.side == side else -1.0
+            total += sign * (weights.strength * unit.strength
+                             + weights.objective * self._best_objective(unit, hex_, turns_left))
+            threat = 0
+            for neighbour in neighbours.get(hex_, ()):
+                there = strength_at.get(neighbour)
+                if there:
+                    threat += sum(strength for owner, strength in there.items() if owner != unit.side)
+            if threat:
+                total -= sign * weights.danger * min(3.0, threat / max(1, unit.strength))
         return total
 
     def _best_objective(self, unit: Unit, hex_: Hex, turns_left: int) -> float:
+        key = (unit.id, hex_, turns_left)
+        value = self._best_cache.get(key)
+        if value is None:
+            value = self._best_cache[key] = self._compute_best_objective(unit, hex_, turns_left)
+        return value
+
+    def _compute_best_objective(self, unit: Unit, hex_: Hex, turns_left: int) -> float:
         best = 0.0
         for objective in self.objectives:
             if objective.side != unit.side or hex_ not in objective.distance:

@@ -24,7 +24,12 @@ END_ORDER = "end"
 
 def is_free_decision(state: Any, actions: list) -> bool:
     """A decision the mover may end (a phase of orders), as opposed to a forced reaction."""
-    return any(state.action_to_string(action) == END_ORDER for action in actions)
+    return any(_is_end(state, action) for action in reversed(actions))  # engines list `end` last
+
+
+def _is_end(state: Any, action: Any) -> bool:
+    kind = getattr(action, "kind", None)  # cheaper than formatting every action
+    return kind == END_ORDER if kind is not None else state.action_to_string(action) == END_ORDER
 
 
 class GreedyPlayer:
@@ -45,7 +50,7 @@ class GreedyPlayer:
         # Near-ties (float noise) count as ties; ending the phase wins ties so units are not shuffled in vain.
         tied = [index for score, index in scored if score >= best - 1e-9]
         for index in tied:
-            if state.action_to_string(actions[index]) == END_ORDER:
+            if _is_end(state, actions[index]):
                 return actions[index]
         return actions[self.rng.choice(tied)]
 
