@@ -23,22 +23,19 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"rulec: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser; with `only`, just that sub-command is imported (a faster start)."""
     parser = _Parser(prog="rulec", description="Compile and play hex-and-counter wargames.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMANDS:
-        try:
-            module = importlib.import_module(f"rulec.cli.{name}_command")
-        except ModuleNotFoundError as error:
-            if error.name != f"rulec.cli.{name}_command":
-                raise
-            continue
-        module.register(subparsers)
+    for name in COMMANDS if only is None else (only,):
+        importlib.import_module(f"rulec.cli.{name}_command").register(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = argv[0] if argv and argv[0] in COMMANDS else None
+    parser = build_parser(command)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
