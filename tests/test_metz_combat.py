@@ -95,11 +95,11 @@ def test_one_battle_targets_one_hex(metz):
     targets = {a.hex for a in state.legal_actions() if a.kind == "attack"}
     assert targets == {"0404", "0405"}
     attack(state, "0405", "us_357", roll=4)  # +3, roll 4: NE
+    # Having fought for 0405, 357 may not also attack 0404.
     assert not [a for a in state.legal_actions() if a.kind == "attack"]
-    with pytest.raises(IllegalAction):
-        state.apply_action(Action.attack("0405", ("us_357", "us_358")))  # 358 is not in play
+    # An attack must target a hex holding enemy units.
     with pytest.raises(IllegalAction) as error:
-        state.apply_action(Action.attack("0999", ("us_357",)))
+        state.apply_action(Action.attack("0306", ("us_357",)))
     assert error.value.rule == "9.2"
 
 
