@@ -57,9 +57,9 @@ def reachable(
     # Hexes are numbers here (see Tables.index); a position is number * width + objectives mask.
     index, hexes, steps, bit = tables.index, tables.hexes, tables.index_steps, tables.index_bit
     width = 1 << len(tables.objectives)
-    enemy = {index[h] for h in enemy_occupied}
-    zoc = {index[h] for h in enemy_zoc}
-    no_pass = {index[h] for h in no_passing}
+    enemy = _numbers(tables, enemy_occupied)
+    zoc = _numbers(tables, enemy_zoc)
+    no_pass = _numbers(tables, no_passing)
     best = [-1] * (len(hexes) * width)  # position -> most MP left there
     ends = [-1] * len(hexes)  # hex the unit may stop in -> most valuable objectives mask of a path
     exits: dict[str, int] = {}  # edge -> most valuable objectives mask of a path leaving by it
@@ -143,6 +143,18 @@ def reachable(
 
     destinations = {hexes[i]: m for i, m in enumerate(ends) if m >= 0 and i != origin}
     return Reach(destinations, tuple(sorted(exits)), exits)
+
+
+def _numbers(tables: Tables, hexes: frozenset[Hex] | set[Hex]) -> frozenset[int]:
+    """The hex numbers of a set of hexes; kept for frozensets, which many searches share."""
+    if not isinstance(hexes, frozenset):
+        return frozenset(tables.index[h] for h in hexes)
+    found = tables.number_sets.get(hexes)
+    if found is None:
+        if len(tables.number_sets) > 20_000:
+            tables.number_sets.clear()
+        found = tables.number_sets[hexes] = frozenset(tables.index[h] for h in hexes)
+    return found
 
 
 def _better(mask: int, old: int, rank: tuple[int, ...] | None) -> bool:

@@ -56,6 +56,7 @@ class Tables:
     index_steps: list = field(default_factory=list)  # number -> ((neighbour number, MP, river), ...)
     index_exits: list = field(default_factory=list)  # number -> ((edge, MP to leave), ...)
     index_bit: list = field(default_factory=list)  # number -> its objective bit (0 if none)
+    number_sets: dict = field(default_factory=dict)  # frozenset of hexes -> frozenset of their numbers
 
     def __post_init__(self) -> None:
         self.steps = {h: tuple((n, self.entry[(h, n)].cost, self.entry[(h, n)].river) for n in ns)
