@@ -349,11 +349,10 @@ class GameState:
         return [Action.end()]
 
     def _movement_actions(self) -> list[Action]:
-        side = self.phase.side
         actions: list[Action] = []
         full = self._full_hexes()
-        for uid, unit in self._units.items():
-            if unit.side != side or uid in self.moved:
+        for uid in self.tables.units_of.get(self.phase.side, ()):
+            if uid in self.moved:
                 continue
             where = self.where[uid]
             if where == ON_MAP or (where == PENDING and self._arrives_now(uid)):
@@ -463,8 +462,7 @@ class GameState:
             return False
         if arrival is not None and arrival.phase is not None:
             return arrival.phase == self.phase.id
-        first = next(i for i, p in enumerate(self.game.sequence) if p.kind == "movement" and p.side == self.phase.side)
-        return first == self.phase_index
+        return self.tables.first_movement.get(self.phase.side) == self.phase_index
 
     def _may_delay(self, uid: str) -> bool:
         return self.game.movement.reinforcement_delay and self.due.get(uid) == self.turn
@@ -551,12 +549,17 @@ class GameState:
         """Hexes no moving unit may end its move in (stacking); see _may_end."""
         limit = self.game.stacking.limit
         through = self.game.stacking.pass_through_friendly
-        moved, locked, landed = self.moved, self.locked, self.landed
+        stuck = self.moved | self.locked | self.landed  # units that cannot move away any more
         full = set()
         for h, units in self._occupants().items():
             over = len(units) + 1 - limit
-            if over > 0 and (not through or
-                             sum(1 for u in units if u not in moved and u not in locked and u not in landed) < over):
+            if over <= 0:
+                continue
+            if len(units) == 1:
+                movable = 0 if units[0] in stuck else 1
+            else:
+                movable = len(units) - len(stuck.intersection(units))
+            if not through or movable < over:
                 full.add(h)
         return full
 

@@ -57,6 +57,8 @@ class Tables:
     index_exits: list = field(default_factory=list)  # number -> ((edge, MP to leave), ...)
     index_bit: list = field(default_factory=list)  # number -> its objective bit (0 if none)
     number_sets: dict = field(default_factory=dict)  # frozenset of hexes -> frozenset of their numbers
+    units_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # side -> its unit ids, in game-file order
+    first_movement: dict[str, int] = field(default_factory=dict)  # side -> index of its first movement phase
 
     def __post_init__(self) -> None:
         self.steps = {h: tuple((n, self.entry[(h, n)].cost, self.entry[(h, n)].river) for n in ns)
@@ -66,6 +68,11 @@ class Tables:
         self.index_exits = [tuple((e, self.exit_cost[(h, e)]) for e in self.edges_of.get(h, ())) for h in self.hexes]
         bits = {h: 1 << i for i, h in enumerate(self.objectives)}
         self.index_bit = [bits.get(h, 0) for h in self.hexes]
+        self.units_of = {side: tuple(u for u, unit in self.game.units.items() if unit.side == side)
+                         for side in self.game.sides}
+        for i, phase in enumerate(self.game.sequence):
+            if phase.kind == "movement" and phase.side is not None:
+                self.first_movement.setdefault(phase.side, i)
 
 
 _CACHE: dict[int, tuple[Game, Tables]] = {}
