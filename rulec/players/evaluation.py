@@ -34,8 +34,9 @@ class Weights:
 
     strength: float = 0.25  # per strength point on the map
     objective: float = 0.12  # times the objective's VP and the unit's closeness to it
-    danger: float = 0.15  # per unit of adjacent enemy strength over own strength (capped at 3)
-    closeness_scale: float = 6.0  # MP at which an objective counts half
+    danger: float = 0.1  # per unit of adjacent enemy strength over own strength (capped at 3)
+    closeness_scale: float = 3.0  # MP at which an objective counts half
+    engaged: float = 0.3  # extra share of its objective value for a unit in contact with the enemy
 
 _ZONE_IN_EXPRESSION = re.compile(r"zone\s*=\s*([A-Za-z_][A-Za-z0-9_]*)")
 
@@ -83,16 +84,19 @@ class Evaluator:
             sides_here = strength_at.setdefault(hex_, {})
             sides_here[unit.side] = sides_here.get(unit.side, 0) + unit.strength
         neighbours = self.neighbours
+        # Contact with the enemy is how a side gets through to its objectives: it pins the enemy and
+        # sets up attacks (measured: without it the greedy player stalls short of the enemy's line).
+        engaged = 1.0 + weights.engaged
         total = 0.0
         for unit, hex_ in placed:
             sign = 1.0 if unit.side == side else -1.0
-            total += sign * (weights.strength * unit.strength
-                             + weights.objective * self._best_objective(unit, hex_, turns_left))
             threat = 0
             for neighbour in neighbours.get(hex_, ()):
                 there = strength_at.get(neighbour)
                 if there:
                     threat += sum(strength for owner, strength in there.items() if owner != unit.side)
+            objective = weights.objective * self._best_objective(unit, hex_, turns_left)
+            total += sign * (weights.strength * unit.strength + (objective * engaged if threat else objective))
             if threat:
                 total -= sign * weights.danger * min(3.0, threat / max(1, unit.strength))
         return total
