@@ -1,6 +1,6 @@
 """Saved games: versioned JSON, written atomically, checked thoroughly on loading.
 
-    {"format": "rulec-save", "version": 1, "game": "drive_on_metz",
+    {"format": "rulec-save", "version": 1, "game": "<name in games/>",
      "options": [...], "seed": 1, "players": {"<side>": "human", ...},
      "history": ["move 357 0204", "roll 4", ...]}
 
