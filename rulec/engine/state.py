@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Iterable
+from itertools import compress
+from typing import Iterable, KeysView
 
 from rulec.diagnostics import did_you_mean
 from rulec.engine import combat as fight
 from rulec.engine.actions import (ADVANCE, ATTACK, DELAY, END, EXIT, MOVE, REMOVE, RETREAT, ROLL, Action,
                                   ActionSyntaxError, IllegalAction, format_action, parse_words)
 from rulec.engine.explain import why_illegal
-from rulec.engine.movement import NOWHERE, Reach, reachable
+from rulec.engine.movement import NOWHERE, Reach, reach_of
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import Tables, tables_for
 from rulec.engine.victory import Outcome, VpEntry, award_amount, outcome
@@ -351,20 +352,24 @@ class GameState:
     def _movement_actions(self) -> list[Action]:
         actions: list[Action] = []
         full = self._full_hexes()
+        where, moved, unit_moves = self.where, self.moved, self._unit_moves
         for uid in self.tables.units_of.get(self.phase.side, ()):
-            if uid in self.moved:
+            if uid in moved:
                 continue
-            where = self.where[uid]
-            if where == ON_MAP or (where == PENDING and self._arrives_now(uid)):
-                moves, exits, hexes = self._unit_moves(uid)
-                actions.extend(moves if full.isdisjoint(hexes) else [a for a in moves if a.hex not in full])
+            status = where[uid]
+            if status == ON_MAP or (status == PENDING and self._arrives_now(uid)):
+                moves, exits, hexes, to = unit_moves(uid)
+                if full.isdisjoint(hexes):
+                    actions.extend(moves)
+                else:  # the moves into hexes that are not full (filtered without a Python loop)
+                    actions.extend(compress(moves, map((hexes - full).__contains__, to)))
                 actions.extend(exits)
-                if where == PENDING and self._may_delay(uid):
+                if status == PENDING and self._may_delay(uid):
                     actions.append(Action.delay(uid))
         return actions
 
-    def _unit_moves(self, uid: str) -> tuple[tuple[Action, ...], tuple[Action, ...], frozenset[Hex]]:
-        """Every move and exit of one unit, before the stacking check, and the destinations as a set.
+    def _unit_moves(self, uid: str) -> tuple[tuple[Action, ...], tuple[Action, ...], KeysView[Hex], tuple[Hex, ...]]:
+        """Every move and exit of one unit, before the stacking check, and the destinations as a set and in order.
 
         Within a movement phase only the phasing side moves, so the enemy units a
         search depends on stay put: results are kept for the whole phase, keyed by
@@ -374,11 +379,16 @@ class GameState:
         found = self._phase_moves.get(key)
         if found is None:
             reach = self._reach(uid)
-            interned = self.tables.move_actions
-            moves = tuple(interned.get((uid, h)) or interned.setdefault((uid, h), Action.move(uid, h))
-                          for h in sorted(reach.destinations))
+            destinations = reach.destinations
+            if reach.numbers or not destinations:  # a search's: in hex order, with the hex numbers
+                to = tuple(destinations)
+                moves = tuple(map(self.tables.movement_row(uid).__getitem__, reach.numbers))
+            else:
+                to = tuple(sorted(destinations))
+                interned = self.tables.move_actions
+                moves = tuple(interned.get((uid, h)) or interned.setdefault((uid, h), Action.move(uid, h)) for h in to)
             exits = tuple(Action.exit(uid, e) for e in reach.exits) if self.game.movement.exit_map else ()
-            found = (moves, exits, frozenset(reach.destinations))
+            found = (moves, exits, destinations.keys(), to)
             if self._keeps_moves(uid):
                 self._phase_moves[key] = found
         return found
@@ -480,24 +490,14 @@ class GameState:
 
     def _compute_reach(self, uid: str) -> Reach:
         unit = self._units[uid]
-        enemy = self._enemy_occupied(unit.side)
-        zoc = self.enemy_zoc(unit.side) if self.game.movement.zoc != "none" else frozenset()
+        enemy, friends = self._obstacles(unit.side)
+        zoc = self.game.movement.zoc != "none"
         if self.where[uid] == ON_MAP:
             withdrawal = None
             for option in self.options:
                 withdrawal = self.game.options[option].zoc_withdrawal or withdrawal
-            # The search depends only on these, so states of a search tree share its results.
-            friends = self._friends_in_the_way(unit.side)
-            key = (unit.move, self.pos[uid], uid in self.locked, withdrawal, enemy, friends)
-            cache = self.tables.reach_cache
-            reach = cache.get(key)
-            if reach is None:
-                if len(cache) > 50_000:
-                    cache.clear()
-                reach = cache[key] = reachable(self.tables, allowance=unit.move, start=self.pos[uid], enemy_occupied=enemy,
-                                               enemy_zoc=zoc, locked=uid in self.locked, withdrawal=withdrawal,
-                                               no_passing=friends)
-            return reach
+            return reach_of(self.tables, allowance=unit.move, start=self.pos[uid], enemy=enemy, friends=friends,
+                            zoc=zoc, locked=uid in self.locked, withdrawal=withdrawal)
         arrival = unit.arrives
         if arrival is not None and arrival.placement == "anywhere":
             occupied = self._occupants()
@@ -508,28 +508,32 @@ class GameState:
             return Reach(spots, ())
         hexes = arrival.hexes if arrival is not None else ()
         entry_cost = self.tables.offmap_entry_cost
-        friends = self._friends_in_the_way(unit.side)
-        key = (unit.move, hexes, enemy, friends)
-        reach = self.tables.reach_cache.get(key)
-        if reach is None:
-            reach = reachable(self.tables, allowance=unit.move, start=None, entries=[(h, entry_cost[h]) for h in hexes],
-                              enemy_occupied=enemy, enemy_zoc=zoc, no_passing=friends)
-            self.tables.reach_cache[key] = reach
+        reach = reach_of(self.tables, allowance=unit.move, start=None, entries=tuple((h, entry_cost[h]) for h in hexes),
+                         enemy=enemy, friends=friends, zoc=zoc)
         if reach.destinations or self.game.movement.blocked_entry != "closest_legal":
             return reach
         # Blocked entry: the closest hexes of the same map edge where entering is legal.
         for ring in self._fallback_rings(hexes):
-            reach = reachable(self.tables, allowance=unit.move, start=None, entries=[(h, entry_cost[h]) for h in ring],
-                              enemy_occupied=enemy, enemy_zoc=zoc, no_passing=friends)
+            reach = reach_of(self.tables, allowance=unit.move, start=None, entries=tuple((h, entry_cost[h]) for h in ring),
+                             enemy=enemy, friends=friends, zoc=zoc)
             if reach.destinations:
                 return reach
         return NOWHERE
 
-    def _friends_in_the_way(self, side: str) -> frozenset[Hex]:
-        """Hexes of friendly units, when the game forbids moving through them (else none)."""
-        if self.game.stacking.pass_through_friendly:
-            return frozenset()
-        return frozenset(h for uid, h in self.pos.items() if self._units[uid].side == side)
+    def _obstacles(self, side: str) -> tuple[int, int]:
+        """(enemy units' hexes, hexes of friends in the way) for a unit of `side`, as bits of hex numbers."""
+        key = ("obstacles", side)
+        found = self._cache.get(key)
+        if found is None:
+            bit, units = self.tables.hex_bit, self._units
+            enemy = friends = 0
+            for uid, h in self.pos.items():
+                if units[uid].side != side:
+                    enemy |= bit[h]
+                else:
+                    friends |= bit[h]
+            found = self._cache[key] = (enemy, 0 if self.game.stacking.pass_through_friendly else friends)
+        return found
 
     def _fallback_rings(self, hexes: tuple[Hex, ...]) -> list[list[Hex]]:
         """Hexes of the entry area's map edge outside the area, grouped by distance to the area, nearest first."""
@@ -547,21 +551,20 @@ class GameState:
 
     def _full_hexes(self) -> set[Hex]:
         """Hexes no moving unit may end its move in (stacking); see _may_end."""
-        limit = self.game.stacking.limit
-        through = self.game.stacking.pass_through_friendly
         stuck = self.moved | self.locked | self.landed  # units that cannot move away any more
-        full = set()
-        for h, units in self._occupants().items():
-            over = len(units) + 1 - limit
-            if over <= 0:
-                continue
-            if len(units) == 1:
-                movable = 0 if units[0] in stuck else 1
-            else:
-                movable = len(units) - len(stuck.intersection(units))
-            if not through or movable < over:
-                full.add(h)
-        return full
+        is_full = self._is_full
+        return {h for h, units in self._occupants().items() if is_full(units, stuck)}
+
+    def _is_full(self, units: list[str] | tuple[str, ...], stuck: set[str] | frozenset[str]) -> bool:
+        """May no moving unit end its move in a hex holding `units`, given the units that cannot move away?"""
+        over = len(units) + 1 - self.game.stacking.limit
+        if over <= 0:
+            return False
+        if len(units) == 1:
+            movable = 0 if units[0] in stuck else 1
+        else:
+            movable = len(units) - len(stuck.intersection(units))
+        return not self.game.stacking.pass_through_friendly or movable < over
 
     def _may_end(self, uid: str | None, h: Hex) -> bool:
         """Stacking: may this unit end its move in `h`?
@@ -669,10 +672,14 @@ class GameState:
             where = self.where[uid]
             if not (where == ON_MAP or (where == PENDING and self._arrives_now(uid))):
                 return False
-            moves, exits, _ = self._unit_moves(uid)
+            moves, exits, hexes, _ = self._unit_moves(uid)
             if kind == EXIT:
                 return action in exits
-            return action in moves and (action.hex not in self._occupants() or self._may_end(uid, action.hex))
+            h = action.hex
+            if h not in hexes:
+                return False
+            move = self.tables.move_actions[(uid, h)]  # the one in `moves`
+            return (move is action or move == action) and (h not in self._occupants() or self._may_end(uid, h))
         legal = self._cache.get("legal")
         if legal is None:
             legal = self._cache["legal"] = self._legal_actions()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from rulec.engine.actions import Action
 from rulec.runtime.model import Game, Hex, Unit, hexside_key
 
 # A move cost that marks a hexside as impassable.
@@ -51,28 +52,53 @@ class Tables:
     move_actions: dict = field(default_factory=dict)  # (unit, hex) -> its move Action, made once and shared
     reach_cache: dict = field(default_factory=dict)  # movement searches shared by every state (see GameState)
 
-    # The movement search works on hex numbers 0..n-1 (list lookups are faster than dict lookups):
+    # The movement search works on hex numbers 0..n-1, in hex order (list lookups are faster than dict
+    # lookups, and a set of hexes can be the bits of an int):
+    numbered: tuple[Hex, ...] = ()  # number -> hex (the hexes sorted)
     index: dict[Hex, int] = field(default_factory=dict)  # hex -> its number
+    hex_bit: dict[Hex, int] = field(default_factory=dict)  # hex -> 1 << its number
     index_steps: list = field(default_factory=list)  # number -> ((neighbour number, MP, river), ...)
+    index_moves: list = field(default_factory=list)  # number -> ((neighbour number, MP), ...) not across a river
+    index_rivers: list = field(default_factory=list)  # number -> neighbour numbers across a river
     index_exits: list = field(default_factory=list)  # number -> ((edge, MP to leave), ...)
     index_bit: list = field(default_factory=list)  # number -> its objective bit (0 if none)
+    index_zoc: list = field(default_factory=list)  # number -> numbers of the hexes a unit there controls
+    objective_bits: int = 0  # the objectives, as bits of hex numbers
     number_sets: dict = field(default_factory=dict)  # frozenset of hexes -> frozenset of their numbers
+    boards: dict = field(default_factory=dict)  # what stands in the way of searches (movement.Board)
+    scopes: dict = field(default_factory=dict)  # what a search may look at, by allowance and start (movement._scope)
+    move_rows: dict = field(default_factory=dict)  # unit -> number -> its move Action (see movement_row)
     units_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # side -> its unit ids, in game-file order
     first_movement: dict[str, int] = field(default_factory=dict)  # side -> index of its first movement phase
 
     def __post_init__(self) -> None:
         self.steps = {h: tuple((n, self.entry[(h, n)].cost, self.entry[(h, n)].river) for n in ns)
                       for h, ns in self.neighbours.items()}
-        self.index = {h: i for i, h in enumerate(self.hexes)}
-        self.index_steps = [tuple((self.index[n], cost, river) for n, cost, river in self.steps[h]) for h in self.hexes]
-        self.index_exits = [tuple((e, self.exit_cost[(h, e)]) for e in self.edges_of.get(h, ())) for h in self.hexes]
+        self.numbered = tuple(sorted(self.hexes))
+        self.index = {h: i for i, h in enumerate(self.numbered)}
+        self.hex_bit = {h: 1 << i for i, h in enumerate(self.numbered)}
+        self.index_steps = [tuple((self.index[n], cost, river) for n, cost, river in self.steps[h]) for h in self.numbered]
+        self.index_moves = [tuple((n, cost) for n, cost, river in steps if not river) for steps in self.index_steps]
+        self.index_rivers = [tuple(n for n, _, river in steps if river) for steps in self.index_steps]
+        self.index_exits = [tuple((e, self.exit_cost[(h, e)]) for e in self.edges_of.get(h, ())) for h in self.numbered]
+        self.index_zoc = [frozenset(self.index[n] for n in self.zoc_into[h]) for h in self.numbered]
         bits = {h: 1 << i for i, h in enumerate(self.objectives)}
-        self.index_bit = [bits.get(h, 0) for h in self.hexes]
+        self.index_bit = [bits.get(h, 0) for h in self.numbered]
+        self.objective_bits = sum(self.hex_bit[h] for h in self.objectives if h in self.hex_bit)
         self.units_of = {side: tuple(u for u, unit in self.game.units.items() if unit.side == side)
                          for side in self.game.sides}
         for i, phase in enumerate(self.game.sequence):
             if phase.kind == "movement" and phase.side is not None:
                 self.first_movement.setdefault(phase.side, i)
+
+    def movement_row(self, uid: str) -> list:
+        """The move Actions of one unit by hex number, made once and shared by every state."""
+        row = self.move_rows.get(uid)
+        if row is None:
+            interned = self.move_actions
+            row = self.move_rows[uid] = [interned.get((uid, h)) or interned.setdefault((uid, h), Action.move(uid, h))
+                                         for h in self.numbered]
+        return row
 
 
 _CACHE: dict[int, tuple[Game, Tables]] = {}
