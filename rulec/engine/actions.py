@@ -43,6 +43,17 @@ class Action:
         """The text form with unit ids (GameState.action_to_string uses the names players know)."""
         return format_action(self, _IDS)
 
+    def __eq__(self, other: object) -> bool:
+        # Field by field, stopping at the first difference (looking an action up in a list of legal
+        # ones compares it with many others); the same result as the dataclass's own comparison.
+        if self is other:
+            return True
+        if other.__class__ is not Action:
+            return NotImplemented
+        return (self.kind == other.kind and self.unit == other.unit and self.hex == other.hex
+                and self.units == other.units and self.path == other.path and self.edge == other.edge
+                and self.number == other.number)
+
     @staticmethod
     def move(unit: str, hex: str) -> "Action":
         return Action(MOVE, unit=unit, hex=hex)
@@ -61,7 +72,7 @@ class Action:
 
     @staticmethod
     def roll(number: int) -> "Action":
-        return Action(ROLL, number=number)
+        return _ROLLS.get(number) or Action(ROLL, number=number)
 
     @staticmethod
     def retreat(path: tuple[str, ...]) -> "Action":
@@ -69,7 +80,7 @@ class Action:
 
     @staticmethod
     def advance(unit: str | None = None, hex: str | None = None) -> "Action":
-        return Action(ADVANCE, unit=unit, hex=hex)
+        return Action(ADVANCE, unit=unit, hex=hex) if unit is not None or hex is not None else _DECLINE
 
     @staticmethod
     def remove(unit: str) -> "Action":
@@ -77,7 +88,13 @@ class Action:
 
     @staticmethod
     def end() -> "Action":
-        return Action(END)
+        return _END
+
+
+# Actions are immutable, so the common ones without arguments are made once.
+_END = Action(END)
+_DECLINE = Action(ADVANCE)
+_ROLLS = {n: Action(ROLL, number=n) for n in range(1, 21)}
 
 
 class _Identity(dict):

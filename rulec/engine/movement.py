@@ -7,11 +7,11 @@ objectives a legal path to it passes (by VP at stake, see Tables.mask_rank):
 passing one is never worse for the mover, as it can only take the hex's award
 from the enemy or give it to the mover.
 
-Speed (random playouts run about a hundred searches a game):
-- hexes are numbers 0..n-1 and sets of hexes are bits of an int (see Tables.index);
-- the steps a search may take among one set of enemy units (`Board`) are worked out
-  once and shared by every search against those enemies, e.g. by all the units of
-  the side moving in one phase;
+Speed (a random playout runs about eighty searches):
+- hexes are numbers 0..n-1 in hex order, and sets of hexes are bits of an int
+  (see Tables.index); a hex's steps are listed cheapest first;
+- positions with the same objectives passed are searched together, as plain hex
+  numbers (see `search`);
 - `reach_of` remembers searches by what lies within the unit's range only: enemy units
   that are too far away to matter (and friends it cannot reach) are left out of the
   key, so a search is reused whenever the neighbourhood repeats, in any game.
@@ -78,11 +78,7 @@ def reachable(
     board = tables.boards.get(key)
     if board is None:
         board = _remember(tables.boards, key, Board(*key), BOARD_CACHE_SIZE)
-    entries = tuple(entries)
-    objectives = True
-    if not (locked and withdrawal is not None and withdrawal.cost < 0):
-        objectives = bool(_scope(tables, allowance, start, entries)[0] & tables.objective_bits)
-    return search(tables, board, allowance, start, entries, locked, withdrawal, objectives)
+    return search(tables, board, allowance, start, tuple(entries), locked, withdrawal)
 
 
 def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...] = (),
@@ -96,10 +92,8 @@ def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
     """
     if locked and withdrawal is not None and withdrawal.cost < 0:
         key = None  # a withdrawal cheaper than a step may go beyond the unit's usual range
-        objectives = True
     else:
         touched, affecting = _scope(tables, allowance, start, entries)
-        objectives = bool(touched & tables.objective_bits)
         key = (allowance, start, entries, locked, withdrawal, enemy & affecting, friends & touched)
         found = tables.reach_cache.get(key)
         if found is not None:
@@ -111,18 +105,20 @@ def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
         zone = frozenset(n for e in enemies for n in tables.index_zoc[e]) if zoc else frozenset()
         board = _remember(tables.boards, board_key, Board(enemies, zone, _bits_to_numbers(friends)),
                           BOARD_CACHE_SIZE)
-    found = search(tables, board, allowance, start, entries, locked, withdrawal, objectives)
+    found = search(tables, board, allowance, start, entries, locked, withdrawal)
     if key is not None:
         _remember(tables.reach_cache, key, found, REACH_CACHE_SIZE)
     return found
 
 
 def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...],
-           locked: bool, withdrawal: ZocWithdrawal | None, objectives: bool = True) -> Reach:
+           locked: bool, withdrawal: ZocWithdrawal | None) -> Reach:
     """The search itself; see `reachable` for the arguments.
 
-    `objectives`: False when the move cannot reach an objective (see `_scope`), so
-    that objectives masks are all 0 and a simpler loop does.
+    Positions are (hex, objectives passed). The positions with one set of
+    objectives passed make a layer, searched on its own as hex numbers; passing
+    another objective leads to a higher layer (the set only grows), so layers are
+    searched lowest first, each with its own Dijkstra search by MP left.
     """
     rules = tables.game.movement
     stop_in_zoc = rules.zoc == "stop_on_entry"
@@ -132,13 +128,13 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     enemy, zoc, no_pass, special = board.enemy, board.zoc, board.no_pass, board.special
     rank = tables.mask_rank
     worth = rank.__getitem__ if rank else _mask_worth
-    width = 1 << len(tables.objectives) if objectives else 1  # a position is hex number * width + objectives mask
-    best = [-1] * (len(hexes) * width)  # position -> most MP left there
-    ends = [-1] * len(hexes)  # hex the unit may stop in -> most valuable objectives mask of a path
+    size = len(hexes)
+    ends = [-1] * size  # hex the unit may stop in -> most valuable objectives mask of a path
     reached: list[int] = []  # hexes with an end, in the order found
     exits: dict[str, int] = {}  # edge -> most valuable objectives mask of a path leaving by it
-    # Every step costs at least 1 MP, so handling positions by MP left, most first, is a Dijkstra search.
-    buckets: list[list[int]] = [[] for _ in range(allowance + 1)]
+    # mask -> (hex -> most MP left there, MP left -> hexes to handle). Every step costs at least
+    # 1 MP, so handling a layer's hexes by MP left, most first, is a Dijkstra search.
+    layers: dict[int, tuple[list[int], list[list[int]]]] = {}
 
     def arrive(h: int, mask: int, left: int, stop: bool) -> None:
         mask |= bit[h]
@@ -148,10 +144,27 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
             reached.append(h)
         elif mask != old and worth(mask) > worth(old):
             ends[h] = mask
-        if stop or best[h * width + mask] >= left:
+        if stop:
             return
-        best[h * width + mask] = left
-        buckets[left].append(h * width + mask)
+        layer = layers.get(mask)
+        if layer is None:
+            layer = layers[mask] = ([-1] * size, [[] for _ in range(allowance + 1)])
+        if layer[0][h] < left:
+            layer[0][h] = left
+            layer[1][left].append(h)
+
+    def step(n: int, cost: int, mask: int, left: int, in_zoc: bool) -> None:
+        """A step into an enemy unit, an enemy zone of control, a friend in the way or an objective."""
+        if n in enemy:
+            return
+        if n in zoc:
+            if in_zoc and not zoc_to_zoc:
+                return
+            cost += zoc_extra
+            if cost <= left:
+                arrive(n, mask, left - cost, stop_in_zoc or n in no_pass)
+        elif cost <= left:
+            arrive(n, mask, left - cost, n in no_pass)
 
     origin = -1 if start is None else index[start]
     if start is None:
@@ -172,86 +185,51 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
             if cost <= allowance:
                 arrive(n, 0, allowance - cost, n in no_pass)
     else:
-        best[origin * width] = allowance
-        buckets[allowance].append(origin * width)
+        layer = layers[0] = ([-1] * size, [[] for _ in range(allowance + 1)])
+        layer[0][origin] = allowance
+        layer[1][allowance].append(origin)
         # A river crossing must be the first step of the move and uses every MP left.
         for n in tables.index_rivers[origin]:
             if n not in enemy:
                 arrive(n, 0, 0, True)
 
-    exits_of, moves_of = tables.index_exits, tables.index_moves
-    if not objectives:
-        # The same loop with every objectives mask 0: a position is a hex number.
+    exits_of, plain_moves, objective_moves = tables.index_exits, tables.index_plain_moves, tables.index_objective_moves
+    done: set[int] = set()
+    while len(done) < len(layers):
+        mask = min(m for m in layers if m not in done)
+        done.add(mask)
+        best, buckets = layers[mask]
         for left in range(allowance, -1, -1):
             for h in buckets[left]:
                 if best[h] > left:
-                    continue
+                    continue  # reached again later with more MP left
                 for edge, cost in exits_of[h]:
-                    if cost <= left and edge not in exits:
-                        exits[edge] = 0
+                    if cost <= left:
+                        old = exits.get(edge)
+                        if old is None or (mask != old and worth(mask) > worth(old)):
+                            exits[edge] = mask
                 in_zoc = h in zoc
-                for n, cost in moves_of[h]:
+                for n, cost in plain_moves[h]:  # cheapest first
                     if cost > left:
-                        continue
+                        break
                     if n in special:
-                        if n in enemy:
-                            continue
-                        if n in zoc:
-                            if in_zoc and not zoc_to_zoc:
-                                continue
-                            cost += zoc_extra
-                            if cost <= left:
-                                arrive(n, 0, left - cost, stop_in_zoc or n in no_pass)
-                        else:
-                            arrive(n, 0, left - cost, True)
+                        step(n, cost, mask, left, in_zoc)
                         continue
-                    if ends[n] < 0:
-                        ends[n] = 0
-                        reached.append(n)
+                    # The common case, inlined: a plain step within the layer, outside enemy control.
+                    old = ends[n]
+                    if old != mask:
+                        if old < 0:
+                            ends[n] = mask
+                            reached.append(n)
+                        elif worth(mask) > worth(old):
+                            ends[n] = mask
                     rest = left - cost
                     if best[n] < rest:
                         best[n] = rest
                         buckets[rest].append(n)
-    for left in range(allowance if objectives else -1, -1, -1):
-        for position in buckets[left]:
-            if best[position] > left:
-                continue  # reached again later with more MP left
-            h, mask = divmod(position, width)
-            for edge, cost in exits_of[h]:
-                if cost <= left:
-                    old = exits.get(edge)
-                    if old is None or (mask != old and worth(mask) > worth(old)):
-                        exits[edge] = mask
-            in_zoc = h in zoc
-            for n, cost in moves_of[h]:
-                if cost > left:
-                    continue
-                if n in special:
-                    if n in enemy:
-                        continue
-                    if n in zoc:
-                        if in_zoc and not zoc_to_zoc:
-                            continue
-                        cost += zoc_extra
-                        if cost <= left:
-                            arrive(n, mask, left - cost, stop_in_zoc or n in no_pass)
-                    else:
-                        arrive(n, mask, left - cost, True)
-                    continue
-                # The common case, inlined: a plain step to a hex outside enemy control.
-                m = mask | bit[n]
-                old = ends[n]
-                if old != m:
-                    if old < 0:
-                        ends[n] = m
-                        reached.append(n)
-                    elif worth(m) > worth(old):
-                        ends[n] = m
-                rest = left - cost
-                position = n * width + m
-                if best[position] < rest:
-                    best[position] = rest
-                    buckets[rest].append(position)
+                for n, cost in objective_moves[h]:
+                    if cost <= left:
+                        step(n, cost, mask, left, in_zoc)
 
     if origin >= 0 and ends[origin] >= 0:
         reached.remove(origin)

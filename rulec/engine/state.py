@@ -352,13 +352,13 @@ class GameState:
     def _movement_actions(self) -> list[Action]:
         actions: list[Action] = []
         full = self._full_hexes()
-        where, moved, unit_moves = self.where, self.moved, self._unit_moves
+        where, moved, at, kept = self.where, self.moved, self.pos.get, self._phase_moves
         for uid in self.tables.units_of.get(self.phase.side, ()):
             if uid in moved:
                 continue
             status = where[uid]
             if status == ON_MAP or (status == PENDING and self._arrives_now(uid)):
-                moves, exits, hexes, to = unit_moves(uid)
+                moves, exits, hexes, to = kept.get((uid, at(uid))) or self._unit_moves(uid)
                 if full.isdisjoint(hexes):
                     actions.extend(moves)
                 else:  # the moves into hexes that are not full (filtered without a Python loop)
@@ -444,6 +444,26 @@ class GameState:
                 occupants.setdefault(h, []).append(uid)
             self._cache["occupants"] = occupants
         return occupants
+
+    def _occupants_after(self, occupants: dict[Hex, list[str]], uid: str, left: Hex | None,
+                         to: Hex | None) -> dict[Hex, list[str]]:
+        """The occupants once `uid` has moved from `left` to `to` (None: off the map), from those before."""
+        after = dict(occupants)
+        if left is not None:
+            stay = [u for u in after[left] if u != uid]
+            if stay:
+                after[left] = stay
+            else:
+                del after[left]
+        if to is not None:
+            there = after.get(to)
+            if there is None:
+                after[to] = [uid]
+            else:  # in the order of self.pos, as _occupants lists them
+                there = set(there)
+                there.add(uid)
+                after[to] = [u for u in self.pos if u in there]
+        return after
 
     def enemy_zoc(self, side: str) -> frozenset[Hex]:
         """The hexes in the zone of control of `side`'s enemies."""
@@ -551,20 +571,21 @@ class GameState:
 
     def _full_hexes(self) -> set[Hex]:
         """Hexes no moving unit may end its move in (stacking); see _may_end."""
+        limit = self.game.stacking.limit
+        through = self.game.stacking.pass_through_friendly
         stuck = self.moved | self.locked | self.landed  # units that cannot move away any more
-        is_full = self._is_full
-        return {h for h, units in self._occupants().items() if is_full(units, stuck)}
-
-    def _is_full(self, units: list[str] | tuple[str, ...], stuck: set[str] | frozenset[str]) -> bool:
-        """May no moving unit end its move in a hex holding `units`, given the units that cannot move away?"""
-        over = len(units) + 1 - self.game.stacking.limit
-        if over <= 0:
-            return False
-        if len(units) == 1:
-            movable = 0 if units[0] in stuck else 1
-        else:
-            movable = len(units) - len(stuck.intersection(units))
-        return not self.game.stacking.pass_through_friendly or movable < over
+        full = set()
+        for h, units in self._occupants().items():
+            over = len(units) + 1 - limit
+            if over <= 0:
+                continue
+            if len(units) == 1:
+                movable = 0 if units[0] in stuck else 1
+            else:
+                movable = len(units) - len(stuck.intersection(units))
+            if not through or movable < over:
+                full.add(h)
+        return full
 
     def _may_end(self, uid: str | None, h: Hex) -> bool:
         """Stacking: may this unit end its move in `h`?
@@ -618,9 +639,11 @@ class GameState:
     def apply_action(self, action: Action) -> None:
         action = self._canonical(action)
         self._check(action)
+        kind = action.kind
+        occupants = self._cache.get("occupants") if kind == MOVE or kind == EXIT else None
+        left = self.pos.get(action.unit) if occupants is not None else None
         self._cache = {}
         self._history.append(action)
-        kind = action.kind
         if kind == MOVE:
             self._move(action.unit, action.hex)
         elif kind == EXIT:
@@ -645,6 +668,8 @@ class GameState:
         elif kind == END:
             self._end_phase()
         self._cache = {}
+        if occupants is not None:  # one unit moved: patch the occupants rather than find them all again
+            self._cache["occupants"] = self._occupants_after(occupants, action.unit, left, action.hex)
 
     def _canonical(self, action: Action) -> Action:
         """Attackers listed in game-file order, whatever order the player named them in."""
@@ -680,6 +705,9 @@ class GameState:
                 return False
             move = self.tables.move_actions[(uid, h)]  # the one in `moves`
             return (move is action or move == action) and (h not in self._occupants() or self._may_end(uid, h))
+        if kind == END:  # legal_actions ends with it whenever nothing else must come first
+            return (action == Action.end() and not self.terminal and self.removing is None and self.battle is None
+                    and not self.retreats and self.advancing is None)
         legal = self._cache.get("legal")
         if legal is None:
             legal = self._cache["legal"] = self._legal_actions()
