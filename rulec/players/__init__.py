@@ -16,6 +16,7 @@ PLAYER_KINDS = ("human", "random", "greedy", "mcts")
 AI_KINDS = ("random", "greedy", "mcts")
 MCTS_SIMULATIONS = 48
 MCTS_WIDENING = 5
+MCTS_PRIOR_VISITS = 4
 
 
 def make_player(kind: str, seed: int = 0, **human_options: Any):
@@ -26,7 +27,8 @@ def make_player(kind: str, seed: int = 0, **human_options: Any):
         return GreedyPlayer(seed)
     if kind == "mcts":
         # Tuned for map wargames: few, well-chosen candidates and no random rollouts.
-        return MCTSPlayer(seed, max_simulations=MCTS_SIMULATIONS, rollout_depth=0, widening=MCTS_WIDENING)
+        return MCTSPlayer(seed, max_simulations=MCTS_SIMULATIONS, rollout_depth=0, widening=MCTS_WIDENING,
+                          prior_visits=MCTS_PRIOR_VISITS)
     if kind == "human":
         return HumanPlayer(**human_options)
     raise ValueError(f"unknown player kind '{kind}'")

@@ -5,7 +5,9 @@ expands the next untried action, or else follows the child with the best UCB
 score for the player to move; at a chance node it samples an outcome by its
 probability. From the new leaf a rollout plays random actions for at most
 `rollout_depth` actions (0: none); a rollout that does not reach the end is
-scored by the heuristic evaluation squashed into (-1, 1). The values are backed
+scored by the heuristic evaluation's gain over the root position, squashed into
+(-1, 1) (gains, not levels, so that a side far ahead still tells good actions
+from bad ones). The values are backed
 up to every node on the path, each for the player who chose the action leading
 to it. The action finally chosen is the root's most visited child.
 
@@ -13,7 +15,9 @@ Wargame decisions have a hundred or more legal actions, far more than a few
 hundred simulations can try. So, with `widening` set, a node considers only its
 `widening` most promising actions by the greedy player's one-ply value (the
 order of equal actions shuffled with the player's seeded generator), which
-focuses the search on sequences of good orders and the opponent's replies.
+focuses the search on sequences of good orders and the opponent's replies; and
+each new child starts with `prior_visits` virtual visits worth its one-ply value,
+so the search leaves the greedy choice only on evidence.
 
 `max_simulations` bounds the work per decision; `max_seconds` (optional) stops
 earlier by the clock, which makes play depend on the machine, so it is off by
@@ -31,11 +35,11 @@ from rulec.players.base import Action, sample_chance
 from rulec.players.evaluation import Evaluator, evaluator_for
 from rulec.players.greedy import GreedyPlayer
 
-EVALUATION_SCALE = 5.0  # VP-like points that count as a clear advantage in a cut-off rollout
+EVALUATION_SCALE = 3.0  # VP-like points of gain that count as a clear advantage in a cut-off rollout
 
 
 class _Node:
-    __slots__ = ("player", "visits", "total", "children", "untried")
+    __slots__ = ("player", "visits", "total", "children", "untried", "priors")
 
     def __init__(self, player: int):
         self.player = player  # who acts in this node's state (or the chance value)
@@ -43,6 +47,7 @@ class _Node:
         self.total = 0.0  # summed value for the player who chose the action into this node
         self.children: dict[Any, _Node] = {}
         self.untried: list | None = None
+        self.priors: dict[Any, float] = {}  # action -> one-ply value for this node's player, in (-1, 1)
 
 
 class MCTSPlayer:
@@ -50,7 +55,7 @@ class MCTSPlayer:
 
     def __init__(self, seed: int = 0, max_simulations: int = 200, rollout_depth: int = 40,
                  uct_c: float = 1.4, max_seconds: float | None = None, evaluator: Evaluator | None = None,
-                 widening: int | None = None):
+                 widening: int | None = None, prior_visits: float = 0.0):
         self.rng = random.Random(seed)
         self.max_simulations = max_simulations
         self.rollout_depth = rollout_depth
@@ -58,7 +63,9 @@ class MCTSPlayer:
         self.max_seconds = max_seconds
         self.evaluator = evaluator
         self.widening = widening
+        self.prior_visits = prior_visits
         self._ranker = GreedyPlayer(seed, evaluator)
+        self._baseline: list[float] = []  # each seat's score of the position being searched
 
     def choose(self, state: Any) -> Action:
         actions = state.legal_actions()
@@ -66,6 +73,7 @@ class MCTSPlayer:
             return actions[0]
         evaluator = self.evaluator or evaluator_for(state)
         root = _Node(state.current_player())
+        self._baseline = [evaluator.score(state, seat) for seat in range(len(state.players))]
         deadline = None if self.max_seconds is None else time.monotonic() + self.max_seconds
         for _ in range(self.max_simulations):
             self._iterate(state.clone(), root, evaluator)
@@ -83,11 +91,14 @@ class MCTSPlayer:
                 action = sample_chance(state, self.rng)
             else:
                 if node.untried is None:
-                    node.untried = self._candidates(state, evaluator)
+                    node.untried = self._candidates(state, evaluator, node)
                 if node.untried:
                     action = node.untried.pop()
                     state.apply_action(action)
                     child = node.children[action] = _Node(state.current_player())
+                    if action in node.priors and self.prior_visits:
+                        child.visits = self.prior_visits
+                        child.total = self.prior_visits * node.priors[action]
                     path.append(child)
                     break
                 action = self._select(node)
@@ -104,7 +115,7 @@ class MCTSPlayer:
                 child.total += values[parent.player]
         root.visits += 1
 
-    def _candidates(self, state: Any, evaluator: Evaluator) -> list:
+    def _candidates(self, state: Any, evaluator: Evaluator, node: _Node) -> list:
         """The actions a new node will try, the one to try first last (they are popped)."""
         actions = list(state.legal_actions())
         self.rng.shuffle(actions)
@@ -113,6 +124,7 @@ class MCTSPlayer:
         seat = state.current_player()
         values = [self._ranker.action_value(state, action, seat, evaluator) for action in actions]
         ranked = sorted(range(len(actions)), key=lambda i: values[i], reverse=True)[:self.widening]
+        node.priors = {actions[i]: self._squash(values[i], seat) for i in ranked}
         return [actions[i] for i in reversed(ranked)]
 
     def _select(self, node: _Node) -> Action:
@@ -136,5 +148,8 @@ class MCTSPlayer:
                 state.apply_action(self.rng.choice(state.legal_actions()))
         if state.is_terminal():
             return list(state.returns())
-        seats = range(len(state.players))
-        return [math.tanh(evaluator.score(state, seat) / EVALUATION_SCALE) for seat in seats]
+        return [self._squash(evaluator.score(state, seat), seat) for seat in range(len(state.players))]
+
+    def _squash(self, score: float, seat: int) -> float:
+        """A heuristic score as a value in (-1, 1): its gain over the root position for `seat`."""
+        return math.tanh((score - self._baseline[seat]) / EVALUATION_SCALE)
