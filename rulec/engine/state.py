@@ -32,6 +32,9 @@ from rulec.runtime.model import Game, Hex, Phase, Unit
 CHANCE = -1
 TERMINAL = -4
 
+# Actions after which every unit stands where it stood.
+_IN_PLACE = frozenset({DELAY, ATTACK, END})
+
 
 
 class UnknownOption(ValueError):
@@ -219,7 +222,7 @@ class GameState:
                 if (side is None or unit.side == side) and (status is None or self.where[uid] == status)]
 
     def units_at(self, hex: Hex) -> list[str]:
-        return self._occupants().get(hex, [])
+        return list(self._occupants().get(hex, ()))
 
     def off_map(self) -> dict[str, list[str]]:
         """Units not on the map, by status, in game-file order."""
@@ -352,20 +355,30 @@ class GameState:
     def _movement_actions(self) -> list[Action]:
         actions: list[Action] = []
         full = self._full_hexes()
-        where, moved, at, kept = self.where, self.moved, self.pos.get, self._phase_moves
-        for uid in self.tables.units_of.get(self.phase.side, ()):
+        # A move changes the stacking in two hexes only: a unit that can end its move in
+        # neither keeps the moves it had before (see apply_action).
+        left, entered, before = self._cache.get("moves before") or (None, None, {})
+        segments: dict[str, tuple[tuple[Action, ...], list[Action] | tuple[Action, ...]]] = {}
+        where, moved, unmoved = self.where, self.moved, self._phase_moves
+        for uid in self._movers:
             if uid in moved:
                 continue
             status = where[uid]
             if status == ON_MAP or (status == PENDING and self._arrives_now(uid)):
-                moves, exits, hexes, to = kept.get((uid, at(uid))) or self._unit_moves(uid)
-                if full.isdisjoint(hexes):
-                    actions.extend(moves)
-                else:  # the moves into hexes that are not full (filtered without a Python loop)
-                    actions.extend(compress(moves, map((hexes - full).__contains__, to)))
+                moves, exits, hexes, to = unmoved.get(uid) or self._unit_moves(uid)
+                old = before.get(uid)
+                if old is not None and old[0] is moves and left not in hexes and entered not in hexes:
+                    legal = old[1]
+                elif full.isdisjoint(hexes):
+                    legal = moves
+                else:  # not into a full hex
+                    legal = [move for move, h in zip(moves, to) if h not in full]
+                segments[uid] = (moves, legal)
+                actions.extend(legal)
                 actions.extend(exits)
                 if status == PENDING and self._may_delay(uid):
                     actions.append(Action.delay(uid))
+        self._cache["moves"] = segments
         return actions
 
     def _unit_moves(self, uid: str) -> tuple[tuple[Action, ...], tuple[Action, ...], KeysView[Hex], tuple[Hex, ...]]:
@@ -373,7 +386,9 @@ class GameState:
 
         Within a movement phase only the phasing side moves, so the enemy units a
         search depends on stay put: results are kept for the whole phase, keyed by
-        where the unit stands, and shared by clones made during the phase.
+        where the unit stands, and shared by clones made during the phase. A unit
+        that has not moved yet stands where it began the phase: its moves are also
+        kept under its id alone.
         """
         key = (uid, self.pos.get(uid))
         found = self._phase_moves.get(key)
@@ -387,10 +402,12 @@ class GameState:
                 to = tuple(sorted(destinations))
                 interned = self.tables.move_actions
                 moves = tuple(interned.get((uid, h)) or interned.setdefault((uid, h), Action.move(uid, h)) for h in to)
-            exits = tuple(Action.exit(uid, e) for e in reach.exits) if self.game.movement.exit_map else ()
+            exits = self.tables.exit_actions(uid, reach.exits) if self.game.movement.exit_map else ()
             found = (moves, exits, destinations.keys(), to)
             if self._keeps_moves(uid):
                 self._phase_moves[key] = found
+                if uid not in self.moved:  # where it stands for the whole phase (see _movement_actions)
+                    self._phase_moves[uid] = found
         return found
 
     def _keeps_moves(self, uid: str) -> bool:
@@ -409,25 +426,37 @@ class GameState:
     def _attack_actions(self) -> list[Action]:
         if self.game.combat is None:
             return []
-        actions = []
+        actions: list[Action] = []
+        made = self.tables.attack_actions
         for h, attackers in self._targets():
-            actions.extend(Action.attack(h, group) for group in fight.subsets(attackers))
+            found = made.get((h, attackers))
+            if found is None:  # attack actions are made once for each hex and group of attackers
+                if len(made) > 50_000:
+                    made.clear()
+                found = made[(h, attackers)] = tuple(Action.attack(h, group) for group in fight.subsets(list(attackers)))
+            actions.extend(found)
         return actions
 
-    def _targets(self) -> list[tuple[Hex, list[str]]]:
-        """Each enemy hex that may be attacked, with the units that may attack it."""
+    def _targets(self) -> list[tuple[Hex, tuple[str, ...]]]:
+        """Each enemy hex that may be attacked, with the units that may attack it (in game-file order)."""
         side = self.phase.side
         occupants = self._occupants()
         order = self.tables.unit_order
+        units, defended, neighbours = self._units, self.defended, self.tables.neighbours
+        ready = self._ready_to_attack()
         targets = []
         for h in sorted(occupants):
-            units = occupants[h]
-            if self._units[units[0]].side == side or any(u in self.defended for u in units):
+            there = occupants[h]
+            if units[there[0]].side == side or (defended and not defended.isdisjoint(there)):
                 continue
-            attackers = [u for n in self.tables.neighbours[h] for u in occupants.get(n, ()) if self._may_attack(u)]
+            attackers = [u for n in neighbours[h] for u in occupants.get(n, ()) if u in ready]
             if attackers:
-                targets.append((h, sorted(attackers, key=order.__getitem__)))
+                targets.append((h, tuple(sorted(attackers, key=order.__getitem__))))
         return targets
+
+    def _ready_to_attack(self) -> set[str]:
+        """The phasing side's units that may still attack this phase (if next to an enemy)."""
+        return {u for u in self.tables.units_of.get(self.phase.side, ()) if self._may_attack(u)}
 
     def _may_attack(self, uid: str) -> bool:
         unit = self._units[uid]
@@ -570,22 +599,24 @@ class GameState:
         return [sorted(rings[d]) for d in sorted(rings)]
 
     def _full_hexes(self) -> set[Hex]:
-        """Hexes no moving unit may end its move in (stacking); see _may_end."""
-        limit = self.game.stacking.limit
-        through = self.game.stacking.pass_through_friendly
-        stuck = self.moved | self.locked | self.landed  # units that cannot move away any more
-        full = set()
-        for h, units in self._occupants().items():
-            over = len(units) + 1 - limit
-            if over <= 0:
-                continue
-            if len(units) == 1:
-                movable = 0 if units[0] in stuck else 1
-            else:
-                movable = len(units) - len(stuck.intersection(units))
-            if not through or movable < over:
-                full.add(h)
+        """Hexes no moving unit may end its move in (stacking); see _may_end. Do not modify."""
+        full = self._cache.get("full")
+        if full is None:
+            stuck = self.moved | self.locked | self.landed  # units that cannot move away any more
+            crowded = self._crowded
+            full = self._cache["full"] = {h for h, units in self._occupants().items() if crowded(units, stuck)}
         return full
+
+    def _crowded(self, units: list[str], stuck: set[str]) -> bool:
+        """Is a hex holding `units` full for a moving unit, given the units that cannot move away?"""
+        over = len(units) + 1 - self.game.stacking.limit
+        if over <= 0:
+            return False
+        if not self.game.stacking.pass_through_friendly:
+            return True
+        if len(units) == 1:
+            return units[0] in stuck
+        return len(units) - len(stuck.intersection(units)) < over
 
     def _may_end(self, uid: str | None, h: Hex) -> bool:
         """Stacking: may this unit end its move in `h`?
@@ -640,9 +671,11 @@ class GameState:
         action = self._canonical(action)
         self._check(action)
         kind = action.kind
-        occupants = self._cache.get("occupants") if kind == MOVE or kind == EXIT else None
-        left = self.pos.get(action.unit) if occupants is not None else None
+        before = self._cache
+        left = self.pos.get(action.unit) if kind == MOVE or kind == EXIT else None
         self._cache = {}
+        if kind in _IN_PLACE and "occupants" in before:
+            self._cache["occupants"] = before["occupants"]  # no unit moves
         self._history.append(action)
         if kind == MOVE:
             self._move(action.unit, action.hex)
@@ -668,8 +701,35 @@ class GameState:
         elif kind == END:
             self._end_phase()
         self._cache = {}
-        if occupants is not None:  # one unit moved: patch the occupants rather than find them all again
-            self._cache["occupants"] = self._occupants_after(occupants, action.unit, left, action.hex)
+        if kind == MOVE or kind == EXIT or kind == DELAY:
+            self._carry_over(before, action.unit, left, action.hex)
+        elif kind in _IN_PLACE and "occupants" in before:
+            self._cache["occupants"] = before["occupants"]
+
+    def _carry_over(self, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
+        """After a move, exit or delay: patch what it changed in the cached stacking and moves of the
+        position before, rather than work them out again (the phase goes on, only `uid` moved)."""
+        occupants = before.get("occupants")
+        if occupants is None:
+            return
+        if left is not None or entered is not None:
+            occupants = self._occupants_after(occupants, uid, left, entered)
+        self._cache["occupants"] = occupants
+        full = before.get("full")
+        if full is None:
+            return
+        if left is not None or entered is not None:
+            full = set(full)
+            stuck = self.moved | self.locked | self.landed
+            for h in (left, entered):
+                if h is not None:
+                    if h in occupants and self._crowded(occupants[h], stuck):
+                        full.add(h)
+                    else:
+                        full.discard(h)
+        self._cache["full"] = full
+        if "moves" in before:
+            self._cache["moves before"] = (left, entered, before["moves"])
 
     def _canonical(self, action: Action) -> Action:
         """Attackers listed in game-file order, whatever order the player named them in."""
@@ -952,6 +1012,8 @@ class GameState:
         phase = self.phase
         self._phase_moves = {}
         if phase.kind == "movement":
+            # The units that may move in this phase: on the map or waiting to arrive as it begins.
+            self._movers = tuple(u for u in self.tables.units_of.get(phase.side, ()) if self.where[u] in (ON_MAP, PENDING))
             self.moved = set()
             if self.game.movement.zoc_locks_start:
                 zoc = self.enemy_zoc(phase.side)

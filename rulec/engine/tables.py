@@ -69,6 +69,8 @@ class Tables:
     boards: dict = field(default_factory=dict)  # what stands in the way of searches (movement.Board)
     scopes: dict = field(default_factory=dict)  # what a search may look at, by allowance and start (movement._scope)
     move_rows: dict = field(default_factory=dict)  # unit -> number -> its move Action (see movement_row)
+    exit_rows: dict = field(default_factory=dict)  # (unit, edges) -> its exit Actions (see exit_actions)
+    attack_actions: dict = field(default_factory=dict)  # (hex, attackers) -> the attack Actions on it (GameState)
     units_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # side -> its unit ids, in game-file order
     first_movement: dict[str, int] = field(default_factory=dict)  # side -> index of its first movement phase
 
@@ -102,6 +104,14 @@ class Tables:
             row = self.move_rows[uid] = [interned.get((uid, h)) or interned.setdefault((uid, h), Action.move(uid, h))
                                          for h in self.numbered]
         return row
+
+
+    def exit_actions(self, uid: str, edges: tuple[str, ...]) -> tuple[Action, ...]:
+        """The exit Actions of one unit by the given edges, made once and shared by every state."""
+        found = self.exit_rows.get((uid, edges))
+        if found is None:
+            found = self.exit_rows[(uid, edges)] = tuple(Action.exit(uid, e) for e in edges)
+        return found
 
 
 _CACHE: dict[int, tuple[Game, Tables]] = {}
