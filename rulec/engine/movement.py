@@ -30,9 +30,13 @@ REACH_CACHE_SIZE = 40_000
 BOARD_CACHE_SIZE = 2_000
 
 
-@dataclass(frozen=True)
+@dataclass
 class Reach:
-    """The result of one search."""
+    """The result of one search. Searches are shared by many states: never modify one.
+
+    (Not a frozen dataclass only because making a frozen one is slower, and there
+    is one per search.)
+    """
 
     destinations: dict[Hex, int]  # hex the unit may end in -> objectives mask of its path
     exits: tuple[str, ...]  # map edges the unit may leave by
@@ -209,13 +213,22 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                         if old is None or (mask != old and worth(mask) > worth(old)):
                             exits[edge] = mask
                 in_zoc = h in zoc
-                for n, cost in plain_moves[h]:  # cheapest first
+                for n, cost in plain_moves[h]:  # cheapest first; none is an objective: the layer stays
                     if cost > left:
                         break
-                    if n in special:
-                        step(n, cost, mask, left, in_zoc)
-                        continue
-                    # The common case, inlined: a plain step within the layer, outside enemy control.
+                    stop = False
+                    if n in special:  # step(), inlined
+                        if n in enemy:
+                            continue
+                        if n in zoc:
+                            if in_zoc and not zoc_to_zoc:
+                                continue
+                            cost += zoc_extra
+                            if cost > left:
+                                continue
+                            stop = stop_in_zoc or n in no_pass
+                        else:
+                            stop = True  # a friend that may not be passed through
                     old = ends[n]
                     if old != mask:
                         if old < 0:
@@ -223,6 +236,8 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                             reached.append(n)
                         elif worth(mask) > worth(old):
                             ends[n] = mask
+                    if stop:
+                        continue
                     rest = left - cost
                     if best[n] < rest:
                         best[n] = rest

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from itertools import compress
+from itertools import chain
 from typing import Iterable, KeysView
 
 from rulec.diagnostics import did_you_mean
@@ -153,6 +153,7 @@ class GameState:
             else:
                 self.where[uid] = PENDING
                 self.due[uid] = unit.arrives.turn if unit.arrives else None
+        self._able_to_attack: dict[str, frozenset[str]] = {}  # side -> its units with the strength and type to attack
         self.holders: dict[Hex, str] = {}
         self.granted: dict[tuple[str, Hex], int] = {}
         for uid, h in self.pos.items():
@@ -456,13 +457,17 @@ class GameState:
 
     def _ready_to_attack(self) -> set[str]:
         """The phasing side's units that may still attack this phase (if next to an enemy)."""
-        return {u for u in self.tables.units_of.get(self.phase.side, ()) if self._may_attack(u)}
+        able = self._able_to_attack.get(self.phase.side)
+        if able is None:  # the same all game (shared with clones)
+            able = self._able_to_attack[self.phase.side] = frozenset(
+                u for u in self.tables.units_of.get(self.phase.side, ()) if self._can_attack(u))
+        return able.difference(self.attacked, self.landed)
 
-    def _may_attack(self, uid: str) -> bool:
+    def _can_attack(self, uid: str) -> bool:
+        """Has the unit the strength and the type to attack at all?"""
         unit = self._units[uid]
         kind = self.game.unit_types.get(unit.type)
-        return (unit.side == self.phase.side and uid not in self.attacked and uid not in self.landed
-                and unit.strength > 0 and (kind is None or kind.can_attack))
+        return unit.strength > 0 and (kind is None or kind.can_attack)
 
     # ------------------------------------------------------------ movement helpers
     def _occupants(self) -> dict[Hex, list[str]]:
@@ -499,9 +504,9 @@ class GameState:
         key = ("zoc", side)
         zoc = self._cache.get(key)
         if zoc is None:
-            zoc_into = self.tables.zoc_into
-            zoc = frozenset(n for uid, h in self.pos.items() if self._units[uid].side != side for n in zoc_into[h])
-            self._cache[key] = zoc
+            zoc_into, units = self.tables.zoc_into, self._units
+            zoc = self._cache[key] = frozenset(chain.from_iterable(
+                [zoc_into[h] for uid, h in self.pos.items() if units[uid].side != side]))
         return zoc
 
     def _enemy_occupied(self, side: str) -> frozenset[Hex]:
