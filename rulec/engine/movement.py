@@ -13,8 +13,8 @@ Speed (a random playout runs about eighty searches):
 - positions with the same objectives passed are searched together, as plain hex
   numbers (see `search`);
 - `reach_of` remembers searches by what lies within the unit's range only: enemy units
-  that are too far away to matter (and friends it cannot reach) are left out of the
-  key, so a search is reused whenever the neighbourhood repeats, in any game.
+  and zones of control too far away to matter (and friends it cannot reach) are left
+  out of the key, so a search is reused whenever the neighbourhood repeats, in any game.
 """
 
 from __future__ import annotations
@@ -86,29 +86,27 @@ def reachable(
 
 
 def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...] = (),
-             enemy: int, friends: int, zoc: bool, locked: bool = False,
+             enemy: int, zoc: int, friends: int, locked: bool = False,
              withdrawal: ZocWithdrawal | None = None) -> Reach:
-    """`reachable` for a unit among enemy units at the hex numbers set in the bits of `enemy`.
+    """`reachable`, with sets of hexes given as bits of hex numbers (see Tables.index).
 
-    `friends`: bits of the hexes of friends it may not move through (0 if it may);
-    `zoc`: do the enemy units have zones of control. Results are remembered by the
-    enemy units and friends within the unit's range only (see `_scope`).
+    `enemy`: hexes of enemy units; `zoc`: hexes in their zones of control;
+    `friends`: hexes of friends the unit may not move through (0 if it may).
+    Results are remembered by what lies within the unit's range only (see `_scope`).
     """
     if locked and withdrawal is not None and withdrawal.cost < 0:
         key = None  # a withdrawal cheaper than a step may go beyond the unit's usual range
     else:
-        touched, affecting = _scope(tables, allowance, start, entries)
-        key = (allowance, start, entries, locked, withdrawal, enemy & affecting, friends & touched)
+        touched = _scope(tables, allowance, start, entries)
+        key = (allowance, start, entries, locked, withdrawal, enemy & touched, zoc & touched, friends & touched)
         found = tables.reach_cache.get(key)
         if found is not None:
             return found
-    board_key = (enemy, friends, zoc)
+    board_key = (enemy, zoc, friends)
     board = tables.boards.get(board_key)
     if board is None:
-        enemies = _bits_to_numbers(enemy)
-        zone = frozenset(n for e in enemies for n in tables.index_zoc[e]) if zoc else frozenset()
-        board = _remember(tables.boards, board_key, Board(enemies, zone, _bits_to_numbers(friends)),
-                          BOARD_CACHE_SIZE)
+        board = Board(_bits_to_numbers(enemy), _bits_to_numbers(zoc), _bits_to_numbers(friends))
+        _remember(tables.boards, board_key, board, BOARD_CACHE_SIZE)
     found = search(tables, board, allowance, start, entries, locked, withdrawal)
     if key is not None:
         _remember(tables.reach_cache, key, found, REACH_CACHE_SIZE)
@@ -198,6 +196,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                 arrive(n, 0, 0, True)
 
     exits_of, plain_moves, objective_moves = tables.index_exits, tables.index_plain_moves, tables.index_objective_moves
+    rare = tables.index_rare
     done: set[int] = set()
     while len(done) < len(layers):
         mask = min(m for m in layers if m not in done)
@@ -207,12 +206,15 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
             for h in buckets[left]:
                 if best[h] > left:
                     continue  # reached again later with more MP left
-                for edge, cost in exits_of[h]:
-                    if cost <= left:
-                        old = exits.get(edge)
-                        if old is None or (mask != old and worth(mask) > worth(old)):
-                            exits[edge] = mask
-                in_zoc = h in zoc
+                if rare[h]:  # a map edge or an objective next to it
+                    for edge, cost in exits_of[h]:
+                        if cost <= left:
+                            old = exits.get(edge)
+                            if old is None or (mask != old and worth(mask) > worth(old)):
+                                exits[edge] = mask
+                    for n, cost in objective_moves[h]:
+                        if cost <= left:
+                            step(n, cost, mask, left, h in zoc)
                 for n, cost in plain_moves[h]:  # cheapest first; none is an objective: the layer stays
                     if cost > left:
                         break
@@ -221,7 +223,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                         if n in enemy:
                             continue
                         if n in zoc:
-                            if in_zoc and not zoc_to_zoc:
+                            if not zoc_to_zoc and h in zoc:
                                 continue
                             cost += zoc_extra
                             if cost > left:
@@ -242,9 +244,6 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                     if best[n] < rest:
                         best[n] = rest
                         buckets[rest].append(n)
-                for n, cost in objective_moves[h]:
-                    if cost <= left:
-                        step(n, cost, mask, left, in_zoc)
 
     if origin >= 0 and ends[origin] >= 0:
         reached.remove(origin)
@@ -252,13 +251,13 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     return Reach({hexes[i]: ends[i] for i in reached}, tuple(sorted(exits)), exits, tuple(reached))
 
 
-def _scope(tables: Tables, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...]) -> tuple[int, int]:
-    """(hexes a search may look at, hexes where an enemy unit may change its result), as bits.
+def _scope(tables: Tables, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...]) -> int:
+    """The hexes a search may look at, as bits: whether they hold an enemy, are in an enemy zone of
+    control or hold a friend in the way decides the search, and nothing else does.
 
-    Enemy units and zones of control only ever take steps away, so a search among
-    them looks at no hex that the same search on an empty map does not reach (or
-    start from); and an enemy unit matters only in one of those hexes or when its
-    zone of control reaches into them.
+    Enemy units, zones of control and friends in the way only ever take steps away,
+    so a search among them looks at no hex that the same search on an empty map
+    does not reach (or start from).
     """
     key = (allowance, start, entries)
     found = tables.scopes.get(key)
@@ -267,12 +266,10 @@ def _scope(tables: Tables, allowance: int, start: Hex | None, entries: tuple[tup
         if empty is None:
             empty = tables.boards[None] = Board(frozenset(), frozenset(), frozenset())
         reach = search(tables, empty, allowance, start, entries, False, None)
-        numbers = {tables.index[h] for h in reach.destinations}
+        found = sum(1 << n for n in reach.numbers)
         if start is not None:
-            numbers.add(tables.index[start])
-        touched = sum(1 << n for n in numbers)
-        affecting = touched | sum(1 << e for e, zone in enumerate(tables.index_zoc) if not numbers.isdisjoint(zone))
-        found = tables.scopes[key] = (touched, affecting)
+            found |= 1 << tables.index[start]
+        tables.scopes[key] = found
     return found
 
 

@@ -544,14 +544,13 @@ class GameState:
 
     def _compute_reach(self, uid: str) -> Reach:
         unit = self._units[uid]
-        enemy, friends = self._obstacles(unit.side)
-        zoc = self.game.movement.zoc != "none"
+        enemy, zoc, friends = self._obstacles(unit.side)
         if self.where[uid] == ON_MAP:
             withdrawal = None
             for option in self.options:
                 withdrawal = self.game.options[option].zoc_withdrawal or withdrawal
-            return reach_of(self.tables, allowance=unit.move, start=self.pos[uid], enemy=enemy, friends=friends,
-                            zoc=zoc, locked=uid in self.locked, withdrawal=withdrawal)
+            return reach_of(self.tables, allowance=unit.move, start=self.pos[uid], enemy=enemy, zoc=zoc,
+                            friends=friends, locked=uid in self.locked, withdrawal=withdrawal)
         arrival = unit.arrives
         if arrival is not None and arrival.placement == "anywhere":
             occupied = self._occupants()
@@ -563,30 +562,36 @@ class GameState:
         hexes = arrival.hexes if arrival is not None else ()
         entry_cost = self.tables.offmap_entry_cost
         reach = reach_of(self.tables, allowance=unit.move, start=None, entries=tuple((h, entry_cost[h]) for h in hexes),
-                         enemy=enemy, friends=friends, zoc=zoc)
+                         enemy=enemy, zoc=zoc, friends=friends)
         if reach.destinations or self.game.movement.blocked_entry != "closest_legal":
             return reach
         # Blocked entry: the closest hexes of the same map edge where entering is legal.
         for ring in self._fallback_rings(hexes):
             reach = reach_of(self.tables, allowance=unit.move, start=None, entries=tuple((h, entry_cost[h]) for h in ring),
-                             enemy=enemy, friends=friends, zoc=zoc)
+                             enemy=enemy, zoc=zoc, friends=friends)
             if reach.destinations:
                 return reach
         return NOWHERE
 
-    def _obstacles(self, side: str) -> tuple[int, int]:
-        """(enemy units' hexes, hexes of friends in the way) for a unit of `side`, as bits of hex numbers."""
+    def _obstacles(self, side: str) -> tuple[int, int, int]:
+        """What stands in the way of a unit of `side`, as bits of hex numbers (see Tables.index):
+        (hexes of enemy units, hexes in their zones of control, hexes of friends it may not pass)."""
         key = ("obstacles", side)
         found = self._cache.get(key)
         if found is None:
-            bit, units = self.tables.hex_bit, self._units
-            enemy = friends = 0
+            bit, zoc_bits, units = self.tables.hex_bit, self.tables.zoc_bits, self._units
+            enemy = zoc = friends = 0
             for uid, h in self.pos.items():
                 if units[uid].side != side:
                     enemy |= bit[h]
+                    zoc |= zoc_bits[h]
                 else:
                     friends |= bit[h]
-            found = self._cache[key] = (enemy, 0 if self.game.stacking.pass_through_friendly else friends)
+            if self.game.movement.zoc == "none":
+                zoc = 0
+            if self.game.stacking.pass_through_friendly:
+                friends = 0
+            found = self._cache[key] = (enemy, zoc, friends)
         return found
 
     def _fallback_rings(self, hexes: tuple[Hex, ...]) -> list[list[Hex]]:

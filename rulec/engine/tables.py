@@ -61,10 +61,11 @@ class Tables:
     index_plain_moves: list = field(default_factory=list)  # number -> ((neighbour, MP), ...), cheapest first:
     # the steps not across a river nor into an objective
     index_objective_moves: list = field(default_factory=list)  # number -> ((objective neighbour, MP), ...)
+    index_rare: list = field(default_factory=list)  # number -> has the hex exits or objective neighbours
     index_rivers: list = field(default_factory=list)  # number -> neighbour numbers across a river
     index_exits: list = field(default_factory=list)  # number -> ((edge, MP to leave), ...)
     index_bit: list = field(default_factory=list)  # number -> its objective bit (0 if none)
-    index_zoc: list = field(default_factory=list)  # number -> numbers of the hexes a unit there controls
+    zoc_bits: dict[Hex, int] = field(default_factory=dict)  # hex -> the hexes a unit there controls, as bits
     number_sets: dict = field(default_factory=dict)  # frozenset of hexes -> frozenset of their numbers
     boards: dict = field(default_factory=dict)  # what stands in the way of searches (movement.Board)
     scopes: dict = field(default_factory=dict)  # what a search may look at, by allowance and start (movement._scope)
@@ -83,13 +84,14 @@ class Tables:
         self.index_steps = [tuple((self.index[n], cost, river) for n, cost, river in self.steps[h]) for h in self.numbered]
         self.index_rivers = [tuple(n for n, _, river in steps if river) for steps in self.index_steps]
         self.index_exits = [tuple((e, self.exit_cost[(h, e)]) for e in self.edges_of.get(h, ())) for h in self.numbered]
-        self.index_zoc = [frozenset(self.index[n] for n in self.zoc_into[h]) for h in self.numbered]
+        self.zoc_bits = {h: sum(self.hex_bit[n] for n in set(self.zoc_into[h])) for h in self.numbered}
         bits = {h: 1 << i for i, h in enumerate(self.objectives)}
         self.index_bit = [bits.get(h, 0) for h in self.numbered]
         self.index_plain_moves = [tuple(sorted(((n, cost) for n, cost, river in steps if not river and not self.index_bit[n]),
                                                key=lambda step: step[1])) for steps in self.index_steps]
         self.index_objective_moves = [tuple((n, cost) for n, cost, river in steps if not river and self.index_bit[n])
                                       for steps in self.index_steps]
+        self.index_rare = [bool(exits or objectives) for exits, objectives in zip(self.index_exits, self.index_objective_moves)]
         self.units_of = {side: tuple(u for u, unit in self.game.units.items() if unit.side == side)
                          for side in self.game.sides}
         for i, phase in enumerate(self.game.sequence):
