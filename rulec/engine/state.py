@@ -348,10 +348,13 @@ class GameState:
             return self._advance_actions() + [Action.advance()]
         kind = self.phase.kind
         if kind == "movement":
-            return self._movement_actions() + [Action.end()]
-        if kind == "combat":
-            return self._attack_actions() + [Action.end()]
-        return [Action.end()]
+            actions = self._movement_actions()
+        elif kind == "combat":
+            actions = self._attack_actions()
+        else:
+            actions = []
+        actions.append(Action.end())
+        return actions
 
     def _movement_actions(self) -> list[Action]:
         actions: list[Action] = []
@@ -359,22 +362,19 @@ class GameState:
         # A move changes the stacking in two hexes only: a unit that can end its move in
         # neither keeps the moves it had before (see apply_action).
         left, entered, before = self._cache.get("moves before") or (None, None, {})
-        segments: dict[str, tuple[tuple[Action, ...], list[Action] | tuple[Action, ...]]] = {}
+        segments: dict[str, list[Action] | tuple[Action, ...]] = {}  # unit -> its legal moves
         where, moved, unmoved = self.where, self.moved, self._phase_moves
         for uid in self._movers:
             if uid in moved:
                 continue
             status = where[uid]
             if status == ON_MAP or (status == PENDING and self._arrives_now(uid)):
-                moves, exits, hexes, to = unmoved.get(uid) or self._unit_moves(uid)
-                old = before.get(uid)
-                if old is not None and old[0] is moves and left not in hexes and entered not in hexes:
-                    legal = old[1]
-                elif full.isdisjoint(hexes):
-                    legal = moves
-                else:  # not into a full hex
-                    legal = [move for move, h in zip(moves, to) if h not in full]
-                segments[uid] = (moves, legal)
+                kept = unmoved.get(uid)  # None: its moves depend on where friends stand; redo them
+                moves, exits, hexes, to = kept or self._unit_moves(uid)
+                legal = before.get(uid) if kept else None
+                if legal is None or left in hexes or entered in hexes:
+                    legal = moves if full.isdisjoint(hexes) else [m for m, h in zip(moves, to) if h not in full]
+                segments[uid] = legal
                 actions.extend(legal)
                 actions.extend(exits)
                 if status == PENDING and self._may_delay(uid):
@@ -545,6 +545,10 @@ class GameState:
     def _compute_reach(self, uid: str) -> Reach:
         unit = self._units[uid]
         enemy, zoc, friends = self._obstacles(unit.side)
+        if self.game.movement.zoc == "none":
+            zoc = 0
+        if self.game.stacking.pass_through_friendly:
+            friends = 0  # no friend is in the way
         if self.where[uid] == ON_MAP:
             withdrawal = None
             for option in self.options:
@@ -574,8 +578,8 @@ class GameState:
         return NOWHERE
 
     def _obstacles(self, side: str) -> tuple[int, int, int]:
-        """What stands in the way of a unit of `side`, as bits of hex numbers (see Tables.index):
-        (hexes of enemy units, hexes in their zones of control, hexes of friends it may not pass)."""
+        """Hexes of the enemies of `side`, of their zones of control, and of `side`'s units, as bits of
+        hex numbers (see Tables.index)."""
         key = ("obstacles", side)
         found = self._cache.get(key)
         if found is None:
@@ -587,10 +591,6 @@ class GameState:
                     zoc |= zoc_bits[h]
                 else:
                     friends |= bit[h]
-            if self.game.movement.zoc == "none":
-                zoc = 0
-            if self.game.stacking.pass_through_friendly:
-                friends = 0
             found = self._cache[key] = (enemy, zoc, friends)
         return found
 
@@ -1026,8 +1026,8 @@ class GameState:
             self._movers = tuple(u for u in self.tables.units_of.get(phase.side, ()) if self.where[u] in (ON_MAP, PENDING))
             self.moved = set()
             if self.game.movement.zoc_locks_start:
-                zoc = self.enemy_zoc(phase.side)
-                self.locked = frozenset(u for u, h in self.pos.items() if self._units[u].side == phase.side and h in zoc)
+                zoc, bit, units = self._obstacles(phase.side)[1], self.tables.hex_bit, self._units
+                self.locked = frozenset(u for u, h in self.pos.items() if units[u].side == phase.side and zoc & bit[h])
             else:
                 self.locked = frozenset()
             return True
