@@ -124,3 +124,15 @@ def test_simulate_prints_a_readable_summary(capsys):
 def test_simulate_refuses_a_human(capsys):
     assert main(["simulate", "drive_on_metz", "-n", "1", "--player", "us=human"]) == 1
     assert "'human' is not a kind of player" in capsys.readouterr().err
+
+
+def test_replay_step_draws_the_map_after_every_action(capsys, monkeypatch, tmp_path):
+    save = tmp_path / "s.json"
+    _play(capsys, monkeypatch, ["--player", "us=random", "--player", "germany=random", "--seed", "6",
+                                "--turns", "1", "--save", str(save)])
+    history = json.loads(save.read_text())["history"]
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["replay", str(save), "--step"]) == 0
+    out = capsys.readouterr().out
+    maps = out.count("\n0101")  # the first hex of every map drawn
+    assert maps >= len([h for h in history if not h.startswith("roll")])

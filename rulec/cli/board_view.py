@@ -187,6 +187,7 @@ class GameScreen:
         self._battle_pending = False
         self._legend_shown = False
         self._on_map: set[str] | None = None
+        self._after_action = False  # an order was given since the last flush (for map_every="action")
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -253,8 +254,7 @@ class GameScreen:
         if text.startswith("attack") and hasattr(state, "odds"):
             line += "  -- " + describe_odds(self.game, state.odds(action))
         self.say(line)
-        if self.map_every == "action":
-            self._after_action = True
+        self._after_action = True
 
     def flush(self, state: Any) -> None:
         """Print what the last action caused: a battle result, VP scored, a new phase (with the map)."""
@@ -270,16 +270,16 @@ class GameScreen:
             self.say(f"    +{entry.amount} VP {self.game.sides[entry.side].name}: {self._vp_reason(state, entry)}")
         self._vp_seen = len(log)
         where = (state.turn, getattr(state, "phase_index", state.phase.id), state.is_terminal())
-        if where != self._where:
-            new_turn = self._where is None or self._where[0] != state.turn
-            if self._where is not None and not state.is_terminal():
+        if self._where is not None and not state.is_terminal():
+            new_turn = self._where[0] != state.turn
+            if self.map_every == "action" and self._after_action:
+                self.show_position(state)
+            elif where != self._where:
                 if self.map_every == "phase" or (self.map_every == "turn" and new_turn):
                     self.show_position(state)
                 else:
                     self.say(self.status_line(state))
-            self._where = where
-        elif self.map_every == "action" and getattr(self, "_after_action", False):
-            self.show_position(state)
+        self._where = where
         self._after_action = False
 
     def _report_losses(self, state: Any) -> None:
