@@ -378,7 +378,7 @@ class GameState:
                 actions.extend(legal)
                 actions.extend(exits)
                 if status == PENDING and self._may_delay(uid):
-                    actions.append(Action.delay(uid))
+                    actions.append(self.tables.delay_action(uid))
         self._cache["moves"] = segments
         return actions
 
@@ -482,13 +482,12 @@ class GameState:
     def _occupants_after(self, occupants: dict[Hex, list[str]], uid: str, left: Hex | None,
                          to: Hex | None) -> dict[Hex, list[str]]:
         """The occupants once `uid` has moved from `left` to `to` (None: off the map), from those before."""
-        after = dict(occupants)
+        after = occupants.copy()
         if left is not None:
-            stay = [u for u in after[left] if u != uid]
-            if stay:
-                after[left] = stay
-            else:
+            if len(after[left]) == 1:
                 del after[left]
+            else:
+                after[left] = [u for u in after[left] if u != uid]
         if to is not None:
             there = after.get(to)
             if there is None:

@@ -70,7 +70,7 @@ class Tables:
     boards: dict = field(default_factory=dict)  # what stands in the way of searches (movement.Board)
     scopes: dict = field(default_factory=dict)  # what a search may look at, by allowance and start (movement._scope)
     move_rows: dict = field(default_factory=dict)  # unit -> number -> its move Action (see movement_row)
-    exit_rows: dict = field(default_factory=dict)  # (unit, edges) -> its exit Actions (see exit_actions)
+    exit_rows: dict = field(default_factory=dict)  # (unit, edges) -> its exit Actions; unit -> its delay Action
     attack_actions: dict = field(default_factory=dict)  # (hex, attackers) -> the attack Actions on it (GameState)
     units_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # side -> its unit ids, in game-file order
     first_movement: dict[str, int] = field(default_factory=dict)  # side -> index of its first movement phase
@@ -107,6 +107,13 @@ class Tables:
                                          for h in self.numbered]
         return row
 
+
+    def delay_action(self, uid: str) -> Action:
+        """The delay Action of one unit, made once."""
+        found = self.exit_rows.get(uid)
+        if found is None:
+            found = self.exit_rows[uid] = Action.delay(uid)
+        return found
 
     def exit_actions(self, uid: str, edges: tuple[str, ...]) -> tuple[Action, ...]:
         """The exit Actions of one unit by the given edges, made once and shared by every state."""
