@@ -137,12 +137,15 @@ def retreat_paths(tables: Tables, start: Hex, hexes: int, away_from: tuple[Hex, 
     distance = tables.distance
     from_start = distance[start]
 
+    away = [distance[a] for a in away_from]
+    blocked = tables.retreat_blocked
+
     def steps(h: Hex, depth: int) -> list[Hex]:
         options = []
         for n in tables.neighbours[h]:
-            if from_start.get(n) != depth or hexside_key(h, n) in tables.river_sides:
+            if from_start.get(n) != depth or (h, n) in blocked:
                 continue
-            if any(distance[a].get(n, 0) < distance[a].get(h, 0) for a in away_from):
+            if any(d.get(n, 0) < d.get(h, 0) for d in away):
                 continue
             last = depth == hexes
             if n in occupied and (last or not through_units):

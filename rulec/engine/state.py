@@ -34,6 +34,8 @@ TERMINAL = -4
 
 # Actions after which every unit stands where it stood.
 _IN_PLACE = frozenset({DELAY, ATTACK, END})
+# Cached facts (GameState._cache keys, with a side) that depend on where the units stand and nothing else.
+_WHERE_UNITS_STAND = frozenset({"obstacles", "zoc", "enemy"})
 
 
 
@@ -166,6 +168,7 @@ class GameState:
         self.defended: set[str] = set()
         self.battle: Battle | None = None
         self.retreats: list[Retreat] = []
+        self._retreat_choice: tuple | None = None  # (retreat, history length, its paths), see _after_retreats
         self.advancing: Advance | None = None
         self.after_battle: Aftermath | None = None
         self.removing: str | None = None
@@ -343,7 +346,10 @@ class GameState:
         if self.battle is not None:
             return [a for a, _ in self.chance_outcomes()]
         if self.retreats:
-            return [Action.retreat(p) for p in self._retreat_paths(self.retreats[0])]
+            paths = self._retreat_choice
+            if paths is None or paths[0] is not self.retreats[0] or paths[1] != len(self._history):
+                paths = (None, None, self._retreat_paths(self.retreats[0]))
+            return [Action.retreat(p) for p in paths[2]]
         if self.advancing is not None:
             return self._advance_actions() + [Action.advance()]
         kind = self.phase.kind
@@ -709,11 +715,14 @@ class GameState:
                 self._finish_phase()
         elif kind == END:
             self._end_phase()
-        self._cache = {}
+        during, self._cache = self._cache, {}
         if kind == MOVE or kind == EXIT or kind == DELAY:
             self._carry_over(before, action.unit, left, action.hex)
-        elif kind in _IN_PLACE and "occupants" in before:
-            self._cache["occupants"] = before["occupants"]
+        if kind in _IN_PLACE:  # every unit stands where it stood: what depends on that alone still holds
+            for cache in (before, during):
+                for key, value in cache.items():
+                    if key == "occupants" or (key.__class__ is tuple and key[0] in _WHERE_UNITS_STAND):
+                        self._cache.setdefault(key, value)
 
     def _carry_over(self, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
         """After a move, exit or delay: patch what it changed in the cached stacking and moves of the
@@ -917,6 +926,8 @@ class GameState:
             self._cache = {}
             paths = self._retreat_paths(self.retreats[0])
             if len(paths) > 1:
+                # The unit's owner chooses next: legal_actions lists these paths (positions stay as they are).
+                self._retreat_choice = (self.retreats[0], len(self._history), paths)
                 return
             retreat = self.retreats.pop(0)
             if paths:

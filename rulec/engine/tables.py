@@ -72,6 +72,7 @@ class Tables:
     move_rows: dict = field(default_factory=dict)  # unit -> number -> its move Action (see movement_row)
     exit_rows: dict = field(default_factory=dict)  # (unit, edges) -> its exit Actions; unit -> its delay Action
     attack_actions: dict = field(default_factory=dict)  # (hex, attackers) -> the attack Actions on it (GameState)
+    retreat_blocked: frozenset = frozenset()  # (hex, neighbour) pairs across a hexside in river_sides
     units_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # side -> its unit ids, in game-file order
     first_movement: dict[str, int] = field(default_factory=dict)  # side -> index of its first movement phase
 
@@ -92,6 +93,8 @@ class Tables:
         self.index_objective_moves = [tuple((n, cost) for n, cost, river in steps if not river and self.index_bit[n])
                                       for steps in self.index_steps]
         self.index_rare = [bool(exits or objectives) for exits, objectives in zip(self.index_exits, self.index_objective_moves)]
+        self.retreat_blocked = frozenset((a, b) for a, ns in self.neighbours.items() for b in ns
+                                         if hexside_key(a, b) in self.river_sides)
         self.units_of = {side: tuple(u for u, unit in self.game.units.items() if unit.side == side)
                          for side in self.game.sides}
         for i, phase in enumerate(self.game.sequence):
