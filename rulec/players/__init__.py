@@ -17,6 +17,7 @@ AI_KINDS = ("random", "greedy", "mcts")
 MCTS_SIMULATIONS = 48
 MCTS_WIDENING = 5
 MCTS_PRIOR_VISITS = 4
+MCTS_PRUNE_MARGIN = 1.0
 
 
 def make_player(kind: str, seed: int = 0, **human_options: Any):
@@ -28,7 +29,7 @@ def make_player(kind: str, seed: int = 0, **human_options: Any):
     if kind == "mcts":
         # Tuned for map wargames: few, well-chosen candidates and no random rollouts.
         return MCTSPlayer(seed, max_simulations=MCTS_SIMULATIONS, rollout_depth=0, widening=MCTS_WIDENING,
-                          prior_visits=MCTS_PRIOR_VISITS)
+                          prior_visits=MCTS_PRIOR_VISITS, prune_margin=MCTS_PRUNE_MARGIN)
     if kind == "human":
         return HumanPlayer(**human_options)
     raise ValueError(f"unknown player kind '{kind}'")

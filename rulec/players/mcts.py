@@ -17,7 +17,9 @@ hundred simulations can try. So, with `widening` set, a node considers only its
 order of equal actions shuffled with the player's seeded generator), which
 focuses the search on sequences of good orders and the opponent's replies; and
 each new child starts with `prior_visits` virtual visits worth its one-ply value,
-so the search leaves the greedy choice only on evidence.
+so the search leaves the greedy choice only on evidence; actions more than
+`prune_margin` below the best one-ply value are not searched at all (the deeper,
+noisier lines of a hopeless attack could otherwise look better than they are).
 
 `max_simulations` bounds the work per decision; `max_seconds` (optional) stops
 earlier by the clock, which makes play depend on the machine, so it is off by
@@ -55,7 +57,7 @@ class MCTSPlayer:
 
     def __init__(self, seed: int = 0, max_simulations: int = 200, rollout_depth: int = 40,
                  uct_c: float = 1.4, max_seconds: float | None = None, evaluator: Evaluator | None = None,
-                 widening: int | None = None, prior_visits: float = 0.0):
+                 widening: int | None = None, prior_visits: float = 0.0, prune_margin: float | None = None):
         self.rng = random.Random(seed)
         self.max_simulations = max_simulations
         self.rollout_depth = rollout_depth
@@ -64,6 +66,7 @@ class MCTSPlayer:
         self.evaluator = evaluator
         self.widening = widening
         self.prior_visits = prior_visits
+        self.prune_margin = prune_margin
         self._ranker = GreedyPlayer(seed, evaluator)
         self._baseline: list[float] = []  # each seat's score of the position being searched
 
@@ -124,6 +127,8 @@ class MCTSPlayer:
         seat = state.current_player()
         values = [self._ranker.action_value(state, action, seat, evaluator) for action in actions]
         ranked = sorted(range(len(actions)), key=lambda i: values[i], reverse=True)[:self.widening]
+        if self.prune_margin is not None:  # never search what one ply already shows to be clearly worse
+            ranked = [i for i in ranked if values[i] >= values[ranked[0]] - self.prune_margin]
         node.priors = {actions[i]: self._squash(values[i], seat) for i in ranked}
         return [actions[i] for i in reversed(ranked)]
 
