@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 from typing import Any, Mapping, TextIO
 
+from rulec.check.hexgrid import is_shifted
 from rulec.players import view
 from rulec.runtime.model import Game, Hex, Unit
 
@@ -118,7 +119,7 @@ class BoardView:
             height = 2 * len(rows) + 1
             canvas = [[] for _ in range(height)]
             for column in columns:
-                shifted = _shifted(grid.offset, column, 0)
+                shifted = is_shifted(grid, column, rows[0])
                 cells = [blank[0]] if shifted else []
                 for row in rows:
                     hex_ = by_position.get((column, row))
@@ -129,7 +130,7 @@ class BoardView:
             lines = [" ".join(parts).rstrip() for parts in canvas]
         else:
             for row in rows:
-                indent = " " * (CELL_WIDTH // 2) if _shifted(grid.offset, 0, row) else ""
+                indent = " " * (CELL_WIDTH // 2) if is_shifted(grid, columns[0], row) else ""
                 tops, bottoms = [], []
                 for column in columns:
                     hex_ = by_position.get((column, row))
@@ -150,16 +151,6 @@ class BoardView:
         if places:
             out.append(f"places: {places}")
         return "\n".join(out)
-
-
-def _shifted(offset: str, column: int, row: int) -> bool:
-    if offset == "even_columns_down":
-        return column % 2 == 0
-    if offset == "odd_columns_down":
-        return column % 2 == 1
-    if offset == "even_rows_right":
-        return row % 2 == 0
-    return row % 2 == 1
 
 
 # ---------------------------------------------------------------- the screen
