@@ -15,6 +15,15 @@ Modules, one job each:
     conformance.py  random-game checks usable on any map game
 Rulings on open rule questions are in docs/rulings.md.
 
+Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how long:
+    - per game (Tables, shared by every state): hex numbers and step lists, move/exit/
+      attack Actions made once, and movement searches remembered by the enemy units and
+      zones of control within the unit's reach only (movement.reach_of), across games;
+    - per movement phase (GameState._phase_moves, shared by clones): each unit's moves;
+    - per position (GameState._cache, dropped by apply_action): occupants, full hexes,
+      legal actions. A move, exit or delay patches the occupants, full hexes and each
+      unit's legal moves of the position before (GameState._carry_over) instead.
+
 Where later games' rules go (none is implemented yet; each is an addition, not a rewrite):
     - stacking above 1, several units per hex defending together: already generic
       (StackingRules.limit; defenders are every unit of the hex).

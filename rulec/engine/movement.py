@@ -27,7 +27,7 @@ from rulec.runtime.model import Hex, ZocWithdrawal, hexside_key
 
 # How many searches and boards a game's tables remember (the oldest half is dropped beyond that).
 REACH_CACHE_SIZE = 40_000
-BOARD_CACHE_SIZE = 2_000
+BOARD_CACHE_SIZE = 256  # a board serves the searches of one phase, mostly
 
 
 @dataclass
@@ -97,7 +97,7 @@ def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
     if locked and withdrawal is not None and withdrawal.cost < 0:
         key = None  # a withdrawal cheaper than a step may go beyond the unit's usual range
     else:
-        touched = _scope(tables, allowance, start, entries)
+        touched = tables.scopes.get((allowance, start, entries)) or _scope(tables, allowance, start, entries)
         key = (allowance, start, entries, locked, withdrawal, enemy & touched, zoc & touched, friends & touched)
         found = tables.reach_cache.get(key)
         if found is not None:
