@@ -102,3 +102,15 @@ def test_human_suggests_a_close_order():
     human, out = _human(["tak 2", "take 2"])
     human.choose(Nim(stones=5))
     assert "did you mean 'take 2'?" in out.getvalue()
+
+
+def test_human_survives_an_engine_error_on_odd_input():
+    class Fragile(Nim):
+        def parse_action(self, text):
+            if text == "boom":
+                raise KeyError(text)
+            return super().parse_action(text)
+
+    human, out = _human(["boom", "take 1"])
+    assert human.choose(Fragile(stones=5)) == "take 1"
+    assert "could not read 'boom' (KeyError)" in out.getvalue()
