@@ -88,6 +88,6 @@ class HumanPlayer:
             self.say(f"illegal ({rule}): {message}" if rule else f"not accepted: {message}")
         except Exception as error:  # an engine slip on odd input must not cost the player the game
             self.say(f"not accepted: could not read '{line}' ({type(error).__name__})")
-            hint = did_you_mean(line, [state.action_to_string(a) for a in state.legal_actions()])
-            self.say(f"  {hint}" if hint else "  type `list` for the legal orders, `help` for help")
-            return None
+        hint = did_you_mean(line, [state.action_to_string(a) for a in state.legal_actions()])
+        self.say(f"  {hint}" if hint else "  type `list` for the legal orders, `help` for help")
+        return None
