@@ -993,6 +993,11 @@ class GameState:
         phase = self.phase
         if phase.kind == "combat":
             self.landed = {u for u in self.landed if self._units[u].side != phase.side}
+        if self._next_phase():
+            self._enter_phase()
+
+    def _next_phase(self) -> bool:
+        """Step to the next phase of the sequence (and turn); False when the game is over."""
         self.phase_index += 1
         if self.phase_index >= len(self.game.sequence):
             self.phase_index = 0
@@ -1001,8 +1006,8 @@ class GameState:
             self.turn = self.game.info.turns
             self.phase_index = len(self.game.sequence) - 1
             self.terminal = True
-            return
-        self._enter_phase()
+            return False
+        return True
 
     def _enter_phase(self) -> None:
         """Start the current phase: score its awards, reset its bookkeeping; run phases that need no decision."""
@@ -1017,15 +1022,8 @@ class GameState:
             if self._begin_phase():
                 return
             # Victory-point, end-of-turn and other bookkeeping phases have no decisions.
-            self.phase_index += 1
-            if self.phase_index >= len(self.game.sequence):
-                self.phase_index = 0
-                self.turn += 1
-                if self.turn > self.game.info.turns > 0:
-                    self.turn = self.game.info.turns
-                    self.phase_index = len(self.game.sequence) - 1
-                    self.terminal = True
-                    return
+            if not self._next_phase():
+                return
 
     def _begin_phase(self) -> bool:
         """Reset the current phase's bookkeeping; False if the phase has no decisions to make."""

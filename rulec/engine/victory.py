@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
+from rulec.runtime.context import select_units
 from rulec.runtime.model import Award, Game, Unit
 
 if TYPE_CHECKING:
@@ -49,22 +50,8 @@ class EngineContext:
     def units(self, side: str | None = None, zone: str | None = None, hex: str | None = None,
               type: str | None = None, flag: str | None = None) -> Sequence[Unit]:
         state = self._state
-        zone_hexes = state.tables.zones.get(zone, frozenset()) if zone is not None else None
-        found = []
-        for uid, where in state.positions.items():
-            unit = state.unit(uid)
-            if side is not None and unit.side != side:
-                continue
-            if zone_hexes is not None and where not in zone_hexes:
-                continue
-            if hex is not None and where != hex:
-                continue
-            if type is not None and unit.type != type:
-                continue
-            if flag is not None and flag not in unit.flags:
-                continue
-            found.append(unit)
-        return found
+        placed = ((state.unit(uid), where) for uid, where in state.positions.items())
+        return select_units(placed, state.tables.zones, side, zone, hex, type, flag)
 
     def vp(self, side: str) -> int:
         return self._state.vp.get(side, 0)

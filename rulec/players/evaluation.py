@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulec.players import view
+from rulec.runtime.context import select_units
 from rulec.runtime.model import Game, Hex, Unit
 
 WIN_VALUE = 1000.0
@@ -216,20 +217,7 @@ class _Context:
         self._zones = zones or {}
 
     def units(self, side=None, zone=None, hex=None, type=None, flag=None):
-        chosen = []
-        for unit, where in self._placed:
-            if side is not None and unit.side != side:
-                continue
-            if zone is not None and where not in self._zones.get(zone, ()):
-                continue
-            if hex is not None and where != hex:
-                continue
-            if type is not None and unit.type != type:
-                continue
-            if flag is not None and flag not in unit.flags:
-                continue
-            chosen.append(unit)
-        return chosen
+        return select_units(self._placed, self._zones, side, zone, hex, type, flag)
 
     def vp(self, side):
         return 0

@@ -7,7 +7,7 @@ engine, a player aid printing a VP track) passes an object with this shape.
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence
+from typing import Container, Iterable, Mapping, Protocol, Sequence
 
 from rulec.runtime.model import Unit
 
@@ -26,3 +26,16 @@ class EvalContext(Protocol):
     def vp(self, side: str) -> int:
         """A side's victory points so far."""
         ...
+
+
+def select_units(placed: Iterable[tuple[Unit, str]], zones: Mapping[str, Container[str]], side: str | None = None,
+                 zone: str | None = None, hex: str | None = None, type: str | None = None,
+                 flag: str | None = None) -> list[Unit]:
+    """The units of `placed` ((unit, hex) pairs) that match every filter given: `EvalContext.units` for any context."""
+    zone_hexes = zones.get(zone, ()) if zone is not None else None
+    return [unit for unit, where in placed
+            if (side is None or unit.side == side)
+            and (zone_hexes is None or where in zone_hexes)
+            and (hex is None or where == hex)
+            and (type is None or unit.type == type)
+            and (flag is None or flag in unit.flags)]
