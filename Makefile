@@ -49,6 +49,7 @@ test: $(TEST_STAMP) $(SYSTEM_STAMP)
 benchmark: $(STAMP)
 	$(PY) benchmarks/compile.py
 	$(PY) benchmarks/playouts.py
+	$(PY) benchmarks/conformance.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache build
