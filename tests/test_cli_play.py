@@ -14,6 +14,12 @@ from rulec.engine import new_game
 ANSI = re.compile(r"\x1b\[")
 
 
+@pytest.fixture(autouse=True)
+def _in_a_temporary_folder(tmp_path, monkeypatch):
+    """A stopped game autosaves into the current folder: keep that out of the repository."""
+    monkeypatch.chdir(tmp_path)
+
+
 def _play(capsys, monkeypatch, argv: list[str], typed: str = "") -> tuple[int, str, str]:
     monkeypatch.setattr("sys.stdin", io.StringIO(typed))
     status = main(["play", "drive_on_metz", *argv])
@@ -27,7 +33,7 @@ def test_an_ai_game_stopped_after_turns_prints_orders_map_and_result(capsys, mon
     assert status == 0
     assert "players: United States (greedy), Germany (greedy); seed 1" in out
     assert "== 7 Sep 1944 (turn 1 of 7) | American Movement Phase | VP: United States 0, Germany 0 ==" in out
-    assert re.search(r"^  United States: move \S+ \d{4}$", out, re.M)
+    assert re.search(r"^  United States: \S+ enters the map at \d{4}$", out, re.M)
     assert "0807:G1-1" in out  # the Metz garrison drawn in its hex
     assert "stopped after 1 game turn(s)." in out and "result so far:" in out
     assert not ANSI.search(out)  # not a terminal: no colour
@@ -55,9 +61,9 @@ def test_a_bad_order_is_refused_with_its_rule_and_the_game_goes_on(capsys, monke
     typed = f"fly to metz\nmove {unit} 0911\nlist {unit}\n{legal}\nsave {save}\nquit\n"
     status, out, _ = _play(capsys, monkeypatch, ["--seed", "4", "--player", "germany=random"], typed)
     assert status == 0
-    assert "not accepted: unknown action 'fly'" in out
+    assert "not an order: 'fly'" in out
     assert expected in out
-    assert f"United States: {legal}" in out
+    assert f"United States: {unit} enters the map at {legal.split()[-1]}" in out
     saved = json.loads(save.read_text())
     assert saved["history"] == [legal] and saved["players"] == {"us": "human", "germany": "random"}
 
@@ -86,9 +92,43 @@ def test_a_damaged_save_is_reported_not_lost(capsys, monkeypatch, tmp_path):
     assert save.read_text() == text
 
 
-def test_human_end_of_input_stops_cleanly(capsys, monkeypatch):
-    status, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "")
+def test_human_end_of_input_stops_cleanly_and_autosaves(capsys, monkeypatch, tmp_path):
+    status, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random", "--seed", "3"], "list\nend\n")
     assert status == 0 and "game stopped." in out
+    autosave = tmp_path / "rulec-autosave-drive_on_metz.json"
+    assert "game saved to rulec-autosave-drive_on_metz.json; go on with: rulec play --load " in out
+    saved = json.loads(autosave.read_text())
+    assert saved["seed"] == 3 and saved["history"][0] == "end"
+    status = main(["play", "--load", str(autosave), "--player", "germany=random"])  # resumes where it stopped
+    assert status == 0 and "Germany: ends the American Movement Phase" not in capsys.readouterr().out
+
+
+def test_quit_after_save_keeps_that_file_up_to_date(capsys, monkeypatch, tmp_path):
+    _play(capsys, monkeypatch, ["--player", "germany=random"], "save mine.json\nend\nquit\n")
+    assert json.loads((tmp_path / "mine.json").read_text())["history"] == ["end"]
+    assert not (tmp_path / "rulec-autosave-drive_on_metz.json").exists()
+
+
+def test_a_mistyped_order_word_gets_did_you_mean(capsys, monkeypatch):
+    _, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "mvoe 357 0101\nlsit\nfoo\nquit\n")
+    assert "not an order: 'mvoe'; did you mean 'move 357 0101'?" in out
+    assert "not an order: 'lsit'; did you mean 'list'?" in out
+    assert "not an order: 'foo'" in out
+
+
+def test_an_unknown_unit_is_answered_with_the_units_that_have_orders(capsys, monkeypatch):
+    _, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "move 359 0101\nmove 999 0101\nquit\n")
+    assert "did you mean '358'?" in out or "did you mean '357'?" in out
+    assert "units with orders now: " in out
+
+
+def test_a_bare_list_is_one_line_per_unit_and_list_unit_is_numbered(capsys, monkeypatch):
+    _, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "list\nlist 357\n1\nquit\n")
+    listing = out.split("us> list\n", 1)[1].split("us> ", 1)[0].splitlines()
+    assert len(listing) < 15
+    assert any(re.match(r"  357: move( \d{4})+; exit .*; delay$", line) for line in listing)
+    assert "   1  move 357 " in out
+    assert re.search(r"United States: 357 enters the map at \d{4}", out)
 
 
 def test_replay_prints_every_action_and_the_same_result(capsys, monkeypatch, tmp_path):
@@ -101,7 +141,8 @@ def test_replay_prints_every_action_and_the_same_result(capsys, monkeypatch, tmp
     assert f"end of the saved game ({len(history)} actions)." in out
     assert played.strip().splitlines()[-1] == out.strip().splitlines()[-1]
     orders = [h for h in history if not h.startswith("roll")]
-    assert all(f": {order}" in out for order in orders)
+    narrated = re.findall(r"^  (?:United States|Germany): ", out, re.M)
+    assert len(narrated) == len(orders)
 
 
 def test_simulate_does_not_depend_on_the_number_of_jobs(capsys):

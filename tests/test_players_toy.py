@@ -73,7 +73,7 @@ def test_human_reprompts_after_bad_orders_and_names_the_rule():
     human, out = _human(["", "fly away", "take 9", "take 2"])
     assert human.choose(Nim(stones=5)) == "take 2"
     text = out.getvalue()
-    assert "not accepted: not an order: 'fly away'" in text
+    assert "not an order: 'fly'" in text
     assert "illegal (toy:1): 'take 9' is not allowed now" in text
 
 
@@ -107,10 +107,10 @@ def test_human_suggests_a_close_order():
 def test_human_survives_an_engine_error_on_odd_input():
     class Fragile(Nim):
         def parse_action(self, text):
-            if text == "boom":
+            if text == "take boom":
                 raise KeyError(text)
             return super().parse_action(text)
 
-    human, out = _human(["boom", "take 1"])
+    human, out = _human(["take boom", "take 1"])
     assert human.choose(Fragile(stones=5)) == "take 1"
-    assert "could not read 'boom' (KeyError)" in out.getvalue()
+    assert "could not read 'take boom' (KeyError)" in out.getvalue()

@@ -241,7 +241,7 @@ class GameScreen:
             self.say(f"    die roll: {text.split()[-1]}")
             return
         side = self.game.sides[state.players[seat]].name if 0 <= seat < len(state.players) else "?"
-        line = f"  {side}: {text}"
+        line = f"  {side}: {describe_order(state, action, text)}"
         if text.startswith("attack") and hasattr(state, "odds"):
             line += "  -- " + describe_odds(self.game, state.odds(action))
         self.say(line)
@@ -285,7 +285,7 @@ class GameScreen:
 
     def _vp_reason(self, state: Any, entry: Any) -> str:
         award = next((a for a in self.game.awards if a.id == entry.source), None)
-        reason = award.id if award else entry.source
+        reason = (award.text or award.id) if award else entry.source
         if entry.unit:
             reason += f", {state.unit_name(entry.unit) if hasattr(state, 'unit_name') else entry.unit}"
         if entry.hex:
@@ -293,11 +293,56 @@ class GameScreen:
         return reason
 
     def result_line(self, state: Any, final: bool) -> str:
+        """'game over: SIDE wins, LEVEL (VP SIDE n, OTHER m; margin d)', or 'result so far: ...'."""
         outcome = state.outcome()
         vp = ", ".join(f"{self.game.sides[s].name} {v}" for s, v in outcome.vp.items())
         who = self.game.sides[outcome.winner].name if outcome.winner else None
-        verdict = f"{who}: {outcome.level}" if who else outcome.level
-        return f"{'result' if final else 'result so far'}: {verdict} (VP {vp}; margin {outcome.margin:g})"
+        if final:
+            verdict = f"{who} wins, {outcome.level}" if who else outcome.level
+            return f"game over: {verdict} (VP {vp}; margin {outcome.margin:g})"
+        verdict = f"{who} would win, {outcome.level}" if who else outcome.level
+        return f"result so far: {verdict} (VP {vp}; margin {outcome.margin:g})"
+
+
+def describe_order(state: Any, action: Any, text: str) -> str:
+    """What an order does, in words, read before it is applied: '357 moves 0101 -> 0203'.
+
+    Orders the describer does not know (or a state without positions) keep their notation.
+    """
+    words = text.split()
+    kind = words[0] if words else text
+    unit_id = getattr(action, "unit", None)
+    name = state.unit_name(unit_id) if unit_id and hasattr(state, "unit_name") else unit_id
+    here = view.unit_hexes(state).get(unit_id) if unit_id else None
+    if kind == "move" and name:
+        return f"{name} moves {here} -> {action.hex}" if here else f"{name} enters the map at {action.hex}"
+    if kind == "exit" and name:
+        return f"{name} leaves the map from {here} by the {action.edge} edge" if here else \
+               f"{name} leaves by the {action.edge} edge"
+    if kind == "delay" and name:
+        return f"{name} delays its arrival"
+    if kind == "remove" and name:
+        return f"{name} is removed" + (f" from {here}" if here else "")
+    if kind == "retreat":
+        retreats = getattr(state, "retreats", None) or []
+        unit_id = retreats[0].unit if retreats else None
+        if unit_id:
+            start = view.unit_hexes(state).get(unit_id)
+            path = " -> ".join([*([start] if start else []), *words[1:]])
+            return f"{state.unit_name(unit_id)} retreats {path}"
+    if kind == "attack" and getattr(action, "units", None) and getattr(action, "hex", None):
+        attackers = ", ".join(state.unit_name(u) for u in action.units)
+        defenders = [u for u, h in view.unit_hexes(state).items() if h == action.hex]
+        held = ", ".join(f"{state.unit_name(u)} ({counter_text(view.current_unit(state, u), view.current_unit(state, u).strength)})"
+                         for u in defenders)
+        return f"{attackers} attack{'s' if len(action.units) == 1 else ''} {action.hex}" + (f" (held by {held})" if held else "")
+    if kind == "advance":
+        if unit_id is None:
+            return "no advance after combat"
+        return f"{name} advances {here} -> {action.hex}" if here else f"{name} advances into {action.hex}"
+    if kind == "end":
+        return f"ends the {state.phase.name}" if hasattr(state, "phase") else "end"
+    return text
 
 
 def describe_odds(game: Game, odds: Any) -> str:

@@ -12,7 +12,9 @@ result. `--turns N` stops after N game turns and prints the result so far.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
+from pathlib import Path
 from typing import Any
 
 from rulec.cli.board_view import GameScreen, use_color
@@ -74,19 +76,26 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         game_name = args.game
         state = start_state(game, options, seed)
     kinds = {side: kinds.get(side, "human") for side in sides}
-    screen = GameScreen(game, color=use_color(out, args.no_color), out=out)
+    # A human wants the map at the start of every phase; AI games only need it each turn.
+    map_every = "phase" if "human" in kinds.values() else "turn"
+    screen = GameScreen(game, color=use_color(out, args.no_color), out=out, map_every=map_every)
 
-    def save(_state: Any, path: str) -> None:
+    saved_to: list[str] = [args.save] if args.save else []  # the file this game was last saved to
+
+    def save(_state: Any, path: str) -> bool:
         path = path.strip()
         if not path:
             print("save needs a file name: save FILE", file=out)
-            return
+            return False
         try:
             write_save(path, SavedGame(game_name, list(options), seed, kinds, history_strings(state)))
-            print(f"game saved to {path}", file=out)
         except DiagnosticError as error:
             for diagnostic in error.diagnostics:
                 print(render(diagnostic), file=out)
+            return False
+        saved_to[:] = [path]
+        print(f"game saved to {path}; go on with: rulec play --load {_quoted(path)}", file=out)
+        return True
 
     commands = {"map": lambda s, rest: screen.show_position(s, legend=True), "units": lambda s, rest: screen.show_units(s),
                 "save": save}
@@ -97,19 +106,33 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     try:
         result = play_match(state, players, seed=seed + len(state.history()), max_turns=args.turns,
                             on_action=screen.narrate)
-    except (QuitGame, KeyboardInterrupt):  # Ctrl-C stops like `quit`: the game is still saved
+    except (QuitGame, KeyboardInterrupt):  # Ctrl-C or the end of input stops like `quit`
         stopped_by_player = True
         result = None
     screen.flush(state)
-    if args.save:
-        save(state, args.save)
+    unfinished = stopped_by_player or not result.finished
+    if args.save or unfinished:
+        # Nothing is lost: an unfinished game is always written somewhere it can be resumed from.
+        target = saved_to[0] if saved_to else autosave_path(game_name)
+        if not save(state, target) and not args.save:
+            print("the game could not be saved; it is lost", file=out)
     if stopped_by_player:
-        print("game stopped." + ("" if args.save else " (type `save FILE` before `quit` to keep it)"), file=out)
+        print("game stopped.", file=out)
         return 0
     if not result.finished:
         print(f"stopped after {args.turns} game turn(s).", file=out)
     print(screen.result_line(state, final=result.finished), file=out)
     return 0
+
+
+def autosave_path(game_name: str) -> str:
+    """`rulec-autosave-<game>.json` in the current folder, for a game stopped without `--save`."""
+    stem = Path(game_name).stem or "game"
+    return f"rulec-autosave-{stem}.json"
+
+
+def _quoted(path: str) -> str:
+    return shlex.quote(path)
 
 
 def _line_reader(stdin, out):

@@ -17,9 +17,15 @@ from rulec.players.base import Action
 
 HELP = """orders: type an order as `list` shows it, e.g. "move 357 0204", "attack 0403 with 358 357",
         "retreat 0503 0603", "advance none", "end" (ends the phase).
-commands: list [WORD...] (legal orders, numbered, only those naming every WORD; type a
-          number to choose one), map, units,
-          save FILE, help, quit"""
+commands: list (the legal orders, one line per unit), list WORD... (numbered, only the orders
+          naming every WORD, e.g. `list 357`; type a number to choose one), map, units,
+          save FILE, help, quit (the game is saved first)"""
+
+
+LIST_IN_FULL = 30  # a bare `list` numbers this many orders or fewer; more are summed up per unit
+ORDER_WORDS = ("move", "exit", "delay", "attack", "retreat", "advance", "remove", "end")
+UNIT_ORDERS = ("move", "exit", "delay", "remove", "advance")  # orders whose second word is a unit
+CONSOLE_WORDS = ("help", "list", "map", "units", "save", "quit")
 
 
 class QuitGame(Exception):
@@ -70,16 +76,45 @@ class HumanPlayer:
                     return action
 
     def _list(self, state: Any, words: str) -> None:
-        """Number the legal orders; `list 357` shows only the orders naming 357 (a unit, a hex, a kind)."""
+        """Show the legal orders. `list 357` numbers only the orders naming every word (a unit, a hex, a
+        kind); a bare `list` numbers them all when they are few and otherwise sums them up one line per
+        unit, since a movement phase has hundreds."""
         wanted = words.lower().split()
-        self._listed = [a for a in state.legal_actions()
-                        if all(w in state.action_to_string(a).lower().split() for w in wanted)]
-        for number, action in enumerate(self._listed, 1):
-            self.say(f"{number:4d}  {state.action_to_string(action)}")
-        if not self._listed:
+        texts = [(a, state.action_to_string(a)) for a in state.legal_actions()]
+        chosen = [(a, t) for a, t in texts if all(w in t.lower().split() for w in wanted)]
+        if not chosen:
+            self._listed = []
             self.say(f"no legal order names {words}" if wanted else "no legal orders")
+            hint = did_you_mean(wanted[-1], sorted({w for _, t in texts for w in t.split()})) if wanted else None
+            if hint:
+                self.say(f"  {hint}")
+            return
+        if wanted or len(chosen) <= LIST_IN_FULL:
+            self._listed = [a for a, _ in chosen]
+            for number, (_, text) in enumerate(chosen, 1):
+                self.say(f"{number:4d}  {text}")
+            return
+        self._listed = []
+        for line in summarize_orders([t for _, t in chosen], self._unit_names(state)):
+            self.say(line)
+        self.say("type `list UNIT` (or `list attack`, `list HEX`) to number those orders, or type an order")
+
+    def _unit_names(self, state: Any) -> set[str]:
+        game = getattr(state, "game", None)
+        if game is None or not hasattr(state, "unit_name"):
+            return set()
+        return {state.unit_name(uid) for uid in game.units}
 
     def _parse(self, state: Any, line: str) -> Action | None:
+        words = line.split()
+        texts = [state.action_to_string(a) for a in state.legal_actions()]
+        order_words = sorted({t.split()[0] for t in texts} | set(ORDER_WORDS))
+        if words[0].lower() not in order_words:  # not an order at all: a typo of an order word or command?
+            hint = (did_you_mean(line, texts) if len(words) > 1 else None) or \
+                did_you_mean(words[0].lower(), [*order_words, *CONSOLE_WORDS, *self.commands])
+            self.say(f"not an order: '{words[0]}'" + (f"; {hint}" if hint else ""))
+            self.say("  type `list` for the legal orders, `help` for help")
+            return None
         try:
             return state.parse_action(line)
         except ValueError as error:  # ActionSyntaxError and IllegalAction are both ValueErrors
@@ -88,6 +123,42 @@ class HumanPlayer:
             self.say(f"illegal ({rule}): {message}" if rule else f"not accepted: {message}")
         except Exception as error:  # an engine slip on odd input must not cost the player the game
             self.say(f"not accepted: could not read '{line}' ({type(error).__name__})")
-        hint = did_you_mean(line, [state.action_to_string(a) for a in state.legal_actions()])
-        self.say(f"  {hint}" if hint else "  type `list` for the legal orders, `help` for help")
+        self.say(f"  {self._hint(state, words, texts)}")
         return None
+
+    def _hint(self, state: Any, words: list[str], texts: list[str]) -> str:
+        """Point at what the player can do with the order they meant: its unit's orders, or a close unit."""
+        units = self._unit_names(state)
+        acting = sorted({w for t in texts for w in t.split()[1:] if w in units})
+        for word in words[1:]:
+            if word in acting:
+                return f"`list {word}` shows the orders {word} may be given"
+        if acting and words[0].lower() in UNIT_ORDERS and len(words) > 1:
+            close = did_you_mean(words[1], acting)
+            if close:
+                return close
+            return f"units with orders now: {' '.join(acting[:20])}{' ...' if len(acting) > 20 else ''}"
+        close = did_you_mean(" ".join(words), texts)
+        return close or "type `list` for the legal orders, `help` for help"
+
+
+def summarize_orders(texts: list[str], unit_names: set[str]) -> list[str]:
+    """One line per unit ("357: move 0101 0102 ...; exit north west; delay"), other orders counted by kind."""
+    per_unit: dict[str, dict[str, list[str]]] = {}
+    others: dict[str, list[str]] = {}
+    for text in texts:
+        words = text.split()
+        if len(words) >= 2 and words[1] in unit_names:
+            per_unit.setdefault(words[1], {}).setdefault(words[0], []).extend(words[2:])
+        else:
+            others.setdefault(words[0], []).append(text)
+    lines = []
+    for unit, kinds in per_unit.items():
+        parts = [f"{kind} {' '.join(args)}".rstrip() for kind, args in kinds.items()]
+        lines.append(f"  {unit}: {'; '.join(parts)}")
+    for kind, orders in others.items():
+        if len(orders) <= 3:
+            lines.extend(f"  {order}" for order in orders)
+        else:
+            lines.append(f"  {kind}: {len(orders)} orders (`list {kind}` numbers them)")
+    return lines
