@@ -60,7 +60,8 @@ class SourceFile:
     lines: list[str] = field(init=False)
 
     def __post_init__(self) -> None:
-        self.lines = self.text.splitlines()
+        # Only '\n' ends a line, as for the parser (str.splitlines also splits at form feeds and U+2028).
+        self.lines = [line.removesuffix("\r") for line in self.text.split("\n")]
 
     def line(self, number: int) -> str | None:
         if 1 <= number <= len(self.lines):
@@ -87,7 +88,9 @@ def render(diagnostic: Diagnostic, sources: dict[str, SourceFile] | None = None)
             if span.end_line == span.line and span.end_column and span.end_column > span.column:
                 width = span.end_column - span.column
             out.append(f"    {text}")
-            out.append("    " + " " * (span.column - 1) + "^" + "~" * (width - 1))
+            # Keep the line's tabs under the caret, so it lines up however wide the terminal shows a tab.
+            indent = "".join(c if c == "\t" else " " for c in text[:span.column - 1])
+            out.append("    " + indent + "^" + "~" * (width - 1))
     if diagnostic.hint:
         out.append(f"    hint: {diagnostic.hint}")
     return "\n".join(out)

@@ -79,6 +79,10 @@ def check(document: Document) -> tuple[Game | None, list[Diagnostic]]:
 
     The schema runs first; the builder only sees documents of the right shape.
     """
+    if not document.data:  # one clear message rather than one per required section
+        return None, [Diagnostic("missing-field", "this file holds no game: it is empty or only comments", Span(document.file, 1, 1),
+                                 hint="a game starts with 'game NAME { title = \"...\" }' and a 'side NAME { ... }' block "
+                                      "(see docs/language.md)")]
     try:
         diagnostics = check_schema(document)
     except RecursionError:
@@ -196,6 +200,6 @@ def _check_file(name_or_path: str) -> CheckedFile:
 
 def _text_or_none(path: Path) -> str | None:
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8").removeprefix("\ufeff")  # as parsed: columns count from after a BOM
     except (OSError, UnicodeDecodeError):
         return None

@@ -71,11 +71,20 @@ def test_binary_and_non_utf8_files(tmp_path):
     assert codes(str(nul)) == ["not-a-game-file"]
 
 
-def test_empty_file_names_what_a_game_needs(tmp_path):
+@pytest.mark.parametrize("text", ["", "# The Battle of Nowhere\n# to be written\n", "\ufeff\r\n"])
+def test_an_empty_file_is_one_error_naming_what_a_game_needs(tmp_path, text):
     empty = tmp_path / "empty.rulec"
-    empty.write_text("")
-    assert [(d.code, d.message) for d in check_file(str(empty)).diagnostics] == [
-        ("missing-field", "a game file needs a 'game' block"), ("missing-field", "a game file needs a 'side' block")]
+    empty.write_text(text, encoding="utf-8", newline="")
+    diagnostics = check_file(str(empty)).diagnostics
+    assert [(d.code, d.message) for d in diagnostics] == [
+        ("missing-field", "this file holds no game: it is empty or only comments")]
+    assert "'game NAME" in diagnostics[0].hint and "'side NAME" in diagnostics[0].hint
+
+
+def test_a_file_with_a_game_but_no_side_names_what_is_missing(tmp_path):
+    game = tmp_path / "g.rulec"
+    game.write_text('game g { title = "G" }\n')
+    assert ("missing-field", "a game file needs a 'side' block") in [(d.code, d.message) for d in check_file(str(game)).diagnostics]
 
 
 def test_unreadable_file(tmp_path, monkeypatch):

@@ -43,6 +43,31 @@ def test_recovery_keeps_the_closing_brace_on_the_bad_line():
     assert [(d.span.line, d.span.column, d.code) for d in diagnostics] == [(2, 20, "syntax-missing-equals")]
 
 
+@pytest.mark.parametrize("text,line,column,message", [
+    ("game g {\n  turns 4\n}\n", 2, 9, "expected '=' between 'turns' and its value '4'"),
+    ("unit r1 { side = red  strength 3  move = 3 }\n", 1, 32, "expected '=' between 'strength' and its value '3'"),
+    ('game g { title "Foo"\n  turns = 3\n}\n', 1, 16, "expected '=' between 'title' and its value \"Foo\""),
+    ("movement { zoc stop_on_entry }\n", 1, 16, "expected '=' between 'zoc' and its value 'stop_on_entry'"),
+])
+def test_an_equals_sign_left_out_is_named_at_the_value(text, line, column, message):
+    # Read literally, `turns 4` is the header of a block 'turns 4' missing its '{'; a designer left out '='.
+    _, diagnostics = parse_tree(text, "t.rulec")
+    assert [(d.span.line, d.span.column, d.code, d.message) for d in diagnostics] == [
+        (line, column, "syntax-missing-equals", message)]
+
+
+def test_a_block_header_without_its_brace_is_still_a_missing_brace():
+    _, diagnostics = parse_tree("unit r1\n  side = red\n", "t.rulec")
+    assert diagnostics[0].code == "syntax-missing-brace"
+
+
+def test_an_unclosed_text_of_several_words_is_one_error():
+    text = 'game g {\n  title = "The Battle of Tiny\n  turns = 3\n}\nside a { name = "A }\nside b { name = "B" }\n'
+    _, diagnostics = parse_tree(text, "t.rulec")
+    assert [(d.span.line, d.span.column, d.code) for d in diagnostics] == [
+        (2, 11, "syntax-unclosed-text"), (5, 17, "syntax-unclosed-text")]
+
+
 def test_a_value_left_out_points_at_its_equals_sign():
     _, diagnostics = parse_tree("a {\n  x =\n  y = 3\n}\n", "t.rulec")
     assert [(d.span.line, d.span.column, d.code, d.message) for d in diagnostics] == [

@@ -38,6 +38,9 @@ class MapSections:
         numbering = body.get("numbering", "CCRR")
         for (low, high), what, letter, key in ((columns, "columns", "C", "columns"), (rows, "rows", "R", "rows")):
             largest = 10 ** numbering.count(letter) - 1
+            if 0 <= high < low <= largest:
+                self.error("map-size", f"map {what} {low}..{high} run backwards", ("map", key), hint=f"write {high}..{low}")
+                return None
             if low < 0 or low > high or high > largest or high - low >= MAX_MAP_SIDE:
                 self.error("map-size", f"map {what} {low}..{high} do not fit: expected a range from low to high of at most "
                            f"{MAX_MAP_SIDE} {what}, numbered with {numbering.count(letter)} digits ({numbering})", ("map", key))
@@ -131,12 +134,18 @@ class MapSections:
                 self.diagnostics.append(Diagnostic("map-picture", f"expected a row number, found '{row_text}'", here(0)))
                 continue
             if len(letters) != len(header):
-                self.diagnostics.append(Diagnostic("map-picture", f"row {row_text} has {len(letters)} hexes, the header has {len(header)} columns", here(0)))
+                # Point at the first letter too many, or at the row number when letters are missing.
+                too_many = len(letters) > len(header)
+                self.diagnostics.append(Diagnostic(
+                    "map-picture", f"row {row_text} has {len(letters)} letters, the header has {len(header)} columns",
+                    here(len(header) + 1 if too_many else 0),
+                    hint="remove the letters past the last column" if too_many else "give the row one letter per column"))
                 continue
             for index, (column, letter) in enumerate(zip(header, letters), start=1):
                 number = hexgrid.hex_number(self.grid, column, int(row_text))
                 if number not in self.hexes:
-                    self.diagnostics.append(Diagnostic("hex-off-map", f"hex {number} is not on the map", here(index)))
+                    self.diagnostics.append(Diagnostic("hex-off-map", f"hex {number} is not on the map", here(index),
+                                                       hint=self._map_extent()))
                     continue
                 if letter not in legend:
                     self.diagnostics.append(Diagnostic("map-picture", f"'{letter}' is not in the map legend", here(index),
@@ -186,7 +195,8 @@ class MapSections:
         if not a or not b:
             return None
         if b not in neighbours[a].values():
-            self.error("hexside-not-adjacent", f"hexes {a} and {b} are not adjacent", path)
+            self.error("hexside-not-adjacent", f"hexes {a} and {b} are not adjacent", path,
+                       hint=f"the neighbours of {a} are {', '.join(sorted(neighbours[a].values()))}")
             return None
         return m.hexside_key(a, b)
 
@@ -199,9 +209,17 @@ class MapSections:
             return None
         number = hexgrid.hex_number(self.grid, *position)
         if number not in self.hexes:
-            self.error("hex-off-map", f"hex {number} is not on the map", path, key=key)
+            self.error("hex-off-map", f"hex {number} is not on the map", path, key=key, hint=self._map_extent())
             return None
         return number
+
+    def _map_extent(self) -> str | None:
+        """'the map's columns are 01 to 05, its rows 01 to 05', for a hex off the map."""
+        if self.grid is None:
+            return None
+        (c1, c2), (r1, r2) = self.grid.columns, self.grid.rows
+        first, last = hexgrid.hex_number(self.grid, c1, r1), hexgrid.hex_number(self.grid, c2, r2)
+        return f"the map runs from {first} to {last} (columns {c1} to {c2}, rows {r1} to {r2})"
 
     def hex_list(self, value: Any, path: Path) -> list[str]:
         """Hexes from a hex, a range (the rectangle between two corners), or a list of both."""

@@ -13,7 +13,7 @@ from importlib import resources
 from typing import Any
 
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from rulec.diagnostics import Diagnostic, DiagnosticError, Span
 from rulec.language.document import Document, Path
@@ -82,6 +82,8 @@ def parse_tree(text: str, file: str = "<game>") -> tuple[Tree | None, list[Diagn
             if error.token.type == "$END":
                 return False
             _recover(error, text, line_starts, boundaries)
+        elif isinstance(error, UnexpectedCharacters) and error.char == '"':
+            _close_text_at_line_end(error, text)
         return True
 
     try:
@@ -125,11 +127,37 @@ def _recover(error: UnexpectedToken, text: str, line_starts: list[int], boundari
     start = token.start_pos if isinstance(token.start_pos, int) else 0
     line_start = line_starts[token.line - 1] if isinstance(token.line, int) and 0 < token.line <= len(line_starts) else 0
     first_on_line = text[line_start:start].strip() == ""
-    if first_on_line and token.type in interactive.accepts():
-        interactive.feed_token(token)
+    if (first_on_line or token.type == "RBRACE") and token.type in interactive.accepts():
+        interactive.feed_token(token)  # a '}' closes its block even after a mistake on its line
         return
     counter = interactive.lexer_thread.state.line_ctr
     counter.feed(text[counter.char_pos:_resume_point(text, counter.char_pos)])
+
+
+def _close_text_at_line_end(error: UnexpectedCharacters, text: str) -> None:
+    """Read a text in quotes left open as if it were closed at the end of its line.
+
+    Without this the words of the text would be read as names and trip the
+    parser on the next line too. Closing brackets at the very end of the line
+    are kept out of the text: in `side b { name = "Blue }` they most likely
+    close the block.
+    """
+    interactive = error.interactive_parser
+    if interactive is None:
+        return
+    accepted = interactive.accepts()
+    if "STRING" not in accepted or "EQUAL" in accepted:  # only where a value is expected
+        return
+    start = error.pos_in_stream
+    end_of_line = text.find("\n", start)
+    if end_of_line < 0:
+        end_of_line = len(text)
+    end = start + len(text[start:end_of_line].rstrip().rstrip("}]) \t\r"))
+    body = text[start + 1:end].replace("\\", "\\\\").replace('"', '\\"')
+    interactive.feed_token(Token("STRING", f'"{body}"', start_pos=start, line=error.line, column=error.column,
+                                 end_line=error.line, end_column=error.column + end - start))
+    counter = interactive.lexer_thread.state.line_ctr
+    counter.feed(text[counter.char_pos:end])
 
 
 def _resume_point(text: str, position: int) -> int:

@@ -81,7 +81,7 @@ EXAMPLES: tuple[Example, ...] = (
             ("x = }", "x = ]", "x = )", "x = ,", "x = {a = }", "x = [1, }"),
             hint="a value is a number, a name, a text in quotes, a list [...], a range 1..9 or an expression"),
     Example("syntax-missing-brace", "expected '{' to open the block, found {found}",
-            ("unit x = 1", "unit x }", "unit x ]", "a b c , d", 'a "b" = 3', "a 1 = 3", "a b 1 = 3"),
+            ("unit x = 1", "unit x y }", "unit x ]", "a b c , d", 'a "b" = 3', "a 1 = 3", "a b 1 = 3"),
             hint="an attribute is 'name = value' (one name); a block is 'keyword label { ... }'"),
     Example("syntax-missing-equals", "expected '=' between the name and its value, found {found}",
             ("{ x 5 }", "x = { y 5 }", "x = { y }", "a { b 1..2 }", "b 1..2", "b 1, 2", "b 1 ]"),
@@ -153,6 +153,10 @@ def syntax_diagnostic(error: UnexpectedInput, text: str, file: str, parse: Calla
     if missing is not None:
         return missing
     example = example_for(error, parse)
+    if example is None or example.code == "syntax-missing-brace":
+        missing = _equals_left_out(error, file)
+        if missing is not None:
+            return missing
     if example is not None:
         return Diagnostic(example.code, example.message.replace("{found}", describe_token(token)), span, hint=example.hint)
     return Diagnostic("syntax", f"expected {expected_words(error.expected)}, found {describe_token(token)}", span)
@@ -179,6 +183,50 @@ def _value_missing_at_line_end(error: UnexpectedToken, file: str) -> Diagnostic 
     return Diagnostic("syntax-missing-value", "expected a value after '=' at the end of the line",
                       Span(file, equal.line, equal.column, equal.end_line, equal.end_column),
                       hint="a value is a number, a name, a text in quotes, a list [...], a range 1..9 or an expression")
+
+
+def _equals_left_out(error: UnexpectedToken, file: str) -> Diagnostic | None:
+    """`turns 4` or `strength 3  move = 3`: a name and a value with the '=' left out.
+
+    The parser reads them as the keyword and label of a block and trips where
+    the '{' should be. It is an attribute when the words end their line
+    (`turns 4` then `}` or a new line), or when the second word is a number or
+    a text and the next attribute follows (`strength 3  move = 3`); `unit r1`
+    and then `side = red` is a block missing its '{' (a label is a name).
+    """
+    words = _pending_block_words(error.state.value_stack if error.state else [])
+    found = error.token
+    if len(words) == 1 and (found.type == "RBRACE" or (isinstance(found.line, int) and found.line > words[0].line)):
+        # `turns = 3 4`: a word left alone at the end of its line; the parser only notices on the next line.
+        word = words[0]
+        return Diagnostic("syntax-missing-equals", f"'{word}' is followed by neither '=' nor '{{'",
+                          Span(file, word.line, word.column, word.end_line, word.end_column),
+                          hint="an attribute is 'name = value' with one value (write several as a list [a, b]); "
+                               "a block is 'keyword label { ... }'")
+    if len(words) < 2 or words[0].line != words[1].line:
+        return None
+    name, value = words[0], words[1]
+    ends_line = len(words) == 2 and (found.type == "RBRACE" or (isinstance(found.line, int) and found.line > value.line))
+    value_first = len(words) >= 3 and value.type in ("INT", "STRING") and found.type == "EQUAL"
+    if not (ends_line or value_first):
+        return None
+    shown = str(value) if value.type == "STRING" else f"'{value}'"
+    return Diagnostic("syntax-missing-equals", f"expected '=' between '{name}' and its value {shown}",
+                      Span(file, value.line, value.column, value.end_line, value.end_column),
+                      hint=f"write '{name} = {value}'")
+
+
+def _pending_block_words(value_stack: list) -> list[Token]:
+    """The keyword and labels of the block header being read at the top of the parser stack."""
+    words: list[Token] = []
+    for item in reversed(value_stack):
+        if isinstance(item, Tree) and str(item.data).startswith("__block"):
+            words[:0] = [t for t in item.children if isinstance(t, Token)]
+        elif isinstance(item, Token) and item.type in ("NAME", "INT", "STRING"):
+            words.insert(0, item)
+        else:
+            break
+    return words
 
 
 # Characters designers bring from other languages, and what to write instead.

@@ -1,0 +1,122 @@
+"""The mistakes game designers make, each in a copy of one small good game.
+
+For each: the place (line:column), the code, the message and the hint that
+`rulec check` gives, and that the mistake brings no follow-on errors. The
+game itself (tests/bad_games/ok_designer_tiny.rulec) was written from
+docs/language.md alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulec.diagnostics import Diagnostic, SourceFile, Span, render
+from rulec.pipeline import check_file
+
+GOOD = (Path(__file__).resolve().parent / "bad_games" / "ok_designer_tiny.rulec").read_text(encoding="utf-8")
+
+
+def check_text(tmp_path: Path, text: str, raw: bytes | None = None) -> list[Diagnostic]:
+    path = tmp_path / "mistake.rulec"
+    path.write_bytes(raw if raw is not None else text.encode("utf-8"))
+    return check_file(str(path)).diagnostics
+
+
+def mistake(old: str, new: str) -> str:
+    assert GOOD.count(old) == 1, old
+    return GOOD.replace(old, new)
+
+
+def line_of(text: str, fragment: str, last: bool = False) -> int:
+    """The number of the first (or last) line holding `fragment`."""
+    numbers = [number for number, line in enumerate(text.split("\n"), start=1) if fragment in line]
+    return numbers[-1] if last else numbers[0]
+
+
+def test_the_good_game_is_clean(tmp_path):
+    assert check_text(tmp_path, GOOD) == []
+
+
+# (what the designer did, old text, new text, code, message, start of the hint)
+MISTAKES = [
+    ("misspelt terrain in the legend", "F = forest", "F = forrest",
+     "unknown-terrain", "unknown terrain 'forrest'", "did you mean 'forest'?"),
+    ("misspelt side", "unit b1 { side = blue", "unit b1 { side = bleu",
+     "unknown-side", "unknown side 'bleu'", "did you mean 'blue'?"),
+    ("hex off the map", "setup = 0201", "setup = 0207",
+     "hex-off-map", "hex 0207 is not on the map", "the map runs from 0101 to 0505"),
+    ("hexside between hexes apart", "sides = [0301/0302]", "sides = [0301/0304]",
+     "hexside-not-adjacent", "hexes 0301 and 0304 are not adjacent", "the neighbours of 0301 are 0201, 0302, 0401"),
+    ("'=' left out", "  turns = 4", "  turns 4",
+     "syntax-missing-equals", "expected '=' between 'turns' and its value '4'", "write 'turns = 4'"),
+    ("'=' left out mid-line", "strength = 3  move = 3", "strength 3  move = 3",
+     "syntax-missing-equals", "expected '=' between 'strength' and its value '3'", "write 'strength = 3'"),
+    ("text not closed", 'title = "Bridge at Ostburg"', 'title = "Bridge at Ostburg',
+     "syntax-unclosed-text", "this text in quotes is not closed on the same line", "end it with '\"'"),
+    ("CRT row too short", "3 = [AR, AR, DR, DR]", "3 = [AR, AR, DR]",
+     "crt-row-length", "die roll 3 has 3 results for 4 columns", None),
+    ("award naming an unknown phase", "when = holds(0303)", "when = phase(red_mvoe)",
+     "unknown-phase", "unknown phase 'red_mvoe'", "did you mean 'red_move'?"),
+    ("map range backwards", "columns = 1..5", "columns = 5..1",
+     "map-size", "map columns 5..1 run backwards", "write 1..5"),
+    ("CRT range backwards", "columns = [..1:2, 1:1, 2:1, 3:1..]", "columns = [..1:2, 1:1, 2:1, 9:1..3:1]",
+     "crt-column-order", "column 9:1..3:1 runs backwards", "write the lower end first"),
+    ("a letter too many in the picture", "03  C  C  C  C  F", "03  C  C  C  C  F  C",
+     "map-picture", "row 03 has 6 letters, the header has 5 columns", "remove the letters past the last column"),
+    ("neither setup nor arrival", "  setup = 0201", "",
+     "no-setup", "unit 'r2' has neither a set-up hex nor an arrival", "give it 'setup = HEX'"),
+    ("two units with one id", "unit r2 {", "unit r1 {",
+     "duplicate-key", "'unit r1' is defined twice (first defined at line", None),
+    ("unknown name in an expression", "8 - turn", "8 - turm",
+     "unknown-name", "unknown name 'turm' in expression", "did you mean 'turn'?"),
+    ("a block written twice", "stacking { limit = 2 }", "stacking { limit = 2 }\nstacking { limit = 2 }",
+     "duplicate-key", "'stacking' is defined twice (first defined at line", None),
+]
+
+
+@pytest.mark.parametrize("old,new,code,message,hint", [m[1:] for m in MISTAKES], ids=[m[0] for m in MISTAKES])
+def test_each_mistake_is_one_diagnostic_in_designer_words(tmp_path, old, new, code, message, hint):
+    text = mistake(old, new)
+    diagnostics = check_text(tmp_path, text)
+    assert len(diagnostics) == 1, [render(d) for d in diagnostics]
+    found = diagnostics[0]
+    assert (found.code, found.message[:len(message)]) == (code, message)
+    changed = (new.split("\n")[-1] if new else GOOD.split("\n")[line_of(GOOD, old) - 1].replace(old, "")).strip()
+    assert found.span is not None and found.span.line == line_of(text, changed, last=True)
+    assert (found.hint or "").startswith(hint or "") and (hint is not None or found.hint is None or "did you mean" not in found.hint)
+
+
+def test_a_missing_closing_brace_names_the_block_and_where_it_opened(tmp_path):
+    text = mistake('unit_type infantry { name = "Infantry" }', 'unit_type infantry { name = "Infantry"')
+    diagnostics = check_text(tmp_path, text)
+    assert [(d.code, d.message) for d in diagnostics] == [
+        ("syntax-unclosed", f"the block 'unit_type infantry' opened at line {line_of(text, 'unit_type')} is not closed: "
+                            "expected '}' before the end of the file")]
+
+
+def test_windows_line_endings_and_a_byte_order_mark_change_nothing(tmp_path):
+    assert check_text(tmp_path, "", raw=b"\xef\xbb\xbf" + GOOD.replace("\n", "\r\n").encode("utf-8")) == []
+    text = mistake("unit b1 { side = blue", "unit b1 { side = bleu")
+    diagnostics = check_text(tmp_path, "", raw=b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8"))
+    [found] = diagnostics
+    line = line_of(text, "side = bleu")
+    assert (found.span.line, found.span.column) == (line, text.split("\n")[line - 1].index("bleu") + 1)
+
+
+def test_tabs_in_the_map_picture_read_like_spaces(tmp_path):
+    assert check_text(tmp_path, mistake("03  C  C  C  C  F", "03\tC\tC\tC\tC\tF")) == []
+
+
+def test_the_caret_keeps_the_tabs_of_the_line_so_it_lines_up():
+    source = SourceFile("m.rulec", "x = 1\n\tunit\tb1 { side = bleu }\n")
+    shown = render(Diagnostic("unknown-side", "unknown side 'bleu'", Span("m.rulec", 2, 19, 2, 23)), {"m.rulec": source})
+    text_line, caret_line = shown.split("\n")[1:3]
+    assert caret_line == "    \t    \t" + " " * 12 + "^~~~"
+    assert text_line[caret_line.index("^"):].startswith("bleu")
+
+
+def test_a_form_feed_in_a_comment_does_not_shift_the_lines_shown():
+    source = SourceFile("m.rulec", "# page one\x0c page two\nturns = x\n")
+    assert source.line(2) == "turns = x"
