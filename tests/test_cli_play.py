@@ -10,6 +10,7 @@ import pytest
 
 from rulec.cli.main import main
 from rulec.engine import new_game
+from rulec.players.human import _runs
 
 ANSI = re.compile(r"\x1b\[")
 
@@ -126,7 +127,7 @@ def test_a_bare_list_is_one_line_per_unit_and_list_unit_is_numbered(capsys, monk
     _, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "list\nlist 357\n1\nquit\n")
     listing = out.split("us> list\n", 1)[1].split("us> ", 1)[0].splitlines()
     assert len(listing) < 15
-    assert any(re.match(r"  357: move( \d{4})+; exit .*; delay$", line) for line in listing)
+    assert any(re.match(r"  357: move( \d{4}(-\d{4})?)+; exit .*; delay$", line) for line in listing)
     assert "   1  move 357 " in out
     assert re.search(r"United States: 357 enters the map at \d{4}", out)
 
@@ -177,3 +178,15 @@ def test_replay_step_draws_the_map_after_every_action(capsys, monkeypatch, tmp_p
     out = capsys.readouterr().out
     maps = out.count("\n0101")  # the first hex of every map drawn
     assert maps >= len([h for h in history if not h.startswith("roll")])
+
+
+def test_runs_of_hex_numbers_are_shortened():
+    assert _runs("0101 0102 0103 0104 0201 0203 0204 0205 0304".split()) == ["0101-0104", "0201", "0203-0205", "0304"]
+    assert _runs(["north", "west"]) == ["north", "west"] and _runs([]) == []
+
+
+def test_the_map_names_every_unit_under_it(capsys, monkeypatch):
+    _, out, _ = _play(capsys, monkeypatch, ["--player", "us=greedy", "--player", "germany=greedy", "--turns", "1"])
+    assert "0807:G1-1" in out
+    assert re.search(r"^Germany \(G\): \d{4} ", out, re.M) and "0807 Gar (1-1)" in out
+    assert re.search(r"^United States \(U\): \d{4} ", out, re.M)  # once the Americans have entered

@@ -23,6 +23,7 @@ from rulec.players import view
 from rulec.runtime.model import Game, Hex, Unit
 
 CELL_WIDTH = 11
+KEY_WIDTH = 100  # the unit key under the map wraps at this width, about the map's own
 RESET = "\x1b[0m"
 DIM = "\x1b[2m"
 TERRAIN_PALETTE = ((150, 190, 110), (60, 140, 60), (170, 130, 80), (120, 160, 200), (200, 180, 90), (190, 110, 110))
@@ -141,16 +142,44 @@ class BoardView:
                 lines.append(indent + " ".join(bottoms).rstrip())
         return "\n".join(lines)
 
+    def unit_key(self, stacks: Mapping[Hex, list[tuple[Unit, int]]], names: Mapping[str, str]) -> str:
+        """Who is where, since a cell has room for one counter only: one wrapped line per side,
+        "SIDE (X): HEX NAME (s-m); HEX NAME (s-m) + NAME (s-m); ...", hexes in order, whole stacks."""
+        lines = []
+        for side_id, side in self.game.sides.items():
+            entries = []
+            for hex_ in sorted(stacks):
+                mine = [(u, s) for u, s in stacks[hex_] if u.side == side_id]
+                if mine:
+                    entries.append(f"{hex_} " + " + ".join(f"{names.get(u.id, u.id)} ({counter_text(u, s)})" for u, s in mine))
+            if entries:
+                lines.extend(_wrap_entries(f"{side.name} ({self.sides[side_id]}):", entries))
+        return "\n".join(lines)
+
     def legend(self) -> str:
         """Terrain letters, side letters, markers and the named places."""
         terrain = ", ".join(f"{letter} {self.game.terrain[t].name or t}" for t, letter in self.letters.items())
         sides = ", ".join(f"{letter} {self.game.sides[s].name}" for s, letter in self.sides.items())
         places = "; ".join(f"{h} {name}" for h, name in sorted(self.game.map.places.items()))
-        out = [f"terrain: {terrain}", f"units: {sides} (HEX:unit strength-move; HEX+unit: a stack)",
+        out = [f"terrain: {terrain}", f"units: {sides} (HEX:Xs-m is a unit of side X, strength s, move m; HEX+ a stack; "
+               "the names are listed under the map)",
                "markers: * named place, = road, ~ river"]
         if places:
             out.append(f"places: {places}")
         return "\n".join(out)
+
+
+def _wrap_entries(head: str, entries: list[str]) -> list[str]:
+    """`head` then the entries separated by '; ', wrapped between entries (never inside one)."""
+    lines, line = [], head
+    for entry in entries:
+        if len(line) + 2 + len(entry) > KEY_WIDTH and line.strip():
+            lines.append(line + ";")
+            line = "    " + entry
+        else:
+            line += ("; " if line != head else " ") + entry
+    lines.append(line)
+    return lines
 
 
 # ---------------------------------------------------------------- the screen
@@ -202,7 +231,11 @@ class GameScreen:
         """The turn, phase and VP, then the map; the legend the first time (or when asked)."""
         self.say(self.status_line(state))
         if self.board is not None:
-            self.say(self.board.render(self._stacks(state)))
+            stacks = self._stacks(state)
+            self.say(self.board.render(stacks))
+            key = self.board.unit_key(stacks, {u: _name(state, u) for u in view.unit_hexes(state)})
+            if key:
+                self.say(key)
             if legend or not self._legend_shown:
                 self.say(self.board.legend())
                 self._legend_shown = True
@@ -367,3 +400,7 @@ def _status(state: Any, unit_id: str, positions: dict) -> str:
         return "map"
     status = getattr(state, "status", None)
     return status(unit_id) if callable(status) else "off map"
+
+
+def _name(state: Any, unit_id: str) -> str:
+    return state.unit_name(unit_id) if hasattr(state, "unit_name") else unit_id

@@ -97,7 +97,8 @@ class HumanPlayer:
         self._listed = []
         for line in summarize_orders([t for _, t in chosen], self._unit_names(state)):
             self.say(line)
-        self.say("type `list UNIT` (or `list attack`, `list HEX`) to number those orders, or type an order")
+        self.say("(0101-0104: 0101 to 0104) type `list UNIT` (or `list attack`, `list HEX`) to number "
+                 "those orders, or type an order")
 
     def _unit_names(self, state: Any) -> set[str]:
         game = getattr(state, "game", None)
@@ -154,7 +155,7 @@ def summarize_orders(texts: list[str], unit_names: set[str]) -> list[str]:
             others.setdefault(words[0], []).append(text)
     lines = []
     for unit, kinds in per_unit.items():
-        parts = [f"{kind} {' '.join(args)}".rstrip() for kind, args in kinds.items()]
+        parts = [f"{kind} {' '.join(_runs(args))}".rstrip() for kind, args in kinds.items()]
         lines.append(f"  {unit}: {'; '.join(parts)}")
     for kind, orders in others.items():
         if len(orders) <= 3:
@@ -162,3 +163,18 @@ def summarize_orders(texts: list[str], unit_names: set[str]) -> list[str]:
         else:
             lines.append(f"  {kind}: {len(orders)} orders (`list {kind}` numbers them)")
     return lines
+
+
+def _runs(words: list[str]) -> list[str]:
+    """Consecutive numbers of one width shortened to a run: 0101 0102 0103 0105 -> 0101-0103 0105."""
+    out: list[str] = []
+    start = previous = None
+    for word in [*words, None]:
+        if (word is not None and previous is not None and word.isdigit() and previous.isdigit()
+                and len(word) == len(previous) and int(word) == int(previous) + 1):
+            previous = word
+            continue
+        if start is not None:
+            out.append(start if start == previous else f"{start}-{previous}")
+        start = previous = word
+    return out
