@@ -190,3 +190,9 @@ def test_the_map_names_every_unit_under_it(capsys, monkeypatch):
     assert "0807:G1-1" in out
     assert re.search(r"^Germany \(G\): \d{4} ", out, re.M) and "0807 Gar (1-1)" in out
     assert re.search(r"^United States \(U\): \d{4} ", out, re.M)  # once the Americans have entered
+
+
+def test_a_save_file_that_cannot_be_written_is_refused_before_the_game(capsys, monkeypatch, tmp_path):
+    status, out, err = _play(capsys, monkeypatch, ["--player", "us=random", "--player", "germany=random",
+                                                   "--save", str(tmp_path)])
+    assert status == 2 and "it is a folder" in err and "==" not in out

@@ -114,3 +114,26 @@ def test_an_action_after_the_end_is_refused(tmp_path):
     with pytest.raises(DiagnosticError) as error:
         _restore(path)
     assert "history[4] 'take 1': the game had already ended" in error.value.diagnostics[0].message
+
+
+def test_a_missing_folder_or_binary_or_non_object_save_is_one_clear_error(tmp_path):
+    from rulec.players.saves import read_save
+
+    binary = tmp_path / "bin.json"
+    binary.write_bytes(b"\xd0\xcf\x11\xe0\x00\xff")
+    listed = tmp_path / "list.json"
+    listed.write_text("[1, 2]")
+    expected = {tmp_path / "missing.json": "no such file or directory", tmp_path: "is a directory",
+                binary: "is not a rulec saved game (not a text file)", listed: "is not a rulec saved game (not a JSON object)"}
+    for path, message in expected.items():
+        with pytest.raises(DiagnosticError) as caught:
+            read_save(path)
+        assert len(caught.value.diagnostics) == 1 and message in caught.value.diagnostics[0].message
+
+
+def test_where_a_game_cannot_be_saved_is_known_before_it_starts(tmp_path):
+    from rulec.players.saves import check_writable
+
+    assert check_writable(tmp_path / "ok.json") is None
+    assert "it is a folder" in check_writable(tmp_path)
+    assert "no folder" in check_writable(tmp_path / "nowhere" / "x.json")

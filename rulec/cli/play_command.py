@@ -22,7 +22,7 @@ from rulec.diagnostics import DiagnosticError, render
 from rulec.pipeline import load_game
 from rulec.players import QuitGame
 from rulec.players.match import play_match
-from rulec.players.saves import SavedGame, history_strings, read_save, restore, write_save
+from rulec.players.saves import SavedGame, check_writable, history_strings, read_save, restore, write_save
 from rulec.players.setup import PLAYER_KINDS, build_players, check_options, parse_player_specs
 
 
@@ -53,6 +53,9 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     read_line = _line_reader(stdin, out)
     if args.turns is not None and args.turns < 1:
         print("rulec: error: --turns must be at least 1", file=sys.stderr)
+        return 2
+    if args.save and (problem := check_writable(args.save)):
+        print(f"rulec: error: {problem}", file=sys.stderr)
         return 2
     if args.load:
         saved, text = read_save(args.load)
@@ -114,8 +117,8 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     if args.save or unfinished:
         # Nothing is lost: an unfinished game is always written somewhere it can be resumed from.
         target = saved_to[0] if saved_to else autosave_path(game_name)
-        if not save(state, target) and not args.save:
-            print("the game could not be saved; it is lost", file=out)
+        if not save(state, target) and not (target != autosave_path(game_name) and save(state, autosave_path(game_name))):
+            print("the game could not be saved anywhere; it is lost", file=out)
     if stopped_by_player:
         print("game stopped.", file=out)
         return 0

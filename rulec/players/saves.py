@@ -86,18 +86,38 @@ def write_save(path: str | Path, saved: SavedGame) -> None:
         raise DiagnosticError([Diagnostic("save-failed", f"cannot save the game to '{path}': {error.strerror or error}")]) from None
 
 
+def check_writable(path: str | Path) -> str | None:
+    """Why a game could not be saved to `path` (None if it looks possible), asked before a game starts
+    so that a long game is not played into a file that cannot be written."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        return f"cannot save the game to '{path}': it is a folder"
+    if not folder.is_dir():
+        return f"cannot save the game to '{path}': no folder '{folder}'"
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f"cannot save the game to '{path}': permission denied"
+    return None
+
+
 def read_save(path: str | Path) -> tuple[SavedGame, str]:
     """The saved game and the file's text; DiagnosticError with every structural problem."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise DiagnosticError([Diagnostic("unreadable-save", f"cannot read saved game '{path}': {error}")]) from None
+    except UnicodeDecodeError:
+        raise DiagnosticError([Diagnostic("unreadable-save", f"'{path}' is not a rulec saved game (not a text file)")]) from None
+    except OSError as error:
+        reason = (error.strerror or str(error)).lower()
+        raise DiagnosticError([Diagnostic("unreadable-save", f"cannot read saved game '{path}': {reason}")]) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise DiagnosticError([Diagnostic("damaged-save", f"the saved game is not valid JSON: {error.msg}",
                                           Span(str(path), error.lineno, error.colno))]) from None
+    if not isinstance(data, dict):
+        raise DiagnosticError([Diagnostic("damaged-save", f"'{path}' is not a rulec saved game (not a JSON object)",
+                                          Span(str(path), 1, 1))])
     problems = []
     for error in sorted(jsonschema.Draft202012Validator(SCHEMA).iter_errors(data), key=lambda e: list(e.absolute_path)):
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).lstrip(".")
