@@ -32,3 +32,5 @@ def test_golden_playthrough(capsys, monkeypatch):
                                                  "golden", "now", n=2))[:60])
         raise AssertionError("the playthrough changed (UPDATE_GOLDEN=1 rewrites it):\n" + diff)
     assert text.splitlines()[-1].startswith("game over: ")
+    # Battles are told whole: who must retreat, retreats the rules made alone, the chance to advance.
+    assert "must retreat" in text and "(the only way)" in text and "may advance into" in text

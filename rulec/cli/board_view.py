@@ -208,6 +208,9 @@ class GameScreen:
         self._legend_shown = False
         self._on_map: set[str] | None = None
         self._after_action = False  # an order was given since the last flush (for map_every="action")
+        self._positions: dict[str, Hex] = {}  # where the units stood at the last flush
+        self._ordered: set[str] = set()  # units the orders since then moved (others moved by the rules)
+        self._advance_told: Any = None  # the advance after combat last announced
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -274,6 +277,11 @@ class GameScreen:
             self.say(f"    die roll: {text.split()[-1]}")
             return
         side = self.game.sides[state.players[seat]].name if 0 <= seat < len(state.players) else "?"
+        mover = getattr(action, "unit", None)
+        if text.startswith("retreat") and getattr(state, "retreats", None):
+            mover = state.retreats[0].unit
+        if mover:
+            self._ordered.add(mover)
         line = f"  {side}: {describe_order(state, action, text)}"
         if text.startswith("attack") and hasattr(state, "odds"):
             line += "  -- " + describe_odds(self.game, state.odds(action))
@@ -288,7 +296,12 @@ class GameScreen:
             if report is not None:
                 result = self.game.results.get(report.result)
                 self.say(f"    result: {report.result}" + (f" ({result.name})" if result else ""))
+            self._report_losses(state)
+            self._report_forced_moves(state)
+            self._report_aftermath(state)
         self._report_losses(state)
+        self._report_forced_moves(state)
+        self._report_advance(state)
         log = getattr(state, "vp_log", ())
         for entry in log[self._vp_seen:]:
             self.say(f"    +{entry.amount} VP {self.game.sides[entry.side].name}: {self._vp_reason(state, entry)}")
@@ -305,6 +318,36 @@ class GameScreen:
                     self.say(self.status_line(state))
         self._where = where
         self._after_action = False
+
+    def _report_aftermath(self, state: Any) -> None:
+        """Who must retreat (and who picks the path) and who may advance, so that the next prompt makes sense."""
+        for retreat in getattr(state, "retreats", None) or []:
+            chooser = self.game.sides.get(retreat.chooser)
+            self.say(f"    {_name(state, retreat.unit)} must retreat {retreat.hexes} hex{'es' if retreat.hexes != 1 else ''}"
+                     + (f"; {chooser.name} chooses the path" if chooser else ""))
+        self._report_advance(state)
+
+    def _report_advance(self, state: Any) -> None:
+        """Who may advance after combat, once each time the chance comes (after the retreats)."""
+        advance = getattr(state, "advancing", None)
+        if advance is not None and not getattr(state, "retreats", None) and advance != self._advance_told:
+            side = self.game.sides.get(advance.side)
+            self.say(f"    {side.name if side else advance.side} may advance into {' '.join(advance.hexes)}"
+                     f" with {', '.join(_name(state, u) for u in advance.units)} (or `advance none`)")
+        self._advance_told = advance
+
+    def _report_forced_moves(self, state: Any) -> None:
+        """Name units the rules moved without an order (a retreat with one possible path)."""
+        positions = dict(view.unit_hexes(state))
+        report = getattr(state, "last_battle", None)
+        fought = set(report.attackers) | set(report.defenders) if report is not None else set()
+        for unit_id, hex_ in positions.items():
+            before = self._positions.get(unit_id)
+            if before is not None and before != hex_ and unit_id not in self._ordered:
+                how = "retreats" if unit_id in fought else "is moved"
+                self.say(f"    {_name(state, unit_id)} {how} {before} -> {hex_} (the only way)")
+        self._positions = positions
+        self._ordered = set()
 
     def _report_losses(self, state: Any) -> None:
         """Name the units that left the map by elimination since the last look."""

@@ -102,7 +102,8 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
 
     commands = {"map": lambda s, rest: screen.show_position(s, legend=True), "units": lambda s, rest: screen.show_units(s),
                 "save": save}
-    players = build_players(kinds, list(state.players), seed, read_line=read_line, out=out, commands=commands)
+    players = build_players(kinds, list(state.players), seed, read_line=read_line, out=out, commands=commands,
+                            before_choice=screen.flush)
     print(screen.title(kinds, options, seed), file=out)
     screen.show_position(state)
     stopped_by_player = False

@@ -36,10 +36,14 @@ class HumanPlayer:
     name = "human"
 
     def __init__(self, read_line: Callable[[str], str] = input, out: TextIO | None = None,
-                 commands: dict[str, Callable[[Any, str], None]] | None = None):
+                 commands: dict[str, Callable[[Any, str], None]] | None = None,
+                 before_choice: Callable[[Any], None] | None = None):
         self.read_line = read_line
         self.out = out
         self.commands = commands or {}
+        # Called before the prompt, so that what the last order caused (a new phase, a battle's
+        # result) is on the screen before the player is asked for the next one.
+        self.before_choice = before_choice
         self._listed: list[Action] = []
 
     def say(self, text: str) -> None:
@@ -48,6 +52,8 @@ class HumanPlayer:
     def choose(self, state: Any) -> Action:
         side = state.players[state.current_player()]
         self._listed = []
+        if self.before_choice is not None:
+            self.before_choice(state)
         while True:
             try:
                 line = self.read_line(f"{side}> ")
