@@ -88,12 +88,30 @@ def test_each_mistake_is_one_diagnostic_in_designer_words(tmp_path, old, new, co
     assert (found.hint or "").startswith(hint or "") and (hint is not None or found.hint is None or "did you mean" not in found.hint)
 
 
-def test_a_missing_closing_brace_names_the_block_and_where_it_opened(tmp_path):
+def test_a_missing_closing_brace_is_placed_by_the_indentation(tmp_path):
+    # The parser only notices at the end of the file; the layout tells where the '}' belongs.
     text = mistake('unit_type infantry { name = "Infantry" }', 'unit_type infantry { name = "Infantry"')
-    diagnostics = check_text(tmp_path, text)
-    assert [(d.code, d.message) for d in diagnostics] == [
-        ("syntax-unclosed", f"the block 'unit_type infantry' opened at line {line_of(text, 'unit_type')} is not closed: "
-                            "expected '}' before the end of the file")]
+    [found] = check_text(tmp_path, text)
+    opened, next_line = line_of(text, "unit_type"), line_of(text, "unit r1")
+    assert (found.code, found.message) == (
+        "syntax-unclosed", f"the block 'unit_type infantry' opened at line {opened} is not closed before line {next_line}")
+    assert (found.span.line, found.span.column, found.span.end_column) == (next_line, 1, 5)
+
+
+def test_a_missing_inner_brace_names_the_inner_block(tmp_path):
+    # Read by the braces alone, 'map' is left open; the indentation shows 'hexsides rivers' lost its '}'.
+    text = mistake("  hexsides rivers { feature = river  sides = [0301/0302] }",
+                   "  hexsides rivers {\n    feature = river\n    sides = [0301/0302]\n  edges { north = 0101..0501  south = 0105..0505 }")
+    text = text.replace("  edges { north = 0101..0501  south = 0105..0505 }\n  edges", "  edges", 1)
+    [found] = check_text(tmp_path, text)
+    assert found.message == (f"the block 'hexsides rivers' opened at line {line_of(text, 'hexsides rivers')} "
+                             f"is not closed before line {line_of(text, '  edges')}")
+
+
+def test_without_a_telling_layout_the_missing_brace_is_reported_at_the_end(tmp_path):
+    text = 'game g {\ntitle = "G"\nturns = 3\n'
+    [found] = check_text(tmp_path, text)
+    assert found.message == "the block 'game g' opened at line 1 is not closed: expected '}' before the end of the file"
 
 
 def test_windows_line_endings_and_a_byte_order_mark_change_nothing(tmp_path):

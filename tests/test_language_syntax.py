@@ -83,7 +83,7 @@ def test_an_unclosed_block_is_named_with_the_line_it_began():
 
 def test_an_unclosed_list_and_object_value_are_named():
     _, diagnostics = parse_tree("x = [1, 2,\n", "t.rulec")
-    assert diagnostics[0].message == "the list '[' opened at line 1 is not closed: expected ']' before the end of the file"
+    assert diagnostics[0].message == "the list of 'x' opened at line 1 is not closed: expected ']' before the end of the file"
     _, diagnostics = parse_tree("x = { a = 1\n", "t.rulec")
     assert diagnostics[0].message == "the value of 'x' opened at line 1 is not closed: expected '}' before the end of the file"
 
@@ -132,3 +132,48 @@ def test_habits_from_other_languages_get_a_hint(text, hint_start):
     _, diagnostics = parse_tree(text, "t.rulec")
     assert [d.code for d in diagnostics] == ["syntax-character"]
     assert diagnostics[0].hint.startswith(hint_start)
+
+
+@pytest.mark.parametrize("text,message", [
+    ("map {\n  legend = { C = clear, F = forest\n  terrain = <<\n   01\n 01 C\n  >>\n}\n",
+     "the value of 'legend' opened at line 2 is not closed before line 3"),
+    ("map {\n  hexsides roads {\n    sides = [\n      0101/0102,\n    exits { 0101 = n }\n  }\n}\n",
+     "the list of 'sides' opened at line 3 is not closed before line 5"),
+    ("map {\n  hexsides roads {\n    sides = [\n      0101/0102\n    name = \"Roads\"\n  }\n}\n",
+     "the list of 'sides' opened at line 3 is not closed before line 5"),
+])
+def test_a_value_left_open_is_closed_before_the_next_statement(text, message):
+    # One error at the next statement, and no follow-on errors for the lines after it.
+    _, diagnostics = parse_tree(text, "t.rulec")
+    assert [(d.code, d.message) for d in diagnostics] == [("syntax-unclosed", message)]
+
+
+def _closing_braces_removed(text: str):
+    """Every copy of `text` with one '}' left out: (copy, the line the '}' was on, the first line after it)."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        code = line.split("#")[0].rstrip()
+        if code.strip() == "}":
+            yield "\n".join(lines[:index] + lines[index + 1:]), index + 1, None
+        elif code.endswith("}") and 0 < code.count("{") == code.count("}"):
+            yield "\n".join(lines[:index] + [code[:-1]] + lines[index + 1:]), index + 1, index + 2
+
+
+@pytest.mark.parametrize("game", ["drive_on_metz", "engle_ww2_battle"])
+def test_a_brace_left_out_anywhere_in_the_shipped_games_is_placed_where_it_belongs(game):
+    from rulec.pipeline import GAMES_DIR
+
+    text = (GAMES_DIR / f"{game}.rulec").read_text(encoding="utf-8")
+    placed = 0
+    for copy, line, next_line in _closing_braces_removed(text):
+        _, diagnostics = parse_tree(copy, "t.rulec")
+        assert len(diagnostics) == 1 and diagnostics[0].code == "syntax-unclosed", (line, diagnostics)
+        found = diagnostics[0]
+        if "before the end of the file" in found.message:  # the last block: the end of the file is right
+            continue
+        placed += 1
+        if next_line is not None:  # a one-line block: it is named by its own line, and ends before the next
+            assert f"opened at line {line} " in found.message, (line, found.message)
+        lines_between = copy.split("\n")[line - (1 if next_line is None else 0):found.span.line - 1]
+        assert all(not between.strip() or between.strip().startswith("#") for between in lines_between), (line, found.message)
+    assert placed > 20

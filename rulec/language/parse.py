@@ -17,7 +17,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from rulec.diagnostics import Diagnostic, DiagnosticError, Span
 from rulec.language.document import Document, Path
-from rulec.language.syntax_errors import parser_states_accepting_statements, syntax_diagnostic
+from rulec.language.syntax_errors import first_word_of_statement, parser_states_accepting_statements, syntax_diagnostic, value_left_open
 
 TRUE_FALSE = {"true": True, "false": False}
 
@@ -81,7 +81,8 @@ def parse_tree(text: str, file: str = "<game>") -> tuple[Tree | None, list[Diagn
         if isinstance(error, UnexpectedToken):
             if error.token.type == "$END":
                 return False
-            _recover(error, text, line_starts, boundaries)
+            if not _close_value_left_open(error, text):
+                _recover(error, text, line_starts, boundaries)
         elif isinstance(error, UnexpectedCharacters) and error.char == '"':
             _close_text_at_line_end(error, text)
         return True
@@ -132,6 +133,27 @@ def _recover(error: UnexpectedToken, text: str, line_starts: list[int], boundari
         return
     counter = interactive.lexer_thread.state.line_ctr
     counter.feed(text[counter.char_pos:_resume_point(text, counter.char_pos)])
+
+
+def _close_value_left_open(error: UnexpectedToken, text: str) -> bool:
+    """Close a `{ }` or `[ ]` value left open before the next statement, so that statement reads as usual."""
+    left_open = value_left_open(error, text)
+    if left_open is None:
+        return False
+    interactive = error.interactive_parser
+    state = interactive.parser_state
+    word = first_word_of_statement(error)
+    replay = [error.token]
+    if word is not None and word is not error.token:  # taken as a list item: give it back
+        state.state_stack.pop()
+        state.value_stack.pop()
+        replay.insert(0, word)
+    closing = "RBRACE" if left_open[1].type == "LBRACE" else "RSQB"
+    for token in [Token(closing, "}" if closing == "RBRACE" else "]"), *replay]:
+        if token.type not in interactive.accepts():
+            return False
+        interactive.feed_token(token)
+    return True
 
 
 def _close_text_at_line_end(error: UnexpectedCharacters, text: str) -> None:

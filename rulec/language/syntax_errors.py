@@ -20,6 +20,7 @@ the other in three ways, most specific first:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
@@ -152,6 +153,24 @@ def syntax_diagnostic(error: UnexpectedInput, text: str, file: str, parse: Calla
     missing = _value_missing_at_line_end(error, file)
     if missing is not None:
         return missing
+    left_open = value_left_open(error, text)
+    if left_open is not None:
+        what, opening = left_open
+        closing = "}" if opening.type == "LBRACE" else "]"
+        word = first_word_of_statement(error) or token
+        where = Span(file, word.line, word.column, word.end_line, word.end_column)
+        # `{ a = 1  b = 2` may take the next line's `c = 3` as one of its own; the layout says it ends sooner.
+        lines = text.split("\n")
+        indent = _indent(lines[opening.line - 1])
+        for number in range(opening.line + 1, word.line):
+            line = lines[number - 1]
+            if _without_texts_and_comment(line).strip() and _indent(line) <= indent:
+                first = line.split()[0]
+                column = len(line) - len(line.lstrip()) + 1
+                where = Span(file, number, column, number, column + len(first))
+                break
+        return Diagnostic("syntax-unclosed", f"{what} opened at line {opening.line} is not closed before line {where.line}",
+                          where, hint=f"add '{closing}' where {what} ends")
     example = example_for(error, parse)
     if example is None or example.code == "syntax-missing-brace":
         missing = _equals_left_out(error, file)
@@ -264,8 +283,124 @@ def _end_of_file_diagnostic(error: UnexpectedToken, text: str, file: str) -> Dia
         return Diagnostic("syntax-end-of-file", f"the file ends too early: expected {expected_words(error.expected)}", end)
     what, token = opened
     closing = {"LBRACE": "}", "LSQB": "]", "LPAR": ")"}[token.type]
+    if token.type == "LBRACE" and isinstance(token.line, int):
+        guess = block_left_open(text, token.line)
+        if guess is not None:
+            opened_at, ends_before = guess
+            if opened_at != token.line:  # an inner block took the '}' that closed the reported one
+                what = _named_by_its_line(lines[opened_at - 1])
+            following = lines[ends_before - 1]
+            indent = len(following) - len(following.lstrip())
+            first_word = following.split()[0]
+            return Diagnostic("syntax-unclosed", f"{what} opened at line {opened_at} is not closed before line {ends_before}",
+                              Span(file, ends_before, indent + 1, ends_before, indent + 1 + len(first_word)),
+                              hint=f"add '}}' before line {ends_before}: it is indented like line {opened_at}, "
+                                   f"so it looks outside {what}")
     return Diagnostic("syntax-unclosed", f"{what} opened at line {token.line} is not closed: expected '{closing}' before the end of the file",
                       end, hint=f"add '{closing}' where {what} should end")
+
+
+_STATEMENT_START = re.compile(r"\s*(=|\{|[A-Za-z0-9_]+\s*\{)")
+
+
+def value_left_open(error: UnexpectedToken, text: str) -> tuple[str, Token] | None:
+    """A `{ }` or `[ ]` value left open on an earlier line, and the next statement already begun.
+
+    `legend = { C = clear, F = forest` and then `terrain = <<`: the parser
+    trips on `terrain`, the first word of its line, which is followed by '='
+    or '{' as a statement is. Returns how to name the value and its opening
+    bracket; error recovery closes it there (rulec.language.parse).
+    """
+    token = first_word_of_statement(error)
+    if token is None or not isinstance(token.start_pos, int) or not isinstance(token.line, int):
+        return None
+    line_start = text.rfind("\n", 0, token.start_pos) + 1
+    if text[line_start:token.start_pos].strip() or not _STATEMENT_START.match(text, token.end_pos or token.start_pos):
+        return None
+    stack = error.state.value_stack if error.state else []
+    opened = open_construct(stack[:-1] if token is not error.token else stack)
+    if opened is None:
+        return None
+    what, opening = opened
+    if opening.type not in ("LBRACE", "LSQB") or not isinstance(opening.line, int) or opening.line >= token.line:
+        return None
+    if opening.type == "LBRACE" and not what.startswith("the value of"):
+        return None  # a block: its statements may well go on over many lines
+    return what, opening
+
+
+def first_word_of_statement(error: UnexpectedToken) -> Token | None:
+    """The word the parser tripped on, or the word it just took as a list item (`exits` of `exits {`)."""
+    if error.token.type in ("NAME", "INT", "STRING"):
+        return error.token
+    stack = error.state.value_stack if error.state else []
+    if error.token.type in ("LBRACE", "EQUAL") and stack and isinstance(stack[-1], Token) and stack[-1].type == "NAME":
+        return stack[-1]
+    return None
+
+
+def block_left_open(text: str, from_line: int) -> tuple[int, int] | None:
+    """Guess, from the indentation, which block lacks its '}' (at or after `from_line`).
+
+    The parser only learns at the end of the file that a '}' is missing. The
+    layout usually tells where: the first line opening a block whose next line
+    indented no deeper than it does not start with '}'. Returns that line and
+    the line before which the '}' belongs, or None if the layout says nothing.
+    """
+    lines = text.split("\n")
+    code = [_without_texts_and_comment(line) for line in lines]
+    for index in range(from_line - 1, len(lines)):
+        depth = code[index].count("{") - code[index].count("}")
+        if depth <= 0:
+            continue
+        indent = _indent(lines[index])
+        body = [later for later in range(index + 1, len(lines)) if code[later].strip()]
+        if code[index].rstrip().endswith("{") and (not body or _indent(lines[body[0]]) <= indent):
+            continue  # `x {` with a body not indented: the layout tells nothing here
+        one_line = not code[index].rstrip().endswith("{")
+        for later in body:
+            if _indent(lines[later]) <= indent:
+                if not (_indent(lines[later]) == indent and code[later].lstrip().startswith("}")):
+                    return index + 1, later + 1
+                break
+            if one_line:  # `x { a = 1` may go on over deeper lines and close there
+                depth += code[later].count("{") - code[later].count("}")
+                if depth <= 0:
+                    break
+    return None
+
+
+def _indent(line: str) -> int:
+    return len(line.expandtabs(8)) - len(line.expandtabs(8).lstrip())
+
+
+def _without_texts_and_comment(line: str) -> str:
+    """The line with texts in quotes emptied and any comment cut off (so their braces do not count)."""
+    out, quoted, escaped = [], False, False
+    for char in line:
+        if quoted:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                quoted = False
+                out.append(char)
+            continue
+        if char == "#":
+            break
+        if char == '"':
+            quoted = True
+        out.append(char)
+    return "".join(out)
+
+
+def _named_by_its_line(line: str) -> str:
+    """'the block 'hexsides roads'' from the line that opens it."""
+    head = _without_texts_and_comment(line).rsplit("{", 1)[0].strip()
+    if head.endswith("="):
+        return f"the value of '{head[:-1].split()[-1]}'" if head[:-1].split() else "the block '{'"
+    return f"the block '{head.split('}')[-1].strip()}'" if head else "the block '{'"
 
 
 def open_construct(value_stack: list) -> tuple[str, Token] | None:
@@ -275,6 +410,8 @@ def open_construct(value_stack: list) -> tuple[str, Token] | None:
         if not isinstance(item, Token) or item.type not in ("LBRACE", "LSQB", "LPAR"):
             continue
         if item.type == "LSQB":
+            if index >= 2 and isinstance(value_stack[index - 1], Token) and value_stack[index - 1].type == "EQUAL":
+                return f"the list of '{value_stack[index - 2]}'", item
             return "the list '['", item
         if item.type == "LPAR":
             return "the parenthesis '('", item
