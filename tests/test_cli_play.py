@@ -196,3 +196,10 @@ def test_a_save_file_that_cannot_be_written_is_refused_before_the_game(capsys, m
     status, out, err = _play(capsys, monkeypatch, ["--player", "us=random", "--player", "germany=random",
                                                    "--save", str(tmp_path)])
     assert status == 2 and "it is a folder" in err and "==" not in out
+
+
+def test_help_shows_the_order_forms_with_examples_legal_now(capsys, monkeypatch):
+    _, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "help\nquit\n")
+    help_text = out.split("us> help\n", 1)[1]
+    assert re.search(r"^  move UNIT HEX +e\.g\. move \S+ \d{4}$", help_text, re.M)
+    assert "  end (ends the phase)" in help_text and "attack HEX" not in help_text  # no battles in movement

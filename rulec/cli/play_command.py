@@ -3,10 +3,14 @@
     rulec play GAME [--scenario S] [--option O ...] [--player SIDE=human|random|greedy|mcts ...]
                     [--seed N] [--save FILE] [--load FILE] [--turns N] [--no-color]
 
-Sides without a `--player` are played by a human at this terminal. The map and
-the turn, phase and VP are drawn whenever the phase changes; every order is
-printed as it is given, and each battle with its odds, column, die roll and
-result. `--turns N` stops after N game turns and prints the result so far.
+Sides without a `--player` are played by a human at this terminal. The turn,
+phase and VP are shown whenever the phase changes, with the map (every phase
+when a human plays, every turn otherwise); every order is told in words as it
+is given, and each battle with its odds, column, die roll, result, retreats and
+advance. `--turns N` stops after N game turns and prints the result so far.
+A game that stops before its end (`quit`, Ctrl-C, end of input, `--turns`) is
+always saved: to `--save FILE`, the last `save FILE`, or `rulec-autosave-<game>.json`.
+A player's guide is in docs/playing.md.
 """
 
 from __future__ import annotations
@@ -110,7 +114,11 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     try:
         result = play_match(state, players, seed=seed + len(state.history()), max_turns=args.turns,
                             on_action=screen.narrate)
-    except (QuitGame, KeyboardInterrupt):  # Ctrl-C or the end of input stops like `quit`
+    except QuitGame:  # `quit`, or the end of the input
+        stopped_by_player = True
+        result = None
+    except KeyboardInterrupt:  # Ctrl-C stops like `quit`: the game is still saved
+        print(file=out)  # off the line the ^C was echoed on
         stopped_by_player = True
         result = None
     screen.flush(state)

@@ -15,15 +15,32 @@ from typing import Any, Callable, TextIO
 from rulec.diagnostics import did_you_mean
 from rulec.players.base import Action
 
-HELP = """orders: type an order as `list` shows it, e.g. "move 357 0204", "attack 0403 with 358 357",
-        "retreat 0503 0603", "advance none", "end" (ends the phase).
-commands: list (the legal orders, one line per unit), list WORD... (numbered, only the orders
-          naming every WORD, e.g. `list 357`; type a number to choose one), map, units,
-          save FILE, help, quit (the game is saved first)"""
+ORDER_FORMS = {
+    "move": "move UNIT HEX", "exit": "exit UNIT EDGE", "delay": "delay UNIT (enter on a later turn)",
+    "attack": "attack HEX with UNIT UNIT...", "retreat": "retreat HEX [HEX...] (the path)",
+    "advance": "advance UNIT HEX | advance none", "remove": "remove UNIT", "end": "end (ends the phase)",
+}
+COMMANDS_HELP = """commands: list (the legal orders, one line per unit), list WORD... (numbered, only the orders
+          naming every WORD, e.g. `list UNIT`; then type a number to choose one), map, units,
+          save FILE, help, quit (the game is saved first; Ctrl-C and the end of input too)
+see docs/playing.md for a player's guide"""
+
+
+def help_text(state: Any) -> str:
+    """The order forms, one legal example of each kind allowed now, and the console commands."""
+    examples: dict[str, str] = {}
+    for action in state.legal_actions():
+        text = state.action_to_string(action)
+        examples.setdefault(text.split()[0], text)
+    lines = ["orders now:"] if examples else ["no orders now"]
+    for kind, example in examples.items():
+        form = ORDER_FORMS.get(kind, kind)
+        lines.append(f"  {form:<42} e.g. {example}" if example != kind else f"  {form}")
+    return "\n".join([*lines, COMMANDS_HELP])
 
 
 LIST_IN_FULL = 30  # a bare `list` numbers this many orders or fewer; more are summed up per unit
-ORDER_WORDS = ("move", "exit", "delay", "attack", "retreat", "advance", "remove", "end")
+ORDER_WORDS = tuple(ORDER_FORMS)  # the engine's order words, known even when none is legal now
 UNIT_ORDERS = ("move", "exit", "delay", "remove", "advance")  # orders whose second word is a unit
 CONSOLE_WORDS = ("help", "list", "map", "units", "save", "quit")
 
@@ -66,7 +83,7 @@ class HumanPlayer:
             if word in ("quit", "exit"):
                 raise QuitGame()
             if word in ("help", "?"):
-                self.say(HELP)
+                self.say(help_text(state))
             elif word == "list":
                 self._list(state, rest)
             elif word in self.commands:
@@ -119,7 +136,8 @@ class HumanPlayer:
         if words[0].lower() not in order_words:  # not an order at all: a typo of an order word or command?
             hint = (did_you_mean(line, texts) if len(words) > 1 else None) or \
                 did_you_mean(words[0].lower(), [*order_words, *CONSOLE_WORDS, *self.commands])
-            self.say(f"not an order: '{words[0]}'" + (f"; {hint}" if hint else ""))
+            shown = f"'{words[0]}'" if words[0].isprintable() else repr(words[0])
+            self.say(f"not an order: {shown}" + (f"; {hint}" if hint else ""))
             self.say("  type `list` for the legal orders, `help` for help")
             return None
         try:
