@@ -203,3 +203,11 @@ def test_help_shows_the_order_forms_with_examples_legal_now(capsys, monkeypatch)
     help_text = out.split("us> help\n", 1)[1]
     assert re.search(r"^  move UNIT HEX +e\.g\. move \S+ \d{4}$", help_text, re.M)
     assert "  end (ends the phase)" in help_text and "attack HEX" not in help_text  # no battles in movement
+
+
+def test_loading_says_that_the_saved_seed_is_kept(capsys, monkeypatch, tmp_path):
+    _play(capsys, monkeypatch, ["--player", "germany=random", "--seed", "7"], "quit\n")
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["play", "--load", "rulec-autosave-drive_on_metz.json", "--seed", "9"]) == 0
+    captured = capsys.readouterr()
+    assert "keeps its own seed (7)" in captured.err and "seed 7" in captured.out

@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import io
 import os
+import re
 from pathlib import Path
 
 from rulec.cli.main import main
@@ -33,4 +34,6 @@ def test_golden_playthrough(capsys, monkeypatch):
         raise AssertionError("the playthrough changed (UPDATE_GOLDEN=1 rewrites it):\n" + diff)
     assert text.splitlines()[-1].startswith("game over: ")
     # Battles are told whole: who must retreat, retreats the rules made alone, the chance to advance.
+    # The end says where the VP came from, side by side, before the verdict.
+    assert re.search(r"^VP United States:\n( +\+\d+  .+\n)+VP Germany:\n( +\+\d+  .+\n)+game over: ", text, re.M)
     assert "must retreat" in text and "(the only way)" in text and "may advance into" in text

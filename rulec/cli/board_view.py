@@ -360,13 +360,31 @@ class GameScreen:
         self._on_map = on_map
 
     def _vp_reason(self, state: Any, entry: Any) -> str:
-        award = next((a for a in self.game.awards if a.id == entry.source), None)
-        reason = (award.text or award.id) if award else entry.source
+        reason = self._source_text(entry.source)
         if entry.unit:
             reason += f", {state.unit_name(entry.unit) if hasattr(state, 'unit_name') else entry.unit}"
         if entry.hex:
             reason += f" at {entry.hex}"
         return reason
+
+    def vp_summary(self, state: Any) -> list[str]:
+        """Where each side's VP came from: one line per side and source, largest first."""
+        totals: dict[tuple[str, str], int] = {}
+        for entry in getattr(state, "vp_log", ()):
+            key = (entry.side, entry.source)
+            totals[key] = totals.get(key, 0) + entry.amount
+        lines = []
+        for side_id, side in self.game.sides.items():
+            mine = sorted(((amount, source) for (s, source), amount in totals.items() if s == side_id and amount),
+                          key=lambda item: -item[0])
+            if mine:
+                lines.append(f"VP {side.name}:")
+                lines.extend(f"  {amount:+4d}  {self._source_text(source)}" for amount, source in mine)
+        return lines
+
+    def _source_text(self, source: str) -> str:
+        award = next((a for a in self.game.awards if a.id == source), None)
+        return (award.text or award.id) if award else source
 
     def result_line(self, state: Any, final: bool) -> str:
         """'game over: SIDE wins, LEVEL (VP SIDE n, OTHER m; margin d)', or 'result so far: ...'."""

@@ -71,6 +71,9 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         state = restore(saved, args.load, text, start=start_state, game=game, sides=sides, player_kinds=PLAYER_KINDS)
         kinds = {**saved.players, **parse_player_specs(args.player, sides)}
         seed, options, game_name = saved.seed, tuple(saved.options), saved.game
+        if args.seed is not None or args.option or args.scenario:
+            print(f"note: a loaded game keeps its own seed ({seed}) and options; --seed, --option and --scenario "
+                  "are not used", file=sys.stderr)
     else:
         if not args.game:
             print("rulec: error: name a game to play (or --load a saved one)", file=sys.stderr)
@@ -133,6 +136,8 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         return 0
     if not result.finished:
         print(f"stopped after {args.turns} game turn(s).", file=out)
+    for line in screen.vp_summary(state):
+        print(line, file=out)
     print(screen.result_line(state, final=result.finished), file=out)
     return 0
 

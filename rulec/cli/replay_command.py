@@ -53,5 +53,7 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
                 print(f"stopped at action {index + 1} of {len(saved.history)}", file=out)
                 return 0
     print(f"end of the saved game ({len(saved.history)} actions).", file=out)
+    for line in screen.vp_summary(state):
+        print(line, file=out)
     print(screen.result_line(state, final=state.is_terminal()), file=out)
     return 0
