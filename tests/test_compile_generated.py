@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -62,7 +63,7 @@ def test_generated_module_imports_only_the_runtime(name, regenerated):
     tree = ast.parse((regenerated / f"{name}.py").read_text())
     modules = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     modules |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-    assert modules <= {"__future__", "rulec.runtime.model", "rulec.runtime.context"}
+    assert modules <= {"__future__", "collections.abc", "rulec.runtime.model", "rulec.runtime.context"}
     docstring = ast.get_docstring(tree)
     assert f"Source: games/{name}.rulec" in docstring and "do not edit" in docstring
 
@@ -119,3 +120,66 @@ def test_load_compiled_reports_problems_as_diagnostics(tmp_path):
     assert caught.value.diagnostics[0].code == "not-a-compiled-game"
     with pytest.raises(DiagnosticError):
         load_compiled(tmp_path / "missing.py")
+
+
+# A game of the designer tests with every kind of expression a type checker could trip on: a unit that may be
+# None, a division (a fraction), a flag, a text that reads like code.
+EXPRESSIVE = (ROOT / "tests" / "bad_games" / "ok_designer_tiny.rulec").read_text(encoding="utf-8").replace(
+    "award red_kills { side = red  when = eliminated(blue)  amount = strength }",
+    'award red_kills { side = red  when = eliminated(blue)  amount = strength / 2 + vp(blue) * max(1, turn) % 3\n'
+    '  only = has_flag(elite) or side == red or phasing_side == "ctx.unit.side" }').replace(
+    "strength = 3  move = 3  setup = 0101 }", "strength = 3  move = 3  setup = 0101  flags = [elite] }")
+
+
+@pytest.fixture(scope="module")
+def expressive(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("expressive")
+    (folder / "expressive.rulec").write_text(EXPRESSIVE, encoding="utf-8")
+    assert run_compile(str(folder / "expressive.rulec"), "--out", str(folder)) == 0
+    return folder / "expressive.py"
+
+
+def test_generated_modules_pass_a_strict_type_check(regenerated, expressive):
+    api = pytest.importorskip("mypy.api")
+    files = [str(regenerated / f"{name}.py") for name in GAMES] + [str(expressive)]
+    limit = sys.getrecursionlimit()
+    try:
+        out, err, status = api.run(["--strict", "--follow-imports=silent", "--no-incremental", "--no-error-summary", *files])
+    finally:
+        sys.setrecursionlimit(limit)  # mypy raises it for the whole process; other tests rely on the default
+    assert status == 0, out + err
+
+
+def test_an_expression_about_a_unit_reads_it_once_and_says_it_is_there(expressive):
+    tree = ast.parse(expressive.read_text(encoding="utf-8"))
+    functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    only = ast.unparse(functions["award_red_kills_only"])
+    assert "unit = ctx.unit" in only and "assert unit is not None" in only
+    assert "'ctx.unit.side'" in only  # a text in quotes is left as written
+    assert ast.unparse(functions["award_red_kills_amount"].returns) == "float"  # '/' may leave a fraction
+    assert ast.unparse(functions["award_red_town_amount"].returns) == "int"
+    assert "unit = " not in ast.unparse(functions["award_red_town_amount"])
+
+
+def test_expressions_about_a_unit_evaluate_like_the_in_memory_ones(expressive):
+    built = load_game(str(expressive.with_suffix(".rulec")))
+    loaded = load_compiled(expressive)
+
+    class Context:
+        turns, phasing_side = 4, "blue"
+
+        def __init__(self, turn, unit):
+            self.turn, self.unit = turn, unit
+
+        def units(self, **filters):
+            return []
+
+        def vp(self, side):
+            return 5
+
+    for turn in (1, 2, 3):
+        for unit in built.units.values():
+            for mine, theirs in zip(built.awards, loaded.awards):
+                assert theirs.amount(Context(turn, unit)) == mine.amount(Context(turn, unit))
+                if mine.only is not None:
+                    assert theirs.only(Context(turn, unit)) == mine.only(Context(turn, unit))
