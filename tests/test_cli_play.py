@@ -211,3 +211,8 @@ def test_loading_says_that_the_saved_seed_is_kept(capsys, monkeypatch, tmp_path)
     assert main(["play", "--load", "rulec-autosave-drive_on_metz.json", "--seed", "9"]) == 0
     captured = capsys.readouterr()
     assert "keeps its own seed (7)" in captured.err and "seed 7" in captured.out
+
+
+def test_a_number_before_any_numbered_list_is_explained(capsys, monkeypatch):
+    _, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "3\nlist\n3\nquit\n")
+    assert out.count("no numbered orders shown: type `list UNIT`") == 2  # a bare summary numbers nothing

@@ -160,12 +160,13 @@ class BoardView:
         """Terrain letters, side letters, markers and the named places."""
         terrain = ", ".join(f"{letter} {self.game.terrain[t].name or t}" for t, letter in self.letters.items())
         sides = ", ".join(f"{letter} {self.game.sides[s].name}" for s, letter in self.sides.items())
-        places = "; ".join(f"{h} {name}" for h, name in sorted(self.game.map.places.items()))
-        out = [f"terrain: {terrain}", f"units: {sides} (HEX:Xs-m is a unit of side X, strength s, move m; HEX+ a stack; "
+        out = [f"terrain: {terrain} (upper case: the hex's terrain, lower case: a feature in it)",
+               f"units: {sides} (HEX:Xs-m is a unit of side X, strength s, move m; HEX+ a stack; "
                "the names are listed under the map)",
-               "markers: * named place, = road, ~ river"]
+               "markers: * a named place, = a road through the hex, ~ a river along one of its sides"]
+        places = [f"{h} {name}" for h, name in sorted(self.game.map.places.items())]
         if places:
-            out.append(f"places: {places}")
+            out.extend(_wrap_entries("places:", places))
         return "\n".join(out)
 
 

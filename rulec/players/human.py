@@ -93,6 +93,8 @@ class HumanPlayer:
                 if 0 <= index < len(self._listed):
                     return self._listed[index]
                 self.say(f"no order numbered {line}; `list` shows 1 to {len(self._listed)}")
+            elif line.isdigit():
+                self.say("no numbered orders shown: type `list UNIT` (or `list attack`, `list HEX`) first")
             else:
                 action = self._parse(state, line)
                 if action is not None:
