@@ -216,3 +216,36 @@ def test_loading_says_that_the_saved_seed_is_kept(capsys, monkeypatch, tmp_path)
 def test_a_number_before_any_numbered_list_is_explained(capsys, monkeypatch):
     _, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "3\nlist\n3\nquit\n")
     assert out.count("no numbered orders shown: type `list UNIT`") == 2  # a bare summary numbers nothing
+
+
+def test_tab_completes_the_next_word_of_a_legal_order(metz):
+    from rulec.cli.play_command import _OrderCompletion
+
+    class Line:  # what readline would report for the text typed so far
+        buffer = ""
+
+        def get_line_buffer(self):
+            return self.buffer
+
+        def get_endidx(self):
+            return len(self.buffer)
+
+    completion = _OrderCompletion(["map", "units", "save"])
+    completion.readline = line = Line()
+    completion.state = new_game(metz, seed=0)
+
+    def words(buffer: str) -> list[str]:
+        line.buffer = buffer
+        text = buffer.split(" ")[-1]
+        found, index = [], 0
+        while (word := completion.complete(text, index)) is not None:
+            found.append(word)
+            index += 1
+        return found
+
+    assert words("mo") == ["move "]
+    assert words("ma") == ["map "]
+    assert words("move CC") == ["CCA ", "CCB ", "CCR "]
+    assert words("move CCA 051") == ["0510 ", "0511 "]
+    completion.state.apply_action(completion.state.parse_action("move CCA 0510"))
+    assert words("move CC") == ["CCB ", "CCR "]  # a unit that has moved is offered no more

@@ -109,8 +109,15 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
 
     commands = {"map": lambda s, rest: screen.show_position(s, legend=True), "units": lambda s, rest: screen.show_units(s),
                 "save": save}
+    completion = _OrderCompletion(list(commands)) if read_line is input else None
+
+    def before_choice(current: Any) -> None:
+        screen.flush(current)
+        if completion is not None:
+            completion.state = current
+
     players = build_players(kinds, list(state.players), seed, read_line=read_line, out=out, commands=commands,
-                            before_choice=screen.flush)
+                            before_choice=before_choice)
     print(screen.title(kinds, options, seed), file=out)
     screen.show_position(state)
     stopped_by_player = False
@@ -169,3 +176,42 @@ def _line_reader(stdin, out):
         return line
 
     return read_line
+
+
+class _OrderCompletion:
+    """Tab completion of orders at a terminal: the next word of any legal order (or a command) that
+    begins with what is typed. Installed only when the `readline` module exists (it also gives
+    line editing and the arrow-key history)."""
+
+    def __init__(self, commands: list[str]):
+        self.state: Any = None
+        self.commands = ["help", "list", "quit", *commands]
+        self._texts: tuple[Any, list[str]] = (None, [])  # (the moment they were listed, the orders)
+        try:
+            import readline
+        except ImportError:  # no readline on this platform: plain input, no completion
+            self.readline = None
+            return
+        self.readline = readline
+        readline.set_completer_delims(" ")
+        readline.set_completer(self.complete)
+        readline.parse_and_bind("tab: complete")
+
+    def _orders(self) -> list[str]:
+        if self.state is None:
+            return list(self.commands)
+        moment = (id(self.state), len(self.state.history()))  # the state changes in place as orders are given
+        if self._texts[0] != moment:
+            texts = [self.state.action_to_string(a) for a in self.state.legal_actions()]
+            self._texts = (moment, texts + list(self.commands))
+        return self._texts[1]
+
+    def complete(self, text: str, index: int) -> str | None:
+        try:
+            typed = self.readline.get_line_buffer()[:self.readline.get_endidx()]
+            before = typed[:len(typed) - len(text)]
+            words = sorted({order[len(before):].split(" ")[0] for order in self._orders()
+                            if order.startswith(before) and order[len(before):].startswith(text)})
+            return words[index] + " " if index < len(words) else None
+        except Exception:  # a completion slip must never stop the game
+            return None
