@@ -71,6 +71,14 @@ MISTAKES = [
      "duplicate-key", "'unit r1' is defined twice (first defined at line", None),
     ("unknown name in an expression", "8 - turn", "8 - turm",
      "unknown-name", "unknown name 'turm' in expression", "did you mean 'turn'?"),
+    ("a required field misspelt", "strength = 3  move = 3", "strenght = 3  move = 3",
+     "unknown-field", "'strenght' is not a field of 'unit r1'", "did you mean 'strength'?"),
+    ("'=' for '==' in a condition", "amount = 8 - turn", "amount = if(turn = 1, 2, 3)",
+     "unknown-argument", "'if' takes no named arguments, found 'turn = ...'", "to compare, write 'turn == ...'"),
+    ("a ratio where victory is a difference", "at_least = 5", "at_least = 3:1",
+     "victory-level-kind", "victory level 'red_win' needs a lead of 3:1", "give the lead in VP"),
+    ("a text in single quotes", 'title = "Bridge at Ostburg"', "title = 'Bridge at Ostburg'",
+     "syntax-character", 'unexpected character "\'"', "texts go between double quotes"),
     ("a block written twice", "stacking { limit = 2 }", "stacking { limit = 2 }\nstacking { limit = 2 }",
      "duplicate-key", "'stacking' is defined twice (first defined at line", None),
 ]
@@ -138,3 +146,9 @@ def test_the_caret_keeps_the_tabs_of_the_line_so_it_lines_up():
 def test_a_form_feed_in_a_comment_does_not_shift_the_lines_shown():
     source = SourceFile("m.rulec", "# page one\x0c page two\nturns = x\n")
     assert source.line(2) == "turns = x"
+
+
+def test_a_missing_field_is_still_reported_beside_a_known_field_of_a_close_name(tmp_path):
+    # `size` is a field of its own: it is no misspelling of the missing `side`.
+    text = mistake("unit r2 { side = red ", "unit r2 { size = III ")
+    assert [(d.code, d.message) for d in check_text(tmp_path, text)] == [("missing-field", "'unit r2' needs 'side'")]

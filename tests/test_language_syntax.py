@@ -68,6 +68,14 @@ def test_an_unclosed_text_of_several_words_is_one_error():
         (2, 11, "syntax-unclosed-text"), (5, 17, "syntax-unclosed-text")]
 
 
+@pytest.mark.parametrize("quoted", ["'Ostburg'", "\u201cOstburg\u201d", "\u2018Ostburg\u2019", "'Bridge at Ostburg'"])
+def test_a_text_in_the_wrong_quotes_is_one_error(quoted):
+    text = f"game g {{\n  title = {quoted}\n  turns = 3\n}}\nside a {{ name = {quoted} }}\n"
+    _, diagnostics = parse_tree(text, "t.rulec")
+    assert [(d.span.line, d.span.column, d.code) for d in diagnostics] == [(2, 11, "syntax-character"), (5, 17, "syntax-character")]
+    assert "double quotes" in diagnostics[0].hint
+
+
 def test_a_value_left_out_points_at_its_equals_sign():
     _, diagnostics = parse_tree("a {\n  x =\n  y = 3\n}\n", "t.rulec")
     assert [(d.span.line, d.span.column, d.code, d.message) for d in diagnostics] == [

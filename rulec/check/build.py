@@ -324,7 +324,19 @@ class Builder(MapSections, CombatSections):
         body = self.data["victory"]
         levels = tuple(m.VictoryLevel(id=lid, name=b.get("name", lid), at_least=_level_threshold(b.get("at_least", 0)))
                        for lid, b in body.get("level", {}).items())
-        for (first, a), (second, b) in zip(body.get("level", {}).items(), list(body.get("level", {}).items())[1:]):
+        wrong_kind = False
+        if body.get("measure", "difference") == "difference":
+            for lid, b in body.get("level", {}).items():
+                threshold = b.get("at_least")
+                if isinstance(threshold, dict) and "$ratio" in threshold:
+                    wrong_kind = True
+                    high, low = threshold["$ratio"]
+                    self.error("victory-level-kind", f"victory level '{lid}' needs a lead of {high}:{low}, a ratio, "
+                               "but victory is measured by the difference of the scores",
+                               ("victory", "level", lid, "at_least"),
+                               "give the lead in VP (at_least = 10), or write 'measure = ratio' in the victory block")
+        ordered = [] if wrong_kind else list(body.get("level", {}).items())  # thresholds of mixed kinds do not compare
+        for (first, a), (second, b) in zip(ordered, ordered[1:]):
             if _level_threshold(b.get("at_least", 0)) >= _level_threshold(a.get("at_least", 0)):
                 self.error("victory-level-order", f"victory level '{second}' must need less than '{first}' (levels are listed best first)",
                            ("victory", "level", second, "at_least"))

@@ -98,6 +98,7 @@ CODES: dict[str, str] = {
     "turn-labels": "a different number of turn labels than turns",
     "bad-trigger": "an award 'when' that is not phase(), holds(), exits(), eliminated() or selected",
     "victory-level-order": "victory levels not listed best first",
+    "victory-level-kind": "a victory level given as a ratio when victory is measured by the difference",
     # ----------------------------------------------------------- options
     "option-adds-regular-unit": "an option adding a unit that is not optional",
     "optional-unit-unused": "a warning: an optional unit no option adds",

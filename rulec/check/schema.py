@@ -85,6 +85,9 @@ def _diagnostics(error: ValidationError, document: Document) -> Iterable[Diagnos
         missing = error.validator_value
         for name in missing:
             if isinstance(error.instance, dict) and name not in error.instance:
+                fields = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+                if path and fields and any(key not in fields and did_you_mean(key, [name]) for key in error.instance):
+                    continue  # `strenght = 3`: the unknown field and its hint say it all
                 message = f"a game file needs a '{name}' block" if not path else f"{where} needs '{name}'"
                 yield Diagnostic("missing-field", message, document.key_span(path))
         return

@@ -100,6 +100,10 @@ class ExpressionCompiler:
         if name not in FUNCTIONS:
             raise ExpressionError("unknown-function", f"unknown function '{name}'", did_you_mean(name, FUNCTIONS))
         low, high, allowed = FUNCTIONS[name]
+        if keywords and not allowed:  # `if(turn = 1, 2, 3)`: '=' written for '=='
+            keyword = next(iter(keywords))
+            raise ExpressionError("unknown-argument", f"'{name}' takes no named arguments, found '{keyword} = ...'",
+                                  f"to compare, write '{keyword} == ...'")
         if not low <= len(args) <= high:
             expected = str(low) if low == high else f"{low} to {high}"
             raise ExpressionError("argument-count", f"'{name}' takes {expected} argument(s), not {len(args)}")

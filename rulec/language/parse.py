@@ -83,8 +83,8 @@ def parse_tree(text: str, file: str = "<game>") -> tuple[Tree | None, list[Diagn
                 return False
             if not _close_value_left_open(error, text):
                 _recover(error, text, line_starts, boundaries)
-        elif isinstance(error, UnexpectedCharacters) and error.char == '"':
-            _close_text_at_line_end(error, text)
+        elif isinstance(error, UnexpectedCharacters) and error.char in TEXT_QUOTES:
+            _read_text_left_open(error, text)
         return True
 
     try:
@@ -156,13 +156,19 @@ def _close_value_left_open(error: UnexpectedToken, text: str) -> bool:
     return True
 
 
-def _close_text_at_line_end(error: UnexpectedCharacters, text: str) -> None:
-    """Read a text in quotes left open as if it were closed at the end of its line.
+# Quotes that may open a text: the right one, and those of other languages and word processors.
+# Each maps to the characters that may close it.
+TEXT_QUOTES = {'"': '"', "'": "'", "\u201c": "\u201d\u201c\"", "\u201d": "\u201d\u201c\"", "\u2018": "\u2019\u2018'", "\u2019": "\u2019\u2018'"}
 
-    Without this the words of the text would be read as names and trip the
-    parser on the next line too. Closing brackets at the very end of the line
-    are kept out of the text: in `side b { name = "Blue }` they most likely
-    close the block.
+
+def _read_text_left_open(error: UnexpectedCharacters, text: str) -> None:
+    """Read a text the lexer could not (left open, or in the wrong quotes) as one text, and go on after it.
+
+    Without this its words would be read as names and trip the parser on the
+    next line too. A '"' left open ends at the end of its line; closing
+    brackets at the very end of the line are kept out of the text: in
+    `side b { name = "Blue }` they most likely close the block. A text in
+    other quotes ('Blue', “Blue”) ends at its closing quote.
     """
     interactive = error.interactive_parser
     if interactive is None:
@@ -174,8 +180,14 @@ def _close_text_at_line_end(error: UnexpectedCharacters, text: str) -> None:
     end_of_line = text.find("\n", start)
     if end_of_line < 0:
         end_of_line = len(text)
-    end = start + len(text[start:end_of_line].rstrip().rstrip("}]) \t\r"))
-    body = text[start + 1:end].replace("\\", "\\\\").replace('"', '\\"')
+    closing = TEXT_QUOTES[text[start]]
+    close = next((i for i in range(start + 1, end_of_line) if text[i] in closing), None) if text[start] != '"' else None
+    if close is not None:
+        end, body = close + 1, text[start + 1:close]
+    else:
+        end = start + len(text[start:end_of_line].rstrip().rstrip("}]) \t\r"))
+        body = text[start + 1:end]
+    body = body.replace("\\", "\\\\").replace('"', '\\"')
     interactive.feed_token(Token("STRING", f'"{body}"', start_pos=start, line=error.line, column=error.column,
                                  end_line=error.line, end_column=error.column + end - start))
     counter = interactive.lexer_thread.state.line_ctr

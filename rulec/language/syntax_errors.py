@@ -267,6 +267,9 @@ def _character_diagnostic(error: UnexpectedCharacters, text: str, span: Span) ->
                           hint="end it with '>>'")
     if char == ".":
         return Diagnostic("syntax-character", "unexpected '.'", span, hint="a range is written with two dots: 1..9")
+    if char in "\u201c\u201d\u2018\u2019":
+        return Diagnostic("syntax-character", f"unexpected character {char!r}", span,
+                          hint="texts go between straight double quotes: \"like this\" (a word processor may have curled them)")
     if char in _CHARACTER_HINTS:
         return Diagnostic("syntax-character", f"unexpected character {char!r}", span, hint=_CHARACTER_HINTS[char])
     shown = repr(char) if char.isprintable() else f"U+{ord(char):04X}"
