@@ -249,3 +249,11 @@ def test_tab_completes_the_next_word_of_a_legal_order(metz):
     assert words("move CCA 051") == ["0510 ", "0511 "]
     completion.state.apply_action(completion.state.parse_action("move CCA 0510"))
     assert words("move CC") == ["CCB ", "CCR "]  # a unit that has moved is offered no more
+
+
+@pytest.mark.parametrize("argv", [["play", "engle_ww2_battle"], ["simulate", "engle_ww2_battle", "-n", "1"]])
+def test_a_game_without_a_map_is_refused_with_a_pointer_to_battle(capsys, monkeypatch, argv):
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "has no map, so it cannot be played turn by turn" in err and "rulec battle engle_ww2_battle" in err

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from rulec.cli.board_view import GameScreen, use_color
-from rulec.diagnostics import DiagnosticError, render
+from rulec.diagnostics import Diagnostic, DiagnosticError, render
 from rulec.pipeline import load_game
 from rulec.players import QuitGame
 from rulec.players.match import play_match
@@ -46,6 +46,17 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+def load_playable_game(name: str) -> Any:
+    """The compiled game, if the map engine can play it; a diagnostic (not a traceback) otherwise."""
+    game = load_game(name)
+    if game.map is None:
+        hint = (f"it is a battle system: rulec battle {name} --side \"SIDE: UNIT, ...\" --side \"SIDE: UNIT, ...\""
+                if game.battle is not None else None)
+        raise DiagnosticError([Diagnostic("no-map", f"'{name}' has no map, so it cannot be played turn by turn",
+                                          hint=hint)])
+    return game
+
+
 def start_state(game: Any, options: tuple[str, ...], seed: int) -> Any:
     from rulec.engine import new_game
 
@@ -66,7 +77,7 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         if args.game and args.game != saved.game:
             print(f"rulec: error: the saved game is '{saved.game}', not '{args.game}'", file=sys.stderr)
             return 2
-        game = load_game(saved.game)
+        game = load_playable_game(saved.game)
         sides = list(game.sides)
         state = restore(saved, args.load, text, start=start_state, game=game, sides=sides, player_kinds=PLAYER_KINDS)
         kinds = {**saved.players, **parse_player_specs(args.player, sides)}
@@ -78,7 +89,7 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         if not args.game:
             print("rulec: error: name a game to play (or --load a saved one)", file=sys.stderr)
             return 2
-        game = load_game(args.game)
+        game = load_playable_game(args.game)
         sides = list(game.sides)
         options = check_options(game, [*args.scenario, *args.option])
         kinds = parse_player_specs(args.player, sides)

@@ -15,8 +15,7 @@ import sys
 from typing import Any
 
 from rulec.cli.board_view import GameScreen, use_color
-from rulec.cli.play_command import start_state
-from rulec.pipeline import load_game
+from rulec.cli.play_command import load_playable_game, start_state
 from rulec.players.saves import read_save, restore
 from rulec.players.setup import PLAYER_KINDS
 
@@ -32,7 +31,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     out = stdout or sys.stdout
     saved, text = read_save(args.file)
-    game = load_game(saved.game)
+    game = load_playable_game(saved.game)
     options = tuple(saved.options)
     restore(saved, args.file, text, start=start_state, game=game, sides=list(game.sides), player_kinds=PLAYER_KINDS)
     screen = GameScreen(game, color=use_color(out, args.no_color), out=out,

@@ -17,6 +17,7 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from rulec.cli.play_command import load_playable_game
 from rulec.pipeline import load_game
 from rulec.players.setup import AI_KINDS, check_options, parse_player_specs
 from rulec.players.simulation import GameRecord, format_summary, play_one, summarise
@@ -86,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("rulec: error: -n must be at least 1", file=sys.stderr)
         return 2
-    game = load_game(args.game)
+    game = load_playable_game(args.game)
     sides = list(game.sides)
     options = check_options(game, args.option)
     kinds = parse_player_specs(args.player, sides, kinds=AI_KINDS)
