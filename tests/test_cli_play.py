@@ -257,3 +257,14 @@ def test_a_game_without_a_map_is_refused_with_a_pointer_to_battle(capsys, monkey
     assert main(argv) == 1
     err = capsys.readouterr().err
     assert "has no map, so it cannot be played turn by turn" in err and "rulec battle engle_ww2_battle" in err
+
+
+def test_when_the_current_folder_cannot_take_the_autosave_it_goes_to_the_temporary_folder(capsys, monkeypatch, tmp_path):
+    (tmp_path / "rulec-autosave-drive_on_metz.json").mkdir()  # in the way of the autosave here
+    elsewhere = tmp_path / "tmp"
+    elsewhere.mkdir()
+    monkeypatch.setattr("tempfile.gettempdir", lambda: str(elsewhere))
+    _, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "end\nquit\n")
+    assert "cannot save the game to 'rulec-autosave-drive_on_metz.json'" in out
+    assert f"game saved to {elsewhere / 'rulec-autosave-drive_on_metz.json'}" in out
+    assert json.loads((elsewhere / "rulec-autosave-drive_on_metz.json").read_text())["history"] == ["end"]

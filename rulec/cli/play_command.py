@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import shlex
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -146,8 +147,9 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     unfinished = stopped_by_player or not result.finished
     if args.save or unfinished:
         # Nothing is lost: an unfinished game is always written somewhere it can be resumed from.
-        target = saved_to[0] if saved_to else autosave_path(game_name)
-        if not save(state, target) and not (target != autosave_path(game_name) and save(state, autosave_path(game_name))):
+        # The chosen file first; if that fails, the autosave file here, then in the temporary folder.
+        targets = [*saved_to, autosave_path(game_name), str(Path(tempfile.gettempdir()) / autosave_path(game_name))]
+        if not any(save(state, target) for target in dict.fromkeys(targets)):
             print("the game could not be saved anywhere; it is lost", file=out)
     if stopped_by_player:
         print("game stopped.", file=out)
