@@ -79,6 +79,12 @@ MISTAKES = [
      "victory-level-kind", "victory level 'red_win' needs a lead of 3:1", "give the lead in VP"),
     ("a text in single quotes", 'title = "Bridge at Ostburg"', "title = 'Bridge at Ostburg'",
      "syntax-character", 'unexpected character "\'"', "texts go between double quotes"),
+    ("an amount in quotes", "amount = 8 - turn", 'amount = "eight"',
+     "wrong-type", 'expected a number or an expression, found the text "eight"', "write a number or an expression"),
+    ("an operand left out at the end of a line", "amount = 8 - turn", "amount = 8 -",
+     "syntax-missing-operand", "expected a value after '-' at the end of the line", "an operator needs a value"),
+    ("a hexside from a hex to itself", "sides = [0301/0302]", "sides = [0301/0301]",
+     "hexside-not-adjacent", "a hexside lies between two hexes, not 0301 and itself", "the neighbours of 0301"),
     ("a block written twice", "stacking { limit = 2 }", "stacking { limit = 2 }\nstacking { limit = 2 }",
      "duplicate-key", "'stacking' is defined twice (first defined at line", None),
 ]
@@ -152,3 +158,14 @@ def test_a_missing_field_is_still_reported_beside_a_known_field_of_a_close_name(
     # `size` is a field of its own: it is no misspelling of the missing `side`.
     text = mistake("unit r2 { side = red ", "unit r2 { size = III ")
     assert [(d.code, d.message) for d in check_text(tmp_path, text)] == [("missing-field", "'unit r2' needs 'side'")]
+
+
+@pytest.mark.parametrize("rows,message", [(["05"], "row 05 is missing from the picture"),
+                                          (["04", "05"], "rows 04, 05 are missing from the picture")])
+def test_rows_left_out_of_the_picture_are_named(tmp_path, rows, message):
+    text = GOOD
+    for row in rows:
+        line = next(line for line in GOOD.split("\n") if line.strip().startswith(row + " "))
+        text = text.replace(line + "\n", "")
+    [found] = check_text(tmp_path, text)
+    assert (found.code, found.message) == ("map-picture", message)

@@ -76,6 +76,18 @@ def test_a_text_in_the_wrong_quotes_is_one_error(quoted):
     assert "double quotes" in diagnostics[0].hint
 
 
+@pytest.mark.parametrize("text", ["a {\n  x = 8 -\n  y = 3\n}\n", "a {\n  x = 8 -\n}\n", 'a {\n  x = 8 -\n  text = "t"\n}\n'])
+def test_an_operand_left_out_at_the_end_of_a_line_points_at_its_operator(text):
+    _, diagnostics = parse_tree(text, "t.rulec")
+    assert [(d.span.line, d.span.column, d.code, d.message) for d in diagnostics] == [
+        (2, 9, "syntax-missing-operand", "expected a value after '-' at the end of the line")]
+
+
+def test_an_expression_may_still_go_on_over_several_lines():
+    tree, diagnostics = parse_tree("a {\n  x = 8 -\n    turn\n}\n", "t.rulec")
+    assert diagnostics == [] and tree is not None
+
+
 def test_a_value_left_out_points_at_its_equals_sign():
     _, diagnostics = parse_tree("a {\n  x =\n  y = 3\n}\n", "t.rulec")
     assert [(d.span.line, d.span.column, d.code, d.message) for d in diagnostics] == [

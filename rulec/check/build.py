@@ -302,11 +302,23 @@ class Builder(MapSections, CombatSections):
         side = self.reference(args[0] if args else None, sides, "side", path)
         return m.Trigger(kind="eliminated", side=side)
 
+    def _written_in_quotes(self, path: Path) -> bool:
+        """Whether the value at `path` was written as a text in quotes (the document keeps both as a str)."""
+        span = self.doc.span(path)
+        lines = self.doc.text.split("\n")
+        if span is None or not 1 <= span.line <= len(lines):
+            return False
+        return lines[span.line - 1][span.column - 1:span.column] == '"'
+
     def expression(self, value: Any, path: Path, compiler: ExpressionCompiler) -> m.Expr | None:
         if isinstance(value, dict) and "tree" in value:
             tree = value["tree"]
         elif isinstance(value, bool) or isinstance(value, (int, float)):
             tree = ["const", value]
+        elif isinstance(value, str) and self._written_in_quotes(path):  # `amount = "eight"`: a text is no name
+            self.error("wrong-type", f"expected a number or an expression, found the text \"{value}\"", path,
+                       "write a number or an expression without quotes, such as 8 - turn")
+            return None
         elif isinstance(value, str):
             tree = ["name", value]
         else:

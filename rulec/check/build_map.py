@@ -155,7 +155,12 @@ class MapSections:
         missing = [h for h in hexes if h not in terrain]
         picture_problems = any(d.code in ("map-picture", "hex-off-map") for d in self.diagnostics)
         if missing and not picture_problems:
-            self.error("map-picture", f"{counted(len(missing), 'hex', 'hexes')} without terrain (first: {missing[0]})", path,
+            rows_left_out = _rows_left_out(self.grid, missing) if self.grid else []
+            what = ((f"rows {', '.join(rows_left_out)} are" if len(rows_left_out) > 1 else f"row {rows_left_out[0]} is")
+                    + " missing from the picture"
+                    if rows_left_out and len(rows_left_out) * (self.grid.columns[1] - self.grid.columns[0] + 1) == len(missing)
+                    else f"{counted(len(missing), 'hex', 'hexes')} without terrain (first: {missing[0]})")
+            self.error("map-picture", what, path,
                        hint="every hex needs a letter in the picture, or give the map a 'default_terrain'")
         return terrain
 
@@ -193,6 +198,10 @@ class MapSections:
             return None
         a, b = (self.hex_ref(h, path) for h in value["$hexside"])
         if not a or not b:
+            return None
+        if a == b:
+            self.error("hexside-not-adjacent", f"a hexside lies between two hexes, not {a} and itself", path,
+                       hint=f"the neighbours of {a} are {', '.join(sorted(neighbours[a].values()))}")
             return None
         if b not in neighbours[a].values():
             self.error("hexside-not-adjacent", f"hexes {a} and {b} are not adjacent", path,
@@ -273,3 +282,12 @@ def _cell_column(line: str, index: int) -> int:
                 return i + 1
         in_cell = not ch.isspace()
     return 1
+
+
+def _rows_left_out(grid: m.HexGrid, missing: list[str]) -> list[str]:
+    """The rows (as the picture numbers them) of which every hex is in `missing`."""
+    positions = {hexgrid.parse_hex(grid, number) for number in missing}
+    width = grid.columns[1] - grid.columns[0] + 1
+    rows = sorted({r for _, r in (p for p in positions if p)})
+    digits = grid.numbering.count("R")
+    return [str(r).zfill(digits) for r in rows if sum(1 for p in positions if p and p[1] == r) == width]

@@ -181,12 +181,47 @@ def syntax_diagnostic(error: UnexpectedInput, text: str, file: str, parse: Calla
     return Diagnostic("syntax", f"expected {expected_words(error.expected)}, found {describe_token(token)}", span)
 
 
+_OPERATOR_TOKENS = _OPERATORS | {"MINUS", "PLUS", "NOT"}
+
+
+def _operator_ending_a_line(error: UnexpectedToken) -> tuple[Token | None, int]:  # (operator, next line)
+    """An operator at the top of the parser stack whose operand would come from a later line.
+
+    Either the next line's first token cannot be a value, or it can (`text` of
+    `text = "..."`) and the parser trips on the '=' after it.
+    """
+    stack = error.state.value_stack if error.state else []
+    candidates = []
+    if stack:
+        candidates.append((stack[-1], error.token))
+    if error.token.type == "EQUAL" and len(stack) >= 2:
+        candidates.append((stack[-2], _first_token(stack[-1])))
+    for operator, following in candidates:
+        if (isinstance(operator, Token) and operator.type in _OPERATOR_TOKENS and isinstance(following, Token)
+                and isinstance(operator.line, int) and isinstance(following.line, int) and following.line > operator.line):
+            return operator, following.line
+    return None, 0
+
+
+def _first_token(item: Any) -> Token | None:
+    while isinstance(item, Tree):
+        if not item.children:
+            return None
+        item = item.children[0]
+    return item if isinstance(item, Token) else None
+
+
 def _value_missing_at_line_end(error: UnexpectedToken, file: str) -> Diagnostic | None:
-    """A line ending in '=' (the value left out): point at that '=', not at the next line.
+    """A line ending in '=' or an operator (a value left out): point at it, not at the next line.
 
     Either the next line's first token cannot be a value (`}`), or it can (`y`
     of `y = 3`) and the parser trips on the '=' after it.
     """
+    operator, _ = _operator_ending_a_line(error)
+    if operator is not None:  # `amount = 8 -` and the next line: the operand was left out
+        return Diagnostic("syntax-missing-operand", f"expected a value after '{operator}' at the end of the line",
+                          Span(file, operator.line, operator.column, operator.end_line, operator.end_column),
+                          hint="an operator needs a value on each side")
     stack = error.state.value_stack if error.state else []
     equal = None
     if stack and isinstance(stack[-1], Token) and stack[-1].type == "EQUAL":
