@@ -268,3 +268,9 @@ def test_when_the_current_folder_cannot_take_the_autosave_it_goes_to_the_tempora
     assert "cannot save the game to 'rulec-autosave-drive_on_metz.json'" in out
     assert f"game saved to {elsewhere / 'rulec-autosave-drive_on_metz.json'}" in out
     assert json.loads((elsewhere / "rulec-autosave-drive_on_metz.json").read_text())["history"] == ["end"]
+
+
+def test_after_each_order_a_line_says_which_units_still_have_orders(capsys, monkeypatch):
+    _, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "move CCA 0510\nquit\n")
+    after = out.split("CCA enters the map at 0510\n", 1)[1].splitlines()[0]
+    assert after.startswith("  units with orders left: 357 358 ") and "CCA" not in after

@@ -62,6 +62,7 @@ class HumanPlayer:
         # result) is on the screen before the player is asked for the next one.
         self.before_choice = before_choice
         self._listed: list[Action] = []
+        self._last_phase: Any = None  # (turn, phase) of this player's last order
 
     def say(self, text: str) -> None:
         print(text, file=self.out)
@@ -71,6 +72,10 @@ class HumanPlayer:
         self._listed = []
         if self.before_choice is not None:
             self.before_choice(state)
+        phase = (getattr(state, "turn", None), getattr(state, "phase_index", None), side)
+        if phase == self._last_phase:  # the phase goes on: a one-line reminder instead of the map
+            self._remind(state)
+        self._last_phase = phase
         while True:
             try:
                 line = self.read_line(f"{side}> ")
@@ -124,6 +129,17 @@ class HumanPlayer:
             self.say(line)
         self.say("(0101-0104: 0101 to 0104) type `list UNIT` (or `list attack`, `list HEX`) to number "
                  "those orders, or type an order")
+
+    def _remind(self, state: Any) -> None:
+        """'  units with orders left: 358 2 CCB (`list UNIT` for one, `end` ends the phase)'."""
+        units = self._unit_names(state)
+        if not units:
+            return
+        texts = [state.action_to_string(a) for a in state.legal_actions()]
+        left = list(dict.fromkeys(w for t in texts if t.split()[0] in UNIT_ORDERS or t.startswith("attack")
+                                  for w in t.split()[1:] if w in units))
+        if left and any(t == "end" for t in texts):
+            self.say(f"  units with orders left: {' '.join(left)} (`list UNIT` for one, `end` ends the phase)")
 
     def _unit_names(self, state: Any) -> set[str]:
         game = getattr(state, "game", None)
