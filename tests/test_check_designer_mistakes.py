@@ -85,6 +85,8 @@ MISTAKES = [
      "syntax-missing-operand", "expected a value after '-' at the end of the line", "an operator needs a value"),
     ("a hexside from a hex to itself", "sides = [0301/0302]", "sides = [0301/0301]",
      "hexside-not-adjacent", "a hexside lies between two hexes, not 0301 and itself", "the neighbours of 0301"),
+    ("a CRT row that is no die roll", "6 = [AE, NE, NE, DR]", "x = [AE, NE, NE, DR]",
+     "wrong-type", "'crt main rows': expected a die roll such as 3, found 'x'", None),
     ("a block written twice", "stacking { limit = 2 }", "stacking { limit = 2 }\nstacking { limit = 2 }",
      "duplicate-key", "'stacking' is defined twice (first defined at line", None),
 ]

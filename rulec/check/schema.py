@@ -94,6 +94,11 @@ def _diagnostics(error: ValidationError, document: Document) -> Iterable[Diagnos
     if kind == "propertyNames":
         yield Diagnostic("bad-value", f"'{path[-1] if path else ''}' of {where}: {_expected(error)}", document.key_span(path))
         return
+    if "propertyNames" in error.relative_schema_path and isinstance(error.instance, str):
+        # A key of the wrong form (`x = [...]` among a CRT's rows): point at the key itself.
+        yield Diagnostic("wrong-type", f"{where}: expected {_expected(error)}, found '{error.instance}'",
+                         document.key_span(path + (error.instance,)) or document.key_span(path))
+        return
     span = document.span(path)
     found = show(error.instance)
     if kind in ("type", "anyOf", "oneOf", "pattern", "const", "prefixItems", "items"):
