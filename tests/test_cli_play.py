@@ -274,3 +274,11 @@ def test_after_each_order_a_line_says_which_units_still_have_orders(capsys, monk
     _, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "move CCA 0510\nquit\n")
     after = out.split("CCA enters the map at 0510\n", 1)[1].splitlines()[0]
     assert after.startswith("  units with orders left: 357 358 ") and "CCA" not in after
+
+
+def test_units_lists_every_unit_with_where_it_is_or_when_it_comes(capsys, monkeypatch):
+    _, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "units\nquit\n")
+    listing = out.split("us> units\n", 1)[1]
+    assert re.search(r"^ +357 +\S+ +4-4  may enter this turn$", listing, re.M)
+    assert re.search(r"^ +106 +\S+ +1-8  to arrive turn 2$", listing, re.M)
+    assert re.search(r"^ +Gar +\S+ +1-1  0807$", listing, re.M)

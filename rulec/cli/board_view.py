@@ -258,7 +258,10 @@ class GameScreen:
                 where = positions.get(unit_id) or status
                 if status == "pending":
                     due = getattr(state, "arrival_turn", lambda u: None)(unit_id)
-                    where = f"to arrive turn {due}" if due else "to arrive (any turn)"
+                    if due is None:
+                        where = "to arrive (any turn)"
+                    else:
+                        where = "may enter this turn" if due <= state.turn else f"to arrive turn {due}"
                 name = state.unit_name(unit_id) if hasattr(state, "unit_name") else unit_id
                 self.say(f"  {name:>8}  {unit.label:<12} {counter_text(current, current.strength):>5}  {where}")
 
