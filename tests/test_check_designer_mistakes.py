@@ -171,3 +171,24 @@ def test_rows_left_out_of_the_picture_are_named(tmp_path, rows, message):
         text = text.replace(line + "\n", "")
     [found] = check_text(tmp_path, text)
     assert (found.code, found.message) == ("map-picture", message)
+
+
+METZ = (Path(__file__).resolve().parent.parent / "games" / "drive_on_metz.rulec").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("old,new,code,message", [
+    # The map cannot be built: its zones and edges are still known by name, so awards naming them add no errors.
+    ("rows = 1..11", "rows = 11..1", "map-size", "map rows 11..1 run backwards"),
+    ("improve_random = 1..2", "improve_random = 2..1", "option-improve-range",
+     "option 'german_reorganization' improves 2..1 units, a range that runs backwards"),
+])
+def test_a_range_written_backwards_in_a_real_game_is_one_error(tmp_path, old, new, code, message):
+    assert METZ.count(old) == 1
+    diagnostics = check_text(tmp_path, METZ.replace(old, new))
+    assert [(d.code, d.message) for d in diagnostics] == [(code, message)]
+    assert diagnostics[0].hint == f"write {'..'.join(reversed(new.split(' = ')[1].split('..')))}"
+
+
+def test_a_misspelt_zone_is_still_found_when_the_map_has_an_error(tmp_path):
+    text = METZ.replace("rows = 1..11", "rows = 11..1").replace("zone = east_bank))\n", "zone = east_bnak))\n", 1)
+    assert [d.code for d in check_text(tmp_path, text)] == ["map-size", "wrong-kind-argument"]

@@ -180,7 +180,7 @@ class Builder(MapSections, CombatSections):
 
     def supply(self, sides: dict, game_map: m.MapDef | None) -> m.SupplyRules:
         """Supply rules; each side's sources are zones or map edges."""
-        areas = (set(game_map.zones) | set(game_map.edges)) if game_map else set()
+        areas = self.area_names(game_map)
         sources = {}
         for side, listed in self.get(("supply", "sources"), {}).items():
             path = ("supply", "sources", side)
@@ -245,17 +245,22 @@ class Builder(MapSections, CombatSections):
         return tuple(phases)
 
     def constants(self, sides, game_map, terrain, units) -> set[str]:
-        names = set(sides) | set(terrain) | set(units)
-        if game_map:
-            names |= set(game_map.zones) | set(game_map.edges)
+        names = set(sides) | set(terrain) | set(units) | self.area_names(game_map)
         for unit in units.values():
             names |= set(unit.flags)
         return names
 
+    def area_names(self, game_map: m.MapDef | None) -> set[str]:
+        """The zones and edges of the map; named by the map section even when its grid has an error
+        (so a wrong map size is one error, not one more per zone an award counts in)."""
+        if game_map:
+            return set(game_map.zones) | set(game_map.edges)
+        return set(self.get(("map", "zones"), {})) | set(self.get(("map", "edges"), {}))
+
     def names_by_kind(self, sides, game_map, unit_types, units) -> dict[str, frozenset[str]]:
         """The names an expression argument of each kind may use."""
         flags = {flag for unit in units.values() for flag in unit.flags}
-        areas = (set(game_map.zones) | set(game_map.edges)) if game_map else set()
+        areas = self.area_names(game_map)
         kinds = {"side": frozenset(sides), "zone": frozenset(areas), "unit type": frozenset(unit_types), "flag": frozenset(flags)}
         if game_map:
             kinds["hex"] = frozenset(game_map.hexes)
@@ -297,7 +302,7 @@ class Builder(MapSections, CombatSections):
         if kind == "holds":
             return m.Trigger(kind="holds", hexes=tuple(h for h in (self.hex_ref(a, path) for a in args) if h))
         if kind == "exits":
-            edges = game_map.edges if game_map else {}
+            edges = game_map.edges if game_map else self.get(("map", "edges"), {})
             return m.Trigger(kind="exits", edges=tuple(e for e in (self.reference(a, edges, "edge", path) for a in args) if e))
         side = self.reference(args[0] if args else None, sides, "side", path)
         return m.Trigger(kind="eliminated", side=side)

@@ -105,7 +105,10 @@ def _options(game: Game, report: _Reporter) -> None:
         if option.improve_random is not None:
             low, high = option.improve_random
             improvable = sum(1 for u in game.units.values() if u.improved is not None)
-            if low > high or high > improvable:
+            if low > high:
+                report.error("option-improve-range", f"option '{option.id}' improves {low}..{high} units, a range that runs "
+                             "backwards", ("option", option.id, "improve_random"), hint=f"write {high}..{low}")
+            elif high > improvable:
                 report.error("option-improve-range", f"option '{option.id}' improves {low}..{high} units, but "
                              f"{improvable} unit{'s have' if improvable != 1 else ' has'} an improved counter",
                              ("option", option.id, "improve_random"))
