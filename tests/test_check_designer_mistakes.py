@@ -56,7 +56,7 @@ MISTAKES = [
     ("text not closed", 'title = "Bridge at Ostburg"', 'title = "Bridge at Ostburg',
      "syntax-unclosed-text", "this text in quotes is not closed on the same line", "end it with '\"'"),
     ("CRT row too short", "3 = [AR, AR, DR, DR]", "3 = [AR, AR, DR]",
-     "crt-row-length", "die roll 3 has 3 results for 4 columns", None),
+     "crt-row-length", "die roll 3 has 3 results for 4 columns", "add 1 result: one per column"),
     ("award naming an unknown phase", "when = holds(0303)", "when = phase(red_mvoe)",
      "unknown-phase", "unknown phase 'red_mvoe'", "did you mean 'red_move'?"),
     ("map range backwards", "columns = 1..5", "columns = 5..1",

@@ -42,7 +42,11 @@ class CombatSections:
             for roll, codes in body.get("rows", {}).items():
                 rpath = path + ("rows", roll)
                 if len(codes) != len(columns):
-                    self.error("crt-row-length", f"die roll {roll} has {counted(len(codes), 'result')} for {counted(len(columns), 'column')}", rpath)
+                    short = len(codes) < len(columns)
+                    hint = (f"add {counted(len(columns) - len(codes), 'result')}" if short
+                            else f"remove {counted(len(codes) - len(columns), 'result')}")
+                    self.error("crt-row-length", f"die roll {roll} has {counted(len(codes), 'result')} for {counted(len(columns), 'column')}",
+                               rpath, hint=f"{hint}: one per column, in the order of 'columns'")
                 for j, code in enumerate(codes):
                     self.reference(code, results, "result code", rpath + (j,))
                 rows[int(roll)] = tuple(codes)
