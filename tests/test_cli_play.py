@@ -282,3 +282,10 @@ def test_units_lists_every_unit_with_where_it_is_or_when_it_comes(capsys, monkey
     assert re.search(r"^ +357 +\S+ +4-4  may enter this turn$", listing, re.M)
     assert re.search(r"^ +106 +\S+ +1-8  to arrive turn 2$", listing, re.M)
     assert re.search(r"^ +Gar +\S+ +1-1  0807$", listing, re.M)
+
+
+def test_a_finished_game_saved_points_at_replay(capsys, monkeypatch, tmp_path):
+    _, out, _ = _play(capsys, monkeypatch, ["--player", "us=greedy", "--player", "germany=random", "--seed", "1",
+                                            "--save", "done.json"])
+    assert "game saved to done.json; see it again with: rulec replay done.json" in out
+    assert out.splitlines()[-1].startswith("game over: ")

@@ -116,7 +116,8 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
                 print(render(diagnostic), file=out)
             return False
         saved_to[:] = [path]
-        print(f"game saved to {path}; go on with: rulec play --load {_quoted(path)}", file=out)
+        then = "see it again with: rulec replay" if state.is_terminal() else "go on with: rulec play --load"
+        print(f"game saved to {path}; {then} {_quoted(path)}", file=out)
         return True
 
     commands = {"map": lambda s, rest: screen.show_position(s, legend=True), "units": lambda s, rest: screen.show_units(s),
