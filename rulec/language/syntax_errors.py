@@ -176,6 +176,12 @@ def syntax_diagnostic(error: UnexpectedInput, text: str, file: str, parse: Calla
         missing = _equals_left_out(error, file)
         if missing is not None:
             return missing
+    stack = error.state.value_stack if error.state else []
+    if (example is not None and example.code == "syntax-missing-equals" and stack and isinstance(stack[-1], Token)
+            and stack[-1].type in ("NAME", "INT", "STRING") and token.type not in ("RBRACE", "RSQB", "DOTS")):
+        name = stack[-1]  # `{ anti_tank_gun 0 }`: name the name and its value
+        return Diagnostic(example.code, f"expected '=' between '{name}' and its value, found {describe_token(token)}", span,
+                          hint=f"write '{name} = {token}'")
     if example is not None:
         return Diagnostic(example.code, example.message.replace("{found}", describe_token(token)), span, hint=example.hint)
     return Diagnostic("syntax", f"expected {expected_words(error.expected)}, found {describe_token(token)}", span)
