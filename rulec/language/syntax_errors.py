@@ -13,9 +13,17 @@ the other in three ways, most specific first:
    an example written at the top level would never match the same mistake
    inside a block; keying on the state alone makes one example cover every
    depth.
-2. The end of the file inside a block names the block and where it began.
+2. The end of the file inside a block names the block and where it began,
+   and the indentation says where its '}' was left out (`block_left_open`).
 3. Otherwise: "expected <what the parser accepts, in designer words>, found
    <the token>".
+
+Before the table, a few mistakes whose parser state is misleading are
+recognised from the words around the error: a value or operator left out at
+the end of a line (the parser trips on the next line), `turns 4` with its '='
+left out (read as a block header missing '{'), and a `{ }` or `[ ]` value
+left open before the next statement (`value_left_open`; rulec.language.parse
+closes it there so that the rest of the file is checked as usual).
 """
 
 from __future__ import annotations
