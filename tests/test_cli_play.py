@@ -289,3 +289,17 @@ def test_a_finished_game_saved_points_at_replay(capsys, monkeypatch, tmp_path):
                                             "--save", "done.json"])
     assert "game saved to done.json; see it again with: rulec replay done.json" in out
     assert out.splitlines()[-1].startswith("game over: ")
+
+
+def test_simulate_interrupted_summarises_the_games_played(capsys, monkeypatch):
+    def progress_that_is_interrupted(total):
+        def show(done):
+            if done == 2:
+                raise KeyboardInterrupt  # as Ctrl-C would, in the middle of the run
+        return show
+
+    monkeypatch.setattr("rulec.cli.simulate_command._progress_bar", progress_that_is_interrupted)
+    assert main(["simulate", "drive_on_metz", "-n", "5", "--jobs", "1"]) == 130
+    captured = capsys.readouterr()
+    assert "interrupted after 2 of 5 games" in captured.err
+    assert captured.out.startswith("2 games of The Drive on Metz")

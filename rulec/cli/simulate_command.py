@@ -5,16 +5,17 @@
 
 Game i uses seed S+i, so the result does not depend on J. Sides without a
 `--player` are played by the random player. A progress bar goes to stderr when
-it is a terminal.
+it is a terminal. Ctrl-C stops and summarises the games played so far.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
+import signal
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from rulec.cli.play_command import load_playable_game
@@ -42,6 +43,8 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(game_name: str, options: tuple[str, ...], kinds: dict[str, str]) -> None:
+    # Ctrl-C is for the main process, which stops the workers itself (no traceback from each worker).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER.update(game=load_game(game_name), options=options, kinds=kinds)
 
 
@@ -50,18 +53,21 @@ def _play_seed(seed: int) -> GameRecord:
 
 
 def simulate(game_name: str, game: Any, options: tuple[str, ...], kinds: dict[str, str], seeds: range,
-             jobs: int, progress=None) -> list[GameRecord]:
-    """Play every seed; records in seed order whatever the number of jobs."""
-    records: list[GameRecord] = []
+             jobs: int, progress=None, records: list[GameRecord] | None = None) -> list[GameRecord]:
+    """Play every seed; records in seed order whatever the number of jobs. `records` (if given) is
+    filled as games finish, so that an interrupted run keeps the games it has played."""
+    records = [] if records is None else records
     if jobs <= 1:
         for seed in seeds:
             records.append(play_one(game, options, kinds, seed))
             if progress:
                 progress(len(records))
         return records
-    chunk = max(1, len(seeds) // (jobs * 8))
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(game_name, options, kinds)) as pool:
-        for record in pool.map(_play_seed, seeds, chunksize=chunk):
+    # Small chunks: the progress bar moves and Ctrl-C loses little; a game costs far more than a hand-over.
+    chunk = max(1, min(4, len(seeds) // (jobs * 8)))
+    # Leaving the `with` (also by Ctrl-C) terminates the workers at once.
+    with multiprocessing.Pool(jobs, initializer=_init_worker, initargs=(game_name, options, kinds)) as pool:
+        for record in pool.imap(_play_seed, seeds, chunksize=chunk):
             records.append(record)
             if progress:
                 progress(len(records))
@@ -95,11 +101,24 @@ def run(args: argparse.Namespace) -> int:
     jobs = args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1)
     jobs = min(jobs, args.games)
     seeds = range(args.seed, args.seed + args.games)
-    records = simulate(args.game, game, options, kinds, seeds, jobs, _progress_bar(args.games))
+    records: list[GameRecord] = []
+    try:
+        simulate(args.game, game, options, kinds, seeds, jobs, _progress_bar(args.games), records)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted after {len(records)} of {args.games} games", file=sys.stderr)
+        if not records:
+            return 130
+        _print_summary(args, game, options, kinds, records, sides)
+        return 130
+    _print_summary(args, game, options, kinds, records, sides)
+    return 0
+
+
+def _print_summary(args: argparse.Namespace, game: Any, options: tuple[str, ...], kinds: dict[str, str],
+                   records: list[GameRecord], sides: list[str]) -> None:
     summary = summarise(records, sides)
     if args.json:
         print(json.dumps({"game": game.info.id, "options": list(options), "players": kinds, "seed": args.seed,
                           **summary.to_json()}, indent=2))
     else:
         print(format_summary(summary, game, kinds))
-    return 0
