@@ -47,6 +47,7 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         state.apply_action(action)
         screen.flush(state)
         if pause and not state.is_chance_node():
+            print(f"[{index + 1}/{len(saved.history)}] Enter: next order, q: stop ", end="", file=out, flush=True)
             answer = (stdin or sys.stdin).readline()
             if answer.strip().lower() in ("q", "quit"):
                 print(f"stopped at action {index + 1} of {len(saved.history)}", file=out)
