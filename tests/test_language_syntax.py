@@ -95,6 +95,15 @@ def test_an_expression_may_still_go_on_over_several_lines():
     assert diagnostics == [] and tree is not None
 
 
+@pytest.mark.parametrize("bad_item", ["}0102/0202", "01=02/0202", '0102/0"202', "0102/0202 0103"])
+def test_a_mistake_in_a_long_list_is_one_error(bad_item):
+    # Recovery stays inside a list begun on an earlier line: its next lines are items, not statements.
+    text = ("map {\n  hexsides roads {\n    sides = [\n      0101/0201, 0101/0102,\n"
+            f"      0102/0201, {bad_item}, 0103/0202,\n      0103/0203, 0104/0203,\n      0104/0204,\n    ]\n  }}\n}}\n")
+    _, diagnostics = parse_tree(text, "t.rulec")
+    assert [d.span.line for d in diagnostics] == [5], [(d.span.line, d.message) for d in diagnostics]
+
+
 def test_a_value_left_out_points_at_its_equals_sign():
     _, diagnostics = parse_tree("a {\n  x =\n  y = 3\n}\n", "t.rulec")
     assert [(d.span.line, d.span.column, d.code, d.message) for d in diagnostics] == [

@@ -17,7 +17,8 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from rulec.diagnostics import Diagnostic, DiagnosticError, Span
 from rulec.language.document import Document, Path
-from rulec.language.syntax_errors import first_word_of_statement, parser_states_accepting_statements, syntax_diagnostic, value_left_open
+from rulec.language.syntax_errors import (first_word_of_statement, open_construct, parser_states_accepting_statements,
+                                          syntax_diagnostic, value_left_open)
 
 TRUE_FALSE = {"true": True, "false": False}
 
@@ -121,10 +122,14 @@ def _recover(error: UnexpectedToken, text: str, line_starts: list[int], boundari
     """
     interactive = error.interactive_parser
     state = interactive.parser_state
+    token = error.token
+    if _stay_in_list(interactive, token):
+        counter = interactive.lexer_thread.state.line_ctr
+        counter.feed(text[counter.char_pos:_resume_point(text, counter.char_pos, closing="]")])
+        return
     while len(state.state_stack) > 1 and state.state_stack[-1] not in boundaries:
         state.state_stack.pop()
         state.value_stack.pop()
-    token = error.token
     start = token.start_pos if isinstance(token.start_pos, int) else 0
     line_start = line_starts[token.line - 1] if isinstance(token.line, int) and 0 < token.line <= len(line_starts) else 0
     first_on_line = text[line_start:start].strip() == ""
@@ -133,6 +138,29 @@ def _recover(error: UnexpectedToken, text: str, line_starts: list[int], boundari
         return
     counter = interactive.lexer_thread.state.line_ctr
     counter.feed(text[counter.char_pos:_resume_point(text, counter.char_pos)])
+
+
+def _stay_in_list(interactive: Any, token: Token) -> bool:
+    """After a mistake in a list that began on an earlier line, unwind only to its last item.
+
+    The lines after it are more items (a long list of hexsides): read as
+    statements they would each be one more error.
+    """
+    state = interactive.parser_state
+    opened = open_construct(state.value_stack)
+    if opened is None or opened[1].type != "LSQB" or not isinstance(token.line, int) or not opened[1].line < token.line:
+        return False
+    states, values = list(state.state_stack), list(state.value_stack)
+    while len(state.state_stack) > 1:
+        accepted = interactive.accepts()
+        if "RSQB" in accepted and "COMMA" not in accepted and "EQUAL" not in accepted:  # where an item or ']' may come
+            return True
+        if state.value_stack and state.value_stack[-1] is opened[1]:
+            break
+        state.state_stack.pop()
+        state.value_stack.pop()
+    state.state_stack[:], state.value_stack[:] = states, values
+    return False
 
 
 def _close_value_left_open(error: UnexpectedToken, text: str) -> bool:
@@ -194,11 +222,12 @@ def _read_text_left_open(error: UnexpectedCharacters, text: str) -> None:
     counter.feed(text[counter.char_pos:end])
 
 
-def _resume_point(text: str, position: int) -> int:
-    """Where to resume after a bad token: the end of its line, or a '}' on it that closes an enclosing block."""
+def _resume_point(text: str, position: int, closing: str = "}") -> int:
+    """Where to resume after a bad token: the end of its line, or a '}' (or `closing`) on it that closes what encloses it."""
     end_of_line = text.find("\n", position)
     if end_of_line < 0:
         end_of_line = len(text)
+    opening = {"}": "{", "]": "["}[closing]
     depth, quoted = 0, False
     for index in range(position, end_of_line):
         char = text[index]
@@ -208,9 +237,9 @@ def _resume_point(text: str, position: int) -> int:
             continue
         elif char == "#":
             break
-        elif char == "{":
+        elif char == opening:
             depth += 1
-        elif char == "}":
+        elif char == closing:
             if depth == 0:
                 return index
             depth -= 1
