@@ -24,6 +24,10 @@ def parse_player_specs(specs: Iterable[str], sides: list[str], kinds: tuple[str,
             problems.append(Diagnostic("bad-player", f"'{spec}' is not SIDE=PLAYER",
                                        hint=f"e.g. --player {sides[0]}={kinds[-1]}" if sides else None))
             continue
+        by_lower = {s.lower(): s for s in sides}
+        side = by_lower.get(side.lower(), side)  # side ids are matched without regard to case
+        if side in chosen:
+            problems.append(Diagnostic("repeated-player", f"--player names side '{side}' twice"))
         if side not in sides:
             problems.append(Diagnostic("unknown-side", f"the game has no side '{side}'",
                                        hint=did_you_mean(side, sides) or f"sides are: {', '.join(sides)}"))
