@@ -2,8 +2,9 @@
 
     .venv/bin/python benchmarks/conformance.py [--game drive_on_metz] [-n 1000] [--seed 0]
 
-The test suite runs a few dozen of these games; this script runs the full
-thousand and exits non-zero if any promise is broken.
+The test suite runs a thousand of these games too (tests/test_engine_conformance.py);
+this script times them, takes other games, counts and seeds, and exits non-zero if
+any promise is broken.
 """
 
 from __future__ import annotations

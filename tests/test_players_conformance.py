@@ -10,7 +10,7 @@ from rulec.players import GreedyPlayer, RandomPlayer
 from rulec.players.match import play_match
 from rulec.players.saves import SavedGame, history_strings, read_save, restore, write_save
 
-CONFORMANCE_GAMES = 50  # the 1000-game run is benchmarks/conformance.py (too slow for the suite)
+CONFORMANCE_GAMES = 50  # greedy games on top of the thousand random ones in test_engine_conformance.py
 
 
 def test_random_games_keep_the_engine_promises(metz):
