@@ -104,6 +104,13 @@ def test_a_mistake_in_a_long_list_is_one_error(bad_item):
     assert [d.span.line for d in diagnostics] == [5], [(d.span.line, d.message) for d in diagnostics]
 
 
+def test_a_stray_brace_mid_line_does_not_close_the_block_early():
+    # Only the last '}' of a bad line is taken as closing its block.
+    text = "option o {\n  vp = { g}ermany = 5 }\n  name = \"O\"\n}\nside a { name = \"A\" }\n"
+    _, diagnostics = parse_tree(text, "t.rulec")
+    assert [d.span.line for d in diagnostics] == [2]
+
+
 def test_a_value_left_out_points_at_its_equals_sign():
     _, diagnostics = parse_tree("a {\n  x =\n  y = 3\n}\n", "t.rulec")
     assert [(d.span.line, d.span.column, d.code, d.message) for d in diagnostics] == [

@@ -133,8 +133,10 @@ def _recover(error: UnexpectedToken, text: str, line_starts: list[int], boundari
     start = token.start_pos if isinstance(token.start_pos, int) else 0
     line_start = line_starts[token.line - 1] if isinstance(token.line, int) and 0 < token.line <= len(line_starts) else 0
     first_on_line = text[line_start:start].strip() == ""
-    if (first_on_line or token.type == "RBRACE") and token.type in interactive.accepts():
-        interactive.feed_token(token)  # a '}' closes its block even after a mistake on its line
+    end = token.end_pos if isinstance(token.end_pos, int) else start
+    last_brace = token.type == "RBRACE" and _resume_point(text, end) == _end_of_line(text, end)
+    if (first_on_line or last_brace) and token.type in interactive.accepts():
+        interactive.feed_token(token)  # the last '}' of a line closes its block even after a mistake before it
         return
     counter = interactive.lexer_thread.state.line_ctr
     counter.feed(text[counter.char_pos:_resume_point(text, counter.char_pos)])
@@ -244,6 +246,11 @@ def _resume_point(text: str, position: int, closing: str = "}") -> int:
                 return index
             depth -= 1
     return end_of_line
+
+
+def _end_of_line(text: str, position: int) -> int:
+    end = text.find("\n", position)
+    return len(text) if end < 0 else end
 
 
 def _line_starts(text: str) -> list[int]:
