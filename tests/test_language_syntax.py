@@ -63,9 +63,11 @@ def test_an_equals_sign_left_out_is_named_at_the_value(text, line, column, messa
         (line, column, "syntax-missing-equals", message)]
 
 
-def test_a_block_header_without_its_brace_is_still_a_missing_brace():
-    _, diagnostics = parse_tree("unit r1\n  side = red\n", "t.rulec")
-    assert diagnostics[0].code == "syntax-missing-brace"
+def test_a_block_header_without_its_brace_is_one_error_at_the_end_of_its_line():
+    # The block is opened where the '{' was left out, so its body and its '}' read as usual.
+    _, diagnostics = parse_tree("unit r1\n  side = red\n  move = 3\n}\nunit r2 { side = red }\n", "t.rulec")
+    assert [(d.span.line, d.span.column, d.code, d.message) for d in diagnostics] == [
+        (1, 8, "syntax-missing-brace", "expected '{' after 'unit r1' to open the block")]
 
 
 def test_an_unclosed_text_of_several_words_is_one_error():

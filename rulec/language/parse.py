@@ -82,6 +82,8 @@ def parse_tree(text: str, file: str = "<game>") -> tuple[Tree | None, list[Diagn
         if isinstance(error, UnexpectedToken):
             if error.token.type == "$END":
                 return False
+            if diagnostic.code == "syntax-missing-brace" and _open_block_left_without_brace(error):
+                return True
             if not _close_value_left_open(error, text):
                 _recover(error, text, line_starts, boundaries)
         elif isinstance(error, UnexpectedCharacters) and error.char in TEXT_QUOTES:
@@ -140,6 +142,34 @@ def _recover(error: UnexpectedToken, text: str, line_starts: list[int], boundari
         return
     counter = interactive.lexer_thread.state.line_ctr
     counter.feed(text[counter.char_pos:_resume_point(text, counter.char_pos)])
+
+
+def _open_block_left_without_brace(error: UnexpectedToken) -> bool:
+    """`unit r1` and then `side = red` on the next line: open the block before `side`, so its body reads as usual.
+
+    The parser took `side` for one more label; it belongs to the block's first statement.
+    """
+    interactive = error.interactive_parser
+    state = interactive.parser_state
+    word = state.value_stack[-1] if state.value_stack else None
+    if not (error.token.type == "EQUAL" and isinstance(word, Token) and word.type == "NAME" and len(state.value_stack) >= 2):
+        return False
+    before = state.value_stack[-2]
+    before_line = before.line if isinstance(before, Token) else getattr(getattr(before, "meta", None), "line", None)
+    children = getattr(before, "children", None)
+    if isinstance(before, Tree) and children and isinstance(children[-1], Token):
+        before_line = children[-1].line
+    if not (isinstance(word.line, int) and isinstance(before_line, int) and word.line > before_line):
+        return False
+    states, values = list(state.state_stack), list(state.value_stack)
+    state.state_stack.pop()
+    state.value_stack.pop()
+    for token in (Token("LBRACE", "{"), word, error.token):
+        if token.type not in interactive.accepts():
+            state.state_stack[:], state.value_stack[:] = states, values
+            return False
+        interactive.feed_token(token)
+    return True
 
 
 def _stay_in_list(interactive: Any, token: Token) -> bool:

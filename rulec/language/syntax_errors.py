@@ -181,7 +181,7 @@ def syntax_diagnostic(error: UnexpectedInput, text: str, file: str, parse: Calla
                           where, hint=f"add '{closing}' where {what} ends")
     example = example_for(error, parse)
     if example is None or example.code == "syntax-missing-brace":
-        missing = _equals_left_out(error, file)
+        missing = _equals_left_out(error, file) or _brace_left_out_at_line_end(error, file)
         if missing is not None:
             return missing
     stack = error.state.value_stack if error.state else []
@@ -282,6 +282,17 @@ def _equals_left_out(error: UnexpectedToken, file: str) -> Diagnostic | None:
     return Diagnostic("syntax-missing-equals", f"expected '=' between '{name}' and its value {shown}",
                       Span(file, value.line, value.column, value.end_line, value.end_column),
                       hint=f"write '{name} = {value}'")
+
+
+def _brace_left_out_at_line_end(error: UnexpectedToken, file: str) -> Diagnostic | None:
+    """`unit r1` and then `side = red` on the next line: the '{' belongs at the end of the first line."""
+    words = _pending_block_words(error.state.value_stack if error.state else [])
+    if error.token.type != "EQUAL" or len(words) < 3 or not words[-1].line > words[-2].line:
+        return None
+    header, last = words[:-1], words[-2]
+    column = (last.end_column or last.column + len(str(last)))
+    return Diagnostic("syntax-missing-brace", f"expected '{{' after '{' '.join(map(str, header))}' to open the block",
+                      Span(file, last.line, column), hint=f"write '{' '.join(map(str, header))} {{' and close the block with '}}'")
 
 
 def _pending_block_words(value_stack: list) -> list[Token]:
