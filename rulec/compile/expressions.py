@@ -83,8 +83,6 @@ class ExpressionCompiler:
         if kind == "op":
             op = tree[1]
             assert op in _OPERATORS
-            if op == "/":
-                op = "/"
             return f"({self.source(tree[2])} {op} {self.source(tree[3])})"
         if kind == "neg":
             return f"(-{self.source(tree[1])})"
