@@ -34,7 +34,7 @@ def test_an_ai_game_stopped_after_turns_prints_orders_map_and_result(capsys, mon
     assert status == 0
     assert "players: United States (greedy), Germany (greedy); seed 1" in out
     assert "== 7 Sep 1944 (turn 1 of 7) | American Movement Phase | VP: United States 0, Germany 0 ==" in out
-    assert re.search(r"^  United States: \S+ enters the map at \d{4}$", out, re.M)
+    assert re.search(r"^  United States: \S+ enters the map at \d{4} \(\d+ of \d+ MP\)$", out, re.M)
     assert "0807:G1-1" in out  # the Metz garrison drawn in its hex
     assert "stopped after 1 game turn(s)." in out and "result so far:" in out
     assert not ANSI.search(out)  # not a terminal: no colour
@@ -272,7 +272,7 @@ def test_when_the_current_folder_cannot_take_the_autosave_it_goes_to_the_tempora
 
 def test_after_each_order_a_line_says_which_units_still_have_orders(capsys, monkeypatch):
     _, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "move CCA 0510\nquit\n")
-    after = out.split("CCA enters the map at 0510\n", 1)[1].splitlines()[0]
+    after = out.split("CCA enters the map at 0510 (9 of 10 MP)\n", 1)[1].splitlines()[0]
     assert after.startswith("  units with orders left: 357 358 ") and "CCA" not in after
 
 

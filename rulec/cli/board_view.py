@@ -403,7 +403,7 @@ class GameScreen:
 
 
 def describe_order(state: Any, action: Any, text: str) -> str:
-    """What an order does, in words, read before it is applied: '357 moves 0101 -> 0203'.
+    """What an order does, in words, read before it is applied: '357 moves 0101 -> 0203 (2 of 4 MP)'.
 
     Orders the describer does not know (or a state without positions) keep their notation.
     """
@@ -413,10 +413,14 @@ def describe_order(state: Any, action: Any, text: str) -> str:
     name = state.unit_name(unit_id) if unit_id and hasattr(state, "unit_name") else unit_id
     here = view.unit_hexes(state).get(unit_id) if unit_id else None
     if kind == "move" and name:
-        return f"{name} moves {here} -> {action.hex}" if here else f"{name} enters the map at {action.hex}"
+        spent = _movement_points(state, unit_id, state.move_cost(unit_id, action.hex)
+                                 if hasattr(state, "move_cost") else None)
+        return (f"{name} moves {here} -> {action.hex}" if here else f"{name} enters the map at {action.hex}") + spent
     if kind == "exit" and name:
-        return f"{name} leaves the map from {here} by the {action.edge} edge" if here else \
-               f"{name} leaves by the {action.edge} edge"
+        spent = _movement_points(state, unit_id, state.exit_cost(unit_id, action.edge)
+                                 if hasattr(state, "exit_cost") else None)
+        return (f"{name} leaves the map from {here} by the {action.edge} edge" if here else
+                f"{name} leaves by the {action.edge} edge") + spent
     if kind == "delay" and name:
         return f"{name} delays its arrival"
     if kind == "remove" and name:
@@ -441,6 +445,13 @@ def describe_order(state: Any, action: Any, text: str) -> str:
     if kind == "end":
         return f"ends the {state.phase.name}" if hasattr(state, "phase") else "end"
     return text
+
+
+def _movement_points(state: Any, unit_id: str, spent: int | None) -> str:
+    """' (2 of 4 MP)': what a move spends of the unit's allowance; nothing when the state cannot tell."""
+    if spent is None:
+        return ""
+    return f" ({spent} of {view.current_unit(state, unit_id).move} MP)"
 
 
 def describe_odds(game: Game, odds: Any) -> str:

@@ -15,11 +15,17 @@ Speed (a random playout runs about eighty searches):
 - `reach_of` remembers searches by what lies within the unit's range only: enemy units
   and zones of control too far away to matter (and friends it cannot reach) are left
   out of the key, so a search is reused whenever the neighbourhood repeats, in any game.
+
+What a move costs is not kept by that search (it would slow every playout for
+the few moves that are told to a player): `costs_of` runs a second search, on
+demand, with the same steps and obstacles, that records the MP spent instead.
 """
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
+from itertools import chain
 from typing import Iterable
 
 from rulec.engine.tables import Tables
@@ -45,6 +51,14 @@ class Reach:
 
 
 NOWHERE = Reach({}, ())
+
+
+@dataclass(frozen=True)
+class MoveCosts:
+    """The cheapest MP spent to end a move in each destination (and to leave by each edge)."""
+
+    destinations: dict[Hex, int]  # hex the unit may end in -> MP spent getting there
+    exits: dict[str, int]  # map edge the unit may leave by -> MP spent, the step off the map included
 
 
 class Board:
@@ -249,6 +263,86 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
         reached.remove(origin)
     reached.sort()  # hex numbers go in hex order: destinations come sorted
     return Reach({hexes[i]: ends[i] for i in reached}, tuple(sorted(exits)), exits, tuple(reached))
+
+
+def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...] = (),
+             enemy: int, zoc: int, friends: int, locked: bool = False,
+             withdrawal: ZocWithdrawal | None = None) -> MoveCosts:
+    """What each destination of `reach_of` (same arguments) costs: the fewest MP spent to end there.
+
+    The same steps as `search`, under the same rules, but one Dijkstra search by MP
+    left over hexes alone: the objectives a path passes never change which steps
+    are open, nor what they cost, so they play no part here. A river crossing uses
+    every MP (the whole allowance); an exit costs the MP to its hex plus the step off.
+    Not remembered: it runs only when a move is told to a player.
+    """
+    rules = tables.game.movement
+    stop_in_zoc = rules.zoc == "stop_on_entry"
+    zoc_extra = rules.zoc_extra_cost if rules.zoc == "extra_cost" else 0
+    enemy_hexes, zoc_hexes, no_pass = _bits_to_numbers(enemy), _bits_to_numbers(zoc), _bits_to_numbers(friends)
+    hexes = tables.numbered
+    most_left: dict[int, int] = {}  # hex the unit may end in -> most MP left on arriving there
+    exits: dict[str, int] = {}  # edge -> most MP left after leaving by it
+    moving_on: dict[int, int] = {}  # hex the unit may move on from -> most MP left there
+    queue: list[tuple[int, int]] = []  # (-MP left, hex) of positions to move on from, most MP left first
+
+    def arrive(n: int, left: int, stop: bool) -> None:
+        if most_left.get(n, -1) < left:
+            most_left[n] = left
+        if not stop and moving_on.get(n, -1) < left:
+            moving_on[n] = left
+            heapq.heappush(queue, (-left, n))
+
+    def step(n: int, cost: int, left: int, in_zoc: bool) -> None:
+        if n in enemy_hexes:
+            return
+        stop = n in no_pass
+        if n in zoc_hexes:
+            if in_zoc and not rules.zoc_to_zoc:
+                return
+            cost += zoc_extra
+            stop = stop or stop_in_zoc
+        if cost <= left:
+            arrive(n, left - cost, stop)
+
+    origin = -1 if start is None else tables.index[start]
+    if start is None:
+        for h, cost in entries:
+            i = tables.index[h]
+            if i not in enemy_hexes and cost <= allowance:
+                arrive(i, allowance - cost, (stop_in_zoc and i in zoc_hexes) or i in no_pass)
+    elif locked:
+        if withdrawal is None or allowance < withdrawal.min_move:
+            return MoveCosts({}, {})
+        for n, cost, river in tables.index_steps[origin]:
+            if n in enemy_hexes or n in zoc_hexes or river:
+                continue
+            if not withdrawal.first_hex_across_river and hexside_key(start, hexes[n]) in tables.withdrawal_blocked:
+                continue
+            cost += withdrawal.cost
+            if cost <= allowance:
+                arrive(n, allowance - cost, n in no_pass)
+    else:
+        moving_on[origin] = allowance
+        heapq.heappush(queue, (-allowance, origin))
+        for n in tables.index_rivers[origin]:
+            if n not in enemy_hexes:
+                arrive(n, 0, True)
+
+    while queue:
+        minus_left, h = heapq.heappop(queue)
+        left = -minus_left
+        if moving_on[h] > left:
+            continue  # reached again later with more MP left; handled then
+        for edge, cost in tables.index_exits[h]:
+            if cost <= left:
+                exits[edge] = max(exits.get(edge, -1), left - cost)
+        for n, cost in chain(tables.index_plain_moves[h], tables.index_objective_moves[h]):
+            step(n, cost, left, h in zoc_hexes)
+
+    most_left.pop(origin, None)  # staying put is not a move
+    return MoveCosts({hexes[n]: allowance - most_left[n] for n in sorted(most_left)},
+                     {edge: allowance - exits[edge] for edge in sorted(exits)})
 
 
 def _scope(tables: Tables, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...]) -> int:

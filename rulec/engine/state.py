@@ -16,14 +16,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from itertools import chain
-from typing import Iterable, KeysView
+from typing import Any, Callable, Iterable, KeysView
 
 from rulec.diagnostics import did_you_mean
 from rulec.engine import combat as fight
 from rulec.engine.actions import (ADVANCE, ATTACK, DELAY, END, EXIT, MOVE, REMOVE, RETREAT, ROLL, Action,
                                   ActionSyntaxError, IllegalAction, format_action, parse_words)
 from rulec.engine.explain import why_illegal
-from rulec.engine.movement import NOWHERE, Reach, reach_of
+from rulec.engine.movement import NOWHERE, MoveCosts, Reach, costs_of, reach_of
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import Tables, tables_for
 from rulec.engine.victory import Outcome, VpEntry, award_amount, outcome
@@ -548,6 +548,11 @@ class GameState:
         return reach
 
     def _compute_reach(self, uid: str) -> Reach:
+        return self._search_moves(uid, reach_of)
+
+    def _search_moves(self, uid: str, search: Callable[..., Any]) -> Any:
+        """Run `search` (movement.reach_of, or movement.costs_of for what moves cost) with the unit's
+        allowance, start or entry hexes and obstacles; either result has `destinations`."""
         unit = self._units[uid]
         enemy, zoc, friends = self._obstacles(unit.side)
         if self.game.movement.zoc == "none":
@@ -558,8 +563,8 @@ class GameState:
             withdrawal = None
             for option in self.options:
                 withdrawal = self.game.options[option].zoc_withdrawal or withdrawal
-            return reach_of(self.tables, allowance=unit.move, start=self.pos[uid], enemy=enemy, zoc=zoc,
-                            friends=friends, locked=uid in self.locked, withdrawal=withdrawal)
+            return search(self.tables, allowance=unit.move, start=self.pos[uid], enemy=enemy, zoc=zoc,
+                          friends=friends, locked=uid in self.locked, withdrawal=withdrawal)
         arrival = unit.arrives
         if arrival is not None and arrival.placement == "anywhere":
             occupied = self._occupants()
@@ -567,20 +572,37 @@ class GameState:
             terrain = self.game.map.terrain
             spots = {h: 0 for h in self.tables.hexes
                      if h not in occupied and (not allowed or set(terrain.get(h, ())) <= allowed)}
-            return Reach(spots, ())
+            # A unit placed anywhere spends no MP (spots hold no objectives mask either).
+            return Reach(spots, ()) if search is reach_of else MoveCosts(spots, {})
         hexes = arrival.hexes if arrival is not None else ()
         entry_cost = self.tables.offmap_entry_cost
-        reach = reach_of(self.tables, allowance=unit.move, start=None, entries=tuple((h, entry_cost[h]) for h in hexes),
-                         enemy=enemy, zoc=zoc, friends=friends)
+        reach = search(self.tables, allowance=unit.move, start=None, entries=tuple((h, entry_cost[h]) for h in hexes),
+                       enemy=enemy, zoc=zoc, friends=friends)
         if reach.destinations or self.game.movement.blocked_entry != "closest_legal":
             return reach
         # Blocked entry: the closest hexes of the same map edge where entering is legal.
         for ring in self._fallback_rings(hexes):
-            reach = reach_of(self.tables, allowance=unit.move, start=None, entries=tuple((h, entry_cost[h]) for h in ring),
-                             enemy=enemy, zoc=zoc, friends=friends)
+            reach = search(self.tables, allowance=unit.move, start=None, entries=tuple((h, entry_cost[h]) for h in ring),
+                           enemy=enemy, zoc=zoc, friends=friends)
             if reach.destinations:
                 return reach
-        return NOWHERE
+        return NOWHERE if search is reach_of else MoveCosts({}, {})
+
+    def move_cost(self, uid: str, hex: Hex) -> int | None:
+        """The MP `uid` would spend to end its move in `hex` now, or None if that is not a legal move.
+
+        The cheapest path's cost; a river crossing (which uses every MP) costs the whole
+        allowance, and a unit placed anywhere spends none. Worked out only when asked.
+        """
+        if not self._is_legal(Action.move(uid, hex)):
+            return None
+        return self._search_moves(uid, costs_of).destinations.get(hex)
+
+    def exit_cost(self, uid: str, edge: str) -> int | None:
+        """The MP `uid` would spend to leave the map by `edge` now (the step off included), or None if it cannot."""
+        if not self._is_legal(Action.exit(uid, edge)):
+            return None
+        return self._search_moves(uid, costs_of).exits.get(edge)
 
     def _obstacles(self, side: str) -> tuple[int, int, int]:
         """Hexes of the enemies of `side`, of their zones of control, and of `side`'s units, as bits of
