@@ -11,6 +11,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from rulec.engine.actions import Action
+from rulec.runtime.context import StandInContext
 from rulec.runtime.model import Game, Hex, Unit, hexside_key
 
 # A move cost that marks a hexside as impassable.
@@ -205,19 +206,6 @@ def _build(game: Game) -> Tables:
     )
 
 
-class _NoGame:
-    """An evaluation context with nothing in it, to weigh constant award amounts."""
-
-    turn = turns = 1
-    phasing_side = unit = None
-
-    def units(self, **_):
-        return []
-
-    def vp(self, _side):
-        return 0
-
-
 def _mask_rank(game: Game, objectives: tuple[Hex, ...]) -> tuple[int, ...]:
     """Rank every set of objectives a path may pass: by VP at stake, then by count.
 
@@ -232,7 +220,7 @@ def _mask_rank(game: Game, objectives: tuple[Hex, ...]) -> tuple[int, ...]:
         for award in game.awards:
             if award.trigger.kind == "holds" and h in award.trigger.hexes:
                 try:
-                    total += abs(int(award.amount(_NoGame())))
+                    total += abs(int(award.amount(StandInContext())))
                 except Exception:  # an amount that needs a real game: count it as 1
                     total += 1
         weight.append(total)

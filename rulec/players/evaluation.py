@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rulec.players import view
-from rulec.runtime.context import select_units
+from rulec.runtime.context import StandInContext
 from rulec.runtime.model import Game, Hex, Unit
 
 WIN_VALUE = 1000.0
@@ -114,7 +114,7 @@ class Evaluator:
         for objective in self.objectives:
             if objective.side != unit.side or hex_ not in objective.distance:
                 continue
-            if objective.only is not None and not _safe_bool(objective.only, _Context(unit=unit)):
+            if objective.only is not None and not _safe_bool(objective.only, StandInContext(unit=unit)):
                 continue
             closeness = 1.0 / (1.0 + objective.distance[hex_] / self.weights.closeness_scale)
             worth = objective.value * (turns_left if objective.recurring else 1)
@@ -128,12 +128,12 @@ class Evaluator:
         for award in game.awards:
             trigger = award.trigger
             if trigger.kind == "holds" and trigger.hexes:
-                amount = _safe_number(award.amount, _Context())
+                amount = _safe_number(award.amount, StandInContext())
                 found.append(Objective(award.side, amount, self._distances(trigger.hexes, exit_edge=False), award.only))
             elif trigger.kind == "exits" and trigger.edges:
                 edge_hexes = tuple(sorted({h for e in trigger.edges for h in map_.edges.get(e, ())}))
                 sample = next((u for u in game.units.values() if u.side == award.side), None)
-                amount = _safe_number(award.amount, _Context(unit=sample, turn=1))
+                amount = _safe_number(award.amount, StandInContext(unit=sample, turn=1))
                 found.append(Objective(award.side, amount, self._distances(edge_hexes, exit_edge=True), award.only))
             elif trigger.kind == "phase":
                 for zone in _ZONE_IN_EXPRESSION.findall(award.amount.source):
@@ -143,8 +143,8 @@ class Evaluator:
                     sample = next((u for u in game.units.values() if u.side == award.side), None)
                     if sample is None:
                         continue
-                    gain = (_safe_number(award.amount, _Context(placed=[(sample, hexes[0])], zones=map_.zones))
-                            - _safe_number(award.amount, _Context(zones=map_.zones)))
+                    gain = (_safe_number(award.amount, StandInContext(placed=[(sample, hexes[0])], zones=map_.zones))
+                            - _safe_number(award.amount, StandInContext(zones=map_.zones)))
                     if gain > 0:
                         found.append(Objective(award.side, gain, self._distances(hexes, exit_edge=False), recurring=True))
         return found
@@ -205,32 +205,14 @@ def _step_cost(game: Game, source: Hex, target: Hex, entry_costs: dict[Hex, floa
     return cost + crossing_cost
 
 
-class _Context:
-    """A minimal evaluation context for asking an award what it is worth in a made-up position."""
-
-    def __init__(self, unit: Unit | None = None, turn: int = 1, placed=(), zones=None):
-        self.unit = unit
-        self.turn = turn
-        self.turns = turn
-        self.phasing_side = unit.side if unit else None
-        self._placed = list(placed)
-        self._zones = zones or {}
-
-    def units(self, side=None, zone=None, hex=None, type=None, flag=None):
-        return select_units(self._placed, self._zones, side, zone, hex, type, flag)
-
-    def vp(self, side):
-        return 0
-
-
-def _safe_number(expression: Any, context: _Context) -> float:
+def _safe_number(expression: Any, context: StandInContext) -> float:
     try:
         return float(expression(context))
     except Exception:  # an expression that needs more of a real game than the stand-in offers
         return 1.0
 
 
-def _safe_bool(expression: Any, context: _Context) -> bool:
+def _safe_bool(expression: Any, context: StandInContext) -> bool:
     try:
         return bool(expression(context))
     except Exception:  # as above: when in doubt, the objective counts

@@ -39,3 +39,27 @@ def select_units(placed: Iterable[tuple[Unit, str]], zones: Mapping[str, Contain
             and (hex is None or where == hex)
             and (type is None or unit.type == type)
             and (flag is None or flag in unit.flags)]
+
+
+class StandInContext:
+    """An EvalContext for a made-up position, to weigh an award outside a running game.
+
+    Only the `placed` units ((unit, hex) pairs) are on the map; the turn is `turn` and
+    also the game's length; the phasing side is `unit`'s; every side has 0 VP.
+    """
+
+    def __init__(self, unit: Unit | None = None, turn: int = 1, placed: Iterable[tuple[Unit, str]] = (),
+                 zones: Mapping[str, Container[str]] | None = None):
+        self.unit = unit
+        self.turn = turn
+        self.turns = turn
+        self.phasing_side = unit.side if unit else None
+        self._placed = list(placed)
+        self._zones = zones or {}
+
+    def units(self, side: str | None = None, zone: str | None = None, hex: str | None = None,
+              type: str | None = None, flag: str | None = None) -> Sequence[Unit]:
+        return select_units(self._placed, self._zones, side, zone, hex, type, flag)
+
+    def vp(self, side: str) -> int:
+        return 0
