@@ -22,7 +22,7 @@ class TerrainStyle:
     symbol: str = ""  # for terrain printed over the base terrain: "city", "town", "fort" or "label" (its name)
 
 
-# Patterns the map template knows how to draw (rulec/aids/templates/map_defs.svg.j2).
+# Patterns the map template knows how to draw (the `pattern` macro of rulec/aids/templates/svg_macros.j2).
 PATTERNS = ("none", "dots", "trees", "hatch", "crosshatch", "waves", "grass", "bricks")
 
 _KNOWN: dict[str, TerrainStyle] = {

@@ -3,7 +3,7 @@
 Every diagnostic carries a stable kebab-case code (the way mypy's
 errorcodes.py names its errors), so tests, documentation and designers can
 refer to a problem by name. A code, once published, keeps its meaning.
-tests/test_check_codes.py checks that every code the front end emits is
+tests/test_check_bad_games.py checks that every code the front end emits is
 listed here and that every code here has a bad game file proving it.
 
 Battle-section codes are listed by rulec/check/build_battle.py.
