@@ -237,9 +237,7 @@ def _read_text_left_open(error: UnexpectedCharacters, text: str) -> None:
     if "STRING" not in accepted or "EQUAL" in accepted:  # only where a value is expected
         return
     start = error.pos_in_stream
-    end_of_line = text.find("\n", start)
-    if end_of_line < 0:
-        end_of_line = len(text)
+    end_of_line = _end_of_line(text, start)
     closing = TEXT_QUOTES[text[start]]
     close = next((i for i in range(start + 1, end_of_line) if text[i] in closing), None) if text[start] != '"' else None
     if close is not None:
@@ -256,9 +254,7 @@ def _read_text_left_open(error: UnexpectedCharacters, text: str) -> None:
 
 def _resume_point(text: str, position: int, closing: str = "}") -> int:
     """Where to resume after a bad token: the end of its line, or a '}' (or `closing`) on it that closes what encloses it."""
-    end_of_line = text.find("\n", position)
-    if end_of_line < 0:
-        end_of_line = len(text)
+    end_of_line = _end_of_line(text, position)
     opening = {"}": "{", "]": "["}[closing]
     depth, quoted = 0, False
     for index in range(position, end_of_line):
