@@ -195,7 +195,7 @@ def syntax_diagnostic(error: UnexpectedInput, text: str, file: str, parse: Calla
     return Diagnostic("syntax", f"expected {expected_words(error.expected)}, found {describe_token(token)}", span)
 
 
-_OPERATOR_TOKENS = _OPERATORS | {"MINUS", "PLUS", "NOT"}
+_OPERATOR_TOKENS = _OPERATORS | {"NOT"}
 
 
 def _operator_ending_a_line(error: UnexpectedToken) -> tuple[Token | None, int]:  # (operator, next line)
