@@ -18,6 +18,7 @@ from rulec.check.fields import plain, tuples_of
 from rulec.compile.expressions import ExpressionCompiler, ExpressionError, to_function
 from rulec.diagnostics import Diagnostic, did_you_mean
 from rulec.language.document import Document, Path
+from rulec.language.parse import unparse
 from rulec.runtime import model as m
 
 
@@ -334,7 +335,6 @@ class Builder(MapSections, CombatSections):
         except ExpressionError as error:
             self.error(error.code, error.message, path, error.hint)
             return None
-        from rulec.language.parse import unparse
         return m.Expr(source=unparse(tree), function=to_function(source))
 
     def victory(self) -> m.VictoryRules:

@@ -30,6 +30,7 @@ from rulec.battle.army import ArmyCounts
 from rulec.compile.expressions import to_function
 from rulec.diagnostics import did_you_mean
 from rulec.language.document import Path
+from rulec.language.parse import unparse
 from rulec.runtime import model as m
 
 if TYPE_CHECKING:
@@ -383,8 +384,6 @@ class _BattleBuilder:
         except _ConditionError as error:
             self.b.error("battle-army-state-condition", error.message, path, error.hint)
             return None
-        from rulec.language.parse import unparse
-
         return m.Expr(source=unparse(tree), function=to_function(source))
 
     def check_army_states(self, states: list[m.ArmyState], path: Path, names: tuple[str, ...]) -> None:

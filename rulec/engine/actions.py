@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rulec.diagnostics import did_you_mean
+
 # The kinds, in the order legal_actions lists them within a phase.
 MOVE, EXIT, DELAY, ATTACK, ROLL, RETREAT, ADVANCE, REMOVE, END = (
     "move", "exit", "delay", "attack", "roll", "retreat", "advance", "remove", "end")
@@ -152,8 +154,6 @@ def parse_words(text: str, unit_id, hex_id) -> Action:
         raise ActionSyntaxError("empty action")
     kind, args = words[0].lower(), words[1:]
     if kind not in _USAGE:
-        from rulec.diagnostics import did_you_mean
-
         hint = did_you_mean(kind, list(_USAGE))
         raise ActionSyntaxError(f"unknown action '{words[0]}'" + (f"; {hint}" if hint else f"; actions are {', '.join(_USAGE)}"))
 
