@@ -11,6 +11,7 @@ import argparse
 import os
 import sys
 
+from rulec.check.fields import counted
 from rulec.pipeline import check_file
 
 
@@ -48,9 +49,7 @@ def check_games(games: list[str], quiet: bool) -> int:
 
 def summary(errors: int, warnings: int) -> str:
     """'ok', 'ok, 1 warning', '3 errors, 1 warning'."""
-    def count(n: int, word: str) -> str:
-        return f"{n} {word}{'s' if n != 1 else ''}"
-    parts = [count(errors, "error")] if errors else ["ok"]
+    parts = [counted(errors, "error")] if errors else ["ok"]
     if warnings:
-        parts.append(count(warnings, "warning"))
+        parts.append(counted(warnings, "warning"))
     return ", ".join(parts)
