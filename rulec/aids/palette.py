@@ -52,11 +52,16 @@ def _digest(text: str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
+def _hls_colour(hue: float, lightness: float, saturation: float) -> str:
+    """'#rrggbb' for a colour given as hue, lightness and saturation (each 0..1)."""
+    red, green, blue = colorsys.hls_to_rgb(hue, lightness, saturation)
+    return f"#{round(red * 255):02x}{round(green * 255):02x}{round(blue * 255):02x}"
+
+
 def hue_colour(key: str, saturation: float = 0.45, lightness: float = 0.72) -> str:
     """A colour that depends only on `key` (the same on every machine and run)."""
     hue = (_digest(key) % 360) / 360
-    red, green, blue = colorsys.hls_to_rgb(hue, lightness, saturation)
-    return f"#{round(red * 255):02x}{round(green * 255):02x}{round(blue * 255):02x}"
+    return _hls_colour(hue, lightness, saturation)
 
 
 def terrain_style(terrain_id: str) -> TerrainStyle:
@@ -79,6 +84,5 @@ def division_colours(divisions: Iterable[tuple[str, str]]) -> dict[tuple[str, st
     colours = {}
     for index, key in enumerate(sorted(set(divisions))):
         hue = (0.08 + index * GOLDEN_TURN) % 1.0
-        red, green, blue = colorsys.hls_to_rgb(hue, 0.72 if index % 2 else 0.64, 0.6)
-        colours[key] = f"#{round(red * 255):02x}{round(green * 255):02x}{round(blue * 255):02x}"
+        colours[key] = _hls_colour(hue, 0.72 if index % 2 else 0.64, 0.6)
     return colours
