@@ -1,7 +1,7 @@
 """What the engine does not play yet: model settings it reads but does not act on.
 
 The language and the model already hold mechanics that only a later engine
-will play (they are written down for the Marne in docs/language.md). A game
+will play (docs/language.md shows them, in its section on a larger game). A game
 that sets one still checks, compiles and prints its aids; `unplayed(game)`
 names each such setting so that `rulec check` can warn the designer and
 `rulec play` and `rulec simulate` can say which rules the engine will ignore.
