@@ -1,0 +1,93 @@
+"""Where `rulec simulate` plays its games: this machine's processes (`local`) or Ray tasks (`ray`).
+
+Both back ends play game i with seed `seed + i` through the same `play_one`, so they give the
+same per-game records. Ray is an optional extra (`pip install -e '.[ray]'`): it is imported only
+when the `ray` back end is chosen. A Ray task gets the game file's text, not a path or a Python
+object, so that a worker on another machine of a cluster needs only rulec installed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from typing import Any, Callable
+
+from rulec.diagnostics import Diagnostic, DiagnosticError
+from rulec.players.simulation import GameRecord, play_one
+
+BACKENDS = ("local", "ray")
+
+
+def record_to_json(record: GameRecord) -> dict[str, Any]:
+    """One game of the JSON `games` list: the same keys and values whatever the back end."""
+    return {"seed": record.seed, "winner": record.winner, "level": record.level, "vp": dict(record.vp),
+            "turns": record.turns, "actions": record.actions}
+
+
+def simulate_on_ray(game_name: str, options: tuple[str, ...], kinds: dict[str, str], seeds: range,
+                    address: str | None = None, cpus: int | None = None,
+                    progress: Callable[[int], None] | None = None,
+                    records: list[GameRecord] | None = None) -> list[GameRecord]:
+    """Play every seed as Ray tasks; records in seed order, appended to `records` as they come in.
+
+    Without `address` a local Ray instance is started (with `cpus` workers) and stopped afterwards;
+    with one, the run joins that cluster (`auto`, or `ray://HOST:PORT`) and only disconnects.
+    """
+    ray = _import_ray()
+    from rulec.pipeline import display_name, find_game
+
+    path = find_game(game_name)
+    text = path.read_text(encoding="utf-8").removeprefix("\ufeff")
+    name = display_name(path)
+    records = [] if records is None else records
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage report from a balance run
+    settings: dict[str, Any] = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
+    if address:
+        ray.init(address=address, **settings)
+    else:
+        ray.init(num_cpus=max(1, cpus or os.cpu_count() or 1), **settings)
+    try:
+        play = ray.remote(_play_seeds)
+        workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        # A few games a task: loading the game costs far less than a game, but a task has overhead of its own.
+        chunk = max(1, min(8, len(seeds) // (workers * 4)))
+        batches = [seeds[i:i + chunk] for i in range(0, len(seeds), chunk)]
+        futures = [play.remote(text, name, options, kinds, list(batch)) for batch in batches]
+        for future in futures:  # in seed order, so an interrupted run keeps a prefix of the seeds
+            records.extend(ray.get(future))
+            if progress:
+                progress(len(records))
+    finally:
+        ray.shutdown()
+    return records
+
+
+def _import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise DiagnosticError([Diagnostic("missing-extra", "the ray back end needs Ray, which is not installed",
+                                          hint="pip install -e '.[ray]' (or use --backend local)")]) from None
+    return ray
+
+
+# A Ray worker process plays many tasks: it checks each game file once.
+_GAMES: dict[str, Any] = {}
+
+
+def _play_seeds(text: str, name: str, options: tuple[str, ...], kinds: dict[str, str], seeds: list[int]) -> list[GameRecord]:
+    key = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    if key not in _GAMES:
+        _GAMES[key] = _check_text(text, name)
+    return [play_one(_GAMES[key], options, kinds, seed) for seed in seeds]
+
+
+def _check_text(text: str, name: str) -> Any:
+    from rulec.language.parse import parse_text
+    from rulec.pipeline import check
+
+    game, diagnostics = check(parse_text(text, name))
+    if game is None:
+        raise DiagnosticError([d for d in diagnostics if d.is_error])
+    return game
