@@ -1,0 +1,24 @@
+"""`rulec lsp`: the language server for game files, on standard input and output (needs the `lsp` extra)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rulec.diagnostics import Diagnostic, DiagnosticError
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("lsp", help="the language server for editors (LSP on stdin/stdout)",
+                                   description=__doc__)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from rulec.editor.server import serve
+    except ImportError as error:
+        raise DiagnosticError([Diagnostic("missing-extra", f"the language server needs pygls ({error.name} is not installed)",
+                                          hint="pip install -e '.[lsp]'")]) from None
+    serve()
+    return 0
