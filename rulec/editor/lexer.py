@@ -33,7 +33,7 @@ class RulecLexer(RegexLexer):
             # A block opens with its keyword and labels: `unit us_4ad_cca {`, `hexsides roads {`.
             (r"([A-Za-z_][A-Za-z0-9_]*)((?:[ \t]+(?:[A-Za-z0-9_]+|\"(?:[^\"\\\n]|\\.)*\"))*)([ \t]*)(\{)",
              bygroups(Keyword.Declaration, Name.Class, Whitespace, Punctuation)),
-            # An attribute's key: `move = 2`, `0701 = "Thionville"`.
+            # An attribute's key: `move = 2`, `0701 = "Town"`.
             (r"([A-Za-z_][A-Za-z0-9_]*|[0-9]+)([ \t]*)(=)(?!=)", bygroups(Name.Attribute, Whitespace, Operator)),
             (r"[0-9]{3,}/[0-9]{3,}", Number.Other),  # a hexside, 0701/0801
             (r"[0-9]+:[0-9]+", Number.Other),  # an odds ratio, 3:1
