@@ -123,6 +123,25 @@ def test_one_piece_per_unit_of_the_order_of_battle_and_the_set_up_on_its_hexes(m
     assert len(flipping) == two_step > 0
 
 
+def test_the_piece_window_lists_each_arrival_with_its_units(module, metz):
+    from rulec.aids.sheets import arrival_text
+    from rulec.vassal.module import piece_name
+
+    game_element, _ = module
+    (window,) = game_element.getPieceWindows(asdict=False)
+    listed = {}
+    for listing in window.getAllElements(vassal.ListWidget, single=False):
+        for slot in listing.getAllElements(vassal.PieceSlot, single=False):
+            listed[slot["entryName"]] = listing["entryName"]
+    for unit in metz.units.values():
+        group = listed[piece_name(unit)]
+        assert group.startswith(metz.sides[unit.side].name + ": ")
+        if unit.setup and not unit.optional:
+            assert group.endswith(": set-up")
+        else:
+            assert group.endswith(arrival_text(metz, unit)) and ("optional" in group) == unit.optional
+
+
 def test_pictures_have_the_sizes_the_module_declares(module, metz):
     game_element, files = module
     board, _ = _hex_grid(game_element)
@@ -160,3 +179,10 @@ def test_a_pointy_topped_map_gets_a_diagnostic_not_a_wrong_grid(capsys, tmp_path
     assert main(["vassal", str(path), "--out", str(tmp_path / "p.vmod")]) == 1
     assert "[vassal-unsupported-grid]" in capsys.readouterr().err
     assert not (tmp_path / "p.vmod").exists()
+
+
+def test_without_out_the_module_is_named_after_the_game_in_the_current_directory(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["vassal", "drive_on_metz"]) == 0
+    assert (tmp_path / "drive_on_metz.vmod").is_file()
+    assert "21 pieces" in capsys.readouterr().out

@@ -15,6 +15,7 @@ from pathlib import Path
 from rulec.aids import map_svg
 from rulec.aids.geometry import centre as hex_centre
 from rulec.aids.render import aid_names, render_html
+from rulec.aids.sheets import arrival_text
 from rulec.diagnostics import Diagnostic, DiagnosticError
 from rulec.runtime.model import Game, Unit
 from rulec.vassal.grid import VassalGrid, vassal_grid
@@ -145,29 +146,23 @@ def _piece_window(module, game: Game, counters: dict[tuple[str, str], Picture]) 
 
 
 def _schedule(game: Game, units: list[Unit]) -> list[tuple[str, list[Unit]]]:
-    """The units of a side by when they come into play: set-up, each turn's reinforcements, the rest."""
+    """The units of a side by when and where they come into play: the set-up, then each arrival
+    ("Turn 2: North Edge Entry") in turn order, then the optional units with theirs."""
     groups: dict[str, list[Unit]] = {}
+    when: dict[str, tuple[int, int, int]] = {}
     for unit in units:
-        if unit.optional:
-            group = "optional"
-        elif unit.setup:
-            group = "set-up"
-        elif unit.arrives is not None and unit.arrives.turn is not None:
-            group = f"turn {unit.arrives.turn}"
-        elif unit.arrives is not None:
-            group = "reinforcements"
+        arrival = arrival_text(game, unit)
+        turn = unit.arrives.turn if unit.arrives and unit.arrives.turn is not None else game.info.turns + 1
+        if unit.setup and not unit.optional:
+            name, key = "set-up", (0, 0, 0)
         else:
-            group = "other"
-        groups.setdefault(group, []).append(unit)
-
-    def order(name: str) -> tuple[int, int]:
-        if name == "set-up":
-            return (0, 0)
-        if name.startswith("turn "):
-            return (1, int(name.split()[1]))
-        return (2, ["reinforcements", "optional", "other"].index(name))
-
-    return [(name, groups[name]) for name in sorted(groups, key=order)]
+            name = arrival or "not scheduled"
+            key = (1, turn, 0 if arrival else 1)
+        if unit.optional:
+            name, key = f"optional: {name}", (2, *key[1:])
+        groups.setdefault(name, []).append(unit)
+        when[name] = key
+    return [(name, groups[name]) for name in sorted(groups, key=lambda n: (when[n], n))]
 
 
 def _board(module, game: Game, picture: Picture, grid: VassalGrid, slots: dict[str, object]) -> int:
@@ -205,6 +200,7 @@ def _turn_track(module, game: Game) -> None:
     turns = game.info.turns
     if turns <= 0:
         return
-    names = [f"{t}: {game.info.turn_label(t)}" if game.info.turn_label(t) != str(t) else str(t)
-             for t in range(1, turns + 1)]
+    labels = game.info.turn_labels
+    # VASSAL's list is comma-separated: a comma in a label would split it.
+    names = [f"{t}: {labels[t - 1].replace(',', ';')}" if t <= len(labels) else str(t) for t in range(1, turns + 1)]
     module.addTurnTrack(name="Turn", buttonText="Turn", phases={"property": "Turn", "names": names})
