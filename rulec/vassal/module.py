@@ -180,9 +180,10 @@ def _board(module, game: Game, picture: Picture, grid: VassalGrid, slots: dict[s
     zoned.addHighlighter()
     zone = zoned.addZone(name="Full", useParentGrid=False,
                          path=f"0,0;{picture.width},0;{picture.width},{picture.height};0,{picture.height}")
-    hex_grid = zone.addHexGrid(dx=grid.dx, dy=grid.dy, x0=grid.x0, y0=grid.y0, sideways=False, visible=False,
-                               snapTo=True)
-    hex_grid.addNumbering(first="H", hType="N", vType="N", sep="", stagger=False, visible=False,
+    hex_grid = zone.addHexGrid(dx=grid.dx, dy=grid.dy, x0=grid.x0, y0=grid.y0, sideways=grid.sideways,
+                               visible=False, snapTo=True)
+    # The map picture already prints the hex numbers: VASSAL's own stay hidden.
+    hex_grid.addNumbering(first=grid.first, hType="N", vType="N", sep="", stagger=False, visible=False,
                           hOff=grid.h_off, vOff=grid.v_off, hLeading=grid.h_leading, vLeading=grid.v_leading)
     placed = 0
     by_hex: dict[str, list[Unit]] = {}
