@@ -9,7 +9,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from rulec.diagnostics import Diagnostic, DiagnosticError, Span
 from rulec.editor.outline import frames_at, word_at
@@ -51,6 +53,8 @@ class Symbols:
     """The names a game file defines, from the last version of it that parsed."""
 
     by_name: dict[str, list[Symbol]] = field(default_factory=dict)
+    # key -> the kinds of names the file already writes as its value (`side` -> side): what to offer first.
+    value_kinds: dict[str, Counter] = field(default_factory=dict)
 
     @classmethod
     def of(cls, document: Document | None) -> "Symbols":
@@ -69,7 +73,19 @@ class Symbols:
                     symbols.add(Symbol(str(name), kind, document.key_span(("map", group, name))))
             for hex_id, place in (board.get("places") or {}).items():
                 symbols.add(Symbol(str(hex_id), "hex", document.key_span(("map", "places", hex_id)), str(place)))
+        symbols._count_value_kinds(data)
         return symbols
+
+    def _count_value_kinds(self, data: Any, key: str | None = None) -> None:
+        if isinstance(data, dict):
+            for name, value in data.items():
+                self._count_value_kinds(value, str(name))
+        elif isinstance(data, list):
+            for value in data:
+                self._count_value_kinds(value, key)
+        elif isinstance(data, str) and key is not None:
+            for symbol in self.by_name.get(data, []):
+                self.value_kinds.setdefault(key, Counter())[symbol.kind] += 1
 
     def add(self, symbol: Symbol) -> None:
         self.by_name.setdefault(symbol.name, []).append(symbol)
@@ -83,6 +99,7 @@ class Completion:
     label: str
     kind: str  # "section" | "field" | "value" | a symbol's kind
     detail: str = ""
+    likely: bool = True  # False: a name of a kind this field has not been seen to take (listed after the others)
 
 
 def complete(text: str, offset: int, symbols: Symbols) -> list[Completion]:
@@ -105,7 +122,9 @@ def complete(text: str, offset: int, symbols: Symbols) -> list[Completion]:
         words = enum_values(schema)
         items += [Completion(word, "value", key or "") for word in words]
         if not words:  # a field with fixed words takes nothing else
-            items += [Completion(s.name, s.kind, s.detail) for s in symbols.all()]
+            seen_kinds = symbols.value_kinds.get(key or "", Counter())
+            ranked = sorted(symbols.all(), key=lambda s: -seen_kinds[s.kind])
+            items += [Completion(s.name, s.kind, s.detail, likely=not seen_kinds or s.kind in seen_kinds) for s in ranked]
     else:
         kind = "field" if frames else "section"
         where = " ".join(f.keyword for f in frames)

@@ -92,9 +92,12 @@ def build_server() -> RulecLanguageServer:
     def completion(ls: RulecLanguageServer, params: types.CompletionParams) -> types.CompletionList:
         document = ls.workspace.get_text_document(params.text_document.uri)
         offset = document.offset_at_position(params.position)
+        found = complete(document.source, offset, ls.symbols.get(params.text_document.uri, Symbols()))
+        # Keep the analysis's order (likely names first) whatever the client sorts by.
         items = [types.CompletionItem(label=c.label, detail=f"{c.kind}" + (f": {c.detail}" if c.detail else ""),
-                                      kind=COMPLETION_KINDS.get(c.kind, types.CompletionItemKind.Value))
-                 for c in complete(document.source, offset, ls.symbols.get(params.text_document.uri, Symbols()))]
+                                      kind=COMPLETION_KINDS.get(c.kind, types.CompletionItemKind.Value),
+                                      sort_text=f"{0 if c.likely else 1}{index:05d}")
+                 for index, c in enumerate(found)]
         return types.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
