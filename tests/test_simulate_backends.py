@@ -38,3 +38,15 @@ def test_the_ray_back_end_without_ray_installed_says_how_to_install_it(capsys, m
     assert main(["simulate", "drive_on_metz", "-n", "1", "--backend", "ray"]) == 1
     err = capsys.readouterr().err
     assert "[missing-extra]" in err and ".[ray]" in err
+
+
+def test_an_address_nothing_listens_on_is_a_diagnostic_at_once(capsys):
+    pytest.importorskip("ray", reason="Ray is not installed (pip install -e '.[ray]')")
+    import socket
+
+    with socket.socket() as probe:  # a loopback port that was free a moment ago: nothing listens on it
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    assert main(["simulate", "drive_on_metz", "-n", "1", "--backend", "ray", "--address", f"127.0.0.1:{port}"]) == 1
+    err = capsys.readouterr().err
+    assert "[ray-unreachable]" in err and f"127.0.0.1:{port}" in err

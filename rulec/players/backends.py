@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import socket
 from typing import Any, Callable
 
 from rulec.diagnostics import Diagnostic, DiagnosticError
@@ -43,10 +44,16 @@ def simulate_on_ray(game_name: str, options: tuple[str, ...], kinds: dict[str, s
     records = [] if records is None else records
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage report from a balance run
     settings: dict[str, Any] = dict(include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
-    if address:
-        ray.init(address=address, **settings)
-    else:
-        ray.init(num_cpus=max(1, cpus or os.cpu_count() or 1), **settings)
+    try:
+        if address:
+            _check_reachable(address)  # Ray itself would retry an unreachable address for minutes
+            ray.init(address=address, **settings)
+        else:
+            ray.init(num_cpus=max(1, cpus or os.cpu_count() or 1), **settings)
+    except ConnectionError as error:
+        ray.shutdown()  # whatever part of a connection was made
+        raise DiagnosticError([Diagnostic("ray-unreachable", f"cannot join the Ray cluster at '{address}': {error}",
+                                          hint="start one with `ray start --head`, or leave out --address")]) from None
     try:
         play = ray.remote(_play_seeds)
         workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -55,12 +62,34 @@ def simulate_on_ray(game_name: str, options: tuple[str, ...], kinds: dict[str, s
         batches = [seeds[i:i + chunk] for i in range(0, len(seeds), chunk)]
         futures = [play.remote(text, name, options, kinds, list(batch)) for batch in batches]
         for future in futures:  # in seed order, so an interrupted run keeps a prefix of the seeds
-            records.extend(ray.get(future))
+            try:
+                records.extend(ray.get(future))
+            except ray.exceptions.RayError as error:
+                cause = getattr(error, "cause", None)
+                if isinstance(cause, DiagnosticError):
+                    raise cause from None
+                message = str(error).strip().splitlines()[0] if str(error).strip() else ""
+                raise DiagnosticError([Diagnostic("ray-task-failed", f"a Ray task failed ({type(error).__name__}): {message}")]) from None
             if progress:
                 progress(len(records))
     finally:
         ray.shutdown()
     return records
+
+
+CONNECT_SECONDS = 5.0
+
+
+def _check_reachable(address: str) -> None:
+    """Raise ConnectionError at once if HOST:PORT (or ray://HOST:PORT) takes no connection; 'auto' is Ray's to find."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if address == "auto" or not host or not port.isdigit():
+        return
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_SECONDS):
+            pass
+    except OSError as error:
+        raise ConnectionError(error.strerror or str(error)) from None
 
 
 def _import_ray() -> Any:
