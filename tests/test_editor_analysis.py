@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rulec.editor.analysis import Symbols, complete, definition, diagnose, hover
 from rulec.editor.outline import Frame, frames_at
@@ -10,6 +14,7 @@ from rulec.editor.outline import Frame, frames_at
 METZ = Path(__file__).resolve().parent.parent / "games" / "drive_on_metz.rulec"
 
 
+@lru_cache(maxsize=1)
 def _metz():
     text = METZ.read_text(encoding="utf-8")
     document, diagnostics = diagnose(text, "games/drive_on_metz.rulec")
@@ -44,3 +49,27 @@ def test_hover_and_definition_of_names_and_fields():
     at_die = text.index("die = 6") + 1
     assert "the number of faces of the die" in hover(text, at_die, symbols)
     assert definition(text, at_die, symbols) == []
+
+
+@st.composite
+def half_typed(draw) -> tuple[str, int]:
+    """A game file cut off, or with a stretch deleted, and a cursor somewhere in what is left: typing in progress."""
+    text = METZ.read_text(encoding="utf-8")
+    start = draw(st.integers(0, len(text)))
+    end = draw(st.integers(start, min(len(text), start + 400)))
+    text = text[:start] + draw(st.sampled_from(["", "{", "}", "= ", "[", "unit x { ", '"', "<<", "(", "side = "])) + (
+        text[end:] if draw(st.booleans()) else "")
+    return text, draw(st.integers(0, len(text)))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(half_typed())
+def test_a_half_typed_file_never_breaks_completion_hover_or_definition(case):
+    text, offset = case
+    _, symbols = _metz()
+    document, diagnostics = diagnose(text, "games/drive_on_metz.rulec")
+    assert document is not None or diagnostics
+    Symbols.of(document)
+    assert all(item.label for item in complete(text, offset, symbols))
+    hover(text, offset, symbols)
+    definition(text, offset, symbols)

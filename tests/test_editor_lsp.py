@@ -42,7 +42,8 @@ class Client(LanguageClient):
 async def session():
     client = Client()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    await client.start_io(sys.executable, "-m", "rulec", "lsp", env=env, cwd=str(ROOT))
+    # As VS Code starts a server: with --stdio.
+    await client.start_io(sys.executable, "-m", "rulec", "lsp", "--stdio", env=env, cwd=str(ROOT))
     try:
         await asyncio.wait_for(client.initialize_async(types.InitializeParams(
             capabilities=types.ClientCapabilities(), root_uri=ROOT.as_uri())), TIMEOUT)

@@ -11,6 +11,8 @@ from rulec.diagnostics import Diagnostic, DiagnosticError
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("lsp", help="the language server for editors (LSP on stdin/stdout)",
                                    description=__doc__)
+    # Editors' LSP clients (VS Code's among them) say how they talk: stdio is the only way here.
+    parser.add_argument("--stdio", action="store_true", help="talk over standard input and output (the default)")
     parser.set_defaults(func=run)
 
 

@@ -36,6 +36,9 @@ def diagnose(text: str, file: str) -> tuple[Document | None, list[Diagnostic]]:
         return None, error.diagnostics
     except RecursionError:
         return None, [Diagnostic("syntax-too-deep", "values are nested too deeply", Span(file, 1, 1))]
+    except Exception as error:  # a bug in rulec: shown in the editor as `rulec check` would show it
+        return None, [Diagnostic("internal-error", f"rulec failed on this file ({type(error).__name__}: {error}); "
+                                 "this is a bug in rulec", Span(file, 1, 1))]
     _, diagnostics = check(document)
     return document, diagnostics
 
