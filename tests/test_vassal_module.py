@@ -184,3 +184,12 @@ def test_without_out_the_module_is_named_after_the_game_in_the_current_directory
     assert main(["vassal", "drive_on_metz"]) == 0
     assert (tmp_path / "drive_on_metz.vmod").is_file()
     assert f"{len(load_game('drive_on_metz').units)} pieces" in capsys.readouterr().out
+
+
+def test_the_module_data_names_the_game_and_the_same_vassal_version_as_the_build_file(module, metz):
+    game_element, files = module
+    vassal.ModuleData(vassal.xmlns.parseString(files["moduledata"]))  # pywargame reads it
+    text = files["moduledata"].decode("utf-8")
+    assert f"<name>{metz.info.title}</name>" in text
+    assert f"<VassalVersion>{game_element['VassalVersion']}</VassalVersion>" in text
+    assert game_element["name"] == metz.info.title

@@ -50,7 +50,8 @@ def write_module(game: Game, out: Path) -> ModuleSummary:
     counters = counter_pictures(game, counter_side(drawing))
 
     build = BuildFile()
-    module = build.addGame(name=game.info.title, version="1", description=_description(game))
+    module = build.addGame(name=game.info.title, version="1", description=_description(game),
+                           VassalVersion=VASSAL_VERSION)
     module.addBasicCommandEncoder()
     files: dict[str, bytes | str] = {f"images/{board_picture.name}": board_picture.png}
     files.update({f"images/{p.name}": p.png for p in counters.values()})
