@@ -50,3 +50,8 @@ def test_an_address_nothing_listens_on_is_a_diagnostic_at_once(capsys):
     assert main(["simulate", "drive_on_metz", "-n", "1", "--backend", "ray", "--address", f"127.0.0.1:{port}"]) == 1
     err = capsys.readouterr().err
     assert "[ray-unreachable]" in err and f"127.0.0.1:{port}" in err
+
+
+def test_an_address_without_the_ray_back_end_is_a_usage_error(capsys):
+    assert main(["simulate", "drive_on_metz", "-n", "1", "--address", "auto"]) == 2
+    assert "--address is for --backend ray" in capsys.readouterr().err

@@ -98,6 +98,9 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("rulec: error: -n must be at least 1", file=sys.stderr)
         return 2
+    if args.address and args.backend != "ray":
+        print("rulec: error: --address is for --backend ray", file=sys.stderr)
+        return 2
     game = load_playable_game(args.game)
     sides = list(game.sides)
     options = check_options(game, args.option)
@@ -127,6 +130,7 @@ def _print_summary(args: argparse.Namespace, game: Any, options: tuple[str, ...]
     summary = summarise(records, sides)
     if args.json:
         print(json.dumps({"game": game.info.id, "options": list(options), "players": kinds, "seed": args.seed,
+                          # 'games' is the list of every game (it replaces the summary's count, now 'played')
                           **summary.to_json(), "played": summary.games,
                           "games": [record_to_json(record) for record in records]}, indent=2))
     else:
