@@ -34,6 +34,17 @@ def test_a_field_is_offered_the_kinds_of_names_the_file_already_gives_it_first()
     assert {item.kind for item in complete(text, len(text), symbols) if item.likely} == {"zone"}
 
 
+def test_a_label_that_names_something_is_offered_those_names():
+    _, symbols = _metz()
+    text = "improved "
+    offered = complete(text, len(text), symbols)
+    assert offered and {item.kind for item in offered} == {"unit"}
+    text = "unit "  # a new unit's label is a new name: nothing to offer
+    assert complete(text, len(text), symbols) == []
+    text = "unit x {\n  optional "  # a field without its '=' yet
+    assert complete(text, len(text), symbols) == []
+
+
 def test_where_the_cursor_is_in_a_half_typed_file():
     assert frames_at("map {\n  zones {\n    a = [0101,\n", 30) == (Frame("map"), Frame("zones"))
     assert frames_at("unit a { side = us }\nunit b { ", 30) == (Frame("unit", ("b",)),)

@@ -141,6 +141,14 @@ def test_completion_hover_and_definition():
             on_zone = await client.text_document_hover_async(types.HoverParams(doc, _position(text, "area = northern_group", 9)))
             assert "zone **northern_group**" in on_zone.contents.value
 
+            # The outline: every unit, zone, side... the file defines, in file order.
+            outline = await client.text_document_document_symbol_async(types.DocumentSymbolParams(doc))
+            names = [symbol.name for symbol in outline]
+            assert {"us", "germany", "infantry", "east_bank", "us_357", "de_106"} <= set(names)
+            assert [s.range.start.line for s in outline] == sorted(s.range.start.line for s in outline)
+            unit = next(s for s in outline if s.name == "us_357")
+            assert unit.kind == types.SymbolKind.Class and unit.range.start == _position(text, "us_357")
+
             # Go to definition: a unit type used by a unit, and a zone used by an arrival.
             where = await client.text_document_definition_async(types.DefinitionParams(doc, _position(text, "type = infantry", 8)))
             assert [(w.range.start.line, w.range.start.character) for w in where] == [

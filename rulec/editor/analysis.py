@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulec.diagnostics import Diagnostic, DiagnosticError, Span
-from rulec.editor.outline import frames_at, word_at
+from rulec.editor.outline import frames_at, scan, word_at
 from rulec.editor.schema_docs import enum_values, field_documentation, field_names, field_schema
 from rulec.language.document import Document
 from rulec.language.parse import parse_text
@@ -58,6 +58,9 @@ class Symbols:
     by_name: dict[str, list[Symbol]] = field(default_factory=dict)
     # key -> the kinds of names the file already writes as its value (`side` -> side): what to offer first.
     value_kinds: dict[str, Counter] = field(default_factory=dict)
+    # block keyword -> the kinds of names its labels are, where a label names something defined elsewhere
+    # (`improved LABEL`: a unit): what a new block of that keyword is offered.
+    label_kinds: dict[str, Counter] = field(default_factory=dict)
 
     @classmethod
     def of(cls, document: Document | None) -> "Symbols":
@@ -77,6 +80,12 @@ class Symbols:
             for hex_id, place in (board.get("places") or {}).items():
                 symbols.add(Symbol(str(hex_id), "hex", document.key_span(("map", "places", hex_id)), str(place)))
         symbols._count_value_kinds(data)
+        for section, blocks in data.items():
+            if section in LABELLED_SECTIONS or not isinstance(blocks, dict):
+                continue
+            for label in blocks:
+                for symbol in symbols.by_name.get(str(label), []):
+                    symbols.label_kinds.setdefault(section, Counter())[symbol.kind] += 1
         return symbols
 
     def _count_value_kinds(self, data: Any, key: str | None = None) -> None:
@@ -128,6 +137,10 @@ def complete(text: str, offset: int, symbols: Symbols) -> list[Completion]:
             seen_kinds = symbols.value_kinds.get(key or "", Counter())
             ranked = sorted(symbols.all(), key=lambda s: -seen_kinds[s.kind])
             items += [Completion(s.name, s.kind, s.detail, likely=not seen_kinds or s.kind in seen_kinds) for s in ranked]
+    elif (keyword := _block_keyword_before(head)) is not None:
+        # `improved ` then a label: the names of the kind this keyword's labels are in the file.
+        kinds = symbols.label_kinds.get(keyword, Counter())
+        items += [Completion(s.name, s.kind, s.detail) for s in symbols.all() if s.kind in kinds]
     else:
         kind = "field" if frames else "section"
         where = " ".join(f.keyword for f in frames)
@@ -139,6 +152,17 @@ def complete(text: str, offset: int, symbols: Symbols) -> list[Completion]:
             seen.add(item.label)
             unique.append(item)
     return unique
+
+
+def _block_keyword_before(head: str) -> str | None:
+    """The keyword of a block whose labels are being written at the end of `head` (`improved |`)."""
+    if not head or not head[-1].isspace():
+        return None
+    tokens = scan(head)
+    if not tokens or tokens[-1].role not in ("keyword", "label") or head[tokens[-1].end:].strip():
+        return None
+    last = tokens[-1]
+    return last.text if last.role == "keyword" else last.key
 
 
 def _key_before(head: str) -> str | None:

@@ -22,6 +22,9 @@ COMPLETION_KINDS = {"section": types.CompletionItemKind.Module, "field": types.C
                     "value": types.CompletionItemKind.EnumMember, "unit": types.CompletionItemKind.Class,
                     "zone": types.CompletionItemKind.Reference, "hex": types.CompletionItemKind.Constant,
                     "terrain": types.CompletionItemKind.Enum, "side": types.CompletionItemKind.Struct}
+SYMBOL_KINDS = {"unit": types.SymbolKind.Class, "unit type": types.SymbolKind.Interface, "side": types.SymbolKind.Struct,
+                "terrain": types.SymbolKind.Enum, "zone": types.SymbolKind.Namespace, "hex": types.SymbolKind.Constant,
+                "option": types.SymbolKind.Boolean}
 
 
 class RulecLanguageServer(LanguageServer):
@@ -117,6 +120,21 @@ def build_server() -> RulecLanguageServer:
         lines = list(document.lines)
         return [types.Location(uri=uri, range=to_range(ls, lines, span))
                 for span in definition(document.source, offset, ls.symbols.get(uri, Symbols()))]
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def document_symbols(ls: RulecLanguageServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+        """The names the file defines, in file order: the editor's outline of a game."""
+        uri = params.text_document.uri
+        lines = list(ls.workspace.get_text_document(uri).lines)
+        found = [s for s in ls.symbols.get(uri, Symbols()).all() if s.span is not None]
+        found.sort(key=lambda s: (s.span.line, s.span.column) if s.span else (0, 0))
+        out = []
+        for symbol in found:
+            where = to_range(ls, lines, symbol.span)
+            out.append(types.DocumentSymbol(name=symbol.name, kind=SYMBOL_KINDS.get(symbol.kind, types.SymbolKind.Variable),
+                                            range=where, selection_range=where,
+                                            detail=symbol.kind + (f": {symbol.detail}" if symbol.detail else "")))
+        return out
 
     return server
 
