@@ -19,8 +19,8 @@ from rulec.aids.sheets import arrival_text
 from rulec.diagnostics import Diagnostic, DiagnosticError
 from rulec.runtime.model import Game, Unit
 from rulec.vassal.grid import VassalGrid, vassal_grid
-from rulec.vassal.library import pywargame_vassal
 from rulec.vassal.images import Picture, counter_pictures, counter_side, map_picture
+from rulec.vassal.library import pywargame_vassal
 
 MAP_NAME = "Map"
 VASSAL_VERSION = "3.7.0"
