@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import subprocess
 import sys
 import tomllib
@@ -45,6 +46,21 @@ def test_pyproject_registers_the_lexer_as_a_pygments_entry_point():
 def test_pygmentize_highlights_a_game_through_the_lexer():
     result = subprocess.run([sys.executable, "-m", "pygments", "-x", "-l", f"{ROOT / 'rulec/editor/lexer.py'}:RulecLexer",
                              "-f", "html", str(GAMES[0])], capture_output=True, text=True, timeout=60, check=True)
+    assert '<span class="kd">game</span>' in result.stdout
+
+
+def test_pygmentize_finds_the_lexer_by_name_through_the_declared_entry_point(tmp_path):
+    """What `pip install` makes of pyproject's entry point (a dist-info folder on the path), without reinstalling rulec."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    lexers = project["project"]["entry-points"]["pygments.lexers"]
+    info = tmp_path / "rulec_lexer_probe-0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: rulec-lexer-probe\nVersion: 0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text("[pygments.lexers]\n" + "".join(f"{k} = {v}\n" for k, v in lexers.items()),
+                                           encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    result = subprocess.run([sys.executable, "-m", "pygments", "-l", "rulec", "-f", "html", str(GAMES[0])],
+                            capture_output=True, text=True, timeout=60, check=True, env=env)
     assert '<span class="kd">game</span>' in result.stdout
 
 
