@@ -152,7 +152,8 @@ def test_simulate_does_not_depend_on_the_number_of_jobs(capsys):
     assert main(["simulate", "drive_on_metz", "-n", "4", "--seed", "10", "--jobs", "2", "--json"]) == 0
     two = json.loads(capsys.readouterr().out)
     assert one == two
-    assert one["games"] == 4 and sum(one["wins_total"].values()) + one["draws"] == 4
+    assert one["played"] == 4 and sum(one["wins_total"].values()) + one["draws"] == 4
+    assert [entry["seed"] for entry in one["games"]] == [10, 11, 12, 13]
     assert one["players"] == {"us": "random", "germany": "random"} and one["mean_actions"] > 0
 
 

@@ -14,7 +14,7 @@ import sys
 
 from rulec.diagnostics import DiagnosticError, render
 
-COMMANDS = ("check", "compile", "play", "simulate", "replay", "battle", "aids")
+COMMANDS = ("check", "compile", "play", "simulate", "replay", "battle", "aids", "vassal", "lsp")
 
 
 class _Parser(argparse.ArgumentParser):

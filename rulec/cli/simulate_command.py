@@ -1,7 +1,7 @@
 """`rulec simulate`: N AI-against-AI games in parallel processes, and their summary.
 
     rulec simulate GAME -n N [--player SIDE=random|greedy|mcts ...] [--seed S] [--jobs J]
-                    [--option O ...] [--json]
+                    [--option O ...] [--json] [--backend local|ray [--address ADDRESS]]
 
 Game i uses seed S+i, so the result does not depend on J. Sides without a
 `--player` are played by the random player. A progress bar goes to stderr when
@@ -20,6 +20,7 @@ from typing import Any
 
 from rulec.cli.play_command import load_playable_game
 from rulec.pipeline import load_game
+from rulec.players.backends import BACKENDS, record_to_json, simulate_on_ray
 from rulec.players.setup import AI_KINDS, check_options, parse_player_specs
 from rulec.players.simulation import GameRecord, format_summary, play_one, summarise
 
@@ -34,7 +35,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
     parser.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--option", action="append", default=[], metavar="O", help="an option or scenario")
-    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON, with a 'games' list of every game")
+    parser.add_argument("--backend", choices=BACKENDS, default="local",
+                        help="local: worker processes here (default); ray: Ray tasks (pip install -e '.[ray]')")
+    parser.add_argument("--address", default=None, metavar="ADDRESS",
+                        help="with --backend ray: the Ray cluster to join (default: start a local Ray instance)")
     parser.set_defaults(func=run)
 
 
@@ -93,6 +98,9 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("rulec: error: -n must be at least 1", file=sys.stderr)
         return 2
+    if args.address and args.backend != "ray":
+        print("rulec: error: --address is for --backend ray", file=sys.stderr)
+        return 2
     game = load_playable_game(args.game)
     sides = list(game.sides)
     options = check_options(game, args.option)
@@ -103,7 +111,10 @@ def run(args: argparse.Namespace) -> int:
     seeds = range(args.seed, args.seed + args.games)
     records: list[GameRecord] = []
     try:
-        simulate(args.game, game, options, kinds, seeds, jobs, _progress_bar(args.games), records)
+        if args.backend == "ray":
+            simulate_on_ray(args.game, options, kinds, seeds, args.address, jobs, _progress_bar(args.games), records)
+        else:
+            simulate(args.game, game, options, kinds, seeds, jobs, _progress_bar(args.games), records)
     except KeyboardInterrupt:
         print(f"\ninterrupted after {len(records)} of {args.games} games", file=sys.stderr)
         if not records:
@@ -119,6 +130,8 @@ def _print_summary(args: argparse.Namespace, game: Any, options: tuple[str, ...]
     summary = summarise(records, sides)
     if args.json:
         print(json.dumps({"game": game.info.id, "options": list(options), "players": kinds, "seed": args.seed,
-                          **summary.to_json()}, indent=2))
+                          # 'games' is the list of every game (it replaces the summary's count, now 'played')
+                          **summary.to_json(), "played": summary.games,
+                          "games": [record_to_json(record) for record in records]}, indent=2))
     else:
         print(format_summary(summary, game, kinds))

@@ -25,6 +25,7 @@ class GameRecord:
     vp: dict[str, int]
     margin: float
     actions: int
+    turns: int = 0  # the last game turn played
 
 
 def play_one(game: Any, options: tuple[str, ...], kinds: dict[str, str], seed: int) -> GameRecord:
@@ -35,7 +36,7 @@ def play_one(game: Any, options: tuple[str, ...], kinds: dict[str, str], seed: i
     players = build_players(kinds, list(state.players), seed, default="random")
     result = play_match(state, players, seed=seed)
     outcome = state.outcome()
-    return GameRecord(seed, outcome.winner, outcome.level, dict(outcome.vp), outcome.margin, result.actions)
+    return GameRecord(seed, outcome.winner, outcome.level, dict(outcome.vp), outcome.margin, result.actions, state.turn)
 
 
 @dataclass

@@ -1,0 +1,1 @@
+"""Editor support for game files: a Pygments lexer, a language server, and what both share."""
