@@ -414,7 +414,10 @@ def expression_tree(node: Tree | Token) -> list:
     """The expression as nested lists, with constants folded where trivially known.
 
     Forms: ["const", v], ["name", n], ["call", f, [args], {kw: arg}],
-    ["op", op, a, b], ["neg", a], ["not", a], ["and", [a, ...]], ["or", [a, ...]].
+    ["op", op, a, b], ["neg", a], ["not", a], ["and", [a, ...]], ["or", [a, ...]],
+    ["attr", a, name] (`u.strength`), and inside a call's arguments
+    ["where", binding, condition] (`u in S where C`) and
+    ["for", value, binding, condition or None] (`V for u in S where C`).
     """
     if isinstance(node, Token):
         if node.type == "NAME":
@@ -444,6 +447,14 @@ def expression_tree(node: Tree | Token) -> list:
         for op, operand in zip(children[1::2], children[2::2]):
             result = ["op", str(op), result, expression_tree(operand)]
         return result
+    if kind == "member":
+        return ["attr", expression_tree(children[0]), str(children[1])]
+    if kind == "where_argument":
+        return ["where", expression_tree(children[0]), expression_tree(children[1])]
+    if kind == "for_argument":
+        value, binding, *condition = node.children
+        return ["for", expression_tree(value), expression_tree(binding),
+                expression_tree(condition[0]) if condition and condition[0] is not None else None]
     if kind == "call":
         name, *args = children
         positional, keywords = [], {}
@@ -485,6 +496,13 @@ def unparse(tree: list) -> str:
         return f"not {_wrap(tree[1])}"
     if kind in ("and", "or"):
         return f" {kind} ".join(_wrap(t) for t in tree[1])
+    if kind == "attr":
+        return f"{_wrap(tree[1])}.{tree[2]}"
+    if kind == "where":
+        return f"{unparse(tree[1])} where {unparse(tree[2])}"
+    if kind == "for":
+        condition = f" where {unparse(tree[3])}" if tree[3] is not None else ""
+        return f"{unparse(tree[1])} for {unparse(tree[2])}{condition}"
     raise AssertionError(kind)
 
 
