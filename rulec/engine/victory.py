@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Collection, Sequence
 
 from rulec.engine.context import EngineContext
 from rulec.runtime.context import ContextBase, ranked_scores
-from rulec.runtime.model import Award, Game, SuddenDeath, Unit
+from rulec.runtime.model import Award, Game, SuddenDeath, Unit, VictoryLevel
 
 if TYPE_CHECKING:
     from rulec.engine.state import GameState
@@ -95,10 +95,20 @@ def outcome(game: Game, vp: dict[str, int], context: Any = None) -> Outcome:
         leader = context.leader()
         return Outcome(leader or None, "Victory" if leader else "Draw", margin, dict(vp))
     for level in rules.levels:
-        if level.when is not None and level.when(context):
+        if _holds(level, context, rules.measure):
             winner = level.winner if level.winner is not None else (context.leader() or None)
             return Outcome(winner, level.name, margin, dict(vp))
     return Outcome(rules.otherwise, rules.draw, margin, dict(vp))
+
+
+def _holds(level: VictoryLevel, context: Any, measure: str) -> bool:
+    """Whether a level's condition holds; a level built with only `at_least` needs that lead (the checker's shorthand)."""
+    if level.when is not None:
+        return bool(level.when(context))
+    if level.at_least is None:
+        return False
+    lead = context.lead_ratio() if measure == "ratio" else context.lead()
+    return bool(context.lead() > 0 and lead >= level.at_least)
 
 
 def outcome_of(state: "GameState") -> Outcome:
