@@ -140,7 +140,7 @@ def victory_victory_level_decisive_when(ctx: EvalContext) -> bool:
 
     Decisive Victory
 
-    The game file says: (lead > 0) and (lead >= 15)
+    The game file says: lead > 0 and lead >= 15
     """
     return ((ctx.lead() > 0) and (ctx.lead() >= 15))
 
@@ -150,7 +150,7 @@ def victory_victory_level_substantial_when(ctx: EvalContext) -> bool:
 
     Substantial Victory
 
-    The game file says: (lead > 0) and (lead >= 10)
+    The game file says: lead > 0 and lead >= 10
     """
     return ((ctx.lead() > 0) and (ctx.lead() >= 10))
 
@@ -160,7 +160,7 @@ def victory_victory_level_marginal_when(ctx: EvalContext) -> bool:
 
     Marginal Victory
 
-    The game file says: (lead > 0) and (lead >= 5)
+    The game file says: lead > 0 and lead >= 5
     """
     return ((ctx.lead() > 0) and (ctx.lead() >= 5))
 
@@ -1041,19 +1041,19 @@ GAME: Game = Game(
                 id='decisive',
                 name='Decisive Victory',
                 at_least=15,
-                when=Expr(source='(lead > 0) and (lead >= 15)', function=victory_victory_level_decisive_when),
+                when=Expr(source='lead > 0 and lead >= 15', function=victory_victory_level_decisive_when),
             ),
             VictoryLevel(
                 id='substantial',
                 name='Substantial Victory',
                 at_least=10,
-                when=Expr(source='(lead > 0) and (lead >= 10)', function=victory_victory_level_substantial_when),
+                when=Expr(source='lead > 0 and lead >= 10', function=victory_victory_level_substantial_when),
             ),
             VictoryLevel(
                 id='marginal',
                 name='Marginal Victory',
                 at_least=5,
-                when=Expr(source='(lead > 0) and (lead >= 5)', function=victory_victory_level_marginal_when),
+                when=Expr(source='lead > 0 and lead >= 5', function=victory_victory_level_marginal_when),
             ),
         ),
     ),

@@ -113,7 +113,7 @@ def test_a_sudden_death_result_survives_clone_and_arrange_clears_it(bridge):
 
 def test_levels_written_as_a_lead_are_conditions_the_checker_wrote(metz):
     sources = [level.when.source for level in metz.victory.levels]
-    assert sources == ["(lead > 0) and (lead >= 15)", "(lead > 0) and (lead >= 10)", "(lead > 0) and (lead >= 5)"]
+    assert sources == ["lead > 0 and lead >= 15", "lead > 0 and lead >= 10", "lead > 0 and lead >= 5"]
     assert [level.at_least for level in metz.victory.levels] == [15, 10, 5]
     assert all(level.winner is None for level in metz.victory.levels)  # the side that leads
 
@@ -132,4 +132,4 @@ def test_the_references_victory_example_checks_on_drive_on_metz(tmp_path):
     assert [d for d in found if d.is_error] == [] and built is not None
     assert [level.id for level in built.victory.levels] == ["decisive", "twice", "marginal"]
     assert [(rule.id, rule.winner, rule.check) for rule in built.victory.sudden_death] == [("fall_of_city", "germany", "end_of_phase")]
-    assert built.victory.levels[2].when.source == "(lead > 0) and (lead >= 5)"
+    assert built.victory.levels[2].when.source == "lead > 0 and lead >= 5"

@@ -473,6 +473,7 @@ def _source_text(node: Tree | Token) -> str:
 
 
 def unparse(tree: list) -> str:
+    """The canonical text of an expression tree, with parentheses only where the grammar needs them."""
     kind = tree[0]
     if kind == "const":
         value = tree[1]
@@ -488,16 +489,17 @@ def unparse(tree: list) -> str:
     if kind == "call":
         args = [unparse(a) for a in tree[2]] + [f"{k} = {unparse(v)}" for k, v in tree[3].items()]
         return f"{tree[1]}({', '.join(args)})"
-    if kind == "op":
-        return f"{_wrap(tree[2])} {tree[1]} {_wrap(tree[3])}"
+    here = _precedence(tree)
+    if kind == "op":  # left-associative: an operand of the same precedence on the right keeps its parentheses
+        return f"{_wrap(tree[2], here)} {tree[1]} {_wrap(tree[3], here + 1)}"
     if kind == "neg":
-        return f"-{_wrap(tree[1])}"
+        return f"-{_wrap(tree[1], here)}"
     if kind == "not":
-        return f"not {_wrap(tree[1])}"
+        return f"not {_wrap(tree[1], here)}"
     if kind in ("and", "or"):
-        return f" {kind} ".join(_wrap(t) for t in tree[1])
+        return f" {kind} ".join(_wrap(t, here + 1) for t in tree[1])
     if kind == "attr":
-        return f"{_wrap(tree[1])}.{tree[2]}"
+        return f"{_wrap(tree[1], here)}.{tree[2]}"
     if kind == "where":
         return f"{unparse(tree[1])} where {unparse(tree[2])}"
     if kind == "for":
@@ -506,9 +508,19 @@ def unparse(tree: list) -> str:
     raise AssertionError(kind)
 
 
-def _wrap(tree: list) -> str:
+# How tightly each form binds (grammar.lark, loosest first); names, literals and calls bind tightest.
+_BINDING = {"or": 1, "and": 2, "not": 3, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4,
+            "+": 5, "-": 5, "*": 6, "/": 6, "%": 6, "neg": 7, "attr": 8}
+
+
+def _precedence(tree: list) -> int:
+    return _BINDING.get(tree[1] if tree[0] == "op" else tree[0], 9)
+
+
+def _wrap(tree: list, needed: int) -> str:
+    """`tree` as an operand that must bind at least as tightly as `needed`."""
     text = unparse(tree)
-    return f"({text})" if tree[0] in ("op", "and", "or", "not") else text
+    return f"({text})" if _precedence(tree) < needed else text
 
 
 def _string(token: Token) -> str:
