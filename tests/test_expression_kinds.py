@@ -148,3 +148,23 @@ def test_an_unknown_expression_error_is_raised_by_the_compiler_directly():
     with pytest.raises(ExpressionError) as caught:
         ExpressionCompiler(frozenset(), {}).source(tree_of("turn + nowhere"))
     assert caught.value.code == "unknown-name"
+
+
+def test_controls_asks_only_about_hexes_whose_holder_the_engine_tracks():
+    holds = "award h { side = red  when = holds(0202)  amount = 0 }\n"
+    text = MINIMAL + holds + "award a { side = blue  when = selected  amount = if(controls(red, 0303), 1, 0) }\n"
+    _, found = check(parse_text(text, "t.rulec"))
+    assert [(d.code, d.message) for d in found] == [
+        ("wrong-kind-argument", "argument 2 of 'controls' must be an objective hex, not 0303")]
+    assert "holds(0303)" in found[0].hint
+    text = MINIMAL + holds + "award a { side = blue  when = game_end  amount = if(controls(red, 0202), 1, 0) }\n"
+    assert check(parse_text(text, "t.rulec"))[1] == []
+
+
+def test_each_expression_knows_what_it_depends_on():
+    from rulec.compile.expressions import depth
+
+    compiler = ExpressionCompiler(frozenset(), {"hex": frozenset({"0101", "0102"})})
+    assert depth(compiler.typed(tree_of("distance(0101, 0102) + 1"))) == "static"
+    assert depth(compiler.typed(tree_of("count(u in units() where adjacent(u.hex, 0101))"))) == "position"
+    assert depth(compiler.typed(tree_of("strength * turn"))) == "unit"

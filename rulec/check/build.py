@@ -72,8 +72,11 @@ class Builder(MapSections, CombatSections):
         tables = self.tables(results)
         sequence = self.sequence(sides)
         constants = self.constants(sides, game_map, terrain, units)
-        compiler = ExpressionCompiler(frozenset(constants), self.names_by_kind(sides, game_map, unit_types, units, terrain, sequence))
-        awards = self.awards(sides, game_map, sequence, compiler)
+        triggers = self.triggers(sides, game_map, sequence)
+        objectives = frozenset(h for trigger in triggers.values() if trigger and trigger.kind == "holds" for h in trigger.hexes)
+        compiler = ExpressionCompiler(frozenset(constants), self.names_by_kind(sides, game_map, unit_types, units, terrain, sequence),
+                                      objectives=objectives)
+        awards = self.awards(sides, triggers, compiler)
         options = self.options(sides, units)
         game = m.Game(
             info=info,
@@ -275,13 +278,18 @@ class Builder(MapSections, CombatSections):
             result[kinds.HEX] = frozenset(game_map.hexes)
         return result
 
-    def awards(self, sides, game_map, sequence, compiler: ExpressionCompiler) -> tuple[m.Award, ...]:
-        awards = []
+    def triggers(self, sides, game_map, sequence) -> dict[str, m.Trigger | None]:
+        """Each award's trigger, read before any expression: the hexes of 'holds' triggers are what `controls` may ask about."""
         phase_ids = [p.id for p in sequence]
+        return {aid: self.trigger(body.get("when"), ("award", aid, "when"), sides, game_map, phase_ids)
+                for aid, body in self.get(("award",), {}).items()}
+
+    def awards(self, sides, triggers: dict[str, m.Trigger | None], compiler: ExpressionCompiler) -> tuple[m.Award, ...]:
+        awards = []
         for aid, body in self.get(("award",), {}).items():
             path = ("award", aid)
             side = self.reference(body.get("side"), sides, "side", path + ("side",))
-            trigger = self.trigger(body.get("when"), path + ("when",), sides, game_map, phase_ids)
+            trigger = triggers[aid]
             about = compiler.for_unit(trigger is not None and trigger.kind in UNIT_TRIGGERS)
             amount = self.expression(body.get("amount", 0), path + ("amount",), about, kinds.NUMBER)
             only = self.expression(body["only"], path + ("only",), about, kinds.BOOL) if "only" in body else None

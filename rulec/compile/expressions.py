@@ -12,7 +12,7 @@ into generated modules and compiled in memory for games loaded from text.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from rulec.compile import kinds as k
 from rulec.compile.functions import (ABOUT_UNIT, AGGREGATES, FILTERS, FUNCTIONS, NAMES, POSITION, STATIC,
@@ -67,10 +67,11 @@ class ExpressionCompiler:
     constants: frozenset[str] = frozenset()
     names_by_kind: dict[str, frozenset[str]] = field(default_factory=dict)
     about_unit: bool = True
+    objectives: frozenset[str] | None = None  # the hexes whose holder the engine tracks; None: not checked
 
     def for_unit(self, about_unit: bool) -> "ExpressionCompiler":
         """The same compiler for expressions that are (or are not) about a unit."""
-        return ExpressionCompiler(self.constants, self.names_by_kind, about_unit)
+        return ExpressionCompiler(self.constants, self.names_by_kind, about_unit, self.objectives)
 
     # ------------------------------------------------------------ entry points
     def source(self, tree: list, want: str | None = None) -> str:
@@ -225,10 +226,9 @@ class ExpressionCompiler:
             return self.aggregate(name, args[0], scope)
         for arg in args:
             if arg[0] in ("where", "for"):
-                form = "count(u in S where C)" if arg[0] == "where" else "sum(V for u in S where C)"
+                example = "count(u in S where C)" if arg[0] == "where" else "sum(V for u in S where C)"
                 raise ExpressionError("wrong-kind", f"'{name}' takes no '{arg[0]}' argument",
-                                      f"'{arg[0]}' is written inside count, any, all ({form.split('(')[0]}...) "
-                                      f"or sum, min, max: {form}")
+                                      f"'{arg[0]}' is written inside count, any, all or sum, min, max: {example}")
         if name == "if":
             return self.if_call(args, keywords, scope, want)
         if name == "any" and len(args) == 1 and not keywords:
@@ -257,6 +257,8 @@ class ExpressionCompiler:
         for keyword in keywords:
             if keyword not in allowed:
                 raise ExpressionError("unknown-argument", f"'{name}' has no argument '{keyword}'", did_you_mean(keyword, sorted(allowed)))
+        if name == "controls" and len(args) == 2 and self.objectives is not None:
+            self.check_objective(args[1])
         failure: ExpressionError | None = None
         for form in fitting:
             try:
@@ -265,6 +267,14 @@ class ExpressionCompiler:
                 failure = failure or error
         assert failure is not None
         raise failure
+
+    def check_objective(self, tree: list) -> None:
+        """`controls(SIDE, 0303)` asks about a hex whose holder the engine tracks: a hex of a 'holds' award."""
+        hexes = self.names_by_kind.get(k.HEX, frozenset())
+        if tree[0] == "const" and str(tree[1]) in hexes and self.objectives is not None and str(tree[1]) not in self.objectives:
+            raise ExpressionError("wrong-kind-argument", f"argument 2 of 'controls' must be an objective hex, not {tree[1]}",
+                                  "the engine tracks the last side in for the hexes of holds(...) awards only: "
+                                  f"add 'award ... {{ when = holds({tree[1]})  amount = 0 }}'")
 
     def apply(self, form: Function, args: list, keywords: dict[str, list], scope: dict[str, str]) -> Typed:
         if form.depends == ABOUT_UNIT and not self.about_unit:
@@ -382,8 +392,3 @@ def to_function(python_source: str) -> Callable[[Any], Any]:
 # The only built-ins compiled expressions may call (generated modules get them from Python itself).
 SAFE_BUILTINS: dict[str, Callable[..., Any]] = {"len": len, "min": min, "max": max, "abs": abs, "sum": sum, "any": any,
                                                 "all": all}
-
-
-def kinds_of_names(pairs: Iterable[tuple[str, Iterable[str]]]) -> dict[str, frozenset[str]]:
-    """`names_by_kind` from (kind, names) pairs."""
-    return {kind: frozenset(names) for kind, names in pairs}

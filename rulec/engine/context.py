@@ -41,7 +41,7 @@ class EngineContext(ContextBase):
                 if (type is None or state.unit(uid).type == type) and (flag is None or flag in state.unit(uid).flags)]
 
     def _zones(self) -> dict[str, Collection[str]]:
-        gmap = self.game.map
+        gmap = self._state.game.map
         if gmap is None:
             return {}
         return {**gmap.edges, **self._state.tables.zones}

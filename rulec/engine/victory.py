@@ -68,7 +68,10 @@ class ScoresContext(ContextBase):
     def _no_position(self, *_: Any) -> Any:
         raise ValueError("this victory condition reads the position; decide it from a game state (GameState.outcome)")
 
-    units = unit_named = units_at = hex_of = status_of = controller = moved = attacked = _no_position
+    units = units_at = hex_of = status_of = controller = moved = attacked = _no_position
+
+    def unit_named(self, uid: str) -> Unit:
+        return self._no_position(uid)
 
     def objectives(self) -> Collection[str]:
         return super().objectives()
