@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rulec.check.hexgrid import all_hexes, neighbours, on_map
-from rulec.compile.expressions import ExpressionCompiler, ExpressionError, to_function
+from rulec.compile.expressions import ExpressionCompiler, ExpressionError, compiler_for, to_function
 from rulec.compile.functions import FUNCTIONS, NAMES, UNIT_ATTRIBUTES
 from rulec.language.parse import parse_text, unparse
 from rulec.pipeline import check
@@ -100,14 +100,9 @@ def test_accepted_forms_evaluate(text, expected):
                                 "unit r1 { side = red  type = infantry  strength = 3  move = 3  setup = 0303 }\n"
                                 "unit r2 { side = red  type = infantry  strength = 2  move = 3  setup = 0302 }\n"
                                 "side green { name = \"Green\" }")
-    game, found = check(parse_text(game_text, "t.rulec"))
-    assert game is not None, found
-    from rulec.check.build import Builder
-
-    builder = Builder(parse_text(game_text, "t.rulec"))
-    built = builder.build()
-    names = builder.names_by_kind(built.sides, built.map, built.unit_types, built.units, built.terrain, built.sequence)
-    python = ExpressionCompiler(frozenset(), names, about_unit=False).source(tree_of(text))
+    built, found = check(parse_text(game_text, "t.rulec"))
+    assert built is not None, found
+    python = compiler_for(built).source(tree_of(text))
     placed = [(built.units[uid], built.units[uid].setup) for uid in built.units]
     context = StandInContext(placed=placed, game=built)
     assert to_function(python)(context) == expected

@@ -84,14 +84,11 @@ def test_units_by_status_and_unit_constants(hill):
 
 
 def _compile(game, text: str) -> str:
-    """The Python of an expression over the game's sides, units, hexes, zones and edges."""
-    from rulec.compile.expressions import ExpressionCompiler
+    """The Python of an expression over the game's ids."""
+    from rulec.compile.expressions import compiler_for
     from rulec.language.parse import parse_text
 
-    tree = parse_text(f"x = {text}\n").data["x"]["tree"]
-    kinds = {"side": frozenset(game.sides), "unit": frozenset(game.units), "hex": frozenset(game.map.hexes),
-             "zone": frozenset(game.map.zones), "edge": frozenset(game.map.edges)}
-    return ExpressionCompiler(frozenset(), kinds, about_unit=False).source(tree)
+    return compiler_for(game).source(parse_text(f"x = {text}\n").data["x"]["tree"])
 
 
 @pytest.fixture(scope="module")
@@ -125,3 +122,23 @@ def test_made_up_games_pass_a_strict_type_check(compiled_games):
     finally:
         sys.setrecursionlimit(limit)
     assert status == 0, out + err
+
+
+def test_attacked_phase_and_phasing_side_read_the_running_game(metz):
+    from rulec.compile.expressions import compiler_for, to_function
+    from rulec.engine.context import EngineContext
+    from rulec.language.parse import parse_text
+
+    compiler = compiler_for(metz)
+
+    def value(text, state):
+        return to_function(compiler.source(parse_text(f"x = {text}\n").data["x"]["tree"]))(EngineContext(state))
+
+    state = new_game(metz).arrange({"us_357": "0705", "us_358": "0605", "us_cca": "0707", "de_utrfhr": "0706"},
+                                   turn=2, phase="us_combat")
+    attackers = "count(u in units(side = us) where attacked(u))"
+    assert value(attackers, state) == 0
+    assert value("phase == us_combat and phasing_side == us and turn == 2", state) is True
+    state.apply_action(Action.attack("0706", ("us_357", "us_358")))
+    assert value(attackers, state) == 2
+    assert value("attacked(us_357) and not attacked(us_cca)", state) is True

@@ -133,3 +133,17 @@ def test_the_references_victory_example_checks_on_drive_on_metz(tmp_path):
     assert [level.id for level in built.victory.levels] == ["decisive", "twice", "marginal"]
     assert [(rule.id, rule.winner, rule.check) for rule in built.victory.sudden_death] == [("fall_of_city", "germany", "end_of_phase")]
     assert built.victory.levels[2].when.source == "lead > 0 and lead >= 5"
+
+
+def test_sudden_death_checked_at_the_end_of_a_phase_and_won_by_nobody(tmp_path):
+    text = (GAMES / "last_bridge.rulec").read_text(encoding="utf-8")
+    text = text.replace("    winner = red\n    check = always\n", "    winner = draw\n    check = end_of_phase\n")
+    path = tmp_path / "variant.rulec"
+    path.write_text(text, encoding="utf-8")
+    state = new_game(load_game(str(path))).arrange({"r1": "0302", "b1": "0505"}, turn=2, phase="red_move")
+    state.apply_action(Action.move("r1", "0303"))
+    assert not state.is_terminal()  # checked only when the phase ends
+    state.apply_action(Action.end())
+    assert state.is_terminal() and (state.turn, state.phase.id) == (2, "red_move")
+    assert (state.outcome().winner, state.outcome().level) == (None, "The Bridge Falls")
+    assert state.returns() == [0.0, 0.0]

@@ -18,6 +18,8 @@ from rulec.compile import kinds as k
 from rulec.compile.functions import (ABOUT_UNIT, AGGREGATES, FILTERS, FUNCTIONS, NAMES, POSITION, STATIC,
                                      UNIT_ATTRIBUTES, Function, known_functions)
 from rulec.diagnostics import did_you_mean
+from rulec.language.parse import unparse
+from rulec.runtime.model import Game
 
 _ARITHMETIC = {"+", "-", "*", "/", "%"}
 _ORDER = {"<", "<=", ">", ">="}
@@ -116,8 +118,6 @@ class ExpressionCompiler:
         return result
 
     def wrong_kind(self, message: str, tree: list, kind: str) -> ExpressionError:
-        from rulec.language.parse import unparse
-
         hint = None
         if kind == k.NUMBER and tree[0] in ("op", "and", "or", "not"):
             hint = "a condition is not a number: write if(CONDITION, 1, 0)"
@@ -325,8 +325,6 @@ class ExpressionCompiler:
     def bind(self, binding: list, scope: dict[str, str]) -> tuple[str, Typed, dict[str, str]]:
         """`u in S`: the variable, the set, and the scope inside the quantifier."""
         if not _binding(binding):
-            from rulec.language.parse import unparse
-
             raise ExpressionError("wrong-kind", f"expected 'NAME in SET' to bind a variable, found {unparse(binding)}",
                                   "write count(u in units(side = us) where u.strength > 2)")
         variable = binding[2][1]
@@ -363,6 +361,18 @@ class ExpressionCompiler:
         loop = f"{value.python} for {v} in {whole.python}" + (f" if {condition.python}" if condition else "")
         python = f"sum({loop})" if name == "sum" else f"{name}(({loop}), default=0)"
         return Typed(python, k.NUMBER, _uses(whole, value, *([condition] if condition else [])))
+
+
+def compiler_for(game: Game, about_unit: bool = False) -> ExpressionCompiler:
+    """A compiler over a built game's ids, for tools and tests that evaluate expressions of their own."""
+    gmap = game.map
+    names = {k.SIDE: frozenset(game.sides), k.UNIT: frozenset(game.units), k.UNIT_TYPE: frozenset(game.unit_types),
+             k.TERRAIN: frozenset(game.terrain), k.PHASE: frozenset(p.id for p in game.sequence),
+             k.FLAG: frozenset(f for u in game.units.values() for f in u.flags),
+             k.ZONE: frozenset(gmap.zones if gmap else ()), k.EDGE: frozenset(gmap.edges if gmap else ()),
+             k.HEX: frozenset(gmap.hexes if gmap else ())}
+    objectives = frozenset(h for a in game.awards if a.trigger.kind == "holds" for h in a.trigger.hexes)
+    return ExpressionCompiler(frozenset(), names, about_unit, objectives)
 
 
 def _binding(tree: list) -> bool:
