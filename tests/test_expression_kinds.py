@@ -163,3 +163,12 @@ def test_each_expression_knows_what_it_depends_on():
     assert depth(compiler.typed(tree_of("distance(0101, 0102) + 1"))) == "static"
     assert depth(compiler.typed(tree_of("count(u in units() where adjacent(u.hex, 0101))"))) == "position"
     assert depth(compiler.typed(tree_of("strength * turn"))) == "unit"
+
+
+def test_a_hex_number_off_the_map_is_reported_where_a_hex_belongs():
+    assert [(c, m) for c, m, _ in problems("count(u in units() where u.hex == 0909)")] == [
+        ("hex-off-map", "hex 0909 is not on the map")]
+    assert [(c, m) for c, m, _ in problems("count(u in units() where 909 == u.hex)")] == [
+        ("hex-off-map", "hex 909 is not on the map")]
+    assert [c for c, _, _ in problems("if(0404 in home, 1, 0)")] == ["hex-off-map"]
+    assert problems("count(u in units() where u.hex == 0102 or u.hex == 102)") == []  # 102 is hex 0102

@@ -133,8 +133,9 @@ class ExpressionCompiler:
             if isinstance(value, bool):
                 return [Typed(repr(value), k.BOOL)]
             readings = []
-            if isinstance(value, (int, str)) and str(value) in self.names_by_kind.get(k.HEX, ()):
-                readings.append(Typed(repr(str(value)), k.HEX))
+            hex_number = self.hex_named(value) if isinstance(value, (int, str)) else None
+            if hex_number is not None:
+                readings.append(Typed(repr(hex_number), k.HEX))
             if isinstance(value, (int, float)):
                 readings.append(Typed(repr(value), k.NUMBER))
             elif isinstance(value, str):
@@ -162,7 +163,21 @@ class ExpressionCompiler:
             readings.append(Typed(repr(name), k.TEXT))
         return readings
 
+    def hex_named(self, value: int | str) -> str | None:
+        """The map's hex a number names (`102` is hex 0102 on a map numbered CCRR), or None."""
+        hexes = self.names_by_kind.get(k.HEX, frozenset())
+        text = str(value)
+        if text in hexes or not text.isdigit() or not hexes:
+            return text if text in hexes else None
+        padded = text.zfill(len(next(iter(hexes))))
+        return padded if padded in hexes else None
+
     def leaf(self, tree: list, scope: dict[str, str], want: tuple[str, ...] | None) -> Typed:
+        value = tree[1]
+        if (tree[0] == "const" and want and k.HEX in want and k.NUMBER not in want and self.names_by_kind.get(k.HEX)
+                and not isinstance(value, bool) and isinstance(value, (int, str)) and str(value).isdigit()
+                and self.hex_named(value) is None):
+            raise ExpressionError("hex-off-map", f"hex {value} is not on the map")
         readings = self.candidates(tree, scope)
         if not readings:
             name = tree[1]
@@ -270,8 +285,8 @@ class ExpressionCompiler:
 
     def check_objective(self, tree: list) -> None:
         """`controls(SIDE, 0303)` asks about a hex whose holder the engine tracks: a hex of a 'holds' award."""
-        hexes = self.names_by_kind.get(k.HEX, frozenset())
-        if tree[0] == "const" and str(tree[1]) in hexes and self.objectives is not None and str(tree[1]) not in self.objectives:
+        hex_number = self.hex_named(tree[1]) if tree[0] == "const" and isinstance(tree[1], (int, str)) else None
+        if hex_number is not None and self.objectives is not None and hex_number not in self.objectives:
             raise ExpressionError("wrong-kind-argument", f"argument 2 of 'controls' must be an objective hex, not {tree[1]}",
                                   "the engine tracks the last side in for the hexes of holds(...) awards only: "
                                   f"add 'award ... {{ when = holds({tree[1]})  amount = 0 }}'")
@@ -285,6 +300,8 @@ class ExpressionCompiler:
         named = {key: self.argument(form.name, key, tree, form.keywords[key], scope) for key, tree in keywords.items()}
         python = form.python.format(*(p.python for p in parts), args=", ".join(p.python for p in parts),
                                     keywords=", ".join(f"{key}={p.python}" for key, p in named.items()))
+        if form.variadic and len(parts) == 1:  # min(x) is x (Python's min of one number would want a list)
+            python = parts[0].python
         return Typed(python, form.returns, _uses(*parts, *named.values(), form.depends))
 
     def argument(self, function: str, where: str | int, tree: list, kind: str, scope: dict[str, str]) -> Typed:
