@@ -172,3 +172,8 @@ def test_a_hex_number_off_the_map_is_reported_where_a_hex_belongs():
         ("hex-off-map", "hex 909 is not on the map")]
     assert [c for c, _, _ in problems("if(0404 in home, 1, 0)")] == ["hex-off-map"]
     assert problems("count(u in units() where u.hex == 0102 or u.hex == 102)") == []  # 102 is hex 0102
+
+
+def test_an_expression_too_deep_for_python_is_a_diagnostic_not_a_crash():
+    deep = "(" * 250 + "1" + " + 1)" * 250
+    assert [(c, m) for c, m, _ in problems(deep)] == [("syntax-too-deep", "this expression is nested too deeply")]

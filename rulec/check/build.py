@@ -350,10 +350,14 @@ class Builder(MapSections, CombatSections):
             return None
         try:
             source = compiler.source(tree, want)
+            function = to_function(source)
         except ExpressionError as error:
             self.error(error.code, error.message, path, error.hint)
             return None
-        return m.Expr(source=unparse(tree), function=to_function(source))
+        except (RecursionError, SyntaxError, MemoryError):  # Python reads at most about 200 nested parentheses
+            self.error("syntax-too-deep", "this expression is nested too deeply", path, "split it, or write it with fewer parentheses")
+            return None
+        return m.Expr(source=unparse(tree), function=function)
 
     def victory(self, sides: dict, compiler: ExpressionCompiler) -> m.VictoryRules:
         """Sudden deaths, then the levels tried in file order, then what happens when none holds.
