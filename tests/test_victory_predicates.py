@@ -147,3 +147,18 @@ def test_sudden_death_checked_at_the_end_of_a_phase_and_won_by_nobody(tmp_path):
     assert state.is_terminal() and (state.turn, state.phase.id) == (2, "red_move")
     assert (state.outcome().winner, state.outcome().level) == (None, "The Bridge Falls")
     assert state.returns() == [0.0, 0.0]
+
+
+def test_the_victory_aid_prints_levels_written_as_conditions(twice, bridge):
+    from rulec.aids.sheets import victory_sheet
+    from rulec.aids.turn_values import turn_dependent_awards
+
+    sheet = victory_sheet(twice)
+    assert sheet.levels[0] == ("Red Major Victory", "Red wins if vp(red) > 0 and vp(red) >= 2 * vp(blue)")
+    assert sheet.levels[-1] == ("Draw", "no level above holds") and sheet.track == ()
+    assert victory_sheet(bridge).levels == (
+        ("The Bridge Falls", "Red wins at once if controls(red, 0303)"),
+        ("Red Stalls", "Blue wins at once if turn == 2 and not any(u in units(side = red) where distance(u.hex, 0303) <= 1)"),
+        ("Blue Holds the Bridge", "no level above holds: Blue wins"))
+    hill = load_game(str(GAMES / "quantified_awards.rulec"))  # awards that read the position stay off the turn track
+    assert [(track.award.id, track.values) for track in turn_dependent_awards(hill)] == [("red_exit", (3, 2))]

@@ -222,8 +222,11 @@ def victory_sheet(game: Game) -> VictorySheet:
     if rules is None:
         return VictorySheet(by_side, "", (), ())
     leads = [level.at_least for level in rules.levels if level.at_least is not None]
-    if len(leads) < len(rules.levels):  # levels written as conditions: print each condition and its winner
-        levels = tuple((level.name, _level_condition(game, level)) for level in rules.levels)
+    if len(leads) < len(rules.levels) or not rules.levels or rules.otherwise or rules.sudden_death:
+        # Levels written as conditions, sudden deaths, a game with no draw: each condition and its winner.
+        sudden = tuple((rule.name, f"{_winner(game, rule.winner, 'nobody')} wins at once if {rule.when.source}")
+                       for rule in rules.sudden_death)
+        levels = sudden + tuple((level.name, _level_condition(game, level)) for level in rules.levels)
         winner = game.sides[rules.otherwise].name if rules.otherwise in game.sides else ""
         levels += ((rules.draw, f"no level above holds{f': {winner} wins' if winner else ''}"),)
         return VictorySheet(by_side, rules.measure, levels, ())
@@ -243,8 +246,12 @@ def victory_sheet(game: Game) -> VictorySheet:
 
 def _level_condition(game: Game, level: VictoryLevel) -> str:
     """'Red wins if vp(red) > vp(blue)': a victory level written as a condition, in the file's words."""
-    who = game.sides[level.winner].name if level.winner in game.sides else "the side with most VP"
+    who = _winner(game, level.winner, "the side with most VP")
     return f"{who} wins if {level.when.source}" if level.when is not None else f"{who} wins"
+
+
+def _winner(game: Game, side: str | None, otherwise: str) -> str:
+    return game.sides[side].name if side in game.sides else otherwise
 
 
 # ----------------------------------------------------------------- options
