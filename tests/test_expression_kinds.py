@@ -177,3 +177,12 @@ def test_a_hex_number_off_the_map_is_reported_where_a_hex_belongs():
 def test_an_expression_too_deep_for_python_is_a_diagnostic_not_a_crash():
     deep = "(" * 250 + "1" + " + 1)" * 250
     assert [(c, m) for c, m, _ in problems(deep)] == [("syntax-too-deep", "this expression is nested too deeply")]
+
+
+def test_a_mistake_is_placed_at_its_sub_expression():
+    line = "award a { side = blue  when = selected  amount = 1 + count(u in units() where adjacent(u.hex, blue)) }"
+    _, found = check(parse_text(MINIMAL + line + "\n", "t.rulec"))
+    (problem,) = found
+    assert problem.code == "wrong-kind-argument"
+    assert (problem.span.line, problem.span.column) == (MINIMAL.count("\n") + 1, line.index("blue))") + 1)
+    assert (problem.span.end_line, problem.span.end_column) == (problem.span.line, problem.span.column + len("blue"))

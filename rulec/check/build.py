@@ -19,7 +19,7 @@ from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler, ExpressionError, to_function
 from rulec.diagnostics import Diagnostic, did_you_mean
 from rulec.language.document import Document, Path
-from rulec.language.parse import unparse
+from rulec.language.parse import tree_nodes, unparse
 from rulec.runtime import model as m
 
 
@@ -352,7 +352,7 @@ class Builder(MapSections, CombatSections):
             source = compiler.source(tree, want)
             function = to_function(source)
         except ExpressionError as error:
-            self.error(error.code, error.message, path, error.hint)
+            self.error(error.code, error.message, _node_path(path, tree, error.node), error.hint)
             return None
         except (RecursionError, SyntaxError, MemoryError):  # Python reads at most about 200 nested parentheses
             self.error("syntax-too-deep", "this expression is nested too deeply", path, "split it, or write it with fewer parentheses")
@@ -470,6 +470,13 @@ class Builder(MapSections, CombatSections):
                                    strength_multiplier={side: float(v) for side, v in body.get("strength_multiplier", {}).items()},
                                    **scenario)
         return result
+
+
+def _node_path(path: Path, tree: list, node: list | None) -> Path:
+    """The document path of a sub-expression of the expression at `path` (where parse recorded its span)."""
+    if node is None or not isinstance(tree, list):
+        return path
+    return next((path + ("tree", *at) for at, sub in tree_nodes(tree) if sub is node), path)
 
 
 def _level_threshold(value: Any) -> float:

@@ -32,11 +32,12 @@ _DEPTH = (STATIC, POSITION, ABOUT_UNIT)
 class ExpressionError(Exception):
     """A name, call or kind the expression language does not accept."""
 
-    def __init__(self, code: str, message: str, hint: str | None = None):
+    def __init__(self, code: str, message: str, hint: str | None = None, node: list | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
         self.hint = hint
+        self.node = node  # the sub-expression (a node of the tree) the problem is in, for its place in the file
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,14 @@ class ExpressionCompiler:
 
     # ------------------------------------------------------------ the walk
     def compile(self, tree: list, scope: dict[str, str], want: tuple[str, ...] | None) -> Typed:
+        try:
+            return self._compile(tree, scope, want)
+        except ExpressionError as error:
+            if error.node is None:  # the innermost expression the problem was found in
+                error.node = tree
+            raise
+
+    def _compile(self, tree: list, scope: dict[str, str], want: tuple[str, ...] | None) -> Typed:
         form = tree[0]
         if form in ("const", "name"):
             return self.leaf(tree, scope, want)
@@ -123,7 +132,7 @@ class ExpressionCompiler:
             hint = "a condition is not a number: write if(CONDITION, 1, 0)"
         elif kind == k.BOOL:
             hint = "compare it: write ... == ..., ... > 0"
-        return ExpressionError("wrong-kind", f"{message} ({unparse(tree)})", hint)
+        return ExpressionError("wrong-kind", f"{message} ({unparse(tree)})", hint, node=tree)
 
     # ------------------------------------------------------------ names and literals
     def candidates(self, tree: list, scope: dict[str, str]) -> list[Typed]:
@@ -289,7 +298,7 @@ class ExpressionCompiler:
         if hex_number is not None and self.objectives is not None and hex_number not in self.objectives:
             raise ExpressionError("wrong-kind-argument", f"argument 2 of 'controls' must be an objective hex, not {tree[1]}",
                                   "the engine tracks the last side in for the hexes of holds(...) awards only: "
-                                  f"add 'award ... {{ when = holds({tree[1]})  amount = 0 }}'")
+                                  f"add 'award ... {{ when = holds({tree[1]})  amount = 0 }}'", node=tree)
 
     def apply(self, form: Function, args: list, keywords: dict[str, list], scope: dict[str, str]) -> Typed:
         if form.depends == ABOUT_UNIT and not self.about_unit:
@@ -320,7 +329,7 @@ class ExpressionCompiler:
             known = sorted(self.names_by_kind.get(k.ZONE, frozenset()) | self.names_by_kind.get(k.EDGE, frozenset())
                            if kind == k.AREA else self.names_by_kind.get(kind, frozenset()))
             raise ExpressionError("wrong-kind-argument", f"{label} of '{function}' must name {k.article(wanted)}, not '{tree[1]}'",
-                                  did_you_mean(str(tree[1]), known))
+                                  did_you_mean(str(tree[1]), known), node=tree)
         raise self.wrong_kind(f"{label} of '{function}' must be {k.article(kind)}, not {k.article(result.kind)}", tree, kind)
 
     def if_call(self, args: list, keywords: dict, scope: dict[str, str], want: tuple[str, ...] | None) -> Typed:
