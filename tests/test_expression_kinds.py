@@ -85,6 +85,7 @@ def test_awards_about_a_unit_may_read_it():
     ("all(u in units() where u.hex in home)", False),
     ("all(h in home where not occupied_by(red, h))", True),
     ("count(h in home where occupied(h))", 1),
+    ("enemy_occupied(red, 0101) and not enemy_occupied(blue, 0101) and not enemy_occupied(red, 0102)", True),
     ("count(h in west where any(u in units_at(h) where u.side == blue))", 1),
     ("any(units(side = red, zone = home))", False),
     ("distance(0101, 0303) == 3 and adjacent(0101, 0102) and not adjacent(0101, 0303)", True),

@@ -121,6 +121,8 @@ _add(
     Function("occupied", (HEX,), BOOL, "(len(ctx.units_at({0})) > 0)", "whether any unit stands in a hex"),
     Function("occupied_by", (SIDE, HEX), BOOL, "any(x_.side == {0} for x_ in ctx.units_at({1}))",
              "whether a unit of the side stands in a hex"),
+    Function("enemy_occupied", (SIDE, HEX), BOOL, "any(x_.side != {0} for x_ in ctx.units_at({1}))",
+             "whether a unit of another side than the one given stands in a hex"),
     Function("controls", (SIDE, HEX), BOOL, "(ctx.controller({1}) == {0})",
              "whether the side's unit was the last to enter or pass through an objective hex (see `objectives`)"),
     # state
