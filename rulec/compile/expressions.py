@@ -62,7 +62,8 @@ class ExpressionCompiler:
 
     `names_by_kind` maps a kind (kinds.SIDE, kinds.ZONE, kinds.HEX, ...) to the
     game's ids of that kind, usable as bare names. `constants` are further ids
-    of no particular kind (accepted where an id of any kind is). `about_unit`
+    of no particular kind, read as texts. `objectives`, when given, are the
+    hexes `controls(SIDE, HEX)` may name. `about_unit`
     says whether the expression is about a unit (an award triggered by one),
     which makes `unit`, `strength`, `move`, `side` and `has_flag(F)` available.
     """
