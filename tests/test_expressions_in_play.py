@@ -142,3 +142,10 @@ def test_attacked_phase_and_phasing_side_read_the_running_game(metz):
     state.apply_action(Action.attack("0706", ("us_357", "us_358")))
     assert value(attackers, state) == 2
     assert value("attacked(us_357) and not attacked(us_cca)", state) is True
+
+
+@pytest.mark.parametrize("name", ["twice_the_enemy", "last_bridge", "quantified_awards"])
+def test_made_up_games_keep_the_engines_promises_in_random_play(name):
+    from rulec.engine.conformance import check_game
+
+    assert check_game(load_game(str(GAMES / f"{name}.rulec")), n_games=20) == []
