@@ -85,6 +85,8 @@ def test_awards_about_a_unit_may_read_it():
     ("all(u in units() where u.hex in home)", False),
     ("all(h in home where not occupied_by(red, h))", True),
     ("count(h in home where occupied(h))", 1),
+    ("count(hexes()) + count(hexes(terrain = clear, zone = home)) + count(hexes(zone = west))", 9 + 3 + 3),
+    ("count(h in hexes(terrain = clear) where occupied_by(red, h))", 2),
     ("enemy_occupied(red, 0101) and not enemy_occupied(blue, 0101) and not enemy_occupied(red, 0102)", True),
     ("count(h in west where any(u in units_at(h) where u.side == blue))", 1),
     ("any(units(side = red, zone = home))", False),

@@ -81,6 +81,7 @@ def typed_tree(draw, kind: str, depth: int = 4, scope: frozenset = frozenset()):
         ],
         k.SIDE: [lambda: ["attr", sub(k.UNIT), "side"], lambda: ["call", "if", [sub(condition), sub(k.SIDE), sub(k.SIDE)], {}]],
         k.HEX: [lambda: ["attr", sub(k.UNIT), "hex"]],
+        k.HEXES: [lambda: ["call", "hexes", [], {"terrain": sub(k.TERRAIN), "zone": ["name", "ring"]}]],
         k.UNITS: [lambda: ["call", "units_at", [sub(k.HEX)], {}],
                   lambda: ["call", "units", [], {"side": sub(k.SIDE), "status": sub(k.STATUS)}],
                   lambda: ["call", "units", [], {"zone": ["name", "ring"], "type": ["name", "infantry"]}]],

@@ -9,7 +9,7 @@ that holds when it is checked ends the game at once with its winner.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Collection, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from rulec.engine.context import EngineContext
 from rulec.runtime.context import ContextBase, ranked_scores
@@ -72,12 +72,6 @@ class ScoresContext(ContextBase):
 
     def unit_named(self, uid: str) -> Unit:
         return self._no_position(uid)
-
-    def objectives(self) -> Collection[str]:
-        return super().objectives()
-
-    def zone(self, name: str) -> Collection[str]:
-        return super().zone(name)
 
 
 def _margin(game: Game, vp: dict[str, int]) -> float:

@@ -55,6 +55,10 @@ class EvalContext(Protocol):
         """The hexes whose holder (the side that last entered or passed through) is tracked."""
         ...
 
+    def hexes(self, terrain: str | None = None, zone: str | None = None) -> Collection[str]:
+        """The map's hexes with the terrain (base or feature) and in the zone or edge given."""
+        ...
+
     def terrain(self, hex: str) -> str:
         """A hex's base terrain ("" for no hex)."""
         ...
@@ -179,6 +183,14 @@ class ContextBase:
         if gmap is None or a not in gmap.coordinates or b not in gmap.coordinates:
             return FAR
         return grid_distance(gmap.grid, gmap.coordinates[a], gmap.coordinates[b])
+
+    def hexes(self, terrain: str | None = None, zone: str | None = None) -> Collection[str]:
+        gmap = self.game.map if self.game is not None else None
+        if gmap is None:
+            return ()
+        area = self.zone(zone) if zone is not None else None
+        return tuple(h for h in gmap.hexes if (terrain is None or terrain in gmap.terrain.get(h, ()))
+                     and (area is None or h in area))
 
     def objectives(self) -> Collection[str]:
         if self.game is None:
