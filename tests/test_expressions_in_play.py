@@ -81,6 +81,8 @@ def test_units_by_status_and_unit_constants(hill):
     compiled = _compile(hill, "count(units(side = red, status = exited)) + count(units(status = on_map))")
     assert to_function(compiled)(context) == 2
     assert to_function(_compile(hill, "r2.status == exited and r2.hex == \"\" and b1.hex == 0105"))(context) is True
+    forests = "count(h in hexes(terrain = forest) where not occupied(h)) + count(hexes(zone = ring))"
+    assert to_function(_compile(hill, forests))(context) == 3 + 3
 
 
 def _compile(game, text: str) -> str:
