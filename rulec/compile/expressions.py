@@ -7,6 +7,11 @@ kind (rulec.compile.kinds) checked here: each argument and operand, the number
 of arguments, unknown names (with a did-you-mean). The names and functions
 come from the table in rulec.compile.functions. The same source is written
 into generated modules and compiled in memory for games loaded from text.
+
+A new rule field that takes an expression is built with
+`Builder.expression(value, path, compiler, kinds.BOOL)` (rulec/check/build.py),
+which reports every problem at its sub-expression; the code generator types the
+function's `ctx` by the class that holds the field (codegen.CONTEXT_TYPES).
 """
 
 from __future__ import annotations
