@@ -162,3 +162,17 @@ def test_the_victory_aid_prints_levels_written_as_conditions(twice, bridge):
         ("Blue Holds the Bridge", "no level above holds: Blue wins"))
     hill = load_game(str(GAMES / "quantified_awards.rulec"))  # awards that read the position stay off the turn track
     assert [(track.award.id, track.values) for track in turn_dependent_awards(hill)] == [("red_exit", (3, 2))]
+
+
+def test_winners_name_a_side_leader_or_draw_with_a_did_you_mean():
+    from rulec.language.parse import parse_text
+    from rulec.pipeline import check
+
+    text = (GAMES / "last_bridge.rulec").read_text(encoding="utf-8").replace("winner = red", "winner = rde").replace(
+        "otherwise = blue", "otherwise = bleu\n  level l { when = turn > 1  winner = lader }")
+    _, found = check(parse_text(text, "t.rulec"))
+    assert [(d.code, d.message, d.hint) for d in found] == [
+        ("unknown-side", "unknown side 'rde'", "did you mean 'red'?"),
+        ("unknown-side", "unknown side 'bleu'", "did you mean 'blue'?"),
+        ("unknown-side", "unknown side 'lader'", "did you mean 'leader'?"),
+    ]
