@@ -135,6 +135,36 @@ def award_germany_eliminated_strength_amount(ctx: EvalContext) -> int:
     return unit.strength
 
 
+def victory_victory_level_decisive_when(ctx: EvalContext) -> bool:
+    """The when of victory level decisive.
+
+    Decisive Victory
+
+    The game file says: lead > 0 and lead >= 15
+    """
+    return ((ctx.lead() > 0) and (ctx.lead() >= 15))
+
+
+def victory_victory_level_substantial_when(ctx: EvalContext) -> bool:
+    """The when of victory level substantial.
+
+    Substantial Victory
+
+    The game file says: lead > 0 and lead >= 10
+    """
+    return ((ctx.lead() > 0) and (ctx.lead() >= 10))
+
+
+def victory_victory_level_marginal_when(ctx: EvalContext) -> bool:
+    """The when of victory level marginal.
+
+    Marginal Victory
+
+    The game file says: lead > 0 and lead >= 5
+    """
+    return ((ctx.lead() > 0) and (ctx.lead() >= 5))
+
+
 GAME: Game = Game(
     info=GameInfo(
         id='drive_on_metz',
@@ -1007,9 +1037,24 @@ GAME: Game = Game(
     victory=VictoryRules(
         measure='difference',
         levels=(
-            VictoryLevel(id='decisive', name='Decisive Victory', at_least=15),
-            VictoryLevel(id='substantial', name='Substantial Victory', at_least=10),
-            VictoryLevel(id='marginal', name='Marginal Victory', at_least=5),
+            VictoryLevel(
+                id='decisive',
+                name='Decisive Victory',
+                at_least=15,
+                when=Expr(source='lead > 0 and lead >= 15', function=victory_victory_level_decisive_when),
+            ),
+            VictoryLevel(
+                id='substantial',
+                name='Substantial Victory',
+                at_least=10,
+                when=Expr(source='lead > 0 and lead >= 10', function=victory_victory_level_substantial_when),
+            ),
+            VictoryLevel(
+                id='marginal',
+                name='Marginal Victory',
+                at_least=5,
+                when=Expr(source='lead > 0 and lead >= 5', function=victory_victory_level_marginal_when),
+            ),
         ),
     ),
     options={

@@ -32,7 +32,7 @@ def battle_army_state_steady_when(ctx: Mapping[str, int]) -> bool:
 
     No units routed or beaten
 
-    The game file says: (routed == 0) and (beaten == 0)
+    The game file says: routed == 0 and beaten == 0
     """
     return ((ctx['routed'] == 0) and (ctx['beaten'] == 0))
 
@@ -42,7 +42,7 @@ def battle_army_state_shaken_when(ctx: Mapping[str, int]) -> bool:
 
     No units routed, but some beaten
 
-    The game file says: (routed == 0) and (beaten > 0) and ((beaten * 2) <= units)
+    The game file says: routed == 0 and beaten > 0 and beaten * 2 <= units
     """
     return ((ctx['routed'] == 0) and (ctx['beaten'] > 0) and ((ctx['beaten'] * 2) <= ctx['units']))
 
@@ -52,7 +52,7 @@ def battle_army_state_broken_when(ctx: Mapping[str, int]) -> bool:
 
     Some units routed or more than half beaten
 
-    The game file says: ((routed > 0) and ((routed * 2) <= units)) or ((routed == 0) and ((beaten * 2) > units))
+    The game file says: routed > 0 and routed * 2 <= units or routed == 0 and beaten * 2 > units
     """
     return (((ctx['routed'] > 0) and ((ctx['routed'] * 2) <= ctx['units'])) or ((ctx['routed'] == 0) and ((ctx['beaten'] * 2) > ctx['units'])))
 
@@ -62,7 +62,7 @@ def battle_army_state_shattered_when(ctx: Mapping[str, int]) -> bool:
 
     More than half the units routed
 
-    The game file says: (routed * 2) > units
+    The game file says: routed * 2 > units
     """
     return ((ctx['routed'] * 2) > ctx['units'])
 
@@ -173,21 +173,21 @@ GAME: Game = Game(
             ArmyState(
                 id='steady',
                 name='No units routed or beaten',
-                when=Expr(source='(routed == 0) and (beaten == 0)', function=battle_army_state_steady_when),
+                when=Expr(source='routed == 0 and beaten == 0', function=battle_army_state_steady_when),
                 if_loser='Can hold ground or retire',
                 if_winner='Can pursue',
             ),
             ArmyState(
                 id='shaken',
                 name='No units routed, but some beaten',
-                when=Expr(source='(routed == 0) and (beaten > 0) and ((beaten * 2) <= units)', function=battle_army_state_shaken_when),
+                when=Expr(source='routed == 0 and beaten > 0 and beaten * 2 <= units', function=battle_army_state_shaken_when),
                 if_loser='Retires to any adjacent enemy-free zone',
                 if_winner='Cannot pursue',
             ),
             ArmyState(
                 id='broken',
                 name='Some units routed or more than half beaten',
-                when=Expr(source='((routed > 0) and ((routed * 2) <= units)) or ((routed == 0) and ((beaten * 2) > units))', function=battle_army_state_broken_when),
+                when=Expr(source='routed > 0 and routed * 2 <= units or routed == 0 and beaten * 2 > units', function=battle_army_state_broken_when),
                 if_loser="Retreats into an enemy-free zone of the winner's choice",
                 if_winner='Cannot pursue',
                 loser_exhausted=True,
@@ -196,7 +196,7 @@ GAME: Game = Game(
             ArmyState(
                 id='shattered',
                 name='More than half the units routed',
-                when=Expr(source='(routed * 2) > units', function=battle_army_state_shattered_when),
+                when=Expr(source='routed * 2 > units', function=battle_army_state_shattered_when),
                 if_loser='Must withdraw towards the nearest friendly force, fort or secure area',
                 if_winner="Disperses into surrounding enemy-free zones of the winner's choice",
                 loser_exhausted=True,

@@ -25,14 +25,15 @@ def diagnostics_for(when: str) -> list[tuple[str, str]]:
     ("eliminated(red, blue)", "eliminated() takes one side, found eliminated(red, blue)"),
     ("exits(1 + 2)", "the arguments of exits() are names or hex numbers, found exits(1 + 2)"),
     ("eliminated(side = red)", "the arguments of eliminated() are names or hex numbers, found eliminated(side = red)"),
-    ("holding(0101)", "'when' must be phase(P), holds(HEX...), exits(EDGE...), eliminated(SIDE) or selected; found holding(0101)"),
+    ("holding(0101)", "'when' must be phase(P), holds(HEX...), exits(EDGE...), eliminated(SIDE), selected or game_end; "
+                      "found holding(0101)"),
 ])
 def test_malformed_triggers(when, message):
     assert diagnostics_for(when) == [("bad-trigger", message)]
 
 
 def test_well_formed_triggers_build(tmp_path):
-    for when in ("holds(0101, 0102)", "exits(west)", "eliminated(red)", "selected"):
+    for when in ("holds(0101, 0102)", "exits(west)", "eliminated(red)", "selected", "game_end"):
         assert diagnostics_for(when) == [], when
     path = tmp_path / "t.rulec"
     path.write_text(MINIMAL + "award a { side = blue  when = holds(0101, 102)  amount = 1 }\n")

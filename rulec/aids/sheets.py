@@ -14,7 +14,7 @@ from rulec.aids import crt_odds
 from rulec.aids.environment import humanize
 from rulec.aids.palette import division_colours
 from rulec.aids.turn_values import TurnAward, turn_dependent_awards
-from rulec.runtime.model import Award, Game, Option, Phase, Unit
+from rulec.runtime.model import Award, Game, Option, Phase, Unit, VictoryLevel
 
 _PHASE_ACTIVITY = {
     "movement": "Move units",
@@ -221,18 +221,37 @@ def victory_sheet(game: Game) -> VictorySheet:
     rules = game.victory
     if rules is None:
         return VictorySheet(by_side, "", (), ())
+    leads = [level.at_least for level in rules.levels if level.at_least is not None]
+    if len(leads) < len(rules.levels) or not rules.levels or rules.otherwise or rules.sudden_death:
+        # Levels written as conditions, sudden deaths, a game with no draw: each condition and its winner.
+        sudden = tuple((rule.name, f"{_winner(game, rule.winner, 'nobody')} wins at once if {rule.when.source}")
+                       for rule in rules.sudden_death)
+        levels = sudden + tuple((level.name, _level_condition(game, level)) for level in rules.levels)
+        winner = game.sides[rules.otherwise].name if rules.otherwise in game.sides else ""
+        levels += ((rules.draw, f"no level above holds{f': {winner} wins' if winner else ''}"),)
+        return VictorySheet(by_side, rules.measure, levels, ())
     if rules.measure == "ratio":
         levels = tuple((level.name, f"VP ratio of at least {level.at_least:g} : 1") for level in rules.levels)
     else:
         levels = tuple((level.name, f"lead by at least {level.at_least:g} VP") for level in rules.levels)
-    lowest = min((level.at_least for level in rules.levels), default=0)
+    lowest = min(leads, default=0)
     draw_text = (f"ratio below {lowest:g} : 1" if rules.measure == "ratio" else f"lead of less than {lowest:g} VP")
     levels += ((rules.draw, draw_text),)
     # Enough boxes for the best level twice over, in whole rows of ten.
-    top = max((level.at_least for level in rules.levels), default=10)
+    top = max(leads, default=10)
     size = max(30, int(math.ceil((2 * top + 1) / 10)) * 10)
-    marks = {} if rules.measure == "ratio" else {int(level.at_least): level.name for level in rules.levels}
+    marks = {} if rules.measure == "ratio" else {int(lead): level.name for lead, level in zip(leads, rules.levels)}
     return VictorySheet(by_side, rules.measure, levels, tuple((v, marks.get(v, "")) for v in range(size)))
+
+
+def _level_condition(game: Game, level: VictoryLevel) -> str:
+    """'Red wins if vp(red) > vp(blue)': a victory level written as a condition, in the file's words."""
+    who = _winner(game, level.winner, "the side with most VP")
+    return f"{who} wins if {level.when.source}" if level.when is not None else f"{who} wins"
+
+
+def _winner(game: Game, side: str | None, otherwise: str) -> str:
+    return game.sides[side].name if side in game.sides else otherwise
 
 
 # ----------------------------------------------------------------- options

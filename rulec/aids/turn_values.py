@@ -41,6 +41,9 @@ class TurnOnlyContext:
     def vp(self, side: str) -> int:
         raise NeedsPlay("vp")
 
+    def __getattr__(self, name: str) -> Any:
+        raise NeedsPlay(name)  # every other query of an EvalContext (phase, zone, distance, ...) needs a game in play
+
 
 def values_by_turn(expression: Expr, turns: int) -> tuple[Any, ...] | None:
     """The expression's value on turns 1..turns, or None if it needs more than the turn."""

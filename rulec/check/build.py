@@ -15,11 +15,16 @@ from typing import Any, Iterable
 from rulec.check.build_combat import CombatSections
 from rulec.check.build_map import MapSections
 from rulec.check.fields import plain, tuples_of
+from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler, ExpressionError, to_function
 from rulec.diagnostics import Diagnostic, did_you_mean
 from rulec.language.document import Document, Path
-from rulec.language.parse import unparse
+from rulec.language.parse import tree_nodes, unparse
 from rulec.runtime import model as m
+
+
+# Award triggers that are about one unit (the one entering, exiting or eliminated): its expressions may read it.
+UNIT_TRIGGERS = frozenset({"holds", "exits", "eliminated"})
 
 
 class Builder(MapSections, CombatSections):
@@ -67,8 +72,11 @@ class Builder(MapSections, CombatSections):
         tables = self.tables(results)
         sequence = self.sequence(sides)
         constants = self.constants(sides, game_map, terrain, units)
-        compiler = ExpressionCompiler(frozenset(constants), self.names_by_kind(sides, game_map, unit_types, units))
-        awards = self.awards(sides, game_map, sequence, compiler)
+        triggers = self.triggers(sides, game_map, sequence)
+        objectives = frozenset(h for trigger in triggers.values() if trigger and trigger.kind == "holds" for h in trigger.hexes)
+        compiler = ExpressionCompiler(frozenset(constants), self.names_by_kind(sides, game_map, unit_types, units, terrain, sequence),
+                                      objectives=objectives)
+        awards = self.awards(sides, triggers, compiler)
         options = self.options(sides, units)
         game = m.Game(
             info=info,
@@ -85,7 +93,7 @@ class Builder(MapSections, CombatSections):
             combat=self.combat(tables) if "combat" in self.data else None,
             sequence=sequence,
             awards=awards,
-            victory=self.victory() if "victory" in self.data else None,
+            victory=self.victory(sides, compiler) if "victory" in self.data else None,
             options=options,
             battle=self.battle() if "battle" in self.data else None,
             source=self.doc.file,
@@ -258,24 +266,33 @@ class Builder(MapSections, CombatSections):
             return set(game_map.zones) | set(game_map.edges)
         return set(self.get(("map", "zones"), {})) | set(self.get(("map", "edges"), {}))
 
-    def names_by_kind(self, sides, game_map, unit_types, units) -> dict[str, frozenset[str]]:
-        """The names an expression argument of each kind may use."""
+    def names_by_kind(self, sides, game_map, unit_types, units, terrain, sequence) -> dict[str, frozenset[str]]:
+        """The game's ids an expression may name, by kind (see rulec.compile.kinds)."""
         flags = {flag for unit in units.values() for flag in unit.flags}
-        areas = self.area_names(game_map)
-        kinds = {"side": frozenset(sides), "zone": frozenset(areas), "unit type": frozenset(unit_types), "flag": frozenset(flags)}
+        edges = set(game_map.edges) if game_map else set(self.get(("map", "edges"), {}))
+        zones = self.area_names(game_map) - edges
+        result = {kinds.SIDE: frozenset(sides), kinds.ZONE: frozenset(zones), kinds.EDGE: frozenset(edges),
+                  kinds.UNIT_TYPE: frozenset(unit_types), kinds.FLAG: frozenset(flags), kinds.UNIT: frozenset(units),
+                  kinds.TERRAIN: frozenset(terrain), kinds.PHASE: frozenset(p.id for p in sequence)}
         if game_map:
-            kinds["hex"] = frozenset(game_map.hexes)
-        return kinds
+            result[kinds.HEX] = frozenset(game_map.hexes)
+        return result
 
-    def awards(self, sides, game_map, sequence, compiler: ExpressionCompiler) -> tuple[m.Award, ...]:
-        awards = []
+    def triggers(self, sides, game_map, sequence) -> dict[str, m.Trigger | None]:
+        """Each award's trigger, read before any expression: the hexes of 'holds' triggers are what `controls` may ask about."""
         phase_ids = [p.id for p in sequence]
+        return {aid: self.trigger(body.get("when"), ("award", aid, "when"), sides, game_map, phase_ids)
+                for aid, body in self.get(("award",), {}).items()}
+
+    def awards(self, sides, triggers: dict[str, m.Trigger | None], compiler: ExpressionCompiler) -> tuple[m.Award, ...]:
+        awards = []
         for aid, body in self.get(("award",), {}).items():
             path = ("award", aid)
             side = self.reference(body.get("side"), sides, "side", path + ("side",))
-            trigger = self.trigger(body.get("when"), path + ("when",), sides, game_map, phase_ids)
-            amount = self.expression(body.get("amount", 0), path + ("amount",), compiler)
-            only = self.expression(body["only"], path + ("only",), compiler) if "only" in body else None
+            trigger = triggers[aid]
+            about = compiler.for_unit(trigger is not None and trigger.kind in UNIT_TRIGGERS)
+            amount = self.expression(body.get("amount", 0), path + ("amount",), about, kinds.NUMBER)
+            only = self.expression(body["only"], path + ("only",), about, kinds.BOOL) if "only" in body else None
             if side and trigger and amount:
                 awards.append(m.Award(id=aid, side=side, trigger=trigger, amount=amount, only=only, text=body.get("text", ""),
                                       requires_supply=body.get("requires_supply", False)))
@@ -283,10 +300,11 @@ class Builder(MapSections, CombatSections):
 
     def trigger(self, value: Any, path: Path, sides, game_map, phase_ids) -> m.Trigger | None:
         tree = value.get("tree") if isinstance(value, dict) else None
-        if value == "selected":
-            return m.Trigger(kind="selected")
+        if value in ("selected", "game_end"):
+            return m.Trigger(kind=value)
         if not tree or tree[0] != "call" or tree[1] not in ("phase", "holds", "exits", "eliminated"):
-            self.error("bad-trigger", f"'when' must be phase(P), holds(HEX...), exits(EDGE...), eliminated(SIDE) or selected; found {plain(value)}", path)
+            self.error("bad-trigger", "'when' must be phase(P), holds(HEX...), exits(EDGE...), eliminated(SIDE), selected "
+                       f"or game_end; found {plain(value)}", path)
             return None
         kind = tree[1]
         if tree[3] or any(a[0] not in ("name", "const") for a in tree[2]):
@@ -316,7 +334,7 @@ class Builder(MapSections, CombatSections):
             return False
         return lines[span.line - 1][span.column - 1:span.column] == '"'
 
-    def expression(self, value: Any, path: Path, compiler: ExpressionCompiler) -> m.Expr | None:
+    def expression(self, value: Any, path: Path, compiler: ExpressionCompiler, want: str | None = None) -> m.Expr | None:
         if isinstance(value, dict) and "tree" in value:
             tree = value["tree"]
         elif isinstance(value, bool) or isinstance(value, (int, float)):
@@ -331,33 +349,86 @@ class Builder(MapSections, CombatSections):
             self.error("wrong-type", f"expected an expression, found {plain(value)}", path)
             return None
         try:
-            source = compiler.source(tree)
+            source = compiler.source(tree, want)
+            function = to_function(source)
         except ExpressionError as error:
-            self.error(error.code, error.message, path, error.hint)
+            self.error(error.code, error.message, _node_path(path, tree, error.node), error.hint)
             return None
-        return m.Expr(source=unparse(tree), function=to_function(source))
+        except (RecursionError, SyntaxError, MemoryError):  # Python reads at most about 200 nested parentheses
+            self.error("syntax-too-deep", "this expression is nested too deeply", path, "split it, or write it with fewer parentheses")
+            return None
+        return m.Expr(source=unparse(tree), function=function)
 
-    def victory(self) -> m.VictoryRules:
+    def victory(self, sides: dict, compiler: ExpressionCompiler) -> m.VictoryRules:
+        """Sudden deaths, then the levels tried in file order, then what happens when none holds.
+
+        A level is written either as a lead the leader needs (`at_least`, measured by
+        `measure`), which this builder turns into its condition, or as a condition and
+        a winner (`when`, `winner`).
+        """
         body = self.data["victory"]
-        levels = tuple(m.VictoryLevel(id=lid, name=b.get("name", lid), at_least=_level_threshold(b.get("at_least", 0)))
-                       for lid, b in body.get("level", {}).items())
-        wrong_kind = False
-        if body.get("measure", "difference") == "difference":
-            for lid, b in body.get("level", {}).items():
-                threshold = b.get("at_least")
-                if isinstance(threshold, dict) and "$ratio" in threshold:
-                    wrong_kind = True
-                    high, low = threshold["$ratio"]
-                    self.error("victory-level-kind", f"victory level '{lid}' needs a lead of {high}:{low}, a ratio, "
-                               "but victory is measured by the difference of the scores",
-                               ("victory", "level", lid, "at_least"),
-                               "give the lead in VP (at_least = 10), or write 'measure = ratio' in the victory block")
-        ordered = [] if wrong_kind else list(body.get("level", {}).items())  # thresholds of mixed kinds do not compare
-        for (first, a), (second, b) in zip(ordered, ordered[1:]):
-            if _level_threshold(b.get("at_least", 0)) >= _level_threshold(a.get("at_least", 0)):
-                self.error("victory-level-order", f"victory level '{second}' must need less than '{first}' (levels are listed best first)",
-                           ("victory", "level", second, "at_least"))
-        return m.VictoryRules(measure=body.get("measure", "difference"), levels=levels, draw=body.get("draw", "Draw"))
+        measure = body.get("measure", "difference")
+        about_no_unit = compiler.for_unit(False)
+        levels = []
+        for lid, b in body.get("level", {}).items():
+            path = ("victory", "level", lid)
+            if self._level_form(lid, b, path, measure):
+                levels.append(self._level(lid, b, path, measure, sides, about_no_unit))
+        shorthand = [(lid, b) for lid, b in body.get("level", {}).items() if "at_least" in b and "when" not in b]
+        if not any(d.code == "victory-level-kind" for d in self.diagnostics):  # thresholds of mixed kinds do not compare
+            for (first, a), (second, b) in zip(shorthand, shorthand[1:]):
+                if _level_threshold(b["at_least"]) >= _level_threshold(a["at_least"]):
+                    self.error("victory-level-order", f"victory level '{second}' must need less than '{first}' (levels are listed best first)",
+                               ("victory", "level", second, "at_least"))
+        deaths = []
+        for sid, b in body.get("sudden_death", {}).items():
+            path = ("victory", "sudden_death", sid)
+            when = self.expression(b.get("when"), path + ("when",), about_no_unit, kinds.BOOL)
+            winner = b.get("winner", "draw")
+            if winner != "draw":
+                winner = self.reference(winner, [*sides, "draw"], "side", path + ("winner",))
+            if when is not None:
+                deaths.append(m.SuddenDeath(id=sid, name=b.get("name", sid), when=when, winner=None if winner == "draw" else winner,
+                                            check=b.get("check", "end_of_phase")))
+        otherwise = body.get("otherwise", "draw")
+        if otherwise != "draw":
+            otherwise = self.reference(otherwise, [*sides, "draw"], "side", ("victory", "otherwise"))
+        return m.VictoryRules(measure=measure, levels=tuple(levels), draw=body.get("draw", "Draw"), sudden_death=tuple(deaths),
+                              otherwise=None if otherwise in ("draw", None) else otherwise)
+
+    def _level_form(self, lid: str, body: dict, path: Path, measure: str) -> bool:
+        """A level is a lead (`at_least`) or a condition with a winner (`when`, `winner`), not both."""
+        if "at_least" in body and ("when" in body or "winner" in body):
+            self.error("victory-level-form", f"victory level '{lid}' gives both a lead ('at_least') and a condition", path, key=True,
+                       hint="'at_least = N' is won by the side that leads; for another winner write 'when = ...  winner = SIDE'")
+            return False
+        if "at_least" not in body and ("when" not in body or "winner" not in body):
+            missing = "a winner ('winner = SIDE' or 'winner = leader')" if "when" in body else "a condition ('when = ...') and a winner"
+            self.error("victory-level-form", f"victory level '{lid}' needs {missing}", path, key=True,
+                       hint="or give the lead the leader needs: 'at_least = N'")
+            return False
+        threshold = body.get("at_least")
+        if measure == "difference" and isinstance(threshold, dict) and "$ratio" in threshold:
+            high, low = threshold["$ratio"]
+            self.error("victory-level-kind", f"victory level '{lid}' needs a lead of {high}:{low}, a ratio, "
+                       "but victory is measured by the difference of the scores", path + ("at_least",),
+                       "give the lead in VP (at_least = 10), or write 'measure = ratio' in the victory block")
+            return False
+        return True
+
+    def _level(self, lid: str, body: dict, path: Path, measure: str, sides: dict, compiler: ExpressionCompiler) -> m.VictoryLevel:
+        name = body.get("name", lid)
+        if "at_least" in body:
+            threshold = _level_threshold(body["at_least"])
+            measured = ["name", "lead_ratio" if measure == "ratio" else "lead"]
+            tree = ["and", [["op", ">", ["name", "lead"], ["const", 0]], ["op", ">=", measured, ["const", threshold]]]]
+            when = m.Expr(source=unparse(tree), function=to_function(compiler.source(tree, kinds.BOOL)))
+            return m.VictoryLevel(id=lid, name=name, at_least=threshold, when=when)
+        winner = body["winner"]
+        if winner != "leader":
+            winner = self.reference(winner, [*sides, "leader"], "side", path + ("winner",))
+        condition = self.expression(body["when"], path + ("when",), compiler, kinds.BOOL)
+        return m.VictoryLevel(id=lid, name=name, when=condition, winner=None if winner == "leader" else winner)
 
     def battle(self) -> m.BattleSystem | None:
         # Battle systems (no map) are built by their own module.
@@ -399,6 +470,13 @@ class Builder(MapSections, CombatSections):
                                    strength_multiplier={side: float(v) for side, v in body.get("strength_multiplier", {}).items()},
                                    **scenario)
         return result
+
+
+def _node_path(path: Path, tree: list, node: list | None) -> Path:
+    """The document path of a sub-expression of the expression at `path` (where parse recorded its span)."""
+    if node is None or not isinstance(tree, list):
+        return path
+    return next((path + ("tree", *at) for at, sub in tree_nodes(tree) if sub is node), path)
 
 
 def _level_threshold(value: Any) -> float:

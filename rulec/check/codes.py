@@ -64,6 +64,8 @@ CODES: dict[str, str] = {
     "unknown-argument": "a keyword argument the function does not take",
     "argument-count": "a function called with too few or too many arguments",
     "wrong-kind-argument": "an argument naming the wrong kind of thing (a side where a zone belongs)",
+    "wrong-kind": "an expression or operand of the wrong kind (a condition where a number belongs, a side compared with a hex)",
+    "no-unit-here": "a name for the unit an award is about, in an expression about no unit",
     "duplicate-name": "one name given to two things that must be told apart",
     "ambiguous-name": "a warning: one name used for things of different kinds",
     # --------------------------------------------------------------- map
@@ -96,9 +98,10 @@ CODES: dict[str, str] = {
     # --------------------------------------------------- sequence, victory
     "side-without-phase": "a warning: a side with no phase in the sequence of play",
     "turn-labels": "a different number of turn labels than turns",
-    "bad-trigger": "an award 'when' that is not phase(), holds(), exits(), eliminated() or selected",
+    "bad-trigger": "an award 'when' that is not phase(), holds(), exits(), eliminated(), selected or game_end",
     "victory-level-order": "victory levels not listed best first",
     "victory-level-kind": "a victory level given as a ratio when victory is measured by the difference",
+    "victory-level-form": "a victory level with both a lead and a condition, or a condition without a winner",
     # ----------------------------------------------------------- options
     "option-adds-regular-unit": "an option adding a unit that is not optional",
     "optional-unit-unused": "a warning: an optional unit no option adds",

@@ -31,8 +31,9 @@ INDENT = "    "
 # What each expression field returns, for the generated function's annotation.
 RETURN_TYPES = {"amount": "int", "only": "bool", "when": "bool"}
 # What each expression's `ctx` is, by the class the expression belongs to: the engine's EvalContext for
-# awards, the unit counts of an army (rulec.battle.army.ArmyCounts) for battle army states.
-CONTEXT_TYPES = {"Award": "EvalContext", "ArmyState": "Mapping[str, int]"}
+# awards and victory conditions, the unit counts of an army (rulec.battle.army.ArmyCounts) for battle army states.
+CONTEXT_TYPES = {"Award": "EvalContext", "VictoryLevel": "EvalContext", "SuddenDeath": "EvalContext",
+                 "ArmyState": "Mapping[str, int]"}
 
 
 @dataclasses.dataclass

@@ -10,7 +10,8 @@ Modules, one job each:
     tables.py       per-game precomputed lookups (move costs, ZOC, exits, distances)
     movement.py     the movement search (MP, terrain, roads, rivers, ZOC, objectives passed)
     combat.py       battle columns, shifts, DRMs, retreat paths
-    victory.py      VP awards (the EvalContext of compiled expressions) and victory levels
+    context.py      EngineContext: the position as compiled expressions read it
+    victory.py      VP awards, sudden death and victory levels
     explain.py      why an order is illegal, citing the game's rule_refs
     conformance.py  random-game checks usable on any map game
 Rulings on open rule questions are in docs/rulings.md.
@@ -46,7 +47,8 @@ from rulec.engine.actions import Action, ActionSyntaxError, IllegalAction
 from rulec.engine.combat import Odds
 from rulec.engine.state import CHANCE, TERMINAL, BattleReport, GameState, UnknownOption, new_game
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
-from rulec.engine.victory import EngineContext, Outcome, VpEntry
+from rulec.engine.context import EngineContext
+from rulec.engine.victory import Outcome, VpEntry
 
 __all__ = [
     "CHANCE", "TERMINAL", "ON_MAP", "PENDING", "EXITED", "ELIMINATED", "UNUSED",

@@ -26,7 +26,7 @@ from rulec.engine.explain import why_illegal
 from rulec.engine.movement import NOWHERE, MoveCosts, Reach, costs_of, reach_of
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import Tables, tables_for
-from rulec.engine.victory import Outcome, VpEntry, award_amount, outcome
+from rulec.engine.victory import Outcome, VpEntry, award_amount, outcome_of, score_game_end, sudden_death
 from rulec.runtime.model import Game, Hex, Phase, Unit
 
 CHANCE = -1
@@ -132,6 +132,7 @@ class GameState:
         self.turn = 1
         self.phase_index = 0
         self.terminal = False
+        self.decided: Outcome | None = None  # the result of a sudden death that ended the game
         self._history: list[Action] = []
         self._cache: dict = {}
 
@@ -274,7 +275,7 @@ class GameState:
         return [1.0 if side == result.winner else -1.0 for side in self.players]
 
     def outcome(self) -> Outcome:
-        return outcome(self.game, self.vp)
+        return outcome_of(self)
 
     def clone(self) -> "GameState":
         other = GameState.__new__(GameState)
@@ -737,6 +738,8 @@ class GameState:
                 self._finish_phase()
         elif kind == END:
             self._end_phase()
+        if self.game.victory is not None and self.game.victory.sudden_death and not self.terminal:
+            self._sudden_death(("always",))
         during, self._cache = self._cache, {}
         if kind == MOVE or kind == EXIT or kind == DELAY:
             self._carry_over(before, action.unit, left, action.hex)
@@ -1020,6 +1023,9 @@ class GameState:
 
     def _next_phase(self) -> bool:
         """Step to the next phase of the sequence (and turn); False when the game is over."""
+        last = self.phase_index == len(self.game.sequence) - 1
+        if self._sudden_death(("always", "end_of_phase", "end_of_turn") if last else ("always", "end_of_phase")):
+            return False
         self.phase_index += 1
         if self.phase_index >= len(self.game.sequence):
             self.phase_index = 0
@@ -1027,9 +1033,23 @@ class GameState:
         if self.turn > self.game.info.turns > 0:
             self.turn = self.game.info.turns
             self.phase_index = len(self.game.sequence) - 1
-            self.terminal = True
+            self._end_game()
             return False
         return True
+
+    def _sudden_death(self, moments: tuple[str, ...]) -> bool:
+        """End the game if a sudden-death condition checked at one of `moments` holds now."""
+        decided = sudden_death(self, moments)
+        if decided is not None:
+            self._end_game(decided)
+        return decided is not None
+
+    def _end_game(self, decided: Outcome | None = None) -> None:
+        """The game is over: score the end-of-game awards; `decided` is a sudden death's result."""
+        self.terminal, self.decided = True, decided
+        for award, amount in score_game_end(self):
+            if amount:
+                self._score(award.side, amount, award.id)
 
     def _enter_phase(self) -> None:
         """Start the current phase: score its awards, reset its bookkeeping; run phases that need no decision."""
@@ -1097,6 +1117,7 @@ class GameState:
                 if place in self.tables.objectives:
                     other.holders[place] = self._units[uid].side
         other.terminal, other.battle, other.retreats, other.advancing = False, None, [], None
+        other.decided = None
         other.after_battle = other.removing = other.last_battle = None
         other.moved, other.landed, other.attacked, other.defended = set(), set(), set(), set()
         other._cache = {}

@@ -1,19 +1,25 @@
-"""Victory points and the winner: evaluating the game's awards and victory levels.
+"""Victory points and the winner: evaluating the game's awards, sudden death and victory levels.
 
-Compiled award expressions read the game through an `EngineContext`
-(the engine's implementation of rulec.runtime.context.EvalContext).
+Compiled expressions read the game through an EngineContext
+(rulec.engine.context). The winner is the first victory level, in file
+order, whose condition holds when the game ends; a sudden-death condition
+that holds when it is checked ends the game at once with its winner.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from rulec.runtime.context import select_units
-from rulec.runtime.model import Award, Game, Unit
+from rulec.engine.context import EngineContext
+from rulec.runtime.context import ContextBase, ranked_scores
+from rulec.runtime.model import Award, Game, SuddenDeath, Unit, VictoryLevel
 
 if TYPE_CHECKING:
     from rulec.engine.state import GameState
+
+__all__ = ["VpEntry", "Outcome", "award_amount", "outcome", "outcome_of", "sudden_death",
+           "score_game_end"]
 
 
 @dataclass(frozen=True)
@@ -37,26 +43,6 @@ class Outcome:
     vp: dict[str, int]
 
 
-class EngineContext:
-    """What a compiled expression sees of a running game."""
-
-    def __init__(self, state: "GameState", unit: Unit | None = None):
-        self._state = state
-        self.turn = state.turn
-        self.turns = state.game.info.turns
-        self.phasing_side = state.phase.side
-        self.unit = unit
-
-    def units(self, side: str | None = None, zone: str | None = None, hex: str | None = None,
-              type: str | None = None, flag: str | None = None) -> Sequence[Unit]:
-        state = self._state
-        placed = ((state.unit(uid), where) for uid, where in state.positions.items())
-        return select_units(placed, state.tables.zones, side, zone, hex, type, flag)
-
-    def vp(self, side: str) -> int:
-        return self._state.vp.get(side, 0)
-
-
 def award_amount(state: "GameState", award: Award, unit: Unit | None) -> int:
     """The award's VP now, for `unit` (0 if its condition fails)."""
     context = EngineContext(state, unit)
@@ -65,20 +51,87 @@ def award_amount(state: "GameState", award: Award, unit: Unit | None) -> int:
     return int(award.amount(context))
 
 
-def outcome(game: Game, vp: dict[str, int]) -> Outcome:
-    """The winner and the level of victory for final scores `vp`."""
-    ranked = sorted(game.sides, key=lambda s: (-vp.get(s, 0), list(game.sides).index(s)))
-    leader = ranked[0]
+class ScoresContext(ContextBase):
+    """Final scores alone, for deciding a game's result without its position (levels that read only VP)."""
+
+    def __init__(self, game: Game, vp: dict[str, int]):
+        self.game = game
+        self._vp = vp
+        self.turn = self.turns = game.info.turns
+        self.phase = game.sequence[-1].id if game.sequence else ""
+        self.phasing_side = ""
+        self.unit = None
+
+    def vp(self, side: str) -> int:
+        return self._vp.get(side, 0)
+
+    def _no_position(self, *_: Any) -> Any:
+        raise ValueError("this victory condition reads the position; decide it from a game state (GameState.outcome)")
+
+    units = units_at = hex_of = status_of = controller = moved = attacked = _no_position
+
+    def unit_named(self, uid: str) -> Unit:
+        return self._no_position(uid)
+
+
+def _margin(game: Game, vp: dict[str, int]) -> float:
+    ranked = ranked_scores(game.sides, vp)
+    leader = vp.get(ranked[0], 0) if ranked else 0
     runner_up = vp.get(ranked[1], 0) if len(ranked) > 1 else 0
+    if game.victory is not None and game.victory.measure == "ratio":
+        return leader / runner_up if runner_up else (float("inf") if leader else 1.0)
+    return leader - runner_up
+
+
+def outcome(game: Game, vp: dict[str, int], context: Any = None) -> Outcome:
+    """The winner and the level of victory for final scores `vp` (and the final position, through `context`)."""
+    context = context if context is not None else ScoresContext(game, vp)
+    margin = _margin(game, vp)
     rules = game.victory
     if rules is None:
-        margin = vp.get(leader, 0) - runner_up
-        return Outcome(leader if margin > 0 else None, "Victory" if margin > 0 else "Draw", margin, dict(vp))
-    if rules.measure == "ratio":
-        margin = vp.get(leader, 0) / runner_up if runner_up else (float("inf") if vp.get(leader, 0) else 1.0)
-    else:
-        margin = vp.get(leader, 0) - runner_up
-    for level in rules.levels:  # best first
-        if margin >= level.at_least and vp.get(leader, 0) > runner_up:
-            return Outcome(leader, level.name, margin, dict(vp))
-    return Outcome(None, rules.draw, margin, dict(vp))
+        leader = context.leader()
+        return Outcome(leader or None, "Victory" if leader else "Draw", margin, dict(vp))
+    for level in rules.levels:
+        if _holds(level, context, rules.measure):
+            winner = level.winner if level.winner is not None else (context.leader() or None)
+            return Outcome(winner, level.name, margin, dict(vp))
+    return Outcome(rules.otherwise, rules.draw, margin, dict(vp))
+
+
+def _holds(level: VictoryLevel, context: Any, measure: str) -> bool:
+    """Whether a level's condition holds; a level built with only `at_least` needs that lead (the checker's shorthand)."""
+    if level.when is not None:
+        return bool(level.when(context))
+    if level.at_least is None:
+        return False
+    lead = context.lead_ratio() if measure == "ratio" else context.lead()
+    return bool(context.lead() > 0 and lead >= level.at_least)
+
+
+def outcome_of(state: "GameState") -> Outcome:
+    """The result of the game in `state`: a sudden death that ended it, else the levels on the position."""
+    decided: Outcome | None = getattr(state, "decided", None)
+    if decided is not None:
+        return Outcome(decided.winner, decided.level, decided.margin, dict(state.vp))
+    return outcome(state.game, state.vp, EngineContext(state))
+
+
+def sudden_death(state: "GameState", moments: Sequence[str]) -> Outcome | None:
+    """The result if a sudden-death condition checked at one of `moments` holds now, else None."""
+    rules = state.game.victory
+    if rules is None or not rules.sudden_death:
+        return None
+    context = EngineContext(state)
+    for rule in rules.sudden_death:
+        if rule.check in moments and rule.when(context):
+            return _sudden(state, rule)
+    return None
+
+
+def _sudden(state: "GameState", rule: SuddenDeath) -> Outcome:
+    return Outcome(rule.winner, rule.name, _margin(state.game, state.vp), dict(state.vp))
+
+
+def score_game_end(state: "GameState") -> list[tuple[Award, int]]:
+    """The awards scored when the game ends, with their amounts now."""
+    return [(award, award_amount(state, award, None)) for award in state.game.awards if award.trigger.kind == "game_end"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast as python_ast
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, Callable, Iterator
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
@@ -402,19 +402,46 @@ class _DocumentBuilder:
 
     def literal_or_expr(self, node: Tree | Token, path: Path) -> Any:
         """A literal stays plain data; anything computed becomes {"$expr": ...}."""
-        tree = expression_tree(node)
+        recorded: list[tuple[list, Span]] = []  # kept alive so that no two nodes share an id while converting
+        tree = expression_tree(node, lambda made, lark: recorded.append((made, _span(self.file, lark))))
         if tree[0] == "const":
             return tree[1]
         if tree[0] == "name":
             return TRUE_FALSE.get(tree[1], tree[1])
+        where = {id(made): span for made, span in recorded}
+        for at, sub in tree_nodes(tree):  # each sub-expression's span, at the value's path + ("tree", index, ...)
+            if id(sub) in where:
+                self.spans[path + ("tree", *at)] = where[id(sub)]
         return {"$expr": _source_text(node), "tree": tree}
 
 
-def expression_tree(node: Tree | Token) -> list:
+def tree_nodes(value: Any, at: Path = ()) -> Iterator[tuple[Path, list]]:
+    """Every list inside an expression tree (its nodes, and lists of arguments) with its index path."""
+    if isinstance(value, list):
+        yield at, value
+        for index, item in enumerate(value):
+            yield from tree_nodes(item, at + (index,))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from tree_nodes(item, at + (key,))
+
+
+def expression_tree(node: Tree | Token, record: Callable[[list, Tree | Token], None] | None = None) -> list:
+    """`node` as an expression tree (see _expression_tree); `record(tree, node)` is told where each tree node came from."""
+    tree = _expression_tree(node, record)
+    if record is not None:
+        record(tree, node)
+    return tree
+
+
+def _expression_tree(node: Tree | Token, record: Callable[[list, Tree | Token], None] | None) -> list:
     """The expression as nested lists, with constants folded where trivially known.
 
     Forms: ["const", v], ["name", n], ["call", f, [args], {kw: arg}],
-    ["op", op, a, b], ["neg", a], ["not", a], ["and", [a, ...]], ["or", [a, ...]].
+    ["op", op, a, b], ["neg", a], ["not", a], ["and", [a, ...]], ["or", [a, ...]],
+    ["attr", a, name] (`u.strength`), and inside a call's arguments
+    ["where", binding, condition] (`u in S where C`) and
+    ["for", value, binding, condition or None] (`V for u in S where C`).
     """
     if isinstance(node, Token):
         if node.type == "NAME":
@@ -425,33 +452,41 @@ def expression_tree(node: Tree | Token) -> list:
     if kind == "name":
         return ["name", str(children[0])]
     if kind in ("neg", "pos"):
-        inner = expression_tree(children[0])
+        inner = expression_tree(children[0], record)
         if inner[0] == "const" and isinstance(inner[1], (int, float)) and not isinstance(inner[1], bool):
             return ["const", -inner[1] if kind == "neg" else inner[1]]
         if inner[0] == "const" and isinstance(inner[1], str) and inner[1].isdigit():
             return ["const", -int(inner[1]) if kind == "neg" else int(inner[1])]
         return ["neg", inner] if kind == "neg" else inner
     if kind == "not_":
-        return ["not", expression_tree(children[0])]
+        return ["not", expression_tree(children[0], record)]
     if kind in ("and_", "or_"):
         operands = []
         for child in children:  # flatten a or b or c into one list
-            tree = expression_tree(child)
+            tree = expression_tree(child, record)
             operands.extend(tree[1] if tree[0] == kind[:-1] else [tree])
         return [kind[:-1], operands]
     if kind in ("comparison", "sum", "product"):
-        result = expression_tree(children[0])
+        result = expression_tree(children[0], record)
         for op, operand in zip(children[1::2], children[2::2]):
-            result = ["op", str(op), result, expression_tree(operand)]
+            result = ["op", str(op), result, expression_tree(operand, record)]
         return result
+    if kind == "member":
+        return ["attr", expression_tree(children[0], record), str(children[1])]
+    if kind == "where_argument":
+        return ["where", expression_tree(children[0], record), expression_tree(children[1], record)]
+    if kind == "for_argument":
+        value, binding, *condition = node.children
+        return ["for", expression_tree(value, record), expression_tree(binding, record),
+                expression_tree(condition[0], record) if condition and condition[0] is not None else None]
     if kind == "call":
         name, *args = children
         positional, keywords = [], {}
         for arg in args:
             if isinstance(arg, Tree) and arg.data == "keyword_argument":
-                keywords[str(arg.children[0])] = expression_tree(arg.children[1])
+                keywords[str(arg.children[0])] = expression_tree(arg.children[1], record)
             else:
-                positional.append(expression_tree(arg))
+                positional.append(expression_tree(arg, record))
         return ["call", str(name), positional, keywords]
     raise AssertionError(f"unhandled expression node {kind}")
 
@@ -462,6 +497,7 @@ def _source_text(node: Tree | Token) -> str:
 
 
 def unparse(tree: list) -> str:
+    """The canonical text of an expression tree, with parentheses only where the grammar needs them."""
     kind = tree[0]
     if kind == "const":
         value = tree[1]
@@ -477,20 +513,38 @@ def unparse(tree: list) -> str:
     if kind == "call":
         args = [unparse(a) for a in tree[2]] + [f"{k} = {unparse(v)}" for k, v in tree[3].items()]
         return f"{tree[1]}({', '.join(args)})"
-    if kind == "op":
-        return f"{_wrap(tree[2])} {tree[1]} {_wrap(tree[3])}"
+    here = _precedence(tree)
+    if kind == "op":  # left-associative: an operand of the same precedence on the right keeps its parentheses
+        return f"{_wrap(tree[2], here)} {tree[1]} {_wrap(tree[3], here + 1)}"
     if kind == "neg":
-        return f"-{_wrap(tree[1])}"
+        return f"-{_wrap(tree[1], here)}"
     if kind == "not":
-        return f"not {_wrap(tree[1])}"
+        return f"not {_wrap(tree[1], here)}"
     if kind in ("and", "or"):
-        return f" {kind} ".join(_wrap(t) for t in tree[1])
+        return f" {kind} ".join(_wrap(t, here + 1) for t in tree[1])
+    if kind == "attr":
+        return f"{_wrap(tree[1], here)}.{tree[2]}"
+    if kind == "where":
+        return f"{unparse(tree[1])} where {unparse(tree[2])}"
+    if kind == "for":
+        condition = f" where {unparse(tree[3])}" if tree[3] is not None else ""
+        return f"{unparse(tree[1])} for {unparse(tree[2])}{condition}"
     raise AssertionError(kind)
 
 
-def _wrap(tree: list) -> str:
+# How tightly each form binds (grammar.lark, loosest first); names, literals and calls bind tightest.
+_BINDING = {"or": 1, "and": 2, "not": 3, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4,
+            "+": 5, "-": 5, "*": 6, "/": 6, "%": 6, "neg": 7, "attr": 8}
+
+
+def _precedence(tree: list) -> int:
+    return _BINDING.get(tree[1] if tree[0] == "op" else tree[0], 9)
+
+
+def _wrap(tree: list, needed: int) -> str:
+    """`tree` as an operand that must bind at least as tightly as `needed`."""
     text = unparse(tree)
-    return f"({text})" if tree[0] in ("op", "and", "or", "not") else text
+    return f"({text})" if _precedence(tree) < needed else text
 
 
 def _string(token: Token) -> str:

@@ -56,7 +56,11 @@ TERMINAL_WORDS: dict[str, str] = {
     "RPAR": "')'",
     "COMMA": "','",
     "DOTS": "'..'",
-    "COMPARE": "a comparison (== != < <= > >= in)",
+    "COMPARE": "a comparison (== != < <= > >=)",
+    "IN": "'in'",
+    "DOT": "'.'",
+    "WHERE": "'where'",
+    "FOR": "'for'",
     "ADD": "'+' or '-'",
     "PLUS": "'+'",
     "MINUS": "'-'",
@@ -69,7 +73,7 @@ TERMINAL_WORDS: dict[str, str] = {
 
 # Terminals left out of "expected ..." lists because they only continue an
 # expression; naming them would drown the useful choices.
-_OPERATORS = {"COMPARE", "ADD", "PLUS", "MINUS", "MUL", "AND", "OR", "DOTS"}
+_OPERATORS = {"COMPARE", "IN", "ADD", "PLUS", "MINUS", "MUL", "AND", "OR", "DOTS", "DOT"}
 
 
 @dataclass(frozen=True)

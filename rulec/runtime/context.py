@@ -1,30 +1,104 @@
 """What a compiled expression may ask of the game that runs it.
 
-The expression compiler (rulec.compile.expressions) turns designer
-expressions into Python over one argument `ctx`; whoever evaluates them (the
-engine, a player aid printing a VP track) passes an object with this shape.
+The expression compiler (rulec.compile.expressions, with its function table in
+rulec.compile.functions) turns designer expressions into Python over one
+argument `ctx`; whoever evaluates them (the engine, a player aid printing a VP
+track, an AI weighing an award) passes an object with the `EvalContext` shape.
+`ContextBase` answers what follows from the rest (the map's geometry, the
+leader and the lead), so a context only supplies the primitive queries.
 """
 
 from __future__ import annotations
 
-from typing import Container, Iterable, Mapping, Protocol, Sequence
+from typing import Collection, Container, Iterable, Mapping, Protocol, Sequence
 
-from rulec.runtime.model import Unit
+from rulec.runtime.hexes import grid_distance
+from rulec.runtime.model import Game, Unit
+
+# The distance to or from no hex (a unit off the map): farther than any range.
+FAR = 1_000_000
 
 
 class EvalContext(Protocol):
     turn: int  # the current game turn, from 1
     turns: int  # the game's length in turns
-    phasing_side: str | None
+    phase: str  # the current phase id
+    phasing_side: str  # the side whose phase it is ("" in a phase of no side)
     unit: Unit | None  # the unit an award or condition is about (an exiting or eliminated unit)
 
     def units(self, side: str | None = None, zone: str | None = None, hex: str | None = None,
-              type: str | None = None, flag: str | None = None) -> Sequence[Unit]:
-        """The units on the map that match every filter given."""
+              type: str | None = None, flag: str | None = None, status: str | None = None) -> Sequence[Unit]:
+        """The units matching every filter given; only those on the map unless `status` is given."""
+        ...
+
+    def unit_named(self, uid: str) -> Unit:
+        """The unit with this id, as it plays in this game."""
+        ...
+
+    def units_at(self, hex: str) -> Sequence[Unit]:
+        """The units in a hex."""
+        ...
+
+    def hex_of(self, unit: Unit) -> str:
+        """The hex a unit stands in; "" when it is not on the map."""
+        ...
+
+    def status_of(self, unit: Unit) -> str:
+        """'map', 'pending', 'exited', 'eliminated' (or 'unused': not in this game)."""
+        ...
+
+    def zone(self, name: str) -> Collection[str]:
+        """The hexes of a zone or a map edge."""
+        ...
+
+    def objectives(self) -> Collection[str]:
+        """The hexes whose holder (the side that last entered or passed through) is tracked."""
+        ...
+
+    def hexes(self, terrain: str | None = None, zone: str | None = None) -> Collection[str]:
+        """The map's hexes with the terrain (base or feature) and in the zone or edge given."""
+        ...
+
+    def terrain(self, hex: str) -> str:
+        """A hex's base terrain ("" for no hex)."""
+        ...
+
+    def has_terrain(self, hex: str, terrain: str) -> bool:
+        """Whether a hex has a terrain, as base terrain or as a feature."""
+        ...
+
+    def adjacent(self, a: str, b: str) -> bool:
+        ...
+
+    def distance(self, a: str, b: str) -> int:
+        ...
+
+    def controller(self, hex: str) -> str:
+        """The side that last entered or passed through an objective hex ("" if none)."""
+        ...
+
+    def moved(self, unit: Unit) -> bool:
+        """Whether the unit has moved in the current movement phase."""
+        ...
+
+    def attacked(self, unit: Unit) -> bool:
+        """Whether the unit has attacked in the current combat phase."""
         ...
 
     def vp(self, side: str) -> int:
         """A side's victory points so far."""
+        ...
+
+    def lead(self) -> int:
+        """The leader's VP minus the next side's."""
+        ...
+
+    def lead_ratio(self) -> float:
+        """The leader's VP divided by the next side's."""
+        ...
+
+    def leader(self) -> str:
+        """The side with most VP ("" on equal scores)."""
         ...
 
 
@@ -41,25 +115,140 @@ def select_units(placed: Iterable[tuple[Unit, str]], zones: Mapping[str, Contain
             and (flag is None or flag in unit.flags)]
 
 
-class StandInContext:
+def ranked_scores(sides: Iterable[str], vp: Mapping[str, int]) -> list[str]:
+    """The sides, most VP first (ties in the order the game lists its sides)."""
+    order = list(sides)
+    return sorted(order, key=lambda s: (-vp.get(s, 0), order.index(s)))
+
+
+class ContextBase:
+    """What every context answers the same way from the game and the scores.
+
+    A subclass sets `game` and supplies `vp` and the position queries.
+    """
+
+    game: Game | None
+
+    def vp(self, side: str) -> int:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ scores
+    def _ranked(self) -> list[str]:
+        sides = list(self.game.sides) if self.game is not None else []
+        return ranked_scores(sides, {side: self.vp(side) for side in sides})
+
+    def leader(self) -> str:
+        ranked = self._ranked()
+        if not ranked or (len(ranked) > 1 and self.vp(ranked[0]) == self.vp(ranked[1])):
+            return ""
+        return ranked[0]
+
+    def lead(self) -> int:
+        ranked = self._ranked()
+        if not ranked:
+            return 0
+        return self.vp(ranked[0]) - (self.vp(ranked[1]) if len(ranked) > 1 else 0)
+
+    def lead_ratio(self) -> float:
+        ranked = self._ranked()
+        if not ranked:
+            return 1.0
+        first, second = self.vp(ranked[0]), (self.vp(ranked[1]) if len(ranked) > 1 else 0)
+        if second == 0:
+            return float("inf") if first else 1.0
+        return first / second
+
+    # ------------------------------------------------------------ the map
+    def zone(self, name: str) -> Collection[str]:
+        gmap = self.game.map if self.game is not None else None
+        if gmap is None:
+            return ()
+        return gmap.zones.get(name) or gmap.edges.get(name, ())
+
+    def terrain(self, hex: str) -> str:
+        gmap = self.game.map if self.game is not None else None
+        found = gmap.terrain.get(hex, ()) if gmap is not None else ()
+        return found[0] if found else ""
+
+    def has_terrain(self, hex: str, terrain: str) -> bool:
+        gmap = self.game.map if self.game is not None else None
+        return gmap is not None and terrain in gmap.terrain.get(hex, ())
+
+    def adjacent(self, a: str, b: str) -> bool:
+        gmap = self.game.map if self.game is not None else None
+        return gmap is not None and b in gmap.neighbours.get(a, {}).values()
+
+    def distance(self, a: str, b: str) -> int:
+        gmap = self.game.map if self.game is not None else None
+        if gmap is None or a not in gmap.coordinates or b not in gmap.coordinates:
+            return FAR
+        return grid_distance(gmap.grid, gmap.coordinates[a], gmap.coordinates[b])
+
+    def hexes(self, terrain: str | None = None, zone: str | None = None) -> Collection[str]:
+        gmap = self.game.map if self.game is not None else None
+        if gmap is None:
+            return ()
+        area = self.zone(zone) if zone is not None else None
+        return tuple(h for h in gmap.hexes if (terrain is None or terrain in gmap.terrain.get(h, ()))
+                     and (area is None or h in area))
+
+    def objectives(self) -> Collection[str]:
+        if self.game is None:
+            return ()
+        return tuple(sorted({h for a in self.game.awards if a.trigger.kind == "holds" for h in a.trigger.hexes}))
+
+    def unit_named(self, uid: str) -> Unit:
+        assert self.game is not None
+        return self.game.units[uid]
+
+
+class StandInContext(ContextBase):
     """An EvalContext for a made-up position, to weigh an award outside a running game.
 
-    Only the `placed` units ((unit, hex) pairs) are on the map; the turn is `turn` and
-    also the game's length; the phasing side is `unit`'s; every side has 0 VP.
+    Only the `placed` units ((unit, hex) pairs) are on the map, none has moved or
+    attacked, no hex has a holder; the turn is `turn` and also the game's length;
+    the phasing side is `unit`'s; every side has 0 VP. With `game` the map's
+    geometry and terrain answer as in play; without it there is no map.
     """
 
     def __init__(self, unit: Unit | None = None, turn: int = 1, placed: Iterable[tuple[Unit, str]] = (),
-                 zones: Mapping[str, Container[str]] | None = None):
+                 zones: Mapping[str, Container[str]] | None = None, game: Game | None = None):
+        self.game = game
         self.unit = unit
         self.turn = turn
         self.turns = turn
-        self.phasing_side = unit.side if unit else None
+        self.phase = ""
+        self.phasing_side = unit.side if unit else ""
         self._placed = list(placed)
-        self._zones = zones or {}
+        self._zones = zones if zones is not None else (dict(game.map.zones) if game is not None and game.map else {})
 
     def units(self, side: str | None = None, zone: str | None = None, hex: str | None = None,
-              type: str | None = None, flag: str | None = None) -> Sequence[Unit]:
+              type: str | None = None, flag: str | None = None, status: str | None = None) -> Sequence[Unit]:
+        if status not in (None, "map"):
+            return []
         return select_units(self._placed, self._zones, side, zone, hex, type, flag)
+
+    def units_at(self, hex: str) -> Sequence[Unit]:
+        return [unit for unit, where in self._placed if where == hex]
+
+    def hex_of(self, unit: Unit) -> str:
+        return next((where for placed, where in self._placed if placed.id == unit.id), "")
+
+    def status_of(self, unit: Unit) -> str:
+        return "map" if self.hex_of(unit) else "unused"
+
+    def zone(self, name: str) -> Collection[str]:
+        found = self._zones.get(name)
+        return found if isinstance(found, Collection) else super().zone(name)
+
+    def controller(self, hex: str) -> str:
+        return ""
+
+    def moved(self, unit: Unit) -> bool:
+        return False
+
+    def attacked(self, unit: Unit) -> bool:
+        return False
 
     def vp(self, side: str) -> int:
         return 0

@@ -327,10 +327,11 @@ class Trigger:
     kind "phase": at the start of `phase`; "holds": the side's unit was the last
     to enter or pass through `hexes`; "exits": a unit leaves the map by one of
     `edges`; "eliminated": a unit of `side` is eliminated; "selected": once,
-    when the game starts.
+    when the game starts; "game_end": once, when the game ends (before the
+    winner is decided).
     """
 
-    kind: Literal["phase", "holds", "exits", "eliminated", "selected"]
+    kind: Literal["phase", "holds", "exits", "eliminated", "selected", "game_end"]
     phase: str | None = None
     hexes: tuple[Hex, ...] = ()
     edges: tuple[str, ...] = ()
@@ -350,16 +351,40 @@ class Award:
 
 @dataclass(frozen=True)
 class VictoryLevel:
+    """A result of the game: the first level, in file order, whose `when` holds at the end decides it.
+
+    `winner` is a side id, or None for the side with most VP (`winner = leader`).
+    A level written with `at_least` (the lead it needs, measured as
+    VictoryRules.measure says) keeps that number for the player aids; the
+    checker writes its `when` (lead > 0 and lead >= N, or lead_ratio >= N).
+    """
+
     id: str
     name: str
-    at_least: float  # a VP difference, or a ratio as a float
+    at_least: float | None = None  # the shorthand's lead: a VP difference, or a ratio as a float
+    when: Expr | None = None
+    winner: str | None = None
+
+
+@dataclass(frozen=True)
+class SuddenDeath:
+    """A condition that ends the game at once, checked `check` ("always": after every action,
+    "end_of_phase", "end_of_turn"); `winner` is a side id, or None for a draw."""
+
+    id: str
+    name: str
+    when: Expr
+    winner: str | None = None
+    check: Literal["always", "end_of_phase", "end_of_turn"] = "end_of_phase"
 
 
 @dataclass(frozen=True)
 class VictoryRules:
-    measure: Literal["difference", "ratio"]
-    levels: tuple[VictoryLevel, ...]  # best first
-    draw: str = "Draw"
+    measure: Literal["difference", "ratio"]  # how `at_least` levels measure the lead
+    levels: tuple[VictoryLevel, ...]  # in the order they are tried
+    draw: str = "Draw"  # the name of the result when no level holds
+    sudden_death: tuple[SuddenDeath, ...] = ()
+    otherwise: str | None = None  # the side that wins when no level holds; None: a draw
 
 
 # -------------------------------------------------------- options, scenarios

@@ -1,0 +1,154 @@
+"""The function table of the expression language: every name, attribute and function a rule may use.
+
+Each entry gives the kinds it takes and returns, the Python it becomes (a
+format string over its compiled arguments {0}, {1}... and the evaluation
+context `ctx`, see rulec.runtime.context.EvalContext), what it depends on,
+and a line for the reference (docs/language.md lists every entry).
+
+`depends` says what an answer can change with, so the engine may one day
+fold what never changes into tables: "static" (the game and its map),
+"position" (where the units stand, the VP, the turn and phase), "unit" (the
+unit an award is about). New families (markers, supply traces, history
+scopes) are new entries here with their own tags; the compiler needs no change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rulec.compile.kinds import (AREA, BOOL, EDGE, FLAG, HEX, HEXES, NUMBER, PHASE, SIDE, STATUS, TERRAIN, UNIT,
+                                 UNIT_TYPE, UNITS, ZONE)
+
+STATIC, POSITION, ABOUT_UNIT = "static", "position", "unit"
+
+
+@dataclass(frozen=True)
+class Name:
+    """A bare name with a value of its own (`turn`), or an attribute of a unit (`u.strength`)."""
+
+    name: str
+    kind: str
+    python: str
+    text: str
+    depends: str = POSITION
+
+
+@dataclass(frozen=True)
+class Function:
+    """One form of a function: positional parameter kinds (the last repeats if `variadic`), keywords, result."""
+
+    name: str
+    params: tuple[str, ...]
+    returns: str
+    python: str
+    text: str
+    keywords: dict[str, str] = field(default_factory=dict)
+    variadic: bool = False
+    depends: str = POSITION
+
+    def signature(self) -> str:
+        parts = [kind.upper().replace(" ", "_") for kind in self.params]
+        if self.variadic:
+            parts.append("...")
+        parts += [f"{k} = {kind.upper().replace(' ', '_')}" for k, kind in self.keywords.items()]
+        return f"{self.name}({', '.join(parts)})"
+
+
+# Names of the running game. `unit`, `strength`, `move` and `side` are the unit an award is about
+# (the exiting, eliminated or entering unit): only awards triggered by a unit may use them.
+NAMES: dict[str, Name] = {n.name: n for n in (
+    Name("turn", NUMBER, "ctx.turn", "the current game turn, from 1"),
+    Name("turns", NUMBER, "ctx.turns", "the game's length in turns", STATIC),
+    Name("phase", PHASE, "ctx.phase", "the current phase"),
+    Name("phasing_side", SIDE, "ctx.phasing_side", "the side whose phase it is (\"\" in a phase of no side)"),
+    Name("lead", NUMBER, "ctx.lead()", "the VP of the side with most VP minus the next side's (0 on equal scores)"),
+    Name("lead_ratio", NUMBER, "ctx.lead_ratio()",
+         "the VP of the side with most VP divided by the next side's (infinite if that is 0 and the leader has VP)"),
+    Name("leader", SIDE, "ctx.leader()", "the side with most VP (\"\" on equal scores)"),
+    Name("objectives", HEXES, "ctx.objectives()", "the hexes of 'holds' awards, whose holder the engine tracks", STATIC),
+    Name("unit", UNIT, "ctx.unit", "the unit the award is about", ABOUT_UNIT),
+    Name("strength", NUMBER, "ctx.unit.strength", "the strength of the unit the award is about", ABOUT_UNIT),
+    Name("move", NUMBER, "ctx.unit.move", "the movement allowance of the unit the award is about", ABOUT_UNIT),
+    Name("side", SIDE, "ctx.unit.side", "the side of the unit the award is about", ABOUT_UNIT),
+    Name("true", BOOL, "True", "a condition that holds", STATIC),
+    Name("false", BOOL, "False", "a condition that does not hold", STATIC),
+    Name("on_map", STATUS, "'map'", "the status of a unit on the map", STATIC),
+    Name("pending", STATUS, "'pending'", "the status of a unit not yet arrived", STATIC),
+    Name("exited", STATUS, "'exited'", "the status of a unit that left the map", STATIC),
+    Name("eliminated", STATUS, "'eliminated'", "the status of an eliminated unit", STATIC),
+)}
+
+# Attributes of a unit: `u.strength`; {0} is the unit.
+UNIT_ATTRIBUTES: dict[str, Name] = {n.name: n for n in (
+    Name("side", SIDE, "{0}.side", "its side", STATIC),
+    Name("strength", NUMBER, "{0}.strength", "its printed strength", STATIC),
+    Name("move", NUMBER, "{0}.move", "its movement allowance", STATIC),
+    Name("type", UNIT_TYPE, "{0}.type", "its unit type", STATIC),
+    Name("hex", HEX, "ctx.hex_of({0})", "the hex it stands in (\"\" when it is not on the map: in no zone, next to nothing)"),
+    Name("status", STATUS, "ctx.status_of({0})", "on_map, pending, exited or eliminated"),
+)}
+
+_UNIT_FILTERS = {"side": SIDE, "zone": AREA, "hex": HEX, "type": UNIT_TYPE, "flag": FLAG, "status": STATUS}
+
+# Every function, by name; a name with several forms tries them in order (by the number of arguments).
+FUNCTIONS: dict[str, tuple[Function, ...]] = {}
+
+
+def _add(*forms: Function) -> None:
+    for form in forms:
+        FUNCTIONS[form.name] = FUNCTIONS.get(form.name, ()) + (form,)
+
+
+_add(
+    # unit queries
+    Function("units", (), UNITS, "ctx.units({keywords})",
+             "the units matching every filter given; on the map unless `status` says otherwise", _UNIT_FILTERS),
+    Function("units_at", (HEX,), UNITS, "ctx.units_at({0})", "the units in a hex"),
+    Function("hexes", (), HEXES, "ctx.hexes({keywords})",
+             "the map's hexes with the terrain (base or feature) and in the zone or edge given", {"terrain": TERRAIN, "zone": AREA},
+             depends=STATIC),
+    Function("strength_of", (UNITS,), NUMBER, "sum(x_.strength for x_ in {0})", "the total strength of units"),
+    Function("has_flag", (FLAG,), BOOL, "({0} in ctx.unit.flags)", "whether the unit the award is about carries a flag",
+             depends=ABOUT_UNIT),
+    Function("has_flag", (UNIT, FLAG), BOOL, "({1} in {0}.flags)", "whether a unit carries a flag", depends=STATIC),
+    Function("moved", (UNIT,), BOOL, "ctx.moved({0})", "whether a unit has moved in this movement phase"),
+    Function("attacked", (UNIT,), BOOL, "ctx.attacked({0})", "whether a unit has attacked in this combat phase"),
+    # hex queries
+    Function("terrain", (HEX,), TERRAIN, "ctx.terrain({0})", "a hex's base terrain (\"\" for no hex)", depends=STATIC),
+    Function("has_terrain", (HEX, TERRAIN), BOOL, "ctx.has_terrain({0}, {1})",
+             "whether a hex has a terrain, as its base terrain or as a feature (a city, a wood)", depends=STATIC),
+    Function("adjacent", (HEX, HEX), BOOL, "ctx.adjacent({0}, {1})", "whether two hexes are neighbours on the map",
+             depends=STATIC),
+    Function("distance", (HEX, HEX), NUMBER, "ctx.distance({0}, {1})",
+             "the distance in hexes, counted across the grid (a very large number if either is no hex)", depends=STATIC),
+    Function("occupied", (HEX,), BOOL, "(len(ctx.units_at({0})) > 0)", "whether any unit stands in a hex"),
+    Function("occupied_by", (SIDE, HEX), BOOL, "any(x_.side == {0} for x_ in ctx.units_at({1}))",
+             "whether a unit of the side stands in a hex"),
+    Function("enemy_occupied", (SIDE, HEX), BOOL, "any(x_.side != {0} for x_ in ctx.units_at({1}))",
+             "whether a unit of another side than the one given stands in a hex"),
+    Function("controls", (SIDE, HEX), BOOL, "(ctx.controller({1}) == {0})",
+             "whether the side's unit was the last to enter or pass through an objective hex (see `objectives`)"),
+    # state
+    Function("vp", (SIDE,), NUMBER, "ctx.vp({0})", "a side's victory points so far"),
+    # sets and numbers
+    Function("count", (UNITS,), NUMBER, "len({0})", "how many units"),
+    Function("count", (HEXES,), NUMBER, "len({0})", "how many hexes", depends=STATIC),
+    Function("min", (NUMBER,), NUMBER, "min({args})", "the least of numbers", variadic=True, depends=STATIC),
+    Function("max", (NUMBER,), NUMBER, "max({args})", "the greatest of numbers", variadic=True, depends=STATIC),
+    Function("abs", (NUMBER,), NUMBER, "abs({0})", "a number without its sign", depends=STATIC),
+)
+
+# Quantifiers over a set with a bound variable: `count(u in S where C)` (count, any, all) and
+# `sum(V for u in S where C)` (sum, min, max; 0 over an empty set). The compiler writes them.
+FILTERS = {"count": "how many members of the set meet the condition",
+           "any": "whether some member of the set meets the condition (without `where`: whether the set has a member)",
+           "all": "whether every member of the set meets the condition"}
+AGGREGATES = {"sum": "the total of the value over the members that meet the condition",
+              "min": "the least value over the members that meet the condition (0 if none)",
+              "max": "the greatest value over the members that meet the condition (0 if none)"}
+# `if(C, A, B)`: A when C holds, else B; A and B of one kind. The compiler writes it.
+SPECIAL = {"if": "if(CONDITION, A, B): A when the condition holds, else B (A and B of the same kind)"}
+
+
+def known_functions() -> list[str]:
+    return sorted(set(FUNCTIONS) | set(FILTERS) | set(AGGREGATES) | set(SPECIAL))

@@ -1,0 +1,36 @@
+"""The kinds of values in the expression language, checked when a game is compiled.
+
+Every expression has one kind. Ids of the game (a side, a zone, a hex...) are
+values of their own kind; sets of units and of hexes are what quantifiers
+range over. A kind is written in messages as it is named here.
+"""
+
+from __future__ import annotations
+
+NUMBER = "number"
+BOOL = "condition"
+TEXT = "text"
+SIDE = "side"
+UNIT = "unit"
+UNITS = "units"
+HEX = "hex"
+HEXES = "hexes"
+ZONE = "zone"
+EDGE = "edge"
+TERRAIN = "terrain"
+UNIT_TYPE = "unit type"
+FLAG = "flag"
+PHASE = "phase"
+STATUS = "status"
+# A parameter that takes the name of a zone or of a map edge (units(zone = ...)).
+AREA = "zone or edge"
+
+# Kinds whose values are ids (texts at run time): a text in quotes compares equal to them.
+ID_KINDS = frozenset({SIDE, HEX, ZONE, EDGE, TERRAIN, UNIT_TYPE, FLAG, PHASE, STATUS})
+
+# What a set holds: the kind a quantifier's variable takes.
+ELEMENT = {UNITS: UNIT, HEXES: HEX}
+
+# How a value of each kind is written in messages ("a side", "an edge").
+def article(kind: str) -> str:
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"

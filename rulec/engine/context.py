@@ -1,0 +1,75 @@
+"""What a compiled expression sees of a running game: the engine's EvalContext.
+
+Every answer comes from the GameState's public queries (positions, units(),
+status(), vp, turn, phase, holders, the moved and attacked sets, tables); the
+map's geometry comes from ContextBase.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Collection, Sequence
+
+from rulec.runtime.context import ContextBase, select_units
+from rulec.runtime.model import Unit
+
+if TYPE_CHECKING:
+    from rulec.engine.state import GameState
+
+
+class EngineContext(ContextBase):
+    """A GameState as compiled expressions read it, about `unit` (the unit an award is about) if any."""
+
+    def __init__(self, state: "GameState", unit: Unit | None = None):
+        self._state = state
+        self.game = state.game
+        self.turn = state.turn
+        self.turns = state.game.info.turns
+        phase = state.phase
+        self.phase = phase.id
+        self.phasing_side = phase.side or ""
+        self.unit = unit
+
+    def units(self, side: str | None = None, zone: str | None = None, hex: str | None = None,
+              type: str | None = None, flag: str | None = None, status: str | None = None) -> Sequence[Unit]:
+        state = self._state
+        if status is None or status == "map":
+            placed = ((state.unit(uid), where) for uid, where in state.positions.items())
+            return select_units(placed, self._zones(), side, zone, hex, type, flag)
+        if zone is not None or hex is not None:  # units off the map stand in no zone and no hex
+            return []
+        return [state.unit(uid) for uid in state.units(side=side, status=status)
+                if (type is None or state.unit(uid).type == type) and (flag is None or flag in state.unit(uid).flags)]
+
+    def _zones(self) -> dict[str, Collection[str]]:
+        gmap = self._state.game.map
+        if gmap is None:
+            return {}
+        return {**gmap.edges, **self._state.tables.zones}
+
+    def unit_named(self, uid: str) -> Unit:
+        return self._state.unit(uid)
+
+    def units_at(self, hex: str) -> Sequence[Unit]:
+        state = self._state
+        return [state.unit(uid) for uid, where in state.positions.items() if where == hex]
+
+    def hex_of(self, unit: Unit) -> str:
+        return self._state.positions.get(unit.id, "")
+
+    def status_of(self, unit: Unit) -> str:
+        return self._state.status(unit.id)
+
+    def objectives(self) -> Collection[str]:
+        return self._state.tables.objectives
+
+    def controller(self, hex: str) -> str:
+        return self._state.holders.get(hex, "")
+
+    def moved(self, unit: Unit) -> bool:
+        return unit.id in self._state.moved
+
+    def attacked(self, unit: Unit) -> bool:
+        return unit.id in self._state.attacked
+
+    def vp(self, side: str) -> int:
+        return self._state.vp.get(side, 0)
