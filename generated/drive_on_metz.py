@@ -878,7 +878,7 @@ GAME: Game = Game(
             move=4,
             division='101',
             size='III',
-            arrives=Arrival(turn=None, placement='anywhere', terrain=('clear',), locked=True),
+            arrives=Arrival(turn=None, placement='anywhere', terrain=('clear',)),
             optional=True,
         ),
         'us_359': Unit(

@@ -21,8 +21,6 @@ _PHASE_ACTIVITY = {
     "combat": "Attack adjacent enemy units",
     "victory_points": "Score victory points",
     "end_of_turn": "Advance the Game Turn marker",
-    "reinforcement": "Bring on reinforcements",
-    "recovery": "Disrupted units recover",
 }
 
 
@@ -72,12 +70,6 @@ def sequence_rows(game: Game) -> tuple[PhaseRow, ...]:
     rows = []
     for number, phase in enumerate(game.sequence, 1):
         activity = _PHASE_ACTIVITY.get(phase.kind, humanize(phase.kind))
-        if phase.only_undisrupted:
-            activity += " (undisrupted units only)"
-        if phase.attackers_disrupted:
-            activity += "; attacking units become disrupted"
-        if phase.recover:
-            activity += "; disrupted units recover"
         scoring = tuple(a.text or a.id for a in game.awards if a.trigger.kind == "phase" and a.trigger.phase == phase.id)
         side_name = game.sides[phase.side].name if phase.side in game.sides else "Both players"
         rows.append(PhaseRow(number, phase, side_name, activity, scoring))

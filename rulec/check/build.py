@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from rulec.check.build_combat import CombatSections
 from rulec.check.build_map import MapSections
-from rulec.check.fields import plain, tuples_of
+from rulec.check.fields import plain
 from rulec.compile.expressions import ExpressionCompiler, ExpressionError, to_function
 from rulec.diagnostics import Diagnostic, did_you_mean
 from rulec.language.document import Document, Path
@@ -78,7 +78,7 @@ class Builder(MapSections, CombatSections):
             hexside_types=hexside_types,
             unit_types=unit_types,
             units=units,
-            movement=self.movement(sides),
+            movement=self.movement(),
             stacking=self.record(m.StackingRules, ("stacking",)),
             tables=tables,
             results=results,
@@ -90,7 +90,6 @@ class Builder(MapSections, CombatSections):
             battle=self.battle() if "battle" in self.data else None,
             source=self.doc.file,
             rule_refs={key: str(ref) for key, ref in self.get(("rule_refs",), {}).items()},
-            supply=self.supply(sides, game_map) if "supply" in self.data else None,
         )
         self.game = game  # kept even when there are errors, so later checks can still look at what was built
         return None if any(d.is_error for d in self.diagnostics) else game
@@ -171,26 +170,11 @@ class Builder(MapSections, CombatSections):
 
     # ---------------------------------------------------------------- units
     def unit_types(self) -> dict[str, m.UnitType]:
-        return {tid: self.record(m.UnitType, ("unit_type", tid), id=tid, **tuples_of(body, "eliminated_only_by"))
+        return {tid: self.record(m.UnitType, ("unit_type", tid), id=tid)
                 for tid, body in self.get(("unit_type",), {}).items()}
 
-    def movement(self, sides: dict) -> m.MovementRules:
-        for side in self.get(("movement", "blocked_entry_by_side"), {}):
-            self.reference(side, sides, "side", ("movement", "blocked_entry_by_side", side), key=True)
+    def movement(self) -> m.MovementRules:
         return self.record(m.MovementRules, ("movement",))
-
-    def supply(self, sides: dict, game_map: m.MapDef | None) -> m.SupplyRules:
-        """Supply rules; each side's sources are zones or map edges."""
-        areas = self.area_names(game_map)
-        sources = {}
-        for side, listed in self.get(("supply", "sources"), {}).items():
-            path = ("supply", "sources", side)
-            self.reference(side, sides, "side", path, key=True)
-            names = listed if isinstance(listed, list) else [listed]
-            for index, name in enumerate(names):
-                self.reference(name, sorted(areas), "zone", path + (index,) if isinstance(listed, list) else path)
-            sources[side] = tuple(names)
-        return self.record(m.SupplyRules, ("supply",), sources=sources)
 
     def units(self, sides: dict, unit_types: dict, game_map: m.MapDef | None) -> dict[str, m.Unit]:
         improved = self.get(("improved",), {})
@@ -232,7 +216,7 @@ class Builder(MapSections, CombatSections):
         terrain = body.get("terrain", [])
         return m.Arrival(turn=turn, area=area, hexes=hexes, placement=body.get("placement", "edge"),
                          terrain=tuple(terrain if isinstance(terrain, list) else [terrain]),
-                         phase=body.get("phase"), locked=body.get("placement") == "anywhere")
+                         phase=body.get("phase"))
 
     # ---------------------------------------------------------------- combat
     # ------------------------------------------------------- sequence, victory
@@ -277,8 +261,7 @@ class Builder(MapSections, CombatSections):
             amount = self.expression(body.get("amount", 0), path + ("amount",), compiler)
             only = self.expression(body["only"], path + ("only",), compiler) if "only" in body else None
             if side and trigger and amount:
-                awards.append(m.Award(id=aid, side=side, trigger=trigger, amount=amount, only=only, text=body.get("text", ""),
-                                      requires_supply=body.get("requires_supply", False)))
+                awards.append(m.Award(id=aid, side=side, trigger=trigger, amount=amount, only=only, text=body.get("text", "")))
         return tuple(awards)
 
     def trigger(self, value: Any, path: Path, sides, game_map, phase_ids) -> m.Trigger | None:
@@ -382,22 +365,10 @@ class Builder(MapSections, CombatSections):
                 withdrawal = m.ZocWithdrawal(min_move=body.get("withdrawal_min_move", 0), cost=body["withdrawal_cost"],
                                              first_hex_across_river=body.get("withdrawal_first_hex_across_river", False))
             improve = self.int_range(body["improve_random"], path + ("improve_random",)) if "improve_random" in body else None
-            for field_name in ("free_setup", "strength_multiplier"):
-                for side in body.get(field_name, {}):
-                    self.reference(side, sides, "side", path + (field_name, side), key=True)
-            if "first_side" in body:
-                self.reference(body["first_side"], sides, "side", path + ("first_side",))
-            zones = set(self.get(("map", "zones"), {}))
-            for side, zone in body.get("free_setup", {}).items():
-                self.reference(zone, sorted(zones), "zone", path + ("free_setup", side))
-            scenario = {key: body[key] for key in ("landing_locks", "start_turn", "turns", "first_side", "strength_multiplier_until_turn")
-                        if key in body}
             result[oid] = m.Option(id=oid, name=body.get("name", oid), text=body.get("text", ""), adds=tuple(body.get("adds", ())),
                                    vp=dict(body.get("vp", {})), combat_modifiers=modifiers, zoc_withdrawal=withdrawal,
                                    improve_random=improve, improved_vp_to=body.get("improved_vp_to"),
-                                   free_setup=dict(body.get("free_setup", {})),
-                                   strength_multiplier={side: float(v) for side, v in body.get("strength_multiplier", {}).items()},
-                                   **scenario)
+                                   landing_locks=body.get("landing_locks", False))
         return result
 
 

@@ -85,15 +85,9 @@ class MapSections:
                 if not off_map.get(number):
                     self.error("edge-not-on-edge", f"hex {number} of edge '{edge}' is not on the map edge", ("map", "edges", edge))
         zones = {zone: tuple(self.hex_list(listed, ("map", "zones", zone))) for zone, listed in body.get("zones", {}).items()}
-        hex_vp = {}
-        for key, vp in body.get("vp", {}).items():
-            number = self.hex_ref(key, ("map", "vp", key), key=True)
-            if number:
-                hex_vp[number] = vp
         return m.MapDef(grid=grid, hexes=tuple(hexes), coordinates=coordinates, neighbours=neighbours, terrain=terrain,
                         places=places, hexside_sets=tuple(sets), hexside_features=features, edge_exits=exits,
-                        edges=edges, edge_directions=edge_directions, zones=zones, sheet=body.get("sheet", ""),
-                        hex_vp=hex_vp)
+                        edges=edges, edge_directions=edge_directions, zones=zones, sheet=body.get("sheet", ""))
 
     def terrain_picture(self, body: dict, hexes: list[str]) -> dict[str, tuple[str, ...]]:
         """Read the map picture: a header of column numbers, then a row number and one legend letter per column."""

@@ -127,6 +127,8 @@ class GameState:
         self.players = tuple(game.sides)
         added = {uid for o in options for uid in game.options[o].adds}
         in_play = [uid for uid, u in game.units.items() if not u.optional or uid in added]
+        # Units that land "anywhere" are held where they land only when an option adding them says so.
+        self._landing_locked = frozenset(uid for o in options if game.options[o].landing_locks for uid in game.options[o].adds)
         self.vp = {side: 0 for side in game.sides}
         self.vp_log: list[VpEntry] = []
         self.turn = 1
@@ -822,7 +824,7 @@ class GameState:
         reach = self._reach(uid)
         mask = reach.destinations[h]
         entering = self.where[uid] != ON_MAP
-        if entering and self._units[uid].arrives and self._units[uid].arrives.placement == "anywhere":
+        if entering and uid in self._landing_locked and self._units[uid].arrives.placement == "anywhere":
             self.landed.add(uid)
         self.where[uid] = ON_MAP
         self.due.pop(uid, None)
