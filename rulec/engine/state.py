@@ -357,6 +357,8 @@ class GameState:
         kind = self.phase.kind
         if kind == "movement":
             actions = self._movement_actions()
+            if self._entries_due():
+                return actions  # reinforcement_delay = false: reinforcements due now enter before the phase ends
         elif kind == "combat":
             actions = self._attack_actions()
         else:
@@ -534,6 +536,11 @@ class GameState:
         if arrival is not None and arrival.phase is not None:
             return arrival.phase == self.phase.id
         return self.tables.first_movement.get(self.phase.side) == self.phase_index
+
+    def _entries_due(self) -> list[str]:
+        """Without reinforcement_delay, the reinforcements due this turn that can enter now and must (docs/rulings.md)."""
+        moves = self._cache.get("moves") if not self.game.movement.reinforcement_delay else None
+        return [u for u, legal in (moves or {}).items() if legal and self.where[u] == PENDING and self.due.get(u) == self.turn]
 
     def _may_delay(self, uid: str) -> bool:
         return self.game.movement.reinforcement_delay and self.due.get(uid) == self.turn
@@ -807,7 +814,7 @@ class GameState:
                 return False
             move = self.tables.move_actions[(uid, h)]  # the one in `moves`
             return (move is action or move == action) and (h not in self._occupants() or self._may_end(uid, h))
-        if kind == END:  # legal_actions ends with it whenever nothing else must come first
+        if kind == END and self.game.movement.reinforcement_delay:  # legal_actions ends with it whenever nothing else must come first
             return (action == Action.end() and not self.terminal and self.removing is None and self.battle is None
                     and not self.retreats and self.advancing is None)
         legal = self._cache.get("legal")
