@@ -49,6 +49,8 @@ class Builder(MapSections, CombatSections):
         known = list(known)
         if isinstance(value, str) and value in known:
             return value
+        if value is None:  # a required field left out: the schema reports it
+            return None
         self.error(f"unknown-{what.replace(' ', '-')}", f"unknown {what} '{plain(value)}'", path, did_you_mean(str(value), known), key=key)
         return None
 
@@ -192,7 +194,7 @@ class Builder(MapSections, CombatSections):
                 self.error("setup-and-arrival", f"unit '{uid}' has both a set-up hex and an arrival", path + ("arrives",), key=True)
             better = None
             if uid in improved:
-                better = m.Improved(**improved[uid])
+                better = self.record(m.Improved, ("improved", uid))
             result[uid] = self.record(m.Unit, path, id=uid, setup=setup, arrives=arrives, improved=better,
                                       flags=tuple(body.get("flags", ())), division=str(body.get("division", "")),
                                       designation=str(body.get("designation", uid)),
@@ -230,10 +232,12 @@ class Builder(MapSections, CombatSections):
         return tuple(phases)
 
     def constants(self, sides, game_map, terrain, units) -> set[str]:
-        names = set(sides) | set(terrain) | set(units) | self.area_names(game_map)
-        for unit in units.values():
-            names |= set(unit.flags)
-        return names
+        return set(sides) | set(terrain) | set(units) | self.area_names(game_map) | self.flags()
+
+    def flags(self) -> set[str]:
+        """The unit flags written in the file (also those of a unit with an error elsewhere)."""
+        return {flag for body in self.get(("unit",), {}).values() if isinstance(body, dict)
+                for flag in body.get("flags", ()) if isinstance(flag, str)}
 
     def area_names(self, game_map: m.MapDef | None) -> set[str]:
         """The zones and edges of the map; named by the map section even when its grid has an error
@@ -244,7 +248,7 @@ class Builder(MapSections, CombatSections):
 
     def names_by_kind(self, sides, game_map, unit_types, units) -> dict[str, frozenset[str]]:
         """The names an expression argument of each kind may use."""
-        flags = {flag for unit in units.values() for flag in unit.flags}
+        flags = self.flags()
         areas = self.area_names(game_map)
         kinds = {"side": frozenset(sides), "zone": frozenset(areas), "unit type": frozenset(unit_types), "flag": frozenset(flags)}
         if game_map:
@@ -253,7 +257,7 @@ class Builder(MapSections, CombatSections):
 
     def awards(self, sides, game_map, sequence, compiler: ExpressionCompiler) -> tuple[m.Award, ...]:
         awards = []
-        phase_ids = [p.id for p in sequence]
+        phase_ids = [p.id for p in sequence if p is not None]  # None: a phase with an error
         for aid, body in self.get(("award",), {}).items():
             path = ("award", aid)
             side = self.reference(body.get("side"), sides, "side", path + ("side",))
