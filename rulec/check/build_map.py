@@ -160,13 +160,20 @@ class MapSections:
 
     def hexside_sets(self, body: dict, neighbours: dict, off_map: dict):
         sets, features, exits = [], {}, {}
+        listed: dict[tuple[str, str], Path] = {}  # (hexside, feature) -> where it was first listed
         for set_id, spec in body.get("hexsides", {}).items():
             path = ("map", "hexsides", set_id)
             feature = spec.get("feature", set_id)
             sides = []
             for i, side in enumerate(spec.get("sides", [])):
                 key = self.hexside(side, path + ("sides", i), neighbours)
-                if key:
+                if key and (key, feature) in listed:
+                    first = self.doc.span(listed[(key, feature)])
+                    where = f" (first listed at line {first.line}, column {first.column})" if first else ""
+                    self.error("duplicate-hexside", f"hexside {key} is listed twice as '{feature}'{where}", path + ("sides", i),
+                               hint="list each hexside once per feature")
+                elif key:
+                    listed[(key, feature)] = path + ("sides", i)
                     sides.append(key)
                     features[key] = features.get(key, ()) + ((feature,) if feature not in features.get(key, ()) else ())
             set_exits = {}

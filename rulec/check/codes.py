@@ -71,6 +71,7 @@ CODES: dict[str, str] = {
     "not-a-hex": "a value that is not a hex number of the map's numbering",
     "hex-off-map": "a hex outside the map",
     "hexside-not-adjacent": "a hexside between two hexes that are not neighbours",
+    "duplicate-hexside": "a hexside listed twice for the same feature",
     "exit-not-off-map": "a road exit through a side of a hex that is not on the map edge",
     "edge-not-on-edge": "a hex listed in a map edge that is not on the edge of the map",
     "no-terrain": "a map with neither a picture nor a default terrain",
