@@ -1059,7 +1059,6 @@ GAME: Game = Game(
         'exit_cost': '7.51',
         'exit': '7.52',
         'reinforcement': '8.1',
-        'blocked_entry': '8.11',
         'delay': '8.2',
         'attack_target': '9.2',
         'one_attack': '9.3',

@@ -266,6 +266,8 @@ class MapSections:
     def check_map_references(self, game_map: m.MapDef, terrain: dict, hexside_types: dict) -> None:
         for key, value in self.get(("map", "legend"), {}).items():
             self.reference(value, terrain, "terrain", ("map", "legend", key))
+        if "default_terrain" in self.get(("map",), {}):
+            self.reference(self.get(("map", "default_terrain")), terrain, "terrain", ("map", "default_terrain"))
         for feature in self.get(("map", "features"), {}):
             self.reference(feature, terrain, "terrain", ("map", "features", feature), key=True)
         for set_id, spec in self.get(("map", "hexsides"), {}).items():

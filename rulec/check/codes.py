@@ -83,6 +83,7 @@ CODES: dict[str, str] = {
     "arrival-after-game": "an arrival on a turn after the last turn of the game",
     "arrival-phase-side": "an arrival in a phase of the other side",
     "arrival-nowhere": "an edge arrival naming no area and no hexes",
+    "arrival-unused-field": "an arrival field its placement does not use (terrain at an edge, an area placed anywhere ...)",
     # ------------------------------------------------------------ combat
     "crt-column-kind": "a CRT column of the wrong kind (a ratio on a differential table ...)",
     "crt-column-order": "a CRT column whose range runs backwards",

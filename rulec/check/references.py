@@ -136,10 +136,33 @@ def _arrivals(game: Game, report: _Reporter) -> None:
         if arrival.placement == "edge" and arrival.area is None and not arrival.hexes:
             report.error("arrival-nowhere", f"unit '{unit.id}' arrives at the map edge but names no area or hexes", path,
                          hint="add 'area = ZONE_OR_EDGE' or 'hexes = [...]'")
-        if arrival.placement == "anywhere" and game.map is not None:
+        if game.map is not None:
             for terrain in arrival.terrain:
                 if terrain not in game.terrain:
                     report.error("unknown-terrain", f"unknown terrain '{terrain}'", path + ("terrain",), did_you_mean(terrain, game.terrain))
+        _arrival_fields_used(unit.id, arrival, report, path)
+
+
+def _arrival_fields_used(uid: str, arrival, report: _Reporter, path: Path) -> None:
+    """Each arrival field works with one placement; one its placement does not use would be ignored in play."""
+    def written(name: str) -> bool:
+        return path + (name,) in report.document.key_spans
+
+    def unused(name: str, message: str, hint: str) -> None:
+        report.error("arrival-unused-field", message, path + (name,), hint=hint, key=True)
+
+    if arrival.placement == "anywhere":
+        for name in ("area", "hexes"):
+            if written(name):
+                unused(name, f"unit '{uid}' is placed anywhere, so its arrival '{name}' would be ignored",
+                       "a unit placed anywhere may land on any hex its 'terrain' allows; leave out 'area' and 'hexes'")
+        return
+    if written("terrain"):
+        unused("terrain", f"unit '{uid}' enters at the map edge, so its arrival 'terrain' would be ignored",
+               "'terrain' limits only units with 'placement = anywhere'")
+    if written("area") and written("hexes"):
+        unused("hexes", f"unit '{uid}' arrives with both 'area' and 'hexes'; only one of them can be its entry",
+               "give the zone or edge it enters by, or the hexes, not both")
 
 
 def _names(game: Game, report: _Reporter) -> None:
