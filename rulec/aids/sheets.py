@@ -139,8 +139,6 @@ def order_of_battle(game: Game) -> tuple[SideOrder, ...]:
             if unit.optional:
                 notes.append("Optional" + (": " + ", ".join(o.name for o in adding) if adding else ""))
             notes.extend(humanize(flag) for flag in unit.flags)
-            if unit.vp:
-                notes.append(f"{unit.vp} VP")
             improved = ""
             if unit.improved:
                 move = unit.improved.move if unit.improved.move is not None else unit.move

@@ -198,9 +198,7 @@ class Unit:
     arrives: Arrival | None = None
     optional: bool = False
     flags: tuple[str, ...] = ()
-    vp: int = 0
     improved: Improved | None = None
-    name: str = ""
 
     @property
     def label(self) -> str:
