@@ -82,6 +82,7 @@ CODES: dict[str, str] = {
     "setup-overstacked": "a warning: more units set up in one hex than the stacking limit",
     "arrival-after-game": "an arrival on a turn after the last turn of the game",
     "arrival-phase-side": "an arrival in a phase of the other side",
+    "arrival-phase-kind": "an arrival in a phase that is not a movement phase (it would never arrive)",
     "arrival-nowhere": "an edge arrival naming no area and no hexes",
     "arrival-unused-field": "an arrival field its placement does not use (terrain at an edge, an area placed anywhere ...)",
     # ------------------------------------------------------------ combat

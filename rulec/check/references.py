@@ -133,6 +133,10 @@ def _arrivals(game: Game, report: _Reporter) -> None:
             elif phases[arrival.phase].side not in (None, unit.side):
                 report.error("arrival-phase-side", f"unit '{unit.id}' of side '{unit.side}' arrives in phase '{arrival.phase}' "
                              f"of side '{phases[arrival.phase].side}'", path + ("phase",))
+            elif phases[arrival.phase].kind != "movement":  # units enter the map by moving: it would never arrive
+                report.error("arrival-phase-kind", f"unit '{unit.id}' arrives in phase '{arrival.phase}', a "
+                             f"{phases[arrival.phase].kind.replace('_', ' ')} phase, where no unit moves", path + ("phase",),
+                             hint="units enter the map in a movement phase of their side")
         if arrival.placement == "edge" and arrival.area is None and not arrival.hexes:
             report.error("arrival-nowhere", f"unit '{unit.id}' arrives at the map edge but names no area or hexes", path,
                          hint="add 'area = ZONE_OR_EDGE' or 'hexes = [...]'")
