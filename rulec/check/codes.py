@@ -98,6 +98,7 @@ CODES: dict[str, str] = {
     "no-combat-rules": "combat phases without a 'combat' block",
     # --------------------------------------------------- sequence, victory
     "side-without-phase": "a warning: a side with no phase in the sequence of play",
+    "phase-without-side": "a movement or combat phase that names no side (nobody would move or attack in it)",
     "turn-labels": "a different number of turn labels than turns",
     "bad-trigger": "an award 'when' that is not phase(), holds(), exits(), eliminated() or selected",
     "victory-level-order": "victory levels not listed best first",

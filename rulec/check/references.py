@@ -201,6 +201,11 @@ def _sequence(game: Game, report: _Reporter) -> None:
         first = next(p for p in game.sequence if p.kind == "combat")
         report.error("no-combat-rules", "the sequence has a combat phase but the game has no 'combat { table = ... }' block",
                      ("sequence", "phase", first.id), key=True)
+    for phase in game.sequence:
+        if phase.kind in ("movement", "combat") and phase.side is None:
+            report.error("phase-without-side", f"{phase.kind} phase '{phase.id}' names no side, so no unit would "
+                         f"{'move' if phase.kind == 'movement' else 'attack'} in it", ("sequence", "phase", phase.id), key=True,
+                         hint="give it 'side = SIDE'")
     sides_with_phases = {phase.side for phase in game.sequence}
     for side in game.sides:
         if side not in sides_with_phases and game.map is not None:
