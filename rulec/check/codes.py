@@ -107,6 +107,7 @@ CODES: dict[str, str] = {
     "option-adds-regular-unit": "an option adding a unit that is not optional",
     "optional-unit-unused": "a warning: an optional unit no option adds",
     "option-improve-range": "an option improving more units than have improved counters",
+    "option-field-alone": "an option field that does nothing without another (withdrawal_min_move without withdrawal_cost ...)",
 }
 
 

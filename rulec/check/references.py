@@ -112,9 +112,36 @@ def _options(game: Game, report: _Reporter) -> None:
                 report.error("option-improve-range", f"option '{option.id}' improves {low}..{high} units, but "
                              f"{improvable} unit{'s have' if improvable != 1 else ' has'} an improved counter",
                              ("option", option.id, "improve_random"))
+        _option_fields_alone(game, option, report)
     for unit in game.units.values():
         if unit.optional and unit.id not in added:
             report.warning("optional-unit-unused", f"optional unit '{unit.id}' is not added by any option", ("unit", unit.id), key=True)
+
+
+# Option fields that do nothing without another field of the same option, and what they need.
+_NEEDS = (
+    ("withdrawal_min_move", ("withdrawal_cost",), "'withdrawal_cost'"),
+    ("withdrawal_first_hex_across_river", ("withdrawal_cost",), "'withdrawal_cost'"),
+    ("improved_vp_to", ("improve_random",), "'improve_random'"),
+    ("when", ("column_shift", "drm"), "a 'column_shift' or a 'drm'"),
+)
+
+
+def _option_fields_alone(game: Game, option, report: _Reporter) -> None:
+    """A field that means nothing on its own would be ignored in play: the designer forgot its companion."""
+    path = ("option", option.id)
+
+    def written(name: str) -> bool:
+        return path + (name,) in report.document.key_spans
+
+    for field_name, companions, needed in _NEEDS:
+        if written(field_name) and not any(written(c) for c in companions):
+            report.error("option-field-alone", f"option '{option.id}' gives '{field_name}' without {needed}, so it "
+                         "would do nothing", path + (field_name,), key=True)
+    if option.landing_locks and not any(game.units[u].arrives is not None and game.units[u].arrives.placement == "anywhere"
+                                        for u in option.adds if u in game.units):
+        report.error("option-field-alone", f"option '{option.id}' gives 'landing_locks' but adds no unit placed anywhere, "
+                     "so it would do nothing", path + ("landing_locks",), key=True)
 
 
 def _arrivals(game: Game, report: _Reporter) -> None:
