@@ -96,6 +96,7 @@ CODES: dict[str, str] = {
     "crt-missing-row": "a roll of the die (or a modified roll between rows) with no CRT row",
     "unused-result-code": "a warning: a result code no table uses",
     "no-combat-rules": "combat phases without a 'combat' block",
+    "field-alone": "a field that does nothing without another (zoc_extra_cost without zoc = extra_cost ...)",
     # --------------------------------------------------- sequence, victory
     "side-without-phase": "a warning: a side with no phase in the sequence of play",
     "phase-without-side": "a movement or combat phase that names no side (nobody would move or attack in it)",
@@ -107,7 +108,6 @@ CODES: dict[str, str] = {
     "option-adds-regular-unit": "an option adding a unit that is not optional",
     "optional-unit-unused": "a warning: an optional unit no option adds",
     "option-improve-range": "an option improving more units than have improved counters",
-    "option-field-alone": "an option field that does nothing without another (withdrawal_min_move without withdrawal_cost ...)",
 }
 
 

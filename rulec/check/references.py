@@ -113,6 +113,7 @@ def _options(game: Game, report: _Reporter) -> None:
                              f"{improvable} unit{'s have' if improvable != 1 else ' has'} an improved counter",
                              ("option", option.id, "improve_random"))
         _option_fields_alone(game, option, report)
+    _rule_fields_alone(game, report)
     for unit in game.units.values():
         if unit.optional and unit.id not in added:
             report.warning("optional-unit-unused", f"optional unit '{unit.id}' is not added by any option", ("unit", unit.id), key=True)
@@ -131,17 +132,38 @@ def _option_fields_alone(game: Game, option, report: _Reporter) -> None:
     """A field that means nothing on its own would be ignored in play: the designer forgot its companion."""
     path = ("option", option.id)
 
-    def written(name: str) -> bool:
-        return path + (name,) in report.document.key_spans
-
     for field_name, companions, needed in _NEEDS:
-        if written(field_name) and not any(written(c) for c in companions):
-            report.error("option-field-alone", f"option '{option.id}' gives '{field_name}' without {needed}, so it "
-                         "would do nothing", path + (field_name,), key=True)
+        if _written(report, path + (field_name,)) and not any(_written(report, path + (c,)) for c in companions):
+            _alone(report, f"option '{option.id}'", path, field_name, needed)
     if option.landing_locks and not any(game.units[u].arrives is not None and game.units[u].arrives.placement == "anywhere"
                                         for u in option.adds if u in game.units):
-        report.error("option-field-alone", f"option '{option.id}' gives 'landing_locks' but adds no unit placed anywhere, "
-                     "so it would do nothing", path + ("landing_locks",), key=True)
+        _alone(report, f"option '{option.id}'", path, "landing_locks", "an added unit placed anywhere")
+
+
+def _rule_fields_alone(game: Game, report: _Reporter) -> None:
+    """Movement and hexside settings that only mean something beside another setting."""
+    movement = game.movement
+    if _written(report, ("movement", "zoc_extra_cost")) and movement.zoc != "extra_cost":
+        _alone(report, "movement", ("movement",), "zoc_extra_cost", "'zoc = extra_cost'")
+    if _written(report, ("movement", "exit_cost")) and not movement.exit_map:
+        _alone(report, "movement", ("movement",), "exit_cost", "'exit_map = true'")
+    for hexside in game.hexside_types.values():
+        path, where = ("hexside", hexside.id), f"hexside '{hexside.id}'"
+        if _written(report, path + ("combat_when",)) and not (hexside.combat_shift or hexside.combat_drm):
+            _alone(report, where, path, "combat_when", "a 'combat_shift' or a 'combat_drm'")
+        if _written(report, path + ("road_negates_crossing",)) and hexside.crossing == "normal":
+            _alone(report, where, path, "road_negates_crossing", "a 'crossing' other than normal")
+        if _written(report, path + ("move",)) and hexside.kind != "road":  # only a road sets the cost of entering
+            _alone(report, where, path, "move", "'kind = road'")
+
+
+def _written(report: _Reporter, path: Path) -> bool:
+    return path in report.document.key_spans
+
+
+def _alone(report: _Reporter, where: str, path: Path, field_name: str, needed: str) -> None:
+    report.error("field-alone", f"{where} gives '{field_name}' without {needed}, so it would do nothing",
+                 path + (field_name,), key=True)
 
 
 def _arrivals(game: Game, report: _Reporter) -> None:
