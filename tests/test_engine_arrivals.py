@@ -80,3 +80,14 @@ def test_landing_locks_true_keeps_the_landed_unit_out_of_the_next_combat(game):
 
 def test_landing_locks_left_out_lets_the_landed_unit_attack(game):
     assert attackers_after_landing(game, "light_landing", "r_light") == {"r_line", "r_light"}
+
+
+@pytest.mark.parametrize("kind", ["random", "greedy"])
+def test_players_play_the_game_through_and_the_reserve_always_enters(game, kind):
+    from rulec.players import make_player
+    from rulec.players.match import play_match
+
+    for seed in range(3):
+        state = new_game(game, options=("glider_landing", "light_landing"), seed=seed)
+        play_match(state, [make_player(kind, seed), make_player(kind, seed + 1)], seed=seed)
+        assert state.terminal and state.status("r_reserve") == "map"  # it could not be left off the map
