@@ -908,7 +908,7 @@ GAME: Game = Game(
             move=4,
             division='101',
             size='III',
-            arrives=Arrival(turn=None, placement='anywhere', terrain=('clear',), locked=True),
+            arrives=Arrival(turn=None, placement='anywhere', terrain=('clear',)),
             optional=True,
         ),
         'us_359': Unit(
@@ -1104,7 +1104,6 @@ GAME: Game = Game(
         'exit_cost': '7.51',
         'exit': '7.52',
         'reinforcement': '8.1',
-        'blocked_entry': '8.11',
         'delay': '8.2',
         'attack_target': '9.2',
         'one_attack': '9.3',

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from rulec.check.build import Builder
 from rulec.check.references import check_references
-from rulec.check.schema import check_schema
+from rulec.check.schema import schema_problems, without
 from rulec.diagnostics import Diagnostic, DiagnosticError, SourceFile, Span, did_you_mean, render
 from rulec.language.document import Document
 from rulec.language.parse import parse_text
@@ -77,40 +77,65 @@ def parse(path: Path) -> Document:
 def check(document: Document) -> tuple[Game | None, list[Diagnostic]]:
     """The checked game (None if there were errors) and every diagnostic, errors and warnings.
 
-    The schema runs first; the builder only sees documents of the right shape.
+    Every layer reports at once: the schema runs first, then the builder and the
+    cross-reference checks run on the document without the values the schema found
+    wrong, so that one run shows every error (and no error twice).
     """
     if not document.data:  # one clear message rather than one per required section
         return None, [Diagnostic("missing-field", "this file holds no game: it is empty or only comments", Span(document.file, 1, 1),
                                  hint="a game starts with 'game NAME { title = \"...\" }' and a 'side NAME { ... }' block "
                                       "(see docs/language.md)")]
     try:
-        diagnostics = check_schema(document)
+        diagnostics, wrong = schema_problems(document)
     except RecursionError:
         return None, [Diagnostic("syntax-too-deep", "values are nested too deeply", Span(document.file, 1, 1))]
-    if any(d.is_error for d in diagnostics):
-        return None, diagnostics
-    builder = Builder(document)
+    shape_ok = not any(d.is_error for d in diagnostics)
+    builder = Builder(document if shape_ok else without(document, wrong))
     try:
         game = builder.build()
     except Exception as error:  # a bug in rulec: still shown as a diagnostic, never a traceback
-        diagnostics += builder.diagnostics
-        diagnostics.append(Diagnostic("internal-error", f"rulec failed on this file ({type(error).__name__}: {error}); "
-                                      "this is a bug in rulec", Span(document.file, 1, 1)))
+        diagnostics += _not_yet_reported(builder.diagnostics, diagnostics, document, wrong)
+        if shape_ok:  # on a document of the wrong shape the builder may give up: the schema said why
+            diagnostics.append(Diagnostic("internal-error", f"rulec failed on this file ({type(error).__name__}: {error}); "
+                                          "this is a bug in rulec", Span(document.file, 1, 1)))
+        diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
         return None, diagnostics
-    diagnostics += builder.diagnostics
-    if game is not None:
-        diagnostics += check_references(game, document)
+    later = list(builder.diagnostics)
+    if game is not None and shape_ok:
+        later += check_references(game, document)
     elif builder.game is not None:
         # The model is incomplete (parts with errors are None); its cross-section problems are still
         # worth reporting, but a check tripping over a missing part has nothing to say.
         try:
-            diagnostics += check_references(builder.game, document)
+            later += check_references(builder.game, document)
         except Exception:
             pass
+    diagnostics += _not_yet_reported(later, diagnostics, document, wrong)
     diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
     if any(d.is_error for d in diagnostics):
         return None, diagnostics
     return game, diagnostics
+
+
+def _not_yet_reported(later: list[Diagnostic], schema: list[Diagnostic], document: Document,
+                      wrong: list[tuple]) -> list[Diagnostic]:
+    """The builder's and cross-reference diagnostics that the schema has not already given.
+
+    After schema errors the builder's own shape guards (a field missing or unknown, the game block)
+    only repeat them in other words, and a problem found at a wrong value, or at the block or
+    list it was taken out of (a CRT row that is no die roll leaves that roll without a row),
+    is the same mistake seen again.
+    """
+    if not any(d.is_error for d in schema):
+        return later
+    said = {(d.code, _at(d.span)) for d in schema}
+    seen_again = {_at(document.span(p)) for path in wrong for p in (path, path[:-1]) if p}
+    return [d for d in later if d.code not in ("missing-field", "unknown-field", "game-block")
+            and (d.code, _at(d.span)) not in said and _at(d.span) not in seen_again]
+
+
+def _at(span: Span | None) -> tuple[int, int] | None:
+    return (span.line, span.column) if span else None
 
 
 def load_game(name_or_path: str) -> Game:

@@ -16,7 +16,7 @@ SCHEMA = json.loads((SCHEMA_DIR / "game.schema.json").read_text(encoding="utf-8"
 # Blocks whose fields are the model's fields one for one (id and name come from the label when left out).
 ONE_FOR_ONE = {
     "terrain": m.TerrainType, "hexside": m.HexsideType, "unit_type": m.UnitType, "result": m.ResultCode,
-    "movement": m.MovementRules, "stacking": m.StackingRules, "combat": m.CombatRules, "supply": m.SupplyRules,
+    "movement": m.MovementRules, "stacking": m.StackingRules, "combat": m.CombatRules,
 }
 
 

@@ -21,8 +21,6 @@ _PHASE_ACTIVITY = {
     "combat": "Attack adjacent enemy units",
     "victory_points": "Score victory points",
     "end_of_turn": "Advance the Game Turn marker",
-    "reinforcement": "Bring on reinforcements",
-    "recovery": "Disrupted units recover",
 }
 
 
@@ -72,12 +70,6 @@ def sequence_rows(game: Game) -> tuple[PhaseRow, ...]:
     rows = []
     for number, phase in enumerate(game.sequence, 1):
         activity = _PHASE_ACTIVITY.get(phase.kind, humanize(phase.kind))
-        if phase.only_undisrupted:
-            activity += " (undisrupted units only)"
-        if phase.attackers_disrupted:
-            activity += "; attacking units become disrupted"
-        if phase.recover:
-            activity += "; disrupted units recover"
         scoring = tuple(a.text or a.id for a in game.awards if a.trigger.kind == "phase" and a.trigger.phase == phase.id)
         side_name = game.sides[phase.side].name if phase.side in game.sides else "Both players"
         rows.append(PhaseRow(number, phase, side_name, activity, scoring))
@@ -147,8 +139,6 @@ def order_of_battle(game: Game) -> tuple[SideOrder, ...]:
             if unit.optional:
                 notes.append("Optional" + (": " + ", ".join(o.name for o in adding) if adding else ""))
             notes.extend(humanize(flag) for flag in unit.flags)
-            if unit.vp:
-                notes.append(f"{unit.vp} VP")
             improved = ""
             if unit.improved:
                 move = unit.improved.move if unit.improved.move is not None else unit.move

@@ -36,7 +36,6 @@ class TerrainRow:
     movement: str
     shift: str
     drm: str
-    defense: str
     notes: str
 
 
@@ -55,7 +54,6 @@ class TerrainChart:
     terrain: tuple[TerrainRow, ...]
     hexsides: tuple[HexsideRow, ...]
     show_drm: bool
-    show_defense: bool
     combination: tuple[str, ...]
 
 
@@ -106,10 +104,6 @@ def hexside_notes(hexside: HexsideType, game: Game) -> str:
         notes.append("Blocks advance after combat")
     if hexside.blocks_zoc:
         notes.append("Blocks zones of control")
-    if hexside.blocks_supply:
-        notes.append("Blocks supply")
-    if hexside.no_attack_after_move:
-        notes.append("No attack across it after moving")
     if hexside.road_negates_crossing:
         roads = [t.name for t in game.hexside_types.values() if t.kind == "road"] or ["a road"]
         notes.append(f"{' or '.join(roads)} across it (a bridge) negates its crossing cost")
@@ -121,7 +115,6 @@ def terrain_chart(game: Game) -> TerrainChart:
         TerrainRow(
             id=t.id, name=t.name, style=terrain_style(t.id), movement=terrain_movement(t),
             shift=shift_text(t.combat_shift), drm=signed(t.combat_drm) if t.combat_drm else DASH,
-            defense=f"\u00d7{t.defense_multiplier:g}" if t.defense_multiplier != 1 else DASH,
             notes="Blocks zones of control" if t.blocks_zoc else DASH,
         )
         for t in game.terrain.values()
@@ -143,6 +136,5 @@ def terrain_chart(game: Game) -> TerrainChart:
     return TerrainChart(
         terrain=terrain_rows, hexsides=hexside_rows,
         show_drm=any(t.combat_drm for t in game.terrain.values()),
-        show_defense=any(t.defense_multiplier != 1 for t in game.terrain.values()),
         combination=tuple(combination),
     )

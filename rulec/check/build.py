@@ -54,6 +54,8 @@ class Builder(MapSections, CombatSections):
         known = list(known)
         if isinstance(value, str) and value in known:
             return value
+        if value is None:  # a required field left out: the schema reports it
+            return None
         self.error(f"unknown-{what.replace(' ', '-')}", f"unknown {what} '{plain(value)}'", path, did_you_mean(str(value), known), key=key)
         return None
 
@@ -86,7 +88,7 @@ class Builder(MapSections, CombatSections):
             hexside_types=hexside_types,
             unit_types=unit_types,
             units=units,
-            movement=self.movement(sides),
+            movement=self.movement(),
             stacking=self.record(m.StackingRules, ("stacking",)),
             tables=tables,
             results=results,
@@ -98,7 +100,6 @@ class Builder(MapSections, CombatSections):
             battle=self.battle() if "battle" in self.data else None,
             source=self.doc.file,
             rule_refs={key: str(ref) for key, ref in self.get(("rule_refs",), {}).items()},
-            supply=self.supply(sides, game_map) if "supply" in self.data else None,
         )
         self.game = game  # kept even when there are errors, so later checks can still look at what was built
         return None if any(d.is_error for d in self.diagnostics) else game
@@ -179,26 +180,11 @@ class Builder(MapSections, CombatSections):
 
     # ---------------------------------------------------------------- units
     def unit_types(self) -> dict[str, m.UnitType]:
-        return {tid: self.record(m.UnitType, ("unit_type", tid), id=tid, **tuples_of(body, "eliminated_only_by"))
+        return {tid: self.record(m.UnitType, ("unit_type", tid), id=tid)
                 for tid, body in self.get(("unit_type",), {}).items()}
 
-    def movement(self, sides: dict) -> m.MovementRules:
-        for side in self.get(("movement", "blocked_entry_by_side"), {}):
-            self.reference(side, sides, "side", ("movement", "blocked_entry_by_side", side), key=True)
+    def movement(self) -> m.MovementRules:
         return self.record(m.MovementRules, ("movement",))
-
-    def supply(self, sides: dict, game_map: m.MapDef | None) -> m.SupplyRules:
-        """Supply rules; each side's sources are zones or map edges."""
-        areas = self.area_names(game_map)
-        sources = {}
-        for side, listed in self.get(("supply", "sources"), {}).items():
-            path = ("supply", "sources", side)
-            self.reference(side, sides, "side", path, key=True)
-            names = listed if isinstance(listed, list) else [listed]
-            for index, name in enumerate(names):
-                self.reference(name, sorted(areas), "zone", path + (index,) if isinstance(listed, list) else path)
-            sources[side] = tuple(names)
-        return self.record(m.SupplyRules, ("supply",), sources=sources)
 
     def units(self, sides: dict, unit_types: dict, game_map: m.MapDef | None) -> dict[str, m.Unit]:
         improved = self.get(("improved",), {})
@@ -216,7 +202,7 @@ class Builder(MapSections, CombatSections):
                 self.error("setup-and-arrival", f"unit '{uid}' has both a set-up hex and an arrival", path + ("arrives",), key=True)
             better = None
             if uid in improved:
-                better = m.Improved(**improved[uid])
+                better = self.record(m.Improved, ("improved", uid))
             result[uid] = self.record(m.Unit, path, id=uid, setup=setup, arrives=arrives, improved=better,
                                       flags=tuple(body.get("flags", ())), division=str(body.get("division", "")),
                                       designation=str(body.get("designation", uid)),
@@ -240,7 +226,7 @@ class Builder(MapSections, CombatSections):
         terrain = body.get("terrain", [])
         return m.Arrival(turn=turn, area=area, hexes=hexes, placement=body.get("placement", "edge"),
                          terrain=tuple(terrain if isinstance(terrain, list) else [terrain]),
-                         phase=body.get("phase"), locked=body.get("placement") == "anywhere")
+                         phase=body.get("phase"))
 
     # ---------------------------------------------------------------- combat
     # ------------------------------------------------------- sequence, victory
@@ -254,10 +240,12 @@ class Builder(MapSections, CombatSections):
         return tuple(phases)
 
     def constants(self, sides, game_map, terrain, units) -> set[str]:
-        names = set(sides) | set(terrain) | set(units) | self.area_names(game_map)
-        for unit in units.values():
-            names |= set(unit.flags)
-        return names
+        return set(sides) | set(terrain) | set(units) | self.area_names(game_map) | self.flags()
+
+    def flags(self) -> set[str]:
+        """The unit flags written in the file (also those of a unit with an error elsewhere)."""
+        return {flag for body in self.get(("unit",), {}).values() if isinstance(body, dict)
+                for flag in body.get("flags", ()) if isinstance(flag, str)}
 
     def area_names(self, game_map: m.MapDef | None) -> set[str]:
         """The zones and edges of the map; named by the map section even when its grid has an error
@@ -268,19 +256,19 @@ class Builder(MapSections, CombatSections):
 
     def names_by_kind(self, sides, game_map, unit_types, units, terrain, sequence) -> dict[str, frozenset[str]]:
         """The game's ids an expression may name, by kind (see rulec.compile.kinds)."""
-        flags = {flag for unit in units.values() for flag in unit.flags}
+        flags = self.flags()  # also those of a unit with an error elsewhere
         edges = set(game_map.edges) if game_map else set(self.get(("map", "edges"), {}))
         zones = self.area_names(game_map) - edges
         result = {kinds.SIDE: frozenset(sides), kinds.ZONE: frozenset(zones), kinds.EDGE: frozenset(edges),
                   kinds.UNIT_TYPE: frozenset(unit_types), kinds.FLAG: frozenset(flags), kinds.UNIT: frozenset(units),
-                  kinds.TERRAIN: frozenset(terrain), kinds.PHASE: frozenset(p.id for p in sequence)}
+                  kinds.TERRAIN: frozenset(terrain), kinds.PHASE: frozenset(p.id for p in sequence if p is not None)}
         if game_map:
             result[kinds.HEX] = frozenset(game_map.hexes)
         return result
 
     def triggers(self, sides, game_map, sequence) -> dict[str, m.Trigger | None]:
         """Each award's trigger, read before any expression: the hexes of 'holds' triggers are what `controls` may ask about."""
-        phase_ids = [p.id for p in sequence]
+        phase_ids = [p.id for p in sequence if p is not None]  # None: a phase with an error
         return {aid: self.trigger(body.get("when"), ("award", aid, "when"), sides, game_map, phase_ids)
                 for aid, body in self.get(("award",), {}).items()}
 
@@ -294,8 +282,7 @@ class Builder(MapSections, CombatSections):
             amount = self.expression(body.get("amount", 0), path + ("amount",), about, kinds.NUMBER)
             only = self.expression(body["only"], path + ("only",), about, kinds.BOOL) if "only" in body else None
             if side and trigger and amount:
-                awards.append(m.Award(id=aid, side=side, trigger=trigger, amount=amount, only=only, text=body.get("text", ""),
-                                      requires_supply=body.get("requires_supply", False)))
+                awards.append(m.Award(id=aid, side=side, trigger=trigger, amount=amount, only=only, text=body.get("text", "")))
         return tuple(awards)
 
     def trigger(self, value: Any, path: Path, sides, game_map, phase_ids) -> m.Trigger | None:
@@ -453,22 +440,10 @@ class Builder(MapSections, CombatSections):
                 withdrawal = m.ZocWithdrawal(min_move=body.get("withdrawal_min_move", 0), cost=body["withdrawal_cost"],
                                              first_hex_across_river=body.get("withdrawal_first_hex_across_river", False))
             improve = self.int_range(body["improve_random"], path + ("improve_random",)) if "improve_random" in body else None
-            for field_name in ("free_setup", "strength_multiplier"):
-                for side in body.get(field_name, {}):
-                    self.reference(side, sides, "side", path + (field_name, side), key=True)
-            if "first_side" in body:
-                self.reference(body["first_side"], sides, "side", path + ("first_side",))
-            zones = set(self.get(("map", "zones"), {}))
-            for side, zone in body.get("free_setup", {}).items():
-                self.reference(zone, sorted(zones), "zone", path + ("free_setup", side))
-            scenario = {key: body[key] for key in ("landing_locks", "start_turn", "turns", "first_side", "strength_multiplier_until_turn")
-                        if key in body}
             result[oid] = m.Option(id=oid, name=body.get("name", oid), text=body.get("text", ""), adds=tuple(body.get("adds", ())),
                                    vp=dict(body.get("vp", {})), combat_modifiers=modifiers, zoc_withdrawal=withdrawal,
                                    improve_random=improve, improved_vp_to=body.get("improved_vp_to"),
-                                   free_setup=dict(body.get("free_setup", {})),
-                                   strength_multiplier={side: float(v) for side, v in body.get("strength_multiplier", {}).items()},
-                                   **scenario)
+                                   landing_locks=body.get("landing_locks", False))
         return result
 
 

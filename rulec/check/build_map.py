@@ -85,15 +85,9 @@ class MapSections:
                 if not off_map.get(number):
                     self.error("edge-not-on-edge", f"hex {number} of edge '{edge}' is not on the map edge", ("map", "edges", edge))
         zones = {zone: tuple(self.hex_list(listed, ("map", "zones", zone))) for zone, listed in body.get("zones", {}).items()}
-        hex_vp = {}
-        for key, vp in body.get("vp", {}).items():
-            number = self.hex_ref(key, ("map", "vp", key), key=True)
-            if number:
-                hex_vp[number] = vp
         return m.MapDef(grid=grid, hexes=tuple(hexes), coordinates=coordinates, neighbours=neighbours, terrain=terrain,
                         places=places, hexside_sets=tuple(sets), hexside_features=features, edge_exits=exits,
-                        edges=edges, edge_directions=edge_directions, zones=zones, sheet=body.get("sheet", ""),
-                        hex_vp=hex_vp)
+                        edges=edges, edge_directions=edge_directions, zones=zones, sheet=body.get("sheet", ""))
 
     def terrain_picture(self, body: dict, hexes: list[str]) -> dict[str, tuple[str, ...]]:
         """Read the map picture: a header of column numbers, then a row number and one legend letter per column."""
@@ -166,13 +160,20 @@ class MapSections:
 
     def hexside_sets(self, body: dict, neighbours: dict, off_map: dict):
         sets, features, exits = [], {}, {}
+        listed: dict[tuple[str, str], Path] = {}  # (hexside, feature) -> where it was first listed
         for set_id, spec in body.get("hexsides", {}).items():
             path = ("map", "hexsides", set_id)
             feature = spec.get("feature", set_id)
             sides = []
             for i, side in enumerate(spec.get("sides", [])):
                 key = self.hexside(side, path + ("sides", i), neighbours)
-                if key:
+                if key and (key, feature) in listed:
+                    first = self.doc.span(listed[(key, feature)])
+                    where = f" (first listed at line {first.line}, column {first.column})" if first else ""
+                    self.error("duplicate-hexside", f"hexside {key} is listed twice as '{feature}'{where}", path + ("sides", i),
+                               hint="list each hexside once per feature")
+                elif key:
+                    listed[(key, feature)] = path + ("sides", i)
                     sides.append(key)
                     features[key] = features.get(key, ()) + ((feature,) if feature not in features.get(key, ()) else ())
             set_exits = {}
@@ -265,6 +266,8 @@ class MapSections:
     def check_map_references(self, game_map: m.MapDef, terrain: dict, hexside_types: dict) -> None:
         for key, value in self.get(("map", "legend"), {}).items():
             self.reference(value, terrain, "terrain", ("map", "legend", key))
+        if "default_terrain" in self.get(("map",), {}):
+            self.reference(self.get(("map", "default_terrain")), terrain, "terrain", ("map", "default_terrain"))
         for feature in self.get(("map", "features"), {}):
             self.reference(feature, terrain, "terrain", ("map", "features", feature), key=True)
         for set_id, spec in self.get(("map", "hexsides"), {}).items():

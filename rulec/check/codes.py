@@ -73,6 +73,7 @@ CODES: dict[str, str] = {
     "not-a-hex": "a value that is not a hex number of the map's numbering",
     "hex-off-map": "a hex outside the map",
     "hexside-not-adjacent": "a hexside between two hexes that are not neighbours",
+    "duplicate-hexside": "a hexside listed twice for the same feature",
     "exit-not-off-map": "a road exit through a side of a hex that is not on the map edge",
     "edge-not-on-edge": "a hex listed in a map edge that is not on the edge of the map",
     "no-terrain": "a map with neither a picture nor a default terrain",
@@ -83,7 +84,9 @@ CODES: dict[str, str] = {
     "setup-overstacked": "a warning: more units set up in one hex than the stacking limit",
     "arrival-after-game": "an arrival on a turn after the last turn of the game",
     "arrival-phase-side": "an arrival in a phase of the other side",
+    "arrival-phase-kind": "an arrival in a phase that is not a movement phase (it would never arrive)",
     "arrival-nowhere": "an edge arrival naming no area and no hexes",
+    "arrival-unused-field": "an arrival field its placement does not use (terrain at an edge, an area placed anywhere ...)",
     # ------------------------------------------------------------ combat
     "crt-column-kind": "a CRT column of the wrong kind (a ratio on a differential table ...)",
     "crt-column-order": "a CRT column whose range runs backwards",
@@ -95,8 +98,10 @@ CODES: dict[str, str] = {
     "crt-missing-row": "a roll of the die (or a modified roll between rows) with no CRT row",
     "unused-result-code": "a warning: a result code no table uses",
     "no-combat-rules": "combat phases without a 'combat' block",
+    "field-alone": "a field that does nothing without another (zoc_extra_cost without zoc = extra_cost ...)",
     # --------------------------------------------------- sequence, victory
     "side-without-phase": "a warning: a side with no phase in the sequence of play",
+    "phase-without-side": "a movement or combat phase that names no side (nobody would move or attack in it)",
     "turn-labels": "a different number of turn labels than turns",
     "bad-trigger": "an award 'when' that is not phase(), holds(), exits(), eliminated(), selected or game_end",
     "victory-level-order": "victory levels not listed best first",

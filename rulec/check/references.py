@@ -113,9 +113,58 @@ def _options(game: Game, report: _Reporter) -> None:
                 report.error("option-improve-range", f"option '{option.id}' improves {low}..{high} units, but "
                              f"{improvable} unit{'s have' if improvable != 1 else ' has'} an improved counter",
                              ("option", option.id, "improve_random"))
+        _option_fields_alone(game, option, report)
+    _rule_fields_alone(game, report)
     for unit in game.units.values():
         if unit.optional and unit.id not in added:
             report.warning("optional-unit-unused", f"optional unit '{unit.id}' is not added by any option", ("unit", unit.id), key=True)
+
+
+# Option fields that do nothing without another field of the same option, and what they need.
+_NEEDS = (
+    ("withdrawal_min_move", ("withdrawal_cost",), "'withdrawal_cost'"),
+    ("withdrawal_first_hex_across_river", ("withdrawal_cost",), "'withdrawal_cost'"),
+    ("improved_vp_to", ("improve_random",), "'improve_random'"),
+    ("when", ("column_shift", "drm"), "a 'column_shift' or a 'drm'"),
+)
+
+
+def _option_fields_alone(game: Game, option, report: _Reporter) -> None:
+    """A field that means nothing on its own would be ignored in play: the designer forgot its companion."""
+    path = ("option", option.id)
+
+    for field_name, companions, needed in _NEEDS:
+        if _written(report, path + (field_name,)) and not any(_written(report, path + (c,)) for c in companions):
+            _alone(report, f"option '{option.id}'", path, field_name, needed)
+    if option.landing_locks and not any(game.units[u].arrives is not None and game.units[u].arrives.placement == "anywhere"
+                                        for u in option.adds if u in game.units):
+        _alone(report, f"option '{option.id}'", path, "landing_locks", "an added unit placed anywhere")
+
+
+def _rule_fields_alone(game: Game, report: _Reporter) -> None:
+    """Movement and hexside settings that only mean something beside another setting."""
+    movement = game.movement
+    if _written(report, ("movement", "zoc_extra_cost")) and movement.zoc != "extra_cost":
+        _alone(report, "movement", ("movement",), "zoc_extra_cost", "'zoc = extra_cost'")
+    if _written(report, ("movement", "exit_cost")) and not movement.exit_map:
+        _alone(report, "movement", ("movement",), "exit_cost", "'exit_map = true'")
+    for hexside in game.hexside_types.values():
+        path, where = ("hexside", hexside.id), f"hexside '{hexside.id}'"
+        if _written(report, path + ("combat_when",)) and not (hexside.combat_shift or hexside.combat_drm):
+            _alone(report, where, path, "combat_when", "a 'combat_shift' or a 'combat_drm'")
+        if _written(report, path + ("road_negates_crossing",)) and hexside.crossing == "normal":
+            _alone(report, where, path, "road_negates_crossing", "a 'crossing' other than normal")
+        if _written(report, path + ("move",)) and hexside.kind != "road":  # only a road sets the cost of entering
+            _alone(report, where, path, "move", "'kind = road'")
+
+
+def _written(report: _Reporter, path: Path) -> bool:
+    return path in report.document.key_spans
+
+
+def _alone(report: _Reporter, where: str, path: Path, field_name: str, needed: str) -> None:
+    report.error("field-alone", f"{where} gives '{field_name}' without {needed}, so it would do nothing",
+                 path + (field_name,), key=True)
 
 
 def _arrivals(game: Game, report: _Reporter) -> None:
@@ -134,13 +183,40 @@ def _arrivals(game: Game, report: _Reporter) -> None:
             elif phases[arrival.phase].side not in (None, unit.side):
                 report.error("arrival-phase-side", f"unit '{unit.id}' of side '{unit.side}' arrives in phase '{arrival.phase}' "
                              f"of side '{phases[arrival.phase].side}'", path + ("phase",))
+            elif phases[arrival.phase].kind != "movement":  # units enter the map by moving: it would never arrive
+                report.error("arrival-phase-kind", f"unit '{unit.id}' arrives in phase '{arrival.phase}', a "
+                             f"{phases[arrival.phase].kind.replace('_', ' ')} phase, where no unit moves", path + ("phase",),
+                             hint="units enter the map in a movement phase of their side")
         if arrival.placement == "edge" and arrival.area is None and not arrival.hexes:
             report.error("arrival-nowhere", f"unit '{unit.id}' arrives at the map edge but names no area or hexes", path,
                          hint="add 'area = ZONE_OR_EDGE' or 'hexes = [...]'")
-        if arrival.placement == "anywhere" and game.map is not None:
+        if game.map is not None:
             for terrain in arrival.terrain:
                 if terrain not in game.terrain:
                     report.error("unknown-terrain", f"unknown terrain '{terrain}'", path + ("terrain",), did_you_mean(terrain, game.terrain))
+        _arrival_fields_used(unit.id, arrival, report, path)
+
+
+def _arrival_fields_used(uid: str, arrival, report: _Reporter, path: Path) -> None:
+    """Each arrival field works with one placement; one its placement does not use would be ignored in play."""
+    def written(name: str) -> bool:
+        return path + (name,) in report.document.key_spans
+
+    def unused(name: str, message: str, hint: str) -> None:
+        report.error("arrival-unused-field", message, path + (name,), hint=hint, key=True)
+
+    if arrival.placement == "anywhere":
+        for name in ("area", "hexes"):
+            if written(name):
+                unused(name, f"unit '{uid}' is placed anywhere, so its arrival '{name}' would be ignored",
+                       "a unit placed anywhere may land on any hex its 'terrain' allows; leave out 'area' and 'hexes'")
+        return
+    if written("terrain"):
+        unused("terrain", f"unit '{uid}' enters at the map edge, so its arrival 'terrain' would be ignored",
+               "'terrain' limits only units with 'placement = anywhere'")
+    if written("area") and written("hexes"):
+        unused("hexes", f"unit '{uid}' arrives with both 'area' and 'hexes'; only one of them can be its entry",
+               "give the zone or edge it enters by, or the hexes, not both")
 
 
 def _names(game: Game, report: _Reporter) -> None:
@@ -180,6 +256,11 @@ def _sequence(game: Game, report: _Reporter) -> None:
         first = next(p for p in game.sequence if p.kind == "combat")
         report.error("no-combat-rules", "the sequence has a combat phase but the game has no 'combat { table = ... }' block",
                      ("sequence", "phase", first.id), key=True)
+    for phase in game.sequence:
+        if phase.kind in ("movement", "combat") and phase.side is None:
+            report.error("phase-without-side", f"{phase.kind} phase '{phase.id}' names no side, so no unit would "
+                         f"{'move' if phase.kind == 'movement' else 'attack'} in it", ("sequence", "phase", phase.id), key=True,
+                         hint="give it 'side = SIDE'")
     sides_with_phases = {phase.side for phase in game.sequence}
     for side in game.sides:
         if side not in sides_with_phases and game.map is not None:

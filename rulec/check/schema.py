@@ -13,6 +13,7 @@ written separately; until that file exists, any block is accepted there.
 
 from __future__ import annotations
 
+import copy
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -24,6 +25,7 @@ from referencing.jsonschema import DRAFT202012
 
 from rulec.diagnostics import Diagnostic, Span, did_you_mean
 from rulec.language.document import Document
+from rulec.language.document import Path as DocPath
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent.parent / "schemas"
 GAME_SCHEMA = "game.schema.json"
@@ -60,12 +62,56 @@ def validator() -> Draft202012Validator:
 
 def check_schema(document: Document) -> list[Diagnostic]:
     """Every schema problem of the document, in file order."""
+    return schema_problems(document)[0]
+
+
+def schema_problems(document: Document) -> tuple[list[Diagnostic], list[DocPath]]:
+    """Every schema problem of the document in file order, and the paths of the values that are wrong.
+
+    The paths let the later layers go on without the wrong values (see `without`): an
+    unknown field, a value of the wrong kind or out of range, or a whole list holding a
+    wrong item (list items keep their positions). A missing field leaves no path.
+    """
     diagnostics: list[Diagnostic] = []
+    paths: list[DocPath] = []
     for error in validator().iter_errors(document.data):
         diagnostics.extend(_diagnostics(error, document))
+        paths.extend(_wrong_values(error))
     start = Span(document.file, 1, 1)  # problems of the whole file point at its start
     placed = [d if d.span else Diagnostic(d.code, d.message, start, d.severity, d.hint) for d in diagnostics]
-    return sorted(_unique(placed), key=_position)
+    return sorted(_unique(placed), key=_position), paths
+
+
+def _wrong_values(error: ValidationError) -> list[DocPath]:
+    path = tuple(error.absolute_path)
+    if error.validator == "required":
+        return []
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        known = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+        return [path + (key,) for key in error.instance if key not in known]
+    if "propertyNames" in error.relative_schema_path and isinstance(error.instance, str):
+        return [path + (error.instance,)]
+    while path and isinstance(path[-1], int):  # drop the whole list: later items keep their index and span
+        path = path[:-1]
+    return [path] if path else []
+
+
+def without(document: Document, paths: Iterable[DocPath]) -> Document:
+    """A copy of the document without the values at `paths` (spans unchanged)."""
+    data = copy.deepcopy(document.data)
+    for path in sorted(set(paths), key=len):
+        parent: Any = data
+        for part in path[:-1]:
+            if isinstance(parent, dict) and part in parent:
+                parent = parent[part]
+            elif isinstance(parent, list) and isinstance(part, int) and part < len(parent):
+                parent = parent[part]
+            else:
+                parent = None
+                break
+        if isinstance(parent, dict):
+            parent.pop(path[-1], None)
+    return Document(document.file, document.text, data, document.spans, document.key_spans)
 
 
 def _diagnostics(error: ValidationError, document: Document) -> Iterable[Diagnostic]:

@@ -12,8 +12,7 @@ import os
 import sys
 
 from rulec.check.fields import counted
-from rulec.diagnostics import Diagnostic, render
-from rulec.engine.support import unplayed
+from rulec.diagnostics import render
 from rulec.pipeline import check_file
 
 
@@ -40,23 +39,13 @@ def check_games(games: list[str], quiet: bool) -> int:
         result = check_file(name)
         for text in result.rendered():
             print(text)
-        engine_warnings = not_played_yet(result.game) if result.game is not None else []
-        for diagnostic in engine_warnings:
-            print(render(diagnostic))
         errors = sum(1 for d in result.diagnostics if d.is_error)
-        warnings = sum(1 for d in result.diagnostics if d.severity == "warning") + len(engine_warnings)
+        warnings = sum(1 for d in result.diagnostics if d.severity == "warning")
         if not quiet:
             print(f"{result.file}: {summary(errors, warnings)}")
         if not result.ok:
             status = 1
     return status
-
-
-def not_played_yet(game) -> list[Diagnostic]:
-    """Warnings for settings the game makes that the engine does not act on yet (rulec.engine.support)."""
-    return [Diagnostic("not-played-yet", f"the engine does not play {setting} yet: the game checks, compiles and "
-                       "prints its aids, but `rulec play` ignores this rule", severity="warning")
-            for setting in unplayed(game)]
 
 
 def summary(errors: int, warnings: int) -> str:

@@ -55,10 +55,6 @@ def load_playable_game(name: str) -> Any:
                 if game.battle is not None else None)
         raise DiagnosticError([Diagnostic("no-map", f"'{name}' has no map, so it cannot be played turn by turn",
                                           hint=hint)])
-    from rulec.engine.support import unplayed
-
-    for setting in unplayed(game):
-        print(f"warning: the engine does not play {setting} yet; this game is played without it", file=sys.stderr)
     return game
 
 

@@ -31,10 +31,10 @@ Where later games' rules go (none is implemented yet; each is an addition, not a
     - two movement/combat phases per player turn: the sequence is data; Arrival.phase
       names the phase a reinforcement enters in; CombatRules.one_attack_per_unit =
       "player_turn" would keep `attacked` across the phases of one player turn.
-    - disruption and recovery: ResultCode.*_disrupted and Phase.only_undisrupted /
-      recover; the state would keep a `disrupted` set beside `moved` and `attacked`.
+    - disruption and recovery: the state would keep a `disrupted` set beside `moved`
+      and `attacked` (the language gains its settings with the engine's rule).
     - supply tracing: a supply.py beside movement.py, a search over tables.steps that
-      stops at enemy ZOC and HexsideType.blocks_supply.
+      stops at enemy ZOC.
     - forts: terrain rows with their own shifts already work; fort garrisons would be
       unit flags read by award and combat conditions.
     - retreat priorities: combat.retreat_paths returns every legal path; a priority

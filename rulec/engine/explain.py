@@ -35,6 +35,10 @@ def why_illegal(state: "GameState", action: Action) -> tuple[str, str | None]:
     if kind in (ROLL, RETREAT, ADVANCE, REMOVE):
         return f"no '{kind}' is due now ({phase.name})", None
     if kind == END:
+        due = state._entries_due()
+        if due:
+            return (f"{', '.join(state.unit_name(u) for u in due)} must enter the map first: "
+                    "reinforcements may not be held back", "reinforcement")
         return "this phase cannot end now", None
     if kind in (MOVE, EXIT, DELAY):
         if phase.kind != "movement":

@@ -127,6 +127,8 @@ class GameState:
         self.players = tuple(game.sides)
         added = {uid for o in options for uid in game.options[o].adds}
         in_play = [uid for uid, u in game.units.items() if not u.optional or uid in added]
+        # Units that land "anywhere" are held where they land only when an option adding them says so.
+        self._landing_locked = frozenset(uid for o in options if game.options[o].landing_locks for uid in game.options[o].adds)
         self.vp = {side: 0 for side in game.sides}
         self.vp_log: list[VpEntry] = []
         self.turn = 1
@@ -356,6 +358,8 @@ class GameState:
         kind = self.phase.kind
         if kind == "movement":
             actions = self._movement_actions()
+            if self._entries_due():
+                return actions  # reinforcement_delay = false: reinforcements due now enter before the phase ends
         elif kind == "combat":
             actions = self._attack_actions()
         else:
@@ -533,6 +537,11 @@ class GameState:
         if arrival is not None and arrival.phase is not None:
             return arrival.phase == self.phase.id
         return self.tables.first_movement.get(self.phase.side) == self.phase_index
+
+    def _entries_due(self) -> list[str]:
+        """Without reinforcement_delay, the reinforcements due this turn that can enter now and must (docs/rulings.md)."""
+        moves = self._cache.get("moves") if not self.game.movement.reinforcement_delay else None
+        return [u for u, legal in (moves or {}).items() if legal and self.where[u] == PENDING and self.due.get(u) == self.turn]
 
     def _may_delay(self, uid: str) -> bool:
         return self.game.movement.reinforcement_delay and self.due.get(uid) == self.turn
@@ -808,7 +817,7 @@ class GameState:
                 return False
             move = self.tables.move_actions[(uid, h)]  # the one in `moves`
             return (move is action or move == action) and (h not in self._occupants() or self._may_end(uid, h))
-        if kind == END:  # legal_actions ends with it whenever nothing else must come first
+        if kind == END and self.game.movement.reinforcement_delay:  # legal_actions ends with it whenever nothing else must come first
             return (action == Action.end() and not self.terminal and self.removing is None and self.battle is None
                     and not self.retreats and self.advancing is None)
         legal = self._cache.get("legal")
@@ -825,7 +834,7 @@ class GameState:
         reach = self._reach(uid)
         mask = reach.destinations[h]
         entering = self.where[uid] != ON_MAP
-        if entering and self._units[uid].arrives and self._units[uid].arrives.placement == "anywhere":
+        if entering and uid in self._landing_locked and self._units[uid].arrives.placement == "anywhere":
             self.landed.add(uid)
         self.where[uid] = ON_MAP
         self.due.pop(uid, None)

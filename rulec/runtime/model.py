@@ -115,7 +115,6 @@ class MapDef:
     edge_directions: dict[str, tuple[str, ...]]  # edge -> the off-map directions it faces
     zones: dict[str, tuple[Hex, ...]]
     sheet: str = ""
-    hex_vp: dict[Hex, int] = field(default_factory=dict)  # VP printed on towns and cities (held in supply)
 
     def features_between(self, a: Hex, b: Hex) -> tuple[str, ...]:
         return self.hexside_features.get(hexside_key(a, b), ())
@@ -133,7 +132,6 @@ class TerrainType:
     prohibited: bool = False
     combat_shift: int = 0  # columns; negative is to the left (favours the defender)
     combat_drm: int = 0  # die-roll modifier for the attacker
-    defense_multiplier: float = 1.0
     blocks_zoc: bool = False
 
 
@@ -154,8 +152,6 @@ class HexsideType:
     blocks_retreat: bool = False
     blocks_advance: bool = False
     blocks_zoc: bool = False
-    blocks_supply: bool = False
-    no_attack_after_move: bool = False  # may not attack across after moving this turn
 
 
 # ---------------------------------------------------------------------- units
@@ -165,13 +161,6 @@ class UnitType:
     name: str
     symbol: str = "infantry"  # NATO symbol drawn on counters
     can_attack: bool = True
-    # Fixed works such as forts: never move or retreat, destroyed only by the listed results.
-    fixed: bool = False
-    eliminated_only_by: tuple[str, ...] = ()  # result codes; empty: any eliminating result
-    adds_to_defense: bool = False  # its strength adds to friendly units defending in its hex
-    must_be_attacked: bool = False  # adjacent enemy units must attack it
-    blocks_enemy_entry: bool = False  # enemy units may not enter its hex while it stands
-    zoc_across_rivers: bool | None = None  # None: as MovementRules.zoc_across_rivers
 
 
 @dataclass(frozen=True)
@@ -184,7 +173,6 @@ class Arrival:
     placement: Literal["edge", "anywhere"] = "edge"
     terrain: tuple[str, ...] = ()  # placement "anywhere": allowed terrain
     phase: str | None = None  # the phase it arrives in; None: its side's first movement phase
-    locked: bool = False  # may not move further nor attack in the following combat phase
 
 
 @dataclass(frozen=True)
@@ -210,9 +198,7 @@ class Unit:
     arrives: Arrival | None = None
     optional: bool = False
     flags: tuple[str, ...] = ()
-    vp: int = 0
     improved: Improved | None = None
-    name: str = ""
 
     @property
     def label(self) -> str:
@@ -232,8 +218,6 @@ class MovementRules:
     exit_cost: Literal["as_hex_left"] | int = "as_hex_left"
     reinforcement_delay: bool = False
     blocked_entry: Literal["closest_legal", "delay"] = "closest_legal"
-    blocked_entry_by_side: dict[str, str] = field(default_factory=dict)  # side -> "closest_legal" | "delay"
-    leapfrog: bool = False  # from an enemy ZOC into an adjacent enemy-controlled hex held by a friend; then stop
 
 
 @dataclass(frozen=True)
@@ -305,7 +289,7 @@ class CombatRules:
 
 
 # ---------------------------------------------------------------- sequence
-PhaseKind = Literal["movement", "combat", "victory_points", "end_of_turn", "reinforcement", "recovery"]
+PhaseKind = Literal["movement", "combat", "victory_points", "end_of_turn"]
 
 
 @dataclass(frozen=True)
@@ -314,9 +298,6 @@ class Phase:
     name: str
     kind: PhaseKind
     side: str | None = None
-    only_undisrupted: bool = False
-    attackers_disrupted: bool = False
-    recover: bool = False
 
 
 # ------------------------------------------------------------------ victory
@@ -346,7 +327,6 @@ class Award:
     amount: Expr
     only: Expr | None = None  # a condition on the unit that triggers it
     text: str = ""
-    requires_supply: bool = False  # scores only if the unit (or the hex it exits from) is in supply
 
 
 @dataclass(frozen=True)
@@ -417,33 +397,7 @@ class Option:
     zoc_withdrawal: ZocWithdrawal | None = None
     improve_random: tuple[int, int] | None = None  # how many units get their improved counter
     improved_vp_to: str | None = None
-    landing_locks: bool = False  # units it adds may not move further nor attack in the phase they land
-    # Scenarios: where the game starts and how long it lasts.
-    start_turn: int | None = None
-    turns: int | None = None
-    first_side: str | None = None  # the side whose player-turn comes first on the start turn
-    free_setup: dict[str, str] = field(default_factory=dict)  # side -> zone its units may set up anywhere inside
-    strength_multiplier: dict[str, float] = field(default_factory=dict)  # side -> multiplier (fractions kept)
-    strength_multiplier_until_turn: int | None = None
-
-
-# ------------------------------------------------------------------- supply
-@dataclass(frozen=True)
-class SupplyRules:
-    """Supply lines: a path of hexes to a source, and what lacking one costs."""
-
-    range: int = 0  # hexes from the unit to a source; 0: any length
-    sources: dict[str, tuple[str, ...]] = field(default_factory=dict)  # side -> zones or map edges that supply it
-    source_lost_when_enemy_held: bool = False  # a source hex held by the enemy supplies nobody
-    blocked_by_enemy_units: bool = True
-    blocked_by_enemy_zoc: bool = True
-    friendly_units_negate_zoc: bool = True  # an enemy-controlled hex with a friendly unit does not block
-    move_penalty: int = 0  # MP an unsupplied unit loses
-    strength_multiplier: float = 1.0  # attack and defence strength out of supply (fractions kept)
-    move_only_toward_supply: bool = False
-    attack_only_to_reopen_supply: bool = False
-    checked_for_movement: Literal["start_of_movement_phase"] = "start_of_movement_phase"
-    checked_for_combat: Literal["instant_of_combat"] = "instant_of_combat"
+    landing_locks: bool = False  # units it adds that land "anywhere" may not move on, nor attack in the next combat phase
 
 
 # ----------------------------------------------------- battle systems (no map)
@@ -576,4 +530,3 @@ class Game:
     # Rulebook case references by engine mechanic (e.g. "enemy_occupied" -> "7.31"),
     # so that an illegal move can cite the game's own rule.
     rule_refs: dict[str, str] = field(default_factory=dict)
-    supply: SupplyRules | None = None
