@@ -45,8 +45,6 @@ AID_ONLY: dict[tuple[str, str], str] = {
     ("GameInfo", "edition"): "printed under the title",
     ("GameInfo", "scale"): "printed on the aids",
     ("GameInfo", "turn_labels"): "the turn record track and the play screen's turn names",
-    ("MapDef", "grid"): "the map drawing's geometry (neighbours are worked out from it by the checker)",
-    ("MapDef", "coordinates"): "where the map drawing puts each hex",
     ("MapDef", "places"): "place names on the map",
     ("MapDef", "sheet"): "the paper size of the map aid",
     ("MapDef", "hexside_sets"): "the named road and river lines the map drawing strokes (play reads hexside_features)",
@@ -85,6 +83,8 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     ("Improved", "vp"), ("Option", "vp"),  # [engine/state.py]
     ("BattleModifier", "reserves"), ("SkirmishRules", "reserves"),  # [battle/scoring.py, battle/deployment.py]
     ("ArmyState", "when"), ("CombatModifier", "when"),  # [battle/army.py, engine/combat.py]
+    ("VictoryLevel", "when"), ("SuddenDeath", "when"),  # [engine/victory.py]
+    ("VictoryLevel", "winner"), ("SuddenDeath", "winner"),  # [engine/victory.py]
     ("OutcomeBand", "text"),  # [battle/report.py]
 })
 
@@ -136,6 +136,7 @@ BLOCKS: dict[str, type] = {
     "game.schema.json#/$defs/award": m.Award,
     "game.schema.json#/$defs/victory": m.VictoryRules,
     "game.schema.json#/$defs/victory/properties/level/additionalProperties": m.VictoryLevel,
+    "game.schema.json#/$defs/victory/properties/sudden_death/additionalProperties": m.SuddenDeath,
     "game.schema.json#/$defs/option": m.Option,
     "battle.schema.json#": m.BattleSystem,
     "battle.schema.json#/properties/deployment": m.BattleSystem,
