@@ -6,7 +6,8 @@ import io
 
 import pytest
 
-from rulec.aids.render import aid_names, render_html, render_pdf
+from rulec.aids.pdf import render_pdf
+from rulec.aids.render import aid_names, render_html
 from rulec.pipeline import load_game
 
 pypdf = pytest.importorskip("pypdf")

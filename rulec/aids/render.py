@@ -16,8 +16,8 @@ from rulec.aids import battle_sheets, sheets
 from rulec.aids.counters_svg import render_counters_svg
 from rulec.aids.environment import environment
 from rulec.aids.map_svg import draw as draw_map, render_map_svg
+from rulec.aids.pdf import render_pdf
 from rulec.aids.tec import terrain_chart
-from rulec.diagnostics import Diagnostic, DiagnosticError
 from rulec.runtime.model import Game
 
 FORMATS = ("html", "svg", "pdf")
@@ -96,20 +96,6 @@ def render_html(game: Game, paper: str = "a4", aids: tuple[str, ...] | None = No
     return environment().get_template("aids.html.j2").render(**_context(game, PAPERS[paper], chosen))
 
 
-def render_pdf(html: str) -> bytes:
-    """The HTML printed to PDF by WeasyPrint (the optional `pdf` extra)."""
-    try:
-        import weasyprint
-    except ImportError:  # also raised when Pango's libraries are missing
-        raise DiagnosticError([Diagnostic(
-            "pdf-unavailable", "PDF output needs WeasyPrint and the Pango libraries",
-            hint="pip install 'rulec[pdf]' and run scripts/install-system-deps.sh, or use --format html,svg")]) from None
-    except OSError as error:
-        raise DiagnosticError([Diagnostic("pdf-unavailable", f"WeasyPrint cannot load its libraries: {error}",
-                                          hint="run scripts/install-system-deps.sh")]) from None
-    return weasyprint.HTML(string=html).write_pdf()
-
-
 def write_aids(game: Game, out_dir: Path, formats: set[str] | frozenset[str] = frozenset(FORMATS),
                paper: str = "a4") -> list[Path]:
     """Write the aids into out_dir; return the files written, in a stable order."""
@@ -132,5 +118,5 @@ def write_aids(game: Game, out_dir: Path, formats: set[str] | frozenset[str] = f
     if "svg" in formats and game.units:
         write("counters.svg", render_counters_svg(game))
     if "pdf" in formats:
-        write("aids.pdf", render_pdf(html))
+        write("aids.pdf", render_pdf(html, out_dir))
     return written

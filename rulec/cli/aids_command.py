@@ -9,9 +9,11 @@ games and --out, each game's aids go to DIR/NAME/. Exit status: 0 done,
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 
 from rulec.aids.render import FORMATS, PAPERS, write_aids
+from rulec.diagnostics import Diagnostic, DiagnosticError
 from rulec.pipeline import load_game
 
 DEFAULT_OUT = Path("generated") / "aids"
@@ -38,13 +40,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+
+
+def folder_name(game_id: str) -> str:
+    """The game's id as a folder name: an identifier, so a game file never chooses where its aids go."""
+    if not IDENTIFIER.fullmatch(game_id):
+        raise DiagnosticError([Diagnostic(
+            "aids-bad-name", f"the game's name {game_id[:80]!r} cannot name a folder of aids",
+            hint="a game's name is an identifier: letters, digits and _, such as 'drive_on_metz'")])
+    return game_id
+
+
 def run(args: argparse.Namespace) -> int:
     for name in args.games:
         game = load_game(name)
         if args.out is None:
-            out_dir = DEFAULT_OUT / game.info.id
+            out_dir = DEFAULT_OUT / folder_name(game.info.id)
         elif len(args.games) > 1:
-            out_dir = args.out / game.info.id
+            out_dir = args.out / folder_name(game.info.id)
         else:
             out_dir = args.out
         for path in write_aids(game, out_dir, args.format, args.paper):
