@@ -12,6 +12,7 @@ import argparse
 import re
 from pathlib import Path
 
+from rulec.aids.counters_svg import PITCHES
 from rulec.aids.render import FORMATS, PAPERS, write_aids
 from rulec.diagnostics import Diagnostic, DiagnosticError
 from rulec.pipeline import load_game
@@ -36,7 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="where to write (default: generated/aids/NAME; with several games DIR/NAME)")
     parser.add_argument("--format", type=formats, default=frozenset(FORMATS), metavar="LIST",
                         help=f"comma-separated formats among {','.join(FORMATS)} (default: all)")
-    parser.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper size (default: a4)")
+    parser.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper size for every page (default: a4)")
+    parser.add_argument("--counters", choices=sorted(PITCHES), default="5/8", metavar="SIZE",
+                        help="counter size across, in inches: 5/8 or 1/2 (default: 5/8)")
     parser.set_defaults(func=run)
 
 
@@ -61,6 +64,6 @@ def run(args: argparse.Namespace) -> int:
             out_dir = args.out / folder_name(game.info.id)
         else:
             out_dir = args.out
-        for path in write_aids(game, out_dir, args.format, args.paper):
+        for path in write_aids(game, out_dir, args.format, args.paper, counters=args.counters):
             print(path)
     return 0
