@@ -49,6 +49,12 @@ def css_string(text: str) -> Markup:
     return Markup('"' + safe + '"')
 
 
+def inline_svg(document: str) -> str:
+    """The <svg> element of an SVG document (without its XML declaration and doctype), to embed in HTML."""
+    start = document.find("<svg")
+    return document[start:] if start >= 0 else ""
+
+
 @functools.cache
 def environment() -> Environment:
     env = Environment(
@@ -60,6 +66,6 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters.update(num=number, signed=signed, fraction=fraction, percent=percent, humanize=humanize,
-                       css_string=css_string)
+                       css_string=css_string, inline_svg=inline_svg)
     env.globals.update(cos=math.cos, sin=math.sin)
     return env

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulec.aids import battle_sheets, counters_svg, crt_odds, map_svg, sheets
+from rulec.aids.balance import BalanceSummary
 from rulec.aids.environment import environment
 from rulec.aids.pdf import render_pdf
 from rulec.aids.tec import terrain_chart
@@ -34,6 +35,14 @@ SHEETS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("map", ("map",)),
 )
 MAP_GAME_AIDS = tuple(aid for _, aids in SHEETS for aid in aids)
+
+
+@dataclass(frozen=True)
+class Balance:
+    """The balance sheet: what N AI games showed, and its plots as an SVG document."""
+
+    summary: BalanceSummary
+    svg: str
 
 
 @dataclass(frozen=True)
@@ -79,8 +88,13 @@ def sheets_of(aids: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
 
 
 def _context(game: Game, paper: Paper, aids: tuple[str, ...], observed_vp: int | None = None,
-             counters: str = "5/8") -> dict:
-    context: dict = {"game": game, "paper": paper, "aids": aids, "sheets": sheets_of(aids), "map_print": None}
+             counters: str = "5/8", balance: Balance | None = None) -> dict:
+    if balance is not None:
+        aids = aids + ("balance",)
+        observed_vp = max(observed_vp or 0, balance.summary.most_vp)
+    chosen_sheets = sheets_of(aids) + ((("balance", ("balance",)),) if balance is not None else ())
+    context: dict = {"game": game, "paper": paper, "aids": aids, "sheets": chosen_sheets, "map_print": None,
+                     "balance": balance}
     if "battle" in aids:
         context["battle"] = battle_sheets.battle_sheet(game)
     if "crt" in aids:
@@ -119,21 +133,23 @@ COUNTER_HEADING = 40.0  # points above a counter grid for its heading and note
 
 
 def render_html(game: Game, paper: str | Paper = "a4", aids: tuple[str, ...] | None = None,
-                observed_vp: int | None = None, counters: str = "5/8") -> str:
+                observed_vp: int | None = None, counters: str = "5/8", balance: Balance | None = None) -> str:
     """Every aid of the game (or only `aids`) as one printable HTML page; `observed_vp`, the most VP a side
     scored in simulated games, lengthens the VP track if the awards alone do not; `counters` is their size
-    across, "5/8" or "1/2" (inches)."""
+    across, "5/8" or "1/2" (inches); `balance` adds the balance sheet (rulec.aids.balance)."""
     chosen = aid_names(game) if aids is None else tuple(a for a in aid_names(game) if a in aids)
     chosen_paper = PAPERS[paper] if isinstance(paper, str) else paper
-    return environment().get_template("aids.html.j2").render(**_context(game, chosen_paper, chosen, observed_vp, counters))
+    return environment().get_template("aids.html.j2").render(**_context(game, chosen_paper, chosen, observed_vp, counters,
+                                                                              balance))
 
 
 def write_aids(game: Game, out_dir: Path, formats: set[str] | frozenset[str] = frozenset(FORMATS),
-               paper: str = "a4", observed_vp: int | None = None, counters: str = "5/8") -> list[Path]:
+               paper: str = "a4", observed_vp: int | None = None, counters: str = "5/8",
+               balance: Balance | None = None) -> list[Path]:
     """Write the aids into out_dir; return the files written, in a stable order."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    html = render_html(game, paper, observed_vp=observed_vp, counters=counters)
+    html = render_html(game, paper, observed_vp=observed_vp, counters=counters, balance=balance)
 
     def write(name: str, content: str | bytes) -> None:
         path = out_dir / name
@@ -151,6 +167,8 @@ def write_aids(game: Game, out_dir: Path, formats: set[str] | frozenset[str] = f
     if "svg" in formats and game.units:
         write("counters.svg", counters_svg.render_counters_svg(game, width=PAPERS[paper].content[0],
                                                                    pitch=counters_svg.PITCHES[counters]))
+    if "svg" in formats and balance is not None:
+        write("balance.svg", balance.svg)
     if "pdf" in formats:
         write("aids.pdf", render_pdf(html, out_dir))
     return written

@@ -1,7 +1,9 @@
-"""`rulec aids GAME... [--out DIR] [--format html,svg,pdf] [--paper a4|letter]`: printable player aids.
+"""`rulec aids GAME... [--out DIR] [--format html,svg,pdf] [--paper a4|letter] [--counters 5/8|1/2]
+[--balance N [--seed S]]`: printable player aids.
 
 Writes aids.html (every aid, the map and counters embedded), map.svg,
-counters.svg and aids.pdf into generated/aids/NAME/ (or DIR). With several
+counters.svg, balance.svg (with --balance: N AI games' win rates, VP, length
+and deciding awards) and aids.pdf into generated/aids/NAME/ (or DIR). With several
 games and --out, each game's aids go to DIR/NAME/. Exit status: 0 done,
 1 a game has errors or PDF output is unavailable, 2 a usage error.
 """
@@ -10,10 +12,12 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 from pathlib import Path
 
+from rulec.aids.balance import balance_svg, play_games, summarise
 from rulec.aids.counters_svg import PITCHES
-from rulec.aids.render import FORMATS, PAPERS, write_aids
+from rulec.aids.render import FORMATS, PAPERS, Balance, write_aids
 from rulec.diagnostics import Diagnostic, DiagnosticError
 from rulec.pipeline import load_game
 
@@ -28,6 +32,21 @@ def formats(text: str) -> frozenset[str]:
     return chosen
 
 
+MAX_BALANCE_GAMES = 10_000
+
+
+def game_count(text: str) -> int:
+    if not text.isdigit() or len(text) > 6 or not 1 <= int(text) <= MAX_BALANCE_GAMES:
+        raise argparse.ArgumentTypeError(f"expected a number of games from 1 to {MAX_BALANCE_GAMES}, found {text[:20]!r}")
+    return int(text)
+
+
+def seed(text: str) -> int:
+    if not text.isdigit() or len(text) > 9:
+        raise argparse.ArgumentTypeError(f"expected a seed from 0 to 999999999, found {text[:20]!r}")
+    return int(text)
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "aids", help="build printable player aids (HTML, SVG, PDF)",
@@ -40,6 +59,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--paper", choices=sorted(PAPERS), default="a4", help="paper size for every page (default: a4)")
     parser.add_argument("--counters", choices=sorted(PITCHES), default="5/8", metavar="SIZE",
                         help="counter size across, in inches: 5/8 or 1/2 (default: 5/8)")
+    parser.add_argument("--balance", type=game_count, default=None, metavar="N",
+                        help="play N AI games and add a balance sheet (balance.svg and a page of the aids)")
+    parser.add_argument("--seed", type=seed, default=1, help="the first game's seed for --balance (default: 1)")
     parser.set_defaults(func=run)
 
 
@@ -64,6 +86,14 @@ def run(args: argparse.Namespace) -> int:
             out_dir = args.out / folder_name(game.info.id)
         else:
             out_dir = args.out
-        for path in write_aids(game, out_dir, args.format, args.paper, counters=args.counters):
+        balance = None
+        if args.balance:
+            if game.map is None:
+                print(f"rulec aids: note: {game.info.id} is a battle system with no map game to play: no balance sheet",
+                      file=sys.stderr)
+            else:
+                games = play_games(game, args.balance, args.seed)
+                balance = Balance(summarise(game, games), balance_svg(game, games))
+        for path in write_aids(game, out_dir, args.format, args.paper, counters=args.counters, balance=balance):
             print(path)
     return 0
