@@ -73,7 +73,7 @@ def folder_name(game_id: str) -> str:
     if not IDENTIFIER.fullmatch(game_id):
         raise DiagnosticError([Diagnostic(
             "aids-bad-name", f"the game's name {game_id[:80]!r} cannot name a folder of aids",
-            hint="a game's name is an identifier: letters, digits and _, such as 'drive_on_metz'")])
+            hint="a game's name is an identifier: letters, digits and _ (not starting with a digit)")])
     return game_id
 
 
