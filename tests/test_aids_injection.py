@@ -199,3 +199,20 @@ def test_a_game_name_cannot_choose_the_aids_folder(tmp_path, capsys, monkeypatch
     assert "[aids-bad-name]" in error and "Traceback" not in error
     assert not any(p.name == "escaped" for p in tmp_path.parent.parent.rglob("escaped"))
     assert not (tmp_path / "generated").exists()
+
+
+def test_autoescape_is_on_for_every_template_and_safe_marks_only_svg_the_aids_drew():
+    from rulec.aids.environment import environment
+
+    env = environment()
+    assert env.autoescape is True  # for every template, HTML and SVG alike (not chosen by file name)
+    names = env.list_templates()
+    assert any(n.endswith(".html.j2") for n in names) and any(n.endswith(".svg.j2") for n in names)
+    # `|safe` passes markup through unescaped: only for SVG the aids rendered themselves (already escaped).
+    allowed = {"balance.svg|inline_svg", "counter_key", "front", "back", "tile"}
+    for name in names:
+        source = env.loader.get_source(env, name)[0]
+        assert not re.search(r"autoescape\s+false", source, re.I), name
+        for value in re.findall(r"\{\{\s*([^}]*?)\|safe\s*\}\}", source):
+            assert value.strip() in allowed, (name, value)
+    assert env.from_string("{{ t }}").render(t="<b>") == "&lt;b&gt;"

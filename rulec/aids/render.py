@@ -12,6 +12,8 @@ WeasyPrint turns into the PDF.
 
 from __future__ import annotations
 
+import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -152,11 +154,18 @@ def write_aids(game: Game, out_dir: Path, formats: set[str] | frozenset[str] = f
     html = render_html(game, paper, observed_vp=observed_vp, counters=counters, balance=balance)
 
     def write(name: str, content: str | bytes) -> None:
+        """Write through a temporary file and an atomic replace: an interrupted run leaves no half file."""
         path = out_dir / name
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
+        data = content if isinstance(content, bytes) else content.encode("utf-8")
+        handle, temporary = tempfile.mkstemp(prefix=f".{name}.", dir=out_dir)
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(data)
+            os.chmod(temporary, 0o644)  # mkstemp makes it private; the aids are for reading
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
         written.append(path)
 
     if "html" in formats:

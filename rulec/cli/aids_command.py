@@ -11,6 +11,7 @@ games and --out, each game's aids go to DIR/NAME/. Exit status: 0 done,
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from pathlib import Path
@@ -77,7 +78,23 @@ def folder_name(game_id: str) -> str:
     return game_id
 
 
+def writable_folder(path: Path) -> str | None:
+    """None if the aids can be written into `path` (made if missing), else why not."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        return error.strerror or type(error).__name__
+    if not path.is_dir():
+        return "not a folder"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return "permission denied"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.out is not None and (problem := writable_folder(args.out)):
+        print(f"rulec: error: cannot write the aids into {str(args.out)[:200]!r}: {problem}", file=sys.stderr)
+        return 2
     for name in args.games:
         game = load_game(name)
         if args.out is None:
@@ -94,6 +111,9 @@ def run(args: argparse.Namespace) -> int:
             else:
                 games = play_games(game, args.balance, args.seed)
                 balance = Balance(summarise(game, games), balance_svg(game, games))
+        if problem := writable_folder(out_dir):
+            print(f"rulec: error: cannot write the aids into {str(out_dir)[:200]!r}: {problem}", file=sys.stderr)
+            return 2
         for path in write_aids(game, out_dir, args.format, args.paper, counters=args.counters, balance=balance):
             print(path)
     return 0
