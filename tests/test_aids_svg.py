@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -207,3 +208,22 @@ def test_the_back_of_each_counter_is_mirrored_behind_its_front(game):
     assert set(front_at) == set(back_at) == set(game.units)
     for unit, (row, column) in front_at.items():
         assert back_at[unit] == (row, columns - 1 - column)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_map_hex_numbers_stay_legible_and_the_scale_bar_measures_hexes(game, tmp_path, paper):
+    write_aids(game, tmp_path, {"svg"}, paper=paper)
+    root = ET.parse(tmp_path / "map.svg").getroot()
+    scale = points_per_unit(root)
+    numbers = elements(root, "hex-numbers")[0]
+    assert float(numbers.get("font-size")) * scale >= 5.4  # points on paper
+    bar = elements(root, "scale-bar")[0]
+    pitch, hexes = float(bar.get("data-pitch")), int(bar.get("data-hexes"))
+    # The bar's step is the distance between neighbouring hex centres on the drawn map.
+    centres = {}
+    for polygon in (e for e in root.iter(f"{SVG}polygon") if e.get("data-hex") in ("0101", "0102")):
+        points = [tuple(map(float, p.split(","))) for p in polygon.get("points").split()]
+        centres[polygon.get("data-hex")] = (sum(x for x, _ in points) / 6, sum(y for _, y in points) / 6)
+    assert pitch == pytest.approx(math.dist(centres["0101"], centres["0102"]), abs=0.05)
+    label = "".join(next(e for e in bar.iter(f"{SVG}text")).itertext())
+    assert label == f"Scale: {hexes} hexes = {4 * hexes} km"  # "1 hex = 4 km across"
