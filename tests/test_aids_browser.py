@@ -1,6 +1,6 @@
 """The HTML aids in headless Chromium: screenshots for review, no table wider than the page, the map's hexes.
 
-Screenshots of each aid go to build/aid-screenshots/GAME/AID.png (git-ignored).
+Screenshots of each printed sheet go to build/aid-screenshots/GAME/SHEET.png (git-ignored).
 Chromium comes from scripts/install-system-deps.sh (Debian's `chromium`);
 without it these tests skip and say so.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from rulec.aids import chromium
-from rulec.aids.render import aid_names, render_html
+from rulec.aids.render import aid_names, render_html, sheets_of
 from rulec.pipeline import load_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,22 +78,23 @@ def game(request):
 
 @pytest.fixture(scope="module")
 def screenshots(game, tmp_path_factory) -> dict[str, Path]:
-    """One screenshot per aid, about the size of a printed page."""
+    """One screenshot per printed sheet, about the size of a page."""
     folder = SCREENSHOTS / game.info.id
     folder.mkdir(parents=True, exist_ok=True)
     pages = tmp_path_factory.mktemp(f"pages-{game.info.id}")
 
-    def shoot(aid: str) -> tuple[str, Path]:
-        page = pages / f"{aid}.html"
-        page.write_text(render_html(game, aids=(aid,)), encoding="utf-8")
-        return aid, chromium.screenshot(page, folder / f"{aid}.png", width=820, height=1160)
+    def shoot(sheet: tuple[str, tuple[str, ...]]) -> tuple[str, Path]:
+        name, aids = sheet
+        page = pages / f"{name}.html"
+        page.write_text(render_html(game, aids=aids), encoding="utf-8")
+        return name, chromium.screenshot(page, folder / f"{name}.png", width=820, height=1160)
 
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return dict(pool.map(shoot, aid_names(game)))
+        return dict(pool.map(shoot, sheets_of(aid_names(game))))
 
 
-def test_a_screenshot_of_each_aid(game, screenshots):
-    assert set(screenshots) == set(aid_names(game))
+def test_a_screenshot_of_each_sheet(game, screenshots):
+    assert set(screenshots) == {name for name, _ in sheets_of(aid_names(game))}
     for png in screenshots.values():
         data = png.read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000  # a real, non-blank picture

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rulec.aids import geometry
 from rulec.aids.environment import environment, humanize, number
@@ -394,10 +394,42 @@ def draw(game: Game, sheet: tuple[float, float] | None = None) -> MapDrawing:
     )
 
 
+def within(drawing: MapDrawing, tile: Tile) -> MapDrawing:
+    """The drawing less what lies wholly outside the tile's window (with a hex of slack): each section
+    of a tiled map carries its own hexes, not the whole map clipped."""
+    slack = 2 * drawing.unit
+    left, top, right, bottom = tile.x - slack, tile.y - slack, tile.x + tile.width + slack, tile.y + tile.height + slack
+
+    def inside(x: float, y: float) -> bool:
+        return left <= x <= right and top <= y <= bottom
+
+    def line_inside(line: Line) -> bool:
+        return inside(line.x1, line.y1) or inside(line.x2, line.y2)
+
+    hexes = tuple(h for h in drawing.hexes if inside(*h.number_at))
+    marks = []
+    for terrain, _ in drawing.terrain_marks:
+        outlines = ["M" + "L".join(p.replace(",", " ") for p in h.points.split()) + "Z"
+                    for h in hexes if h.terrain[0] == terrain]
+        if outlines:
+            marks.append((terrain, "".join(outlines)))
+    return replace(
+        drawing, hexes=hexes, terrain_marks=tuple(marks),
+        roads=tuple(filter(line_inside, drawing.roads)), rivers=tuple(filter(line_inside, drawing.rivers)),
+        bridges=tuple(filter(line_inside, drawing.bridges)), other_sides=tuple(filter(line_inside, drawing.other_sides)),
+        road_exits=tuple(filter(line_inside, drawing.road_exits)),
+        symbols=tuple(s for s in drawing.symbols if inside(s.x, s.y)),
+        places=tuple(p for p in drawing.places if inside(p.x, p.y)),
+    )
+
+
 def render_map_svg(game: Game, standalone: bool = True, drawing: MapDrawing | None = None,
                    tile: Tile | None = None) -> str:
     """The map as an SVG document (standalone) or as an <svg> element to embed in HTML;
     with `tile`, only that section of it, on a page of its own (ids made unique per section)."""
-    return environment().get_template("map.svg.j2").render(map=drawing or draw(game), game=game,
+    drawing = drawing or draw(game)
+    if tile is not None and tile.label:
+        drawing = within(drawing, tile)
+    return environment().get_template("map.svg.j2").render(map=drawing, game=game,
                                                           standalone=standalone, tile=tile,
                                                           prefix=f"s{tile.number}-" if tile else "")
