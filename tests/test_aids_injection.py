@@ -216,3 +216,19 @@ def test_autoescape_is_on_for_every_template_and_safe_marks_only_svg_the_aids_dr
         for value in re.findall(r"\{\{\s*([^}]*?)\|safe\s*\}\}", source):
             assert value.strip() in allowed, (name, value)
     assert env.from_string("{{ t }}").render(t="<b>") == "&lt;b&gt;"
+
+
+def test_the_balance_sheet_of_a_hostile_game_is_inert(game):
+    pytest.importorskip("matplotlib")
+    import dataclasses
+
+    from rulec.aids.balance import balance_svg, play_games
+
+    sides = dict(game.sides)
+    sides["germany"] = dataclasses.replace(sides["germany"], name="$\\frac{1}{0}$ \\ </svg><script>x</script>")
+    hostile = dataclasses.replace(game, sides=sides)
+    svg = balance_svg(hostile, play_games(hostile, 1, seed=1))  # no mathematical-notation error
+    root = ET.fromstring(svg.encode())
+    tags = {element.tag.split("}")[-1] for element in root.iter()}
+    assert not tags & {"script", "foreignObject", "image", "a"}
+    assert "<script" not in svg and MARK not in svg

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -118,19 +119,26 @@ def _pyplot():
     return matplotlib, plt
 
 
+def plain(text: str) -> str:
+    r"""A designer's text as matplotlib prints it literally: `$` would start mathematical notation."""
+    return text.replace("\\", "\\\\").replace("$", r"\$")
+
+
 def balance_svg(game: Game, games: list[BalanceGame]) -> str:
-    """Four plots on one SVG: win rate by side (95% intervals), VP by side, game length, deciding awards."""
+    """Four plots on one SVG: win rate by side (95% intervals), VP by side, game length, deciding awards.
+
+    Texts are drawn as glyph outlines (svg.fonttype "path"): nothing a game file says becomes SVG markup."""
     matplotlib, plt = _pyplot()
     from matplotlib.ticker import MaxNLocator
     summary = summarise(game, games)
-    names = {side.id: side.name for side in game.sides.values()}
+    names = {side.id: plain(side.name) for side in game.sides.values()}
     colours = {side.id: side.color or "#888888" for side in game.sides.values()}
     award_names = {award.id: award.id.replace("_", " ") for award in game.awards}
     style = {"svg.hashsalt": "rulec-balance", "svg.fonttype": "path", "font.size": 8,
              "font.family": "DejaVu Sans", "axes.spines.top": False, "axes.spines.right": False}
     with matplotlib.rc_context(style):
         figure, axes = plt.subplots(2, 2, figsize=(7.2, 6.4))
-        figure.suptitle(f"{game.info.title}: balance over {summary.games} AI games", fontsize=10)
+        figure.suptitle(f"{plain(game.info.title)}: balance over {summary.games} AI games", fontsize=10)
 
         # Win rate by side, with 95% Wilson intervals.
         ax = axes[0][0]
@@ -191,5 +199,6 @@ def balance_svg(game: Game, games: list[BalanceGame]) -> str:
         out = io.StringIO()
         figure.savefig(out, format="svg", metadata={"Date": None, "Creator": None})
         plt.close(figure)
-    return out.getvalue()
+    # matplotlib repeats each text in a comment beside its outline; the comments go (a game's texts with them).
+    return re.sub(r"<!--.*?-->\n?", "", out.getvalue(), flags=re.S)
 
