@@ -208,3 +208,15 @@ def test_a_game_without_options_or_map_has_no_such_aids(game):
                                "counter_key", "counters")
     html = render_html(bare)
     assert 'data-aid="options"' not in html and "data-hex=" not in html
+
+
+@pytest.mark.parametrize("change", [
+    dict(victory=None), dict(awards=()), dict(tables={}, combat=None), dict(units={}), dict(options={}),
+    dict(sequence=()),
+    dict(victory=None, awards=(), tables={}, combat=None, units={}, options={}, sequence=(), map=None),
+], ids=["no-victory", "no-awards", "no-crt", "no-units", "no-options", "no-sequence", "almost-nothing"])
+def test_a_game_with_less_gets_the_aids_it_has(game, change):
+    lesser = dataclasses.replace(game, **change)
+    html = render_html(lesser)
+    assert list(dict.fromkeys(re.findall(r'data-aid="([a-z_]+)"', html))) == list(aid_names(lesser))
+    assert ("data-hex=" in html) == (lesser.map is not None)
