@@ -113,7 +113,11 @@ class Wording:
         if share is not None and op in _FRACTION_COMPARE:
             part, denominator = share
             return f"{self.words(part)} are {_FRACTION_COMPARE[op]} {_FRACTIONS[denominator]} of {self.words(right)}"
-        return f"{self.operand(left)} {_COMPARE[op]} {self.operand(right)}"
+        subject = self.operand(left)
+        verb = _COMPARE[op]
+        if subject.endswith("units"):  # "routed units are at least 3", not "is"
+            verb = "are" + verb[2:]
+        return f"{subject} {verb} {self.operand(right)}"
 
     def node_neg(self, inner: list) -> str:
         return f"minus {self.operand(inner)}"
