@@ -227,3 +227,18 @@ def test_map_hex_numbers_stay_legible_and_the_scale_bar_measures_hexes(game, tmp
     assert pitch == pytest.approx(math.dist(centres["0101"], centres["0102"]), abs=0.05)
     label = "".join(next(e for e in bar.iter(f"{SVG}text")).itertext())
     assert label == f"Scale: {hexes} hexes = {4 * hexes} km"  # "1 hex = 4 km across"
+
+
+def test_a_counter_sheet_taller_than_a_page_goes_on_several_pages(game):
+    from rulec.aids import counters_svg
+
+    pitch = counters_svg.PITCHES["5/8"]
+    pages = counters_svg.pages(game, width=5 * pitch, height=2 * pitch)  # 5 across, 2 rows a page
+    assert len(pages) > 1
+    seen = []
+    for front, back in pages:
+        assert front.rows <= 2 and (front.rows, front.columns) == (back.rows, back.columns)
+        assert all(0 <= f.row < front.rows and 0 <= f.column < 5 for f in front.faces)
+        assert {f.unit.id for f in front.faces} == {f.unit.id for f in back.faces}
+        seen += [f.unit.id for f in front.faces]
+    assert sorted(seen) == sorted(game.units)  # every counter once

@@ -354,7 +354,7 @@ def tiles(width: float, height: float, paper: tuple[float, float]) -> tuple[Tile
     for row in range(rows):
         for column in range(columns):
             x, y = column * (room_w - OVERLAP), row * (room_h - OVERLAP)
-            overlaps = []
+            overlaps: list[tuple[float, float, float, float]] = []
             if column + 1 < columns:  # the right neighbour starts OVERLAP before this window ends
                 overlaps.append((x + room_w - OVERLAP, y, x + room_w - OVERLAP, y + room_h))
             if row + 1 < rows:
@@ -363,7 +363,7 @@ def tiles(width: float, height: float, paper: tuple[float, float]) -> tuple[Tile
             label = f"Map section {number_} of {rows * columns} (row {row + 1}, column {column + 1}): glue over dashed lines"
             found.append(Tile(number_, row + 1, column + 1, round(x, 2), round(y, 2), round(room_w, 2),
                               round(room_h, 2), paper[0], paper[1], label,
-                              tuple(tuple(round(v, 2) for v in line) for line in overlaps)))
+                              tuple((round(a, 2), round(b, 2), round(c, 2), round(d, 2)) for a, b, c, d in overlaps)))
     return tuple(found)
 
 

@@ -37,6 +37,7 @@ SHEETS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("map", ("map",)),
 )
 MAP_GAME_AIDS = tuple(aid for _, aids in SHEETS for aid in aids)
+COUNTER_HEADING = 40.0  # points above a counter grid for its heading and note
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ def _context(game: Game, paper: Paper, aids: tuple[str, ...], observed_vp: int |
         aids = aids + ("balance",)
         observed_vp = max(observed_vp or 0, balance.summary.most_vp)
     chosen_sheets = sheets_of(aids) + ((("balance", ("balance",)),) if balance is not None else ())
-    context: dict = {"game": game, "paper": paper, "aids": aids, "sheets": chosen_sheets, "map_print": None,
+    context: dict = {"game": game, "paper": paper, "aids": aids, "sheets": chosen_sheets,
                      "balance": balance}
     if "battle" in aids:
         context["battle"] = battle_sheets.battle_sheet(game)
@@ -125,13 +126,9 @@ def _context(game: Game, paper: Paper, aids: tuple[str, ...], observed_vp: int |
         context["counter_size"] = counters
     if "map" in aids:
         printed = map_svg.for_paper(game, (paper.width, paper.height))
-        context["map_print"] = printed
         context["map_tiles"] = tuple(map_svg.render_map_svg(game, standalone=False, drawing=printed.drawing, tile=tile)
                                      for tile in printed.tiles)
     return context
-
-
-COUNTER_HEADING = 40.0  # points above a counter grid for its heading and note
 
 
 def render_html(game: Game, paper: str | Paper = "a4", aids: tuple[str, ...] | None = None,
