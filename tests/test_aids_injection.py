@@ -146,6 +146,16 @@ def test_chromium_runs_no_script_and_makes_no_request(game, listener, tmp_path):
 
 
 @needs_chromium
+def test_chromium_opens_the_svg_files_without_script_or_request(game, listener, tmp_path):
+    write_aids(game, tmp_path, {"svg"})
+    before = list(listener.hits)
+    for name in ("map.svg", "counters.svg"):
+        dom = chromium.dump_dom(tmp_path / name)
+        assert "<svg" in dom and not re.search(r"<script\b", dom) and title_and_scripts(dom)[0] != MARK
+    assert listener.hits == before, f"the SVG files made requests: {listener.hits[len(before):]}"
+
+
+@needs_chromium
 def test_the_harness_sees_a_script_that_runs(listener, tmp_path):
     # The control: the same checks on a page that does run a script and fetch an image.
     page = tmp_path / "control.html"
