@@ -1,6 +1,6 @@
 # Two entry points for a fresh machine: `make run` and `make test`.
 # Everything is installed into a local virtual environment (.venv); system
-# packages the aids need (Pango for PDF, Chromium for the browser test) come
+# packages the aids need (Pango for PDF, poppler's pdftoppm and Chromium for the tests) come
 # from scripts/install-system-deps.sh, which installs only what is missing.
 PYTHON ?= python3
 VENV := .venv
@@ -20,7 +20,7 @@ $(SYSTEM_STAMP): scripts/install-system-deps.sh | $(PY)
 
 $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[pdf]'
+	$(PY) -m pip install --quiet -e '.[pdf,balance]'
 	touch $@
 
 $(TEST_STAMP): pyproject.toml $(STAMP)
@@ -33,8 +33,9 @@ run: compile aids play battle
 compile: $(STAMP)
 	$(PY) -m rulec compile games/*.rulec --out generated
 
+## aids: the player aid card, tracks, OOB, counters, map and a balance sheet of a few AI games, per game
 aids: $(STAMP) $(SYSTEM_STAMP)
-	$(PY) -m rulec aids games/*.rulec
+	$(PY) -m rulec aids games/*.rulec --balance 6
 
 play: $(STAMP)
 	$(PY) -m rulec play drive_on_metz --player us=greedy --player germany=greedy --seed 1 --turns 2

@@ -11,6 +11,7 @@ packages=(
   libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz0b libharfbuzz-subset0 libfontconfig1  # WeasyPrint (its docs: Debian >= 11)
   libcairo2                                                       # cairosvg: PNG images of VASSAL modules
   fonts-dejavu-core                                               # a legible default font
+  poppler-utils                                                   # pdftoppm: the tests render PDF pages to PNG
   chromium                                                        # browser test
 )
 

@@ -48,7 +48,8 @@ def test_unknown_game_is_a_diagnostic_not_a_traceback(capsys):
     assert "no game named 'no_such_game_here'" in error and "Traceback" not in error
 
 
-@pytest.mark.parametrize("arguments", [["--format", "html,png"], ["--paper", "a3"]])
+@pytest.mark.parametrize("arguments", [["--format", "html,png"], ["--paper", "a3"], ["--counters", "3/4"],
+                                       ["--seed", "-1"]])
 def test_usage_errors_exit_2(arguments, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["aids", "drive_on_metz", *arguments])
@@ -62,3 +63,21 @@ def test_pdf_without_weasyprint_is_a_one_line_error(tmp_path, monkeypatch, capsy
     error = capsys.readouterr().err
     assert "PDF output needs WeasyPrint" in error and "[pdf-unavailable]" in error and "Traceback" not in error
     assert not (tmp_path / "aids.pdf").exists()
+
+
+def test_an_unwritable_folder_is_a_one_line_error(tmp_path, capsys):
+    a_file = tmp_path / "a_file"
+    a_file.write_text("not a folder", encoding="utf-8")
+    for out in (a_file, a_file / "below"):
+        assert main(["aids", "drive_on_metz", "--out", str(out), "--format", "html"]) == 2
+        error = capsys.readouterr().err
+        assert error.startswith("rulec: error: cannot write the aids into") and error.count("\n") == 1
+    assert a_file.read_text(encoding="utf-8") == "not a folder"
+
+
+def test_files_are_written_whole_and_readable(tmp_path, capsys):
+    assert main(["aids", "drive_on_metz", "--out", str(tmp_path), "--format", "html,svg", "--counters", "1/2"]) == 0
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["aids.html", "counters.svg", "map.svg"]  # no temporary file left behind
+    assert all(p.stat().st_mode & 0o444 == 0o444 for p in tmp_path.iterdir())
+    assert 'data-pitch="36"' in (tmp_path / "counters.svg").read_text(encoding="utf-8")

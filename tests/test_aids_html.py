@@ -11,7 +11,7 @@ import jinja2
 import pytest
 
 from rulec.aids.environment import environment
-from rulec.aids.render import aid_names, render_html
+from rulec.aids.render import SHEETS, aid_names, render_html
 from rulec.pipeline import load_game
 from test_aids_tables import body_rows, read_tables
 
@@ -182,16 +182,18 @@ def test_options_print_their_vp_adjustments(game, tables):
     assert "Germany receives 5 VP" in rows["screaming_eagles"].cells[2].text
 
 
-def test_every_aid_is_a_section_and_the_map_is_embedded(game):
+def test_every_aid_is_a_section_on_its_sheet_and_the_map_is_embedded(game):
     html = render_html(game)
-    assert re.findall(r'data-aid="([a-z]+)"', html) == list(aid_names(game))
-    assert html.count("data-hex=") == len(game.map.hexes)
+    found = list(dict.fromkeys(re.findall(r'data-aid="([a-z_]+)"', html)))
+    assert found == list(aid_names(game))
+    assert re.findall(r'data-sheet="([a-z-]+)"', html) == [name for name, _ in SHEETS]
+    assert html.count("data-hex=") == len(game.map.hexes)  # the map fits one page: one drawing
 
 
 def test_paper_size_sets_the_page_rule(game):
     assert "size: A4;" in render_html(game, "a4", aids=("crt",))
     assert "size: letter;" in render_html(game, "letter", aids=("crt",))
-    assert "@page map-sheet { size: 8.5in 11in;" in render_html(game, aids=("map",))
+    assert "@page map-sheet { size: letter; margin: 0;" in render_html(game, "letter", aids=("map",))
 
 
 def test_a_missing_value_fails_the_build():
@@ -202,6 +204,19 @@ def test_a_missing_value_fails_the_build():
 
 def test_a_game_without_options_or_map_has_no_such_aids(game):
     bare = dataclasses.replace(game, options={}, map=None)
-    assert aid_names(bare) == ("crt", "tec", "sequence", "turns", "victory", "oob", "counters")
+    assert aid_names(bare) == ("crt", "modifiers", "sequence", "tec", "victory", "turns", "vp_track", "oob",
+                               "counter_key", "counters")
     html = render_html(bare)
     assert 'data-aid="options"' not in html and "data-hex=" not in html
+
+
+@pytest.mark.parametrize("change", [
+    dict(victory=None), dict(awards=()), dict(tables={}, combat=None), dict(units={}), dict(options={}),
+    dict(sequence=()),
+    dict(victory=None, awards=(), tables={}, combat=None, units={}, options={}, sequence=(), map=None),
+], ids=["no-victory", "no-awards", "no-crt", "no-units", "no-options", "no-sequence", "almost-nothing"])
+def test_a_game_with_less_gets_the_aids_it_has(game, change):
+    lesser = dataclasses.replace(game, **change)
+    html = render_html(lesser)
+    assert list(dict.fromkeys(re.findall(r'data-aid="([a-z_]+)"', html))) == list(aid_names(lesser))
+    assert ("data-hex=" in html) == (lesser.map is not None)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -10,7 +12,7 @@ import pytest
 
 from rulec.aids.map_svg import parse_sheet, render_map_svg
 from rulec.aids.palette import terrain_style
-from rulec.aids.render import write_aids
+from rulec.aids.render import render_html, write_aids
 from rulec.pipeline import load_game
 from rulec.runtime.model import HexsideType, hexside_key
 
@@ -87,10 +89,13 @@ def test_map_names_places_zones_edges_and_road_exits(game, map_root):
     assert len(elements(on_map, "fort")) == fortified
 
 
-def test_map_is_sized_to_the_original_sheet(game, map_root):
-    assert game.map.sheet == "8.5in x 11in"
-    assert (map_root.get("width"), map_root.get("height")) == ("8.5in", "11in")
-    assert map_root.get("viewBox") == "0 0 612 792"
+def test_map_is_sized_to_the_chosen_paper(game, map_root, tmp_path):
+    assert game.map.sheet == "8.5in x 11in"  # the original sheet; the aids print on the chosen paper
+    assert (map_root.get("width"), map_root.get("height")) == ("8.268in", "11.693in")  # A4, the default
+    assert map_root.get("viewBox") == "0 0 595.28 841.89"
+    write_aids(game, tmp_path, {"svg"}, paper="letter")
+    letter = ET.parse(tmp_path / "map.svg").getroot()
+    assert (letter.get("width"), letter.get("height"), letter.get("viewBox")) == ("8.5in", "11in", "0 0 612 792")
     assert parse_sheet("210mm x 297mm") == pytest.approx((595.28, 841.89), abs=0.01)
     assert parse_sheet("a large sheet") is None
 
@@ -99,9 +104,12 @@ def test_counter_sheet_has_every_unit_and_its_improved_version(game, written):
     root = ET.parse(written / "counters.svg").getroot()
     counters = [e for e in root.iter() if e.get("data-unit")]
     base = {e.get("data-unit"): e for e in counters if e.get("data-version") == "base"}
-    improved = {e.get("data-unit"): e for e in counters if e.get("data-version") == "improved"}
-    assert set(base) == set(game.units)
+    assert set(base) == set(game.units) and len(counters) == len(game.units)  # the file is the front
+    (front, back), = counter_pages(game)
+    improved = {e.get("data-unit"): e for e in back.iter() if e.get("data-version") == "improved"}
     assert set(improved) == {u.id for u in game.units.values() if u.improved}
+    plain = {e.get("data-unit") for e in back.iter() if e.get("data-version") == "back"}
+    assert plain == {u.id for u in game.units.values() if not u.improved}
     for unit in game.units.values():
         element = base[unit.id]
         values = next(e for e in element.iter() if e.get("class") == "values").text
@@ -112,6 +120,14 @@ def test_counter_sheet_has_every_unit_and_its_improved_version(game, written):
         assert any(e.get("class") == f"nato {symbol}" for e in element.iter())
         if unit.improved:
             assert improved[unit.id].get("data-strength") == str(unit.improved.strength)
+
+
+def counter_pages(game):
+    """The (front, back) counter grids of the A4 aids, as parsed SVG."""
+    html = render_html(game, aids=("counters",))
+    svgs = re.findall(r'<svg [^>]*class="counter-sheet.*?</svg>', html, re.S)
+    roots = [ET.fromstring(svg) for svg in svgs]
+    return list(zip(roots[0::2], roots[1::2]))
 
 
 def test_division_colours_are_distinct_and_stable(game, written):
@@ -143,3 +159,86 @@ def test_other_hexside_features_are_drawn_and_keyed(game):
     assert (line.get("data-hexside"), line.get("data-feature")) == ("0101/0102", "ridge")
     assert "Ridge hexside" in {"".join(e.itertext()) for e in root.iter(f"{SVG}text")}
     assert not elements(ET.fromstring(render_map_svg(game)), "hexside-feature")
+
+
+def points_per_unit(root) -> float:
+    """How many points one SVG user unit is on paper: the width attribute (inches) over the viewBox width."""
+    width = root.get("width")
+    assert width.endswith("in")
+    return float(width[:-2]) * 72 / float(root.get("viewBox").split()[2])
+
+
+def origins(root) -> dict[tuple[int, int], tuple[float, float]]:
+    """Each counter's (row, column) -> where its top-left corner is, in points on paper."""
+    scale = points_per_unit(root)
+    found = {}
+    for element in root.iter():
+        if element.get("data-row") is None:
+            continue
+        match = re.match(r"translate\(([-\d.]+) ([-\d.]+)\) scale\(([\d.]+)\)", element.get("transform"))
+        x, y, face_scale = (float(v) for v in match.groups())
+        assert face_scale * 54 * scale == pytest.approx(float(root.get("data-pitch")) * scale, abs=0.01)
+        found[int(element.get("data-row")), int(element.get("data-column"))] = (x * scale, y * scale)
+    return found
+
+
+@pytest.mark.parametrize("size, inches", [("5/8", 0.625), ("1/2", 0.5)])
+def test_counter_grid_pitch_is_the_real_size(game, tmp_path, size, inches):
+    write_aids(game, tmp_path, {"svg"}, counters=size)
+    root = ET.parse(tmp_path / "counters.svg").getroot()
+    at = origins(root)
+    # Neighbours along a row and down a column are exactly one counter apart: a die-cut grid, no gaps.
+    steps_x = {round(at[r, c + 1][0] - at[r, c][0], 3) for r, c in at if (r, c + 1) in at}
+    steps_y = {round(at[r + 1, c][1] - at[r, c][1], 3) for r, c in at if (r + 1, c) in at}
+    assert steps_x == steps_y == {round(inches * 72, 3)}
+    # The cut lines fall on the same pitch.
+    lines = [e for e in root.iter(f"{SVG}line") if e.get("x1") == e.get("x2")]
+    xs = sorted(float(e.get("x1")) * points_per_unit(root) for e in lines)
+    assert [round(b - a, 3) for a, b in zip(xs, xs[1:])] == [round(inches * 72, 3)] * (len(xs) - 1)
+
+
+def test_the_back_of_each_counter_is_mirrored_behind_its_front(game):
+    (front, back), = counter_pages(game)
+    assert (front.get("width"), front.get("height")) == (back.get("width"), back.get("height"))
+    columns = round((float(front.get("viewBox").split()[2]) - 2) / float(front.get("data-pitch")))
+    front_at = {e.get("data-unit"): (int(e.get("data-row")), int(e.get("data-column")))
+                for e in front.iter() if e.get("data-row")}
+    back_at = {e.get("data-unit"): (int(e.get("data-row")), int(e.get("data-column")))
+               for e in back.iter() if e.get("data-row")}
+    assert set(front_at) == set(back_at) == set(game.units)
+    for unit, (row, column) in front_at.items():
+        assert back_at[unit] == (row, columns - 1 - column)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_map_hex_numbers_stay_legible_and_the_scale_bar_measures_hexes(game, tmp_path, paper):
+    write_aids(game, tmp_path, {"svg"}, paper=paper)
+    root = ET.parse(tmp_path / "map.svg").getroot()
+    scale = points_per_unit(root)
+    numbers = elements(root, "hex-numbers")[0]
+    assert float(numbers.get("font-size")) * scale >= 5.4  # points on paper
+    bar = elements(root, "scale-bar")[0]
+    pitch, hexes = float(bar.get("data-pitch")), int(bar.get("data-hexes"))
+    # The bar's step is the distance between neighbouring hex centres on the drawn map.
+    centres = {}
+    for polygon in (e for e in root.iter(f"{SVG}polygon") if e.get("data-hex") in ("0101", "0102")):
+        points = [tuple(map(float, p.split(","))) for p in polygon.get("points").split()]
+        centres[polygon.get("data-hex")] = (sum(x for x, _ in points) / 6, sum(y for _, y in points) / 6)
+    assert pitch == pytest.approx(math.dist(centres["0101"], centres["0102"]), abs=0.05)
+    label = "".join(next(e for e in bar.iter(f"{SVG}text")).itertext())
+    assert label == f"Scale: {hexes} hexes = {4 * hexes} km"  # "1 hex = 4 km across"
+
+
+def test_a_counter_sheet_taller_than_a_page_goes_on_several_pages(game):
+    from rulec.aids import counters_svg
+
+    pitch = counters_svg.PITCHES["5/8"]
+    pages = counters_svg.pages(game, width=5 * pitch, height=2 * pitch)  # 5 across, 2 rows a page
+    assert len(pages) > 1
+    seen = []
+    for front, back in pages:
+        assert front.rows <= 2 and (front.rows, front.columns) == (back.rows, back.columns)
+        assert all(0 <= f.row < front.rows and 0 <= f.column < 5 for f in front.faces)
+        assert {f.unit.id for f in front.faces} == {f.unit.id for f in back.faces}
+        seen += [f.unit.id for f in front.faces]
+    assert sorted(seen) == sorted(game.units)  # every counter once

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rulec.aids.environment import humanize, signed
-from rulec.runtime.model import BattleModifier, BattleSystem, Game, OutcomeBand
+from rulec.aids.words import in_words
+from rulec.runtime.model import ArmyState, BattleModifier, BattleSystem, Game, OutcomeBand
 
 
 def ratio(value: tuple[int, int]) -> str:
@@ -32,6 +33,12 @@ class ModifierRow:
 
 
 @dataclass(frozen=True)
+class StateRow:
+    state: ArmyState
+    condition: str  # the `when` in words
+
+
+@dataclass(frozen=True)
 class BattleSheet:
     system: BattleSystem
     categories: tuple[tuple[str, str], ...]  # (id, printed name)
@@ -41,6 +48,15 @@ class BattleSheet:
     modifiers: tuple[ModifierRow, ...]
     outcomes: tuple[OutcomeRow, ...]
     procedure: tuple[str, ...]
+    states: tuple[StateRow, ...]
+
+
+def state_rows(system: BattleSystem) -> tuple[StateRow, ...]:
+    """The army-state table with each condition in words: `units` counts the army, each losing
+    outcome counts the units that suffered it."""
+    names = {"units": "all units"}
+    names.update({band.id: f"{band.name.lower()} units" for band in system.outcomes if not band.even})
+    return tuple(StateRow(state, in_words(state.when.source, names)) for state in system.army_states)
 
 
 def outcome_rows(system: BattleSystem) -> tuple[OutcomeRow, ...]:
@@ -117,4 +133,4 @@ def battle_sheet(game: Game) -> BattleSheet:
     kinds = tuple((k.name, humanize(k.category), humanize(k.quality or system.default_quality),
                    "Distance weapon" if k.distance_weapon else "") for k in system.kinds.values())
     return BattleSheet(system, names, matrix, qualities, kinds, modifier_rows(game, system), outcome_rows(system),
-                       procedure(game, system))
+                       procedure(game, system), state_rows(system))

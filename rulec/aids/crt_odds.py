@@ -1,10 +1,14 @@
-"""How likely each result of a Combat Results Table is, column by column.
+"""How likely each result of a Combat Results Table is, column by column, and what results do.
 
 An unmodified roll of the game's die picks a row; rolls past either end of the
 table use the end row (as a modified roll would). From the chance of each
-result and what each result does (rulec.runtime.model.ResultCode) follow the
-expected outcomes printed under the table: how far the defender can expect to
-retreat, how often the attacker is eliminated, and so on.
+result and what each result does follow the expected outcomes printed under
+the table: how far the defender can expect to retreat, how often the attacker
+is eliminated, and so on.
+
+This is the one place the aids read what a result does: through the read-only
+measures of rulec.runtime.model.ResultCode named in OUTCOME_MEASURES (`measure`),
+so the aids keep working whatever form the results take inside.
 """
 
 from __future__ import annotations
@@ -41,6 +45,20 @@ class Expectation:
     values: tuple[Fraction, ...]  # one per column
 
 
+def measure(result: ResultCode, field: str) -> int:
+    """One measure of what a result does (hexes, units or 0/1), 0 if the result does not have it."""
+    return int(getattr(result, field, 0) or 0)
+
+
+def codes_by_side(results: dict[str, ResultCode]) -> tuple[frozenset[str], frozenset[str]]:
+    """The result codes that hurt the attacker, and those that hurt the defender (shaded on the CRT)."""
+    attacker = frozenset(c for c, r in results.items()
+                         if measure(r, "attacker_retreat") or measure(r, "attacker_eliminated"))
+    defender = frozenset(c for c, r in results.items()
+                         if measure(r, "defender_retreat") or measure(r, "defender_eliminated"))
+    return attacker, defender
+
+
 def row_for_roll(table: CombatTable, roll: int) -> int:
     """The table row a (possibly modified) roll reads; out-of-range rolls use the end row."""
     low, high = table.die_range
@@ -64,10 +82,10 @@ def expectations(odds: tuple[ColumnOdds, ...], results: dict[str, ResultCode]) -
     rows = []
     for field, label, is_distance in OUTCOME_MEASURES:
         if field == "advance":
-            values = tuple(sum((p for code, p in column.chances.items() if results[code].advance), Fraction(0))
+            values = tuple(sum((p for code, p in column.chances.items() if measure(results[code], field)), Fraction(0))
                            for column in odds)
         else:
-            values = tuple(sum((p * Fraction(int(getattr(results[code], field))) for code, p in column.chances.items()),
+            values = tuple(sum((p * measure(results[code], field) for code, p in column.chances.items()),
                                Fraction(0)) for column in odds)
         if any(values):
             rows.append(Expectation(field, label, is_distance, values))

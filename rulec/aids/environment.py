@@ -11,6 +11,7 @@ import math
 from fractions import Fraction
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
 
 
 def number(value: float, places: int = 2) -> str:
@@ -41,6 +42,19 @@ def percent(value: Fraction | float) -> str:
     return f"{float(value) * 100:.0f}%"
 
 
+def css_string(text: str) -> Markup:
+    """A designer's text inside a CSS string ("..."): every character that could end the string, the
+    declaration or the <style> element (quotes, backslash, newline, <, >, &, braces, ;) becomes a CSS escape."""
+    safe = "".join(c if c.isalnum() or c in " .,:-_'!?()" else f"\\{ord(c):x} " for c in str(text))
+    return Markup('"' + safe + '"')
+
+
+def inline_svg(document: str) -> str:
+    """The <svg> element of an SVG document (without its XML declaration and doctype), to embed in HTML."""
+    start = document.find("<svg")
+    return document[start:] if start >= 0 else ""
+
+
 @functools.cache
 def environment() -> Environment:
     env = Environment(
@@ -51,6 +65,7 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(num=number, signed=signed, fraction=fraction, percent=percent, humanize=humanize)
+    env.filters.update(num=number, signed=signed, fraction=fraction, percent=percent, humanize=humanize,
+                       css_string=css_string, inline_svg=inline_svg)
     env.globals.update(cos=math.cos, sin=math.sin)
     return env

@@ -1,4 +1,9 @@
-"""The map as SVG, drawn from the model's MapDef at the size of the original sheet.
+"""The map as SVG, drawn from the model's MapDef to fit the chosen paper, or tiled across pages.
+
+The map is scaled to the paper (A4 or Letter) when its hexes stay big enough to
+hold a counter and a legible hex number; a bigger map is drawn at that smallest
+size and cut into page-sized sections that overlap by OVERLAP, each with its
+section number, crop marks and the overlap marked for gluing.
 
 Python works out where everything goes (in points, 1/72 in); the template
 `map.svg.j2` only writes the elements. Each hex is one polygon carrying
@@ -11,7 +16,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rulec.aids import geometry
 from rulec.aids.environment import environment, humanize, number
@@ -23,6 +28,14 @@ DEFAULT_SHEET = (8.5 * 72, 11 * 72)
 MARGIN = 0.3 * 72
 TITLE_HEIGHT = 0.45 * 72
 LEGEND_HEIGHT = 1.35 * 72
+SQRT3 = math.sqrt(3)
+MIN_UNIT = 27.0  # points from a hex's centre to a corner: a 5/8 in counter fits, hex numbers print at 5.4 pt
+TILE_MARGIN = 0.35 * 72  # unprinted border of a map section's page
+TILE_HEADER = 14.0  # the section's label above it
+OVERLAP = 0.5 * 72  # how much neighbouring sections share, for gluing
+SCALE_BAR_HEXES = 5
+_SCALE = re.compile(r"1\s*hex\s*=\s*([\d.]+)\s*(km|kilometres|kilometers|miles|mi|metres|meters|m|yards|yds)\b",
+                    re.IGNORECASE)
 _SHEET = re.compile(r"^\s*([\d.]+)\s*(in|mm|cm|pt)\s*[x×]\s*([\d.]+)\s*(in|mm|cm|pt)\s*$", re.IGNORECASE)
 
 
@@ -88,6 +101,15 @@ class LegendEntry:
 
 
 @dataclass(frozen=True)
+class ScaleBar:
+    x: float
+    y: float
+    pitch: float  # points from one hex centre to the next
+    hexes: int
+    distance: str  # what the bar's length is on the ground, e.g. "20 km", or ""
+
+
+@dataclass(frozen=True)
 class MapDrawing:
     title: str
     width: float
@@ -112,6 +134,35 @@ class MapDrawing:
     # One outline per base terrain, filled with its black-and-white marks: a few pattern fills
     # print far faster than one per hex.
     terrain_marks: tuple[tuple[str, str], ...]
+    scale_bar: ScaleBar
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One printed page of the map: the window of the drawing it shows, and how it joins its neighbours."""
+
+    number: int
+    row: int
+    column: int
+    x: float  # the window, in the drawing's points
+    y: float
+    width: float
+    height: float
+    page_width: float
+    page_height: float
+    label: str  # printed above the section; the instructions to assemble are in the aids' notes
+    overlaps: tuple[tuple[float, float, float, float], ...]  # dashed lines where a neighbour's window begins
+
+    @property
+    def view(self) -> str:
+        return " ".join(number(v) for v in (self.x - TILE_MARGIN, self.y - TILE_MARGIN - TILE_HEADER,
+                                             self.page_width, self.page_height))
+
+
+@dataclass(frozen=True)
+class MapPrint:
+    drawing: MapDrawing
+    tiles: tuple[Tile, ...]  # one when the map fits its page (then the drawing is the page)
 
 
 def _wrap(name: str, width: int = 13) -> tuple[str, ...]:
@@ -250,11 +301,77 @@ def _edge_labels(place: _Placement) -> tuple[Label, ...]:
     return tuple(labels)
 
 
-def draw(game: Game) -> MapDrawing:
-    """Everything the map template writes, placed on the sheet."""
+def ground_distance(scale: str, hexes: int) -> str:
+    """'1 hex = 4 km across' and 5 hexes -> '20 km'; '' when the scale text gives no distance per hex."""
+    match = _SCALE.search(scale or "")
+    if not match:
+        return ""
+    try:
+        per_hex = float(match.group(1))
+    except ValueError:
+        return ""
+    return f"{number(per_hex * hexes)} {match.group(2)}"
+
+
+def _scale_bar(game: Game, place: _Placement, width: float) -> ScaleBar:
+    pitch = SQRT3 * place.unit  # centre to centre of neighbouring hexes, on either grid
+    hexes = SCALE_BAR_HEXES
+    while hexes > 1 and hexes * pitch > width / 4:
+        hexes -= 1
+    # Top right, beside the title: the key along the bottom has no room to spare.
+    x = width - MARGIN - 12 - hexes * pitch
+    return ScaleBar(round(x, 2), round(MARGIN + 22, 2), round(pitch, 2), hexes, ground_distance(game.info.scale, hexes))
+
+
+
+def sheet_for(map_def: MapDef, unit: float) -> tuple[float, float]:
+    """The sheet that holds the map drawn at `unit` points per hex unit (the inverse of _placement)."""
+    box = geometry.bounds(map_def)
+    return (box.width * unit + 2 * MARGIN + 24 + 0.01,
+            box.height * unit + 2 * MARGIN + TITLE_HEIGHT + LEGEND_HEIGHT + 24 + 0.01)
+
+
+def for_paper(game: Game, paper: tuple[float, float]) -> MapPrint:
+    """The map on `paper` (width, height in points): on one page if its hexes stay big enough, else tiled."""
+    map_def = game.map
+    assert map_def is not None, "for_paper() needs a map game"
+    width, height = paper
+    if _placement(map_def, width, height).unit >= MIN_UNIT:
+        drawing = draw(game, paper)
+        return MapPrint(drawing, (Tile(1, 1, 1, 0, 0, width, height, width, height, "", ()),))
+    big_width, big_height = sheet_for(map_def, MIN_UNIT)
+    drawing = draw(game, (max(big_width, width), max(big_height, height)))
+    return MapPrint(drawing, tiles(drawing.width, drawing.height, paper))
+
+
+def tiles(width: float, height: float, paper: tuple[float, float]) -> tuple[Tile, ...]:
+    """Cut a drawing of width x height points into page-sized windows that overlap by OVERLAP."""
+    room_w = paper[0] - 2 * TILE_MARGIN
+    room_h = paper[1] - 2 * TILE_MARGIN - TILE_HEADER
+    columns = max(1, math.ceil((width - OVERLAP) / (room_w - OVERLAP)))
+    rows = max(1, math.ceil((height - OVERLAP) / (room_h - OVERLAP)))
+    found = []
+    for row in range(rows):
+        for column in range(columns):
+            x, y = column * (room_w - OVERLAP), row * (room_h - OVERLAP)
+            overlaps: list[tuple[float, float, float, float]] = []
+            if column + 1 < columns:  # the right neighbour starts OVERLAP before this window ends
+                overlaps.append((x + room_w - OVERLAP, y, x + room_w - OVERLAP, y + room_h))
+            if row + 1 < rows:
+                overlaps.append((x, y + room_h - OVERLAP, x + room_w, y + room_h - OVERLAP))
+            number_ = row * columns + column + 1
+            label = f"Map section {number_} of {rows * columns} (row {row + 1}, column {column + 1}): glue over dashed lines"
+            found.append(Tile(number_, row + 1, column + 1, round(x, 2), round(y, 2), round(room_w, 2),
+                              round(room_h, 2), paper[0], paper[1], label,
+                              tuple((round(a, 2), round(b, 2), round(c, 2), round(d, 2)) for a, b, c, d in overlaps)))
+    return tuple(found)
+
+
+def draw(game: Game, sheet: tuple[float, float] | None = None) -> MapDrawing:
+    """Everything the map template writes, placed on a sheet (default: the game's own map sheet)."""
     map_def = game.map
     assert map_def is not None, "draw() needs a map game"
-    width, height = parse_sheet(map_def.sheet) or DEFAULT_SHEET
+    width, height = sheet or parse_sheet(map_def.sheet) or DEFAULT_SHEET
     place = _placement(map_def, width, height)
     hexes, symbols, places, marks = _hex_layer(game, place)
     roads, rivers, bridges, other_sides, road_exits = _hexside_layer(game, place)
@@ -273,10 +390,46 @@ def draw(game: Game) -> MapDrawing:
         symbols=symbols, places=places, zones=_zones(place), edge_path=_path(edge_segments),
         edge_labels=_edge_labels(place), terrain_legend=legend,
         legend_top=round(height - MARGIN - LEGEND_HEIGHT, 2), terrain_marks=marks,
+        scale_bar=_scale_bar(game, place, width),
     )
 
 
-def render_map_svg(game: Game, standalone: bool = True, drawing: MapDrawing | None = None) -> str:
-    """The map as an SVG document (standalone) or as an <svg> element to embed in HTML."""
-    return environment().get_template("map.svg.j2").render(map=drawing or draw(game), game=game,
-                                                          standalone=standalone)
+def within(drawing: MapDrawing, tile: Tile) -> MapDrawing:
+    """The drawing less what lies wholly outside the tile's window (with a hex of slack): each section
+    of a tiled map carries its own hexes, not the whole map clipped."""
+    slack = 2 * drawing.unit
+    left, top, right, bottom = tile.x - slack, tile.y - slack, tile.x + tile.width + slack, tile.y + tile.height + slack
+
+    def inside(x: float, y: float) -> bool:
+        return left <= x <= right and top <= y <= bottom
+
+    def line_inside(line: Line) -> bool:
+        return inside(line.x1, line.y1) or inside(line.x2, line.y2)
+
+    hexes = tuple(h for h in drawing.hexes if inside(*h.number_at))
+    marks = []
+    for terrain, _ in drawing.terrain_marks:
+        outlines = ["M" + "L".join(p.replace(",", " ") for p in h.points.split()) + "Z"
+                    for h in hexes if h.terrain[0] == terrain]
+        if outlines:
+            marks.append((terrain, "".join(outlines)))
+    return replace(
+        drawing, hexes=hexes, terrain_marks=tuple(marks),
+        roads=tuple(filter(line_inside, drawing.roads)), rivers=tuple(filter(line_inside, drawing.rivers)),
+        bridges=tuple(filter(line_inside, drawing.bridges)), other_sides=tuple(filter(line_inside, drawing.other_sides)),
+        road_exits=tuple(filter(line_inside, drawing.road_exits)),
+        symbols=tuple(s for s in drawing.symbols if inside(s.x, s.y)),
+        places=tuple(p for p in drawing.places if inside(p.x, p.y)),
+    )
+
+
+def render_map_svg(game: Game, standalone: bool = True, drawing: MapDrawing | None = None,
+                   tile: Tile | None = None) -> str:
+    """The map as an SVG document (standalone) or as an <svg> element to embed in HTML;
+    with `tile`, only that section of it, on a page of its own (ids made unique per section)."""
+    drawing = drawing or draw(game)
+    if tile is not None and tile.label:
+        drawing = within(drawing, tile)
+    return environment().get_template("map.svg.j2").render(map=drawing, game=game,
+                                                          standalone=standalone, tile=tile,
+                                                          prefix=f"s{tile.number}-" if tile else "")

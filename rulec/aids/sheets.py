@@ -11,9 +11,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rulec.aids import crt_odds
-from rulec.aids.environment import humanize
+from rulec.aids.environment import humanize, signed
 from rulec.aids.palette import division_colours
+from rulec.aids.tec import DASH, hexside_combat
 from rulec.aids.turn_values import TurnAward, turn_dependent_awards
+from rulec.aids.vp_range import vp_range
 from rulec.runtime.model import Award, Game, Option, Phase, Unit, VictoryLevel
 
 _PHASE_ACTIVITY = {
@@ -54,6 +56,54 @@ def crt_sheets(game: Game) -> tuple[CrtSheet, ...]:
             die=game.info.die,
         ))
     return tuple(sorted(sheets, key=lambda s: (not s.is_main, s.id)))
+
+
+# ---------------------------------------------------------- key modifiers
+@dataclass(frozen=True)
+class ModifierLine:
+    group: str
+    name: str
+    effect: str
+
+
+def _columns(shift: int) -> str:
+    return f"{signed(shift)} column{'s' if abs(shift) != 1 else ''}"
+
+
+def key_modifiers(game: Game) -> tuple[ModifierLine, ...]:
+    """The combat modifiers a player looks up during play, for the card beside the CRT."""
+    lines = []
+    for terrain in game.terrain.values():
+        effects = []
+        if terrain.combat_shift:
+            effects.append(_columns(terrain.combat_shift))
+        if terrain.combat_drm:
+            effects.append(f"{signed(terrain.combat_drm)} to the die roll")
+        if effects:
+            lines.append(ModifierLine("Defender's hex", terrain.name, ", ".join(effects)))
+    for hexside in game.hexside_types.values():
+        effect = hexside_combat(hexside)
+        if effect != DASH:
+            lines.append(ModifierLine("Attacking across", hexside.name, effect))
+    combat = game.combat
+    if combat is not None:
+        if combat.flank_attack_drm:
+            lines.append(ModifierLine("Attack", "Defender surrounded (attackers next to every hex around it)",
+                                      f"{signed(combat.flank_attack_drm)} to the die roll"))
+        if combat.disrupted_defender_drm:
+            lines.append(ModifierLine("Attack", "Defender disrupted",
+                                      f"{signed(combat.disrupted_defender_drm)} to the die roll"))
+    for option in game.options.values():
+        for modifier in option.combat_modifiers:
+            parts = []
+            if modifier.column_shift:
+                parts.append(_columns(modifier.column_shift))
+            if modifier.drm:
+                parts.append(f"{signed(modifier.drm)} to the die roll")
+            when = "" if modifier.when == "always" else f" when {humanize(modifier.when).lower()}"
+            if parts:
+                lines.append(ModifierLine("Optional rule", option.name, ", ".join(parts) + when))
+    return tuple(lines)
 
 
 # -------------------------------------------------------- sequence of play
@@ -198,40 +248,58 @@ def turn_track(game: Game) -> TurnTrack:
 
 
 # ------------------------------------------------------------------ victory
+TRACK_LIMIT = 100  # boxes on the VP track at most; past it a marker's "+100" side goes round again
+
+
 @dataclass(frozen=True)
 class VictorySheet:
     awards_by_side: tuple[tuple[str, tuple[Award, ...]], ...]
     measure: str
     levels: tuple[tuple[str, str], ...]  # (name, threshold text), best first, then the draw
     track: tuple[tuple[int, str], ...]  # VP track boxes: (value, level mark or "")
+    most: int  # the most VP a side can reach, as far as the aids can tell
+    wraps: bool  # the track is shorter than `most`: markers go round with their "+N" side up
 
 
-def victory_sheet(game: Game) -> VictorySheet:
+def track_length(game: Game, observed_vp: int | None = None) -> tuple[int, int]:
+    """(boxes on the VP track, the most VP a side can reach): long enough for the awards' range, the
+    best victory level twice over and the most any side scored in simulated games; whole rows of ten."""
+    rules = game.victory
+    leads = [level.at_least for level in rules.levels if level.at_least is not None] if rules else []
+    top = max(leads, default=10) if rules and rules.measure != "ratio" else 10
+    most = max([*vp_range(game).most.values(), int(observed_vp or 0), 0])
+    needed = max(30, int(2 * top + 1), most + 1)
+    size = min(TRACK_LIMIT, int(math.ceil(needed / 10)) * 10)
+    return size, most
+
+
+def victory_sheet(game: Game, observed_vp: int | None = None) -> VictorySheet:
     by_side = tuple((side.name, tuple(a for a in game.awards if a.side == side.id)) for side in game.sides.values())
     rules = game.victory
+    size, most = track_length(game, observed_vp)
+    marks: dict[int, str] = {}
     if rules is None:
-        return VictorySheet(by_side, "", (), ())
-    leads = [level.at_least for level in rules.levels if level.at_least is not None]
-    if len(leads) < len(rules.levels) or not rules.levels or rules.otherwise or rules.sudden_death:
-        # Levels written as conditions, sudden deaths, a game with no draw: each condition and its winner.
-        sudden = tuple((rule.name, f"{_winner(game, rule.winner, 'nobody')} wins at once if {rule.when.source}")
-                       for rule in rules.sudden_death)
-        levels = sudden + tuple((level.name, _level_condition(game, level)) for level in rules.levels)
-        winner = game.sides[rules.otherwise].name if rules.otherwise in game.sides else ""
-        levels += ((rules.draw, f"no level above holds{f': {winner} wins' if winner else ''}"),)
-        return VictorySheet(by_side, rules.measure, levels, ())
-    if rules.measure == "ratio":
-        levels = tuple((level.name, f"VP ratio of at least {level.at_least:g} : 1") for level in rules.levels)
+        levels: tuple[tuple[str, str], ...] = ()
     else:
-        levels = tuple((level.name, f"lead by at least {level.at_least:g} VP") for level in rules.levels)
-    lowest = min(leads, default=0)
-    draw_text = (f"ratio below {lowest:g} : 1" if rules.measure == "ratio" else f"lead of less than {lowest:g} VP")
-    levels += ((rules.draw, draw_text),)
-    # Enough boxes for the best level twice over, in whole rows of ten.
-    top = max(leads, default=10)
-    size = max(30, int(math.ceil((2 * top + 1) / 10)) * 10)
-    marks = {} if rules.measure == "ratio" else {int(lead): level.name for lead, level in zip(leads, rules.levels)}
-    return VictorySheet(by_side, rules.measure, levels, tuple((v, marks.get(v, "")) for v in range(size)))
+        leads = [level.at_least for level in rules.levels if level.at_least is not None]
+        if len(leads) < len(rules.levels) or not rules.levels or rules.otherwise or rules.sudden_death:
+            # Levels written as conditions, sudden deaths, a game with no draw: each condition and its winner.
+            sudden = tuple((rule.name, f"{_winner(game, rule.winner, 'nobody')} wins at once if {rule.when.source}")
+                           for rule in rules.sudden_death)
+            levels = sudden + tuple((level.name, _level_condition(game, level)) for level in rules.levels)
+            winner = game.sides[rules.otherwise].name if rules.otherwise in game.sides else ""
+            levels += ((rules.draw, f"no level above holds{f': {winner} wins' if winner else ''}"),)
+        else:
+            if rules.measure == "ratio":
+                levels = tuple((level.name, f"VP ratio of at least {level.at_least:g} : 1") for level in rules.levels)
+            else:
+                levels = tuple((level.name, f"lead by at least {level.at_least:g} VP") for level in rules.levels)
+                marks = {int(lead): level.name for lead, level in zip(leads, rules.levels)}
+            lowest = min(leads, default=0)
+            draw_text = (f"ratio below {lowest:g} : 1" if rules.measure == "ratio" else f"lead of less than {lowest:g} VP")
+            levels += ((rules.draw, draw_text),)
+    return VictorySheet(by_side, rules.measure if rules else "", levels,
+                        tuple((v, marks.get(v, "")) for v in range(size)), most, most >= size)
 
 
 def _level_condition(game: Game, level: VictoryLevel) -> str:
