@@ -56,18 +56,21 @@ def counter_pictures(game: Game, side: int) -> dict[tuple[str, str], Picture]:
     """(unit id, "base" or "improved") -> that counter, cut from the aids' counter sheet."""
     from PIL import Image
 
-    sheet = counters_svg.layout(game)
-    scale = side / sheet.size
-    # The sheet's viewBox has a 2-point margin all round.
-    png = svg_to_png(counters_svg.render_counters_svg(game), (sheet.width + 4) * scale, (sheet.height + 4) * scale)
     pictures = {}
-    with Image.open(io.BytesIO(png)) as image:
-        for counter in sheet.counters:
-            left, top = round((counter.x + 2) * scale), round((counter.y + 2) * scale)
-            cut = image.crop((left, top, left + side, top + side))
-            out = io.BytesIO()
-            cut.save(out, format="PNG")
-            suffix = "" if counter.version == "base" else "_improved"
-            name = f"{counter.unit.id}{suffix}.png"
-            pictures[(counter.unit.id, counter.version)] = Picture(name, out.getvalue(), side, side)
+    # Both grids of the die-cut sheet: the front has every base counter, the back the improved sides.
+    for grid in counters_svg.grids(game, width=8 * counters_svg.PITCH):
+        scale = side / grid.pitch
+        # The sheet's viewBox has a 1-point margin all round.
+        png = svg_to_png(counters_svg.render_grid(grid, standalone=True), (grid.width + 2) * scale,
+                         (grid.height + 2) * scale)
+        with Image.open(io.BytesIO(png)) as image:
+            for face in grid.faces:
+                if face.version not in ("base", "improved"):
+                    continue  # a plain back: VASSAL shows nothing there
+                left, top = round((face.column * grid.pitch + 1) * scale), round((face.row * grid.pitch + 1) * scale)
+                cut = image.crop((left, top, left + side, top + side))
+                out = io.BytesIO()
+                cut.save(out, format="PNG")
+                suffix = "" if face.version == "base" else "_improved"
+                pictures[(face.unit.id, face.version)] = Picture(f"{face.unit.id}{suffix}.png", out.getvalue(), side, side)
     return pictures
