@@ -2,21 +2,32 @@
 and how `rulec simulate` scales from one worker process to two.
 
     .venv/bin/python benchmarks/playouts.py [--game drive_on_metz] [-n 200] [--profile]
+    .venv/bin/python benchmarks/playouts.py --against 20317e9 [-n 200] [--rounds 3]
 
 The aim for Drive on Metz is 200 random playouts per second on one core.
 `--profile` prints where the time of the one-core run goes (cProfile, top 25).
+`--against REV` prints this tree's playouts per second (CPU time, one core) and
+those of commit REV side by side: REV is checked out into a temporary directory
+(`git archive`), and the two are measured in turns, each in a fresh process, the
+best of `--rounds` rounds kept for each (the machine may be busy in between).
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import json
+import os
 import pstats
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
 from rulec.cli.simulate_command import simulate  # noqa: E402
 from rulec.engine import new_game  # noqa: E402
@@ -45,12 +56,77 @@ def simulate_rate(name: str, game, games: int, jobs: int) -> float:
     return games / (time.perf_counter() - started)
 
 
+# Run in a fresh process inside a tree (this one or the reference's): only APIs both have.
+_MEASURE = """
+import json, sys, time
+from rulec.engine import new_game
+from rulec.pipeline import load_game
+from rulec.players import RandomPlayer
+from rulec.players.match import play_match
+game = load_game(sys.argv[1])
+def run(seeds):
+    actions = 0
+    for seed in seeds:
+        state = new_game(game, seed=seed)
+        actions += play_match(state, [RandomPlayer(seed * 2 + i) for i in range(len(state.players))], seed=seed).actions
+    return actions
+run(range(3))  # warm the per-game tables
+started = time.process_time()
+actions = run(range(int(sys.argv[2])))
+print(json.dumps({"cpu_s": time.process_time() - started, "actions": actions}))
+"""
+
+
+def measure_tree(tree: Path, game: str, games: int) -> tuple[float, float]:
+    """(playouts per CPU second, actions per CPU second) of the rulec in `tree`, in a fresh process."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    done = subprocess.run([sys.executable, "-c", _MEASURE, game, str(games)], cwd=tree, env=env,
+                          capture_output=True, text=True, check=True)
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    return games / result["cpu_s"], result["actions"] / result["cpu_s"]
+
+
+def _describe(rev: str) -> str:
+    found = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", rev], capture_output=True, text=True)
+    return found.stdout.strip() or rev
+
+
+def against(rev: str, game: str, games: int, rounds: int) -> None:
+    """This tree and commit `rev`, side by side."""
+    here = _describe("HEAD")
+    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()
+    with tempfile.TemporaryDirectory(prefix="rulec-reference-") as folder:
+        archive = Path(folder) / "reference.tar"
+        subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", "-o", str(archive), rev], check=True)
+        reference = Path(folder) / "tree"
+        with tarfile.open(archive) as tar:
+            tar.extractall(reference, filter="data")
+        best = {"this": (0.0, 0.0), "reference": (0.0, 0.0)}
+        for _ in range(rounds):
+            for name, tree in (("this", ROOT), ("reference", reference)):
+                rate = measure_tree(tree, game, games)
+                best[name] = max(best[name], rate)
+    this_p, ref_p = best["this"][0], best["reference"][0]
+    print(f"{game}, {games} random games per measurement, best of {rounds} rounds, CPU time on one core")
+    labels = (f"this ({here}{' + uncommitted changes' if dirty else ''})", f"reference ({_describe(rev)})")
+    width = max(map(len, labels))
+    for label, (playouts, actions) in zip(labels, (best["this"], best["reference"])):
+        print(f"  {label + ':':<{width + 1}} {playouts:8.1f} playouts/s  {actions:10.0f} actions/s")
+    print(f"  ratio this/reference: x{this_p / ref_p:.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="drive_on_metz")
     parser.add_argument("-n", type=int, default=200, help="games per measurement")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--against", metavar="REV", help="also measure commit REV, side by side")
+    parser.add_argument("--rounds", type=int, default=3, help="with --against: rounds, the best of each kept")
     args = parser.parse_args()
+    if args.against:
+        against(args.against, args.game, args.n, args.rounds)
+        return
     game = load_game(args.game)
     one_core(game, 3)  # warm the per-game tables
     if args.profile:
