@@ -6,7 +6,8 @@
 Two sides (`west` and `east`) face each other across a river that runs down the
 middle of the map, crossed by an east-west road every few rows; forests are
 scattered by a fixed rule (no randomness, so every run is the same game). Each
-side has `units // 2` units in its own third of the map; objectives are a town
+side has `units // 2` units in lines along its own bank, in contact from the
+start (so that battles, retreats and advances are played too); objectives are a town
 on the river (`holds`), the enemy's map edge (`exits`) and a zone on the enemy's
 bank counted every turn (a `phase` award), so an AI player has something to read
 from every kind of award.
@@ -38,8 +39,10 @@ def game_text(columns: int, rows: int, units: int, turns: int = 5) -> str:
                if (c * 7 + r * 13) % 11 == 0 and c != middle]
     river, roads = [], []
     for r in range(1, rows + 1):
-        # The hexside between the middle column and the next one east, on both of its shared sides.
-        river.append(f"{number(middle, r)}/{number(middle + 1, r)}")
+        # Both hexsides between a hex of the middle column and the next column east (even columns sit lower).
+        for east_row in ((r, r + 1) if middle % 2 == 0 else (r - 1, r)):
+            if 1 <= east_row <= rows:
+                river.append(f"{number(middle, r)}/{number(middle + 1, east_row)}")
         if r % 4 == 2:  # an east-west road across the whole map, with a bridge
             for c in range(1, columns):
                 roads.append(f"{number(c, r)}/{number(c + 1, r)}")
@@ -63,18 +66,17 @@ def game_text(columns: int, rows: int, units: int, turns: int = 5) -> str:
         "terrain forest { move = 2  combat_shift = -1 }",
         "terrain town { move = as_other  combat_shift = -1 }",
         "hexside road { kind = road  move = 1 }",
-        "hexside river { crossing = all_mp_from_start_adjacent  combat_shift = -2  blocks_retreat = true }",
+        "hexside river { crossing = all_mp_from_start_adjacent  combat_shift = -2  blocks_retreat = true  road_negates_crossing = true }",
         'unit_type infantry { name = "Infantry"  symbol = infantry }',
     ]
-    for side, columns_of_side in (("west", range(1, max(2, columns // 3) + 1)),
-                                  ("east", range(columns, columns - max(1, columns // 3), -1))):
-        spots = [number(c, r) for c in columns_of_side for r in range(1, rows + 1)]
+    # Each side's units stand in a line along its own bank of the river, every other hex, the next line behind.
+    for side, columns_of_side in (("west", range(middle, 0, -1)), ("east", range(middle + 1, columns + 1))):
+        spots = [number(c, r) for c in columns_of_side for r in range(1 + c % 2, rows + 1, 2)]
         if per_side > len(spots):
             raise ValueError(f"{units} units do not fit on a {columns}x{rows} map")
-        step = len(spots) // per_side
         for i in range(per_side):
             lines.append(f'unit {side}_{i} {{ side = {side}  designation = "{side[0].upper()}{i}"  type = infantry'
-                         f"  strength = {2 + i % 4}  move = {3 + i % 3}  setup = {spots[i * step]} }}")
+                         f"  strength = {2 + i % 4}  move = {3 + i % 3}  setup = {spots[i]} }}")
     lines += [
         "movement { zoc = stop_on_entry  exit_map = true  exit_cost = as_hex_left }",
         "stacking { limit = 1  checked = end_of_every_phase  pass_through_friendly = true  overstack = owner_removes }",
