@@ -2,6 +2,7 @@
 greedy game costs in random games.
 
     .venv/bin/python benchmarks/greedy.py [-n 3] [--game drive_on_metz]
+    .venv/bin/python benchmarks/greedy.py --against 20317e9     # and a reference commit, side by side
 
 Measured on a made-up game of 140 hexes and 40 units (benchmarks/made_up_game.py,
 compiled through the normal pipeline) and on a game of games/ (`--game`). Each
@@ -13,12 +14,13 @@ under 10 ms per decision on the 140-hex, 40-unit game.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import reference
+
+reference.tree_on_path()
 
 from made_up_game import compile_text, game_text  # noqa: E402
 
@@ -65,27 +67,46 @@ def random_game_seconds(game, games: int) -> float:
     return (time.process_time() - started) / games
 
 
-def report(name: str, game, games: int) -> float:
+def measure(game, games: int) -> dict:
     per_decision, decisions, greedy_game = greedy_decisions(game, games)
     random_game = random_game_seconds(game, max(10, games * 10))
-    hexes = len(game.map.hexes) if game.map else 0
-    print(f"  {name} ({hexes} hexes, {len(game.units)} units): {per_decision:6.2f} ms per greedy decision"
-          f" ({decisions} decisions); a greedy-against-random game costs {greedy_game / random_game:5.1f} random games"
-          f" ({greedy_game:.2f} s)")
-    return per_decision
+    return {"hexes": len(game.map.hexes) if game.map else 0, "units": len(game.units), "ms_per_decision": per_decision,
+            "decisions": decisions, "greedy_game_s": greedy_game, "in_random_games": greedy_game / random_game}
+
+
+def line(name: str, row: dict) -> str:
+    return (f"{name}: {row['ms_per_decision']:6.2f} ms per greedy decision ({row['decisions']} decisions);"
+            f" a greedy-against-random game costs {row['in_random_games']:5.1f} random games ({row['greedy_game_s']:.2f} s)")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=3, help="games per side")
     parser.add_argument("--game", default="drive_on_metz")
+    parser.add_argument("--against", metavar="REV", help="also measure commit REV, side by side")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
-    made_up = compile_text(game_text(columns=14, rows=10, units=40))
+    if args.against:
+        arguments = ["-n", str(args.n), "--game", args.game, "--json"]
+        with reference.checkout(args.against) as tree:
+            rows = [("this " + reference.describe("HEAD"), reference.run_json(reference.ROOT, "greedy.py", arguments)),
+                    (reference.describe(args.against), reference.run_json(tree, "greedy.py", arguments))]
+    else:
+        made_up = compile_text(game_text(columns=14, rows=10, units=40))
+        found = {"made_up": measure(made_up, args.n), "game": measure(load_game(args.game), args.n)}
+        if args.json:
+            print(json.dumps(found))
+            return 0
+        rows = [("", found)]
     print(f"greedy against random, greedy on each side in turn, {args.n} games a side, CPU time")
-    per_decision = report("made-up game", made_up, args.n)
-    print(f"  aim: under {AIM_MS:.0f} ms per decision on the made-up game:"
-          f" {'met' if per_decision < AIM_MS else 'NOT met'}")
-    report(args.game, load_game(args.game), args.n)
+    width = max(len(name) for name, _ in rows)
+    for key, title in (("made_up", "made-up game"), ("game", args.game)):
+        first = rows[0][1][key]
+        print(f"  {title} ({first['hexes']} hexes, {first['units']} units)")
+        for name, found in rows:
+            print(f"    {line(name or 'this tree', found[key]) if width else line('this tree', found[key])}")
+    per_decision = rows[0][1]["made_up"]["ms_per_decision"]
+    print(f"  aim: under {AIM_MS:.0f} ms per decision on the made-up game: {'met' if per_decision < AIM_MS else 'NOT met'}")
     return 0
 
 

@@ -15,10 +15,9 @@ from every kind of award.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+import reference
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+reference.tree_on_path()
 
 from rulec.diagnostics import DiagnosticError  # noqa: E402
 from rulec.language.parse import parse_text  # noqa: E402

@@ -17,17 +17,13 @@ from __future__ import annotations
 import argparse
 import cProfile
 import json
-import os
 import pstats
-import subprocess
 import sys
-import tarfile
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import reference
+
+reference.tree_on_path()
 
 from rulec.cli.simulate_command import simulate  # noqa: E402
 from rulec.engine import new_game  # noqa: E402
@@ -39,13 +35,13 @@ AIM = 200.0
 
 
 def one_core(game, games: int) -> tuple[float, float]:
-    """(playouts per second, actions per second) of random games in this process."""
+    """(playouts per CPU second, actions per CPU second) of random games in this process."""
     actions = 0
-    started = time.perf_counter()
+    started = time.process_time()
     for seed in range(games):
         state = new_game(game, seed=seed)
         actions += play_match(state, [RandomPlayer(seed * 2 + i) for i in range(len(state.players))], seed=seed).actions
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     return games / elapsed, actions / elapsed
 
 
@@ -56,64 +52,20 @@ def simulate_rate(name: str, game, games: int, jobs: int) -> float:
     return games / (time.perf_counter() - started)
 
 
-# Run in a fresh process inside a tree (this one or the reference's): only APIs both have.
-_MEASURE = """
-import json, sys, time
-from rulec.engine import new_game
-from rulec.pipeline import load_game
-from rulec.players import RandomPlayer
-from rulec.players.match import play_match
-game = load_game(sys.argv[1])
-def run(seeds):
-    actions = 0
-    for seed in seeds:
-        state = new_game(game, seed=seed)
-        actions += play_match(state, [RandomPlayer(seed * 2 + i) for i in range(len(state.players))], seed=seed).actions
-    return actions
-run(range(3))  # warm the per-game tables
-started = time.process_time()
-actions = run(range(int(sys.argv[2])))
-print(json.dumps({"cpu_s": time.process_time() - started, "actions": actions}))
-"""
-
-
-def measure_tree(tree: Path, game: str, games: int) -> tuple[float, float]:
-    """(playouts per CPU second, actions per CPU second) of the rulec in `tree`, in a fresh process."""
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    done = subprocess.run([sys.executable, "-c", _MEASURE, game, str(games)], cwd=tree, env=env,
-                          capture_output=True, text=True, check=True)
-    result = json.loads(done.stdout.strip().splitlines()[-1])
-    return games / result["cpu_s"], result["actions"] / result["cpu_s"]
-
-
-def _describe(rev: str) -> str:
-    found = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", rev], capture_output=True, text=True)
-    return found.stdout.strip() or rev
-
-
 def against(rev: str, game: str, games: int, rounds: int) -> None:
-    """This tree and commit `rev`, side by side."""
-    here = _describe("HEAD")
-    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
-                           capture_output=True, text=True).stdout.strip()
-    with tempfile.TemporaryDirectory(prefix="rulec-reference-") as folder:
-        archive = Path(folder) / "reference.tar"
-        subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", "-o", str(archive), rev], check=True)
-        reference = Path(folder) / "tree"
-        with tarfile.open(archive) as tar:
-            tar.extractall(reference, filter="data")
-        best = {"this": (0.0, 0.0), "reference": (0.0, 0.0)}
+    """This tree and commit `rev`, side by side: each measured in a fresh process, in turns, the best round kept."""
+    best = {"this": (0.0, 0.0), "reference": (0.0, 0.0)}
+    with reference.checkout(rev) as reference_tree:
         for _ in range(rounds):
-            for name, tree in (("this", ROOT), ("reference", reference)):
-                rate = measure_tree(tree, game, games)
-                best[name] = max(best[name], rate)
-    this_p, ref_p = best["this"][0], best["reference"][0]
+            for name, tree in (("this", reference.ROOT), ("reference", reference_tree)):
+                found = reference.run_json(tree, "playouts.py", ["--game", game, "-n", str(games), "--json"])
+                best[name] = max(best[name], (found["playouts_per_s"], found["actions_per_s"]))
     print(f"{game}, {games} random games per measurement, best of {rounds} rounds, CPU time on one core")
-    labels = (f"this ({here}{' + uncommitted changes' if dirty else ''})", f"reference ({_describe(rev)})")
+    labels = (f"this ({reference.describe('HEAD')})", f"reference ({reference.describe(rev)})")
     width = max(map(len, labels))
     for label, (playouts, actions) in zip(labels, (best["this"], best["reference"])):
         print(f"  {label + ':':<{width + 1}} {playouts:8.1f} playouts/s  {actions:10.0f} actions/s")
-    print(f"  ratio this/reference: x{this_p / ref_p:.2f}")
+    print(f"  ratio this/reference: x{best['this'][0] / best['reference'][0]:.2f}")
 
 
 def main() -> None:
@@ -123,9 +75,16 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--against", metavar="REV", help="also measure commit REV, side by side")
     parser.add_argument("--rounds", type=int, default=3, help="with --against: rounds, the best of each kept")
+    parser.add_argument("--json", action="store_true", help="print only the one-core figures (CPU time), as JSON")
     args = parser.parse_args()
     if args.against:
         against(args.against, args.game, args.n, args.rounds)
+        return
+    if args.json:
+        game = load_game(args.game)
+        one_core(game, 3)  # warm the per-game tables
+        playouts, actions = one_core(game, args.n)
+        print(json.dumps({"playouts_per_s": playouts, "actions_per_s": actions}))
         return
     game = load_game(args.game)
     one_core(game, 3)  # warm the per-game tables

@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/scaling.py            # 100, 1,000 and 5,000 hexes, 20 to 400 units
     .venv/bin/python benchmarks/scaling.py --quick    # tiny sizes, seconds (a test runs it so it never rots)
+    .venv/bin/python benchmarks/scaling.py --against 20317e9   # and a reference commit, row under row
 
 Each size is a made-up game (benchmarks/made_up_game.py) compiled through the
 normal pipeline, then played by random players, in a fresh process of its own
@@ -27,8 +28,9 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import reference
+
+reference.tree_on_path()
 
 # (columns, rows) of each map, and the unit counts tried on it (those that fit).
 FULL_MAPS = ((10, 10), (40, 25), (100, 50))
@@ -75,21 +77,19 @@ def measure(columns: int, rows: int, units: int, actions: int, seed: int = 0) ->
             "load_s": loaded - compiled, "peak_mb": peak, "us_per_action": per_action * 1e6}
 
 
-def in_fresh_process(columns: int, rows: int, units: int, actions: int, timeout: float) -> dict | None:
-    command = [sys.executable, __file__, "--one", str(columns), str(rows), str(units), "--actions", str(actions)]
+def in_fresh_process(tree: Path, columns: int, rows: int, units: int, actions: int, timeout: float) -> dict | None:
+    """`measure` in a fresh process, against the rulec in `tree`; None if it took longer than `timeout`."""
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+        return reference.run_json(tree, "scaling.py", ["--one", str(columns), str(rows), str(units),
+                                                       "--actions", str(actions)], timeout)
     except subprocess.TimeoutExpired:
         return None
-    if done.returncode != 0:
-        raise RuntimeError(f"{columns}x{rows} with {units} units failed:\n{done.stderr}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def sizes(quick: bool) -> list[tuple[int, int, int]]:
     maps, unit_counts = (QUICK_MAPS, QUICK_UNITS) if quick else (FULL_MAPS, FULL_UNITS)
-    # A side keeps to its own third of the map, one unit a hex: sizes where that does not fit are left out.
-    return [(c, r, u) for c, r in maps for u in unit_counts if u // 2 <= max(1, c // 3) * r]
+    # A side stands on every other hex of its half of the map: sizes where that does not fit are left out.
+    return [(c, r, u) for c, r in maps for u in unit_counts if u // 2 <= (c // 2) * (r // 2)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,27 +97,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="tiny sizes, to check the benchmark still runs")
     parser.add_argument("--actions", type=int, help="random actions timed per size")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds a size may take before it is given up")
+    parser.add_argument("--against", metavar="REV", help="also measure commit REV: its row under this tree's")
     parser.add_argument("--one", nargs=3, type=int, metavar=("COLUMNS", "ROWS", "UNITS"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     actions = args.actions or (QUICK_ACTIONS if args.quick else FULL_ACTIONS)
     if args.one:
         print(json.dumps(measure(*args.one, actions)))
         return 0
-    print(f"{'hexes':>6} {'units':>5} {'compile s':>9} {'load s':>7} {'peak MB':>8} {'us/action':>10} {'per unit':>9}")
+    if args.against:
+        with reference.checkout(args.against) as tree:
+            trees = [("this", reference.ROOT), (reference.describe(args.against), tree)]
+            return _table(args, actions, trees)
+    return _table(args, actions, [("", reference.ROOT)])
+
+
+def _table(args: argparse.Namespace, actions: int, trees: list[tuple[str, Path]]) -> int:
+    label = max(len(name) for name, _ in trees)
+    print(f"{'':{label}}{' ' if label else ''}{'hexes':>6} {'units':>5} {'compile s':>9} {'load s':>7} {'peak MB':>8}"
+          f" {'us/action':>10} {'per unit':>9}")
     failed = False
     for columns, rows, units in sizes(args.quick):
-        row = in_fresh_process(columns, rows, units, actions, args.timeout)
-        if row is None:
-            print(f"{columns * rows:>6} {units:>5}  gave up after {args.timeout:.0f} s")
-            failed = True
-            continue
-        print(f"{row['hexes']:>6} {row['units']:>5} {row['compile_s']:>9.2f} {row['load_s']:>7.2f} {row['peak_mb']:>8.0f}"
-              f" {row['us_per_action']:>10.0f} {row['us_per_action'] / row['units']:>9.1f}", flush=True)
-        if row["hexes"] >= AIM_HEXES:
-            met = row["load_s"] < LOAD_AIM_S and row["peak_mb"] < MEMORY_AIM_MB
-            failed |= not met
-            print(f"{'':>12} aim at {AIM_HEXES} hexes: load under {LOAD_AIM_S:.0f} s and {MEMORY_AIM_MB:.0f} MB:"
-                  f" {'met' if met else 'NOT met'}")
+        for name, tree in trees:
+            lead = f"{name:{label}} " if label else ""
+            row = in_fresh_process(tree, columns, rows, units, actions, args.timeout)
+            if row is None:
+                print(f"{lead}{columns * rows:>6} {units:>5}  gave up after {args.timeout:.0f} s", flush=True)
+                failed |= tree == reference.ROOT
+                continue
+            print(f"{lead}{row['hexes']:>6} {row['units']:>5} {row['compile_s']:>9.2f} {row['load_s']:>7.2f}"
+                  f" {row['peak_mb']:>8.0f} {row['us_per_action']:>10.0f} {row['us_per_action'] / row['units']:>9.1f}",
+                  flush=True)
+            if row["hexes"] >= AIM_HEXES and tree == reference.ROOT:
+                met = row["load_s"] < LOAD_AIM_S and row["peak_mb"] < MEMORY_AIM_MB
+                failed |= not met
+                print(f"{'':{label + 12}} aim at {AIM_HEXES} hexes: load under {LOAD_AIM_S:.0f} s and"
+                      f" {MEMORY_AIM_MB:.0f} MB: {'met' if met else 'NOT met'}")
     return 1 if failed else 0
 
 
