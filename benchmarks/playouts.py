@@ -56,8 +56,9 @@ def against(rev: str, game: str, games: int, rounds: int) -> None:
     """This tree and commit `rev`, side by side: each measured in a fresh process, in turns, the best round kept."""
     best = {"this": (0.0, 0.0), "reference": (0.0, 0.0)}
     with reference.checkout(rev) as reference_tree:
-        for _ in range(rounds):
-            for name, tree in (("this", reference.ROOT), ("reference", reference_tree)):
+        for round_ in range(rounds):
+            trees = [("this", reference.ROOT), ("reference", reference_tree)]
+            for name, tree in trees if round_ % 2 == 0 else trees[::-1]:  # neither always runs first
                 found = reference.run_json(tree, "playouts.py", ["--game", game, "-n", str(games), "--json"])
                 best[name] = max(best[name], (found["playouts_per_s"], found["actions_per_s"]))
     print(f"{game}, {games} random games per measurement, best of {rounds} rounds, CPU time on one core")

@@ -152,42 +152,38 @@ class Evaluator:
                        side: str) -> float:
         """The value of a position close to `base`: only the terms of changed units and of enemies next to them are redone."""
         totals, by_side = base.totals.copy(), base.by_side.copy()
-        sides_changed: dict[Hex, set[str]] = {}  # hex -> the sides whose strength there changed
-        arrived: dict[Hex, list[str]] = {}  # hex -> changed units there now
-        now = {uid: lookup(uid) for uid in changed if uid in positions}
+        touched: dict[Hex, str | None] = {}  # hex -> the side whose strength there changed (None: several did)
+        now: dict[str, Unit] = {}  # changed unit on the map -> the unit as it is now
         for uid in changed:
-            for hex_, unit, sign in ((base.positions.get(uid), base.unit_of.get(uid), -1), (positions.get(uid), now.get(uid), 1)):
+            for hex_, unit, sign in ((base.positions.get(uid), base.unit_of.get(uid), -1),
+                                     (positions.get(uid), None, 1)):
                 if hex_ is None:
                     continue
+                if unit is None:
+                    unit = now[uid] = lookup(uid)
                 totals[hex_] = totals.get(hex_, 0) + sign * unit.strength
-                here = by_side[hex_] = dict(by_side.get(hex_, ()))
+                here = by_side[hex_] = by_side.get(hex_, {}).copy()
                 here[unit.side] = here.get(unit.side, 0) + sign * unit.strength
-                sides_changed.setdefault(hex_, set()).add(unit.side)
-                if sign > 0:
-                    arrived.setdefault(hex_, []).append(uid)
-        # Terms to redo: the changed units', and those of units next to a hex where their enemies' strength changed.
-        redo = set(now)
-        neighbours, ids_at, unit_of = self.neighbours, base.ids_at, base.unit_of
-        for hex_, sides in sides_changed.items():
-            for n in neighbours.get(hex_, ()):
-                for uid in ids_at.get(n, ()):
-                    if uid not in changed and (len(sides) > 1 or unit_of[uid].side not in sides):
-                        redo.add(uid)
-                for uid in arrived.get(n, ()):
-                    redo.add(uid)
-        sums = base.sums.copy()
-        terms = base.terms
+                touched[hex_] = unit.side if touched.get(hex_, unit.side) == unit.side else None
+        sums, terms, turns_left = base.sums.copy(), base.terms, base.turns_left
         for uid in changed:
             old = terms.get(uid)
             if old is not None:
                 sums[old[0]] -= old[1]
-        turns_left = base.turns_left
+        term = self._term
+        for uid, unit in now.items():
+            sums[unit.side] = sums.get(unit.side, 0.0) + term(unit, positions[uid], totals, by_side, turns_left)
+        # Units that did not change, next to a hex where their enemies' strength changed: their danger changed.
+        redo = set()
+        for hex_, changed_side in touched.items():
+            for uid, owner in base.next_to(hex_, self.neighbours):
+                if owner != changed_side and uid not in changed:
+                    redo.add(uid)
+        unit_of = base.unit_of
         for uid in redo:
-            unit = now.get(uid) or unit_of[uid]
-            if uid not in changed:
-                old = terms[uid]
-                sums[old[0]] -= old[1]
-            sums[unit.side] = sums.get(unit.side, 0.0) + self._term(unit, positions[uid], totals, by_side, turns_left)
+            old = terms[uid]
+            unit = unit_of[uid]
+            sums[old[0]] += term(unit, positions[uid], totals, by_side, turns_left) - old[1]
         return _total(sums, side)
 
     def _term(self, unit: Unit, hex_: Hex, totals: dict[Hex, int], by_side: dict[Hex, dict[str, int]],
@@ -272,6 +268,16 @@ class _Scored:
     terms: dict[str, tuple[str, float]]  # unit id -> (its side, its term)
     sums: dict[str, float]  # side -> the sum of its units' terms
     unit_table: dict | None = None  # a copy of the state's own table of units, if it has one
+    _next_to: dict = field(default_factory=dict)
+
+    def next_to(self, hex_: Hex, neighbours: dict[Hex, tuple[Hex, ...]]) -> list[tuple[str, str]]:
+        """(unit id, side) of the units next to `hex_` (made when first asked for)."""
+        found = self._next_to.get(hex_)
+        if found is None:
+            ids_at, unit_of = self.ids_at, self.unit_of
+            found = self._next_to[hex_] = [(uid, unit_of[uid].side) for n in neighbours.get(hex_, ())
+                                           for uid in ids_at.get(n, ())]
+        return found
 
     def total(self, side: str) -> float:
         return _total(self.sums, side)
