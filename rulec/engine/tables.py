@@ -3,6 +3,11 @@
 Built once per `Game` (see `tables_for`) and shared by every state of that game, so
 that a `GameState` itself stays a few flat dicts and sets that are cheap to copy.
 Nothing here names a particular game: every number comes from the model.
+
+Everything built up front is linear in the hexes (a few entries per hex and hexside):
+what would grow with hexes squared (distances between hexes, a bit set per hex) or
+with hexes times units (each unit's move actions) is made when first asked for.
+benchmarks/scaling.py measures it.
 """
 
 from __future__ import annotations
