@@ -1,4 +1,4 @@
-"""The scaling benchmark still runs (at tiny sizes), and the made-up game it plays is the game it says.
+"""The scaling and greedy benchmarks still run (at tiny sizes), and the made-up game they play is the game it says.
 
 Not a timed test: speed is read from the benchmark's own output by a person.
 """
@@ -41,3 +41,12 @@ def test_quick_scaling_run_prints_a_row_per_size(capsys):
     for row in rows:
         compile_s, load_s, peak_mb, per_action = map(float, row[2:6])
         assert compile_s > 0 and load_s >= 0 and peak_mb > 0 and per_action > 0
+
+
+def test_quick_greedy_run_prints_decision_times(capsys):
+    greedy = _module("greedy")
+    assert greedy.main(["--quick", "--game", "drive_on_metz"]) == 0
+    out = capsys.readouterr().out
+    assert "made-up game (48 hexes, 8 units)" in out and "drive_on_metz (99 hexes, 21 units)" in out
+    timings = [float(line.split(":")[1].split()[0]) for line in out.splitlines() if "ms per greedy decision" in line]
+    assert len(timings) == 2 and all(t > 0 for t in timings)
