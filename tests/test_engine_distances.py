@@ -58,6 +58,7 @@ def test_a_map_with_a_hex_missing_falls_back_to_a_search_limited_to_what_is_aske
     expected = _searched("0404", neighbours)
     assert {b: row[b] for b in neighbours} == expected
     assert row.get(gone) is None and gone not in distances
+    assert dict(distances["0101"]) == _searched("0101", neighbours)  # iterating a row searches the whole map
 
 
 def test_an_island_is_not_reached():

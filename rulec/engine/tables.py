@@ -386,12 +386,22 @@ class _SearchRow(Mapping):
         return found
 
     def __iter__(self) -> Iterator[Hex]:
-        self.get(object())  # search the whole map first (an object that is no hex is never found)
+        self._search_all()
         return iter(self.found)
 
     def __len__(self) -> int:
-        self.get(object())
+        self._search_all()
         return len(self.found)
+
+    def _search_all(self) -> None:
+        neighbours, found, frontier = self.neighbours, self.found, self.frontier
+        while frontier:
+            h = frontier.popleft()
+            step = found[h] + 1
+            for n in neighbours[h]:
+                if n not in found:
+                    found[n] = step
+                    frontier.append(n)
 
 
 def _axial_coordinates(grid: HexGrid | None, coordinates: dict[Hex, tuple[int, int]],
