@@ -14,12 +14,12 @@ def test_the_evaluator_reads_objectives_from_the_awards(metz):
     by_side: dict[str, list] = {}
     for objective in evaluator.objectives:
         by_side.setdefault(objective.side, []).append(objective)
-    held = [o for o in by_side["us"] if not o.recurring and o.distance.get("0807") == 0]
+    held = [o for o in by_side["us"] if not o.recurring and o.distance(4).get("0807") == 0]
     assert held and held[0].value == 20  # the hex an award pays 20 VP for holding
     zone = [o for o in by_side["us"] if o.recurring]
-    assert zone and all(zone[0].distance[h] == 0 for h in metz.map.zones["east_bank"])
+    assert zone and all(zone[0].distance(4)[h] == 0 for h in metz.map.zones["east_bank"])
     # an edge to leave by lies beyond its edge hexes: leaving costs something even from them
-    assert any(0 < o.distance.get("0101", 0) for o in by_side["germany"])
+    assert any(0 < o.distance(4).get("0101", 0) for o in by_side["germany"])
 
 
 def test_greedy_beats_random_from_both_sides(metz):

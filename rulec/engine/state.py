@@ -23,7 +23,7 @@ from rulec.engine import combat as fight
 from rulec.engine.actions import (ADVANCE, ATTACK, DELAY, END, EXIT, MOVE, REMOVE, RETREAT, ROLL, Action,
                                   ActionSyntaxError, IllegalAction, format_action, parse_words)
 from rulec.engine.explain import why_illegal
-from rulec.engine.movement import NOWHERE, MoveCosts, Reach, costs_of, reach_of
+from rulec.engine.movement import NOWHERE, MoveCosts, Reach, costs_of, patch_moves, reach_of
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import Tables, tables_for
 from rulec.engine.victory import Outcome, VpEntry, award_amount, outcome_of, score_game_end, sudden_death
@@ -383,8 +383,10 @@ class GameState:
                 kept = unmoved.get(uid)  # None: its moves depend on where friends stand; redo them
                 moves, exits, hexes, to = kept or self._unit_moves(uid)
                 legal = before.get(uid) if kept else None
-                if legal is None or left in hexes or entered in hexes:
+                if legal is None:
                     legal = moves if full.isdisjoint(hexes) else [m for m, h in zip(moves, to) if h not in full]
+                elif left in hexes or entered in hexes:
+                    legal = patch_moves(legal, moves, to, full, (left, entered))
                 segments[uid] = legal
                 actions.extend(legal)
                 actions.extend(exits)

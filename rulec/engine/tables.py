@@ -3,16 +3,22 @@
 Built once per `Game` (see `tables_for`) and shared by every state of that game, so
 that a `GameState` itself stays a few flat dicts and sets that are cheap to copy.
 Nothing here names a particular game: every number comes from the model.
+
+Everything built up front is linear in the hexes (a few entries per hex and hexside):
+what would grow with hexes squared (distances between hexes, a bit set per hex) or
+with hexes times units (each unit's move actions) is made when first asked for.
+benchmarks/scaling.py measures it.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from rulec.engine.actions import Action
 from rulec.runtime.context import StandInContext
-from rulec.runtime.model import Game, Hex, Unit, hexside_key
+from rulec.runtime.model import Game, Hex, HexGrid, Unit, hexside_key
 
 # A move cost that marks a hexside as impassable.
 IMPASSABLE = 10**6
@@ -31,7 +37,7 @@ class Tables:
     game: Game
     hexes: tuple[Hex, ...]
     neighbours: dict[Hex, tuple[Hex, ...]]
-    distance: dict[Hex, dict[Hex, int]]
+    distance: "Distances"  # distance[a][b]: steps from a to b (worked out when asked, see Distances)
     hex_cost: dict[Hex, int]  # MP to enter the hex off-road (the highest of its terrains)
     entry: dict[tuple[Hex, Hex], EntryCost]
     river_sides: frozenset[str]  # hexsides that block a retreat
@@ -57,7 +63,7 @@ class Tables:
     # lookups, and a set of hexes can be the bits of an int):
     numbered: tuple[Hex, ...] = ()  # number -> hex (the hexes sorted)
     index: dict[Hex, int] = field(default_factory=dict)  # hex -> its number
-    hex_bit: dict[Hex, int] = field(default_factory=dict)  # hex -> 1 << its number
+    hex_bit: dict[Hex, int] = field(default_factory=dict)  # hex -> 1 << its number (made on first use)
     index_steps: list = field(default_factory=list)  # number -> ((neighbour number, MP, river), ...)
     index_plain_moves: list = field(default_factory=list)  # number -> ((neighbour, MP), ...), cheapest first:
     # the steps not across a river nor into an objective
@@ -67,6 +73,7 @@ class Tables:
     index_exits: list = field(default_factory=list)  # number -> ((edge, MP to leave), ...)
     index_bit: list = field(default_factory=list)  # number -> its objective bit (0 if none)
     zoc_bits: dict[Hex, int] = field(default_factory=dict)  # hex -> the hexes a unit there controls, as bits
+    # (made on first use: a table of every hex's bits would grow with hexes squared)
     number_sets: dict = field(default_factory=dict)  # frozenset of hexes -> frozenset of their numbers
     boards: dict = field(default_factory=dict)  # what stands in the way of searches (movement.Board)
     scopes: dict = field(default_factory=dict)  # what a search may look at, by allowance and start (movement._scope)
@@ -82,11 +89,11 @@ class Tables:
                       for h, ns in self.neighbours.items()}
         self.numbered = tuple(sorted(self.hexes))
         self.index = {h: i for i, h in enumerate(self.numbered)}
-        self.hex_bit = {h: 1 << i for i, h in enumerate(self.numbered)}
+        self.hex_bit = _BitsOf(self.index)
         self.index_steps = [tuple((self.index[n], cost, river) for n, cost, river in self.steps[h]) for h in self.numbered]
         self.index_rivers = [tuple(n for n, _, river in steps if river) for steps in self.index_steps]
         self.index_exits = [tuple((e, self.exit_cost[(h, e)]) for e in self.edges_of.get(h, ())) for h in self.numbered]
-        self.zoc_bits = {h: sum(self.hex_bit[n] for n in set(self.zoc_into[h])) for h in self.numbered}
+        self.zoc_bits = _ZocBitsOf(self.index, self.zoc_into)
         bits = {h: 1 << i for i, h in enumerate(self.objectives)}
         self.index_bit = [bits.get(h, 0) for h in self.numbered]
         self.index_plain_moves = [tuple(sorted(((n, cost) for n, cost, river in steps if not river and not self.index_bit[n]),
@@ -106,9 +113,7 @@ class Tables:
         """The move Actions of one unit by hex number, made once and shared by every state."""
         row = self.move_rows.get(uid)
         if row is None:
-            interned = self.move_actions
-            row = self.move_rows[uid] = [interned.get((uid, h)) or interned.setdefault((uid, h), Action.move(uid, h))
-                                         for h in self.numbered]
+            row = self.move_rows[uid] = _MoveRow(uid, self.numbered, self.move_actions)
         return row
 
 
@@ -146,7 +151,7 @@ def _build(game: Game) -> Tables:
         raise ValueError(f"game '{game.info.id}' has no map; the map engine cannot play it")
     hexes = tuple(gmap.hexes)
     neighbours = {h: tuple(gmap.neighbours.get(h, {}).values()) for h in hexes}
-    distance = {h: _bfs(h, neighbours) for h in hexes}
+    distance = Distances(neighbours, _axial_coordinates(gmap.grid, gmap.coordinates, neighbours))
 
     hex_cost = {h: _hex_cost(game, gmap.terrain.get(h, ())) for h in hexes}
     road_cost = _road_cost(game)
@@ -232,16 +237,221 @@ def _mask_rank(game: Game, objectives: tuple[Hex, ...]) -> tuple[int, ...]:
     return tuple(rank)
 
 
-def _bfs(start: Hex, neighbours: dict[Hex, tuple[Hex, ...]]) -> dict[Hex, int]:
-    seen = {start: 0}
-    queue = deque([start])
-    while queue:
-        h = queue.popleft()
-        for n in neighbours[h]:
-            if n not in seen:
-                seen[n] = seen[h] + 1
-                queue.append(n)
-    return seen
+class _BitsOf(dict):
+    """hex -> 1 << its number, each made when first asked for."""
+
+    def __init__(self, index: dict[Hex, int]):
+        super().__init__()
+        self.index = index
+
+    def __missing__(self, h: Hex) -> int:
+        bit = self[h] = 1 << self.index[h]
+        return bit
+
+
+class _ZocBitsOf(dict):
+    """hex -> the hexes a unit there controls, as bits of hex numbers, each made when first asked for."""
+
+    def __init__(self, index: dict[Hex, int], zoc_into: dict[Hex, tuple[Hex, ...]]):
+        super().__init__()
+        self.index, self.zoc_into = index, zoc_into
+
+    def __missing__(self, h: Hex) -> int:
+        bits = 0
+        for n in set(self.zoc_into[h]):
+            bits |= 1 << self.index[n]
+        self[h] = bits
+        return bits
+
+
+class _MoveRow(dict):
+    """hex number -> one unit's move Action to that hex, each made when first asked for (and shared)."""
+
+    def __init__(self, uid: str, numbered: tuple[Hex, ...], interned: dict):
+        super().__init__()
+        self.uid, self.numbered, self.interned = uid, numbered, interned
+
+    def __missing__(self, number: int) -> Action:
+        key = (self.uid, self.numbered[number])
+        action = self.interned.get(key)
+        if action is None:
+            action = self.interned[key] = Action.move(*key)
+        self[number] = action
+        return action
+
+
+# How many hexes' rows of distances a game keeps (the oldest half is dropped beyond that).
+DISTANCE_ROWS = 512
+
+
+class Distances(Mapping):
+    """Steps between hexes along the map's adjacencies, worked out only when asked: `distances[a][b]`.
+
+    A table of every pair would grow with hexes squared. On a whole hex grid (no hex
+    missing) the distance is closed-form from the hexes' axial coordinates; otherwise a
+    breadth-first search from `a` runs only as far as the farthest hex asked about.
+    A hex that cannot be reached is not in the row (`row.get(b)` is None).
+    """
+
+    def __init__(self, neighbours: dict[Hex, tuple[Hex, ...]], axial: dict[Hex, tuple[int, int]] | None):
+        self.neighbours, self.axial = neighbours, axial
+        self.rows: dict[Hex, Mapping] = {}
+
+    def __getitem__(self, a: Hex) -> Mapping:
+        row = self.rows.get(a)
+        if row is None:
+            if a not in self.neighbours:
+                raise KeyError(a)
+            if len(self.rows) >= DISTANCE_ROWS:
+                for old in list(self.rows)[: DISTANCE_ROWS // 2]:
+                    del self.rows[old]
+            row = self.rows[a] = _AxialRow(a, self.axial) if self.axial is not None else _SearchRow(a, self.neighbours)
+        return row
+
+    def __contains__(self, a: object) -> bool:
+        return a in self.neighbours
+
+    def __iter__(self) -> Iterator[Hex]:
+        return iter(self.neighbours)
+
+    def __len__(self) -> int:
+        return len(self.neighbours)
+
+    def between(self, a: Hex, b: Hex) -> int | None:
+        """Steps from `a` to `b`, None if `b` cannot be reached."""
+        return self[a].get(b)
+
+
+class _AxialRow(Mapping):
+    """Distances from one hex of a whole grid, from axial coordinates."""
+
+    __slots__ = ("axial", "q", "r")
+
+    def __init__(self, a: Hex, axial: dict[Hex, tuple[int, int]]):
+        self.axial = axial
+        self.q, self.r = axial[a]
+
+    def __getitem__(self, b: Hex) -> int:
+        q, r = self.axial[b]
+        dq, dr = q - self.q, r - self.r
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+    def get(self, b: Hex, default=None):
+        found = self.axial.get(b)
+        if found is None:
+            return default
+        dq, dr = found[0] - self.q, found[1] - self.r
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+    def __contains__(self, b: object) -> bool:
+        return b in self.axial
+
+    def __iter__(self) -> Iterator[Hex]:
+        return iter(self.axial)
+
+    def __len__(self) -> int:
+        return len(self.axial)
+
+
+class _SearchRow(Mapping):
+    """Distances from one hex by a breadth-first search, taken only as far as the hexes asked about."""
+
+    def __init__(self, a: Hex, neighbours: dict[Hex, tuple[Hex, ...]]):
+        self.neighbours = neighbours
+        self.found = {a: 0}
+        self.frontier = deque([a])
+
+    def get(self, b: Hex, default=None):
+        found = self.found
+        if b in found:
+            return found[b]
+        if b not in self.neighbours:
+            return default
+        neighbours, frontier = self.neighbours, self.frontier
+        while frontier:
+            h = frontier.popleft()
+            step = found[h] + 1
+            for n in neighbours[h]:
+                if n not in found:
+                    found[n] = step
+                    frontier.append(n)
+            if b in found:
+                return found[b]
+        return default
+
+    def __getitem__(self, b: Hex) -> int:
+        found = self.get(b)
+        if found is None:
+            raise KeyError(b)
+        return found
+
+    def __iter__(self) -> Iterator[Hex]:
+        self._search_all()
+        return iter(self.found)
+
+    def __len__(self) -> int:
+        self._search_all()
+        return len(self.found)
+
+    def _search_all(self) -> None:
+        neighbours, found, frontier = self.neighbours, self.found, self.frontier
+        while frontier:
+            h = frontier.popleft()
+            step = found[h] + 1
+            for n in neighbours[h]:
+                if n not in found:
+                    found[n] = step
+                    frontier.append(n)
+
+
+def _axial_coordinates(grid: HexGrid | None, coordinates: dict[Hex, tuple[int, int]],
+                       neighbours: dict[Hex, tuple[Hex, ...]]) -> dict[Hex, tuple[int, int]] | None:
+    """Each hex's axial (q, r) coordinates, if the map is a whole grid that they describe; None otherwise.
+
+    On a whole rectangular grid a shortest path never has to leave the map, so the
+    grid distance is the distance along the map's adjacencies. Checked, not assumed:
+    every hex of the rectangle is on the map, and each hex's neighbours are exactly
+    the hexes one step away in axial coordinates.
+    """
+    if grid is None or not coordinates:
+        return None
+    (c0, c1), (r0, r1) = grid.columns, grid.rows
+    if len(neighbours) != (c1 - c0 + 1) * (r1 - r0 + 1) or len(coordinates) != len(neighbours):
+        return None
+    axial = {}
+    for h in neighbours:
+        position = coordinates.get(h)
+        if position is None:
+            return None
+        column, row = position
+        if grid.offset in ("even_columns_down", "odd_columns_down"):
+            parity = column & 1 if grid.offset == "even_columns_down" else -(column & 1)
+            axial[h] = (column, row - (column + parity) // 2)
+        else:
+            parity = row & 1 if grid.offset == "even_rows_right" else -(row & 1)
+            axial[h] = (column - (row + parity) // 2, row)
+    directions = {(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)}
+    for h, ns in neighbours.items():
+        q, r = axial[h]
+        around = {(q + dq, r + dr) for dq, dr in directions}
+        if len(ns) != len(set(ns)) or any(axial.get(n) not in around for n in ns):
+            return None
+        in_rectangle = sum(1 for dq, dr in directions if _on_grid(grid, q + dq, r + dr))
+        if in_rectangle != len(ns):
+            return None
+    return axial
+
+
+def _on_grid(grid: HexGrid, q: int, r: int) -> bool:
+    """Is the hex at axial (q, r) inside the grid's rectangle of columns and rows?"""
+    if grid.offset in ("even_columns_down", "odd_columns_down"):
+        parity = q & 1 if grid.offset == "even_columns_down" else -(q & 1)
+        column, row = q, r + (q + parity) // 2
+    else:
+        row = r
+        parity = row & 1 if grid.offset == "even_rows_right" else -(row & 1)
+        column = q + (row + parity) // 2
+    return grid.columns[0] <= column <= grid.columns[1] and grid.rows[0] <= row <= grid.rows[1]
 
 
 def _hex_cost(game: Game, terrains: tuple[str, ...]) -> int:

@@ -1,4 +1,4 @@
-"""A heuristic value of a state for one seat, read from the game model alone.
+"""A heuristic value of a state for one seat, read from the compiled game and the engine's tables.
 
 Used by the greedy player and to cut MCTS rollouts short. The terms, for the
 seat's side against the best other side:
@@ -7,9 +7,19 @@ seat's side against the best other side:
 - strength on the map (a small weight: losses matter even when they give no VP);
 - closeness to the side's objectives, found in its awards: hexes to hold
   (`holds`), map edges to leave by (`exits`) and zones an award counts units in
-  (a `phase` award whose amount grows when one more of the side's units stands
-  in the zone); the distance is in movement points along roads and terrain;
+  (a `phase` award whose amount names a zone in a `units(...)` query and grows
+  when one more of the side's units stands there; the zone is read from the
+  amount's parse tree). The distance is in movement points as the engine counts
+  them (`Tables.entry`, `Tables.exit_cost`): a river crossing, which takes a
+  unit's whole move, costs the unit's movement allowance;
 - danger: enemy strength next to a unit, relative to its own.
+
+Speed: a greedy decision scores every legal action's outcome, positions that
+differ from one another by a unit or two. The value is a sum of one term per
+unit, and a unit's term depends only on its hex and its neighbours; so the
+evaluator keeps the terms of the last position scored in full, and scores a
+position that differs from it in a few units by working out again only the terms
+of those units and of the units next to them.
 
 A toy state with no map model is scored on its VP alone.
 """
@@ -17,16 +27,21 @@ A toy state with no map model is scored on its VP alone.
 from __future__ import annotations
 
 import heapq
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from rulec.diagnostics import DiagnosticError
+from rulec.engine.tables import IMPASSABLE, Tables, tables_for
+from rulec.language.parse import parse_text
 from rulec.players import view
 from rulec.runtime.context import StandInContext
-from rulec.runtime.model import Game, Hex, Unit
+from rulec.runtime.model import Award, Game, Hex, Unit
 
 WIN_VALUE = 1000.0
-RIVER_CROSSING_COST = 6  # a crossing that takes a unit's whole move, in MP
+# A position that differs from the last one scored in full in more units than this is scored in full (and
+# becomes the one the next positions are compared with). Two: the candidates of one decision differ from the
+# position decided on in a unit or so each, so from one another in two.
+MOST_CHANGES = 2
 
 
 @dataclass(frozen=True)
@@ -39,16 +54,26 @@ class Weights:
     closeness_scale: float = 3.0  # MP at which an objective counts half
     engaged: float = 0.3  # extra share of its objective value for a unit in contact with the enemy
 
-_ZONE_IN_EXPRESSION = re.compile(r"zone\s*=\s*([A-Za-z_][A-Za-z0-9_]*)")
 
-
-@dataclass(frozen=True)
+@dataclass
 class Objective:
+    """Hexes a side wants its units in (or an edge to leave by), and what reaching them is worth."""
+
     side: str
     value: float  # VP it is worth to one unit reaching it
-    distance: dict[Hex, float]  # MP from each hex to the objective
+    targets: tuple[Hex, ...]  # the hexes to reach (for an edge: the hexes it is left from)
+    edges: tuple[str, ...] = ()  # map edges to leave by: the step off the map counts too
     only: Any = None  # the award's condition on the unit, if any
     recurring: bool = False  # scored every turn (a unit standing in a zone), so worth more early
+    tables: Tables | None = field(default=None, repr=False)
+    _by_allowance: dict[int, dict[Hex, float]] = field(default_factory=dict, repr=False)
+
+    def distance(self, allowance: int) -> dict[Hex, float]:
+        """MP from each hex to the objective for a unit with `allowance` MP (hexes that cannot reach it are left out)."""
+        found = self._by_allowance.get(allowance)
+        if found is None:
+            found = self._by_allowance[allowance] = _distances(self.tables, self.targets, self.edges, allowance)
+        return found
 
 
 class Evaluator:
@@ -56,10 +81,11 @@ class Evaluator:
         self.game = game
         self.weights = weights
         self.objectives: list[Objective] = []
-        self._best_cache: dict[tuple[str, Hex, int], float] = {}  # a pure function of its key
+        self._best_cache: dict[tuple, float] = {}  # a pure function of its key
+        self._base: _Scored | None = None  # the last position scored in full
         if game is not None and game.map is not None:
-            self.neighbours = {h: tuple(n.values()) for h, n in game.map.neighbours.items()}
-            self.entry_costs = _entry_costs(game)
+            self.tables = tables_for(game)
+            self.neighbours = self.tables.neighbours
             self.objectives = self._objectives(game)
 
     # ------------------------------------------------------------------ scoring
@@ -73,37 +99,111 @@ class Evaluator:
         value = float(vp.get(side, 0) - (max(others) if others else 0))
         if not self.objectives and (self.game is None or self.game.map is None):
             return value
-        positions = view.unit_hexes(state)
-        return value + self._position_value(state, side, positions)
+        return value + self._position_value(state, side)
 
-    def _position_value(self, state: Any, side: str, positions: dict[str, Hex]) -> float:
-        game, weights = self.game, self.weights
+    def _position_value(self, state: Any, side: str) -> float:
+        game = self.game
         turns_left = max(1, game.info.turns - state.turn + 1) if game.info.turns else 1
-        placed = [(view.current_unit(state, unit_id), hex_) for unit_id, hex_ in positions.items()]
-        strength_at: dict[Hex, dict[str, int]] = {}  # hex -> side -> strength there
-        for unit, hex_ in placed:
-            sides_here = strength_at.setdefault(hex_, {})
-            sides_here[unit.side] = sides_here.get(unit.side, 0) + unit.strength
-        neighbours = self.neighbours
-        # Contact with the enemy is how a side gets through to its objectives: it pins the enemy and
-        # sets up attacks (measured: without it the greedy player stalls short of the enemy's line).
-        engaged = 1.0 + weights.engaged
-        total = 0.0
-        for unit, hex_ in placed:
-            sign = 1.0 if unit.side == side else -1.0
-            threat = 0
-            for neighbour in neighbours.get(hex_, ()):
-                there = strength_at.get(neighbour)
-                if there:
-                    threat += sum(strength for owner, strength in there.items() if owner != unit.side)
-            objective = weights.objective * self._best_objective(unit, hex_, turns_left)
-            total += sign * (weights.strength * unit.strength + (objective * engaged if threat else objective))
-            if threat:
-                total -= sign * weights.danger * min(3.0, threat / max(1, unit.strength))
-        return total
+        positions = view.unit_hexes(state)
+        lookup = getattr(state, "unit", None)
+        if not callable(lookup):
+            lookup = lambda uid: view.current_unit(state, uid)  # noqa: E731
+        base = self._base
+        if base is not None and base.turns_left == turns_left:
+            old = base.positions
+            changed = [uid for uid, hex_ in positions.items() if old.get(uid) != hex_]
+            if positions.keys() != old.keys():  # a unit left the map (or came back to it)
+                changed += [uid for uid in old if uid not in positions]
+            if len(changed) <= MOST_CHANGES:
+                # A unit replaced where it stands (a step loss, a flip) changes too. An engine state keeps its
+                # units in one dict (GameState._units): comparing it whole is much cheaper than asking unit by unit.
+                table = getattr(state, "_units", None)
+                if not (isinstance(table, dict) and table == base.unit_table):
+                    units = list(map(lookup, base.uids))
+                    changed += [uid for uid, now, then in zip(base.uids, units, base.units) if now is not then]
+                if len(changed) <= MOST_CHANGES:
+                    return self._score_changes(base, positions, lookup, set(changed), side)
+        uids = list(positions)
+        base = self._base = self._score_in_full(positions, uids, list(map(lookup, uids)), turns_left)
+        table = getattr(state, "_units", None)
+        base.unit_table = dict(table) if isinstance(table, dict) else None
+        return base.total(side)
+
+    def _score_in_full(self, positions: dict[str, Hex], uids: list[str], units: list[Unit], turns_left: int) -> "_Scored":
+        totals: dict[Hex, int] = {}  # hex -> strength there
+        by_side: dict[Hex, dict[str, int]] = {}  # hex -> side -> strength there
+        ids_at: dict[Hex, list[str]] = {}  # hex -> the units there
+        for uid, unit in zip(uids, units):
+            hex_ = positions[uid]
+            totals[hex_] = totals.get(hex_, 0) + unit.strength
+            here = by_side.setdefault(hex_, {})
+            here[unit.side] = here.get(unit.side, 0) + unit.strength
+            ids_at.setdefault(hex_, []).append(uid)
+        terms = {}
+        sums: dict[str, float] = {}
+        for uid, unit in zip(uids, units):
+            term = self._term(unit, positions[uid], totals, by_side, turns_left)
+            terms[uid] = (unit.side, term)
+            sums[unit.side] = sums.get(unit.side, 0.0) + term
+        return _Scored(dict(positions), uids, units, dict(zip(uids, units)), turns_left, totals, by_side, ids_at,
+                       terms, sums)
+
+    def _score_changes(self, base: "_Scored", positions: dict[str, Hex], lookup: Any, changed: set[str],
+                       side: str) -> float:
+        """The value of a position close to `base`: only the terms of changed units and of enemies next to them are redone."""
+        totals, by_side = base.totals.copy(), base.by_side.copy()
+        touched: dict[Hex, str | None] = {}  # hex -> the side whose strength there changed (None: several did)
+        now: dict[str, Unit] = {}  # changed unit on the map -> the unit as it is now
+        for uid in changed:
+            for hex_, unit, sign in ((base.positions.get(uid), base.unit_of.get(uid), -1),
+                                     (positions.get(uid), None, 1)):
+                if hex_ is None:
+                    continue
+                if unit is None:
+                    unit = now[uid] = lookup(uid)
+                totals[hex_] = totals.get(hex_, 0) + sign * unit.strength
+                here = by_side[hex_] = by_side.get(hex_, {}).copy()
+                here[unit.side] = here.get(unit.side, 0) + sign * unit.strength
+                touched[hex_] = unit.side if touched.get(hex_, unit.side) == unit.side else None
+        sums, terms, turns_left = base.sums.copy(), base.terms, base.turns_left
+        for uid in changed:
+            old = terms.get(uid)
+            if old is not None:
+                sums[old[0]] -= old[1]
+        term = self._term
+        for uid, unit in now.items():
+            sums[unit.side] = sums.get(unit.side, 0.0) + term(unit, positions[uid], totals, by_side, turns_left)
+        # Units that did not change, next to a hex where their enemies' strength changed: their danger changed.
+        redo = set()
+        for hex_, changed_side in touched.items():
+            for uid, owner in base.next_to(hex_, self.neighbours):
+                if owner != changed_side and uid not in changed:
+                    redo.add(uid)
+        unit_of = base.unit_of
+        for uid in redo:
+            old = terms[uid]
+            unit = unit_of[uid]
+            sums[old[0]] += term(unit, positions[uid], totals, by_side, turns_left) - old[1]
+        return _total(sums, side)
+
+    def _term(self, unit: Unit, hex_: Hex, totals: dict[Hex, int], by_side: dict[Hex, dict[str, int]],
+              turns_left: int) -> float:
+        """What one unit is worth to its own side where it stands (see the module docstring)."""
+        weights = self.weights
+        threat = 0
+        side = unit.side
+        for neighbour in self.neighbours.get(hex_, ()):
+            total = totals.get(neighbour)
+            if total:
+                threat += total - by_side[neighbour].get(side, 0)
+        objective = weights.objective * self._best_objective(unit, hex_, turns_left)
+        if not threat:
+            return weights.strength * unit.strength + objective
+        return (weights.strength * unit.strength + objective * (1.0 + weights.engaged)
+                - weights.danger * min(3.0, threat / max(1, unit.strength)))
 
     def _best_objective(self, unit: Unit, hex_: Hex, turns_left: int) -> float:
-        key = (unit.id, hex_, turns_left)
+        key = (unit.id, unit.strength, unit.move, hex_, turns_left)
         value = self._best_cache.get(key)
         if value is None:
             value = self._best_cache[key] = self._compute_best_objective(unit, hex_, turns_left)
@@ -112,11 +212,14 @@ class Evaluator:
     def _compute_best_objective(self, unit: Unit, hex_: Hex, turns_left: int) -> float:
         best = 0.0
         for objective in self.objectives:
-            if objective.side != unit.side or hex_ not in objective.distance:
+            if objective.side != unit.side:
+                continue
+            distance = objective.distance(unit.move).get(hex_)
+            if distance is None:
                 continue
             if objective.only is not None and not _safe_bool(objective.only, StandInContext(unit=unit)):
                 continue
-            closeness = 1.0 / (1.0 + objective.distance[hex_] / self.weights.closeness_scale)
+            closeness = 1.0 / (1.0 + distance / self.weights.closeness_scale)
             worth = objective.value * (turns_left if objective.recurring else 1)
             best = max(best, worth * closeness)
         return best
@@ -129,14 +232,14 @@ class Evaluator:
             trigger = award.trigger
             if trigger.kind == "holds" and trigger.hexes:
                 amount = _safe_number(award.amount, StandInContext())
-                found.append(Objective(award.side, amount, self._distances(trigger.hexes, exit_edge=False), award.only))
+                found.append(Objective(award.side, amount, tuple(trigger.hexes), only=award.only, tables=self.tables))
             elif trigger.kind == "exits" and trigger.edges:
                 edge_hexes = tuple(sorted({h for e in trigger.edges for h in map_.edges.get(e, ())}))
                 sample = next((u for u in game.units.values() if u.side == award.side), None)
                 amount = _safe_number(award.amount, StandInContext(unit=sample, turn=1))
-                found.append(Objective(award.side, amount, self._distances(edge_hexes, exit_edge=True), award.only))
+                found.append(Objective(award.side, amount, edge_hexes, tuple(trigger.edges), award.only, tables=self.tables))
             elif trigger.kind == "phase":
-                for zone in _ZONE_IN_EXPRESSION.findall(award.amount.source):
+                for zone in zones_counted(award):
                     hexes = map_.zones.get(zone)
                     if not hexes:
                         continue
@@ -146,63 +249,108 @@ class Evaluator:
                     gain = (_safe_number(award.amount, StandInContext(placed=[(sample, hexes[0])], zones=map_.zones))
                             - _safe_number(award.amount, StandInContext(zones=map_.zones)))
                     if gain > 0:
-                        found.append(Objective(award.side, gain, self._distances(hexes, exit_edge=False), recurring=True))
+                        found.append(Objective(award.side, gain, tuple(hexes), recurring=True, tables=self.tables))
         return found
 
-    def _distances(self, targets: tuple[Hex, ...], exit_edge: bool) -> dict[Hex, float]:
-        """Movement points from every hex to the nearest target (and off the map for an edge)."""
-        map_ = self.game.map
-        distance: dict[Hex, float] = {}
-        queue = [((self.entry_costs[h] if exit_edge else 0.0), h) for h in targets if h in self.entry_costs]
-        heapq.heapify(queue)
-        while queue:
-            cost, hex_ = heapq.heappop(queue)
-            if hex_ in distance:
-                continue
-            distance[hex_] = cost
-            for neighbour in map_.neighbours.get(hex_, {}).values():
-                if neighbour not in distance:
-                    step = _step_cost(self.game, neighbour, hex_, self.entry_costs)
-                    if step is not None:
-                        heapq.heappush(queue, (cost + step, neighbour))
-        return distance
+
+@dataclass
+class _Scored:
+    """A position scored in full: each unit's term, and their sums by side."""
+
+    positions: dict[str, Hex]
+    uids: list[str]
+    units: list[Unit]
+    unit_of: dict[str, Unit]
+    turns_left: int
+    totals: dict[Hex, int]  # hex -> the strength there
+    by_side: dict[Hex, dict[str, int]]  # hex -> side -> its strength there
+    ids_at: dict[Hex, list[str]]  # hex -> the units there
+    terms: dict[str, tuple[str, float]]  # unit id -> (its side, its term)
+    sums: dict[str, float]  # side -> the sum of its units' terms
+    unit_table: dict | None = None  # a copy of the state's own table of units, if it has one
+    _next_to: dict = field(default_factory=dict)
+
+    def next_to(self, hex_: Hex, neighbours: dict[Hex, tuple[Hex, ...]]) -> list[tuple[str, str]]:
+        """(unit id, side) of the units next to `hex_` (made when first asked for)."""
+        found = self._next_to.get(hex_)
+        if found is None:
+            ids_at, unit_of = self.ids_at, self.unit_of
+            found = self._next_to[hex_] = [(uid, unit_of[uid].side) for n in neighbours.get(hex_, ())
+                                           for uid in ids_at.get(n, ())]
+        return found
+
+    def total(self, side: str) -> float:
+        return _total(self.sums, side)
 
 
-def _entry_costs(game: Game) -> dict[Hex, float]:
-    costs = {}
-    for hex_, terrain_ids in game.map.terrain.items():
-        moves = []
-        for terrain_id in terrain_ids:
-            terrain = game.terrain.get(terrain_id)
-            if terrain is None:
-                continue
-            if terrain.prohibited:
-                moves = [float("inf")]
-                break
-            if terrain.move is not None:
-                moves.append(terrain.move + terrain.move_extra)
-        costs[hex_] = max(moves) if moves else 1.0
-    return costs
+def _total(sums: dict[str, float], side: str) -> float:
+    return sum(value if owner == side else -value for owner, value in sums.items())
 
 
-def _step_cost(game: Game, source: Hex, target: Hex, entry_costs: dict[Hex, float]) -> float | None:
-    """MP to move from `source` into `target` (the search runs backwards from the targets)."""
-    cost = entry_costs.get(target, 1.0)
-    if cost == float("inf"):
-        return None
-    crossing_cost = 0.0
-    for feature_id in game.map.features_between(source, target):
-        feature = game.hexside_types.get(feature_id)
-        if feature is None:
+def zones_counted(award: Award) -> list[str]:
+    """The zones the award's amount counts units in: the `zone = NAME` arguments of its calls, from its parse tree."""
+    try:
+        document = parse_text(f"amount = {award.amount.source}\n", "<award amount>")
+    except DiagnosticError:
+        return []
+    tree = document.data.get("amount")
+    if not isinstance(tree, dict) or "tree" not in tree:
+        return []
+    zones: list[str] = []
+
+    def walk(node: list) -> None:  # the forms of rulec.language.parse.expression_tree
+        kind = node[0]
+        if kind == "call":
+            zone = node[3].get("zone")
+            if zone is not None and zone[0] in ("name", "const") and isinstance(zone[1], str) and zone[1] not in zones:
+                zones.append(zone[1])
+            for argument in [*node[2], *node[3].values()]:
+                walk(argument)
+        elif kind == "op":
+            walk(node[2])
+            walk(node[3])
+        elif kind in ("neg", "not"):
+            walk(node[1])
+        elif kind in ("and", "or"):
+            for operand in node[1]:
+                walk(operand)
+
+    walk(tree["tree"])
+    return zones
+
+
+def _distances(tables: Tables, targets: tuple[Hex, ...], edges: tuple[str, ...], allowance: int) -> dict[Hex, float]:
+    """MP from every hex to the nearest target (and off the map by one of `edges`), as the engine counts them.
+
+    A search backwards from the targets over `Tables.entry`: what entering a hex from a
+    neighbour costs, road and hexside features included; a river crossing takes the
+    unit's whole move, so it costs `allowance`.
+    """
+    entry, exit_cost = tables.entry, tables.exit_cost
+    crossing = max(1, allowance)
+    queue = []
+    for h in targets:
+        if edges:
+            costs = [exit_cost[(h, e)] for e in edges if (h, e) in exit_cost]
+            if costs:
+                queue.append((float(min(costs)), h))
+        else:
+            queue.append((0.0, h))
+    heapq.heapify(queue)
+    distance: dict[Hex, float] = {}
+    while queue:
+        cost, h = heapq.heappop(queue)
+        if h in distance:
             continue
-        if feature.kind == "road" and feature.move is not None:
-            return float(feature.move)
-        if feature.crossing == "prohibited":
-            return None
-        if feature.crossing != "normal":
-            crossing_cost = RIVER_CROSSING_COST
-        crossing_cost += feature.move_extra
-    return cost + crossing_cost
+        distance[h] = cost
+        for n in tables.neighbours[h]:
+            if n in distance:
+                continue
+            step = entry[(n, h)]
+            if step.cost >= IMPASSABLE:
+                continue
+            heapq.heappush(queue, (cost + (crossing if step.river else step.cost), n))
+    return distance
 
 
 def _safe_number(expression: Any, context: StandInContext) -> float:

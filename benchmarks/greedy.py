@@ -1,0 +1,118 @@
+"""How long the greedy player takes to decide: CPU milliseconds per greedy decision, and what a whole
+greedy game costs in random games.
+
+    .venv/bin/python benchmarks/greedy.py [-n 3] [--game drive_on_metz]
+    .venv/bin/python benchmarks/greedy.py --against 20317e9     # and a reference commit, side by side
+
+Measured on a made-up game of 140 hexes and 40 units (benchmarks/made_up_game.py,
+compiled through the normal pipeline) and on a game of games/ (`--game`). Each
+game is greedy against random, greedy on each side in turn; a decision with one
+legal action is not counted (the player does not think about it). The aim is
+under 10 ms per decision on the 140-hex, 40-unit game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import reference
+
+reference.tree_on_path()
+
+from made_up_game import compile_text, game_text  # noqa: E402
+
+from rulec.engine import new_game  # noqa: E402
+from rulec.pipeline import load_game  # noqa: E402
+from rulec.players import GreedyPlayer, RandomPlayer  # noqa: E402
+from rulec.players.base import sample_chance  # noqa: E402
+from rulec.players.match import chance_rng, play_match  # noqa: E402
+
+AIM_MS = 10.0
+
+
+def greedy_decisions(game, games: int) -> tuple[float, int, float]:
+    """(CPU ms per greedy decision, decisions, CPU seconds per whole greedy-against-random game)."""
+    thinking, decisions, whole = 0.0, 0, 0.0
+    for seed in range(games):
+        for greedy_seat in range(len(game.sides)):
+            state = new_game(game, seed=seed)
+            players = [GreedyPlayer(seed * 2 + i) if i == greedy_seat else RandomPlayer(seed * 2 + i)
+                       for i in range(len(state.players))]
+            rng = chance_rng(seed)
+            started_game = time.process_time()
+            while not state.is_terminal():
+                seat = state.current_player()
+                if state.is_chance_node():
+                    action = sample_chance(state, rng)
+                elif seat == greedy_seat and len(state.legal_actions()) > 1:
+                    started = time.process_time()
+                    action = players[seat].choose(state)
+                    thinking += time.process_time() - started
+                    decisions += 1
+                else:
+                    action = players[seat].choose(state)
+                state.apply_action(action)
+            whole += time.process_time() - started_game
+    return 1000 * thinking / max(1, decisions), decisions, whole / (games * len(game.sides))
+
+
+def random_game_seconds(game, games: int) -> float:
+    started = time.process_time()
+    for seed in range(games):
+        state = new_game(game, seed=seed)
+        play_match(state, [RandomPlayer(seed * 2 + i) for i in range(len(state.players))], seed=seed)
+    return (time.process_time() - started) / games
+
+
+def measure(game, games: int) -> dict:
+    per_decision, decisions, greedy_game = greedy_decisions(game, games)
+    random_game = random_game_seconds(game, max(10, games * 10))
+    return {"hexes": len(game.map.hexes) if game.map else 0, "units": len(game.units), "ms_per_decision": per_decision,
+            "decisions": decisions, "greedy_game_s": greedy_game, "in_random_games": greedy_game / random_game}
+
+
+def line(name: str, row: dict) -> str:
+    return (f"{name}: {row['ms_per_decision']:6.2f} ms per greedy decision ({row['decisions']} decisions);"
+            f" a greedy-against-random game costs {row['in_random_games']:5.1f} random games ({row['greedy_game_s']:.2f} s)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", type=int, default=3, help="games per side")
+    parser.add_argument("--game", default="drive_on_metz")
+    parser.add_argument("--against", metavar="REV", help="also measure commit REV, side by side")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--quick", action="store_true", help="a tiny made-up game, one game a side (a test runs it)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.n = 1
+    if args.against:
+        arguments = ["-n", str(args.n), "--game", args.game, "--json"] + (["--quick"] if args.quick else [])
+        with reference.checkout(args.against) as tree:
+            rows = [("this " + reference.describe("HEAD"), reference.run_json(reference.ROOT, "greedy.py", arguments)),
+                    (reference.describe(args.against), reference.run_json(tree, "greedy.py", arguments))]
+    else:
+        made_up = compile_text(game_text(columns=8, rows=6, units=8) if args.quick else game_text(columns=14, rows=10, units=40))
+        found = {"made_up": measure(made_up, args.n), "game": measure(load_game(args.game), args.n)}
+        if args.json:
+            print(json.dumps(found))
+            return 0
+        rows = [("", found)]
+    print(f"greedy against random, greedy on each side in turn, {args.n} games a side, CPU time")
+    width = max(len(name) for name, _ in rows)
+    for key, title in (("made_up", "made-up game"), ("game", args.game)):
+        first = rows[0][1][key]
+        print(f"  {title} ({first['hexes']} hexes, {first['units']} units)")
+        for name, found in rows:
+            print(f"    {line(name or 'this tree', found[key]) if width else line('this tree', found[key])}")
+    if not args.quick:
+        per_decision = rows[0][1]["made_up"]["ms_per_decision"]
+        print(f"  aim: under {AIM_MS:.0f} ms per decision on the made-up game: {'met' if per_decision < AIM_MS else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

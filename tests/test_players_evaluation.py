@@ -1,0 +1,71 @@
+"""The greedy player's evaluation: objectives read from the compiled awards and the engine's tables, and
+positions scored from the last one scored in full exactly as if scored afresh."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulec.engine import new_game
+from rulec.players import GreedyPlayer, RandomPlayer
+from rulec.players.evaluation import Evaluator, zones_counted
+from rulec.players.match import play_match
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def _made_up(columns: int, rows: int, units: int):
+    sys.path.insert(0, str(BENCHMARKS))
+    spec = importlib.util.spec_from_file_location("made_up_game", BENCHMARKS / "made_up_game.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.compile_text(module.game_text(columns, rows, units))
+
+
+def test_zones_come_from_the_amounts_parse_tree(metz):
+    awards = {a.id: a for a in metz.awards}
+    assert zones_counted(awards["us_east_bank"]) == ["east_bank"]
+    assert zones_counted(awards["germany_no_us_east"]) == ["east_bank"]  # inside if(...) == 0
+    assert zones_counted(awards["us_metz"]) == []
+
+
+def test_a_river_crossing_costs_the_units_whole_allowance():
+    """In the made-up game a river runs east of column 6, bridged by roads on rows 2 and 6; clear costs 1 MP."""
+    game = _made_up(12, 8, 8)
+    objective = next(o for o in Evaluator(game).objectives if o.side == "west" and o.recurring)
+    assert objective.distance(1)["0704"] == 0  # in the zone
+    assert objective.distance(1)["0604"] == 1  # across the river: a 1-MP unit's whole move
+    assert objective.distance(10)["0604"] == 3  # a 10-MP unit is better off walking to the bridge on row 6
+
+
+def test_road_and_terrain_costs_are_the_engines(metz):
+    """Metz (0807) is entered from 0707 along a road: 1 MP as the engine's tables say."""
+    objective = next(o for o in Evaluator(metz).objectives if o.side == "us" and o.value == 20)
+    assert objective.distance(4)["0807"] == 0
+    from rulec.engine.tables import tables_for
+
+    assert objective.distance(4)["0708"] == tables_for(metz).entry[("0708", "0807")].cost
+
+
+@pytest.mark.parametrize("which", ["metz", "made_up"])
+def test_scoring_from_the_last_full_score_equals_scoring_afresh(which, metz):
+    game = metz if which == "metz" else _made_up(12, 8, 24)
+    state = new_game(game, seed=3)
+    play_match(state, [GreedyPlayer(1), RandomPlayer(2)], seed=3, max_turns=2)
+    warm = Evaluator(game)
+    rng = random.Random(5)
+    compared = 0
+    while not state.is_terminal() and compared < 400:
+        actions = state.legal_actions()
+        for action in rng.sample(actions, min(8, len(actions))):
+            child = state.clone()
+            child.apply_action(action)
+            for seat in range(len(state.players)):
+                assert warm.score(child, seat) == pytest.approx(Evaluator(game).score(child, seat), abs=1e-9)
+                compared += 1
+        state.apply_action(rng.choice(actions) if not state.is_chance_node() else state.chance_outcomes()[0][0])
+    assert compared >= 100
