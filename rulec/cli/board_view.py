@@ -281,13 +281,18 @@ class GameScreen:
             self.say(f"    die roll: {text.split()[-1]}")
             return
         side = self.game.sides[state.players[seat]].name if 0 <= seat < len(state.players) else "?"
+        kind = getattr(action, "kind", None)
+        if kind in ("with", "attack") and not getattr(action, "units", None):
+            return  # a battle being declared step by step is told whole when it is resolved
         mover = getattr(action, "unit", None)
         if text.startswith("retreat") and getattr(state, "retreats", None):
             mover = state.retreats[0].unit
         if mover:
             self._ordered.add(mover)
         line = f"  {side}: {describe_order(state, action, text)}"
-        if text.startswith("attack") and hasattr(state, "odds"):
+        if kind == "resolve" and hasattr(state, "odds"):
+            line += "  -- " + describe_odds(self.game, state.odds())
+        elif text.startswith("attack") and hasattr(state, "odds"):
             line += "  -- " + describe_odds(self.game, state.odds(action))
         self.say(line)
         self._after_action = True
@@ -438,6 +443,18 @@ def describe_order(state: Any, action: Any, text: str) -> str:
         held = ", ".join(f"{state.unit_name(u)} ({counter_text(view.current_unit(state, u), view.current_unit(state, u).strength)})"
                          for u in defenders)
         return f"{attackers} attack{'s' if len(action.units) == 1 else ''} {action.hex}" + (f" (held by {held})" if held else "")
+    if kind in ("resolve", "cancel") and getattr(state, "declaring", None) is not None:
+        battle = state.declaring
+        targets = " ".join(battle.targets)
+        if kind == "cancel":
+            return f"calls off the attack on {targets}"
+        attackers = ", ".join(state.unit_name(u) for u in battle.attackers)
+        defenders = [u for u, h in view.unit_hexes(state).items() if h in battle.targets]
+        held = ", ".join(f"{state.unit_name(u)} ({counter_text(view.current_unit(state, u), view.current_unit(state, u).strength)})"
+                         for u in defenders)
+        return f"{attackers} attack{'s' if len(battle.attackers) == 1 else ''} {targets}" + (f" (held by {held})" if held else "")
+    if kind == "lose" and name:
+        return f"{name} pays for the exchange"
     if kind == "advance":
         if unit_id is None:
             return "no advance after combat"

@@ -45,9 +45,9 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     screen.show_position(state)
     pause = args.step and (stdin or sys.stdin).isatty()
     for index, text_action in enumerate(saved.history):
-        action = state.parse_action(text_action)
-        screen.narrate(state, action, state.current_player())
-        state.apply_action(action)
+        for action in state.parse_orders(text_action):  # an old-style attack line is several steps
+            screen.narrate(state, action, state.current_player())
+            state.apply_action(action)
         screen.flush(state)
         if pause and not state.is_chance_node():
             print(f"[{index + 1}/{len(saved.history)}] Enter: next order, q: stop ", end="", file=out, flush=True)

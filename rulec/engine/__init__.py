@@ -6,6 +6,12 @@
 
 Modules, one job each:
     state.py        GameState: the position, the sequence of play, applying actions
+    frames.py       the decision stack's frames: decisions pending within a phase (data only)
+    decisions.py    what each kind of frame offers, does alone, and explains (wires the modules below)
+    battles.py      battles declared step by step (attack HEX, with UNIT, resolve/cancel), the die roll
+    effects.py      a result's effects carried out in order (eliminate, retreat, exchange, advance)
+    retreats.py     who retreats, who picks the path, forced retreats
+    advances.py     the advance after combat
     actions.py      Action values, their text form, IllegalAction / ActionSyntaxError
     tables.py       per-game precomputed lookups (move costs, ZOC, exits, distances)
     movement.py     the movement search (MP, terrain, roads, rivers, ZOC, objectives passed)
@@ -38,11 +44,13 @@ Where later games' rules go (none is implemented yet; each is an addition, not a
       unit flags read by award and combat conditions.
     - retreat priorities: combat.retreat_paths returns every legal path; a priority
       order would filter them before the owner chooses.
-    - multi-hex attacks (CombatRules.multi_hex): Action.attack would carry several hexes
-      (a new field with a default), and odds() would sum the defenders of all of them.
+    - multi-hex and ranged attacks, "declare every battle, then resolve": the Declare frame
+      already holds a tuple of targets (a further `attack HEX` would add one), and
+      battles.odds sums the defenders of every target; a Declare frame per battle kept
+      below a "resolve all" frame would give the second.
 """
 
-from rulec.engine.actions import Action, ActionSyntaxError, IllegalAction
+from rulec.engine.actions import Action, ActionSyntaxError, IllegalAction, compact, expand
 from rulec.engine.combat import Odds
 from rulec.engine.state import CHANCE, TERMINAL, BattleReport, GameState, UnknownOption, new_game
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
@@ -50,6 +58,6 @@ from rulec.engine.victory import EngineContext, Outcome, VpEntry
 
 __all__ = [
     "CHANCE", "TERMINAL", "ON_MAP", "PENDING", "EXITED", "ELIMINATED", "UNUSED",
-    "Action", "ActionSyntaxError", "IllegalAction", "GameState", "new_game", "UnknownOption",
+    "Action", "ActionSyntaxError", "compact", "expand", "IllegalAction", "GameState", "new_game", "UnknownOption",
     "Outcome", "VpEntry", "Odds", "BattleReport", "EngineContext",
 ]

@@ -268,6 +268,25 @@ class CombatTable:
         return min(self.rows), max(self.rows)
 
 
+Who = Literal["attacker", "defender"]
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One thing a combat result does, carried out in the order the result lists them.
+
+    eliminate(who): every unit of that side of the battle is eliminated.
+    retreat(who, hexes): each of its units retreats `amount` hexes (by the game's retreat policy).
+    exchange: the defender is eliminated and the attacker loses at least the defender's
+        strength, choosing which of its units pay, one at a time.
+    advance(count): up to `amount` victorious units may advance (by the game's advance policy).
+    """
+
+    kind: Literal["eliminate", "retreat", "exchange", "advance"]
+    who: Who | None = None
+    amount: int = 0
+
+
 @dataclass(frozen=True)
 class ResultCode:
     """What a CRT result does; every code is declared in the game file."""

@@ -1,0 +1,153 @@
+"""Battles declared step by step, and resolved: the combat phase's own decisions.
+
+In a combat phase the phasing player names a target hex (`attack 0807`), adds
+attackers one at a time (`with 357`), then resolves the battle (`resolve`) or
+cancels it (`cancel`). Only eligible units are offered: next to a target, able
+to attack, not yet attacked this phase. No decision offers more than one action
+per hex or unit, so 18 units around a hex give 18 `with` orders and a `resolve`,
+not 2^18 groups. Resolving marks the units as having fought and waits for the die
+(a `Roll` frame); the roll looks the result up and hands its effects to effects.py.
+
+The `Declare` frame holds a tuple of target hexes so that multi-hex and ranged
+attacks, and "declare every battle, then resolve", can grow from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from rulec.engine import combat as fight
+from rulec.engine.actions import CANCEL, RESOLVE, WITH, Action
+from rulec.engine.effects import result_effects
+from rulec.engine.frames import Battle, Declare, Effects, Roll
+from rulec.engine.statuses import ON_MAP
+from rulec.runtime.model import Hex
+
+if TYPE_CHECKING:
+    from rulec.engine.state import GameState
+
+
+@dataclass(frozen=True)
+class BattleReport:
+    """What happened in the last battle (for display and logs)."""
+
+    hex: Hex
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    odds: fight.Odds
+    roll: int
+    result: str
+
+
+# ------------------------------------------------------------ the combat phase: pick a target
+def target_actions(state: "GameState") -> list[Action]:
+    """`attack HEX` for each enemy hex that may still be attacked by a unit next to it."""
+    if state.game.combat is None:
+        return []
+    side = state.phase.side
+    occupants = state._occupants()
+    units, defended, neighbours = state._units, state.defended, state.tables.neighbours
+    ready = state._ready_to_attack()
+    if not ready:
+        return []
+    actions = []
+    for h in sorted(occupants):
+        there = occupants[h]
+        if units[there[0]].side == side or (defended and not defended.isdisjoint(there)):
+            continue
+        if any(u in ready for n in neighbours[h] for u in occupants.get(n, ())):
+            actions.append(Action.attack(h))
+    return actions
+
+
+def declare(state: "GameState", action: Action) -> None:
+    state._stack.append(Declare(state.phase.side, (action.hex,)))
+
+
+# ------------------------------------------------------------ the Declare frame
+def eligible(state: "GameState", frame: Declare) -> list[str]:
+    """Units that may still join the battle, in game-file order."""
+    ready = state._ready_to_attack()
+    occupants, neighbours, order = state._occupants(), state.tables.neighbours, state.tables.unit_order
+    found = {u for h in frame.targets for n in neighbours[h] for u in occupants.get(n, ())
+             if u in ready and u not in frame.attackers}
+    return sorted(found, key=order.__getitem__)
+
+
+def declare_legal(state: "GameState", frame: Declare) -> list[Action]:
+    actions = [Action.with_unit(u) for u in eligible(state, frame)]
+    if frame.attackers:
+        actions.append(Action.resolve())
+    actions.append(Action.cancel())
+    return actions
+
+
+def declare_apply(state: "GameState", frame: Declare, action: Action) -> None:
+    if action.kind == WITH:
+        order = state.tables.unit_order
+        state._stack[-1] = replace(frame, attackers=tuple(sorted(frame.attackers + (action.unit,), key=order.__getitem__)))
+    elif action.kind == RESOLVE:
+        state._stack.pop()
+        battle = battle_of(state, frame)
+        state.attacked.update(battle.attackers)
+        state.defended.update(battle.defenders)
+        state._stack.append(Roll(battle))
+    elif action.kind == CANCEL:
+        state._stack.pop()
+
+
+def declare_why(state: "GameState", frame: Declare, action: Action) -> tuple[str, str | None]:
+    if action.kind == WITH:
+        return why_not_join(state, frame, action.unit)
+    return (f"the battle against {' '.join(frame.targets)} is being declared: add attackers (`with UNIT`), "
+            "`resolve` it or `cancel` it", "declare_attack")
+
+
+def why_not_join(state: "GameState", frame: Declare, uid: str) -> tuple[str, str | None]:
+    """Why `uid` may not join the battle being declared ."""
+    name = state.tables.short_name.get(uid, uid)
+    if uid in frame.attackers:
+        return f"{name} already attacks in this battle", None
+    if state.where.get(uid) != ON_MAP or state._units[uid].side != state.phase.side:
+        return f"{name} is not a unit of the phasing side on the map", None
+    if uid in state.attacked:
+        return f"{name} has already attacked this phase", "one_attack"
+    if uid in state.landed:
+        return f"{name} landed this turn and may not attack", "placement"
+    if not any(h in state.tables.neighbours[state.pos[uid]] for h in frame.targets):
+        return f"{name} is not adjacent to {' '.join(frame.targets)}", "adjacent"
+    return f"{name} may not attack", None
+
+
+def battle_of(state: "GameState", frame: Declare) -> Battle:
+    occupants = state._occupants()
+    defenders = tuple(u for h in frame.targets for u in occupants.get(h, ()))
+    return Battle(frame.side, frame.targets, frame.attackers, tuple(sorted({state.pos[u] for u in frame.attackers})),
+                  defenders, odds(state, frame.targets, frame.attackers))
+
+
+def odds(state: "GameState", targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> fight.Odds:
+    """The column and modifiers a battle of `attackers` against `targets` would be resolved with now."""
+    occupants = state._occupants()
+    defenders = [state._units[u] for h in targets for u in occupants.get(h, ())]
+    return fight.odds(state.game, state.tables, state.options, [state._units[u] for u in attackers],
+                      [state.pos[u] for u in attackers], defenders, targets[0])
+
+
+# ------------------------------------------------------------ the Roll frame (chance)
+def roll_legal(state: "GameState", frame: Roll) -> list[Action]:
+    return [Action.roll(n) for n in range(1, state.game.info.die + 1)]
+
+
+def roll_apply(state: "GameState", frame: Roll, action: Action) -> None:
+    state._stack.pop()
+    battle = frame.battle
+    table = state.game.tables[state.game.combat.table]
+    code = fight.result_code(table, battle.odds.column, action.number, battle.odds.drm)
+    state.last_battle = BattleReport(battle.hex, battle.attackers, battle.defenders, battle.odds, action.number, code)
+    state._stack.append(Effects(battle, result_effects(state.game.results[code])))
+
+
+def roll_why(state: "GameState", frame: Roll, action: Action) -> tuple[str, str | None]:
+    return "the declared battle's die must be rolled first", "declare_attack"
