@@ -17,6 +17,7 @@ from rulec.runtime.model import (
     CombatRules,
     CombatTable,
     CrtColumn,
+    Effect,
     Expr,
     Game,
     GameInfo,
@@ -921,9 +922,21 @@ GAME: Game = Game(
     },
     results={
         'NE': ResultCode(id='NE', name='No Effect'),
-        'DR': ResultCode(id='DR', name='Defender Retreats', defender_retreat=1, advance=1),
-        'DR2': ResultCode(id='DR2', name='Defender Retreats 2 Hexes', defender_retreat=2, advance=1),
-        'AR': ResultCode(id='AR', name='Attacker Retreats', attacker_retreat=1),
+        'DR': ResultCode(
+            id='DR',
+            name='Defender Retreats',
+            effects=(Effect(kind='retreat', who='defender', amount=1), Effect(kind='advance', amount=1)),
+        ),
+        'DR2': ResultCode(
+            id='DR2',
+            name='Defender Retreats 2 Hexes',
+            effects=(Effect(kind='retreat', who='defender', amount=2), Effect(kind='advance', amount=1)),
+        ),
+        'AR': ResultCode(
+            id='AR',
+            name='Attacker Retreats',
+            effects=(Effect(kind='retreat', who='attacker', amount=1),),
+        ),
     },
     combat=CombatRules(table='main'),
     sequence=(

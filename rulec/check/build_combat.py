@@ -9,6 +9,8 @@ from typing import Any
 
 from rulec.check.fields import counted, tuples_of
 from rulec.check.schema import show
+from rulec.diagnostics import did_you_mean
+from rulec.language.parse import unparse
 from rulec.language.document import Path
 from rulec.runtime import model as m
 
@@ -17,7 +19,54 @@ class CombatSections:
     """Result codes, tables and the combat block."""
 
     def results(self) -> dict[str, m.ResultCode]:
-        return {rid: self.record(m.ResultCode, ("result", rid), id=rid) for rid in self.get(("result",), {})}
+        results = {}
+        for rid, body in self.get(("result",), {}).items():
+            path = ("result", rid)
+            effects = tuple(e for i, item in enumerate(body.get("effects", ()) if isinstance(body, dict) else ())
+                            if (e := self.effect(item, path + ("effects", i))) is not None)
+            results[rid] = self.record(m.ResultCode, path, id=rid, effects=effects)
+        return results
+
+    def effect(self, item: Any, path: Path) -> m.Effect | None:
+        """One effect of a result: `exchange`, `eliminate(defender)`, `retreat(attacker, 1)`, `advance(1)`."""
+        if isinstance(item, str):
+            name, args = item, []
+        elif isinstance(item, dict) and isinstance(item.get("tree"), list) and item["tree"][0] == "call":
+            _, name, args, keywords = item["tree"]
+            if keywords:
+                self.error("unknown-argument", f"'{name}' takes no keyword argument ('{next(iter(keywords))}')", path)
+                return None
+        else:
+            self.error("unknown-effect", f"{show(item)} is not an effect", path,
+                       hint=f"effects are {', '.join(EFFECT_FORMS.values())}")
+            return None
+        form = EFFECT_FORMS.get(name)
+        if form is None:
+            self.error("unknown-effect", f"unknown effect '{name}'", path,
+                       did_you_mean(name, list(EFFECT_FORMS)) or f"effects are {', '.join(EFFECT_FORMS.values())}")
+            return None
+        params = EFFECT_PARAMETERS[name]
+        if len(args) != len(params):
+            self.error("argument-count", f"'{name}' takes {len(params)} argument(s), not {len(args)}", path,
+                       hint=f"write {form}")
+            return None
+        values: dict[str, Any] = {}
+        for param, arg in zip(params, args):
+            if param == "who":
+                who = arg[1] if arg[0] in ("name", "const") else None
+                if who not in WHO:
+                    self.error("effect-argument", f"'{name}' applies to attacker or defender, not {unparse(arg)}",
+                               path, did_you_mean(str(who), list(WHO)) if isinstance(who, str) else None)
+                    return None
+                values["who"] = who
+            else:
+                amount = arg[1] if arg[0] == "const" else None
+                if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
+                    self.error("effect-argument", f"the {param} of '{name}' must be a whole number, 1 or more, "
+                               f"not {unparse(arg)}", path)
+                    return None
+                values["amount"] = amount
+        return m.Effect(name, **values)
 
     def tables(self, results: dict) -> dict[str, m.CombatTable]:
         tables = {}
@@ -101,6 +150,12 @@ class CombatSections:
 
 
 _BAD = object()  # a column end of the wrong kind (already reported)
+
+# The effects a result may list (model.Effect), how each is written, and its parameters.
+EFFECT_FORMS = {"eliminate": "eliminate(attacker|defender)", "retreat": "retreat(attacker|defender, hexes)",
+                "exchange": "exchange", "advance": "advance(count)"}
+EFFECT_PARAMETERS = {"eliminate": ("who",), "retreat": ("who", "hexes"), "exchange": (), "advance": ("count",)}
+WHO = ("attacker", "defender")
 
 
 def _bound(end: int | tuple[int, int]) -> float:

@@ -25,21 +25,7 @@ if TYPE_CHECKING:
 
 def result_effects(result: ResultCode) -> tuple[Effect, ...]:
     """The effects of a result code, in the order they are carried out."""
-    effects = []
-    if result.exchange:
-        effects.append(Effect("exchange"))
-    else:
-        if result.defender_eliminated:
-            effects.append(Effect("eliminate", "defender"))
-        elif result.defender_retreat:
-            effects.append(Effect("retreat", "defender", result.defender_retreat))
-        if result.attacker_eliminated:
-            effects.append(Effect("eliminate", "attacker"))
-        elif result.attacker_retreat:
-            effects.append(Effect("retreat", "attacker", result.attacker_retreat))
-    if result.advance:
-        effects.append(Effect("advance", amount=result.advance))
-    return tuple(effects)
+    return result.effects
 
 
 def units_of(state: "GameState", battle: Battle, who: str | None) -> tuple[str, ...]:

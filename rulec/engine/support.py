@@ -26,8 +26,6 @@ _UNPLAYED: tuple[tuple[str, Callable[[Game], bool]], ...] = (
     ("combat { retreat_priorities = ... }", lambda g: g.combat is not None and bool(g.combat.retreat_priorities)),
     ("phase { attackers_disrupted / only_undisrupted / recover }",
      lambda g: any(p.attackers_disrupted or p.only_undisrupted or p.recover for p in g.sequence)),
-    ("result { attacker_disrupted / defender_disrupted }",
-     lambda g: any(r.attacker_disrupted or r.defender_disrupted for r in g.results.values())),
     ("unit_type { must_be_attacked / adds_to_defense / blocks_enemy_entry } (forts)",
      lambda g: any(t.must_be_attacked or t.adds_to_defense or t.blocks_enemy_entry for t in g.unit_types.values())),
     ("terrain { defense_multiplier = ... }", lambda g: any(t.defense_multiplier != 1.0 for t in g.terrain.values())),

@@ -289,18 +289,54 @@ class Effect:
 
 @dataclass(frozen=True)
 class ResultCode:
-    """What a CRT result does; every code is declared in the game file."""
+    """What a CRT result does: its effects, in order; every code is declared in the game file.
+
+    The read-only properties below sum the effects up for the player aids (how far
+    each side retreats, whether the victor may advance, ...).
+    """
 
     id: str
     name: str
-    defender_retreat: int = 0
-    attacker_retreat: int = 0
-    advance: int = 0  # how many victorious units may advance (0: none)
-    defender_eliminated: bool = False
-    attacker_eliminated: bool = False
-    exchange: bool = False
-    defender_disrupted: bool = False
-    attacker_disrupted: bool = False
+    effects: tuple[Effect, ...] = ()
+
+    def _amount(self, kind: str, who: str | None = None) -> int:
+        return max((e.amount for e in self.effects if e.kind == kind and e.who == who), default=0)
+
+    def _has(self, kind: str, who: str | None = None) -> bool:
+        return any(e.kind == kind and e.who == who for e in self.effects)
+
+    @property
+    def defender_retreat(self) -> int:
+        return self._amount("retreat", "defender")
+
+    @property
+    def attacker_retreat(self) -> int:
+        return self._amount("retreat", "attacker")
+
+    @property
+    def advance(self) -> int:
+        """How many victorious units may advance (0: none)."""
+        return self._amount("advance")
+
+    @property
+    def defender_eliminated(self) -> bool:
+        return self._has("eliminate", "defender")
+
+    @property
+    def attacker_eliminated(self) -> bool:
+        return self._has("eliminate", "attacker")
+
+    @property
+    def exchange(self) -> bool:
+        return self._has("exchange")
+
+    @property
+    def defender_disrupted(self) -> bool:
+        return False  # no effect disrupts a unit yet
+
+    @property
+    def attacker_disrupted(self) -> bool:
+        return False
 
 
 @dataclass(frozen=True)

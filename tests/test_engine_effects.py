@@ -1,0 +1,63 @@
+"""Results as effect lists, played on made-up games in tests/games/ (one mechanism each)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulec.engine import Action, IllegalAction, new_game
+from rulec.pipeline import load_game
+
+GAMES = Path(__file__).parent / "games"
+
+
+@pytest.fixture(scope="module")
+def exchange_game():
+    return load_game(str(GAMES / "exchange_choice.rulec"))
+
+
+def fight(state, hex, *units, roll=1):
+    for step in [Action.attack(hex), *(Action.with_unit(u) for u in units), Action.resolve(), Action.roll(roll)]:
+        state.apply_action(step)
+    return state
+
+
+def around_0303(game):
+    return new_game(game).arrange({"b1": "0302", "b2": "0402", "b4": "0403", "r2": "0303"}, phase="blue_fight")
+
+
+def test_the_attacker_chooses_which_units_pay_for_an_exchange(exchange_game):
+    state = fight(around_0303(exchange_game), "0303", "b1", "b2", "b4")
+    assert state.last_battle.result == "EX"
+    assert state.status("r2") == "eliminated"  # the defender goes at once
+    # The attacker owes 2 strength and picks the unit that pays (not file order, which would take b1 then b2).
+    assert state.current_player() == state.players.index("blue")
+    assert set(state.legal_actions()) == {Action.lose("b1"), Action.lose("b2"), Action.lose("b4")}
+    with pytest.raises(IllegalAction):
+        state.apply_action(Action.end())
+    state.apply_action(Action.lose("b2"))
+    assert [state.status(u) for u in ("b1", "b2", "b4")] == ["map", "eliminated", "map"]
+    assert Action.end() in state.legal_actions()  # paid in full: the phase goes on
+    assert state.vp == {"blue": 2, "red": 2}
+
+
+def test_an_exchange_goes_on_until_the_defenders_strength_is_paid(exchange_game):
+    state = fight(around_0303(exchange_game), "0303", "b1", "b2", "b4")
+    state.apply_action(Action.lose("b1"))  # 1 of 2 paid: another unit must pay
+    assert set(state.legal_actions()) == {Action.lose("b2"), Action.lose("b4")}
+    state.apply_action(Action.lose("b4"))
+    assert [state.status(u) for u in ("b1", "b2", "b4")] == ["eliminated", "map", "eliminated"]
+    assert state.pending is None
+
+
+def test_a_lone_attacker_pays_without_a_decision(exchange_game):
+    state = fight(around_0303(exchange_game), "0303", "b4")
+    assert state.status("b4") == "eliminated" and state.status("r2") == "eliminated"
+    assert state.pending is None and Action.end() in state.legal_actions()
+
+
+def test_losses_read_back_from_text_and_saves(exchange_game):
+    state = fight(around_0303(exchange_game), "0303", "b1", "b2", "b4")
+    assert state.parse_action("lose b4") == Action.lose("b4")
+    assert state.action_to_string(Action.lose("b4")) == "lose b4"
