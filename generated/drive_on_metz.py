@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from rulec.runtime.context import EvalContext
 from rulec.runtime.model import (
+    AdvancePolicy,
     Arrival,
     Award,
     CombatModifier,
@@ -30,6 +31,7 @@ from rulec.runtime.model import (
     Option,
     Phase,
     ResultCode,
+    RetreatPolicy,
     Side,
     StackingRules,
     TerrainType,
@@ -938,7 +940,11 @@ GAME: Game = Game(
             effects=(Effect(kind='retreat', who='attacker', amount=1),),
         ),
     },
-    combat=CombatRules(table='main'),
+    combat=CombatRules(
+        table='main',
+        retreat=RetreatPolicy(may_not_enter=('occupied', 'enemy_zoc')),
+        advance=AdvancePolicy(into=('defender_hex', 'retreat_path')),
+    ),
     sequence=(
         Phase(
             id='us_moselle_vp',

@@ -60,7 +60,7 @@ def test_flank_attack_and_disrupted_defender_drms(game):
 
 
 def test_retreat_priorities_in_order(game):
-    assert game.combat.retreat_chosen_by == "victor"
+    assert game.combat.retreat.chosen_by == "victor"
     assert game.combat.retreat_priorities[0] == "vacant_free_of_enemy_zoc"
 
 

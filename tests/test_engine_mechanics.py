@@ -66,7 +66,7 @@ def test_the_owner_removes_over_stacked_units_when_the_game_says_so(metz):
 
 
 def test_the_victor_chooses_the_retreat_when_the_game_says_so(metz):
-    variant = replace(metz, combat=replace(metz.combat, retreat_chosen_by="victor"))
+    variant = replace(metz, combat=replace(metz.combat, retreat=replace(metz.combat.retreat, chosen_by="victor")))
     state = at(variant, {"us_357": "0305", "de_1010": "0405"}, phase="us_combat")
     for step in state.parse_orders("attack 0405 with 357"):
         state.apply_action(step)

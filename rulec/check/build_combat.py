@@ -143,10 +143,31 @@ class CombatSections:
                 self.error("crt-column-overlap", f"columns '{a.label}' and '{b.label}' overlap", path + (i + 1,))
 
     def combat(self, tables: dict) -> m.CombatRules:
-        rules = self.record(m.CombatRules, ("combat",), **tuples_of(self.data["combat"], "retreat_priorities"))
+        body = self.data["combat"]
+        policies = {}
+        if isinstance(body.get("retreat"), dict):
+            policies["retreat"] = self.retreat_policy(body["retreat"])
+        if isinstance(body.get("advance"), dict):
+            policies["advance"] = self.record(m.AdvancePolicy, ("combat", "advance"), **tuples_of(body["advance"], "into"))
+        rules = self.record(m.CombatRules, ("combat",), **tuples_of(body, "retreat_priorities"), **policies)
         if rules:
             self.reference(rules.table, tables, "combat table", ("combat", "table"))
         return rules
+
+    def retreat_policy(self, body: dict) -> m.RetreatPolicy:
+        path = ("combat", "retreat")
+        edges = body.get("edges", {})
+        sides = list(self.get(("side",), {}))
+        map_edges = list(self.get(("map", "edges"), {}))
+        for side, edge in edges.items():
+            self.reference(side, sides, "side", path + ("edges", side), key=True)
+            self.reference(edge, map_edges, "edge", path + ("edges", side))
+        if body.get("direction") == "toward_edge":
+            for side in sides:
+                if side not in edges:
+                    self.error("missing-field", f"retreats go toward a map edge, but side '{side}' has none",
+                               path + ("direction",), hint=f"add edges {{ {side} = EDGE }} to the retreat block")
+        return self.record(m.RetreatPolicy, path, **tuples_of(body, "may_not_enter", "may_not_end"))
 
 
 _BAD = object()  # a column end of the wrong kind (already reported)

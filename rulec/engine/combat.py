@@ -11,7 +11,7 @@ from itertools import product
 from typing import Iterable
 
 from rulec.engine.tables import Tables
-from rulec.runtime.model import CombatTable, Game, Hex, Unit, hexside_key
+from rulec.runtime.model import CombatTable, Game, Hex, RetreatPolicy, Unit, hexside_key
 
 
 @dataclass(frozen=True)
@@ -122,35 +122,41 @@ def result_code(table: CombatTable, column: int, roll: int, drm: int) -> str:
 
 
 def retreat_paths(tables: Tables, start: Hex, hexes: int, away_from: tuple[Hex, ...],
-                  occupied: set[Hex] | frozenset[Hex], enemy_zoc: set[Hex] | frozenset[Hex]) -> list[tuple[Hex, ...]]:
-    """Every legal retreat path of `hexes` hexes, in a stable order.
+                  occupied: set[Hex] | frozenset[Hex], enemy_zoc: set[Hex] | frozenset[Hex],
+                  policy: RetreatPolicy, toward: tuple[Hex, ...] = ()) -> list[tuple[Hex, ...]]:
+    """Every legal retreat path of `hexes` hexes under the game's retreat `policy`, in a stable order.
 
-    Each hex of the path lies one hex farther from the start than the last and no
-    nearer any hex in `away_from` (the attackers, or the defender); it holds no
-    unit (unless the rules allow passing through), is in no enemy zone of control
-    (unless allowed), and is not reached across a hexside that blocks retreats. A
-    path that would leave the map does not exist: the unit is eliminated instead.
+    Direction "away": each hex lies one hex farther from the start than the last and
+    no nearer any hex in `away_from`; "toward_edge": each hex is nearer the edge hexes
+    `toward` than the last. No step crosses a hexside that blocks retreats, enters a
+    hex of a kind the policy forbids (an enemy zone of control, an occupied hex) or
+    ends in one it may not end in. A path that would leave the map does not exist.
     """
-    rules = tables.game.combat
-    through_units = rules.retreat_through_units
-    into_zoc = rules.retreat_into_enemy_zoc
     distance = tables.distance
-    from_start = distance[start]
-
-    away = [distance[a] for a in away_from]
     blocked = tables.retreat_blocked
+    banned = {"enemy_zoc": enemy_zoc, "occupied": occupied}
+    never = [banned[k] for k in policy.may_not_enter]
+    not_last = [banned[k] for k in policy.may_not_end]
+    if policy.direction == "toward_edge":
+        def to_edge(h: Hex) -> int:
+            return min((distance[h].get(e, 1 << 30) for e in toward), default=1 << 30)
+
+        def onward(h: Hex, n: Hex, depth: int) -> bool:
+            return to_edge(n) < to_edge(h)
+    else:
+        from_start = distance[start]
+        away = [distance[a] for a in away_from]
+
+        def onward(h: Hex, n: Hex, depth: int) -> bool:
+            return from_start.get(n) == depth and not any(d.get(n, 0) < d.get(h, 0) for d in away)
 
     def steps(h: Hex, depth: int) -> list[Hex]:
         options = []
+        last = depth == hexes
         for n in tables.neighbours[h]:
-            if from_start.get(n) != depth or (h, n) in blocked:
+            if (h, n) in blocked or not onward(h, n, depth):
                 continue
-            if any(d.get(n, 0) < d.get(h, 0) for d in away):
-                continue
-            last = depth == hexes
-            if n in occupied and (last or not through_units):
-                continue
-            if n in enemy_zoc and not into_zoc:
+            if any(n in kind for kind in never) or (last and any(n in kind for kind in not_last)):
                 continue
             options.append(n)
         return sorted(options)

@@ -94,7 +94,7 @@ class Advance:
 
     side: str
     units: tuple[str, ...]
-    hexes: tuple[Hex, ...]  # the hexes some unit may advance into now, the defender's own first
+    hexes: tuple[Hex, ...]  # exactly the hexes some unit may advance into now (in the order of `vacated`)
     count: int
     vacated: tuple[Hex, ...] = ()  # every hex the battle vacated (the defender's first), legal or not
 

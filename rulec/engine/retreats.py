@@ -28,7 +28,7 @@ def order_retreats(state: "GameState", battle: Battle, who: str, hexes: int, uni
     defender = who == "defender"
     side = state._units[units[0]].side
     enemy = battle.side if defender else state._units[battle.defenders[0]].side
-    chooser = side if state.game.combat.retreat_chosen_by == "owner" else enemy
+    chooser = side if state.game.combat.retreat.chosen_by == "owner" else enemy
     away = battle.attacker_hexes if defender else battle.targets
     for uid in reversed(units):  # the first unit on top of the stack
         state._stack.append(Retreat(uid, hexes, away, chooser, defender))
@@ -37,8 +37,11 @@ def order_retreats(state: "GameState", battle: Battle, who: str, hexes: int, uni
 def paths(state: "GameState", frame: Retreat) -> list[tuple[Hex, ...]]:
     side = state._units[frame.unit].side
     start = state.pos[frame.unit]
+    policy = state.game.combat.retreat
     occupied = set(state._occupants()) - {start}
-    return fight.retreat_paths(state.tables, start, frame.hexes, frame.away_from, occupied, state.enemy_zoc(side))
+    toward = state.game.map.edges.get(policy.edges.get(side, ""), ()) if policy.direction == "toward_edge" else ()
+    return fight.retreat_paths(state.tables, start, frame.hexes, frame.away_from, occupied, state.enemy_zoc(side),
+                               policy, toward)
 
 
 def retreat_settle(state: "GameState", frame: Retreat) -> bool:
@@ -52,7 +55,7 @@ def retreat_settle(state: "GameState", frame: Retreat) -> bool:
     state._stack.pop()
     if found:
         move_along(state, frame, found[0])
-    else:
+    elif state.game.combat.retreat.when_blocked == "eliminated":
         state._eliminate(frame.unit)  # no retreat possible: destroyed
     return True
 
@@ -84,5 +87,10 @@ def record_vacated(state: "GameState", hex: Hex) -> None:
 
 
 def retreat_why(state: "GameState", frame: Retreat, action: Action) -> tuple[str, str | None]:
-    return (f"{state.unit_name(frame.unit)} must retreat {frame.hexes} hex(es) first; "
-            f"a retreat may not enter units, enemy zones of control or cross rivers", "retreat")
+    policy = state.game.combat.retreat
+    rules = [{"enemy_zoc": "enemy zones of control", "occupied": "occupied hexes"}[k] for k in policy.may_not_enter]
+    ends = [{"enemy_zoc": "an enemy zone of control", "occupied": "an occupied hex"}[k] for k in policy.may_not_end]
+    detail = "; ".join(filter(None, [f"it may not enter {' or '.join(rules)}" if rules else "",
+                                     f"nor end in {' or '.join(ends)}" if ends else "",
+                                     "nor cross a hexside that blocks retreats"]))
+    return f"{state.unit_name(frame.unit)} must retreat {frame.hexes} hex(es) first: {detail}", "retreat"

@@ -339,6 +339,47 @@ class ResultCode:
         return False
 
 
+HexRule = Literal["enemy_zoc", "occupied"]
+
+
+@dataclass(frozen=True)
+class RetreatPolicy:
+    """How a beaten unit retreats (combat { retreat { ... } }).
+
+    Every step of a retreat path is a neighbour across a hexside whose type does not
+    block retreats (HexsideType.blocks_retreat), chosen by `direction`:
+    "away": one hex farther from the unit's start and no nearer any hex it retreats
+    from (the attackers' hexes for a defender, the attacked hexes for an attacker);
+    "toward_edge": one hex nearer its side's map edge in `edges`. A path may not
+    enter a hex of a kind in `may_not_enter`, nor end in one in `may_not_end`; a path
+    that would leave the map does not exist (`off_map`). With no path left the unit
+    is eliminated, or stays where it is (`when_blocked`).
+    """
+
+    chosen_by: Literal["owner", "victor"] = "owner"
+    direction: Literal["away", "toward_edge"] = "away"
+    edges: dict[str, str] = field(default_factory=dict)  # side -> map edge (direction toward_edge)
+    may_not_enter: tuple[HexRule, ...] = ("enemy_zoc", "occupied")
+    may_not_end: tuple[HexRule, ...] = ()
+    when_blocked: Literal["eliminated", "stays"] = "eliminated"
+    off_map: Literal["eliminated"] = "eliminated"
+
+
+@dataclass(frozen=True)
+class AdvancePolicy:
+    """Where the victor may advance after combat (combat { advance { ... } }).
+
+    `into`: the vacated hexes offered, the defender's own hex ("defender_hex") and the
+    hexes the defenders' retreat paths passed through ("retreat_path"), which are
+    reached through the defender's hex. With `stops_at_enemy_zoc`, an advancing unit
+    entering an enemy zone of control there stops. A hexside whose type blocks advances
+    (HexsideType.blocks_advance) may not be crossed.
+    """
+
+    into: tuple[Literal["defender_hex", "retreat_path"], ...] = ("defender_hex",)
+    stops_at_enemy_zoc: bool = False
+
+
 @dataclass(frozen=True)
 class CombatRules:
     table: str
@@ -346,11 +387,8 @@ class CombatRules:
     one_attack_per_unit: Literal["phase", "player_turn"] = "phase"
     one_battle_per_defender: Literal["phase"] = "phase"
     defenders: Literal["hex"] = "hex"
-    retreat_chosen_by: Literal["owner", "victor"] = "owner"
-    retreat_through_units: bool = False
-    retreat_into_enemy_zoc: bool = False
-    off_map_retreat: Literal["eliminated"] = "eliminated"
-    advance_ignores_zoc: bool = True
+    retreat: RetreatPolicy = RetreatPolicy()
+    advance: AdvancePolicy = AdvancePolicy()
     multi_hex: bool = False
     flank_attack_drm: int = 0  # attackers adjacent to every hex around the defender
     disrupted_defender_drm: int = 0
