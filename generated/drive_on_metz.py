@@ -920,6 +920,7 @@ GAME: Game = Game(
                 5: ('AR', 'AR', 'AR', 'AR', 'NE', 'DR', 'DR', 'DR'),
                 6: ('AR', 'AR', 'AR', 'AR', 'AR', 'NE', 'DR', 'DR'),
             },
+            drm='defender',
         ),
     },
     results={

@@ -99,7 +99,8 @@ class CombatSections:
                 for j, code in enumerate(codes):
                     self.reference(code, results, "result code", rpath + (j,))
                 rows[int(roll)] = tuple(codes)
-            tables[tid] = m.CombatTable(id=tid, kind=kind, columns=tuple(columns), rows=rows, beyond=body.get("beyond", "clamp"))
+            tables[tid] = m.CombatTable(id=tid, kind=kind, columns=tuple(columns), rows=rows, beyond=body.get("beyond", "clamp"),
+                                        drm=body.get("drm", "attacker"))
         return tables
 
     def crt_column(self, value: Any, path: Path, kind: str) -> tuple[Any, Any] | None:

@@ -75,8 +75,10 @@ def terrain_effect(tables: Tables, defender_hex: Hex, attacker_hexes: Iterable[H
         return 0, 0
     if game.combat is not None and game.combat.terrain_effects == "cumulative":
         return sum(s for s, _ in effects), sum(d for _, d in effects)
-    # Not cumulative: only the effect worst for the attacker applies.
-    return min(effects)
+    # Not cumulative: only the effect worst for the attacker applies: the leftmost shift, then the
+    # die-roll modifier that helps the attacker least (the table says which side a positive DRM helps).
+    sign = 1 if game.combat is None or game.tables[game.combat.table].drm == "attacker" else -1
+    return min(effects, key=lambda effect: (effect[0], sign * effect[1]))
 
 
 def _share_division(attackers: list[Unit]) -> bool:

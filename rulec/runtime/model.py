@@ -262,6 +262,7 @@ class CombatTable:
     rows: dict[int, tuple[str, ...]]  # modified die roll -> result code per column
     beyond: Literal["clamp"] = "clamp"
     odds_rounding: Literal["defender"] = "defender"
+    drm: Literal["attacker", "defender"] = "attacker"  # the side a positive die-roll modifier helps
 
     @property
     def die_range(self) -> tuple[int, int]:
