@@ -22,9 +22,10 @@ Modules, one job each:
 Rulings on open rule questions are in docs/rulings.md.
 
 Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how long:
-    - per game (Tables, shared by every state): hex numbers and step lists, move/exit/
-      attack Actions made once, and movement searches remembered by the enemy units and
-      zones of control within the unit's reach only (movement.reach_of), across games;
+    - per game (Tables, shared by every state): hex numbers and step lists, move/exit
+      Actions made once (`attack HEX` and `with UNIT` are made once in actions.py), and
+      movement searches remembered by the enemy units and zones of control within the
+      unit's reach only (movement.reach_of), across games;
     - per movement phase (GameState._phase_moves, shared by clones): each unit's moves;
     - per position (GameState._cache, dropped by apply_action): occupants, full hexes,
       legal actions. A move, exit or delay patches the occupants, full hexes and each

@@ -7,7 +7,6 @@ who attacks whom and applies the results.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import product
 from typing import Iterable
 
 from rulec.engine.tables import Tables
@@ -167,14 +166,3 @@ def retreat_paths(tables: Tables, start: Hex, hexes: int, away_from: tuple[Hex, 
     for depth in range(1, hexes + 1):
         paths = [p + (n,) for p in paths for n in steps(p[-1] if p else start, depth)]
     return paths
-
-
-def subsets(units: list[str]) -> list[tuple[str, ...]]:
-    """Every non-empty subset, smallest first, each in the given order."""
-    result = []
-    for mask in product((0, 1), repeat=len(units)):
-        chosen = tuple(u for u, take in zip(units, mask) if take)
-        if chosen:
-            result.append(chosen)
-    result.sort(key=lambda s: (len(s), [units.index(u) for u in s]))
-    return result

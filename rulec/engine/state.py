@@ -16,7 +16,7 @@ states. Facts about one game come from the model only; this module names none.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import chain
 from typing import Any, Callable, Iterable, KeysView
 
@@ -299,9 +299,9 @@ class GameState:
         return steps
 
     def explain(self, text: str) -> str | None:
-        """Why the action `text` is illegal here (None if it is legal)."""
+        """Why the order `text` is illegal here (None if it is legal; a one-line attack is checked step by step)."""
         try:
-            self.parse_action(text)
+            self.parse_orders(text)
         except (ActionSyntaxError, IllegalAction) as error:
             return str(error)
         return None
