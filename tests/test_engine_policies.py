@@ -119,3 +119,12 @@ def test_metz_two_hex_retreat_announces_only_the_legal_advance(metz, capsys):
     assert "may advance into 0405 with CCA" in out
     assert state.advancing.hexes == ("0405",)
     assert {a.hex for a in state.legal_actions() if a.unit} == {"0405"}
+
+
+def test_a_retreat_longer_than_the_map_eliminates_without_walking_every_step(policies):
+    from rulec.runtime.model import Effect
+
+    endless = replace(policies, results={"D2": replace(policies.results["D2"],
+                                                       effects=(Effect("retreat", "defender", 10**9),))})
+    state = fight(new_game(endless).arrange({"b1": "0402", "r1": "0403"}, phase="blue_fight"), "0403", "b1")
+    assert state.status("r1") == "eliminated" and state.pending is None

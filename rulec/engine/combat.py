@@ -165,4 +165,6 @@ def retreat_paths(tables: Tables, start: Hex, hexes: int, away_from: tuple[Hex, 
     paths: list[tuple[Hex, ...]] = [()]
     for depth in range(1, hexes + 1):
         paths = [p + (n,) for p in paths for n in steps(p[-1] if p else start, depth)]
+        if not paths:  # no way on (a retreat longer than the map is wide ends here, not after `hexes` steps)
+            break
     return paths
