@@ -19,6 +19,7 @@ import os
 from typing import Any, Mapping, TextIO
 
 from rulec.check.hexgrid import is_shifted
+from rulec.engine.actions import Action
 from rulec.players import view
 from rulec.runtime.model import Game, Hex, Unit
 
@@ -290,8 +291,12 @@ class GameScreen:
         if mover:
             self._ordered.add(mover)
         line = f"  {side}: {describe_order(state, action, text)}"
-        if kind == "resolve" and hasattr(state, "odds"):
+        if kind == "resolve" and hasattr(state, "odds") and not _declares_first(self.game):
             line += "  -- " + describe_odds(self.game, state.odds())
+        elif kind == "fight" and (battle := _declared_battle(state, action)) is not None:
+            attackers = tuple(u for u in battle.attackers if _status(state, u, view.unit_hexes(state)) == "map")
+            if attackers and any(h in battle.targets for h in view.unit_hexes(state).values()):
+                line += "  -- " + describe_odds(self.game, state.odds(Action.attack(battle.targets[0], attackers)))
         elif text.startswith("attack") and hasattr(state, "odds"):
             line += "  -- " + describe_odds(self.game, state.odds(action))
         self.say(line)
@@ -445,14 +450,16 @@ def describe_order(state: Any, action: Any, text: str) -> str:
         return f"{attackers} attack{'s' if len(action.units) == 1 else ''} {action.hex}" + (f" (held by {held})" if held else "")
     if kind in ("resolve", "cancel") and getattr(state, "declaring", None) is not None:
         battle = state.declaring
-        targets = " ".join(battle.targets)
         if kind == "cancel":
-            return f"calls off the attack on {targets}"
-        attackers = ", ".join(state.unit_name(u) for u in battle.attackers)
-        defenders = [u for u, h in view.unit_hexes(state).items() if h in battle.targets]
-        held = ", ".join(f"{state.unit_name(u)} ({counter_text(view.current_unit(state, u), view.current_unit(state, u).strength)})"
-                         for u in defenders)
-        return f"{attackers} attack{'s' if len(battle.attackers) == 1 else ''} {targets}" + (f" (held by {held})" if held else "")
+            return f"calls off the attack on {' '.join(battle.targets)}"
+        told = _battle_words(state, battle.targets, battle.attackers)
+        return f"declares: {told}" if _declares_first(state.game) else told
+    if kind == "fight" and (battle := _declared_battle(state, action)) is not None:
+        positions = view.unit_hexes(state)
+        attackers = tuple(u for u in battle.attackers if u in positions)
+        if not attackers or not any(h in battle.targets for h in positions.values()):
+            return f"the battle for {' '.join(battle.targets)} lapses (one side is gone)"
+        return _battle_words(state, battle.targets, attackers)
     if kind == "lose" and name:
         return f"{name} pays for the exchange"
     if kind == "advance":
@@ -462,6 +469,26 @@ def describe_order(state: Any, action: Any, text: str) -> str:
     if kind == "end":
         return f"ends the {state.phase.name}" if hasattr(state, "phase") else "end"
     return text
+
+
+def _battle_words(state: Any, targets: tuple, attackers: tuple) -> str:
+    """'357, 358 attack 0405 (held by 1010 (1-4))'."""
+    names = ", ".join(state.unit_name(u) for u in attackers)
+    defenders = [u for u, h in view.unit_hexes(state).items() if h in targets]
+    held = ", ".join(f"{state.unit_name(u)} ({counter_text(view.current_unit(state, u), view.current_unit(state, u).strength)})"
+                     for u in defenders)
+    return f"{names} attack{'s' if len(attackers) == 1 else ''} {' '.join(targets)}" + (f" (held by {held})" if held else "")
+
+
+def _declares_first(game: Any) -> bool:
+    combat = getattr(game, "combat", None)
+    return getattr(combat, "declare", "each") == "all_first"
+
+
+def _declared_battle(state: Any, action: Any) -> Any:
+    """The declared battle a `fight HEX` order fights (games that declare every battle first)."""
+    frame = getattr(state, "pending", None)
+    return next((b for b in getattr(frame, "battles", ()) if b.targets[0] == getattr(action, "hex", None)), None)
 
 
 def _movement_points(state: Any, unit_id: str, spent: int | None) -> str:

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from rulec.diagnostics import did_you_mean
 
 # The kinds, in the order legal_actions lists them within a phase.
-MOVE, EXIT, DELAY, ATTACK, WITH, RESOLVE, CANCEL, ROLL, RETREAT, LOSE, ADVANCE, REMOVE, END = (
-    "move", "exit", "delay", "attack", "with", "resolve", "cancel", "roll", "retreat", "lose", "advance", "remove", "end")
-KINDS = (MOVE, EXIT, DELAY, ATTACK, WITH, RESOLVE, CANCEL, ROLL, RETREAT, LOSE, ADVANCE, REMOVE, END)
+MOVE, EXIT, DELAY, ATTACK, WITH, RESOLVE, CANCEL, FIGHT, ROLL, RETREAT, LOSE, ADVANCE, REMOVE, END = (
+    "move", "exit", "delay", "attack", "with", "resolve", "cancel", "fight", "roll", "retreat", "lose", "advance",
+    "remove", "end")
+KINDS = (MOVE, EXIT, DELAY, ATTACK, WITH, RESOLVE, CANCEL, FIGHT, ROLL, RETREAT, LOSE, ADVANCE, REMOVE, END)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,8 +30,10 @@ class Action:
              with `units` it is a whole battle in one order, the old notation
              "attack HEX with UNIT...", which `expand` turns into the steps below
     with:    `unit` joins the battle being declared
-    resolve: the battle being declared is fought (its die roll follows)
+    resolve: the battle being declared is fought (its die roll follows); in a game that
+             declares every battle first, it is declared and waits for its `fight`
     cancel:  the battle being declared is called off
+    fight:   the declared battle against `hex` is fought now (games that declare every battle first)
     roll:    chance: the die shows `number`
     retreat: the retreating unit (the first one waiting) goes along `path`
     lose:    `unit` pays for an exchange (eliminated)
@@ -97,6 +100,10 @@ class Action:
     @staticmethod
     def cancel() -> "Action":
         return _CANCEL
+
+    @staticmethod
+    def fight(hex: str) -> "Action":
+        return Action(FIGHT, hex=hex)
 
     @staticmethod
     def lose(unit: str) -> "Action":
@@ -198,6 +205,8 @@ def format_action(action: Action, name: dict[str, str]) -> str:
         return f"attack {action.hex} with {' '.join(name[u] for u in action.units)}"
     if kind == ROLL:
         return f"roll {action.number}"
+    if kind == FIGHT:
+        return f"fight {action.hex}"
     if kind == RETREAT:
         return "retreat " + " ".join(action.path)
     if kind == ADVANCE:
@@ -207,7 +216,7 @@ def format_action(action: Action, name: dict[str, str]) -> str:
 
 _USAGE = {
     MOVE: "move UNIT HEX", EXIT: "exit UNIT EDGE", DELAY: "delay UNIT", ATTACK: "attack HEX [with UNIT...]",
-    WITH: "with UNIT", RESOLVE: "resolve", CANCEL: "cancel",
+    WITH: "with UNIT", RESOLVE: "resolve", CANCEL: "cancel", FIGHT: "fight HEX",
     ROLL: "roll N", RETREAT: "retreat HEX [HEX...]", LOSE: "lose UNIT", ADVANCE: "advance UNIT HEX | advance none",
     REMOVE: "remove UNIT", END: "end",
 }
@@ -245,6 +254,9 @@ def parse_words(text: str, unit_id, hex_id) -> Action:
         if len(args) < 3 or args[1].lower() != "with":
             raise ActionSyntaxError(f"expected '{_USAGE[kind]}'")
         return Action.attack(hex_id(args[0]), tuple(unit_id(a) for a in args[2:]))
+    if kind == FIGHT:
+        need(1)
+        return Action.fight(hex_id(args[0]))
     if kind == ROLL:
         need(1)
         if not args[0].isdigit():

@@ -8,8 +8,14 @@ per hex or unit, so 18 units around a hex give 18 `with` orders and a `resolve`,
 not 2^18 groups. Resolving marks the units as having fought and waits for the die
 (a `Roll` frame); the roll looks the result up and hands its effects to effects.py.
 
+A game may instead declare every battle first (`combat { declare = all_first }`):
+then `resolve` only declares the battle, which waits in a `Declared` frame; more
+battles may be declared until the attacker fights one (`fight HEX`), and then it
+fights the rest one by one in the order it chooses, each with the units still on
+the map against the units then in the target hexes.
+
 The `Declare` frame holds a tuple of target hexes so that multi-hex and ranged
-attacks, and "declare every battle, then resolve", can grow from it.
+attacks can grow from it.
 """
 
 from __future__ import annotations
@@ -18,9 +24,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
-from rulec.engine.actions import CANCEL, RESOLVE, WITH, Action
+from rulec.engine.actions import ATTACK, CANCEL, END, FIGHT, RESOLVE, WITH, Action
 from rulec.engine.effects import result_effects
-from rulec.engine.frames import Battle, Declare, Effects, Roll
+from rulec.engine.frames import Battle, Declare, Declared, Effects, Roll
 from rulec.engine.statuses import ON_MAP
 from rulec.runtime.model import Hex
 
@@ -92,7 +98,14 @@ def declare_apply(state: "GameState", frame: Declare, action: Action) -> None:
         battle = battle_of(state, frame)
         state.attacked.update(battle.attackers)
         state.defended.update(battle.defenders)
-        state._stack.append(Roll(battle))
+        if state.game.combat.declare == "all_first":
+            below = state._stack[-1] if state._stack else None
+            if below.__class__ is Declared:
+                state._stack[-1] = replace(below, battles=below.battles + (frame,))
+            else:
+                state._stack.append(Declared(frame.side, (frame,)))
+        else:
+            state._stack.append(Roll(battle))
     elif action.kind == CANCEL:
         state._stack.pop()
 
@@ -121,10 +134,42 @@ def why_not_join(state: "GameState", frame: Declare, uid: str) -> tuple[str, str
 
 
 def battle_of(state: "GameState", frame: Declare) -> Battle:
+    """The battle as it stands now: its attackers still on the map against the units in its targets."""
     occupants = state._occupants()
     defenders = tuple(u for h in frame.targets for u in occupants.get(h, ()))
-    return Battle(frame.side, frame.targets, frame.attackers, tuple(sorted({state.pos[u] for u in frame.attackers})),
-                  defenders, odds(state, frame.targets, frame.attackers))
+    attackers = tuple(u for u in frame.attackers if state.where[u] == ON_MAP)
+    return Battle(frame.side, frame.targets, attackers, tuple(sorted({state.pos[u] for u in attackers})),
+                  defenders, odds(state, frame.targets, attackers) if attackers and defenders else None)
+
+
+# ------------------------------------------------------------ the Declared frame (declare every battle first)
+def declared_legal(state: "GameState", frame: Declared) -> list[Action]:
+    if frame.battles:
+        fights = [Action.fight(b.targets[0]) for b in frame.battles]
+        return fights if frame.fighting else target_actions(state) + fights
+    return [Action.end()]
+
+
+def declared_apply(state: "GameState", frame: Declared, action: Action) -> None:
+    if action.kind == ATTACK:
+        declare(state, action)
+    elif action.kind == FIGHT:
+        chosen = next(b for b in frame.battles if b.targets[0] == action.hex)
+        state._stack[-1] = replace(frame, battles=tuple(b for b in frame.battles if b is not chosen), fighting=True)
+        battle = battle_of(state, chosen)
+        if battle.attackers and battle.defenders:  # else the battle lapses: one side is gone
+            state._stack.append(Roll(battle))
+    elif action.kind == END:
+        state._stack.pop()
+        state._end_phase()
+
+
+def declared_why(state: "GameState", frame: Declared, action: Action) -> tuple[str, str | None]:
+    if frame.battles:
+        waiting = " ".join(b.targets[0] for b in frame.battles)
+        more = "" if frame.fighting else " (or declare another with 'attack HEX')"
+        return f"the declared battles must be fought first: 'fight HEX' for {waiting}{more}", "declare_attack"
+    return "every declared battle has been fought: the phase may only end", "declare_attack"
 
 
 def odds(state: "GameState", targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> fight.Odds:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from rulec.engine import advances, battles, effects, retreats
 from rulec.engine.actions import Action
-from rulec.engine.frames import Advance, Declare, Effects, Loss, Remove, Retreat, Roll
+from rulec.engine.frames import Advance, Declare, Declared, Effects, Loss, Remove, Retreat, Roll
 
 if TYPE_CHECKING:
     from rulec.engine.state import GameState
@@ -58,6 +58,8 @@ def _remove_why(state: "GameState", frame: Remove, action: Action) -> tuple[str,
 
 HANDLERS: dict[type, Handler] = {
     Declare: Handler(battles.declare_legal, battles.declare_apply, _waits, battles.declare_why, lambda s, f: f.side),
+    Declared: Handler(battles.declared_legal, battles.declared_apply, _waits, battles.declared_why,
+                      lambda s, f: f.side),
     Roll: Handler(battles.roll_legal, battles.roll_apply, _waits, battles.roll_why, lambda s, f: None),
     Effects: Handler(_nothing, _never, effects.effects_settle, lambda s, f, a: ("a battle's result is being carried out", None),
                      lambda s, f: f.battle.side),

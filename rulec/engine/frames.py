@@ -48,6 +48,19 @@ class Declare:
 
 
 @dataclass(frozen=True)
+class Declared:
+    """Battles declared and not fought yet, in a game that declares every battle first.
+
+    Until the first is fought, more may be declared; then only `fight HEX` for each one
+    left, in the attacker's order; once all are fought, only the end of the phase.
+    """
+
+    side: str
+    battles: tuple[Declare, ...]
+    fighting: bool = False
+
+
+@dataclass(frozen=True)
 class Roll:
     """A declared battle waiting for its die roll (a chance node)."""
 
@@ -106,4 +119,4 @@ class Remove:
     side: str
 
 
-Frame = Declare | Roll | Effects | Retreat | Loss | Advance | Remove
+Frame = Declare | Declared | Roll | Effects | Retreat | Loss | Advance | Remove

@@ -750,8 +750,8 @@ class GameState:
                 return False
             move = self.tables.move_actions[(uid, h)]  # the one in `moves`
             return (move is action or move == action) and (h not in self._occupants() or self._may_end(uid, h))
-        if kind == END:  # legal_actions ends with it whenever nothing else must come first
-            return action == Action.end() and not self.terminal and not self._stack
+        if kind == END and not self._stack:  # legal_actions ends with it whenever nothing else must come first
+            return action == Action.end() and not self.terminal
         legal = self._cache.get("legal")
         if legal is None:
             legal = self._cache["legal"] = self._legal_actions()

@@ -390,6 +390,9 @@ class CombatRules:
     defenders: Literal["hex"] = "hex"
     retreat: RetreatPolicy = RetreatPolicy()
     advance: AdvancePolicy = AdvancePolicy()
+    # "each": a battle is fought as soon as it is declared; "all_first": every battle of the phase
+    # is declared first, then the attacker fights them one by one in the order it chooses.
+    declare: Literal["each", "all_first"] = "each"
     multi_hex: bool = False
     flank_attack_drm: int = 0  # attackers adjacent to every hex around the defender
     disrupted_defender_drm: int = 0

@@ -1,0 +1,58 @@
+"""Declare every battle first, then fight them one by one (combat { declare = all_first }),
+played on tests/games/declare_all_first.rulec."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulec.engine import Action, IllegalAction, new_game
+from rulec.pipeline import load_game
+
+GAMES = Path(__file__).parent / "games"
+# r1 in 0302 and r2 in 0304; b1 in 0303 is next to both, b2 (0202) only to r1, b3 (0403) only to r2.
+PLACES = {"b1": "0303", "b2": "0202", "b3": "0403", "r1": "0302", "r2": "0304"}
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(str(GAMES / "declare_all_first.rulec"))
+
+
+def declare(state, text):
+    for step in state.parse_orders(text):
+        state.apply_action(step)
+
+
+def test_battles_are_declared_first_and_fought_in_the_attackers_order(game):
+    state = new_game(game).arrange(PLACES, phase="blue_fight")
+    declare(state, "attack 0302 with b1 b2")
+    assert not state.is_chance_node()  # declared, not fought
+    assert Action.end() not in state.legal_actions()  # a declared battle must be fought
+    assert set(state.legal_actions()) == {Action.attack("0304"), Action.fight("0302")}
+    with pytest.raises(IllegalAction) as error:
+        state.apply_action(Action.end())
+    assert "fight" in error.value.message
+    declare(state, "attack 0304 with b3")  # b1 has already attacked: only b3 may go for 0304
+    assert set(state.legal_actions()) == {Action.fight("0302"), Action.fight("0304")}
+    # The attacker picks the order: 0304 first (+3: a 1 eliminates r2).
+    state.apply_action(Action.fight("0304"))
+    assert state.is_chance_node() and state.battle.battle.attackers == ("b3",)
+    state.apply_action(Action.roll(1))
+    assert state.status("r2") == "eliminated"
+    state.apply_action(Action.advance())  # b3 stays
+    # Once fighting has begun no new battle may be declared: only the one left.
+    assert state.legal_actions() == [Action.fight("0302")]
+    state.apply_action(Action.fight("0302"))
+    state.apply_action(Action.roll(6))  # NE
+    assert state.legal_actions() == [Action.end()]
+    state.apply_action(Action.end())
+    assert state.phase.id == "blue_move"
+
+
+def test_declared_battles_replay_from_saved_text(game):
+    state = new_game(game).arrange(PLACES, phase="blue_fight")
+    declare(state, "attack 0302 with b1, b2")
+    assert state.parse_action("fight 0302") == Action.fight("0302")
+    assert state.action_to_string(Action.fight("0302")) == "fight 0302"
