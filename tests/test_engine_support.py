@@ -17,8 +17,8 @@ def test_the_shipped_map_game_uses_only_what_the_engine_plays(metz):
 
 
 def test_each_unplayed_setting_is_named(metz):
-    variant = replace(metz, combat=replace(metz.combat, one_attack_per_unit="player_turn", multi_hex=True))
-    assert unplayed(variant) == ["combat { one_attack_per_unit = player_turn }", "combat { multi_hex = true }"]
+    variant = replace(metz, combat=replace(metz.combat, multi_hex=True), movement=replace(metz.movement, leapfrog=True))
+    assert unplayed(variant) == ["movement { leapfrog = true }", "combat { multi_hex = true }"]
 
 
 def test_rulec_check_warns_but_passes(capsys):

@@ -150,7 +150,7 @@ class CombatSections:
             policies["retreat"] = self.retreat_policy(body["retreat"])
         if isinstance(body.get("advance"), dict):
             policies["advance"] = self.record(m.AdvancePolicy, ("combat", "advance"), **tuples_of(body["advance"], "into"))
-        rules = self.record(m.CombatRules, ("combat",), **tuples_of(body, "retreat_priorities"), **policies)
+        rules = self.record(m.CombatRules, ("combat",), **policies)
         if rules:
             self.reference(rules.table, tables, "combat table", ("combat", "table"))
         return rules

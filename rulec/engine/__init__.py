@@ -36,7 +36,7 @@ Where later games' rules go (none is implemented yet; each is an addition, not a
       (StackingRules.limit; defenders are every unit of the hex).
     - two movement/combat phases per player turn: the sequence is data; Arrival.phase
       names the phase a reinforcement enters in; CombatRules.one_attack_per_unit =
-      "player_turn" would keep `attacked` across the phases of one player turn.
+      "player_turn" keeps `attacked` across the combat phases of one player turn.
     - disruption and recovery: ResultCode.*_disrupted and Phase.only_undisrupted /
       recover; the state would keep a `disrupted` set beside `moved` and `attacked`.
     - supply tracing: a supply.py beside movement.py, a search over tables.steps that

@@ -118,6 +118,7 @@ class GameState:
         self.attacked: set[str] = set()
         self.defended: set[str] = set()
         self._stack: list[Frame] = []  # pending decisions, the next one last (see frames.py)
+        self._combat_began: tuple[int, int] | None = None  # (turn, phase index) the last combat phase began
         self.last_battle: BattleReport | None = None
 
         # VP given when the game is set up are logged under the phase "setup".
@@ -914,9 +915,21 @@ class GameState:
                 self.locked = frozenset()
             return True
         if phase.kind == "combat":
-            self.attacked, self.defended = set(), set()
+            if not self._same_player_turn(self._combat_began):
+                self.attacked = set()  # one attack per unit a phase, or a player turn (CombatRules.one_attack_per_unit)
+            self.defended = set()
+            self._combat_began = (self.turn, self.phase_index)
             return True
         return False
+
+    def _same_player_turn(self, since: tuple[int, int] | None) -> bool:
+        """With one attack per unit a player turn: did a combat phase of this player turn begin at `since`?"""
+        if since is None or self.game.combat is None or self.game.combat.one_attack_per_unit != "player_turn":
+            return False
+        turn, index = since
+        sequence = self.game.sequence
+        return turn == self.turn and index < self.phase_index and all(
+            sequence[i].side in (None, self.phase.side) for i in range(index, self.phase_index + 1))
 
     # ------------------------------------------------------------ positions for tests and puzzles
     def arrange(self, units: dict[str, str], *, turn: int | None = None, phase: str | None = None) -> "GameState":
@@ -948,7 +961,7 @@ class GameState:
                 other.where[uid], other.pos[uid] = ON_MAP, place
                 if place in self.tables.objectives:
                     other.holders[place] = self._units[uid].side
-        other.terminal, other._stack, other.last_battle = False, [], None
+        other.terminal, other._stack, other.last_battle, other._combat_began = False, [], None, None
         other.moved, other.landed, other.attacked, other.defended = set(), set(), set(), set()
         other._cache = {}
         other._begin_phase()

@@ -394,11 +394,6 @@ class CombatRules:
     # is declared first, then the attacker fights them one by one in the order it chooses.
     declare: Literal["each", "all_first"] = "each"
     multi_hex: bool = False
-    flank_attack_drm: int = 0  # attackers adjacent to every hex around the defender
-    disrupted_defender_drm: int = 0
-    retreat_priorities: tuple[str, ...] = ()  # named preferences for the victor's choice of retreat hex, best first
-    retreated_units_share_fate: bool = False  # units retreated into a hex about to fight share its result
-    advance_across_rivers: Literal["any", "attackers_only", "none"] = "any"
 
 
 # ---------------------------------------------------------------- sequence

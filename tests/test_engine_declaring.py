@@ -1,5 +1,6 @@
-"""Declare every battle first, then fight them one by one (combat { declare = all_first }),
-played on tests/games/declare_all_first.rulec."""
+"""How battles are declared across a combat phase and a player turn, on made-up games:
+declare every battle first, then fight them one by one (tests/games/declare_all_first.rulec),
+and one attack per unit a player turn (tests/games/two_fights.rulec)."""
 
 from __future__ import annotations
 
@@ -56,3 +57,30 @@ def test_declared_battles_replay_from_saved_text(game):
     declare(state, "attack 0302 with b1, b2")
     assert state.parse_action("fight 0302") == Action.fight("0302")
     assert state.action_to_string(Action.fight("0302")) == "fight 0302"
+
+
+def test_a_unit_attacks_once_a_player_turn_when_the_game_says_so(game):
+    from dataclasses import replace
+
+    two_fights = load_game(str(GAMES / "two_fights.rulec"))
+    state = new_game(two_fights).arrange(PLACES, phase="blue_fight")
+    declare(state, "attack 0302 with b1")
+    state.apply_action(Action.roll(6))  # NE
+    state.apply_action(Action.end())
+    state.apply_action(Action.end())  # blue's movement phase: nobody moves
+    assert state.phase.id == "blue_fight_again"
+    # b1 fought in this player turn's first combat phase: it may not attack 0304 now; b3 may.
+    state.apply_action(Action.attack("0304"))
+    assert {a.unit for a in state.legal_actions() if a.kind == "with"} == {"b3"}
+    with pytest.raises(IllegalAction) as error:
+        state.apply_action(Action.with_unit("b1"))
+    assert "already attacked" in error.value.message
+    # With one attack a phase, b1 may attack again in the second combat phase.
+    per_phase = replace(two_fights, combat=replace(two_fights.combat, one_attack_per_unit="phase"))
+    state = new_game(per_phase).arrange(PLACES, phase="blue_fight")
+    declare(state, "attack 0302 with b1")
+    state.apply_action(Action.roll(6))
+    state.apply_action(Action.end())
+    state.apply_action(Action.end())
+    state.apply_action(Action.attack("0304"))
+    assert {a.unit for a in state.legal_actions() if a.kind == "with"} == {"b1", "b3"}
