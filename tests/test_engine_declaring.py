@@ -1,6 +1,7 @@
 """How battles are declared across a combat phase and a player turn, on made-up games:
 declare every battle first, then fight them one by one (tests/games/declare_all_first.rulec),
-and one attack per unit a player turn (tests/games/two_fights.rulec)."""
+one attack per unit a player turn (tests/games/two_fights.rulec), and battles against several
+hexes (tests/games/multi_hex.rulec)."""
 
 from __future__ import annotations
 
@@ -84,3 +85,41 @@ def test_a_unit_attacks_once_a_player_turn_when_the_game_says_so(game):
     state.apply_action(Action.end())
     state.apply_action(Action.attack("0304"))
     assert {a.unit for a in state.legal_actions() if a.kind == "with"} == {"b1", "b3"}
+
+
+def test_a_battle_may_take_several_hexes_when_every_attacker_is_next_to_all_of_them():
+    game = load_game(str(GAMES / "multi_hex.rulec"))
+    state = new_game(game).arrange(PLACES, phase="blue_fight")
+    state.apply_action(Action.attack("0302"))
+    # b1 (0303) is next to 0302 and 0304: the battle may take 0304 too; b2 (0202) only 0302.
+    assert set(state.legal_actions()) == {Action.with_unit("b1"), Action.with_unit("b2"), Action.attack("0304"),
+                                          Action.cancel()}
+    state.apply_action(Action.attack("0304"))
+    assert state.declaring.targets == ("0302", "0304")
+    assert {a.unit for a in state.legal_actions() if a.kind == "with"} == {"b1"}  # b2 and b3 are next to one only
+    with pytest.raises(IllegalAction) as error:
+        state.apply_action(Action.with_unit("b2"))
+    assert "not adjacent to 0302 and 0304" in error.value.message
+    state.apply_action(Action.with_unit("b1"))
+    odds = state.odds()
+    assert (odds.attack, odds.defence) == (6, 2)  # both defenders together
+    assert odds.terrain_shift == -1  # 0304's woods: the worst of the two hexes for the attacker
+    assert odds.label == "+1, +3"  # +4, one column left
+    state.apply_action(Action.resolve())
+    state.apply_action(Action.roll(1))  # DE: both hexes emptied
+    assert state.status("r1") == state.status("r2") == "eliminated"
+    assert set(state.legal_actions()) == {Action.advance("b1", "0302"), Action.advance("b1", "0304"), Action.advance()}
+    # Once b2 attacks 0302 alone, 0304 may not join: b2 is not next to it.
+    state = new_game(game).arrange(PLACES, phase="blue_fight")
+    state.apply_action(Action.attack("0302"))
+    state.apply_action(Action.with_unit("b2"))
+    assert Action.attack("0304") not in state.legal_actions()
+
+
+def test_without_multi_hex_a_battle_has_one_target(game):
+    state = new_game(game).arrange(PLACES, phase="blue_fight")
+    state.apply_action(Action.attack("0302"))
+    assert not [a for a in state.legal_actions() if a.kind == "attack"]
+    with pytest.raises(IllegalAction) as error:
+        state.apply_action(Action.attack("0304"))
+    assert "one target hex" in error.value.message

@@ -17,8 +17,8 @@ def test_the_shipped_map_game_uses_only_what_the_engine_plays(metz):
 
 
 def test_each_unplayed_setting_is_named(metz):
-    variant = replace(metz, combat=replace(metz.combat, multi_hex=True), movement=replace(metz.movement, leapfrog=True))
-    assert unplayed(variant) == ["movement { leapfrog = true }", "combat { multi_hex = true }"]
+    variant = replace(metz, movement=replace(metz.movement, leapfrog=True))
+    assert unplayed(variant) == ["movement { leapfrog = true }"]
 
 
 def test_rulec_check_warns_but_passes(capsys):
@@ -33,5 +33,5 @@ def test_rulec_play_says_which_rules_it_ignores(tmp_path, capsys):
     status = main(["play", str(MARNE_FEATURES), "--player", "germany=random", "--player", "allies=random",
                    "--turns", "1", "--seed", "1", "--no-color", "--save", str(save)])
     err = capsys.readouterr().err
-    assert "warning: the engine does not play combat { multi_hex = true } yet" in err, err
+    assert "warning: the engine does not play supply { ... } (supply lines and their effects) yet" in err, err
     assert status == 0

@@ -27,9 +27,11 @@ if TYPE_CHECKING:
 def offer(state: "GameState", effects: Effects, count: int) -> None:
     """Put the chance to advance on the stack, if some unit may take it."""
     battle = effects.battle
-    if count <= 0 or battle.hex in state._occupants():
+    occupants = state._occupants()
+    emptied = tuple(h for h in battle.targets if h not in occupants)
+    if count <= 0 or not emptied:
         return
-    frame = Advance(battle.side, battle.attackers, (), count, (battle.hex,) + effects.vacated)
+    frame = Advance(battle.side, battle.attackers, (), count, emptied + effects.vacated, battle.targets)
     frame = _with_targets(state, frame)
     if frame.hexes:
         state._stack.append(frame)
@@ -44,18 +46,23 @@ def _with_targets(state: "GameState", frame: Advance) -> Advance:
 def _route_problem(state: "GameState", uid: str, target: Hex, frame: Advance) -> str | None:
     """Why `uid` may not advance into `target` now (None: it may)."""
     policy = state.game.combat.advance
-    first = frame.vacated[0]
+    first = frame.targets[0] if frame.targets else frame.vacated[0]
     if target not in frame.vacated:
         return f"{target} was not vacated by the battle"
     if target in state._occupants():
         return f"{target} is occupied"
-    if target == first and "defender_hex" not in policy.into:
+    into_target = target in frame.targets
+    if into_target and "defender_hex" not in policy.into:
         return "the victor may not advance into the defender's hex itself"
-    if target != first and "retreat_path" not in policy.into:
+    if not into_target and "retreat_path" not in policy.into:
         return "the victor may advance only into the defender's hex"
-    if target != first and policy.stops_at_enemy_zoc and first in state.enemy_zoc(state._units[uid].side):
+    if not into_target and len(frame.targets) > 1:
+        return "after a battle against several hexes the victor may advance only into those hexes"
+    if not into_target and policy.stops_at_enemy_zoc and first in state.enemy_zoc(state._units[uid].side):
         return f"an advancing unit stops on entering the enemy zone of control in {first}"
-    route = (state.pos[uid], first) if target == first else (state.pos[uid], first, target)
+    if into_target and target not in state.tables.neighbours[state.pos[uid]]:
+        return f"{target} is not next to it"
+    route = (state.pos[uid], target) if into_target else (state.pos[uid], first, target)
     blocked = state.tables.advance_blocked
     if any(fight.hexside_key(a, b) in blocked for a, b in zip(route, route[1:])):
         return f"the advance into {target} would cross a hexside that blocks advances"
@@ -88,8 +95,8 @@ def advance_apply(state: "GameState", frame: Advance, action: Action) -> None:
     if action.unit is None:
         state._stack.pop()
         return
-    first = frame.vacated[0]
-    if action.hex != first:
+    first = frame.targets[0] if frame.targets else frame.vacated[0]
+    if action.hex not in frame.targets:  # along the retreat path, through the defender's hex
         state._enter(action.unit, first)
     state._relocate(action.unit, action.hex)
     state._enter(action.unit, action.hex)

@@ -14,8 +14,10 @@ battles may be declared until the attacker fights one (`fight HEX`), and then it
 fights the rest one by one in the order it chooses, each with the units still on
 the map against the units then in the target hexes.
 
-The `Declare` frame holds a tuple of target hexes so that multi-hex and ranged
-attacks can grow from it.
+With `combat { multi_hex = true }` a battle may have several target hexes: while it
+is declared, `attack HEX` adds another enemy hex that every attacker so far is next
+to; every attacker must be next to every target. Ranged attacks would grow from the
+same tuple of targets.
 """
 
 from __future__ import annotations
@@ -72,17 +74,36 @@ def declare(state: "GameState", action: Action) -> None:
 
 
 # ------------------------------------------------------------ the Declare frame
-def eligible(state: "GameState", frame: Declare) -> list[str]:
-    """Units that may still join the battle, in game-file order."""
+def eligible(state: "GameState", frame: Declare, targets: tuple[Hex, ...] | None = None) -> list[str]:
+    """Units that may still join the battle (next to every target), in game-file order."""
+    targets = targets or frame.targets
     ready = state._ready_to_attack()
     occupants, neighbours, order = state._occupants(), state.tables.neighbours, state.tables.unit_order
-    found = {u for h in frame.targets for n in neighbours[h] for u in occupants.get(n, ())
-             if u in ready and u not in frame.attackers}
+    first, rest = targets[0], targets[1:]
+    found = {u for n in neighbours[first] for u in occupants.get(n, ())
+             if u in ready and u not in frame.attackers and all(h in neighbours[n] for h in rest)}
     return sorted(found, key=order.__getitem__)
 
 
+def more_targets(state: "GameState", frame: Declare) -> list[Action]:
+    """Multi-hex battles: `attack HEX` for each further enemy hex next to every attacker so far that
+    some unit able to join could attack together with the targets so far."""
+    if not state.game.combat.multi_hex:
+        return []
+    neighbours = state.tables.neighbours
+    actions = []
+    for target in target_actions(state):  # enemy hexes not yet attacked this phase
+        h = target.hex
+        if h in frame.targets:
+            continue
+        if all(state.pos[u] in neighbours[h] for u in frame.attackers) and \
+                (frame.attackers or eligible(state, frame, frame.targets + (h,))):
+            actions.append(target)
+    return actions
+
+
 def declare_legal(state: "GameState", frame: Declare) -> list[Action]:
-    actions = [Action.with_unit(u) for u in eligible(state, frame)]
+    actions = [Action.with_unit(u) for u in eligible(state, frame)] + more_targets(state, frame)
     if frame.attackers:
         actions.append(Action.resolve())
     actions.append(Action.cancel())
@@ -93,6 +114,8 @@ def declare_apply(state: "GameState", frame: Declare, action: Action) -> None:
     if action.kind == WITH:
         order = state.tables.unit_order
         state._stack[-1] = replace(frame, attackers=tuple(sorted(frame.attackers + (action.unit,), key=order.__getitem__)))
+    elif action.kind == ATTACK:  # another target of a multi-hex battle
+        state._stack[-1] = replace(frame, targets=tuple(sorted(frame.targets + (action.hex,))))
     elif action.kind == RESOLVE:
         state._stack.pop()
         battle = battle_of(state, frame)
@@ -113,6 +136,12 @@ def declare_apply(state: "GameState", frame: Declare, action: Action) -> None:
 def declare_why(state: "GameState", frame: Declare, action: Action) -> tuple[str, str | None]:
     if action.kind == WITH:
         return why_not_join(state, frame, action.unit)
+    if action.kind == ATTACK and action.hex and not action.units:
+        if not state.game.combat.multi_hex:
+            return (f"a battle has one target hex in this game: resolve or cancel the battle against "
+                    f"{' '.join(frame.targets)} first", "declare_attack")
+        return (f"{action.hex} may not join this battle: every attacker must be next to every target hex, and the "
+                "hex must hold enemy units not yet attacked this phase", "declare_attack")
     return (f"the battle against {' '.join(frame.targets)} is being declared: add attackers (`with UNIT`), "
             "`resolve` it or `cancel` it", "declare_attack")
 
@@ -128,8 +157,8 @@ def why_not_join(state: "GameState", frame: Declare, uid: str) -> tuple[str, str
         return f"{name} has already attacked this phase", "one_attack"
     if uid in state.landed:
         return f"{name} landed this turn and may not attack", "placement"
-    if not any(h in state.tables.neighbours[state.pos[uid]] for h in frame.targets):
-        return f"{name} is not adjacent to {' '.join(frame.targets)}", "adjacent"
+    if not all(h in state.tables.neighbours[state.pos[uid]] for h in frame.targets):
+        return f"{name} is not adjacent to {' and '.join(frame.targets)}", "adjacent"
     return f"{name} may not attack", None
 
 
@@ -177,7 +206,7 @@ def odds(state: "GameState", targets: tuple[Hex, ...], attackers: tuple[str, ...
     occupants = state._occupants()
     defenders = [state._units[u] for h in targets for u in occupants.get(h, ())]
     return fight.odds(state.game, state.tables, state.options, [state._units[u] for u in attackers],
-                      [state.pos[u] for u in attackers], defenders, targets[0])
+                      [state.pos[u] for u in attackers], defenders, targets[0], targets[1:])
 
 
 # ------------------------------------------------------------ the Roll frame (chance)

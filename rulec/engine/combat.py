@@ -100,12 +100,18 @@ def battle_condition(name: str, attackers: list[Unit]) -> bool:
 
 
 def odds(game: Game, tables: Tables, options: Iterable[str], attackers: list[Unit], attacker_hexes: list[Hex],
-         defenders: list[Unit], defender_hex: Hex) -> Odds:
+         defenders: list[Unit], defender_hex: Hex, more_defender_hexes: tuple[Hex, ...] = ()) -> Odds:
+    """The odds of a battle; a multi-hex battle (`more_defender_hexes`) takes the terrain effect of its
+    target hexes that is worst for the attacker."""
     table = game.tables[game.combat.table]
     attack = sum(u.strength for u in attackers)
     defence = sum(u.strength for u in defenders)
     column = base = base_column(table, attack, defence)
     shift, drm = terrain_effect(tables, defender_hex, attacker_hexes)
+    if more_defender_hexes:
+        sign = 1 if table.drm == "attacker" else -1
+        shift, drm = min([(shift, drm)] + [terrain_effect(tables, h, attacker_hexes) for h in more_defender_hexes],
+                         key=lambda effect: (effect[0], sign * effect[1]))
     column = clamp(column + shift, table)
     option_shift = 0
     for option_id in options:

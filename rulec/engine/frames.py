@@ -109,7 +109,8 @@ class Advance:
     units: tuple[str, ...]
     hexes: tuple[Hex, ...]  # exactly the hexes some unit may advance into now (in the order of `vacated`)
     count: int
-    vacated: tuple[Hex, ...] = ()  # every hex the battle vacated (the defender's first), legal or not
+    vacated: tuple[Hex, ...] = ()  # every hex the battle vacated (its targets first), legal or not
+    targets: tuple[Hex, ...] = ()  # the battle's target hexes
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,6 @@ _UNPLAYED: tuple[tuple[str, Callable[[Game], bool]], ...] = (
     ("supply { ... } (supply lines and their effects)", lambda g: g.supply is not None),
     ("movement { leapfrog = true }", lambda g: g.movement.leapfrog),
     ("movement { blocked_entry_by_side = ... }", lambda g: bool(g.movement.blocked_entry_by_side)),
-    ("combat { multi_hex = true }", lambda g: g.combat is not None and g.combat.multi_hex),
     ("phase { attackers_disrupted / only_undisrupted / recover }",
      lambda g: any(p.attackers_disrupted or p.only_undisrupted or p.recover for p in g.sequence)),
     ("unit_type { must_be_attacked / adds_to_defense / blocks_enemy_entry } (forts)",

@@ -132,7 +132,8 @@ def _group_plans(state: Any, actions: list, before: list) -> list[list]:
     """In a battle being declared: resolve it as it is or cancel it (whichever is offered), or add a
     group of the eligible attackers and resolve."""
     joins = [a for a in actions if a.kind == "with"]
-    plans = [before + [a] for a in actions if a.kind != "with"]
+    # Resolve as declared or cancel; further targets of a multi-hex battle are not weighed (one target a plan).
+    plans = [before + [a] for a in actions if a.kind not in ("with", "attack")]
     if len(joins) <= ALL_GROUPS_UP_TO:
         groups = [g for k in range(1, len(joins) + 1) for g in combinations(joins, k)]
     else:
