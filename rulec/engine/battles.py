@@ -59,13 +59,18 @@ def target_actions(state: "GameState") -> list[Action]:
     ready = state._ready_to_attack()
     if not ready:
         return []
+    near: set[Hex] = set()  # the hexes next to a unit that may still attack
+    pos = state.pos
+    for uid in ready:
+        h = pos.get(uid)
+        if h is not None:
+            near.update(neighbours[h])
     actions = []
-    for h in sorted(occupants):
+    for h in sorted(near.intersection(occupants)):
         there = occupants[h]
         if units[there[0]].side == side or (defended and not defended.isdisjoint(there)):
             continue
-        if any(u in ready for n in neighbours[h] for u in occupants.get(n, ())):
-            actions.append(Action.attack(h))
+        actions.append(Action.attack(h))
     return actions
 
 
