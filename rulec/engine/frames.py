@@ -26,15 +26,15 @@ class Battle:
     """A battle as it was resolved: who attacked which hexes from where, and at what odds."""
 
     side: str  # the attacking side
-    targets: tuple[Hex, ...]  # the attacked hexes (one until multi-hex attacks exist)
+    targets: tuple[Hex, ...]  # the attacked hexes (several in a multi-hex battle), sorted
     attackers: tuple[str, ...]
     attacker_hexes: tuple[Hex, ...]  # where the attackers stood, sorted
     defenders: tuple[str, ...]
-    odds: Odds
+    odds: Odds | None  # None: a declared battle that lapsed (one side gone) is never rolled
 
     @property
     def hex(self) -> Hex:
-        """The first (today the only) attacked hex."""
+        """The first attacked hex (the only one but in a multi-hex battle)."""
         return self.targets[0]
 
 
