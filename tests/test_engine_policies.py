@@ -97,6 +97,19 @@ def test_a_unit_with_nowhere_to_go_stays_when_the_policy_says_so(policies):
     assert state.positions["r1"] == "0703" and state.advancing is None
 
 
+def test_ordered_preferences_keep_the_paths_outside_enemy_zoc_when_there_are_some(policies):
+    # Red may retreat through and into blue zones of control here, but prefers to end outside them.
+    place = {"b1": "0402", "b2": "0705", "r1": "0403"}
+    state = fight(new_game(policies).arrange(place, phase="blue_fight"), "0403", "b1")
+    zoc = state.enemy_zoc("red")
+    anywhere = {a.path for a in state.legal_actions()}
+    outside = {p for p in anywhere if p[-1] not in zoc}
+    assert len(outside) > 1 and outside != anywhere  # some paths end in blue ZOC, several do not
+    state = fight(new_game(with_policy(policies, prefer=("outside_enemy_zoc",))).arrange(place, phase="blue_fight"),
+                  "0403", "b1")
+    assert {a.path for a in state.legal_actions()} == outside
+
+
 @pytest.mark.rule("metz:10.43")
 def test_metz_two_hex_retreat_announces_only_the_legal_advance(metz, capsys):
     # Drive on Metz with the advance stopping at enemy ZOC (a variant): after a DR2 with a German

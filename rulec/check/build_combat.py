@@ -168,7 +168,7 @@ class CombatSections:
                 if side not in edges:
                     self.error("missing-field", f"retreats go toward a map edge, but side '{side}' has none",
                                path + ("direction",), hint=f"add edges {{ {side} = EDGE }} to the retreat block")
-        return self.record(m.RetreatPolicy, path, **tuples_of(body, "may_not_enter", "may_not_end"))
+        return self.record(m.RetreatPolicy, path, **tuples_of(body, "may_not_enter", "may_not_end", "prefer"))
 
 
 _BAD = object()  # a column end of the wrong kind (already reported)

@@ -40,8 +40,12 @@ def paths(state: "GameState", frame: Retreat) -> list[tuple[Hex, ...]]:
     policy = state.game.combat.retreat
     occupied = set(state._occupants()) - {start}
     toward = state.game.map.edges.get(policy.edges.get(side, ""), ()) if policy.direction == "toward_edge" else ()
-    return fight.retreat_paths(state.tables, start, frame.hexes, frame.away_from, occupied, state.enemy_zoc(side),
-                               policy, toward)
+    zoc = state.enemy_zoc(side)
+    found = fight.retreat_paths(state.tables, start, frame.hexes, frame.away_from, occupied, zoc, policy, toward)
+    for preference in policy.prefer:  # ordered preferences: keep the paths that meet one, if any do
+        better = [p for p in found if (p[-1] not in zoc if preference == "outside_enemy_zoc" else p[-1] not in occupied)]
+        found = better or found
+    return found
 
 
 def retreat_settle(state: "GameState", frame: Retreat) -> bool:

@@ -354,7 +354,8 @@ class RetreatPolicy:
     "toward_edge": one hex nearer its side's map edge in `edges`. A path may not
     enter a hex of a kind in `may_not_enter`, nor end in one in `may_not_end`; a path
     that would leave the map does not exist (`off_map`). With no path left the unit
-    is eliminated, or stays where it is (`when_blocked`).
+    is eliminated, or stays where it is (`when_blocked`). Of the legal paths, `prefer`
+    keeps those ending in the kind of hex it names first, if any do, then the next.
     """
 
     chosen_by: Literal["owner", "victor"] = "owner"
@@ -362,6 +363,7 @@ class RetreatPolicy:
     edges: dict[str, str] = field(default_factory=dict)  # side -> map edge (direction toward_edge)
     may_not_enter: tuple[HexRule, ...] = ("enemy_zoc", "occupied")
     may_not_end: tuple[HexRule, ...] = ()
+    prefer: tuple[Literal["outside_enemy_zoc", "unoccupied"], ...] = ()  # ordered preferences for the path's end
     when_blocked: Literal["eliminated", "stays"] = "eliminated"
     off_map: Literal["eliminated"] = "eliminated"
 
