@@ -61,3 +61,24 @@ def test_losses_read_back_from_text_and_saves(exchange_game):
     state = fight(around_0303(exchange_game), "0303", "b1", "b2", "b4")
     assert state.parse_action("lose b4") == Action.lose("b4")
     assert state.action_to_string(Action.lose("b4")) == "lose b4"
+
+
+def test_a_side_that_loses_strength_chooses_who_pays(exchange_game):
+    # Red defends 0303 with three units (1, 2 and 3 strong); a 6 costs it 2 strength, red's choice.
+    state = new_game(exchange_game).arrange({"b4": "0302", "r1": "0303", "r2": "0303", "r3": "0303"},
+                                            phase="blue_fight")
+    state = fight(state, "0303", "b4", roll=6)
+    assert state.last_battle.result == "L2"
+    assert state.current_player() == state.players.index("red")
+    assert set(state.legal_actions()) == {Action.lose("r1"), Action.lose("r2"), Action.lose("r3")}
+    state.apply_action(Action.lose("r1"))  # 1 of 2 paid: one more unit pays
+    assert set(state.legal_actions()) == {Action.lose("r2"), Action.lose("r3")}
+    state.apply_action(Action.lose("r2"))
+    assert [state.status(u) for u in ("r1", "r2", "r3", "b4")] == ["eliminated", "eliminated", "map", "map"]
+    assert state.pending is None
+
+
+def test_a_lone_unit_pays_a_strength_loss_without_a_decision(exchange_game):
+    state = new_game(exchange_game).arrange({"b4": "0302", "r2": "0303"}, phase="blue_fight")
+    state = fight(state, "0303", "b4", roll=6)
+    assert state.status("r2") == "eliminated" and state.pending is None

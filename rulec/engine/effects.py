@@ -2,8 +2,9 @@
 
 After the die roll an `Effects` frame holds the result's effects still to do.
 Each step takes the first: an elimination happens at once; a retreat puts one
-`Retreat` frame per unit above it (retreats.py), an exchange a `Loss` frame (the
-attacker picks who pays), an advance an `Advance` frame (advances.py). Those are
+`Retreat` frame per unit above it (retreats.py), an exchange or a loss of strength
+a `Loss` frame (the losing side picks who pays), an advance an `Advance` frame
+(advances.py). Those are
 decided before the next effect is taken, so the effects happen in the order the
 game file lists them.
 """
@@ -59,6 +60,10 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
         for uid in units_of(state, battle, "defender"):
             state._eliminate(uid)
         state._stack.append(Loss(battle.side, units_of(state, battle, "attacker"), lost))
+    elif effect.kind == "lose":
+        payers = units_of(state, battle, effect.who)
+        if payers:
+            state._stack.append(Loss(state._units[payers[0]].side, payers, effect.amount))
     elif effect.kind == "advance":
         advances.offer(state, frame, effect.amount)
     else:  # the checker accepts no other kind
@@ -92,5 +97,5 @@ def loss_apply(state: "GameState", frame: Loss, action: Action) -> None:
 
 
 def loss_why(state: "GameState", frame: Loss, action: Action) -> tuple[str, str | None]:
-    return (f"the attacker must first choose which units pay for the exchange ({frame.owed} strength still owed): "
-            "`lose UNIT`", "exchange")
+    return (f"{frame.side} must first choose which units pay for the battle's losses ({frame.owed} strength still "
+            "owed): `lose UNIT`", "exchange")

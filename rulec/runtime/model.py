@@ -280,10 +280,12 @@ class Effect:
     retreat(who, hexes): each of its units retreats `amount` hexes (by the game's retreat policy).
     exchange: the defender is eliminated and the attacker loses at least the defender's
         strength, choosing which of its units pay, one at a time.
+    lose(who, strength): that side loses units worth at least `amount` strength, its owner
+        choosing which, one at a time.
     advance(count): up to `amount` victorious units may advance (by the game's advance policy).
     """
 
-    kind: Literal["eliminate", "retreat", "exchange", "advance"]
+    kind: Literal["eliminate", "retreat", "exchange", "lose", "advance"]
     who: Who | None = None
     amount: int = 0
 
