@@ -82,3 +82,23 @@ def test_a_lone_unit_pays_a_strength_loss_without_a_decision(exchange_game):
     state = new_game(exchange_game).arrange({"b4": "0302", "r2": "0303"}, phase="blue_fight")
     state = fight(state, "0303", "b4", roll=6)
     assert state.status("r2") == "eliminated" and state.pending is None
+
+
+def test_the_screen_tells_who_must_choose_the_losses(exchange_game, capsys):
+    from rulec.cli.board_view import GameScreen
+
+    state = around_0303(exchange_game)
+    screen = GameScreen(exchange_game)
+    for step in [Action.attack("0303"), *(Action.with_unit(u) for u in ("b1", "b2", "b4")), Action.resolve(),
+                 Action.roll(1)]:
+        screen.narrate(state, step, state.current_player())
+        state.apply_action(step)
+    screen.flush(state)
+    screen.narrate(state, Action.lose("b2"), state.current_player())
+    state.apply_action(Action.lose("b2"))
+    screen.flush(state)
+    out = capsys.readouterr().out
+    assert "Blue: b1, b2, b4 attack 0303 (held by r2 (2-3))" in out
+    assert "result: EX (Exchange)" in out
+    assert "Blue must lose 2 more strength from b1, b2, b4 (`lose UNIT`, one at a time)" in out
+    assert "Blue: b2 is lost to pay for the battle" in out and "eliminated: b2 (Blue)" in out

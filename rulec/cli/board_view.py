@@ -20,6 +20,7 @@ from typing import Any, Mapping, TextIO
 
 from rulec.check.hexgrid import is_shifted
 from rulec.engine.actions import Action
+from rulec.engine.frames import Loss
 from rulec.players import view
 from rulec.runtime.model import Game, Hex, Unit
 
@@ -339,6 +340,11 @@ class GameScreen:
             chooser = self.game.sides.get(retreat.chooser)
             self.say(f"    {_name(state, retreat.unit)} must retreat {retreat.hexes} hex{'es' if retreat.hexes != 1 else ''}"
                      + (f"; {chooser.name} chooses the path" if chooser else ""))
+        pending = getattr(state, "pending", None)
+        if isinstance(pending, Loss):  # an exchange or a loss of strength: who pays is chosen
+            side = self.game.sides.get(pending.side)
+            self.say(f"    {side.name if side else pending.side} must lose {pending.owed} more strength from "
+                     f"{', '.join(_name(state, u) for u in pending.units)} (`lose UNIT`, one at a time)")
         self._report_advance(state)
 
     def _report_advance(self, state: Any) -> None:
@@ -461,7 +467,7 @@ def describe_order(state: Any, action: Any, text: str) -> str:
             return f"the battle for {' '.join(battle.targets)} lapses (one side is gone)"
         return _battle_words(state, battle.targets, attackers)
     if kind == "lose" and name:
-        return f"{name} pays for the exchange"
+        return f"{name} is lost to pay for the battle"
     if kind == "advance":
         if unit_id is None:
             return "no advance after combat"
