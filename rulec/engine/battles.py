@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
 from rulec.engine.actions import ATTACK, CANCEL, END, FIGHT, RESOLVE, WITH, Action
-from rulec.engine.effects import result_effects
 from rulec.engine.frames import Battle, Declare, Declared, Effects, Roll
 from rulec.engine.statuses import ON_MAP
 from rulec.runtime.model import Hex
@@ -225,7 +224,7 @@ def roll_apply(state: "GameState", frame: Roll, action: Action) -> None:
     table = state.game.tables[state.game.combat.table]
     code = fight.result_code(table, battle.odds.column, action.number, battle.odds.drm)
     state.last_battle = BattleReport(battle.hex, battle.attackers, battle.defenders, battle.odds, action.number, code)
-    state._stack.append(Effects(battle, result_effects(state.game.results[code])))
+    state._stack.append(Effects(battle, state.game.results[code].effects))
 
 
 def roll_why(state: "GameState", frame: Roll, action: Action) -> tuple[str, str | None]:

@@ -18,15 +18,9 @@ from rulec.engine import advances, retreats
 from rulec.engine.actions import Action
 from rulec.engine.frames import Battle, Effects, Loss
 from rulec.engine.statuses import ON_MAP
-from rulec.runtime.model import Effect, ResultCode
 
 if TYPE_CHECKING:
     from rulec.engine.state import GameState
-
-
-def result_effects(result: ResultCode) -> tuple[Effect, ...]:
-    """The effects of a result code, in the order they are carried out."""
-    return result.effects
 
 
 def units_of(state: "GameState", battle: Battle, who: str | None) -> tuple[str, ...]:
