@@ -4,9 +4,8 @@ After the die roll an `Effects` frame holds the result's effects still to do.
 Each step takes the first: an elimination happens at once; a retreat puts one
 `Retreat` frame per unit above it (retreats.py), an exchange or a loss of strength
 a `Loss` frame (the losing side picks who pays), an advance an `Advance` frame
-(advances.py). Those are
-decided before the next effect is taken, so the effects happen in the order the
-game file lists them.
+(advances.py). Those are decided before the next effect is taken, so the effects
+happen in the order the game file lists them.
 """
 
 from __future__ import annotations
@@ -27,12 +26,6 @@ def units_of(state: "GameState", battle: Battle, who: str | None) -> tuple[str, 
     """The battle's attackers or defenders still on the map."""
     units = battle.attackers if who == "attacker" else battle.defenders
     return tuple(u for u in units if state.where[u] == ON_MAP)
-
-
-def side_of(state: "GameState", battle: Battle, who: str) -> str:
-    if who == "attacker":
-        return battle.side
-    return state._units[battle.defenders[0]].side
 
 
 # ------------------------------------------------------------ the Effects frame
@@ -65,7 +58,7 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
     return True
 
 
-# ------------------------------------------------------------ the Loss frame (an exchange)
+# ------------------------------------------------------------ the Loss frame (an exchange, a loss of strength)
 def loss_payers(state: "GameState", frame: Loss) -> tuple[str, ...]:
     return tuple(u for u in frame.units if state.where[u] == ON_MAP)
 
