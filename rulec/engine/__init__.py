@@ -31,24 +31,24 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       legal actions. A move, exit or delay patches the occupants, full hexes and each
       unit's legal moves of the position before (GameState._carry_over) instead.
 
-Where later games' rules go (none is implemented yet; each is an addition, not a rewrite):
+Where later games' rules go (each is an addition, not a rewrite):
     - stacking above 1, several units per hex defending together: already generic
       (StackingRules.limit; defenders are every unit of the hex).
     - two movement/combat phases per player turn: the sequence is data; Arrival.phase
       names the phase a reinforcement enters in; CombatRules.one_attack_per_unit =
       "player_turn" keeps `attacked` across the combat phases of one player turn.
-    - disruption and recovery: ResultCode.*_disrupted and Phase.only_undisrupted /
-      recover; the state would keep a `disrupted` set beside `moved` and `attacked`.
+    - disruption and recovery: Phase.only_undisrupted / recover; a result effect
+      would mark units, and the state keep a `disrupted` set beside `moved` and `attacked`.
     - supply tracing: a supply.py beside movement.py, a search over tables.steps that
       stops at enemy ZOC and HexsideType.blocks_supply.
-    - forts: terrain rows with their own shifts already work; fort garrisons would be
-      unit flags read by award and combat conditions.
-    - retreat priorities: combat.retreat_paths returns every legal path; a priority
-      order would filter them before the owner chooses.
-    - multi-hex and ranged attacks, "declare every battle, then resolve": the Declare frame
-      already holds a tuple of targets (a further `attack HEX` would add one), and
-      battles.odds sums the defenders of every target; a Declare frame per battle kept
-      below a "resolve all" frame would give the second.
+    - forts: terrain rows with their own shifts already work; unit-type guards (a unit
+      that does not retreat, one eliminated only by listed results) would be read by
+      effects.py where it eliminates and retreats.
+    - step losses: the Loss frame (exchange, lose(who, strength)) is where a unit that
+      flips to a reduced side instead of leaving would be handled.
+    - ranged attacks: the Declare frame holds a tuple of targets (multi-hex battles
+      already add targets with `attack HEX`); a target in range and line of sight
+      rather than adjacent is a change to battles.eligible / more_targets.
 """
 
 from rulec.engine.actions import Action, ActionSyntaxError, IllegalAction, compact, expand
