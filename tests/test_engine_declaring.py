@@ -123,3 +123,20 @@ def test_without_multi_hex_a_battle_has_one_target(game):
     with pytest.raises(IllegalAction) as error:
         state.apply_action(Action.attack("0304"))
     assert "one target hex" in error.value.message
+
+
+def test_declared_battles_are_told_when_declared_and_when_fought(game, capsys):
+    from rulec.cli.board_view import GameScreen
+
+    state = new_game(game).arrange(PLACES, phase="blue_fight")
+    screen = GameScreen(game)
+    for step in [*state.parse_orders("attack 0302 with b1 b2"), Action.attack("0304"), Action.with_unit("b3"),
+                 Action.resolve(), Action.fight("0304"), Action.roll(1)]:
+        screen.narrate(state, step, state.current_player())
+        state.apply_action(step)
+    screen.flush(state)
+    out = capsys.readouterr().out
+    assert "Blue: declares: b1, b2 attack 0302 (held by r1 (1-3))\n" in out
+    assert "Blue: declares: b3 attacks 0304 (held by r2 (1-3))\n" in out
+    assert "Blue: b3 attacks 0304 (held by r2 (1-3))  -- 4 vs 1, differential +3 -> column" in out
+    assert "result: DE (Defender Eliminated)" in out
