@@ -110,6 +110,17 @@ def test_ordered_preferences_keep_the_paths_outside_enemy_zoc_when_there_are_som
     assert {a.path for a in state.legal_actions()} == outside
 
 
+def test_a_unit_type_exempt_from_retreats_holds_its_ground(policies):
+    # The fort rf and infantry r1 defend 0403 together: r1 retreats, the fort stays.
+    state = new_game(policies).arrange({"b1": "0402", "r1": "0403", "rf": "0403"}, phase="blue_fight")
+    fight(state, "0403", "b1")
+    assert state.last_battle.result == "D2"
+    assert [f.unit for f in state.retreats] == ["r1"]
+    state.apply_action(state.legal_actions()[0])
+    assert state.positions["rf"] == "0403" and state.positions["r1"] != "0403"
+    assert state.advancing is None  # the hex is still held: no advance
+
+
 @pytest.mark.rule("metz:10.43")
 def test_metz_two_hex_retreat_announces_only_the_legal_advance(metz, capsys):
     # Drive on Metz with the advance stopping at enemy ZOC (a variant): after a DR2 with a German

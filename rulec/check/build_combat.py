@@ -163,12 +163,15 @@ class CombatSections:
         for side, edge in edges.items():
             self.reference(side, sides, "side", path + ("edges", side), key=True)
             self.reference(edge, map_edges, "edge", path + ("edges", side))
+        unit_types = list(self.get(("unit_type",), {}))
+        for i, kind in enumerate(body.get("exempt", ()) if isinstance(body.get("exempt"), list) else ()):
+            self.reference(kind, unit_types, "unit type", path + ("exempt", i))
         if body.get("direction") == "toward_edge":
             for side in sides:
                 if side not in edges:
                     self.error("missing-field", f"retreats go toward a map edge, but side '{side}' has none",
                                path + ("direction",), hint=f"add edges {{ {side} = EDGE }} to the retreat block")
-        return self.record(m.RetreatPolicy, path, **tuples_of(body, "may_not_enter", "may_not_end", "prefer"))
+        return self.record(m.RetreatPolicy, path, **tuples_of(body, "may_not_enter", "may_not_end", "prefer", "exempt"))
 
 
 _BAD = object()  # a column end of the wrong kind (already reported)

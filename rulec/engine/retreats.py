@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 def order_retreats(state: "GameState", battle: Battle, who: str, hexes: int, units: tuple[str, ...]) -> None:
     """Every unit in `units` must retreat `hexes` hexes: defenders away from the attackers, attackers
     away from the hexes they attacked."""
+    exempt = state.game.combat.retreat.exempt
+    if exempt:  # units of these types hold their ground
+        units = tuple(u for u in units if state._units[u].type not in exempt)
     if not units or hexes <= 0:
         return
     defender = who == "defender"

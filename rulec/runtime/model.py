@@ -358,6 +358,7 @@ class RetreatPolicy:
     that would leave the map does not exist (`off_map`). With no path left the unit
     is eliminated, or stays where it is (`when_blocked`). Of the legal paths, `prefer`
     keeps those ending in the kind of hex it names first, if any do, then the next.
+    Units of a type in `exempt` (a fort) never retreat: a retreat result leaves them in place.
     """
 
     chosen_by: Literal["owner", "victor"] = "owner"
@@ -366,6 +367,7 @@ class RetreatPolicy:
     may_not_enter: tuple[HexRule, ...] = ("enemy_zoc", "occupied")
     may_not_end: tuple[HexRule, ...] = ()
     prefer: tuple[Literal["outside_enemy_zoc", "unoccupied"], ...] = ()  # ordered preferences for the path's end
+    exempt: tuple[str, ...] = ()  # unit types that do not retreat
     when_blocked: Literal["eliminated", "stays"] = "eliminated"
     off_map: Literal["eliminated"] = "eliminated"
 
