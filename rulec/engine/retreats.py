@@ -55,6 +55,9 @@ def retreat_settle(state: "GameState", frame: Retreat) -> bool:
     """A retreat the rules make alone (one path, or none: eliminated); False when the chooser must pick."""
     if frame.paths is not None:
         return False
+    if frame.unit not in state.pos:  # no longer on the map: nothing to retreat
+        state._stack.pop()
+        return True
     found = paths(state, frame)
     if len(found) > 1:
         state._stack[-1] = replace(frame, paths=tuple(found))
