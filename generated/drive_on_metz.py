@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from rulec.runtime.context import EvalContext
 from rulec.runtime.model import (
+    AdvancePolicy,
     Arrival,
     Award,
     CombatModifier,
     CombatRules,
     CombatTable,
     CrtColumn,
+    Effect,
     Expr,
     Game,
     GameInfo,
@@ -29,6 +31,7 @@ from rulec.runtime.model import (
     Option,
     Phase,
     ResultCode,
+    RetreatPolicy,
     Side,
     StackingRules,
     TerrainType,
@@ -947,15 +950,32 @@ GAME: Game = Game(
                 5: ('AR', 'AR', 'AR', 'AR', 'NE', 'DR', 'DR', 'DR'),
                 6: ('AR', 'AR', 'AR', 'AR', 'AR', 'NE', 'DR', 'DR'),
             },
+            drm='defender',
         ),
     },
     results={
         'NE': ResultCode(id='NE', name='No Effect'),
-        'DR': ResultCode(id='DR', name='Defender Retreats', defender_retreat=1, advance=1),
-        'DR2': ResultCode(id='DR2', name='Defender Retreats 2 Hexes', defender_retreat=2, advance=1),
-        'AR': ResultCode(id='AR', name='Attacker Retreats', attacker_retreat=1),
+        'DR': ResultCode(
+            id='DR',
+            name='Defender Retreats',
+            effects=(Effect(kind='retreat', who='defender', amount=1), Effect(kind='advance', amount=1)),
+        ),
+        'DR2': ResultCode(
+            id='DR2',
+            name='Defender Retreats 2 Hexes',
+            effects=(Effect(kind='retreat', who='defender', amount=2), Effect(kind='advance', amount=1)),
+        ),
+        'AR': ResultCode(
+            id='AR',
+            name='Attacker Retreats',
+            effects=(Effect(kind='retreat', who='attacker', amount=1),),
+        ),
     },
-    combat=CombatRules(table='main'),
+    combat=CombatRules(
+        table='main',
+        retreat=RetreatPolicy(may_not_enter=('occupied', 'enemy_zoc')),
+        advance=AdvancePolicy(into=('defender_hex', 'retreat_path')),
+    ),
     sequence=(
         Phase(
             id='us_moselle_vp',

@@ -5,13 +5,13 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rulec.aids.crt_odds import column_odds, expectations, result_order, row_for_roll
-from rulec.runtime.model import CombatTable, CrtColumn, ResultCode
+from rulec.runtime.model import CombatTable, CrtColumn, Effect, ResultCode
 
 RESULTS = {
-    "AE": ResultCode("AE", "Attacker Eliminated", attacker_eliminated=True),
+    "AE": ResultCode("AE", "Attacker Eliminated", (Effect("eliminate", "attacker"),)),
     "NE": ResultCode("NE", "No Effect"),
-    "DR": ResultCode("DR", "Defender Retreats", defender_retreat=1, advance=1),
-    "DE": ResultCode("DE", "Defender Eliminated", defender_eliminated=True, advance=1),
+    "DR": ResultCode("DR", "Defender Retreats", (Effect("retreat", "defender", 1), Effect("advance", amount=1))),
+    "DE": ResultCode("DE", "Defender Eliminated", (Effect("eliminate", "defender"), Effect("advance", amount=1))),
 }
 
 

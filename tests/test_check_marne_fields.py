@@ -41,13 +41,9 @@ def test_odds_table_from_1_5_to_10_1(game):
     assert table.die_range == (0, 7)  # modified rolls below and above the die
 
 
-def test_flank_attack_and_disrupted_defender_drms(game):
-    assert (game.combat.flank_attack_drm, game.combat.disrupted_defender_drm) == (-1, -1)
-
-
-def test_retreat_priorities_in_order(game):
-    assert game.combat.retreat_chosen_by == "victor"
-    assert game.combat.retreat_priorities[0] == "vacant_free_of_enemy_zoc"
+def test_retreat_and_advance_policies(game):
+    assert game.combat.retreat.chosen_by == "victor"
+    assert game.combat.advance.into == ("defender_hex", "retreat_path")
 
 
 def test_exit_vp_by_strength(game):

@@ -141,7 +141,8 @@ def test_replay_prints_every_action_and_the_same_result(capsys, monkeypatch, tmp
     out = capsys.readouterr().out
     assert f"end of the saved game ({len(history)} actions)." in out
     assert played.strip().splitlines()[-1] == out.strip().splitlines()[-1]
-    orders = [h for h in history if not h.startswith("roll")]
+    # A battle's steps (`attack HEX`, `with UNIT`) are told once, when it is resolved or called off.
+    orders = [h for h in history if not h.startswith(("roll", "with ")) and not re.fullmatch(r"attack \d+", h)]
     narrated = re.findall(r"^  (?:United States|Germany): ", out, re.M)
     assert len(narrated) == len(orders)
 
@@ -178,7 +179,8 @@ def test_replay_step_draws_the_map_after_every_action(capsys, monkeypatch, tmp_p
     assert main(["replay", str(save), "--step"]) == 0
     out = capsys.readouterr().out
     maps = out.count("\n0101")  # the first hex of every map drawn
-    assert maps >= len([h for h in history if not h.startswith("roll")])
+    # A battle's declaration steps (`attack HEX`, `with UNIT`) are shown with its `resolve` or `cancel`.
+    assert maps >= len([h for h in history if not h.startswith(("roll", "with ")) and not re.fullmatch(r"attack \d+", h)])
 
 
 def test_runs_of_hex_numbers_are_shortened():
@@ -304,3 +306,36 @@ def test_simulate_interrupted_summarises_the_games_played(capsys, monkeypatch):
     captured = capsys.readouterr()
     assert "interrupted after 2 of 5 games" in captured.err
     assert captured.out.startswith("2 games of The Drive on Metz")
+
+
+def _typed(lines):
+    queue = list(lines)
+
+    def read_line(prompt):
+        if not queue:
+            raise EOFError
+        return queue.pop(0)
+    return read_line
+
+
+def test_a_human_attacks_in_one_line_or_step_by_step(metz):
+    from rulec.engine import Action
+    from rulec.players.human import HumanPlayer
+
+    out = io.StringIO()
+    place = {"us_357": "0305", "us_358": "0406", "de_1010": "0405"}
+    # One line, the attackers in any order and with commas: the steps it stands for, one per decision.
+    state = new_game(metz).arrange(place, turn=2, phase="us_combat")
+    human = HumanPlayer(read_line=_typed(["attack 0405 with 358, 357"]), out=out)
+    steps = []
+    while not state.is_chance_node():
+        steps.append(human.choose(state))
+        state.apply_action(steps[-1])
+    assert steps == [Action.attack("0405"), Action.with_unit("us_357"), Action.with_unit("us_358"), Action.resolve()]
+    # Step by step, with a refused order on the way (357 is not next to 0404).
+    state = new_game(metz).arrange({**place, "de_1126": "0506"}, turn=2, phase="us_combat")
+    human = HumanPlayer(read_line=_typed(["attack 0506", "with 357", "with 358", "resolve"]), out=out)
+    for _ in range(3):
+        state.apply_action(human.choose(state))
+    assert "357 is not adjacent to 0506" in out.getvalue()
+    assert state.is_chance_node() and state.battle.battle.attackers == ("us_358",)

@@ -1,8 +1,11 @@
 """The golden playthrough: one seeded AI game of Drive on Metz, every order, battle and VP.
 
-The text `rulec play` prints for the game is compared with
-tests/golden/drive_on_metz_seed1.txt. When a rule change alters the game on
-purpose, rewrite the file and review the diff:
+The game's orders are saved in tests/golden/drive_on_metz_seed1.save.json (recorded once
+with `rulec play drive_on_metz --player us=greedy --player germany=random --seed 1 --save`);
+the test replays them through the engine and compares what `rulec replay` prints with
+tests/golden/drive_on_metz_seed1.txt. A change to the AI players or to the shape of the
+actions does not touch it; a change to what the rules do with the same orders does. When
+a rule change alters the game on purpose, rewrite the file and review the diff:
 
     UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/test_cli_play_golden.py
 """
@@ -18,10 +21,12 @@ from pathlib import Path
 from rulec.cli.main import main
 
 GOLDEN = Path(__file__).parent / "golden" / "drive_on_metz_seed1.txt"
-ARGS = ["play", "drive_on_metz", "--player", "us=greedy", "--player", "germany=random", "--seed", "1", "--no-color"]
+SAVED = Path(__file__).parent / "golden" / "drive_on_metz_seed1.save.json"
+ARGS = ["replay", str(SAVED.relative_to(Path(__file__).parent.parent)), "--map-every", "turn", "--no-color"]
 
 
 def test_golden_playthrough(capsys, monkeypatch):
+    monkeypatch.chdir(Path(__file__).parent.parent)
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(ARGS) == 0
     text = "$ rulec " + " ".join(ARGS) + "\n" + capsys.readouterr().out
@@ -37,3 +42,12 @@ def test_golden_playthrough(capsys, monkeypatch):
     # The end says where the VP came from, side by side, before the verdict.
     assert re.search(r"^VP United States:\n( +\+\d+  .+\n)+VP Germany:\n( +\+\d+  .+\n)+game over: ", text, re.M)
     assert "must retreat" in text and "(the only way)" in text and "may advance into" in text
+
+
+def test_live_ai_game_finishes_with_a_verdict(capsys, monkeypatch):
+    """The AI players themselves still play a whole game to its end (what they choose may change)."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "drive_on_metz", "--player", "us=greedy", "--player", "germany=random",
+                 "--seed", "1", "--no-color"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert re.match(r"game over: (.+ wins, .+|.+) \(VP .+; margin -?\d+\)$", last), last

@@ -67,7 +67,11 @@ def test_attack_is_a_chance_node(metz):
     while not state.is_terminal():
         attacks = [a for a in state.legal_actions() if a.kind == "attack"]
         if attacks:
-            state.apply_action(attacks[0])
+            attacker = state.current_player()
+            state.apply_action(attacks[0])  # declared step by step: the target, an attacker, resolve
+            assert not state.is_chance_node() and state.current_player() == attacker
+            state.apply_action(next(a for a in state.legal_actions() if a.kind == "with"))
+            state.apply_action(Action.resolve())
             assert state.is_chance_node() and state.current_player() == CHANCE
             outcomes = state.chance_outcomes()
             assert [a.number for a, _ in outcomes] == [1, 2, 3, 4, 5, 6]
@@ -104,7 +108,8 @@ def test_views_for_a_map_renderer(metz):
 def test_clones_part_ways_in_the_middle_of_a_retreat(metz):
     # A DR2 retreat waiting for the German's choice: two clones choose differently.
     state = new_game(metz).arrange({"us_cca": "0305", "de_1010": "0405"}, turn=2, phase="us_combat")
-    state.apply_action(Action.attack("0405", ("us_cca",)))
+    for step in state.parse_orders("attack 0405 with CCA"):
+        state.apply_action(step)
     state.apply_action(Action.roll(1))
     first, second = state.legal_actions()[0], state.legal_actions()[-1]
     assert first.path[0] != second.path[0]
@@ -113,4 +118,4 @@ def test_clones_part_ways_in_the_middle_of_a_retreat(metz):
     other.apply_action(second)
     assert {a.hex for a in one.legal_actions() if a.unit} == {"0405", first.path[0]}
     assert {a.hex for a in other.legal_actions() if a.unit} == {"0405", second.path[0]}
-    assert state.retreats and state.after_battle.vacated == ()
+    assert state.retreats and state.advancing is None

@@ -66,9 +66,10 @@ def test_the_owner_removes_over_stacked_units_when_the_game_says_so(metz):
 
 
 def test_the_victor_chooses_the_retreat_when_the_game_says_so(metz):
-    variant = replace(metz, combat=replace(metz.combat, retreat_chosen_by="victor"))
+    variant = replace(metz, combat=replace(metz.combat, retreat=replace(metz.combat.retreat, chosen_by="victor")))
     state = at(variant, {"us_357": "0305", "de_1010": "0405"}, phase="us_combat")
-    state.apply_action(Action.attack("0405", ("us_357",)))
+    for step in state.parse_orders("attack 0405 with 357"):
+        state.apply_action(step)
     state.apply_action(Action.roll(2))  # +3: DR
     assert state.retreats and state.current_player() == 0
 

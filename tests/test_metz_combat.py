@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from itertools import combinations
+
 from rulec.engine import CHANCE, ELIMINATED, Action, IllegalAction, new_game
 
 rule = pytest.mark.rule
@@ -14,15 +16,35 @@ def at(metz, units, phase="us_combat", turn=2, options=()):
 
 
 def attack(state, hex, *units, roll=None):
-    action = Action.attack(hex, tuple(units))
-    state.apply_action(action)
+    """Declare a battle step by step (the target, each attacker, resolve), then roll."""
+    state.apply_action(Action.attack(hex))
+    for unit in units:
+        state.apply_action(Action.with_unit(unit))
+    state.apply_action(Action.resolve())
     if roll is not None:
         state.apply_action(Action.roll(roll))
     return state
 
 
+def attackers_for(state, hex):
+    """The units offered to join a battle against `hex` (empty if it may not be attacked)."""
+    if Action.attack(hex) not in state.legal_actions():
+        return ()
+    trial = state.clone()
+    trial.apply_action(Action.attack(hex))
+    return tuple(a.unit for a in trial.legal_actions() if a.kind == "with")
+
+
 def attacks_on(state, hex):
-    return [a.units for a in state.legal_actions() if a.kind == "attack" and a.hex == hex]
+    """Every group of attackers that may be declared against `hex`, each checked by declaring it."""
+    eligible = attackers_for(state, hex)
+    groups = []
+    for k in range(1, len(eligible) + 1):
+        for group in combinations(eligible, k):
+            trial = attack(state.clone(), hex, *group)
+            assert trial.is_chance_node() and trial.battle.battle.attackers == group
+            groups.append(group)
+    return groups
 
 
 # The worked example of 10.0: 15 US strength points against a 2-strength German unit.
@@ -129,8 +151,10 @@ def test_adjacent_units_combine_their_strength(metz):
     odds = state.odds(Action.attack("0405", ("us_357", "us_358", "us_cca")))
     assert odds.attack == 15 and odds.differential == 14
     assert ("us_357", "us_358", "us_cca") in attacks_on(state, "0405")
-    # The attackers may be named in any order.
-    assert state.parse_action("attack 0405 with CCA 358 357") == Action.attack("0405", ("us_357", "us_358", "us_cca"))
+    # The attackers may be named in any order (the one-line order stands for the steps).
+    assert state.parse_orders("attack 0405 with CCA, 358 357") == [
+        Action.attack("0405"), Action.with_unit("us_357"), Action.with_unit("us_358"), Action.with_unit("us_cca"),
+        Action.resolve()]
 
 
 @rule("metz:10.1")
@@ -138,7 +162,10 @@ def test_attack_declared_with_its_column_before_the_roll(metz):
     state = at(metz, EXAMPLE)
     action = Action.attack("0706", ("us_357", "us_358", "us_cca"))
     announced = state.odds(action)
-    state.apply_action(action)
+    for step in (Action.attack("0706"), Action.with_unit("us_357"), Action.with_unit("us_358"), Action.with_unit("us_cca")):
+        state.apply_action(step)
+    assert state.odds() == announced  # the battle as declared so far
+    state.apply_action(Action.resolve())
     assert state.current_player() == CHANCE and state.battle.odds == announced
     with pytest.raises(IllegalAction) as error:
         state.apply_action(Action.end())  # no changing one's mind once declared

@@ -76,16 +76,19 @@ def test_paratroopers_land_on_empty_clear_hexes_and_sit_out_combat(metz):
     assert state.status("us_502") == "map"
     assert not [a for a in state.legal_actions() if a.unit == "us_502"]  # no further movement
     state.apply_action(Action.end())
-    attackers = {u for a in state.legal_actions() if a.kind == "attack" for u in a.units}
+    state.apply_action(Action.attack("0405"))
+    attackers = {a.unit for a in state.legal_actions() if a.kind == "with"}
     assert attackers == {"us_357"}
     with pytest.raises(IllegalAction) as error:
-        state.apply_action(Action.attack("0405", ("us_357", "us_502")))
+        state.apply_action(Action.with_unit("us_502"))
     assert error.value.rule == "11.32"
+    state.apply_action(Action.cancel())
     # In the next American combat phase it fights as a normal unit.
     for _ in range(4):
         state.apply_action(Action.end())
     assert state.phase.id == "us_combat"
-    assert Action.attack("0405", ("us_502",)) in state.legal_actions()
+    state.apply_action(Action.attack("0405"))
+    assert Action.with_unit("us_502") in state.legal_actions()
 
 
 @rule("metz:11.33")

@@ -23,7 +23,8 @@ def destinations(state, uid):
 @rule("metz:10.4")
 def test_two_hex_retreat_moves_straight_away_and_every_hex_obeys_10_4(metz):
     state = at(metz, {"us_cca": "0305", "us_357": "0607", "de_1010": "0405"})
-    state.apply_action(Action.attack("0405", ("us_cca",)))
+    for step in state.parse_orders("attack 0405 with CCA"):
+        state.apply_action(step)
     state.apply_action(Action.roll(1))  # +6: DR2
     assert state.current_player() == 1
     paths = {a.path for a in state.legal_actions()}

@@ -58,7 +58,9 @@ def test_reinforcements_pay_the_entry_hex_and_may_move_and_fight(metz):
     state = at(metz, {"us_357": PENDING, "de_1125": "0204"})
     state.apply_action(Action.move("us_357", "0104"))
     state.apply_action(Action.end())
-    assert Action.attack("0204", ("us_357",)) in state.legal_actions()
+    assert Action.attack("0204") in state.legal_actions()
+    state.apply_action(Action.attack("0204"))
+    assert Action.with_unit("us_357") in state.legal_actions()
 
 
 @rule("metz:8.11")

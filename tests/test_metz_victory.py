@@ -106,7 +106,8 @@ def test_german_vp_for_an_empty_east_bank_and_us_losses(metz):
     # A US unit destroyed (it cannot retreat): 1 VP per strength point.
     state = at(metz, {"us_357": "0102", "de_fhnjkr": "0202", "de_1010": "0103", "de_8": "0201"},
                phase="germany_combat")
-    state.apply_action(Action.attack("0102", ("de_fhnjkr", "de_1010", "de_8")))  # 6 against 4: +2
+    for step in state.parse_orders("attack 0102 with Fhnjkr 1010 8"):  # 6 against 4: +2
+        state.apply_action(step)
     state.apply_action(Action.roll(1))  # DR
     assert state.status("us_357") == "eliminated"
     assert state.vp["germany"] == 4

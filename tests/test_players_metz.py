@@ -42,8 +42,8 @@ def test_greedy_attacks_only_at_even_or_better_columns(metz):
     replay = new_game(metz, seed=1)  # odds depend on the position when the attack is declared
     declared = []
     for action in state.history():
-        if action.kind == "attack" and replay.current_player() == 0:
-            declared.append(replay.odds(action).column)
+        if action.kind == "resolve" and replay.current_player() == 0:
+            declared.append(replay.odds().column)  # the battle as declared
         replay.apply_action(action)
     assert declared, "the greedy side attacked at least once in four turns"
     columns = metz.tables[metz.combat.table].columns

@@ -9,6 +9,8 @@ from typing import Any
 
 from rulec.check.fields import counted, tuples_of
 from rulec.check.schema import show
+from rulec.diagnostics import did_you_mean
+from rulec.language.parse import unparse
 from rulec.language.document import Path
 from rulec.runtime import model as m
 
@@ -17,7 +19,54 @@ class CombatSections:
     """Result codes, tables and the combat block."""
 
     def results(self) -> dict[str, m.ResultCode]:
-        return {rid: self.record(m.ResultCode, ("result", rid), id=rid) for rid in self.get(("result",), {})}
+        results = {}
+        for rid, body in self.get(("result",), {}).items():
+            path = ("result", rid)
+            effects = tuple(e for i, item in enumerate(body.get("effects", ()) if isinstance(body, dict) else ())
+                            if (e := self.effect(item, path + ("effects", i))) is not None)
+            results[rid] = self.record(m.ResultCode, path, id=rid, effects=effects)
+        return results
+
+    def effect(self, item: Any, path: Path) -> m.Effect | None:
+        """One effect of a result: `exchange`, `eliminate(defender)`, `retreat(attacker, 1)`, `advance(1)`."""
+        if isinstance(item, str):
+            name, args = item, []
+        elif isinstance(item, dict) and isinstance(item.get("tree"), list) and item["tree"][0] == "call":
+            _, name, args, keywords = item["tree"]
+            if keywords:
+                self.error("unknown-argument", f"'{name}' takes no keyword argument ('{next(iter(keywords))}')", path)
+                return None
+        else:
+            self.error("unknown-effect", f"{show(item)} is not an effect", path,
+                       hint=f"effects are {', '.join(EFFECT_FORMS.values())}")
+            return None
+        form = EFFECT_FORMS.get(name)
+        if form is None:
+            self.error("unknown-effect", f"unknown effect '{name}'", path,
+                       did_you_mean(name, list(EFFECT_FORMS)) or f"effects are {', '.join(EFFECT_FORMS.values())}")
+            return None
+        params = EFFECT_PARAMETERS[name]
+        if len(args) != len(params):
+            self.error("argument-count", f"'{name}' takes {len(params)} argument(s), not {len(args)}", path,
+                       hint=f"write {form}")
+            return None
+        values: dict[str, Any] = {}
+        for param, arg in zip(params, args):
+            if param == "who":
+                who = arg[1] if arg[0] in ("name", "const") else None
+                if who not in WHO:
+                    self.error("effect-argument", f"'{name}' applies to attacker or defender, not {unparse(arg)}",
+                               path, did_you_mean(str(who), list(WHO)) if isinstance(who, str) else None)
+                    return None
+                values["who"] = who
+            else:
+                amount = arg[1] if arg[0] == "const" else None
+                if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
+                    self.error("effect-argument", f"the {param} of '{name}' must be a whole number, 1 or more, "
+                               f"not {unparse(arg)}", path)
+                    return None
+                values["amount"] = amount
+        return m.Effect(name, **values)
 
     def tables(self, results: dict) -> dict[str, m.CombatTable]:
         tables = {}
@@ -50,7 +99,8 @@ class CombatSections:
                 for j, code in enumerate(codes):
                     self.reference(code, results, "result code", rpath + (j,))
                 rows[int(roll)] = tuple(codes)
-            tables[tid] = m.CombatTable(id=tid, kind=kind, columns=tuple(columns), rows=rows, beyond=body.get("beyond", "clamp"))
+            tables[tid] = m.CombatTable(id=tid, kind=kind, columns=tuple(columns), rows=rows, beyond=body.get("beyond", "clamp"),
+                                        drm=body.get("drm", "attacker"))
         return tables
 
     def crt_column(self, value: Any, path: Path, kind: str) -> tuple[Any, Any] | None:
@@ -94,13 +144,44 @@ class CombatSections:
                 self.error("crt-column-overlap", f"columns '{a.label}' and '{b.label}' overlap", path + (i + 1,))
 
     def combat(self, tables: dict) -> m.CombatRules:
-        rules = self.record(m.CombatRules, ("combat",), **tuples_of(self.data["combat"], "retreat_priorities"))
+        body = self.data["combat"]
+        policies = {}
+        if isinstance(body.get("retreat"), dict):
+            policies["retreat"] = self.retreat_policy(body["retreat"])
+        if isinstance(body.get("advance"), dict):
+            policies["advance"] = self.record(m.AdvancePolicy, ("combat", "advance"), **tuples_of(body["advance"], "into"))
+        rules = self.record(m.CombatRules, ("combat",), **policies)
         if rules:
             self.reference(rules.table, tables, "combat table", ("combat", "table"))
         return rules
 
+    def retreat_policy(self, body: dict) -> m.RetreatPolicy:
+        path = ("combat", "retreat")
+        edges = body.get("edges", {})
+        sides = list(self.get(("side",), {}))
+        map_edges = list(self.get(("map", "edges"), {}))
+        for side, edge in edges.items():
+            self.reference(side, sides, "side", path + ("edges", side), key=True)
+            self.reference(edge, map_edges, "edge", path + ("edges", side))
+        unit_types = list(self.get(("unit_type",), {}))
+        for i, kind in enumerate(body.get("exempt", ()) if isinstance(body.get("exempt"), list) else ()):
+            self.reference(kind, unit_types, "unit type", path + ("exempt", i))
+        if body.get("direction") == "toward_edge":
+            for side in sides:
+                if side not in edges:
+                    self.error("missing-field", f"retreats go toward a map edge, but side '{side}' has none",
+                               path + ("direction",), hint=f"add edges {{ {side} = EDGE }} to the retreat block")
+        return self.record(m.RetreatPolicy, path, **tuples_of(body, "may_not_enter", "may_not_end", "prefer", "exempt"))
+
 
 _BAD = object()  # a column end of the wrong kind (already reported)
+
+# The effects a result may list (model.Effect), how each is written, and its parameters.
+EFFECT_FORMS = {"eliminate": "eliminate(attacker|defender)", "retreat": "retreat(attacker|defender, hexes)",
+                "exchange": "exchange", "lose": "lose(attacker|defender, strength)", "advance": "advance(count)"}
+EFFECT_PARAMETERS = {"eliminate": ("who",), "retreat": ("who", "hexes"), "exchange": (), "lose": ("who", "strength"),
+                     "advance": ("count",)}
+WHO = ("attacker", "defender")
 
 
 def _bound(end: int | tuple[int, int]) -> float:

@@ -19,6 +19,8 @@ import os
 from typing import Any, Mapping, TextIO
 
 from rulec.check.hexgrid import is_shifted
+from rulec.engine.actions import Action
+from rulec.engine.frames import Loss
 from rulec.players import view
 from rulec.runtime.model import Game, Hex, Unit
 
@@ -281,13 +283,22 @@ class GameScreen:
             self.say(f"    die roll: {text.split()[-1]}")
             return
         side = self.game.sides[state.players[seat]].name if 0 <= seat < len(state.players) else "?"
+        kind = getattr(action, "kind", None)
+        if kind in ("with", "attack") and not getattr(action, "units", None):
+            return  # a battle being declared step by step is told whole when it is resolved
         mover = getattr(action, "unit", None)
         if text.startswith("retreat") and getattr(state, "retreats", None):
             mover = state.retreats[0].unit
         if mover:
             self._ordered.add(mover)
         line = f"  {side}: {describe_order(state, action, text)}"
-        if text.startswith("attack") and hasattr(state, "odds"):
+        if kind == "resolve" and hasattr(state, "odds") and not _declares_first(self.game):
+            line += "  -- " + describe_odds(self.game, state.odds())
+        elif kind == "fight" and (battle := _declared_battle(state, action)) is not None:
+            attackers = tuple(u for u in battle.attackers if _status(state, u, view.unit_hexes(state)) == "map")
+            if attackers and any(h in battle.targets for h in view.unit_hexes(state).values()):
+                line += "  -- " + describe_odds(self.game, state.odds(Action.attack(battle.targets[0], attackers)))
+        elif text.startswith("attack") and hasattr(state, "odds"):
             line += "  -- " + describe_odds(self.game, state.odds(action))
         self.say(line)
         self._after_action = True
@@ -329,6 +340,11 @@ class GameScreen:
             chooser = self.game.sides.get(retreat.chooser)
             self.say(f"    {_name(state, retreat.unit)} must retreat {retreat.hexes} hex{'es' if retreat.hexes != 1 else ''}"
                      + (f"; {chooser.name} chooses the path" if chooser else ""))
+        pending = getattr(state, "pending", None)
+        if isinstance(pending, Loss):  # an exchange or a loss of strength: who pays is chosen
+            side = self.game.sides.get(pending.side)
+            self.say(f"    {side.name if side else pending.side} must lose {pending.owed} more strength from "
+                     f"{', '.join(_name(state, u) for u in pending.units)} (`lose UNIT`, one at a time)")
         self._report_advance(state)
 
     def _report_advance(self, state: Any) -> None:
@@ -438,6 +454,20 @@ def describe_order(state: Any, action: Any, text: str) -> str:
         held = ", ".join(f"{state.unit_name(u)} ({counter_text(view.current_unit(state, u), view.current_unit(state, u).strength)})"
                          for u in defenders)
         return f"{attackers} attack{'s' if len(action.units) == 1 else ''} {action.hex}" + (f" (held by {held})" if held else "")
+    if kind in ("resolve", "cancel") and getattr(state, "declaring", None) is not None:
+        battle = state.declaring
+        if kind == "cancel":
+            return f"calls off the attack on {' '.join(battle.targets)}"
+        told = _battle_words(state, battle.targets, battle.attackers)
+        return f"declares: {told}" if _declares_first(state.game) else told
+    if kind == "fight" and (battle := _declared_battle(state, action)) is not None:
+        positions = view.unit_hexes(state)
+        attackers = tuple(u for u in battle.attackers if u in positions)
+        if not attackers or not any(h in battle.targets for h in positions.values()):
+            return f"the battle for {' '.join(battle.targets)} lapses (one side is gone)"
+        return _battle_words(state, battle.targets, attackers)
+    if kind == "lose" and name:
+        return f"{name} is lost to pay for the battle"
     if kind == "advance":
         if unit_id is None:
             return "no advance after combat"
@@ -445,6 +475,26 @@ def describe_order(state: Any, action: Any, text: str) -> str:
     if kind == "end":
         return f"ends the {state.phase.name}" if hasattr(state, "phase") else "end"
     return text
+
+
+def _battle_words(state: Any, targets: tuple, attackers: tuple) -> str:
+    """'357, 358 attack 0405 (held by 1010 (1-4))'."""
+    names = ", ".join(state.unit_name(u) for u in attackers)
+    defenders = [u for u, h in view.unit_hexes(state).items() if h in targets]
+    held = ", ".join(f"{state.unit_name(u)} ({counter_text(view.current_unit(state, u), view.current_unit(state, u).strength)})"
+                     for u in defenders)
+    return f"{names} attack{'s' if len(attackers) == 1 else ''} {' '.join(targets)}" + (f" (held by {held})" if held else "")
+
+
+def _declares_first(game: Any) -> bool:
+    combat = getattr(game, "combat", None)
+    return getattr(combat, "declare", "each") == "all_first"
+
+
+def _declared_battle(state: Any, action: Any) -> Any:
+    """The declared battle a `fight HEX` order fights (games that declare every battle first)."""
+    frame = getattr(state, "pending", None)
+    return next((b for b in getattr(frame, "battles", ()) if b.targets[0] == getattr(action, "hex", None)), None)
 
 
 def _movement_points(state: Any, unit_id: str, spent: int | None) -> str:

@@ -6,6 +6,12 @@
 
 Modules, one job each:
     state.py        GameState: the position, the sequence of play, applying actions
+    frames.py       the decision stack's frames: decisions pending within a phase (data only)
+    decisions.py    what each kind of frame offers, does alone, and explains (wires the modules below)
+    battles.py      battles declared step by step (attack HEX, with UNIT, resolve/cancel), the die roll
+    effects.py      a result's effects carried out in order (eliminate, retreat, exchange, advance)
+    retreats.py     who retreats, who picks the path, forced retreats
+    advances.py     the advance after combat
     actions.py      Action values, their text form, IllegalAction / ActionSyntaxError
     tables.py       per-game precomputed lookups (move costs, ZOC, exits, distances)
     movement.py     the movement search (MP, terrain, roads, rivers, ZOC, objectives passed)
@@ -17,33 +23,35 @@ Modules, one job each:
 Rulings on open rule questions are in docs/rulings.md.
 
 Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how long:
-    - per game (Tables, shared by every state): hex numbers and step lists, move/exit/
-      attack Actions made once, and movement searches remembered by the enemy units and
-      zones of control within the unit's reach only (movement.reach_of), across games;
+    - per game (Tables, shared by every state): hex numbers and step lists, move/exit
+      Actions made once (`attack HEX` and `with UNIT` are made once in actions.py), and
+      movement searches remembered by the enemy units and zones of control within the
+      unit's reach only (movement.reach_of), across games;
     - per movement phase (GameState._phase_moves, shared by clones): each unit's moves;
     - per position (GameState._cache, dropped by apply_action): occupants, full hexes,
       legal actions. A move, exit or delay patches the occupants, full hexes and each
       unit's legal moves of the position before (GameState._carry_over) instead.
 
-Where later games' rules go (none is implemented yet; each is an addition, not a rewrite):
+Where later games' rules go (each is an addition, not a rewrite):
     - stacking above 1, several units per hex defending together: already generic
       (StackingRules.limit; defenders are every unit of the hex).
     - two movement/combat phases per player turn: the sequence is data; Arrival.phase
       names the phase a reinforcement enters in; CombatRules.one_attack_per_unit =
-      "player_turn" would keep `attacked` across the phases of one player turn.
-    - disruption and recovery: the state would keep a `disrupted` set beside `moved`
-      and `attacked` (the language gains its settings with the engine's rule).
+      "player_turn" keeps `attacked` across the combat phases of one player turn.
+    - disruption and recovery: markers with expiry; a result effect would mark units, and the state keep a `disrupted` set beside `moved` and `attacked`.
     - supply tracing: a supply.py beside movement.py, a search over tables.steps that
       stops at enemy ZOC.
-    - forts: terrain rows with their own shifts already work; fort garrisons would be
-      unit flags read by award and combat conditions.
-    - retreat priorities: combat.retreat_paths returns every legal path; a priority
-      order would filter them before the owner chooses.
-    - multi-hex attacks (CombatRules.multi_hex): Action.attack would carry several hexes
-      (a new field with a default), and odds() would sum the defenders of all of them.
+    - forts: terrain rows with their own shifts already work; unit-type guards (a unit
+      that does not retreat, one eliminated only by listed results) would be read by
+      effects.py where it eliminates and retreats.
+    - step losses: the Loss frame (exchange, lose(who, strength)) is where a unit that
+      flips to a reduced side instead of leaving would be handled.
+    - ranged attacks: the Declare frame holds a tuple of targets (multi-hex battles
+      already add targets with `attack HEX`); a target in range and line of sight
+      rather than adjacent is a change to battles.eligible / more_targets.
 """
 
-from rulec.engine.actions import Action, ActionSyntaxError, IllegalAction
+from rulec.engine.actions import Action, ActionSyntaxError, IllegalAction, compact, expand
 from rulec.engine.combat import Odds
 from rulec.engine.state import CHANCE, TERMINAL, BattleReport, GameState, UnknownOption, new_game
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
@@ -52,6 +60,6 @@ from rulec.engine.victory import Outcome, VpEntry
 
 __all__ = [
     "CHANCE", "TERMINAL", "ON_MAP", "PENDING", "EXITED", "ELIMINATED", "UNUSED",
-    "Action", "ActionSyntaxError", "IllegalAction", "GameState", "new_game", "UnknownOption",
+    "Action", "ActionSyntaxError", "compact", "expand", "IllegalAction", "GameState", "new_game", "UnknownOption",
     "Outcome", "VpEntry", "Odds", "BattleReport", "EngineContext",
 ]

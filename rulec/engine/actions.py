@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from rulec.diagnostics import did_you_mean
 
 # The kinds, in the order legal_actions lists them within a phase.
-MOVE, EXIT, DELAY, ATTACK, ROLL, RETREAT, ADVANCE, REMOVE, END = (
-    "move", "exit", "delay", "attack", "roll", "retreat", "advance", "remove", "end")
-KINDS = (MOVE, EXIT, DELAY, ATTACK, ROLL, RETREAT, ADVANCE, REMOVE, END)
+MOVE, EXIT, DELAY, ATTACK, WITH, RESOLVE, CANCEL, FIGHT, ROLL, RETREAT, LOSE, ADVANCE, REMOVE, END = (
+    "move", "exit", "delay", "attack", "with", "resolve", "cancel", "fight", "roll", "retreat", "lose", "advance",
+    "remove", "end")
+KINDS = (MOVE, EXIT, DELAY, ATTACK, WITH, RESOLVE, CANCEL, FIGHT, ROLL, RETREAT, LOSE, ADVANCE, REMOVE, END)
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,9 +26,17 @@ class Action:
     move:    `unit` to `hex` (from the map, or entering it when the unit is off the map)
     exit:    `unit` leaves the map by `edge`
     delay:   `unit`, a reinforcement due now, is held back one turn
-    attack:  `units` attack the enemy-occupied `hex`
+    attack:  a battle against the enemy-occupied `hex` is declared (its attackers follow);
+             with `units` it is a whole battle in one order, the old notation
+             "attack HEX with UNIT...", which `expand` turns into the steps below
+    with:    `unit` joins the battle being declared
+    resolve: the battle being declared is fought (its die roll follows); in a game that
+             declares every battle first, it is declared and waits for its `fight`
+    cancel:  the battle being declared is called off
+    fight:   the declared battle against `hex` is fought now (games that declare every battle first)
     roll:    chance: the die shows `number`
     retreat: the retreating unit (the first one waiting) goes along `path`
+    lose:    `unit` pays for an exchange (eliminated)
     advance: `unit` advances into `hex`; no unit: the victor declines
     remove:  `unit` is removed from an over-stacked hex
     end:     the phase ends
@@ -69,8 +78,36 @@ class Action:
         return Action(DELAY, unit=unit)
 
     @staticmethod
-    def attack(hex: str, units: tuple[str, ...]) -> "Action":
+    def attack(hex: str, units: tuple[str, ...] = ()) -> "Action":
+        if not units:
+            found = _TARGETS.get(hex)
+            if found is None:
+                found = _TARGETS[hex] = Action(ATTACK, hex=hex)
+            return found
         return Action(ATTACK, hex=hex, units=tuple(units))
+
+    @staticmethod
+    def with_unit(unit: str) -> "Action":
+        found = _WITH.get(unit)
+        if found is None:
+            found = _WITH[unit] = Action(WITH, unit=unit)
+        return found
+
+    @staticmethod
+    def resolve() -> "Action":
+        return _RESOLVE
+
+    @staticmethod
+    def cancel() -> "Action":
+        return _CANCEL
+
+    @staticmethod
+    def fight(hex: str) -> "Action":
+        return Action(FIGHT, hex=hex)
+
+    @staticmethod
+    def lose(unit: str) -> "Action":
+        return Action(LOSE, unit=unit)
 
     @staticmethod
     def roll(number: int) -> "Action":
@@ -97,6 +134,39 @@ class Action:
 _END = Action(END)
 _DECLINE = Action(ADVANCE)
 _ROLLS = {n: Action(ROLL, number=n) for n in range(1, 21)}
+_RESOLVE = Action(RESOLVE)
+_CANCEL = Action(CANCEL)
+_TARGETS: dict[str, Action] = {}  # hex -> `attack HEX`, made once (hex ids are the same strings in every game)
+_WITH: dict[str, Action] = {}  # unit id -> `with UNIT`
+
+
+def expand(action: Action) -> list[Action]:
+    """The steps of an order: a whole battle in the old one-line notation becomes
+    `attack HEX`, `with UNIT` for each attacker, `resolve`; any other order is one step."""
+    if action.kind == ATTACK and action.units:
+        return [Action.attack(action.hex), *(Action.with_unit(u) for u in action.units), _RESOLVE]
+    return [action]
+
+
+def compact(actions: list[Action]) -> list[Action]:
+    """The inverse of `expand`: each battle declared and resolved without a break (`attack HEX`,
+    `with UNIT`..., `resolve`) becomes one `attack HEX with UNIT...` order; the rest stay as they are.
+    Saved games store this form, one order a line."""
+    out: list[Action] = []
+    i = 0
+    while i < len(actions):
+        action = actions[i]
+        if getattr(action, "kind", None) == ATTACK and not action.units:
+            j = i + 1
+            while j < len(actions) and getattr(actions[j], "kind", None) == WITH:
+                j += 1
+            if j > i + 1 and j < len(actions) and getattr(actions[j], "kind", None) == RESOLVE:
+                out.append(Action.attack(action.hex, tuple(a.unit for a in actions[i + 1:j])))
+                i = j + 1
+                continue
+        out.append(action)
+        i += 1
+    return out
 
 
 class _Identity(dict):
@@ -127,12 +197,16 @@ def format_action(action: Action, name: dict[str, str]) -> str:
         return f"move {name[action.unit]} {action.hex}"
     if kind == EXIT:
         return f"exit {name[action.unit]} {action.edge}"
-    if kind in (DELAY, REMOVE):
+    if kind in (DELAY, REMOVE, WITH, LOSE):
         return f"{kind} {name[action.unit]}"
     if kind == ATTACK:
+        if not action.units:
+            return f"attack {action.hex}"
         return f"attack {action.hex} with {' '.join(name[u] for u in action.units)}"
     if kind == ROLL:
         return f"roll {action.number}"
+    if kind == FIGHT:
+        return f"fight {action.hex}"
     if kind == RETREAT:
         return "retreat " + " ".join(action.path)
     if kind == ADVANCE:
@@ -141,15 +215,16 @@ def format_action(action: Action, name: dict[str, str]) -> str:
 
 
 _USAGE = {
-    MOVE: "move UNIT HEX", EXIT: "exit UNIT EDGE", DELAY: "delay UNIT", ATTACK: "attack HEX with UNIT...",
-    ROLL: "roll N", RETREAT: "retreat HEX [HEX...]", ADVANCE: "advance UNIT HEX | advance none",
+    MOVE: "move UNIT HEX", EXIT: "exit UNIT EDGE", DELAY: "delay UNIT", ATTACK: "attack HEX [with UNIT...]",
+    WITH: "with UNIT", RESOLVE: "resolve", CANCEL: "cancel", FIGHT: "fight HEX",
+    ROLL: "roll N", RETREAT: "retreat HEX [HEX...]", LOSE: "lose UNIT", ADVANCE: "advance UNIT HEX | advance none",
     REMOVE: "remove UNIT", END: "end",
 }
 
 
 def parse_words(text: str, unit_id, hex_id) -> Action:
     """Read an action's text; `unit_id(word)` and `hex_id(word)` resolve names or raise ActionSyntaxError."""
-    words = text.strip().split()
+    words = text.replace(",", " ").split()
     if not words:
         raise ActionSyntaxError("empty action")
     kind, args = words[0].lower(), words[1:]
@@ -167,13 +242,21 @@ def parse_words(text: str, unit_id, hex_id) -> Action:
     if kind == EXIT:
         need(2)
         return Action.exit(unit_id(args[0]), args[1].lower())
-    if kind in (DELAY, REMOVE):
+    if kind in (DELAY, REMOVE, LOSE):
         need(1)
         return Action(kind, unit=unit_id(args[0]))
+    if kind == WITH:
+        need(1)
+        return Action.with_unit(unit_id(args[0]))
     if kind == ATTACK:
+        if len(args) == 1:
+            return Action.attack(hex_id(args[0]))
         if len(args) < 3 or args[1].lower() != "with":
             raise ActionSyntaxError(f"expected '{_USAGE[kind]}'")
         return Action.attack(hex_id(args[0]), tuple(unit_id(a) for a in args[2:]))
+    if kind == FIGHT:
+        need(1)
+        return Action.fight(hex_id(args[0]))
     if kind == ROLL:
         need(1)
         if not args[0].isdigit():
@@ -189,4 +272,4 @@ def parse_words(text: str, unit_id, hex_id) -> Action:
         need(2)
         return Action.advance(unit_id(args[0]), hex_id(args[1]))
     need(0)
-    return Action.end()
+    return {RESOLVE: _RESOLVE, CANCEL: _CANCEL}.get(kind) or Action.end()

@@ -7,11 +7,10 @@ who attacks whom and applies the results.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import product
 from typing import Iterable
 
 from rulec.engine.tables import Tables
-from rulec.runtime.model import CombatTable, Game, Hex, Unit, hexside_key
+from rulec.runtime.model import CombatTable, Game, Hex, RetreatPolicy, Unit, hexside_key
 
 
 @dataclass(frozen=True)
@@ -75,8 +74,10 @@ def terrain_effect(tables: Tables, defender_hex: Hex, attacker_hexes: Iterable[H
         return 0, 0
     if game.combat is not None and game.combat.terrain_effects == "cumulative":
         return sum(s for s, _ in effects), sum(d for _, d in effects)
-    # Not cumulative: only the effect worst for the attacker applies.
-    return min(effects)
+    # Not cumulative: only the effect worst for the attacker applies: the leftmost shift, then the
+    # die-roll modifier that helps the attacker least (the table says which side a positive DRM helps).
+    sign = 1 if game.combat is None or game.tables[game.combat.table].drm == "attacker" else -1
+    return min(effects, key=lambda effect: (effect[0], sign * effect[1]))
 
 
 def _share_division(attackers: list[Unit]) -> bool:
@@ -99,12 +100,18 @@ def battle_condition(name: str, attackers: list[Unit]) -> bool:
 
 
 def odds(game: Game, tables: Tables, options: Iterable[str], attackers: list[Unit], attacker_hexes: list[Hex],
-         defenders: list[Unit], defender_hex: Hex) -> Odds:
+         defenders: list[Unit], defender_hex: Hex, more_defender_hexes: tuple[Hex, ...] = ()) -> Odds:
+    """The odds of a battle; a multi-hex battle (`more_defender_hexes`) takes the terrain effect of its
+    target hexes that is worst for the attacker."""
     table = game.tables[game.combat.table]
     attack = sum(u.strength for u in attackers)
     defence = sum(u.strength for u in defenders)
     column = base = base_column(table, attack, defence)
     shift, drm = terrain_effect(tables, defender_hex, attacker_hexes)
+    if more_defender_hexes:
+        sign = 1 if table.drm == "attacker" else -1
+        shift, drm = min([(shift, drm)] + [terrain_effect(tables, h, attacker_hexes) for h in more_defender_hexes],
+                         key=lambda effect: (effect[0], sign * effect[1]))
     column = clamp(column + shift, table)
     option_shift = 0
     for option_id in options:
@@ -122,35 +129,41 @@ def result_code(table: CombatTable, column: int, roll: int, drm: int) -> str:
 
 
 def retreat_paths(tables: Tables, start: Hex, hexes: int, away_from: tuple[Hex, ...],
-                  occupied: set[Hex] | frozenset[Hex], enemy_zoc: set[Hex] | frozenset[Hex]) -> list[tuple[Hex, ...]]:
-    """Every legal retreat path of `hexes` hexes, in a stable order.
+                  occupied: set[Hex] | frozenset[Hex], enemy_zoc: set[Hex] | frozenset[Hex],
+                  policy: RetreatPolicy, toward: tuple[Hex, ...] = ()) -> list[tuple[Hex, ...]]:
+    """Every legal retreat path of `hexes` hexes under the game's retreat `policy`, in a stable order.
 
-    Each hex of the path lies one hex farther from the start than the last and no
-    nearer any hex in `away_from` (the attackers, or the defender); it holds no
-    unit (unless the rules allow passing through), is in no enemy zone of control
-    (unless allowed), and is not reached across a hexside that blocks retreats. A
-    path that would leave the map does not exist: the unit is eliminated instead.
+    Direction "away": each hex lies one hex farther from the start than the last and
+    no nearer any hex in `away_from`; "toward_edge": each hex is nearer the edge hexes
+    `toward` than the last. No step crosses a hexside that blocks retreats, enters a
+    hex of a kind the policy forbids (an enemy zone of control, an occupied hex) or
+    ends in one it may not end in. A path that would leave the map does not exist.
     """
-    rules = tables.game.combat
-    through_units = rules.retreat_through_units
-    into_zoc = rules.retreat_into_enemy_zoc
     distance = tables.distance
-    from_start = distance[start]
-
-    away = [distance[a] for a in away_from]
     blocked = tables.retreat_blocked
+    banned = {"enemy_zoc": enemy_zoc, "occupied": occupied}
+    never = [banned[k] for k in policy.may_not_enter]
+    not_last = [banned[k] for k in policy.may_not_end]
+    if policy.direction == "toward_edge":
+        def to_edge(h: Hex) -> int:
+            return min((distance[h].get(e, 1 << 30) for e in toward), default=1 << 30)
+
+        def onward(h: Hex, n: Hex, depth: int) -> bool:
+            return to_edge(n) < to_edge(h)
+    else:
+        from_start = distance[start]
+        away = [distance[a] for a in away_from]
+
+        def onward(h: Hex, n: Hex, depth: int) -> bool:
+            return from_start.get(n) == depth and not any(d.get(n, 0) < d.get(h, 0) for d in away)
 
     def steps(h: Hex, depth: int) -> list[Hex]:
         options = []
+        last = depth == hexes
         for n in tables.neighbours[h]:
-            if from_start.get(n) != depth or (h, n) in blocked:
+            if (h, n) in blocked or not onward(h, n, depth):
                 continue
-            if any(d.get(n, 0) < d.get(h, 0) for d in away):
-                continue
-            last = depth == hexes
-            if n in occupied and (last or not through_units):
-                continue
-            if n in enemy_zoc and not into_zoc:
+            if any(n in kind for kind in never) or (last and any(n in kind for kind in not_last)):
                 continue
             options.append(n)
         return sorted(options)
@@ -158,15 +171,6 @@ def retreat_paths(tables: Tables, start: Hex, hexes: int, away_from: tuple[Hex, 
     paths: list[tuple[Hex, ...]] = [()]
     for depth in range(1, hexes + 1):
         paths = [p + (n,) for p in paths for n in steps(p[-1] if p else start, depth)]
+        if not paths:  # no way on (a retreat longer than the map is wide ends here, not after `hexes` steps)
+            break
     return paths
-
-
-def subsets(units: list[str]) -> list[tuple[str, ...]]:
-    """Every non-empty subset, smallest first, each in the given order."""
-    result = []
-    for mask in product((0, 1), repeat=len(units)):
-        chosen = tuple(u for u, take in zip(units, mask) if take)
-        if chosen:
-            result.append(chosen)
-    result.sort(key=lambda s: (len(s), [units.index(u) for u in s]))
-    return result

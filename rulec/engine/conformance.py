@@ -37,8 +37,8 @@ def snapshot(state: GameState) -> tuple:
         state.turn, state.phase_index, state.terminal, tuple(sorted(state.pos.items())),
         tuple(sorted(state.where.items())), tuple(sorted(state.due.items(), key=str)), tuple(sorted(state.vp.items())),
         tuple(sorted(state.holders.items())), tuple(sorted(state.moved)), tuple(sorted(state.attacked)),
-        tuple(sorted(state.defended)), tuple(sorted(state.landed)), state.battle, tuple(state.retreats),
-        state.advancing, state.after_battle, state.removing, tuple(state.vp_log), tuple(state.history()), state.improved,
+        tuple(sorted(state.defended)), tuple(sorted(state.landed)), tuple(state._stack),
+        tuple(state.vp_log), tuple(state.history()), state.improved,
     )
 
 
@@ -94,7 +94,8 @@ def _refuses_nonsense(state: GameState, rng: random.Random) -> list[str]:
     hexes = list(state.tables.hexes)
     legal = set(state.legal_actions())
     tries = [Action.move(rng.choice(units), rng.choice(hexes)), Action.exit(rng.choice(units), "nowhere"),
-             Action.attack(rng.choice(hexes), (rng.choice(units),)), Action.delay(rng.choice(units)),
+             Action.attack(rng.choice(hexes)), Action.with_unit(rng.choice(units)), Action.resolve(),
+             Action.lose(rng.choice(units)), Action.delay(rng.choice(units)),
              Action.remove(rng.choice(units)), Action.retreat((rng.choice(hexes),)), Action.roll(99),
              Action.advance(rng.choice(units), rng.choice(hexes)), Action("fly")]
     before = snapshot(state)
@@ -133,7 +134,7 @@ def random_game(game: Game, seed: int, report: Report, max_actions: int = 5000) 
             report.problems.append(f"{where}: '{text}' does not read back: {error}")
         if step % 11 == 0:
             report.problems += [f"{where}: {p}" for p in _refuses_nonsense(state, rng)]
-        if step % 37 == 0 or state.retreats or state.advancing is not None:  # mid-battle states are the tricky ones
+        if step % 37 == 0 or state.pending is not None:  # mid-battle states are the tricky ones
             before = snapshot(state)
             copy = state.clone()
             copy.apply_action(action)

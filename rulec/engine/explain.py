@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulec.engine.actions import ADVANCE, ATTACK, DELAY, END, EXIT, MOVE, REMOVE, RETREAT, ROLL, Action
+from rulec.engine.actions import (ADVANCE, ATTACK, CANCEL, DELAY, END, EXIT, LOSE, MOVE, REMOVE, RESOLVE, RETREAT, ROLL,
+                                  WITH, Action)
+from rulec.engine.decisions import HANDLERS
 from rulec.engine.movement import reachable
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 
@@ -22,17 +24,11 @@ def why_illegal(state: "GameState", action: Action) -> tuple[str, str | None]:
     """A message and the mechanic (a key of game.rule_refs) that forbids `action`."""
     if state.terminal:
         return "the game is over", None
-    if state.removing is not None:
-        return f"{state.removing} must first remove units from over-stacked hexes", "overstack"
-    if state.battle is not None:
-        return "the declared battle's die must be rolled first", "declare_attack"
-    if state.retreats:
-        return (f"{state.unit_name(state.retreats[0].unit)} must retreat {state.retreats[0].hexes} hex(es) first; "
-                f"a retreat may not enter units, enemy zones of control or cross rivers", "retreat")
-    if state.advancing is not None:
-        return "the victor must first advance after combat or decline ('advance none')", "advance"
+    frame = state.pending
+    if frame is not None:
+        return HANDLERS[frame.__class__].why(state, frame, action)
     kind, phase = action.kind, state.phase
-    if kind in (ROLL, RETREAT, ADVANCE, REMOVE):
+    if kind in (ROLL, RETREAT, ADVANCE, REMOVE, WITH, RESOLVE, CANCEL, LOSE):
         return f"no '{kind}' is due now ({phase.name})", None
     if kind == END:
         due = state._entries_due()
@@ -111,4 +107,7 @@ def _why_not_attack(state: "GameState", action: Action) -> tuple[str, str | None
             return f"{name} is not adjacent to {action.hex}", "adjacent"
     if len(set(action.units)) != len(action.units):
         return "a unit is named twice", None
-    return "these units may not attack together", None
+    if not action.units:
+        return f"no unit that may still attack this phase is next to {action.hex}", "adjacent"
+    return (f"a battle is declared step by step: 'attack {action.hex}', then 'with UNIT' for each attacker, then "
+            f"'resolve' (GameState.parse_orders reads the one-line form)", "declare_attack")

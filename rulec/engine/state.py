@@ -6,7 +6,9 @@
         state.apply_action(state.legal_actions()[0])
 
 A state is a handful of flat dicts and sets of strings and ints (where each unit
-is, what has moved or fought this phase, the VP), so `clone` is cheap. Everything
+is, what has moved or fought this phase, the VP) and a stack of pending decisions
+(frames.py: a battle being declared, its die roll, retreats, losses, the advance),
+so `clone` is cheap. Everything
 fixed about the game lives in the model and in `tables_for(game)`, shared by all
 states. Facts about one game come from the model only; this module names none.
 """
@@ -14,15 +16,19 @@ states. Facts about one game come from the model only; this module names none.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from itertools import chain
 from typing import Any, Callable, Iterable, KeysView
 
 from rulec.diagnostics import did_you_mean
+from rulec.engine import battles
 from rulec.engine import combat as fight
-from rulec.engine.actions import (ADVANCE, ATTACK, DELAY, END, EXIT, MOVE, REMOVE, RETREAT, ROLL, Action,
-                                  ActionSyntaxError, IllegalAction, format_action, parse_words)
+from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, RESOLVE, WITH, Action, ActionSyntaxError,
+                                  IllegalAction, expand, format_action, parse_words)
+from rulec.engine.battles import BattleReport
+from rulec.engine.decisions import HANDLERS
 from rulec.engine.explain import why_illegal
+from rulec.engine.frames import Advance, Declare, Frame, Remove, Retreat, Roll
 from rulec.engine.movement import NOWHERE, MoveCosts, Reach, costs_of, patch_moves, reach_of
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import Tables, tables_for
@@ -33,7 +39,7 @@ CHANCE = -1
 TERMINAL = -4
 
 # Actions after which every unit stands where it stood.
-_IN_PLACE = frozenset({DELAY, ATTACK, END})
+_IN_PLACE = frozenset({DELAY, ATTACK, WITH, RESOLVE, CANCEL, END})
 # Cached facts (GameState._cache keys, with a side) that depend on where the units stand and nothing else.
 _WHERE_UNITS_STAND = frozenset({"obstacles", "zoc", "enemy"})
 
@@ -41,61 +47,6 @@ _WHERE_UNITS_STAND = frozenset({"obstacles", "zoc", "enemy"})
 
 class UnknownOption(ValueError):
     """An option the game does not define."""
-
-
-@dataclass(frozen=True)
-class Battle:
-    """A declared battle waiting for its die roll."""
-
-    hex: Hex
-    side: str
-    attackers: tuple[str, ...]
-    defenders: tuple[str, ...]
-    odds: fight.Odds
-
-
-@dataclass(frozen=True)
-class Retreat:
-    """A unit that must retreat, and who picks its path."""
-
-    unit: str
-    hexes: int
-    away_from: tuple[Hex, ...]
-    chooser: str
-    defender: bool
-
-
-@dataclass(frozen=True)
-class Advance:
-    """The victor's chance to advance after combat."""
-
-    side: str
-    units: tuple[str, ...]
-    hexes: tuple[Hex, ...]  # vacated hexes, the defender's own first
-    count: int
-
-
-@dataclass(frozen=True)
-class Aftermath:
-    """A resolved battle whose retreats are still being carried out; the advance comes next."""
-
-    side: str
-    attackers: tuple[str, ...]
-    hex: Hex
-    advance: int  # how many victors may advance
-    vacated: tuple[Hex, ...] = ()  # hexes a two-hex retreat passed through, besides the defender's own
-
-
-@dataclass(frozen=True)
-class BattleReport:
-    """What happened in the last battle (for display and logs)."""
-
-    hex: Hex
-    attackers: tuple[str, ...]
-    defenders: tuple[str, ...]
-    odds: fight.Odds
-    roll: int
-    result: str
 
 
 def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0) -> "GameState":
@@ -169,12 +120,8 @@ class GameState:
         self.landed: set[str] = set()
         self.attacked: set[str] = set()
         self.defended: set[str] = set()
-        self.battle: Battle | None = None
-        self.retreats: list[Retreat] = []
-        self._retreat_choice: tuple | None = None  # (retreat, history length, its paths), see _after_retreats
-        self.advancing: Advance | None = None
-        self.after_battle: Aftermath | None = None
-        self.removing: str | None = None
+        self._stack: list[Frame] = []  # pending decisions, the next one last (see frames.py)
+        self._combat_began: tuple[int, int] | None = None  # (turn, phase index) the last combat phase began
         self.last_battle: BattleReport | None = None
 
         # VP given when the game is set up are logged under the phase "setup".
@@ -249,18 +196,49 @@ class GameState:
     def current_player(self) -> int:
         if self.terminal:
             return TERMINAL
-        if self.removing is not None:
-            return self.players.index(self.removing)
-        if self.battle is not None:
-            return CHANCE
-        if self.retreats:
-            return self.players.index(self.retreats[0].chooser)
-        if self.advancing is not None:
-            return self.players.index(self.advancing.side)
+        if self._stack:
+            frame = self._stack[-1]
+            side = HANDLERS[frame.__class__].decider(self, frame)
+            return CHANCE if side is None else self.players.index(side)
         return self.players.index(self.phase.side) if self.phase.side else 0
 
     def is_chance_node(self) -> bool:
-        return self.battle is not None and not self.terminal and self.removing is None
+        return bool(self._stack) and self._stack[-1].__class__ is Roll and not self.terminal
+
+    # ------------------------------------------------------------ pending decisions (read-only views)
+    @property
+    def pending(self) -> Frame | None:
+        """The decision due now, if it is not the phase's own (a battle being declared, a retreat, ...)."""
+        return self._stack[-1] if self._stack else None
+
+    @property
+    def battle(self) -> Roll | None:
+        """The battle waiting for its die roll (its `.odds`, `.battle`), if one is."""
+        frame = self.pending
+        return frame if frame.__class__ is Roll else None
+
+    @property
+    def declaring(self) -> Declare | None:
+        """The battle being declared (its targets and attackers so far), if one is."""
+        frame = self.pending
+        return frame if frame.__class__ is Declare else None
+
+    @property
+    def retreats(self) -> list[Retreat]:
+        """The retreats ordered and not yet made, the next first."""
+        return [f for f in reversed(self._stack) if f.__class__ is Retreat]
+
+    @property
+    def advancing(self) -> Advance | None:
+        """The victor's chance to advance after combat, when it is the decision due."""
+        frame = self.pending
+        return frame if frame.__class__ is Advance else None
+
+    @property
+    def removing(self) -> str | None:
+        """The side that must remove units from over-stacked hexes now, if any."""
+        frame = self.pending
+        return frame.side if frame.__class__ is Remove else None
 
     def is_terminal(self) -> bool:
         return self.terminal
@@ -286,7 +264,7 @@ class GameState:
             setattr(other, name, dict(getattr(self, name)))
         for name in ("moved", "landed", "attacked", "defended"):
             setattr(other, name, set(getattr(self, name)))
-        other.retreats = list(self.retreats)
+        other._stack = list(self._stack)
         other.vp_log = list(self.vp_log)
         other._history = list(self._history)
         return other
@@ -296,15 +274,38 @@ class GameState:
         return format_action(action, self.tables.short_name)
 
     def parse_action(self, text: str) -> Action:
-        """The action `text` names, if it is legal here (ActionSyntaxError, IllegalAction otherwise)."""
+        """The action `text` names, if it is legal here (ActionSyntaxError, IllegalAction otherwise).
+
+        One action only: a line that stands for several ("attack 0807 with 357 358") is
+        read by `parse_orders`.
+        """
         action = self._canonical(parse_words(text, self._unit_id, self._hex_id))
+        if len(expand(action)) > 1:
+            raise ActionSyntaxError(f"'{text.strip()}' is several orders: a battle is declared with "
+                                    f"'attack HEX', then 'with UNIT' for each attacker, then 'resolve'")
         self._check(action)
         return action
 
+    def parse_orders(self, text: str) -> list[Action]:
+        """The actions one line of orders stands for, each legal after the ones before it.
+
+        "attack 0807 with 357, 358" (the one-line notation of humans and old saved games)
+        gives `attack 0807`, `with 357`, `with 358`, `resolve`; any other line one action.
+        ActionSyntaxError or IllegalAction (for the step that is refused) otherwise.
+        """
+        steps = expand(self._canonical(parse_words(text, self._unit_id, self._hex_id)))
+        if len(steps) == 1:
+            self._check(steps[0])
+            return steps
+        trial = self.clone()
+        for step in steps:
+            trial.apply_action(step)
+        return steps
+
     def explain(self, text: str) -> str | None:
-        """Why the action `text` is illegal here (None if it is legal)."""
+        """Why the order `text` is illegal here (None if it is legal; a one-line attack is checked step by step)."""
         try:
-            self.parse_action(text)
+            self.parse_orders(text)
         except (ActionSyntaxError, IllegalAction) as error:
             return str(error)
         return None
@@ -344,24 +345,16 @@ class GameState:
     def _legal_actions(self) -> list[Action]:
         if self.terminal:
             return []
-        if self.removing is not None:
-            return [Action.remove(uid) for uid in self._overstacked_units()]
-        if self.battle is not None:
-            return [a for a, _ in self.chance_outcomes()]
-        if self.retreats:
-            paths = self._retreat_choice
-            if paths is None or paths[0] is not self.retreats[0] or paths[1] != len(self._history):
-                paths = (None, None, self._retreat_paths(self.retreats[0]))
-            return [Action.retreat(p) for p in paths[2]]
-        if self.advancing is not None:
-            return self._advance_actions() + [Action.advance()]
+        if self._stack:
+            frame = self._stack[-1]
+            return HANDLERS[frame.__class__].legal(self, frame)
         kind = self.phase.kind
         if kind == "movement":
             actions = self._movement_actions()
             if self._entries_due():
                 return actions  # reinforcement_delay = false: reinforcements due now enter before the phase ends
         elif kind == "combat":
-            actions = self._attack_actions()
+            actions = battles.target_actions(self)
         else:
             actions = []
         actions.append(Action.end())
@@ -436,37 +429,6 @@ class GameState:
     def _placed_anywhere(self, uid: str) -> bool:
         arrival = self._units[uid].arrives
         return self.where[uid] == PENDING and arrival is not None and arrival.placement == "anywhere"
-
-    def _attack_actions(self) -> list[Action]:
-        if self.game.combat is None:
-            return []
-        actions: list[Action] = []
-        made = self.tables.attack_actions
-        for h, attackers in self._targets():
-            found = made.get((h, attackers))
-            if found is None:  # attack actions are made once for each hex and group of attackers
-                if len(made) > 50_000:
-                    made.clear()
-                found = made[(h, attackers)] = tuple(Action.attack(h, group) for group in fight.subsets(list(attackers)))
-            actions.extend(found)
-        return actions
-
-    def _targets(self) -> list[tuple[Hex, tuple[str, ...]]]:
-        """Each enemy hex that may be attacked, with the units that may attack it (in game-file order)."""
-        side = self.phase.side
-        occupants = self._occupants()
-        order = self.tables.unit_order
-        units, defended, neighbours = self._units, self.defended, self.tables.neighbours
-        ready = self._ready_to_attack()
-        targets = []
-        for h in sorted(occupants):
-            there = occupants[h]
-            if units[there[0]].side == side or (defended and not defended.isdisjoint(there)):
-                continue
-            attackers = [u for n in neighbours[h] for u in occupants.get(n, ()) if u in ready]
-            if attackers:
-                targets.append((h, tuple(sorted(attackers, key=order.__getitem__))))
-        return targets
 
     def _ready_to_attack(self) -> set[str]:
         """The phasing side's units that may still attack this phase (if next to an enemy)."""
@@ -683,37 +645,20 @@ class GameState:
         return len(movable) >= over
 
     # ------------------------------------------------------------ combat helpers
-    def odds(self, action: Action) -> fight.Odds:
-        """The column and modifiers an attack action would be resolved with."""
-        attackers = [self._units[u] for u in action.units]
-        defenders = [self._units[u] for u in self._occupants().get(action.hex, ())]
-        return fight.odds(self.game, self.tables, self.options, attackers, [self.pos[u] for u in action.units],
-                          defenders, action.hex)
+    def odds(self, action: Action | None = None) -> fight.Odds:
+        """The column and modifiers a battle would be resolved with now.
 
-    def _retreat_paths(self, retreat: Retreat) -> list[tuple[Hex, ...]]:
-        side = self._units[retreat.unit].side
-        occupied = set(self._occupants()) - {self.pos[retreat.unit]}
-        zoc = self.enemy_zoc(side)
-        return fight.retreat_paths(self.tables, self.pos[retreat.unit], retreat.hexes, retreat.away_from, occupied, zoc)
-
-    def _advance_actions(self) -> list[Action]:
-        advance = self.advancing
-        actions = []
-        first = advance.hexes[0]
-        for uid in advance.units:
-            if self.where.get(uid) != ON_MAP:
-                continue
-            h = self.pos[uid]
-            for target in advance.hexes:
-                if target in self._occupants():
-                    continue
-                route = (h, first) if target == first else (h, first, target)
-                if any(fight.hexside_key(a, b) in self.tables.advance_blocked for a, b in zip(route, route[1:])):
-                    continue
-                if target != first and not self.game.combat.advance_ignores_zoc:
-                    continue
-                actions.append(Action.advance(uid, target))
-        return actions
+        With no argument: the battle being declared, as declared so far (or the one waiting
+        for its die). With an `attack HEX with UNIT...` action: that battle, if it were declared.
+        """
+        if action is None:
+            frame = self.pending
+            if frame.__class__ is Roll:
+                return frame.odds
+            if frame.__class__ is not Declare or not frame.attackers:
+                raise ValueError("no battle is being declared (or it has no attacker yet)")
+            return battles.odds(self, frame.targets, frame.attackers)
+        return battles.odds(self, (action.hex,), action.units)
 
     # ------------------------------------------------------------ applying actions
     def apply_action(self, action: Action) -> None:
@@ -732,21 +677,12 @@ class GameState:
             self._exit(action.unit, action.edge)
         elif kind == DELAY:
             self.due[action.unit] = self.turn + 1
+        elif self._stack:
+            frame = self._stack[-1]
+            HANDLERS[frame.__class__].apply(self, frame, action)
+            self._settle()
         elif kind == ATTACK:
-            self._declare(action)
-        elif kind == ROLL:
-            self._roll(action.number)
-        elif kind == RETREAT:
-            retreat = self.retreats.pop(0)
-            self._retreat(retreat, action.path)
-            self._after_retreats()
-        elif kind == ADVANCE:
-            self._advance(action)
-        elif kind == REMOVE:
-            self._eliminate(action.unit)
-            if not self._overstacked_units():
-                self.removing = None
-                self._finish_phase()
+            battles.declare(self, action)
         elif kind == END:
             self._end_phase()
         if self.game.victory is not None and self.game.victory.sudden_death and not self.terminal:
@@ -759,6 +695,16 @@ class GameState:
                 for key, value in cache.items():
                     if key == "occupants" or (key.__class__ is tuple and key[0] in _WHERE_UNITS_STAND):
                         self._cache.setdefault(key, value)
+
+    def _settle(self) -> None:
+        """Let the rules make the decisions that need no player (a forced retreat, the next effect of a
+        result), until a player must decide or nothing is pending."""
+        stack = self._stack
+        while stack:
+            frame = stack[-1]
+            if not HANDLERS[frame.__class__].settle(self, frame):
+                return
+            self._cache = {}
 
     def _carry_over(self, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
         """After a move, exit or delay: patch what it changed in the cached stacking and moves of the
@@ -787,7 +733,7 @@ class GameState:
 
     def _canonical(self, action: Action) -> Action:
         """Attackers listed in game-file order, whatever order the player named them in."""
-        if action.kind == ATTACK:
+        if action.kind == ATTACK and action.units:
             order = self.tables.unit_order
             units = tuple(sorted(action.units, key=lambda u: order.get(u, len(order))))
             if units != action.units:
@@ -819,9 +765,10 @@ class GameState:
                 return False
             move = self.tables.move_actions[(uid, h)]  # the one in `moves`
             return (move is action or move == action) and (h not in self._occupants() or self._may_end(uid, h))
-        if kind == END and self.game.movement.reinforcement_delay:  # legal_actions ends with it whenever nothing else must come first
-            return (action == Action.end() and not self.terminal and self.removing is None and self.battle is None
-                    and not self.retreats and self.advancing is None)
+        if kind == END and not self._stack and self.game.movement.reinforcement_delay:
+            # legal_actions ends with it whenever nothing else must come first (reinforcement_delay = false:
+            # not while reinforcements due now may still enter, so the full list decides)
+            return action == Action.end() and not self.terminal
         legal = self._cache.get("legal")
         if legal is None:
             legal = self._cache["legal"] = self._legal_actions()
@@ -829,8 +776,7 @@ class GameState:
 
     def _free_to_move(self) -> bool:
         """A movement phase with no removal, battle, retreat or advance pending."""
-        return (self.phase.kind == "movement" and not self.terminal and self.removing is None and self.battle is None
-                and not self.retreats and self.advancing is None)
+        return self.phase.kind == "movement" and not self.terminal and not self._stack
 
     def _move(self, uid: str, h: Hex) -> None:
         reach = self._reach(uid)
@@ -885,7 +831,13 @@ class GameState:
             elif (award.id, h) in self.granted:
                 self._score(award.side, -self.granted.pop((award.id, h)), award.id, unit=uid, hex=h)
 
+    def _relocate(self, uid: str, h: Hex) -> None:
+        """The rules put a unit on the map's `h` (a retreat, an advance): what depended on positions is stale."""
+        self.pos[uid] = h
+        self._cache = {}
+
     def _eliminate(self, uid: str) -> None:
+        self._cache = {}
         self.pos.pop(uid, None)
         self.where[uid] = ELIMINATED
         unit = self._units[uid]
@@ -901,104 +853,6 @@ class GameState:
         if phase is None:
             phase = self.phase.id if self.game.sequence else ""
         self.vp_log.append(VpEntry(self.turn, phase, side, amount, source, unit, hex))
-
-    # ------------------------------------------------------------ combat
-    def _declare(self, action: Action) -> None:
-        defenders = tuple(self._occupants()[action.hex])
-        odds = self.odds(action)
-        self.attacked.update(action.units)
-        self.defended.update(defenders)
-        self.battle = Battle(action.hex, self.phase.side, action.units, defenders, odds)
-
-    def _roll(self, number: int) -> None:
-        battle = self.battle
-        self.battle = None
-        table = self.game.tables[self.game.combat.table]
-        code = fight.result_code(table, battle.odds.column, number, battle.odds.drm)
-        self.last_battle = BattleReport(battle.hex, battle.attackers, battle.defenders, battle.odds, number, code)
-        result = self.game.results[code]
-        rules = self.game.combat
-        attacker_hexes = tuple(sorted({self.pos[u] for u in battle.attackers}))
-
-        def chooser(owner: str, enemy: str) -> str:
-            return owner if rules.retreat_chosen_by == "owner" else enemy
-
-        if result.exchange:
-            lost = sum(self._units[u].strength for u in battle.defenders)
-            for uid in battle.defenders:
-                self._eliminate(uid)
-            for uid in battle.attackers:
-                if lost <= 0:
-                    break
-                lost -= self._units[uid].strength
-                self._eliminate(uid)
-        else:
-            defender_side = self._units[battle.defenders[0]].side
-            if result.defender_eliminated:
-                for uid in battle.defenders:
-                    self._eliminate(uid)
-            elif result.defender_retreat:
-                self.retreats.extend(Retreat(u, result.defender_retreat, attacker_hexes,
-                                             chooser(defender_side, battle.side), True) for u in battle.defenders)
-            if result.attacker_eliminated:
-                for uid in battle.attackers:
-                    self._eliminate(uid)
-            elif result.attacker_retreat:
-                self.retreats.extend(Retreat(u, result.attacker_retreat, (battle.hex,),
-                                             chooser(battle.side, defender_side), False) for u in battle.attackers)
-        self.after_battle = Aftermath(battle.side, battle.attackers, battle.hex, result.advance)
-        self._after_retreats()
-
-    def _retreat(self, retreat: Retreat, path: tuple[Hex, ...]) -> None:
-        for h in path:
-            self._enter(retreat.unit, h)
-        self.pos[retreat.unit] = path[-1]
-        if retreat.defender and self.after_battle and len(path) > 1:
-            self.after_battle = replace(self.after_battle, vacated=self.after_battle.vacated + (path[0],))
-
-    def _after_retreats(self) -> None:
-        """Carry out forced retreats (no choice to make) until one needs a decision; then the advance."""
-        while self.retreats:
-            self._cache = {}
-            paths = self._retreat_paths(self.retreats[0])
-            if len(paths) > 1:
-                # The unit's owner chooses next: legal_actions lists these paths (positions stay as they are).
-                self._retreat_choice = (self.retreats[0], len(self._history), paths)
-                return
-            retreat = self.retreats.pop(0)
-            if paths:
-                self._retreat(retreat, paths[0])
-            else:
-                self._eliminate(retreat.unit)  # no retreat possible: destroyed
-        self._cache = {}
-        if self.after_battle is None:
-            return
-        aftermath, self.after_battle = self.after_battle, None
-        side, attackers, h, count, also_vacated = (aftermath.side, aftermath.attackers, aftermath.hex,
-                                                   aftermath.advance, aftermath.vacated)
-        occupants = self._occupants()
-        if count <= 0 or h in occupants:
-            return
-        hexes = (h,) + tuple(v for v in also_vacated if v not in occupants)
-        self.advancing = Advance(side, attackers, hexes, count)
-        if not self._advance_actions():
-            self.advancing = None
-
-    def _advance(self, action: Action) -> None:
-        advance = self.advancing
-        if action.unit is None:
-            self.advancing = None
-            return
-        first = advance.hexes[0]
-        if action.hex != first:
-            self._enter(action.unit, first)
-        self.pos[action.unit] = action.hex
-        self._enter(action.unit, action.hex)
-        remaining = tuple(u for u in advance.units if u != action.unit)
-        self.advancing = Advance(advance.side, remaining, advance.hexes, advance.count - 1) if advance.count > 1 else None
-        self._cache = {}
-        if self.advancing is not None and not self._advance_actions():
-            self.advancing = None
 
     # ------------------------------------------------------------ phases
     def _overstacked_units(self) -> list[str]:
@@ -1019,9 +873,10 @@ class GameState:
             if stacked:
                 owner = self._units[stacked[0]].side
                 if self.game.stacking.overstack == "owner_removes":
-                    self.removing = owner
+                    remover = owner
                 else:
-                    self.removing = next(s for s in self.players if s != owner) if len(self.players) > 1 else owner
+                    remover = next(s for s in self.players if s != owner) if len(self.players) > 1 else owner
+                self._stack.append(Remove(remover))
                 return
         self._finish_phase()
 
@@ -1093,9 +948,21 @@ class GameState:
                 self.locked = frozenset()
             return True
         if phase.kind == "combat":
-            self.attacked, self.defended = set(), set()
+            if not self._same_player_turn(self._combat_began):
+                self.attacked = set()  # one attack per unit a phase, or a player turn (CombatRules.one_attack_per_unit)
+            self.defended = set()
+            self._combat_began = (self.turn, self.phase_index)
             return True
         return False
+
+    def _same_player_turn(self, since: tuple[int, int] | None) -> bool:
+        """With one attack per unit a player turn: did a combat phase of this player turn begin at `since`?"""
+        if since is None or self.game.combat is None or self.game.combat.one_attack_per_unit != "player_turn":
+            return False
+        turn, index = since
+        sequence = self.game.sequence
+        return turn == self.turn and index < self.phase_index and all(
+            sequence[i].side in (None, self.phase.side) for i in range(index, self.phase_index + 1))
 
     # ------------------------------------------------------------ positions for tests and puzzles
     def arrange(self, units: dict[str, str], *, turn: int | None = None, phase: str | None = None) -> "GameState":
@@ -1127,9 +994,8 @@ class GameState:
                 other.where[uid], other.pos[uid] = ON_MAP, place
                 if place in self.tables.objectives:
                     other.holders[place] = self._units[uid].side
-        other.terminal, other.battle, other.retreats, other.advancing = False, None, [], None
+        other.terminal, other._stack, other.last_battle, other._combat_began = False, [], None, None
         other.decided = None
-        other.after_battle = other.removing = other.last_battle = None
         other.moved, other.landed, other.attacked, other.defended = set(), set(), set(), set()
         other._cache = {}
         other._begin_phase()

@@ -509,7 +509,9 @@ def _terrain_combat(game: Game, terrains: tuple[str, ...]) -> tuple[int, int]:
         return 0, 0
     if game.combat is not None and game.combat.terrain_effects == "cumulative":
         return sum(s for s, _ in effects), sum(d for _, d in effects)
-    return min(s for s, _ in effects), min(d for _, d in effects)
+    helps_attacker = game.combat is None or game.tables[game.combat.table].drm == "attacker"
+    worst_drm = min if helps_attacker else max  # the DRM that helps the attacker least (CombatTable.drm)
+    return min(s for s, _ in effects), worst_drm(d for _, d in effects)
 
 
 def _unit_names(units: dict[str, Unit]) -> tuple[dict[str, str], dict[str, str]]:

@@ -7,19 +7,29 @@ a decision without an `end` order) by the reacting side's best choice. The
 resulting state is scored by `rulec.players.evaluation.Evaluator` (VP, strength
 on the map, closeness to the objectives, units in danger). Ties go to a seeded
 random choice, so two greedy players do not mirror each other.
+
+Battles are declared step by step (`attack HEX`, `with UNIT`..., `resolve`), so
+the greedy player weighs a battle as a plan: for each target, groups of the
+units that may attack it (every group when there are few, the strongest k and
+each unit alone when there are many), each played out on a clone to its die
+roll's expectation, against ending the phase. The chosen plan's steps are then
+given one per decision.
 """
 
 from __future__ import annotations
 
 import random
+from itertools import combinations
 from typing import Any
 
+from rulec.engine.actions import Action as EngineAction
 from rulec.players.base import Action
 from rulec.players.evaluation import Evaluator, evaluator_for
 
 MAX_REACTION_CHOICES = 12  # reactions with more choices are scored as they stand
 REACTION_DEPTH = 3
 END_ORDER = "end"
+ALL_GROUPS_UP_TO = 5  # attackers of one target: every group of up to this many is weighed, else a few
 
 
 def is_free_decision(state: Any, actions: list) -> bool:
@@ -38,13 +48,20 @@ class GreedyPlayer:
     def __init__(self, seed: int = 0, evaluator: Evaluator | None = None):
         self.rng = random.Random(seed)
         self.evaluator = evaluator
+        self._plan: list[Action] = []  # the rest of a battle plan, given one step per decision
+        self._plan_at: Any = None  # (state id, history length) the next step is for
 
     def choose(self, state: Any) -> Action:
+        planned = self._next_step(state)
+        if planned is not None:
+            return planned
         actions = state.legal_actions()
         if len(actions) == 1:
             return actions[0]
         seat = state.current_player()
         evaluator = self.evaluator or evaluator_for(state)
+        if _declares_battles(state, actions):
+            return self._choose_battle(state, actions, seat, evaluator)
         scored = [(self.action_value(state, action, seat, evaluator), index) for index, action in enumerate(actions)]
         best = max(score for score, _ in scored)
         # Near-ties (float noise) count as ties; ending the phase wins ties so units are not shuffled in vain.
@@ -54,10 +71,77 @@ class GreedyPlayer:
                 return actions[index]
         return actions[self.rng.choice(tied)]
 
+    # ------------------------------------------------------------ battles as plans
+    def _next_step(self, state: Any) -> Action | None:
+        if not self._plan or self._plan_at != _moment(state, 0):
+            self._plan = []
+            return None
+        step = self._plan.pop(0)
+        self._plan_at = _moment(state, 1)
+        return step
+
+    def _choose_battle(self, state: Any, actions: list, seat: int, evaluator: Evaluator) -> Action:
+        plans = battle_plans(state, actions)
+        phase = phase_key(state)
+        scored = []
+        for index, plan in enumerate(plans):
+            child = state.clone()
+            for step in plan:
+                child.apply_action(step)
+            scored.append((resolve(child, seat, evaluator, REACTION_DEPTH, phase), index))
+        best = max(score for score, _ in scored)
+        tied = [index for score, index in scored if score >= best - 1e-9]
+        ending = [index for index in tied if _is_end(state, plans[index][0])]
+        plan = list(plans[ending[0] if ending else self.rng.choice(tied)])
+        self._plan, self._plan_at = plan[1:], _moment(state, 1)
+        return plan[0]
+
     def action_value(self, state: Any, action: Action, seat: int, evaluator: Evaluator) -> float:
         child = state.clone()
         child.apply_action(action)
         return resolve(child, seat, evaluator, REACTION_DEPTH, phase_key(state))
+
+
+def _moment(state: Any, ahead: int) -> tuple:
+    return id(state), len(state.history()) + ahead
+
+
+def _declares_battles(state: Any, actions: list) -> bool:
+    """A decision about battles: targets to attack, or the attackers of a battle being declared."""
+    return getattr(state, "declaring", None) is not None or any(
+        getattr(a, "kind", None) == "attack" and not getattr(a, "units", None) for a in actions)
+
+
+def battle_plans(state: Any, actions: list) -> list[list]:
+    """Whole courses of action from here: each battle that may be declared (a target and a group of
+    attackers, resolved), or ending the phase, or (mid-declaration) cancelling."""
+    plans: list[list] = []
+    if getattr(state, "declaring", None) is not None:
+        return _group_plans(state, actions, [])
+    for action in actions:
+        if getattr(action, "kind", None) == "attack":
+            child = state.clone()
+            child.apply_action(action)
+            plans.extend(p for p in _group_plans(child, child.legal_actions(), [action]) if p[-1].kind != "cancel")
+        else:
+            plans.append([action])
+    return plans
+
+
+def _group_plans(state: Any, actions: list, before: list) -> list[list]:
+    """In a battle being declared: resolve it as it is or cancel it (whichever is offered), or add a
+    group of the eligible attackers and resolve."""
+    joins = [a for a in actions if a.kind == "with"]
+    # Resolve as declared or cancel; further targets of a multi-hex battle are not weighed (one target a plan).
+    plans = [before + [a] for a in actions if a.kind not in ("with", "attack")]
+    if len(joins) <= ALL_GROUPS_UP_TO:
+        groups = [g for k in range(1, len(joins) + 1) for g in combinations(joins, k)]
+    else:
+        strength = {a: state.unit(a.unit).strength for a in joins}
+        strongest = sorted(joins, key=lambda a: -strength[a])
+        groups = [tuple(strongest[:k]) for k in range(2, len(joins) + 1)] + [(a,) for a in joins]
+    plans.extend(before + list(group) + [EngineAction.resolve()] for group in groups)
+    return plans
 
 
 def phase_key(state: Any) -> tuple:

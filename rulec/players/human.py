@@ -17,7 +17,10 @@ from rulec.players.base import Action
 
 ORDER_FORMS = {
     "move": "move UNIT HEX", "exit": "exit UNIT EDGE", "delay": "delay UNIT (enter on a later turn)",
-    "attack": "attack HEX with UNIT UNIT...", "retreat": "retreat HEX [HEX...] (the path)",
+    "attack": "attack HEX (then with UNIT..., resolve) | attack HEX with UNIT UNIT...",
+    "with": "with UNIT (joins the battle being declared)", "resolve": "resolve (fights the declared battle)",
+    "cancel": "cancel (calls the declared battle off)", "retreat": "retreat HEX [HEX...] (the path)",
+    "lose": "lose UNIT (pays for an exchange)",
     "advance": "advance UNIT HEX | advance none", "remove": "remove UNIT", "end": "end (ends the phase)",
 }
 COMMANDS_HELP = """commands: list (the legal orders, one line per unit), list WORD... (numbered, only the orders
@@ -41,7 +44,7 @@ def help_text(state: Any) -> str:
 
 LIST_IN_FULL = 30  # a bare `list` numbers this many orders or fewer; more are summed up per unit
 ORDER_WORDS = tuple(ORDER_FORMS)  # the engine's order words, known even when none is legal now
-UNIT_ORDERS = ("move", "exit", "delay", "remove", "advance")  # orders whose second word is a unit
+UNIT_ORDERS = ("move", "exit", "delay", "remove", "advance", "with", "lose")  # orders whose second word is a unit
 CONSOLE_WORDS = ("help", "list", "map", "units", "save", "quit")
 
 
@@ -63,11 +66,16 @@ class HumanPlayer:
         self.before_choice = before_choice
         self._listed: list[Action] = []
         self._last_phase: Any = None  # (turn, phase) of this player's last order
+        self._queued: list[Action] = []  # the rest of a line that stood for several steps (a whole attack)
+        self._queued_at: Any = None  # (state id, history length) the next queued step is for
 
     def say(self, text: str) -> None:
         print(text, file=self.out)
 
     def choose(self, state: Any) -> Action:
+        if self._queued and self._queued_at == (id(state), len(state.history())):
+            return self._next_queued(state)
+        self._queued = []
         side = state.players[state.current_player()]
         self._listed = []
         if self.before_choice is not None:
@@ -101,9 +109,15 @@ class HumanPlayer:
             elif line.isdigit():
                 self.say("no numbered orders shown: type `list UNIT` (or `list attack`, `list HEX`) first")
             else:
-                action = self._parse(state, line)
-                if action is not None:
-                    return action
+                actions = self._parse(state, line)
+                if actions:
+                    self._queued, self._queued_at = actions, (id(state), len(state.history()))
+                    return self._next_queued(state)
+
+    def _next_queued(self, state: Any) -> Action:
+        action = self._queued.pop(0)
+        self._queued_at = (id(state), len(state.history()) + 1)
+        return action
 
     def _list(self, state: Any, words: str) -> None:
         """Show the legal orders. `list 357` numbers only the orders naming every word (a unit, a hex, a
@@ -147,7 +161,8 @@ class HumanPlayer:
             return set()
         return {state.unit_name(uid) for uid in game.units}
 
-    def _parse(self, state: Any, line: str) -> Action | None:
+    def _parse(self, state: Any, line: str) -> list[Action] | None:
+        """The steps the line stands for (one, or a whole attack: `attack HEX with UNIT...`)."""
         words = line.split()
         texts = [state.action_to_string(a) for a in state.legal_actions()]
         order_words = sorted({t.split()[0] for t in texts} | set(ORDER_WORDS))
@@ -159,7 +174,8 @@ class HumanPlayer:
             self.say("  type `list` for the legal orders, `help` for help")
             return None
         try:
-            return state.parse_action(line)
+            parse_orders = getattr(state, "parse_orders", None)
+            return parse_orders(line) if parse_orders else [state.parse_action(line)]
         except ValueError as error:  # ActionSyntaxError and IllegalAction are both ValueErrors
             rule = getattr(error, "rule", None)
             message = getattr(error, "message", None) or str(error)

@@ -25,6 +25,7 @@ from typing import Any, Callable
 import jsonschema
 
 from rulec.diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean
+from rulec.engine.actions import compact
 
 SAVE_FORMAT = "rulec-save"
 SAVE_VERSION = 1
@@ -58,7 +59,9 @@ class SavedGame:
 
 
 def history_strings(state: Any) -> list[str]:
-    return [state.action_to_string(action) for action in state.history()]
+    """The history one order a line: a battle declared step by step and resolved is one
+    `attack HEX with UNIT...` line (replaying reads it back as its steps)."""
+    return [state.action_to_string(action) for action in compact(state.history())]
 
 
 def write_save(path: str | Path, saved: SavedGame) -> None:
@@ -177,8 +180,9 @@ def _apply_saved_action(state: Any, text_action: str) -> str | None:
     if state.is_terminal():
         return "the game had already ended"
     try:
-        action = state.parse_action(text_action)
-        state.apply_action(action)
+        parse_orders = getattr(state, "parse_orders", None)  # one line may stand for several steps (an attack)
+        for action in parse_orders(text_action) if parse_orders else [state.parse_action(text_action)]:
+            state.apply_action(action)
     except ValueError as error:  # ActionSyntaxError / IllegalAction
         rule = getattr(error, "rule", None)
         message = getattr(error, "message", None) or str(error)

@@ -246,26 +246,129 @@ class CombatTable:
     rows: dict[int, tuple[str, ...]]  # modified die roll -> result code per column
     beyond: Literal["clamp"] = "clamp"
     odds_rounding: Literal["defender"] = "defender"
+    drm: Literal["attacker", "defender"] = "attacker"  # the side a positive die-roll modifier helps
 
     @property
     def die_range(self) -> tuple[int, int]:
         return min(self.rows), max(self.rows)
 
 
+Who = Literal["attacker", "defender"]
+
+
+@dataclass(frozen=True)
+class Effect:
+    """One thing a combat result does, carried out in the order the result lists them.
+
+    eliminate(who): every unit of that side of the battle is eliminated.
+    retreat(who, hexes): each of its units retreats `amount` hexes (by the game's retreat policy).
+    exchange: the defender is eliminated and the attacker loses at least the defender's
+        strength, choosing which of its units pay, one at a time.
+    lose(who, strength): that side loses units worth at least `amount` strength, its owner
+        choosing which, one at a time.
+    advance(count): up to `amount` victorious units may advance (by the game's advance policy).
+    """
+
+    kind: Literal["eliminate", "retreat", "exchange", "lose", "advance"]
+    who: Who | None = None
+    amount: int = 0
+
+
 @dataclass(frozen=True)
 class ResultCode:
-    """What a CRT result does; every code is declared in the game file."""
+    """What a CRT result does: its effects, in order; every code is declared in the game file.
+
+    The read-only properties below sum the effects up for the player aids (how far
+    each side retreats, whether the victor may advance, ...).
+    """
 
     id: str
     name: str
-    defender_retreat: int = 0
-    attacker_retreat: int = 0
-    advance: int = 0  # how many victorious units may advance (0: none)
-    defender_eliminated: bool = False
-    attacker_eliminated: bool = False
-    exchange: bool = False
-    defender_disrupted: bool = False
-    attacker_disrupted: bool = False
+    effects: tuple[Effect, ...] = ()
+
+    def _amount(self, kind: str, who: str | None = None) -> int:
+        return max((e.amount for e in self.effects if e.kind == kind and e.who == who), default=0)
+
+    def _has(self, kind: str, who: str | None = None) -> bool:
+        return any(e.kind == kind and e.who == who for e in self.effects)
+
+    @property
+    def defender_retreat(self) -> int:
+        return self._amount("retreat", "defender")
+
+    @property
+    def attacker_retreat(self) -> int:
+        return self._amount("retreat", "attacker")
+
+    @property
+    def advance(self) -> int:
+        """How many victorious units may advance (0: none)."""
+        return self._amount("advance")
+
+    @property
+    def defender_eliminated(self) -> bool:
+        return self._has("eliminate", "defender")
+
+    @property
+    def attacker_eliminated(self) -> bool:
+        return self._has("eliminate", "attacker")
+
+    @property
+    def exchange(self) -> bool:
+        return self._has("exchange")
+
+    @property
+    def defender_disrupted(self) -> bool:
+        return False  # no effect disrupts a unit yet
+
+    @property
+    def attacker_disrupted(self) -> bool:
+        return False
+
+
+HexRule = Literal["enemy_zoc", "occupied"]
+
+
+@dataclass(frozen=True)
+class RetreatPolicy:
+    """How a beaten unit retreats (combat { retreat { ... } }).
+
+    Every step of a retreat path is a neighbour across a hexside whose type does not
+    block retreats (HexsideType.blocks_retreat), chosen by `direction`:
+    "away": one hex farther from the unit's start and no nearer any hex it retreats
+    from (the attackers' hexes for a defender, the attacked hexes for an attacker);
+    "toward_edge": one hex nearer its side's map edge in `edges`. A path may not
+    enter a hex of a kind in `may_not_enter`, nor end in one in `may_not_end`; a path
+    that would leave the map does not exist (`off_map`). With no path left the unit
+    is eliminated, or stays where it is (`when_blocked`). Of the legal paths, `prefer`
+    keeps those ending in the kind of hex it names first, if any do, then the next.
+    Units of a type in `exempt` (a fort) never retreat: a retreat result leaves them in place.
+    """
+
+    chosen_by: Literal["owner", "victor"] = "owner"
+    direction: Literal["away", "toward_edge"] = "away"
+    edges: dict[str, str] = field(default_factory=dict)  # side -> map edge (direction toward_edge)
+    may_not_enter: tuple[HexRule, ...] = ("enemy_zoc", "occupied")
+    may_not_end: tuple[HexRule, ...] = ()
+    prefer: tuple[Literal["outside_enemy_zoc", "unoccupied"], ...] = ()  # ordered preferences for the path's end
+    exempt: tuple[str, ...] = ()  # unit types that do not retreat
+    when_blocked: Literal["eliminated", "stays"] = "eliminated"
+    off_map: Literal["eliminated"] = "eliminated"
+
+
+@dataclass(frozen=True)
+class AdvancePolicy:
+    """Where the victor may advance after combat (combat { advance { ... } }).
+
+    `into`: the vacated hexes offered, the defender's own hex ("defender_hex") and the
+    hexes the defenders' retreat paths passed through ("retreat_path"), which are
+    reached through the defender's hex. With `stops_at_enemy_zoc`, an advancing unit
+    entering an enemy zone of control there stops. A hexside whose type blocks advances
+    (HexsideType.blocks_advance) may not be crossed.
+    """
+
+    into: tuple[Literal["defender_hex", "retreat_path"], ...] = ("defender_hex",)
+    stops_at_enemy_zoc: bool = False
 
 
 @dataclass(frozen=True)
@@ -275,17 +378,12 @@ class CombatRules:
     one_attack_per_unit: Literal["phase", "player_turn"] = "phase"
     one_battle_per_defender: Literal["phase"] = "phase"
     defenders: Literal["hex"] = "hex"
-    retreat_chosen_by: Literal["owner", "victor"] = "owner"
-    retreat_through_units: bool = False
-    retreat_into_enemy_zoc: bool = False
-    off_map_retreat: Literal["eliminated"] = "eliminated"
-    advance_ignores_zoc: bool = True
+    retreat: RetreatPolicy = RetreatPolicy()
+    advance: AdvancePolicy = AdvancePolicy()
+    # "each": a battle is fought as soon as it is declared; "all_first": every battle of the phase
+    # is declared first, then the attacker fights them one by one in the order it chooses.
+    declare: Literal["each", "all_first"] = "each"
     multi_hex: bool = False
-    flank_attack_drm: int = 0  # attackers adjacent to every hex around the defender
-    disrupted_defender_drm: int = 0
-    retreat_priorities: tuple[str, ...] = ()  # named preferences for the victor's choice of retreat hex, best first
-    retreated_units_share_fate: bool = False  # units retreated into a hex about to fight share its result
-    advance_across_rivers: Literal["any", "attackers_only", "none"] = "any"
 
 
 # ---------------------------------------------------------------- sequence

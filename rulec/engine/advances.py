@@ -1,0 +1,119 @@
+"""The advance after combat: which victorious units may move into which vacated hexes.
+
+An advance effect offers the victor an `Advance` frame when the defender's hex is
+empty and some unit may advance under the game's advance policy
+(model.AdvancePolicy): into the defender's hex, and on along the hexes the
+defenders' retreats passed through (unless it stops on entering an enemy zone of
+control), never across a hexside that blocks advances. The frame's `hexes` are
+exactly the hexes some unit may enter now, so what is announced is what is legal.
+Each `advance UNIT HEX` moves one unit; `advance none` declines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rulec.engine import combat as fight
+from rulec.engine.actions import ADVANCE, Action
+from rulec.engine.frames import Advance, Effects
+from rulec.engine.statuses import ON_MAP
+from rulec.runtime.model import Hex
+
+if TYPE_CHECKING:
+    from rulec.engine.state import GameState
+
+
+def offer(state: "GameState", effects: Effects, count: int) -> None:
+    """Put the chance to advance on the stack, if some unit may take it."""
+    battle = effects.battle
+    occupants = state._occupants()
+    emptied = tuple(h for h in battle.targets if h not in occupants)
+    if count <= 0 or not emptied:
+        return
+    frame = Advance(battle.side, battle.attackers, (), count, emptied + effects.vacated, battle.targets)
+    frame = _with_targets(state, frame)
+    if frame.hexes:
+        state._stack.append(frame)
+
+
+def _with_targets(state: "GameState", frame: Advance) -> Advance:
+    """The frame with `hexes` set to the hexes some unit of it may advance into now, in order."""
+    found = {move.hex for move in advance_moves(state, frame)}
+    return replace(frame, hexes=tuple(h for h in frame.vacated if h in found))
+
+
+def _route_problem(state: "GameState", uid: str, target: Hex, frame: Advance) -> str | None:
+    """Why `uid` may not advance into `target` now (None: it may)."""
+    policy = state.game.combat.advance
+    first = frame.targets[0] if frame.targets else frame.vacated[0]
+    if target not in frame.vacated:
+        return f"{target} was not vacated by the battle"
+    if target in state._occupants():
+        return f"{target} is occupied"
+    into_target = target in frame.targets
+    if into_target and "defender_hex" not in policy.into:
+        return "the victor may not advance into the defender's hex itself"
+    if not into_target and "retreat_path" not in policy.into:
+        return "the victor may advance only into the defender's hex"
+    if not into_target and len(frame.targets) > 1:
+        return "after a battle against several hexes the victor may advance only into those hexes"
+    if not into_target and policy.stops_at_enemy_zoc and first in state.enemy_zoc(state._units[uid].side):
+        return f"an advancing unit stops on entering the enemy zone of control in {first}"
+    if into_target and target not in state.tables.neighbours[state.pos[uid]]:
+        return f"{target} is not next to it"
+    route = (state.pos[uid], target) if into_target else (state.pos[uid], first, target)
+    blocked = state.tables.advance_blocked
+    if any(fight.hexside_key(a, b) in blocked for a, b in zip(route, route[1:])):
+        return f"the advance into {target} would cross a hexside that blocks advances"
+    return None
+
+
+def advance_moves(state: "GameState", frame: Advance) -> list[Action]:
+    actions = []
+    for uid in frame.units:
+        if state.where.get(uid) != ON_MAP:
+            continue
+        for target in frame.vacated:
+            if _route_problem(state, uid, target, frame) is None:
+                actions.append(Action.advance(uid, target))
+    return actions
+
+
+def advance_legal(state: "GameState", frame: Advance) -> list[Action]:
+    return advance_moves(state, frame) + [Action.advance()]
+
+
+def advance_settle(state: "GameState", frame: Advance) -> bool:
+    if frame.hexes:
+        return False
+    state._stack.pop()
+    return True
+
+
+def advance_apply(state: "GameState", frame: Advance, action: Action) -> None:
+    if action.unit is None:
+        state._stack.pop()
+        return
+    first = frame.targets[0] if frame.targets else frame.vacated[0]
+    if action.hex not in frame.targets:  # along the retreat path, through the defender's hex
+        state._enter(action.unit, first)
+    state._relocate(action.unit, action.hex)
+    state._enter(action.unit, action.hex)
+    if frame.count > 1:
+        rest = replace(frame, units=tuple(u for u in frame.units if u != action.unit), count=frame.count - 1)
+        state._stack[-1] = _with_targets(state, rest)
+    else:
+        state._stack.pop()
+
+
+def advance_why(state: "GameState", frame: Advance, action: Action) -> tuple[str, str | None]:
+    if action.kind == ADVANCE and action.unit is not None:
+        name = state.tables.short_name.get(action.unit, action.unit)
+        if action.unit not in frame.units or state.where.get(action.unit) != ON_MAP:
+            return f"{name} is not one of the victorious units that may advance", "advance"
+        problem = _route_problem(state, action.unit, action.hex, frame)
+        if problem:
+            return f"{name} may not advance into {action.hex}: {problem}", "advance"
+    return ("the victor must first advance after combat or decline ('advance none'); "
+            f"it may advance into {' '.join(frame.hexes)}", "advance")

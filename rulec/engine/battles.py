@@ -1,0 +1,231 @@
+"""Battles declared step by step, and resolved: the combat phase's own decisions.
+
+In a combat phase the phasing player names a target hex (`attack 0807`), adds
+attackers one at a time (`with 357`), then resolves the battle (`resolve`) or
+cancels it (`cancel`). Only eligible units are offered: next to a target, able
+to attack, not yet attacked this phase. No decision offers more than one action
+per hex or unit, so 18 units around a hex give 18 `with` orders and a `resolve`,
+not 2^18 groups. Resolving marks the units as having fought and waits for the die
+(a `Roll` frame); the roll looks the result up and hands its effects to effects.py.
+
+A game may instead declare every battle first (`combat { declare = all_first }`):
+then `resolve` only declares the battle, which waits in a `Declared` frame; more
+battles may be declared until the attacker fights one (`fight HEX`), and then it
+fights the rest one by one in the order it chooses, each with the units still on
+the map against the units then in the target hexes.
+
+With `combat { multi_hex = true }` a battle may have several target hexes: while it
+is declared, `attack HEX` adds another enemy hex that every attacker so far is next
+to; every attacker must be next to every target. Ranged attacks would grow from the
+same tuple of targets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from rulec.engine import combat as fight
+from rulec.engine.actions import ATTACK, CANCEL, END, FIGHT, RESOLVE, WITH, Action
+from rulec.engine.frames import Battle, Declare, Declared, Effects, Roll
+from rulec.engine.statuses import ON_MAP
+from rulec.runtime.model import Hex
+
+if TYPE_CHECKING:
+    from rulec.engine.state import GameState
+
+
+@dataclass(frozen=True)
+class BattleReport:
+    """What happened in the last battle (for display and logs)."""
+
+    hex: Hex
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    odds: fight.Odds
+    roll: int
+    result: str
+
+
+# ------------------------------------------------------------ the combat phase: pick a target
+def target_actions(state: "GameState") -> list[Action]:
+    """`attack HEX` for each enemy hex that may still be attacked by a unit next to it."""
+    if state.game.combat is None:
+        return []
+    side = state.phase.side
+    occupants = state._occupants()
+    units, defended, neighbours = state._units, state.defended, state.tables.neighbours
+    ready = state._ready_to_attack()
+    if not ready:
+        return []
+    near: set[Hex] = set()  # the hexes next to a unit that may still attack
+    pos = state.pos
+    for uid in ready:
+        h = pos.get(uid)
+        if h is not None:
+            near.update(neighbours[h])
+    actions = []
+    for h in sorted(near.intersection(occupants)):
+        there = occupants[h]
+        if units[there[0]].side == side or (defended and not defended.isdisjoint(there)):
+            continue
+        actions.append(Action.attack(h))
+    return actions
+
+
+def declare(state: "GameState", action: Action) -> None:
+    state._stack.append(Declare(state.phase.side, (action.hex,)))
+
+
+# ------------------------------------------------------------ the Declare frame
+def eligible(state: "GameState", frame: Declare, targets: tuple[Hex, ...] | None = None) -> list[str]:
+    """Units that may still join the battle (next to every target), in game-file order."""
+    targets = targets or frame.targets
+    ready = state._ready_to_attack()
+    occupants, neighbours, order = state._occupants(), state.tables.neighbours, state.tables.unit_order
+    first, rest = targets[0], targets[1:]
+    found = {u for n in neighbours[first] for u in occupants.get(n, ())
+             if u in ready and u not in frame.attackers and all(h in neighbours[n] for h in rest)}
+    return sorted(found, key=order.__getitem__)
+
+
+def more_targets(state: "GameState", frame: Declare) -> list[Action]:
+    """Multi-hex battles: `attack HEX` for each further enemy hex next to every attacker so far that
+    some unit able to join could attack together with the targets so far."""
+    if not state.game.combat.multi_hex:
+        return []
+    neighbours = state.tables.neighbours
+    actions = []
+    for target in target_actions(state):  # enemy hexes not yet attacked this phase
+        h = target.hex
+        if h in frame.targets:
+            continue
+        if all(state.pos[u] in neighbours[h] for u in frame.attackers) and \
+                (frame.attackers or eligible(state, frame, frame.targets + (h,))):
+            actions.append(target)
+    return actions
+
+
+def declare_legal(state: "GameState", frame: Declare) -> list[Action]:
+    actions = [Action.with_unit(u) for u in eligible(state, frame)] + more_targets(state, frame)
+    if frame.attackers:
+        actions.append(Action.resolve())
+    actions.append(Action.cancel())
+    return actions
+
+
+def declare_apply(state: "GameState", frame: Declare, action: Action) -> None:
+    if action.kind == WITH:
+        order = state.tables.unit_order
+        state._stack[-1] = replace(frame, attackers=tuple(sorted(frame.attackers + (action.unit,), key=order.__getitem__)))
+    elif action.kind == ATTACK:  # another target of a multi-hex battle
+        state._stack[-1] = replace(frame, targets=tuple(sorted(frame.targets + (action.hex,))))
+    elif action.kind == RESOLVE:
+        state._stack.pop()
+        battle = battle_of(state, frame)
+        state.attacked.update(battle.attackers)
+        state.defended.update(battle.defenders)
+        if state.game.combat.declare == "all_first":
+            below = state._stack[-1] if state._stack else None
+            if below.__class__ is Declared:
+                state._stack[-1] = replace(below, battles=below.battles + (frame,))
+            else:
+                state._stack.append(Declared(frame.side, (frame,)))
+        else:
+            state._stack.append(Roll(battle))
+    elif action.kind == CANCEL:
+        state._stack.pop()
+
+
+def declare_why(state: "GameState", frame: Declare, action: Action) -> tuple[str, str | None]:
+    if action.kind == WITH:
+        return why_not_join(state, frame, action.unit)
+    if action.kind == ATTACK and action.hex and not action.units:
+        if not state.game.combat.multi_hex:
+            return (f"a battle has one target hex in this game: resolve or cancel the battle against "
+                    f"{' '.join(frame.targets)} first", "declare_attack")
+        return (f"{action.hex} may not join this battle: every attacker must be next to every target hex, and the "
+                "hex must hold enemy units not yet attacked this phase", "declare_attack")
+    return (f"the battle against {' '.join(frame.targets)} is being declared: add attackers (`with UNIT`), "
+            "`resolve` it or `cancel` it", "declare_attack")
+
+
+def why_not_join(state: "GameState", frame: Declare, uid: str) -> tuple[str, str | None]:
+    """Why `uid` may not join the battle being declared ."""
+    name = state.tables.short_name.get(uid, uid)
+    if uid in frame.attackers:
+        return f"{name} already attacks in this battle", None
+    if state.where.get(uid) != ON_MAP or state._units[uid].side != state.phase.side:
+        return f"{name} is not a unit of the phasing side on the map", None
+    if uid in state.attacked:
+        return f"{name} has already attacked this phase", "one_attack"
+    if uid in state.landed:
+        return f"{name} landed this turn and may not attack", "placement"
+    if not all(h in state.tables.neighbours[state.pos[uid]] for h in frame.targets):
+        return f"{name} is not adjacent to {' and '.join(frame.targets)}", "adjacent"
+    return f"{name} may not attack", None
+
+
+def battle_of(state: "GameState", frame: Declare) -> Battle:
+    """The battle as it stands now: its attackers still on the map against the units in its targets."""
+    occupants = state._occupants()
+    defenders = tuple(u for h in frame.targets for u in occupants.get(h, ()))
+    attackers = tuple(u for u in frame.attackers if state.where[u] == ON_MAP)
+    return Battle(frame.side, frame.targets, attackers, tuple(sorted({state.pos[u] for u in attackers})),
+                  defenders, odds(state, frame.targets, attackers) if attackers and defenders else None)
+
+
+# ------------------------------------------------------------ the Declared frame (declare every battle first)
+def declared_legal(state: "GameState", frame: Declared) -> list[Action]:
+    if frame.battles:
+        fights = [Action.fight(b.targets[0]) for b in frame.battles]
+        return fights if frame.fighting else target_actions(state) + fights
+    return [Action.end()]
+
+
+def declared_apply(state: "GameState", frame: Declared, action: Action) -> None:
+    if action.kind == ATTACK:
+        declare(state, action)
+    elif action.kind == FIGHT:
+        chosen = next(b for b in frame.battles if b.targets[0] == action.hex)
+        state._stack[-1] = replace(frame, battles=tuple(b for b in frame.battles if b is not chosen), fighting=True)
+        battle = battle_of(state, chosen)
+        if battle.attackers and battle.defenders:  # else the battle lapses: one side is gone
+            state._stack.append(Roll(battle))
+    elif action.kind == END:
+        state._stack.pop()
+        state._end_phase()
+
+
+def declared_why(state: "GameState", frame: Declared, action: Action) -> tuple[str, str | None]:
+    if frame.battles:
+        waiting = " ".join(b.targets[0] for b in frame.battles)
+        more = "" if frame.fighting else " (or declare another with 'attack HEX')"
+        return f"the declared battles must be fought first: 'fight HEX' for {waiting}{more}", "declare_attack"
+    return "every declared battle has been fought: the phase may only end", "declare_attack"
+
+
+def odds(state: "GameState", targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> fight.Odds:
+    """The column and modifiers a battle of `attackers` against `targets` would be resolved with now."""
+    occupants = state._occupants()
+    defenders = [state._units[u] for h in targets for u in occupants.get(h, ())]
+    return fight.odds(state.game, state.tables, state.options, [state._units[u] for u in attackers],
+                      [state.pos[u] for u in attackers], defenders, targets[0], targets[1:])
+
+
+# ------------------------------------------------------------ the Roll frame (chance)
+def roll_legal(state: "GameState", frame: Roll) -> list[Action]:
+    return [Action.roll(n) for n in range(1, state.game.info.die + 1)]
+
+
+def roll_apply(state: "GameState", frame: Roll, action: Action) -> None:
+    state._stack.pop()
+    battle = frame.battle
+    table = state.game.tables[state.game.combat.table]
+    code = fight.result_code(table, battle.odds.column, action.number, battle.odds.drm)
+    state.last_battle = BattleReport(battle.hex, battle.attackers, battle.defenders, battle.odds, action.number, code)
+    state._stack.append(Effects(battle, state.game.results[code].effects))
+
+
+def roll_why(state: "GameState", frame: Roll, action: Action) -> tuple[str, str | None]:
+    return "the declared battle's die must be rolled first", "declare_attack"

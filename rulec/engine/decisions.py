@@ -1,0 +1,72 @@
+"""What each kind of pending decision (a frame of the decision stack) offers and does.
+
+`HANDLERS[type(frame)]` gives the functions of the module that owns that kind of
+decision: `legal(state, frame)` the actions, `apply(state, frame, action)` carries
+one out, `settle(state, frame)` does what the rules do alone (True: something was
+done, look at the stack again; False: a player must decide), `why(state, frame)`
+explains why `action` is not one of them, and `decider(state, frame)` names the side
+that decides (None: chance).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+
+from rulec.engine import advances, battles, effects, retreats
+from rulec.engine.actions import Action
+from rulec.engine.frames import Advance, Declare, Declared, Effects, Loss, Remove, Retreat, Roll
+
+if TYPE_CHECKING:
+    from rulec.engine.state import GameState
+
+
+class Handler(NamedTuple):
+    legal: Callable[["GameState", Any], list[Action]]
+    apply: Callable[["GameState", Any, Action], None]
+    settle: Callable[["GameState", Any], bool]
+    why: Callable[["GameState", Any, Action], tuple[str, str | None]]
+    decider: Callable[["GameState", Any], str | None]
+
+
+def _waits(state: "GameState", frame: Any) -> bool:
+    return False
+
+
+def _nothing(state: "GameState", frame: Any) -> list[Action]:
+    return []
+
+
+def _never(state: "GameState", frame: Any, action: Action) -> None:
+    raise AssertionError(f"{type(frame).__name__} takes no action")
+
+
+# ------------------------------------------------------------ over-stacked hexes
+def _remove_legal(state: "GameState", frame: Remove) -> list[Action]:
+    return [Action.remove(uid) for uid in state._overstacked_units()]
+
+
+def _remove_apply(state: "GameState", frame: Remove, action: Action) -> None:
+    state._eliminate(action.unit)
+    if not state._overstacked_units():
+        state._stack.pop()
+        state._finish_phase()
+
+
+def _remove_why(state: "GameState", frame: Remove, action: Action) -> tuple[str, str | None]:
+    return f"{frame.side} must first remove units from over-stacked hexes", "overstack"
+
+
+HANDLERS: dict[type, Handler] = {
+    Declare: Handler(battles.declare_legal, battles.declare_apply, _waits, battles.declare_why, lambda s, f: f.side),
+    Declared: Handler(battles.declared_legal, battles.declared_apply, _waits, battles.declared_why,
+                      lambda s, f: f.side),
+    Roll: Handler(battles.roll_legal, battles.roll_apply, _waits, battles.roll_why, lambda s, f: None),
+    Effects: Handler(_nothing, _never, effects.effects_settle, lambda s, f, a: ("a battle's result is being carried out", None),
+                     lambda s, f: f.battle.side),
+    Retreat: Handler(retreats.retreat_legal, retreats.retreat_apply, retreats.retreat_settle, retreats.retreat_why,
+                     lambda s, f: f.chooser),
+    Loss: Handler(effects.loss_legal, effects.loss_apply, effects.loss_settle, effects.loss_why, lambda s, f: f.side),
+    Advance: Handler(advances.advance_legal, advances.advance_apply, advances.advance_settle, advances.advance_why,
+                     lambda s, f: f.side),
+    Remove: Handler(_remove_legal, _remove_apply, _waits, _remove_why, lambda s, f: f.side),
+}

@@ -1,0 +1,88 @@
+"""The effects interpreter: carries out a combat result's effects, one at a time, in order.
+
+After the die roll an `Effects` frame holds the result's effects still to do.
+Each step takes the first: an elimination happens at once; a retreat puts one
+`Retreat` frame per unit above it (retreats.py), an exchange or a loss of strength
+a `Loss` frame (the losing side picks who pays), an advance an `Advance` frame
+(advances.py). Those are decided before the next effect is taken, so the effects
+happen in the order the game file lists them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rulec.engine import advances, retreats
+from rulec.engine.actions import Action
+from rulec.engine.frames import Battle, Effects, Loss
+from rulec.engine.statuses import ON_MAP
+
+if TYPE_CHECKING:
+    from rulec.engine.state import GameState
+
+
+def units_of(state: "GameState", battle: Battle, who: str | None) -> tuple[str, ...]:
+    """The battle's attackers or defenders still on the map."""
+    units = battle.attackers if who == "attacker" else battle.defenders
+    return tuple(u for u in units if state.where[u] == ON_MAP)
+
+
+# ------------------------------------------------------------ the Effects frame
+def effects_settle(state: "GameState", frame: Effects) -> bool:
+    """Carry out the next effect (always progress: the frame never waits for a decision itself)."""
+    if not frame.effects:
+        state._stack.pop()
+        return True
+    effect = frame.effects[0]
+    state._stack[-1] = replace(frame, effects=frame.effects[1:])
+    battle = frame.battle
+    if effect.kind == "eliminate":
+        for uid in units_of(state, battle, effect.who):
+            state._eliminate(uid)
+    elif effect.kind == "retreat":
+        retreats.order_retreats(state, battle, effect.who, effect.amount, units_of(state, battle, effect.who))
+    elif effect.kind == "exchange":
+        lost = sum(state._units[u].strength for u in battle.defenders)
+        for uid in units_of(state, battle, "defender"):
+            state._eliminate(uid)
+        state._stack.append(Loss(battle.side, units_of(state, battle, "attacker"), lost))
+    elif effect.kind == "lose":
+        payers = units_of(state, battle, effect.who)
+        if payers:
+            state._stack.append(Loss(state._units[payers[0]].side, payers, effect.amount))
+    elif effect.kind == "advance":
+        advances.offer(state, frame, effect.amount)
+    else:  # the checker accepts no other kind
+        raise ValueError(f"unknown combat effect '{effect.kind}'")
+    return True
+
+
+# ------------------------------------------------------------ the Loss frame (an exchange, a loss of strength)
+def loss_payers(state: "GameState", frame: Loss) -> tuple[str, ...]:
+    return tuple(u for u in frame.units if state.where[u] == ON_MAP)
+
+
+def loss_legal(state: "GameState", frame: Loss) -> list[Action]:
+    return [Action.lose(u) for u in loss_payers(state, frame)]
+
+
+def loss_settle(state: "GameState", frame: Loss) -> bool:
+    payers = loss_payers(state, frame)
+    if frame.owed > 0 and len(payers) > 1:
+        return False  # the attacker chooses who pays next
+    state._stack.pop()
+    if frame.owed > 0 and payers:
+        state._eliminate(payers[0])  # the only unit left pays
+    return True
+
+
+def loss_apply(state: "GameState", frame: Loss, action: Action) -> None:
+    state._eliminate(action.unit)
+    state._stack[-1] = replace(frame, units=tuple(u for u in frame.units if u != action.unit),
+                               owed=frame.owed - state._units[action.unit].strength)
+
+
+def loss_why(state: "GameState", frame: Loss, action: Action) -> tuple[str, str | None]:
+    return (f"{frame.side} must first choose which units pay for the battle's losses ({frame.owed} strength still "
+            "owed): `lose UNIT`", "exchange")

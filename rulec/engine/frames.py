@@ -1,0 +1,123 @@
+"""Pending decisions: the frames of a state's decision stack.
+
+A state in the middle of a phase may owe decisions that must come before the
+phase goes on: a battle being declared, its die roll, a result's effects still
+to carry out, a retreat path, a unit that pays for an exchange, the advance after
+combat, a unit removed from an over-stacked hex. Each is a frame on
+`GameState._stack`; the top frame says who decides and what may be chosen
+(`legal_actions` asks it). Frames are immutable values, so a clone copies the
+stack as a list and shares the frames; a frame that changes is replaced.
+
+This module holds the data only; what each frame offers and does is in the
+module of its job (battles.py, effects.py, retreats.py, advances.py, stacking
+in state.py), wired together by decisions.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rulec.engine.combat import Odds
+from rulec.runtime.model import Effect, Hex
+
+
+@dataclass(frozen=True)
+class Battle:
+    """A battle as it was resolved: who attacked which hexes from where, and at what odds."""
+
+    side: str  # the attacking side
+    targets: tuple[Hex, ...]  # the attacked hexes (several in a multi-hex battle), sorted
+    attackers: tuple[str, ...]
+    attacker_hexes: tuple[Hex, ...]  # where the attackers stood, sorted
+    defenders: tuple[str, ...]
+    odds: Odds | None  # None: a declared battle that lapsed (one side gone) is never rolled
+
+    @property
+    def hex(self) -> Hex:
+        """The first attacked hex (the only one but in a multi-hex battle)."""
+        return self.targets[0]
+
+
+@dataclass(frozen=True)
+class Declare:
+    """A battle being declared: its targets so far and the attackers added one at a time."""
+
+    side: str
+    targets: tuple[Hex, ...]
+    attackers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Declared:
+    """Battles declared and not fought yet, in a game that declares every battle first.
+
+    Until the first is fought, more may be declared; then only `fight HEX` for each one
+    left, in the attacker's order; once all are fought, only the end of the phase.
+    """
+
+    side: str
+    battles: tuple[Declare, ...]
+    fighting: bool = False
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A declared battle waiting for its die roll (a chance node)."""
+
+    battle: Battle
+
+    @property
+    def odds(self) -> Odds:
+        return self.battle.odds
+
+
+@dataclass(frozen=True)
+class Effects:
+    """The effects of a battle's result still to carry out, in order, and the hexes its retreats vacated."""
+
+    battle: Battle
+    effects: tuple[Effect, ...]
+    vacated: tuple[Hex, ...] = ()  # hexes a defender's retreat passed through, besides the defender's own
+
+
+@dataclass(frozen=True)
+class Retreat:
+    """A unit that must retreat, and who picks its path (`paths`: the choices, once worked out)."""
+
+    unit: str
+    hexes: int
+    away_from: tuple[Hex, ...]
+    chooser: str
+    defender: bool
+    paths: tuple[tuple[Hex, ...], ...] | None = None
+
+
+@dataclass(frozen=True)
+class Loss:
+    """An exchange: `side` must lose `owed` more strength from `units`, choosing one unit at a time."""
+
+    side: str
+    units: tuple[str, ...]
+    owed: int
+
+
+@dataclass(frozen=True)
+class Advance:
+    """The victor's chance to advance after combat: `count` more of `units` into `hexes`."""
+
+    side: str
+    units: tuple[str, ...]
+    hexes: tuple[Hex, ...]  # exactly the hexes some unit may advance into now (in the order of `vacated`)
+    count: int
+    vacated: tuple[Hex, ...] = ()  # every hex the battle vacated (its targets first), legal or not
+    targets: tuple[Hex, ...] = ()  # the battle's target hexes
+
+
+@dataclass(frozen=True)
+class Remove:
+    """`side` removes units from over-stacked hexes, one at a time, before the phase ends."""
+
+    side: str
+
+
+Frame = Declare | Declared | Roll | Effects | Retreat | Loss | Advance | Remove

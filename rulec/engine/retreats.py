@@ -1,0 +1,106 @@
+"""Retreats after combat: who must retreat, who picks the path, and the paths there are.
+
+A retreat effect puts one `Retreat` frame per unit on the stack, the first unit
+on top. A frame with one legal path (or none: the unit is eliminated) is carried
+out by the rules alone; with several, the chooser picks one (`retreat HEX...`).
+The legal paths come from combat.retreat_paths and the game's combat rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rulec.engine import combat as fight
+from rulec.engine.actions import Action
+from rulec.engine.frames import Battle, Effects, Retreat
+from rulec.runtime.model import Hex
+
+if TYPE_CHECKING:
+    from rulec.engine.state import GameState
+
+
+def order_retreats(state: "GameState", battle: Battle, who: str, hexes: int, units: tuple[str, ...]) -> None:
+    """Every unit in `units` must retreat `hexes` hexes: defenders away from the attackers, attackers
+    away from the hexes they attacked."""
+    exempt = state.game.combat.retreat.exempt
+    if exempt:  # units of these types hold their ground
+        units = tuple(u for u in units if state._units[u].type not in exempt)
+    if not units or hexes <= 0:
+        return
+    defender = who == "defender"
+    side = state._units[units[0]].side
+    enemy = battle.side if defender else state._units[battle.defenders[0]].side
+    chooser = side if state.game.combat.retreat.chosen_by == "owner" else enemy
+    away = battle.attacker_hexes if defender else battle.targets
+    for uid in reversed(units):  # the first unit on top of the stack
+        state._stack.append(Retreat(uid, hexes, away, chooser, defender))
+
+
+def paths(state: "GameState", frame: Retreat) -> list[tuple[Hex, ...]]:
+    side = state._units[frame.unit].side
+    start = state.pos[frame.unit]
+    policy = state.game.combat.retreat
+    occupied = set(state._occupants()) - {start}
+    toward = state.game.map.edges.get(policy.edges.get(side, ""), ()) if policy.direction == "toward_edge" else ()
+    zoc = state.enemy_zoc(side)
+    found = fight.retreat_paths(state.tables, start, frame.hexes, frame.away_from, occupied, zoc, policy, toward)
+    for preference in policy.prefer:  # ordered preferences: keep the paths that meet one, if any do
+        better = [p for p in found if (p[-1] not in zoc if preference == "outside_enemy_zoc" else p[-1] not in occupied)]
+        found = better or found
+    return found
+
+
+def retreat_settle(state: "GameState", frame: Retreat) -> bool:
+    """A retreat the rules make alone (one path, or none: eliminated); False when the chooser must pick."""
+    if frame.paths is not None:
+        return False
+    if frame.unit not in state.pos:  # no longer on the map: nothing to retreat
+        state._stack.pop()
+        return True
+    found = paths(state, frame)
+    if len(found) > 1:
+        state._stack[-1] = replace(frame, paths=tuple(found))
+        return False
+    state._stack.pop()
+    if found:
+        move_along(state, frame, found[0])
+    elif state.game.combat.retreat.when_blocked == "eliminated":
+        state._eliminate(frame.unit)  # no retreat possible: destroyed
+    return True
+
+
+def retreat_legal(state: "GameState", frame: Retreat) -> list[Action]:
+    return [Action.retreat(p) for p in frame.paths or ()]
+
+
+def retreat_apply(state: "GameState", frame: Retreat, action: Action) -> None:
+    state._stack.pop()
+    move_along(state, frame, action.path)
+
+
+def move_along(state: "GameState", frame: Retreat, path: tuple[Hex, ...]) -> None:
+    for h in path:
+        state._enter(frame.unit, h)
+    state._relocate(frame.unit, path[-1])
+    if frame.defender and len(path) > 1:
+        record_vacated(state, path[0])
+
+
+def record_vacated(state: "GameState", hex: Hex) -> None:
+    """A defender's retreat passed through `hex`: the battle's advance may go there too."""
+    for i in range(len(state._stack) - 1, -1, -1):
+        frame = state._stack[i]
+        if frame.__class__ is Effects:
+            state._stack[i] = replace(frame, vacated=frame.vacated + (hex,))
+            return
+
+
+def retreat_why(state: "GameState", frame: Retreat, action: Action) -> tuple[str, str | None]:
+    policy = state.game.combat.retreat
+    rules = [{"enemy_zoc": "enemy zones of control", "occupied": "occupied hexes"}[k] for k in policy.may_not_enter]
+    ends = [{"enemy_zoc": "an enemy zone of control", "occupied": "an occupied hex"}[k] for k in policy.may_not_end]
+    detail = "; ".join(filter(None, [f"it may not enter {' or '.join(rules)}" if rules else "",
+                                     f"nor end in {' or '.join(ends)}" if ends else "",
+                                     "nor cross a hexside that blocks retreats"]))
+    return f"{state.unit_name(frame.unit)} must retreat {frame.hexes} hex(es) first: {detail}", "retreat"
