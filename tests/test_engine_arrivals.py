@@ -71,7 +71,13 @@ def attackers_after_landing(game, option, uid):
     assert not [a for a in state.legal_actions() if a.unit == uid]  # one move a phase, landed or not
     state.apply_action(Action.end())
     assert state.phase.id == "red_fight"
-    return {u for a in state.legal_actions() if a.kind == "attack" for u in a.units}
+    # Battles are declared step by step: the units offered to join an attack on any target.
+    offered = set()
+    for target in [a for a in state.legal_actions() if a.kind == "attack"]:
+        declaring = state.clone()
+        declaring.apply_action(target)
+        offered |= {a.unit for a in declaring.legal_actions() if a.kind == "with"}
+    return offered
 
 
 def test_landing_locks_true_keeps_the_landed_unit_out_of_the_next_combat(game):

@@ -141,7 +141,8 @@ def test_attacked_phase_and_phasing_side_read_the_running_game(metz):
     attackers = "count(u in units(side = us) where attacked(u))"
     assert value(attackers, state) == 0
     assert value("phase == us_combat and phasing_side == us and turn == 2", state) is True
-    state.apply_action(Action.attack("0706", ("us_357", "us_358")))
+    for step in state.parse_orders("attack 0706 with 357, 358"):
+        state.apply_action(step)
     assert value(attackers, state) == 2
     assert value("attacked(us_357) and not attacked(us_cca)", state) is True
 

@@ -25,8 +25,6 @@ OUTCOME_MEASURES: tuple[tuple[str, str, bool], ...] = (
     ("defender_eliminated", "Defender eliminated", False),
     ("attacker_eliminated", "Attacker eliminated", False),
     ("exchange", "Exchange", False),
-    ("defender_disrupted", "Defender disrupted", False),
-    ("attacker_disrupted", "Attacker disrupted", False),
     ("advance", "Victor may advance", False),
 )
 

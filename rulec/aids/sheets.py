@@ -85,14 +85,6 @@ def key_modifiers(game: Game) -> tuple[ModifierLine, ...]:
         effect = hexside_combat(hexside)
         if effect != DASH:
             lines.append(ModifierLine("Attacking across", hexside.name, effect))
-    combat = game.combat
-    if combat is not None:
-        if combat.flank_attack_drm:
-            lines.append(ModifierLine("Attack", "Defender surrounded (attackers next to every hex around it)",
-                                      f"{signed(combat.flank_attack_drm)} to the die roll"))
-        if combat.disrupted_defender_drm:
-            lines.append(ModifierLine("Attack", "Defender disrupted",
-                                      f"{signed(combat.disrupted_defender_drm)} to the die roll"))
     for option in game.options.values():
         for modifier in option.combat_modifiers:
             parts = []

@@ -317,14 +317,6 @@ class ResultCode:
     def exchange(self) -> bool:
         return self._has("exchange")
 
-    @property
-    def defender_disrupted(self) -> bool:
-        return False  # no effect disrupts a unit yet
-
-    @property
-    def attacker_disrupted(self) -> bool:
-        return False
-
 
 HexRule = Literal["enemy_zoc", "occupied"]
 
