@@ -78,6 +78,8 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     ("MapDef", "hexes"), ("Trigger", "hexes"), ("Arrival", "hexes"),  # [engine/tables.py, engine/state.py]
     ("Arrival", "phase"), ("Trigger", "phase"),  # [engine/state.py]
     ("Game", "terrain"), ("MapDef", "terrain"), ("Arrival", "terrain"),  # [engine/tables.py, engine/state.py]
+    ("HexsideType", "prohibited_for"), ("TerrainType", "prohibited_for"),  # [engine/step_costs.py]
+    ("LeaveZoc", "when"),  # [engine/state.py _leave_zoc]
     ("Award", "amount"), ("Effect", "amount"),  # [engine/victory.py, engine/effects.py]
     ("CombatModifier", "drm"), ("CombatTable", "drm"),  # [engine/combat.py, engine/tables.py]
     ("RetreatPolicy", "edges"),  # [engine/retreats.py]
@@ -126,6 +128,7 @@ BLOCKS: dict[str, type] = {
     "game.schema.json#/$defs/arrival": m.Arrival,
     "game.schema.json#/$defs/improved": m.Improved,
     "game.schema.json#/$defs/movement": m.MovementRules,
+    "game.schema.json#/$defs/movement/properties/leave_zoc": m.LeaveZoc,
     "game.schema.json#/$defs/stacking": m.StackingRules,
     "game.schema.json#/$defs/crt": m.CombatTable,
     "game.schema.json#/$defs/result": m.ResultCode,
@@ -184,9 +187,6 @@ WRITTEN_AS: dict[tuple[str, str], tuple[str, str]] = {
     ("Option", "column_shift"): ("CombatModifier", "column_shift"),
     ("Option", "drm"): ("CombatModifier", "drm"),
     ("Option", "when"): ("CombatModifier", "when"),
-    ("Option", "withdrawal_min_move"): ("ZocWithdrawal", "min_move"),
-    ("Option", "withdrawal_cost"): ("ZocWithdrawal", "cost"),
-    ("Option", "withdrawal_first_hex_across_river"): ("ZocWithdrawal", "first_hex_across_river"),
     ("BattleSystem", "kind"): ("BattleSystem", "kinds"),
     ("BattleSystem", "modifier"): ("BattleSystem", "modifiers"),
     ("BattleSystem", "outcome"): ("BattleSystem", "outcomes"),

@@ -29,7 +29,9 @@ from rulec.engine.battles import BattleReport
 from rulec.engine.decisions import HANDLERS
 from rulec.engine.explain import why_illegal
 from rulec.engine.frames import Advance, Declare, Frame, Remove, Retreat, Roll
-from rulec.engine.movement import NOWHERE, MoveCosts, Reach, costs_of, patch_moves, reach_of
+from rulec.engine.context import EngineContext
+from rulec.engine.movement import NOWHERE, Leave, MoveCosts, Reach, costs_of, patch_moves, reach_of
+from rulec.engine.step_costs import StepCosts
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import Tables, tables_for
 from rulec.engine.victory import Outcome, VpEntry, award_amount, outcome_of, score_game_end, sudden_death
@@ -42,6 +44,9 @@ TERMINAL = -4
 _IN_PLACE = frozenset({DELAY, ATTACK, WITH, RESOLVE, CANCEL, END})
 # Cached facts (GameState._cache keys, with a side) that depend on where the units stand and nothing else.
 _WHERE_UNITS_STAND = frozenset({"obstacles", "zoc", "enemy"})
+# MovementRules.control -> the moments a unit entering a hex takes it (see GameState._enter).
+_CONTROL_MOMENTS = {"pass_through": frozenset({"pass", "stop", "move"}), "enter": frozenset({"stop", "move"}),
+                    "end_move": frozenset({"move"})}
 
 
 
@@ -533,12 +538,11 @@ class GameState:
             zoc = 0
         if self.game.stacking.pass_through_friendly:
             friends = 0  # no friend is in the way
+        costs = self._step_costs(unit)
         if self.where[uid] == ON_MAP:
-            withdrawal = None
-            for option in self.options:
-                withdrawal = self.game.options[option].zoc_withdrawal or withdrawal
-            return search(self.tables, allowance=unit.move, start=self.pos[uid], enemy=enemy, zoc=zoc,
-                          friends=friends, locked=uid in self.locked, withdrawal=withdrawal)
+            locked = uid in self.locked
+            return search(self.tables, allowance=unit.move, start=self.pos[uid], enemy=enemy, zoc=zoc, friends=friends,
+                          locked=locked, leave=self._leave_zoc(unit) if locked else None, costs=costs)
         arrival = unit.arrives
         if arrival is not None and arrival.placement == "anywhere":
             occupied = self._occupants()
@@ -549,18 +553,42 @@ class GameState:
             # A unit placed anywhere spends no MP (spots hold no objectives mask either).
             return Reach(spots, ()) if search is reach_of else MoveCosts(spots, {})
         hexes = arrival.hexes if arrival is not None else ()
-        entry_cost = self.tables.offmap_entry_cost
+        entry_cost = costs.offmap_entry_cost
         reach = search(self.tables, allowance=unit.move, start=None, entries=tuple((h, entry_cost[h]) for h in hexes),
-                       enemy=enemy, zoc=zoc, friends=friends)
+                       enemy=enemy, zoc=zoc, friends=friends, costs=costs)
         if reach.destinations or self.game.movement.blocked_entry != "closest_legal":
             return reach
         # Blocked entry: the closest hexes of the same map edge where entering is legal.
         for ring in self._fallback_rings(hexes):
             reach = search(self.tables, allowance=unit.move, start=None, entries=tuple((h, entry_cost[h]) for h in ring),
-                           enemy=enemy, zoc=zoc, friends=friends)
+                           enemy=enemy, zoc=zoc, friends=friends, costs=costs)
             if reach.destinations:
                 return reach
         return NOWHERE if search is reach_of else MoveCosts({}, {})
+
+    def _step_costs(self, unit: Unit) -> StepCosts:
+        """What steps cost `unit` in this phase: cost expressions are evaluated once, when first needed in a phase."""
+        tables = self.tables
+        if not tables.varying_costs:
+            return tables.base_costs
+        values = self._phase_moves.get("cost values")
+        if values is None:
+            context = EngineContext(self)
+            values = self._phase_moves["cost values"] = tuple(e(context) for e in tables.cost_expressions)
+        return tables.costs_for(unit.type, values)
+
+    def _leave_zoc(self, unit: Unit) -> Leave | None:
+        """How `unit`, locked in an enemy zone of control, may leave it this phase (None: it may not)."""
+        key = ("leave", unit.id)
+        if key in self._phase_moves:
+            return self._phase_moves[key]
+        rule = self.game.movement.leave_zoc
+        leave = None
+        if rule is not None and (rule.option is None or rule.option in self.options) and (
+                rule.when is None or rule.when(EngineContext(self, unit))):
+            leave = Leave(rule.cost, rule.into_zoc, self.tables.hexsides_of(rule.not_across))
+        self._phase_moves[key] = leave
+        return leave
 
     def move_cost(self, uid: str, hex: Hex) -> int | None:
         """The MP `uid` would spend to end its move in `hex` now, or None if that is not a legal move.
@@ -789,15 +817,15 @@ class GameState:
         self.moved.add(uid)
         for i, objective in enumerate(self.tables.objectives):
             if mask >> i & 1 and objective != h:
-                self._enter(uid, objective)
+                self._enter(uid, objective, "pass")
         self.pos[uid] = h
-        self._enter(uid, h)
+        self._enter(uid, h, "move")
 
     def _exit(self, uid: str, edge: str) -> None:
         mask = (self._reach(uid).exit_masks or {}).get(edge, 0)
         for i, objective in enumerate(self.tables.objectives):
             if mask >> i & 1:
-                self._enter(uid, objective)  # passed through on its way off the map
+                self._enter(uid, objective, "pass")  # passed through on its way off the map
         self.moved.add(uid)
         self.pos.pop(uid, None)
         self.due.pop(uid, None)
@@ -811,9 +839,10 @@ class GameState:
                 if amount:
                     self._score(award.side, amount, award.id, unit=uid)
 
-    def _enter(self, uid: str, h: Hex) -> None:
-        """A unit entered or passed through `h`: it may take a 'holds' award from the enemy."""
-        if h not in self.tables.objectives:
+    def _enter(self, uid: str, h: Hex, moment: str = "stop") -> None:
+        """A unit entered `h`: passing through it ("pass"), ending a retreat or advance there ("stop"), or
+        ending a move there ("move"). As the game's `control` rule says, it may take a 'holds' award from the enemy."""
+        if h not in self.tables.objectives or moment not in _CONTROL_MOMENTS[self.game.movement.control]:
             return
         side = self._units[uid].side
         previous = self.holders.get(h)
