@@ -4,6 +4,7 @@ with the turn (weather), leaving an enemy zone of control as a declared rule, co
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,43 @@ def test_mistakes_in_the_leave_rule(tmp_path, old, new, code, message, hint):
     assert len(found) == 1 and found[0][0] == code
     assert message is None or found[0][1] == message
     assert hint is None or found[0][2] == hint
+
+
+# ------------------------------------------------------------------ a movement mode along a network
+@pytest.fixture(scope="module")
+def rail():
+    return load_game(str(GAMES / "rail_lines.rulec"))
+
+
+RAILWAY = ("0202", "0302", "0402", "0502", "0602", "0702")
+
+
+def test_rail_movement_follows_the_network_at_its_own_cost(rail):
+    state = new_game(rail)
+    # Infantry with 2 MP: eight rail hexsides, each 1/4 MP, as far as Blue's zone of control.
+    assert RAILWAY[-1] in destinations(state, "r_inf")
+    assert [state.move_cost("r_inf", h) for h in ("0202", "0302", "0702")] == [Fraction(1, 4), Fraction(1, 2), Fraction(3, 2)]
+    # Off the railway a move costs the terrain's 2 MP a hex: one hex only.
+    assert state.move_cost("r_inf", "0101") == 2 and "0303" not in destinations(state, "r_inf")
+
+
+def test_rail_movement_may_not_enter_an_enemy_zone_of_control(rail):
+    state = new_game(rail)
+    assert "0802" not in destinations(state, "r_inf")  # the railway's end, next to Blue's 0803
+
+
+def test_only_eligible_units_move_by_rail(rail):
+    state = new_game(rail)
+    assert destinations(state, "r_tanks") == {"0102", "0103", "0201", "0203", "0302", "0303"}  # its neighbours only
+
+
+def test_rail_movement_may_not_start_in_an_enemy_zone_of_control(rail):
+    state = new_game(rail)
+    # r_guard stands on the railway in Blue's zone of control: it moves only as infantry on foot.
+    assert destinations(state, "r_guard") == {"0702", "0703", "0801"}
+
+
+def test_a_rail_move_ends_where_it_was_ordered(rail):
+    state = new_game(rail)
+    state.apply_action(Action.move("r_inf", "0602"))
+    assert state.positions["r_inf"] == "0602"

@@ -80,6 +80,9 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     ("Game", "terrain"), ("MapDef", "terrain"), ("Arrival", "terrain"),  # [engine/tables.py, engine/state.py]
     ("HexsideType", "prohibited_for"), ("TerrainType", "prohibited_for"),  # [engine/step_costs.py]
     ("LeaveZoc", "when"),  # [engine/state.py _leave_zoc]
+    ("LeaveZoc", "cost"), ("MovementMode", "cost"),  # [engine/state.py _leave_zoc, engine/tables.py mode_costs_for]
+    ("LeaveZoc", "option"), ("MovementMode", "option"),  # [engine/state.py _leave_zoc, _may_use]
+    ("RetreatPolicy", "may_not_enter"), ("MovementMode", "may_not_enter"),  # [engine/retreats.py, engine/state.py]
     ("Award", "amount"), ("Effect", "amount"),  # [engine/victory.py, engine/effects.py]
     ("CombatModifier", "drm"), ("CombatTable", "drm"),  # [engine/combat.py, engine/tables.py]
     ("RetreatPolicy", "edges"),  # [engine/retreats.py]
@@ -129,6 +132,7 @@ BLOCKS: dict[str, type] = {
     "game.schema.json#/$defs/improved": m.Improved,
     "game.schema.json#/$defs/movement": m.MovementRules,
     "game.schema.json#/$defs/movement/properties/leave_zoc": m.LeaveZoc,
+    "game.schema.json#/$defs/mode": m.MovementMode,
     "game.schema.json#/$defs/stacking": m.StackingRules,
     "game.schema.json#/$defs/crt": m.CombatTable,
     "game.schema.json#/$defs/result": m.ResultCode,
@@ -171,6 +175,7 @@ WRITTEN_AS: dict[tuple[str, str], tuple[str, str]] = {
     ("Game", "result"): ("Game", "results"),
     ("Game", "award"): ("Game", "awards"),
     ("Game", "option"): ("Game", "options"),
+    ("Game", "mode"): ("Game", "modes"),
     ("Game", "phase"): ("Game", "sequence"),
     ("MapDef", "columns"): ("HexGrid", "columns"),
     ("MapDef", "rows"): ("HexGrid", "rows"),

@@ -92,6 +92,7 @@ class Builder(MapSections, CombatSections, MovementSections):
             unit_types=unit_types,
             units=units,
             movement=self.movement(hexside_types, options, compiler),
+            modes=self.modes(hexside_types, options, compiler),
             stacking=self.record(m.StackingRules, ("stacking",)),
             tables=tables,
             results=results,

@@ -94,3 +94,23 @@ class MovementSections:
             leave = m.LeaveZoc(when=when, cost=raw.get("cost", 0), into_zoc=raw.get("into_zoc", False),
                                not_across=not_across, option=raw.get("option"))
         return self.record(m.MovementRules, ("movement",), **({"leave_zoc": leave} if leave or "leave_zoc" in body else {}))
+
+    def modes(self, hexside_types: dict, options: dict, compiler: ExpressionCompiler) -> dict[str, m.MovementMode]:
+        """Movement modes along a network (`mode rail { network = rail  cost = 1/4  eligible = ... }`)."""
+        result = {}
+        for mid, body in self.get(("mode",), {}).items():
+            path = ("mode", mid)
+            if not isinstance(body, dict):
+                continue
+            self.reference(body.get("network"), hexside_types, "hexside type", path + ("network",))
+            if "option" in body:
+                self.reference(body["option"], options, "option", path + ("option",))
+            cost = body.get("cost", 1)
+            if isinstance(cost, dict):
+                cost = self.expression(cost, path + ("cost",), compiler.for_unit(False), kinds.NUMBER) or 1
+            eligible = (self.expression(body["eligible"], path + ("eligible",), compiler.for_unit(True), kinds.BOOL)
+                        if "eligible" in body else None)
+            result[mid] = self.record(m.MovementMode, path, id=mid, name=body.get("name", mid), cost=cost, eligible=eligible,
+                                      may_not_start_in=tuple(body.get("may_not_start_in", ())),
+                                      may_not_enter=tuple(body.get("may_not_enter", ())))
+        return result

@@ -26,6 +26,7 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import chain
 from operator import attrgetter
 from typing import Iterable, Sequence
@@ -71,8 +72,8 @@ class Leave:
 class MoveCosts:
     """The cheapest MP spent to end a move in each destination (and to leave by each edge)."""
 
-    destinations: dict[Hex, int]  # hex the unit may end in -> MP spent getting there
-    exits: dict[str, int]  # map edge the unit may leave by -> MP spent, the step off the map included
+    destinations: dict[Hex, int | Fraction]  # hex the unit may end in -> MP spent getting there
+    exits: dict[str, int | Fraction]  # map edge the unit may leave by -> MP spent, the step off the map included
 
 
 class Board:
@@ -362,6 +363,40 @@ def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
     most_left.pop(origin, None)  # staying put is not a move
     return MoveCosts({hexes[n]: allowance - most_left[n] for n in sorted(most_left)},
                      {edge: allowance - exits[edge] for edge in sorted(exits)})
+
+
+def merge_moves(tables: Tables, first: Reach | MoveCosts, other: Reach | MoveCosts, scale: int = 1) -> Reach | MoveCosts:
+    """The moves of `first` and of `other` (a search in another mode, its MP in 1/scale MP) together.
+
+    A unit moves in one mode per move, so a destination is reached by either: what it
+    costs is the cheaper, and the objectives it passes the more valuable path's.
+    """
+    if isinstance(first, MoveCosts):
+        ends, exits = dict(first.destinations), dict(first.exits)
+        for found, extra in ((ends, other.destinations), (exits, other.exits)):
+            for key, spent in extra.items():
+                spent = _in_mp(spent, scale)
+                if key not in found or spent < found[key]:
+                    found[key] = spent
+        return MoveCosts({h: ends[h] for h in sorted(ends)}, {e: exits[e] for e in sorted(exits)})
+    rank = tables.mask_rank
+    worth = rank.__getitem__ if rank else _mask_worth
+    ends, exits = dict(first.destinations), dict(first.exit_masks or {})
+    for found, extra in ((ends, other.destinations), (exits, other.exit_masks or {})):
+        for key, mask in extra.items():
+            old = found.get(key)
+            if old is None or (mask != old and worth(mask) > worth(old)):
+                found[key] = mask
+    index = tables.index
+    return Reach({h: ends[h] for h in sorted(ends)}, tuple(sorted(exits)), exits, tuple(sorted(index[h] for h in ends)))
+
+
+def _in_mp(spent: int, scale: int) -> int | Fraction:
+    """`spent` units of 1/scale MP, in MP: a whole number when it is one."""
+    if scale == 1:
+        return spent
+    value = Fraction(spent, scale)
+    return value.numerator if value.denominator == 1 else value
 
 
 def patch_moves(legal: Sequence, moves: Sequence, to: Sequence[Hex], full: set[Hex] | frozenset[Hex],

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from fractions import Fraction
 from itertools import chain
 from typing import Any, Callable, Iterable, KeysView
 
@@ -30,7 +31,7 @@ from rulec.engine.decisions import HANDLERS
 from rulec.engine.explain import why_illegal
 from rulec.engine.frames import Advance, Declare, Frame, Remove, Retreat, Roll
 from rulec.engine.context import EngineContext
-from rulec.engine.movement import NOWHERE, Leave, MoveCosts, Reach, costs_of, patch_moves, reach_of
+from rulec.engine.movement import NOWHERE, Leave, MoveCosts, Reach, costs_of, merge_moves, patch_moves, reach_of
 from rulec.engine.step_costs import StepCosts
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import Tables, tables_for
@@ -541,8 +542,11 @@ class GameState:
         costs = self._step_costs(unit)
         if self.where[uid] == ON_MAP:
             locked = uid in self.locked
-            return search(self.tables, allowance=unit.move, start=self.pos[uid], enemy=enemy, zoc=zoc, friends=friends,
-                          locked=locked, leave=self._leave_zoc(unit) if locked else None, costs=costs)
+            found = search(self.tables, allowance=unit.move, start=self.pos[uid], enemy=enemy, zoc=zoc, friends=friends,
+                           locked=locked, leave=self._leave_zoc(unit) if locked else None, costs=costs)
+            if self.game.modes and not locked:  # a unit held in an enemy zone of control leaves only as leave_zoc says
+                found = self._moves_by_mode(unit, found, search, enemy, zoc, friends)
+            return found
         arrival = unit.arrives
         if arrival is not None and arrival.placement == "anywhere":
             occupied = self._occupants()
@@ -571,11 +575,39 @@ class GameState:
         tables = self.tables
         if not tables.varying_costs:
             return tables.base_costs
+        return tables.costs_for(unit.type, self._cost_values())
+
+    def _cost_values(self) -> tuple:
+        """The values of the game's cost expressions in this phase (Tables.cost_expressions), worked out once."""
         values = self._phase_moves.get("cost values")
         if values is None:
             context = EngineContext(self)
-            values = self._phase_moves["cost values"] = tuple(e(context) for e in tables.cost_expressions)
-        return tables.costs_for(unit.type, values)
+            values = self._phase_moves["cost values"] = tuple(e(context) for e in self.tables.cost_expressions)
+        return values
+
+    def _moves_by_mode(self, unit: Unit, found: Any, search: Callable[..., Any], enemy: int, zoc: int, friends: int) -> Any:
+        """`found` (a search's result for an ordinary move) with the moves of every movement mode the unit may use."""
+        start = self.pos[unit.id]
+        for mode in self.game.modes.values():
+            if not self._may_use(mode, unit):
+                continue
+            if "enemy_zoc" in mode.may_not_start_in and zoc & self.tables.hex_bit[start]:
+                continue
+            costs = self.tables.mode_costs_for(mode, self._cost_values())
+            blocked = enemy | zoc if "enemy_zoc" in mode.may_not_enter else enemy
+            other = search(self.tables, allowance=unit.move * costs.per_mp, start=start, enemy=blocked, zoc=zoc,
+                           friends=friends, costs=costs)
+            found = merge_moves(self.tables, found, other, costs.per_mp)
+        return found
+
+    def _may_use(self, mode, unit: Unit) -> bool:
+        """May `unit` move in `mode` this phase (its option chosen, the unit eligible)? Worked out once a phase."""
+        key = ("mode", mode.id, unit.id)
+        allowed = self._phase_moves.get(key)
+        if allowed is None:
+            allowed = self._phase_moves[key] = (mode.option is None or mode.option in self.options) and (
+                mode.eligible is None or bool(mode.eligible(EngineContext(self, unit))))
+        return allowed
 
     def _leave_zoc(self, unit: Unit) -> Leave | None:
         """How `unit`, locked in an enemy zone of control, may leave it this phase (None: it may not)."""
@@ -590,7 +622,7 @@ class GameState:
         self._phase_moves[key] = leave
         return leave
 
-    def move_cost(self, uid: str, hex: Hex) -> int | None:
+    def move_cost(self, uid: str, hex: Hex) -> int | Fraction | None:
         """The MP `uid` would spend to end its move in `hex` now, or None if that is not a legal move.
 
         The cheapest path's cost; a river crossing (which uses every MP) costs the whole
@@ -600,7 +632,7 @@ class GameState:
             return None
         return self._search_moves(uid, costs_of).destinations.get(hex)
 
-    def exit_cost(self, uid: str, edge: str) -> int | None:
+    def exit_cost(self, uid: str, edge: str) -> int | Fraction | None:
         """The MP `uid` would spend to leave the map by `edge` now (the step off included), or None if it cannot."""
         if not self._is_legal(Action.exit(uid, edge)):
             return None

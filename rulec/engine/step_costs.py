@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING, Callable
 
-from rulec.runtime.model import Expr, Game, Hex, hexside_key
+from rulec.runtime.model import Expr, Game, Hex, MovementMode, hexside_key
 
 if TYPE_CHECKING:
     from rulec.engine.tables import Tables
@@ -48,6 +49,7 @@ class StepCosts:
     index_rare: list  # number -> has the hex exits or objective neighbours
     index_rivers: list  # number -> neighbour numbers across a river
     index_exits: list  # number -> ((edge, MP to leave), ...)
+    per_mp: int = 1  # costs are in 1/per_mp MP (a mode whose steps cost a fraction of a MP); allowances are multiplied by it
 
 
 def cost_expressions(game: Game) -> tuple[Expr, ...]:
@@ -57,6 +59,7 @@ def cost_expressions(game: Game) -> tuple[Expr, ...]:
         found += [v for v in (terrain.move, terrain.move_extra, *terrain.move_for.values()) if isinstance(v, Expr)]
     for hexside in game.hexside_types.values():
         found += [v for v in (hexside.move, hexside.move_extra, *hexside.move_extra_for.values()) if isinstance(v, Expr)]
+    found += [mode.cost for mode in game.modes.values() if isinstance(mode.cost, Expr)]
     return tuple(found)
 
 
@@ -116,6 +119,23 @@ def build_step_costs(tables: "Tables", unit_type: str | None, cost: Cost) -> Ste
         index_plain_moves=plain, index_objective_moves=objective,
         index_rare=[bool(e or o) for e, o in zip(exits, objective)],
         index_rivers=[tuple(n for n, _, river in s if river) for s in steps], index_exits=exits,
+    )
+
+
+def build_mode_costs(tables: "Tables", mode: MovementMode, value: float) -> StepCosts:
+    """The step costs of a move in `mode` when a step along its network costs `value` MP: the network's
+    hexsides only (no river rule, no exit), in whole units of 1/per_mp MP. A value of 0 or less: no step."""
+    fraction = Fraction(value).limit_denominator(1000) if value > 0 else None
+    network = tables.hexsides_of((mode.network,)) if fraction is not None else frozenset()
+    step = fraction.numerator if fraction is not None else 0
+    index, numbered, bit = tables.index, tables.numbered, tables.index_bit
+    steps = [tuple((index[n], step, False) for n in tables.neighbours[h] if hexside_key(h, n) in network) for h in numbered]
+    return StepCosts(
+        hex_cost={}, entry={}, exit_cost={}, offmap_entry_cost={}, index_steps=steps,
+        index_plain_moves=[tuple((n, c) for n, c, _ in s if not bit[n]) for s in steps],
+        index_objective_moves=[tuple((n, c) for n, c, _ in s if bit[n]) for s in steps],
+        index_rare=[any(bit[n] for n, _, _ in s) for s in steps], index_rivers=[() for _ in steps],
+        index_exits=[() for _ in steps], per_mp=fraction.denominator if fraction is not None else 1,
     )
 
 

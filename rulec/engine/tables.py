@@ -17,10 +17,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from rulec.engine.actions import Action
-from rulec.engine.step_costs import (IMPASSABLE, EntryCost, StepCosts, build_step_costs, cost_expressions, resolver,
-                                     typed_costs)
+from rulec.engine.step_costs import (IMPASSABLE, EntryCost, StepCosts, build_mode_costs, build_step_costs,
+                                     cost_expressions, resolver, typed_costs)
 from rulec.runtime.context import StandInContext
-from rulec.runtime.model import Game, Hex, HexGrid, Unit, hexside_key
+from rulec.runtime.model import Expr, Game, Hex, HexGrid, MovementMode, Unit, hexside_key
 
 __all__ = ["IMPASSABLE", "EntryCost", "Tables", "tables_for", "Distances"]
 
@@ -106,6 +106,17 @@ class Tables:
         found = self.step_costs.get(key)
         if found is None:
             found = self.step_costs[key] = build_step_costs(self, key[0], resolver(self.cost_expressions, values))
+        return found
+
+    def mode_costs_for(self, mode: MovementMode, values: tuple) -> StepCosts:
+        """The step costs of a move in `mode` when the cost expressions have `values`, made once per pair."""
+        key = ("mode", mode.id, values)
+        found = self.step_costs.get(key)
+        if found is None:
+            cost = mode.cost
+            if isinstance(cost, Expr):
+                cost = values[next(i for i, e in enumerate(self.cost_expressions) if e is cost)]
+            found = self.step_costs[key] = build_mode_costs(self, mode, cost)
         return found
 
     def hexsides_of(self, types: tuple[str, ...]) -> frozenset[str]:

@@ -225,6 +225,22 @@ class LeaveZoc:
 
 
 @dataclass(frozen=True)
+class MovementMode:
+    """A way of moving along a network (rail): a move in this mode follows only hexsides carrying the
+    hexside type `network`, each step costing `cost` MP (a fraction such as 1/4: four steps a MP).
+    A unit moves in one mode per move; its destinations are those of every mode it may use."""
+
+    id: str
+    name: str
+    network: str  # a hexside type
+    cost: int | float | Expr = 1  # evaluated as each phase begins; 0 or less closes the network for the phase
+    eligible: Expr | None = None  # about the unit; None: every unit
+    may_not_start_in: tuple[Literal["enemy_zoc"], ...] = ()
+    may_not_enter: tuple[Literal["enemy_zoc"], ...] = ()
+    option: str | None = None  # played only when this option is chosen
+
+
+@dataclass(frozen=True)
 class MovementRules:
     zoc: Literal["stop_on_entry", "extra_cost", "none"] = "stop_on_entry"
     zoc_extra_cost: int = 0
@@ -620,6 +636,7 @@ class Game:
     unit_types: dict[str, UnitType] = field(default_factory=dict)
     units: dict[str, Unit] = field(default_factory=dict)
     movement: MovementRules = field(default_factory=MovementRules)
+    modes: dict[str, MovementMode] = field(default_factory=dict)
     stacking: StackingRules = field(default_factory=StackingRules)
     tables: dict[str, CombatTable] = field(default_factory=dict)
     results: dict[str, ResultCode] = field(default_factory=dict)
