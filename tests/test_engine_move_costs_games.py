@@ -120,7 +120,7 @@ def test_mistakes_in_movement_costs(tmp_path, old, new, code, message):
 
 
 @pytest.mark.parametrize("old,new,code,message,hint", [
-    ("into_zoc = false }", "into_zoc = false  not_across = [rivr] }", "unknown-hexside-type", "unknown hexside type 'rivr'", None),
+    ("into_zoc = false }", "into_zoc = false  not_across = [rivr] }", "unknown-hexside-feature", "unknown hexside feature 'rivr'", None),
     ("into_zoc = false }", "into_zoc = false  option = hasty }", "unknown-option", "unknown option 'hasty'", None),
     ("when = unit.type == cavalry", "when = unit.type == cavalery", "unknown-name", None, "did you mean 'cavalry'?"),
 ])

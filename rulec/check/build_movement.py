@@ -88,7 +88,7 @@ class MovementSections:
             when = self.expression(raw["when"], path + ("when",), compiler.for_unit(True), kinds.BOOL) if "when" in raw else None
             not_across = tuple(raw.get("not_across", ()))
             for i, hid in enumerate(not_across):
-                self.reference(hid, hexside_types, "hexside type", path + ("not_across", i))
+                self.reference(hid, hexside_types, "hexside feature", path + ("not_across", i))
             if "option" in raw:
                 self.reference(raw["option"], options, "option", path + ("option",))
             leave = m.LeaveZoc(when=when, cost=raw.get("cost", 0), into_zoc=raw.get("into_zoc", False),
@@ -102,7 +102,7 @@ class MovementSections:
             path = ("mode", mid)
             if not isinstance(body, dict):
                 continue
-            self.reference(body.get("network"), hexside_types, "hexside type", path + ("network",))
+            self.reference(body.get("network"), hexside_types, "hexside feature", path + ("network",))
             if "option" in body:
                 self.reference(body["option"], options, "option", path + ("option",))
             cost = body.get("cost", 1)

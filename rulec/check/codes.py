@@ -54,6 +54,7 @@ CODES: dict[str, str] = {
     "unknown-hexside-feature": "a hexside feature that no 'hexside' block declares",
     "unknown-unit-type": "a unit type that no 'unit_type' block declares",
     "unknown-unit": "a unit that no 'unit' block declares",
+    "unknown-option": "an option that no 'option' block declares",
     "unknown-zone": "an arrival area that is neither a zone nor a map edge",
     "unknown-edge": "a map edge that the map does not name",
     "unknown-phase": "a phase that the sequence of play does not have",

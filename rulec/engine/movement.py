@@ -2,7 +2,8 @@
 
 The search keeps, for each (hex, objectives passed) pair, the most MP a unit can
 have left there. Objectives are the hexes of 'holds' awards, where passing
-through matters; a destination is reported with the most valuable set of
+through matters (with `movement { control = pass_through }`; otherwise no hex
+counts as one here, Tables.index_bit); a destination is reported with the most valuable set of
 objectives a legal path to it passes (by VP at stake, see Tables.mask_rank):
 passing one is never worse for the mover, as it can only take the hex's award
 from the enemy or give it to the mover.
@@ -15,6 +16,10 @@ Speed (a random playout runs about eighty searches):
 - `reach_of` remembers searches by what lies within the unit's range only: enemy units
   and zones of control too far away to matter (and friends it cannot reach) are left
   out of the key, so a search is reused whenever the neighbourhood repeats, in any game.
+
+What steps cost comes from a StepCosts (step_costs.py): the chart's own, or those of
+the unit's type and the phase's cost values, or of a movement mode along a network
+(rail), searched separately and merged (`merge_moves`).
 
 What a move costs is not kept by that search (it would slow every playout for
 the few moves that are told to a player): `costs_of` runs a second search, on
