@@ -539,7 +539,8 @@ class GameState:
             zoc = 0
         if self.game.stacking.pass_through_friendly:
             friends = 0  # no friend is in the way
-        costs = self._step_costs(unit)
+        tables = self.tables
+        costs = self._step_costs(unit) if tables.varying_costs else tables.base_costs
         if self.where[uid] == ON_MAP:
             locked = uid in self.locked
             found = search(self.tables, allowance=unit.move, start=self.pos[uid], enemy=enemy, zoc=zoc, friends=friends,
