@@ -66,9 +66,11 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
     if where == ON_MAP and uid in state.locked:
         if not state._reach(uid).destinations:
             return f"{name} began the phase in an enemy zone of control and may not leave it", "zoc_locked"
-        if action.kind == MOVE and action.hex not in state._reach(uid).destinations:
-            return (f"{name} began the phase in an enemy zone of control: it may leave only by tactical withdrawal, "
-                    f"first into a hex free of enemy control", "withdrawal")
+        leave = state._leave_zoc(unit)
+        if action.kind == MOVE and action.hex not in state._reach(uid).destinations and leave is not None:
+            free = "" if leave.into_zoc else ", into a hex free of enemy control"
+            return (f"{name} began the phase in an enemy zone of control: it may leave it only with its first step "
+                    f"costing {leave.cost} MP more{free}", "withdrawal")
     reach = state._reach(uid)
     if action.kind == EXIT:
         if not state.game.movement.exit_map:
