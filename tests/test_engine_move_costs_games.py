@@ -171,3 +171,26 @@ def test_a_rail_move_ends_where_it_was_ordered(rail):
     state = new_game(rail)
     state.apply_action(Action.move("r_inf", "0602"))
     assert state.positions["r_inf"] == "0602"
+
+
+# ------------------------------------------------------------------ the control policies on a published map
+@pytest.mark.parametrize("control,after_advance,after_passing", [
+    ("pass_through", "us", "us"),  # Drive on Metz's own rule (6.1)
+    ("enter", "us", None),         # stopping in a hex takes it, passing does not
+    ("end_move", "germany", None),  # only the end of a move takes it: not an advance after combat
+])
+def test_each_control_policy_takes_the_hexes_it_names(metz, control, after_advance, after_passing):
+    game = replace(metz, movement=replace(metz.movement, control=control))
+    # CCA and 357 beat the garrison of Thionville (0701); CCA advances into the town.
+    state = new_game(game).arrange({"us_357": "0601", "us_cca": "0702", "de_1010": "0701"}, turn=2, phase="us_combat")
+    state.apply_action(Action.attack("0701"))
+    for unit in ("us_357", "us_cca"):
+        state.apply_action(Action.with_unit(unit))
+    state.apply_action(Action.resolve())
+    state.apply_action(Action.roll(1))
+    state.apply_action(Action.advance("us_cca", "0701"))
+    assert state.holders.get("0701") == after_advance
+    # CCA drives along the road through Thionville to 0703.
+    state = new_game(game).arrange({"us_cca": "0601", "de_1010": "0911"}, turn=2, phase="us_movement")
+    state.apply_action(Action.move("us_cca", "0703"))
+    assert state.holders.get("0701") == after_passing
