@@ -51,6 +51,7 @@ class Tables:
     exit_cost: dict[tuple[Hex, str], int] = field(default_factory=dict)  # base_costs': (hex, edge) -> MP to leave there
     offmap_entry_cost: dict[Hex, int] = field(default_factory=dict)  # base_costs': MP to enter the hex from off the map
     cost_expressions: tuple = ()  # the costs written as expressions, evaluated as each phase begins
+    base_values: tuple = ()  # their values on turn 1 outside play (base_costs')
     typed_costs: frozenset[str] = frozenset()  # unit types with costs of their own
     varying_costs: bool = False  # does any unit type or phase have costs other than base_costs?
     step_costs: dict = field(default_factory=dict)  # (unit type or None, values) -> StepCosts
@@ -87,7 +88,8 @@ class Tables:
         self.cost_expressions = cost_expressions(self.game)
         self.typed_costs = typed_costs(self.game)
         self.varying_costs = bool(self.cost_expressions or self.typed_costs)
-        base = self.base_costs = self.costs_for(None, tuple(e(StandInContext(game=self.game)) for e in self.cost_expressions))
+        self.base_values = tuple(e(StandInContext(game=self.game)) for e in self.cost_expressions)
+        base = self.base_costs = self.costs_for(None, self.base_values)
         self.hex_cost, self.entry, self.exit_cost = base.hex_cost, base.entry, base.exit_cost
         self.offmap_entry_cost = base.offmap_entry_cost
         self.steps = {h: tuple((n, self.entry[(h, n)].cost, self.entry[(h, n)].river) for n in ns)
