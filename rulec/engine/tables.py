@@ -107,8 +107,16 @@ class Tables:
         key = (unit_type if unit_type in self.typed_costs else None, values)
         found = self.step_costs.get(key)
         if found is None:
+            self._make_room()
             found = self.step_costs[key] = build_step_costs(self, key[0], resolver(self.cost_expressions, values))
         return found
+
+    def _make_room(self) -> None:
+        """Bound the step tables kept (cost expressions reading the position could make many): drop the oldest half."""
+        if len(self.step_costs) >= STEP_COSTS_KEPT:
+            for old in list(self.step_costs)[: STEP_COSTS_KEPT // 2]:
+                if old[0] != "hexsides" and self.step_costs[old] is not self.base_costs:
+                    del self.step_costs[old]
 
     def mode_costs_for(self, mode: MovementMode, values: tuple) -> StepCosts:
         """The step costs of a move in `mode` when the cost expressions have `values`, made once per pair."""
@@ -118,6 +126,7 @@ class Tables:
             cost = mode.cost
             if isinstance(cost, Expr):
                 cost = values[next(i for i, e in enumerate(self.cost_expressions) if e is cost)]
+            self._make_room()
             found = self.step_costs[key] = build_mode_costs(self, mode, cost)
         return found
 
@@ -154,6 +163,8 @@ class Tables:
 
 
 _CACHE: dict[int, tuple[Game, Tables]] = {}
+# How many sets of step costs a game's tables keep (see Tables.costs_for).
+STEP_COSTS_KEPT = 64
 
 
 def tables_for(game: Game) -> Tables:
