@@ -194,3 +194,18 @@ def test_each_control_policy_takes_the_hexes_it_names(metz, control, after_advan
     state = new_game(game).arrange({"us_cca": "0601", "de_1010": "0911"}, turn=2, phase="us_movement")
     state.apply_action(Action.move("us_cca", "0703"))
     assert state.holders.get("0701") == after_passing
+
+
+def test_cost_expressions_are_read_as_the_phase_begins(tmp_path):
+    # Clear costs 2 while 0202 is occupied, as the phase begins: moving the tanks away changes
+    # nothing until the next phase.
+    text = (GAMES / "mud_and_armor.rulec").read_text(encoding="utf-8")
+    path = tmp_path / "crowded.rulec"
+    path.write_text(text.replace("move = if(turn >= 3, 2, 1)", "move = if(occupied(0202), 2, 1)"), encoding="utf-8")
+    state = new_game(load_game(str(path)))
+    assert state.move_cost("r_inf", "0103") == 2
+    state.apply_action(Action.move("r_tanks", "0201"))
+    assert state.move_cost("r_inf", "0103") == 2
+    state.apply_action(Action.end())
+    state.apply_action(Action.end())  # Blue's phase, then Red's again: 0202 is empty now
+    assert state.phase.id == "red_move" and state.move_cost("r_inf", "0103") == 1

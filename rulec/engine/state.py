@@ -579,7 +579,7 @@ class GameState:
         return tables.costs_for(unit.type, self._cost_values())
 
     def _cost_values(self) -> tuple:
-        """The values of the game's cost expressions in this phase (Tables.cost_expressions), worked out once."""
+        """The values of the game's cost expressions in this phase (Tables.cost_expressions), worked out as it begins."""
         values = self._phase_moves.get("cost values")
         if values is None:
             context = EngineContext(self)
@@ -999,6 +999,8 @@ class GameState:
         """Reset the current phase's bookkeeping; False if the phase has no decisions to make."""
         phase = self.phase
         self._phase_moves = {}
+        if self.tables.cost_expressions:
+            self._cost_values()  # costs written as expressions are read as the phase begins
         if phase.kind == "movement":
             # The units that may move in this phase: on the map or waiting to arrive as it begins.
             self._movers = tuple(u for u in self.tables.units_of.get(phase.side, ()) if self.where[u] in (ON_MAP, PENDING))
