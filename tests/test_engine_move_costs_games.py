@@ -209,3 +209,12 @@ def test_cost_expressions_are_read_as_the_phase_begins(tmp_path):
     state.apply_action(Action.end())
     state.apply_action(Action.end())  # Blue's phase, then Red's again: 0202 is empty now
     assert state.phase.id == "red_move" and state.move_cost("r_inf", "0103") == 1
+
+
+def test_a_hexside_closed_to_a_unit_type(tmp_path):
+    text = (GAMES / "mud_and_armor.rulec").read_text(encoding="utf-8")
+    path = tmp_path / "closed.rulec"
+    path.write_text(text.replace("move_extra_for = { armor = 2 }", "prohibited_for = [armor]"), encoding="utf-8")
+    state = new_game(load_game(str(path))).arrange({"r_inf": "0102", "r_tanks": "0102", "b1": "0703"}, turn=1, phase="red_move")
+    # 0101 lies behind the stream on both its hexsides.
+    assert (state.move_cost("r_inf", "0101"), state.move_cost("r_tanks", "0101")) == (2, None)

@@ -168,8 +168,8 @@ def _road_cost(game: Game, cost: Cost) -> int | None:
 def _entry_cost(hex_cost: int, features: list, unit_type: str | None, cost: Cost) -> EntryCost:
     road = [f for f in features if f.kind == "road" and f.move is not None]
     others = [f for f in features if not (f.kind == "road" and f.move is not None)]
-    if any(unit_type in f.prohibited_for for f in road):
-        road = []
+    if unit_type is not None and any(unit_type in f.prohibited_for for f in road):
+        return EntryCost(IMPASSABLE)  # a road closed to the type: its hexside may not be crossed
     entry = min(cost(f.move) for f in road) if road else hex_cost
     if hex_cost >= IMPASSABLE and not road:
         return EntryCost(IMPASSABLE)
