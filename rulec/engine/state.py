@@ -36,7 +36,7 @@ from rulec.engine.step_costs import StepCosts
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import Tables, tables_for
 from rulec.engine.victory import Outcome, VpEntry, award_amount, outcome_of, score_game_end, sudden_death
-from rulec.runtime.model import Game, Hex, Phase, Unit
+from rulec.runtime.model import Game, Hex, MovementMode, Phase, Unit
 
 CHANCE = -1
 TERMINAL = -4
@@ -572,7 +572,7 @@ class GameState:
         return NOWHERE if search is reach_of else MoveCosts({}, {})
 
     def _step_costs(self, unit: Unit) -> StepCosts:
-        """What steps cost `unit` in this phase: cost expressions are evaluated once, when first needed in a phase."""
+        """What steps cost `unit` in this phase (its type's costs, with the cost expressions' values of the phase)."""
         tables = self.tables
         if not tables.varying_costs:
             return tables.base_costs
@@ -601,7 +601,7 @@ class GameState:
             found = merge_moves(self.tables, found, other, costs.per_mp)
         return found
 
-    def _may_use(self, mode, unit: Unit) -> bool:
+    def _may_use(self, mode: MovementMode, unit: Unit) -> bool:
         """May `unit` move in `mode` this phase (its option chosen, the unit eligible)? Worked out once a phase."""
         key = ("mode", mode.id, unit.id)
         allowed = self._phase_moves.get(key)
