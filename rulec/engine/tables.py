@@ -88,7 +88,7 @@ class Tables:
         self.cost_expressions = cost_expressions(self.game)
         self.typed_costs = typed_costs(self.game)
         self.varying_costs = bool(self.cost_expressions or self.typed_costs)
-        self.base_values = tuple(e(StandInContext(game=self.game)) for e in self.cost_expressions)
+        self.base_values = tuple(_stand_in_value(e, self.game) for e in self.cost_expressions)
         base = self.base_costs = self.costs_for(None, self.base_values)
         self.hex_cost, self.entry, self.exit_cost = base.hex_cost, base.entry, base.exit_cost
         self.offmap_entry_cost = base.offmap_entry_cost
@@ -223,6 +223,14 @@ def _build(game: Game) -> Tables:
         hexside_combat=hexside_combat, objectives=objectives, mask_rank=mask_rank, unit_names=unit_names,
         unit_order={uid: i for i, uid in enumerate(game.units)}, short_name=short_name,
     )
+
+
+def _stand_in_value(expression: Expr, game: Game) -> float:
+    """A cost expression's value outside play (turn 1, no unit on the map), for the chart's own costs."""
+    try:
+        return expression(StandInContext(game=game))
+    except Exception:  # an expression that needs more of a real game than the stand-in offers: 1 MP
+        return 1
 
 
 def _mask_rank(game: Game, objectives: tuple[Hex, ...]) -> tuple[int, ...]:
