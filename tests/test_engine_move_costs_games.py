@@ -218,3 +218,13 @@ def test_a_hexside_closed_to_a_unit_type(tmp_path):
     state = new_game(load_game(str(path))).arrange({"r_inf": "0102", "r_tanks": "0102", "b1": "0703"}, turn=1, phase="red_move")
     # 0101 lies behind the stream on both its hexsides.
     assert (state.move_cost("r_inf", "0101"), state.move_cost("r_tanks", "0101")) == (2, None)
+
+
+def test_a_leave_rule_may_let_the_first_step_enter_another_enemy_zone(rearguard):
+    units = {"r_cav": "0504", "r_foot": "0101", "b1": "0604"}
+    # 0603 is in Blue's zone too: without into_zoc the cavalry gets there only by a hex free of it (0503).
+    held_out = new_game(rearguard).arrange(units, phase="red_move")
+    assert held_out.move_cost("r_cav", "0603") == 3  # 1 + 1 for leaving into 0503, then 1
+    rules = replace(rearguard.movement, leave_zoc=replace(rearguard.movement.leave_zoc, into_zoc=True))
+    state = new_game(replace(rearguard, movement=rules)).arrange(units, phase="red_move")
+    assert state.move_cost("r_cav", "0603") == 2  # straight in: 1 MP and 1 more for leaving
