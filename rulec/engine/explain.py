@@ -85,7 +85,7 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
         return f"{name} must be placed on an empty hex of {', '.join(unit.arrives.terrain) or 'any terrain'}", "placement"
     if where == ON_MAP:
         free = reachable(state.tables, allowance=unit.move, start=state.pos[uid],
-                         enemy_occupied=state._enemy_occupied(unit.side), enemy_zoc=frozenset())
+                         enemy_occupied=state._enemy_occupied(unit.side), enemy_zoc=frozenset(), costs=state._step_costs(unit))
         if h in free.destinations:
             return f"{name} must stop on entering an enemy zone of control before {h}", "zoc_stop"
     return f"{name} cannot reach {h} within its movement allowance of {unit.move}", "movement_allowance"
