@@ -14,7 +14,7 @@ import sys
 
 from rulec.diagnostics import DiagnosticError, render
 
-COMMANDS = ("check", "compile", "play", "simulate", "replay", "battle", "aids", "vassal", "lsp")
+COMMANDS = ("check", "compile", "play", "simulate", "replay", "battle", "aids", "vassal", "lsp", "serve")
 
 
 class _Parser(argparse.ArgumentParser):
