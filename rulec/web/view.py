@@ -80,8 +80,8 @@ def position_view(state: GameState, kinds: dict[str, str]) -> dict[str, Any]:
         view["odds"] = odds_view(game, state.battle.odds)
     report = getattr(state, "last_battle", None)
     if report is not None:
-        view["last_battle"] = {"hex": report.hex, "roll": report.roll, "result": report.code,
-                               "name": game.results[report.code].name if report.code in game.results else report.code,
+        view["last_battle"] = {"hex": report.hex, "roll": report.roll, "result": report.result,
+                               "name": game.results[report.result].name if report.result in game.results else report.result,
                                "column": report.odds.label}
     if state.is_terminal():
         outcome = state.outcome()
