@@ -56,7 +56,9 @@ def position_view(state: GameState, kinds: dict[str, str]) -> dict[str, Any]:
                       "strength": unit.strength, "move": unit.move, "status": status,
                       "hex": state.positions.get(uid), "due": state.arrival_turn(uid) if status == "pending" else None,
                       "improved": unit is not game.units[uid] and game.units[uid].improved is not None})
-    legal = [] if state.is_terminal() or state.is_chance_node() else state.legal_actions()
+    # Orders are offered only to a human: an AI's decision is made with the page's "AI move".
+    human_decides = deciding not in (None, "chance") and kinds.get(deciding, "human") == "human"
+    legal = state.legal_actions() if human_decides else []
     view: dict[str, Any] = {
         "title": game.info.title, "turn": state.turn, "turn_label": game.info.turn_label(state.turn),
         "phase": state.phase.name, "phase_side": state.phase.side, "deciding": deciding,
