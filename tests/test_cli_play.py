@@ -94,7 +94,7 @@ def test_a_damaged_save_is_reported_not_lost(capsys, monkeypatch, tmp_path):
 
 
 def test_human_end_of_input_stops_cleanly_and_autosaves(capsys, monkeypatch, tmp_path):
-    status, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random", "--seed", "3"], "list\nend\n")
+    status, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random", "--seed", "3"], "list\nend\ny\n")  # y: leave the reinforcements off
     assert status == 0 and "game stopped." in out
     autosave = tmp_path / "rulec-autosave-drive_on_metz.json"
     assert "game saved to rulec-autosave-drive_on_metz.json; go on with: rulec play --load " in out
@@ -105,7 +105,7 @@ def test_human_end_of_input_stops_cleanly_and_autosaves(capsys, monkeypatch, tmp
 
 
 def test_quit_after_save_keeps_that_file_up_to_date(capsys, monkeypatch, tmp_path):
-    _play(capsys, monkeypatch, ["--player", "germany=random"], "save mine.json\nend\nquit\n")
+    _play(capsys, monkeypatch, ["--player", "germany=random"], "save mine.json\nend\ny\nquit\n")  # y: confirms the end
     assert json.loads((tmp_path / "mine.json").read_text())["history"] == ["end"]
     assert not (tmp_path / "rulec-autosave-drive_on_metz.json").exists()
 
@@ -267,7 +267,8 @@ def test_when_the_current_folder_cannot_take_the_autosave_it_goes_to_the_tempora
     elsewhere = tmp_path / "tmp"
     elsewhere.mkdir()
     monkeypatch.setattr("tempfile.gettempdir", lambda: str(elsewhere))
-    _, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "end\nquit\n")
+    # `y`: ending the first movement phase leaves due reinforcements off the map, which is confirmed
+    _, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "end\ny\nquit\n")
     assert "cannot save the game to 'rulec-autosave-drive_on_metz.json'" in out
     assert f"game saved to {elsewhere / 'rulec-autosave-drive_on_metz.json'}" in out
     assert json.loads((elsewhere / "rulec-autosave-drive_on_metz.json").read_text())["history"] == ["end"]
