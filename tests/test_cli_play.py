@@ -155,14 +155,14 @@ def test_simulate_does_not_depend_on_the_number_of_jobs(capsys):
     assert one == two
     assert one["played"] == 4 and sum(one["wins_total"].values()) + one["draws"] == 4
     assert [entry["seed"] for entry in one["games"]] == [10, 11, 12, 13]
-    assert one["players"] == {"us": "random", "germany": "random"} and one["mean_actions"] > 0
+    assert one["players"] == {"us": "greedy", "germany": "greedy"} and one["mean_actions"] > 0  # greedy by default
 
 
 def test_simulate_prints_a_readable_summary(capsys):
     assert main(["simulate", "drive_on_metz", "-n", "2", "--jobs", "1", "--player", "us=greedy"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("2 games of The Drive on Metz: United States greedy, Germany random")
-    assert "mean game length:" in out and "VP Germany: min" in out
+    assert out.startswith("2 games of The Drive on Metz: United States greedy, Germany greedy")
+    assert re.search(r"mean game length: [\d.]+ turns \([\d.]+ actions\)", out) and "VP Germany: min" in out
 
 
 def test_simulate_refuses_a_human(capsys):
@@ -340,3 +340,17 @@ def test_a_human_attacks_in_one_line_or_step_by_step(metz):
         state.apply_action(human.choose(state))
     assert "357 is not adjacent to 0506" in out.getvalue()
     assert state.is_chance_node() and state.battle.battle.attackers == ("us_358",)
+
+
+def test_a_simulated_game_is_played_again_by_the_command_the_summary_gives(capsys, tmp_path):
+    assert main(["simulate", "drive_on_metz", "-n", "2", "--seed", "3", "--jobs", "1", "--player", "us=random", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["mean_turns"] == sum(g["turns"] for g in report["games"]) / 2
+    second = report["games"][1]
+    argv = report["replay"].format(seed=second["seed"]).split()[1:]
+    assert argv[:2] == ["play", "drive_on_metz"] and "--player" in argv and "us=random" in argv
+    assert main([*argv, "--save", str(tmp_path / "again.json")]) == 0
+    out = capsys.readouterr().out
+    vp = second["vp"]
+    assert f"(VP United States {vp['us']}, Germany {vp['germany']};" in out.splitlines()[-1]
+    assert len(json.loads((tmp_path / "again.json").read_text())["history"]) > 0
