@@ -96,6 +96,12 @@ def test_a_full_turn_of_drive_on_metz_by_clicks(browser, metz, tmp_path):
         wait_steps(browser, 0)
         assert "American Movement Phase" in browser.find_element(By.ID, "status").text
 
+        # The Germans' zones of control, outlined on the map when asked for, are the engine's.
+        browser.find_element(By.ID, "show-zoc").click()
+        outlined = {p.get_attribute("data-hex") for p in browser.find_elements(By.CSS_SELECTOR, 'polygon.zoc[data-zoc="germany"]')}
+        assert outlined == set(new_game(metz, seed=1).enemy_zoc("us")) and outlined
+        browser.find_element(By.ID, "show-zoc").click()
+
         # A reinforcement from the tray to the hex next to the Germans at 0403; the hexes it can reach light up.
         browser.find_element(By.CSS_SELECTOR, '#tray .counter-box[data-unit="us_357"]').click()
         WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "polygon.reach"))

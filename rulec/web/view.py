@@ -71,6 +71,8 @@ def position_view(state: GameState, kinds: dict[str, str]) -> dict[str, Any]:
         "units": units, "legal": [action_view(state, a) for a in legal],
         "pending": type(state.pending).__name__.lower() if state.pending is not None else None,
         "odds": None, "declaring": None, "last_battle": None, "outcome": None,
+        # Each side's zone of control: the hexes its units exert ZOC into (what its enemies move through).
+        "zoc": {sid: sorted(state.enemy_zoc(_other_side(state, sid))) for sid in game.sides} if game.map else {},
     }
     declaring = state.declaring
     if declaring is not None:

@@ -41,6 +41,11 @@ async function order(text) {
     say(`ordered: ${text}`, true);
   } catch (error) {
     say(error.rule ? `illegal (rule ${error.rule}): ${error.message}` : `refused: ${error.message}`);
+    if (error.rule) {
+      const link = el("a", {href: "#", id: "rule-link"}, ` [${error.rule}?]`);
+      link.addEventListener("click", (event) => { event.preventDefault(); say(ruleText(error.rule), true); });
+      $("message").appendChild(link);
+    }
   }
 }
 
@@ -106,6 +111,28 @@ async function showCosts() {
     title.textContent = `${unit ? unit.name : selected} to ${polygon.dataset.hex}` + (cost !== undefined ? `: ${cost} MP` : "");
     polygon.appendChild(title);
   }
+}
+
+function drawZoc() {
+  // Each side's zone of control, outlined in its colour, when the box is ticked.
+  for (const polygon of mapSvg.querySelectorAll("polygon.zoc")) { polygon.classList.remove("zoc"); polygon.style.removeProperty("stroke"); }
+  if (!$("show-zoc").checked || !view.zoc) return;
+  for (const [side, hexes] of Object.entries(view.zoc)) {
+    for (const hex of hexes) {
+      const polygon = mapSvg.querySelector(`polygon[data-hex="${hex}"]`);
+      if (polygon && !polygon.classList.contains("reach")) {
+        polygon.classList.add("zoc");
+        polygon.style.stroke = view.sides[side]?.color || "#000";
+        polygon.dataset.zoc = side;
+      }
+    }
+  }
+}
+
+function ruleText(rule) {
+  // The mechanics the game cites the case for (its rule references), e.g. "7.31: enemy occupied".
+  const cited = Object.entries(layout.rule_refs).filter(([, c]) => c === rule).map(([m]) => m.replaceAll("_", " "));
+  return cited.length ? `rule ${rule}: ${cited.join(", ")}` : `rule ${rule}`;
 }
 
 function button(action) {
@@ -197,7 +224,7 @@ function show(data) {
   view = data;
   if (selected && !view.units.some((u) => u.id === selected)) selected = null;
   document.body.classList.toggle("replaying", replayStep !== null);
-  drawUnits(); highlight(); drawPanel(); showCosts();
+  drawUnits(); highlight(); drawZoc(); drawPanel(); showCosts();
   document.body.dataset.steps = view.steps;
 }
 
@@ -294,6 +321,7 @@ $("ai-run").addEventListener("click", async () => {
 });
 
 $("save").href = `/api/games/${gameId}/save`;
+$("show-zoc").addEventListener("change", () => view && drawZoc());
 $("load-file").addEventListener("change", async (event) => {
   try {
     const response = await fetch("/api/load", {method: "POST", headers: {"content-type": "application/json"},
