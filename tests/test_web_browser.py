@@ -186,3 +186,32 @@ def test_a_full_turn_of_drive_on_metz_by_clicks(browser, metz, tmp_path):
         browser.find_element(By.ID, "replay-exit").click()
         wait_steps(browser, total)
         browser.save_screenshot(str(SCREENSHOTS / "4-loaded.png"))
+
+
+def test_a_map_less_battle_page_shows_the_odds_and_the_combats_one_by_one(browser):
+    from rulec.pipeline import load_game
+    engle = load_game("engle_ww2_battle")
+    with running_server({"engle_ww2_battle": engle}) as url:
+        browser.get(url + "/")
+        browser.find_element(By.CSS_SELECTOR, "a.battle-link").click()
+        WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.ID, "battle-form"))
+        for index, text in enumerate(["Germany: panther/good, infantry", "Soviet: infantry x2, at-gun"]):
+            box = browser.find_element(By.ID, f"side-{index}")
+            box.clear()
+            box.send_keys(text)
+        browser.find_element(By.ID, "fight").click()
+        WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#battle-odds tr"))
+        shown = {row.get_attribute("data-result"): float(row.get_attribute("data-percent"))
+                 for row in browser.find_elements(By.CSS_SELECTOR, "#battle-odds tr")}
+        import httpx
+        expected = httpx.post(url + "/api/battle", json={"game": "engle_ww2_battle", "seed": 1, "sides": [
+            "Germany: panther/good, infantry", "Soviet: infantry x2, at-gun"]}).json()
+        assert shown == {k: round(100 * p, 2) for k, p in expected["odds"]["winner"].items()}
+        combats = sum(1 for line in expected["text"] if line.startswith("Combat "))
+        steps = 1
+        while browser.find_element(By.ID, "next").is_displayed():
+            browser.find_element(By.ID, "next").click()
+            steps += 1
+        assert steps == combats + 2  # deployment, each combat, the result
+        assert browser.find_element(By.ID, "battle-lines").text.splitlines()[-1].strip() == expected["text"][-1].strip()
+        browser.save_screenshot(str(SCREENSHOTS / "5-battle.png"))

@@ -184,3 +184,25 @@ def test_load_fifty_concurrent_clients_see_no_error(metz):
             results = list(pool.map(one_client, range(50)))
         assert time.monotonic() - began < 120
     assert all(codes == [201, 200, 200, 200, 200, 200] for codes in results), results
+
+
+def test_a_map_less_battle_gets_the_exact_odds_and_a_seeded_battle():
+    from rulec.battle.forces import parse_force
+    from rulec.battle.odds import exact_odds
+    from rulec.battle.resolve import BattleSetup
+    from rulec.pipeline import load_game
+
+    engle = load_game("engle_ww2_battle")
+    client = TestClient(create_app({"engle_ww2_battle": engle}))
+    assert "Unit kinds:" in client.get("/battle/engle_ww2_battle").text
+    sides = ["Germany: panther/good, infantry", "Soviet: infantry x2, at-gun"]
+    fought = client.post("/api/battle", json={"game": "engle_ww2_battle", "sides": sides, "seed": 4}).json()
+    setup = BattleSetup(engle.battle, tuple(parse_force(engle, s) for s in sides), die=engle.info.die)
+    assert fought["odds"]["method"] == "exact"
+    assert fought["odds"]["winner"] == pytest.approx({k: float(p) for k, p in exact_odds(setup, 10**7).winner.items()})
+    again = client.post("/api/battle", json={"game": "engle_ww2_battle", "sides": sides, "seed": 4}).json()
+    assert again["battle"] == fought["battle"] and fought["text"][0].startswith("Battle: Germany attacks")
+    refused = client.post("/api/battle", json={"game": "engle_ww2_battle", "sides": ["Germany: dragon", "Soviet: infantry"]})
+    assert refused.status_code == 400 and "unknown unit kind 'dragon'" in refused.json()["error"]
+    assert client.post("/api/battle", json={"game": "engle_ww2_battle", "sides": ["x" * 400, "y"]}).status_code == 400
+    assert client.post("/api/battle", json={"game": "engle_ww2_battle", "sides": "no"}).status_code == 400

@@ -10,6 +10,8 @@
     POST /api/games/{id}/undo       take back the last human order (not past a die roll or AI decision)
     GET  /api/games/{id}/save       the saved game, as `rulec play --load` reads it
     GET  /api/games/{id}/hex/{hex}  terrain, hexsides, units, ZOC of a hex
+    GET  /battle/{game}             a map-less battle system's page: two forces, their odds, a battle
+    POST /api/battle                {"game", "sides": [FORCE, FORCE], "seed", "skirmish"} -> odds and a battle
     GET  /api/games/{id}/costs/{unit}   the MP each hex the unit may move to costs it
     GET  /api/games/{id}/odds?attack=HEX&with=UNIT,UNIT   a battle's odds before it is declared
 
@@ -34,7 +36,8 @@ from starlette.staticfiles import StaticFiles
 from rulec.diagnostics import DiagnosticError, render
 from rulec.engine import Action
 from rulec.players.saves import SCHEMA, SavedGame
-from rulec.web.page import board_page, index_page
+from rulec.web.battle import BattleRequestError, fight
+from rulec.web.page import board_page, index_page, map_less_page
 from rulec.web.session import GameSession, Registry, SessionError, load_session, new_session
 from rulec.web.view import hex_info, odds_view, position_view
 
@@ -186,6 +189,29 @@ def create_app(games: dict[str, Any]) -> Starlette:
             return {"unit": uid, "costs": {h: state.move_cost(uid, h) for h in sorted(hexes)}}
         return JSONResponse(await locked(request, work))
 
+    async def battle_page(request: Request) -> Response:
+        name = request.path_params["name"]
+        game = game_named(name)
+        if game.battle is None:
+            raise SessionError(f"'{name}' has a map: start it from the games page", status=404)
+        return HTMLResponse(map_less_page(game, name))
+
+    async def battle(request: Request) -> Response:
+        data = await read_json(request)
+        game = game_named(data.get("game"))
+        if game.battle is None:
+            raise SessionError(f"'{data.get('game')}' has no battle system")
+        seed = data.get("seed", 1)
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            raise SessionError("seed must be a whole number, 0 or more")
+        sides = data.get("sides")
+        try:
+            fought = await run_in_threadpool(fight, game, sides if isinstance(sides, list) else [],
+                                             seed, bool(data.get("skirmish")))
+        except BattleRequestError as error:
+            raise SessionError(str(error)) from None
+        return JSONResponse(fought)
+
     async def session_error(request: Request, error: SessionError) -> Response:
         return JSONResponse({"error": error.message, "rule": error.rule}, status_code=error.status)
 
@@ -209,6 +235,7 @@ def create_app(games: dict[str, Any]) -> Starlette:
         Route("/api/games/{game_id}", show), Route("/api/games/{game_id}/orders", order, methods=["POST"]),
         Route("/api/games/{game_id}/ai", ai, methods=["POST"]), Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
         Route("/api/games/{game_id}/save", save), Route("/api/games/{game_id}/hex/{hex}", hex_view),
+        Route("/battle/{name}", battle_page), Route("/api/battle", battle, methods=["POST"]),
         Route("/api/games/{game_id}/odds", odds), Route("/api/games/{game_id}/costs/{unit}", costs), Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={

@@ -59,3 +59,11 @@ def board_page(game: Any, game_id: str) -> str:
 def index_page(games: dict[str, Any]) -> str:
     from rulec.players.setup import PLAYER_KINDS
     return _pages().get_template("index.html.j2").render(games=games, kinds=PLAYER_KINDS)
+
+
+def map_less_page(game: Any, name: str) -> str:
+    """A battle system's page; the example forces are the first two sides with two units of the first kinds."""
+    sides = list(game.sides.values())[:2]
+    kinds = list(game.battle.kinds)
+    example = [f"{sides[0].name}: {', '.join(kinds[:2])}", f"{sides[1].name}: {kinds[-1]} x2"]
+    return _pages().get_template("battle.html.j2").render(game=game, name=name, example=example)
