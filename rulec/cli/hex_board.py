@@ -10,19 +10,20 @@ is 65 wide, within an 80-column terminal):
     \ G1-1+1/         letter with strength-move (+1: one more unit in the stack);
      \__*__/          an empty hex shows its terrain letters, * a named place.
 
-Colour (when asked for): units in their side's colour, terrain letters in the
-palette of the old grid, rivers blue and roads brown.
+Colour (when asked for): each hex filled with its terrain's colour on the printed map
+(the aids' palette), units in their side's colour, rivers blue and roads brown.
 """
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
+from rulec.aids.palette import terrain_style
 from rulec.check.hexgrid import is_shifted
 from rulec.runtime.model import Game, Hex, Unit, hexside_key
 
 PITCH = 7  # characters from one column of hexes to the next
-RIVER_RGB, ROAD_RGB = (60, 120, 220), (150, 90, 40)
+RIVER_RGB, ROAD_RGB, INK = (60, 120, 220), (150, 90, 40), (25, 25, 25)
 RESET = "\x1b[0m"
 # Each side's characters, relative to the hex's top-left corner (x, y), with the character drawn there.
 SIDES = {
@@ -90,12 +91,20 @@ class HexBoard:
         return drawn
 
     def render(self, stacks: Mapping[Hex, list[tuple[Unit, int]]], names: Mapping[str, str]) -> str:
-        canvas: list[list[tuple[str, tuple[int, int, int] | None]]] = [[(" ", None)] * self.width for _ in range(self.height)]
+        # Each character with its colour and its background (the hex's terrain fill, as on the printed map).
+        canvas: list[list[tuple[str, Any, Any]]] = [[(" ", None, None)] * self.width for _ in range(self.height)]
 
         def put(x: int, y: int, text: str, rgb: tuple[int, int, int] | None = None) -> None:
             for offset, char in enumerate(text):
                 if 0 <= y < self.height and 0 <= x + offset < self.width:
-                    canvas[y][x + offset] = (char, rgb)
+                    canvas[y][x + offset] = (char, rgb, canvas[y][x + offset][2])
+
+        for hex_, (x, y) in self.origin.items():
+            terrains = self.game.map.terrain.get(hex_, ())
+            fill = _rgb(terrain_style(terrains[0]).fill) if terrains else None
+            for dy, first, last in ((1, 2, 6), (2, 1, 7), (3, 1, 7)):
+                for dx in range(first, last + 1):
+                    canvas[y + dy][x + dx] = (" ", None, fill)
 
         for hex_, (x, y) in self.origin.items():
             for cells in SIDES.values():
@@ -122,16 +131,22 @@ class HexBoard:
                 put(x + 4, y + 4, "*")
         return "\n".join(self._line(row) for row in canvas)
 
-    def _line(self, row: list[tuple[str, tuple[int, int, int] | None]]) -> str:
+    def _line(self, row: list[tuple[str, Any, Any]]) -> str:
         if not self.color:
-            return "".join(char for char, _ in row).rstrip()
-        out, current = [], None
-        for char, rgb in row:
-            if rgb != current:
-                out.append(RESET if rgb is None else f"\x1b[38;2;{rgb[0]};{rgb[1]};{rgb[2]}m")
-                current = rgb
+            return "".join(char for char, _, _ in row).rstrip()
+        out, current = [], (None, None)
+        for char, rgb, fill in row:
+            if fill is not None and rgb is None:
+                rgb = INK  # dark text on the light terrain fill, whatever the terminal's own colours
+            if (rgb, fill) != current:
+                out.append(RESET)
+                if rgb is not None:
+                    out.append(f"\x1b[38;2;{rgb[0]};{rgb[1]};{rgb[2]}m")
+                if fill is not None:
+                    out.append(f"\x1b[48;2;{fill[0]};{fill[1]};{fill[2]}m")
+                current = (rgb, fill)
             out.append(char)
-        if current is not None:
+        if current != (None, None):
             out.append(RESET)
         return "".join(out).rstrip()
 
