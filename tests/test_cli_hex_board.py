@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 
+from rulec.aids.palette import terrain_style
 from rulec.cli.board_view import BoardView, GameScreen
 from rulec.cli.hex_board import SIDES
 from rulec.engine import new_game
@@ -61,6 +62,8 @@ def test_colour_matches_the_plain_map_and_paints_rivers_blue(metz):
     plain = BoardView(metz, color=False).render({"0807": [(metz.units["de_gar"], 1)]}, {"de_gar": "Gar"})
     coloured = BoardView(metz, color=True).render({"0807": [(metz.units["de_gar"], 1)]}, {"de_gar": "Gar"})
     assert ANSI.sub("", coloured) == plain and "\x1b[38;2;60;120;220m~" in coloured
+    forest = terrain_style("forest").fill.lstrip("#")  # hexes filled as on the printed map
+    assert f"48;2;{int(forest[0:2], 16)};{int(forest[2:4], 16)};{int(forest[4:6], 16)}m" in coloured
 
 
 def test_the_map_is_reprinted_only_when_it_changed(metz):

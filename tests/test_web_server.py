@@ -206,3 +206,12 @@ def test_a_map_less_battle_gets_the_exact_odds_and_a_seeded_battle():
     assert refused.status_code == 400 and "unknown unit kind 'dragon'" in refused.json()["error"]
     assert client.post("/api/battle", json={"game": "engle_ww2_battle", "sides": ["x" * 400, "y"]}).status_code == 400
     assert client.post("/api/battle", json={"game": "engle_ww2_battle", "sides": "no"}).status_code == 400
+
+
+def test_move_costs_for_the_hover_are_the_engines(client, metz):
+    game_id = start(client)
+    costs = client.get(f"/api/games/{game_id}/costs/us_357").json()["costs"]
+    state = new_game(metz, seed=1)
+    reach = {a.hex for a in state.legal_actions() if a.kind == "move" and a.unit == "us_357"}
+    assert set(costs) == reach and costs == {h: state.move_cost("us_357", h) for h in reach}
+    assert client.get(f"/api/games/{game_id}/costs/nobody").json()["costs"] == {}

@@ -271,7 +271,9 @@ async function clickHex(hex) {
     const mine = legal.filter((a) => a.unit === selected && a.hex === hex);
     if (mine.length) { const done = choose(mine, `Orders for ${selected} to ${hex}`); selected = null; return done; }
   }
-  const atHex = legal.filter((a) => !a.unit && a.hex === hex);
+  // Orders aimed at the hex: attacks, retreat paths ending there, advances and placements into it
+  // (a unit's plain moves need the unit chosen first: many units may reach one hex).
+  const atHex = legal.filter((a) => a.hex === hex && (!a.unit || a.kind !== "move"));
   if (atHex.length) return choose(atHex, `Orders at ${hex}`);
   selected = null; show(view);
   return hexInfo(hex);
