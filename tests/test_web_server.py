@@ -215,3 +215,14 @@ def test_move_costs_for_the_hover_are_the_engines(client, metz):
     reach = {a.hex for a in state.legal_actions() if a.kind == "move" and a.unit == "us_357"}
     assert set(costs) == reach and costs == {h: state.move_cost("us_357", h) for h in reach}
     assert client.get(f"/api/games/{game_id}/costs/nobody").json()["costs"] == {}
+
+
+def test_the_server_keeps_a_bounded_number_of_games_dropping_the_least_used(metz):
+    from rulec.web.session import Registry, new_session
+    registry = Registry(limit=3)
+    ids = [registry.add(new_session("drive_on_metz", metz, seed=n)) for n in range(3)]
+    registry.get(ids[0])  # used again: the second game is now the least recently used
+    newest = registry.add(new_session("drive_on_metz", metz, seed=9))
+    assert len(registry) == 3 and registry.get(ids[0]) and registry.get(newest)
+    with pytest.raises(ValueError, match="no game"):
+        registry.get(ids[1])

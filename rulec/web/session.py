@@ -21,7 +21,7 @@ from rulec.players.match import chance_rng
 from rulec.players.saves import SavedGame, history_strings, restore
 from rulec.players.setup import PLAYER_KINDS, check_options, player_seed
 
-MAX_GAMES = 64  # the oldest game is dropped past this: a long-running server stays bounded in memory
+MAX_GAMES = 64  # past this the least recently used game is dropped: a long-running server stays bounded in memory
 MAX_ORDER = 400  # characters in one order line
 
 
@@ -140,6 +140,7 @@ def load_session(saved: SavedGame, game: Any) -> GameSession:
     session.by_player = []
     for action in final.history():
         session._push(action, human=False)  # a loaded game's past is not the player's to undo
+    session._roll_dice()
     return session
 
 
@@ -160,7 +161,10 @@ class Registry:
         return game_id
 
     def get(self, game_id: str) -> GameSession:
-        session = self._games.get(game_id)
+        with self._guard:
+            session = self._games.pop(game_id, None)
+            if session is not None:
+                self._games[game_id] = session  # the most recently used last: the least used is dropped first
         if session is None:
             raise SessionError(f"no game '{game_id[:40]}' on this server (it may have ended with the server)", status=404)
         return session
