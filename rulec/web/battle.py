@@ -23,7 +23,7 @@ class BattleRequestError(ValueError):
 def fight(game: Any, sides: list[str], seed: int, skirmish: bool) -> dict[str, Any]:
     """The odds of the battle and one battle fought with `seed`, as the CLI's JSON gives them."""
     if len(sides) != 2 or not all(isinstance(s, str) and s.strip() for s in sides):
-        raise BattleRequestError("give two forces, e.g. 'Germany: panther/good, infantry' and 'Soviet: infantry x3'")
+        raise BattleRequestError("give two forces, each written 'SIDE: UNIT, UNIT/QUALITY, UNIT xN'")
     if any(len(s) > MAX_FORCE_TEXT for s in sides):
         raise BattleRequestError(f"a force is written in at most {MAX_FORCE_TEXT} characters")
     try:
