@@ -52,7 +52,7 @@ def steps(driver) -> int:
 
 
 def wait_steps(driver, count: int) -> None:
-    WebDriverWait(driver, 30).until(lambda d: steps(d) == count, f"the page never showed {count} actions")
+    WebDriverWait(driver, 90).until(lambda d: steps(d) == count, f"the page never showed {count} actions")
 
 
 def click_order(driver, text: str) -> None:
@@ -101,6 +101,14 @@ def test_a_full_turn_of_drive_on_metz_by_clicks(browser, metz, tmp_path):
         outlined = {p.get_attribute("data-hex") for p in browser.find_elements(By.CSS_SELECTOR, 'polygon.zoc[data-zoc="germany"]')}
         assert outlined == set(new_game(metz, seed=1).enemy_zoc("us")) and outlined
         browser.find_element(By.ID, "show-zoc").click()
+
+        # A typed order the rules forbid is refused with its rule case, whose meaning is one click away.
+        browser.find_element(By.ID, "order-text").send_keys("move 357 0909\n")
+        WebDriverWait(browser, 10).until(lambda d: "illegal (rule 7.21)" in d.find_element(By.ID, "message").text)
+        browser.find_element(By.ID, "rule-link").click()
+        assert browser.find_element(By.ID, "message").text == f"rule 7.21: {'movement allowance'}"
+        assert steps(browser) == 0
+        browser.find_element(By.ID, "order-text").clear()
 
         # A reinforcement from the tray to the hex next to the Germans at 0403; the hexes it can reach light up.
         browser.find_element(By.CSS_SELECTOR, '#tray .counter-box[data-unit="us_357"]').click()

@@ -34,7 +34,9 @@ from rulec.players.setup import PLAYER_KINDS, build_players, check_options, pars
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("play", help="play a game in the terminal",
-                                   description=__doc__.split("\n\n")[0])
+                                   description=__doc__.split("\n\n")[0],
+                                   epilog="`rulec info GAME` lists the sides, options and scenarios to choose from; "
+                                          "`rulec serve GAME` plays on a board in the browser; docs/playing.md is a guide.")
     parser.add_argument("game", nargs="?", help="a game name in games/ or a game file (not needed with --load)")
     parser.add_argument("--scenario", action="append", default=[], metavar="S", help="a scenario of the game")
     parser.add_argument("--option", action="append", default=[], metavar="O", help="an optional rule (repeatable)")

@@ -322,6 +322,11 @@ $("ai-run").addEventListener("click", async () => {
   aiRunning = false;
 });
 
+$("order-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("order-text").value.trim();
+  if (text) order(text);
+});
 $("save").href = `/api/games/${gameId}/save`;
 $("show-zoc").addEventListener("change", () => view && drawZoc());
 $("load-file").addEventListener("change", async (event) => {
@@ -334,13 +339,15 @@ $("load-file").addEventListener("change", async (event) => {
   } catch (error) { say(error.message); }
 });
 
+let replayLast = null;  // the game's length when the replay began
 async function replayTo(step) {
-  const last = replayStep === null ? view.steps : view.replay_last;
-  if (step < 0 || step > last) return;
+  if (replayStep === null) replayLast = view.steps;
+  if (step < 0 || step > replayLast) return;
   replayStep = step;
   try {
     const data = await api(`?at=${step}`);
-    data.replay_last = last;
+    if (step !== replayStep) return;  // a later click has asked for another step: show that one only
+    data.replay_last = replayLast;
     selected = null;
     show(data);
   } catch (error) { say(error.message); }
