@@ -73,3 +73,23 @@ def test_did_you_mean_names_only_units_that_can_take_the_order(capsys, monkeypat
     refusal = out.split("us> move 1125x 0304\n", 1)[1].split("us>")[0]
     assert "not accepted: no unit '1125x'\n" in refusal  # not "did you mean '1125'?", a German unit
     assert "1125" not in refusal.split("\n", 1)[1]
+
+
+def test_ending_a_phase_with_an_over_stacked_hex_asks_first(metz):
+    from rulec.players.human import HumanPlayer
+    state = new_game(metz, seed=1).arrange({"us_357": "0304", "us_358": "0304", "de_gar": "0807"},
+                                           turn=2, phase=metz.sequence[1].id)
+    assert len(state.units_at("0304")) > metz.stacking.limit
+    typed = iter(["end", "n", "end", "y"])
+    said = io.StringIO()
+    prompts = []
+
+    def read_line(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(typed)
+
+    action = HumanPlayer(read_line=read_line, out=said).choose(state)
+    assert action.kind == "end"
+    asked = [p for p in prompts if "end anyway" in p]
+    assert len(asked) == 2 and "eliminates units of 357, 358 (over-stacked)" in asked[0]
+    assert "the phase goes on" in said.getvalue()

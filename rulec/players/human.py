@@ -131,9 +131,13 @@ class HumanPlayer:
         after = state.clone()
         after.apply_action(end)
         lost = [state.unit_name(u) for u in state.units(status="map") if after.status(u) == "eliminated"]
+        if getattr(after, "removing", None):  # over-full hexes: units must be removed before the phase ends
+            limit = state.game.stacking.limit
+            lost += [state.unit_name(u) for h in sorted(set(state.positions.values()))
+                     if len(state.units_at(h)) > limit for u in state.units_at(h)]
         worries = []
         if lost:
-            worries.append(f"eliminates {', '.join(lost)} (over-stacked)")
+            worries.append(f"eliminates units of {', '.join(dict.fromkeys(lost))} (over-stacked)")
         if due:
             worries.append(f"leaves {', '.join(due)} off the map")
         if not worries:
