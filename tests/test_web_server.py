@@ -226,3 +226,18 @@ def test_the_server_keeps_a_bounded_number_of_games_dropping_the_least_used(metz
     assert len(registry) == 3 and registry.get(ids[0]) and registry.get(newest)
     with pytest.raises(ValueError, match="no game"):
         registry.get(ids[1])
+
+
+def test_a_closed_tab_mid_request_loses_nothing(metz):
+    """A client that goes away while its order is being carried out: the game is whole and goes on."""
+    with running_server({"drive_on_metz": metz}) as url, httpx.Client(base_url=url, timeout=60) as http:
+        game_id = http.post("/api/games", json={"game": "drive_on_metz", "seed": 1, "players": {"germany": "mcts"}}).json()["id"]
+        http.post(f"/api/games/{game_id}/orders", json={"order": "end"})  # the US move on, the German MCTS AI to move
+        assert http.post(f"/api/games/{game_id}/orders", json={"order": "end"}).status_code == 200
+        with pytest.raises(httpx.TimeoutException):
+            httpx.post(f"{url}/api/games/{game_id}/ai", timeout=0.05)  # the tab closes before the AI has answered
+        time.sleep(0.5)
+        view = http.get(f"/api/games/{game_id}").json()
+        saved = http.get(f"/api/games/{game_id}/save").json()
+        assert view["steps"] >= 2 and http.post(f"/api/games/{game_id}/ai").status_code == 200
+        assert len(http.get(f"/api/games/{game_id}/save").json()["history"]) > len(saved["history"])
