@@ -3,7 +3,6 @@ robustness (bad requests, unknown ids, oversized bodies, concurrent requests on 
 
 from __future__ import annotations
 
-import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 
