@@ -167,7 +167,7 @@ function drawPanel() {
     const o = view.odds;
     battle.appendChild(el("h2", {}, "Odds"));
     const facts = el("p", {id: "odds", "data-column": o.column, "data-drm": o.drm},
-      `${o.attack} against ${o.defence}: column ${o.column}` + (o.base_column !== o.column ? ` (from ${o.base_column}` +
+      `${o.attack} against ${o.defence}: column "${o.column}"` + (o.base_column !== o.column ? ` (from "${o.base_column}"` +
       (o.terrain_shift ? `, terrain ${o.terrain_shift > 0 ? "+" : ""}${o.terrain_shift}` : "") +
       (o.option_shift ? `, options ${o.option_shift > 0 ? "+" : ""}${o.option_shift}` : "") + ")" : "") +
       (o.drm ? `, die ${o.drm > 0 ? "+" : ""}${o.drm}` : ""));
