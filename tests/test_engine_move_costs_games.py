@@ -228,3 +228,15 @@ def test_a_leave_rule_may_let_the_first_step_enter_another_enemy_zone(rearguard)
     rules = replace(rearguard.movement, leave_zoc=replace(rearguard.movement.leave_zoc, into_zoc=True))
     state = new_game(replace(rearguard, movement=rules)).arrange(units, phase="red_move")
     assert state.move_cost("r_cav", "0603") == 2  # straight in: 1 MP and 1 more for leaving
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_the_board_server_shows_a_fraction_of_a_mp_as_its_text(rail):
+    testclient = pytest.importorskip("starlette.testclient")
+    from rulec.web.app import create_app
+
+    client = testclient.TestClient(create_app({"rail_lines": rail}))
+    response = client.post("/api/games", json={"game": "rail_lines", "seed": 1, "players": {}})
+    assert response.status_code == 201, response.text
+    costs = client.get(f"/api/games/{response.json()['id']}/costs/r_inf").json()["costs"]
+    assert (costs["0702"], costs["0101"]) == ("3/2", 2)
