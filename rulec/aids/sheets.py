@@ -21,9 +21,19 @@ from rulec.runtime.model import Award, Game, Option, Phase, Unit, VictoryLevel
 _PHASE_ACTIVITY = {
     "movement": "Move units",
     "combat": "Attack adjacent enemy units",
-    "victory_points": "Score victory points",
-    "end_of_turn": "Advance the Game Turn marker",
+    "placement": "Place units",
 }
+
+
+def _activity(game: Game, phase: Phase, scoring: tuple[str, ...], last: bool) -> str:
+    """What players do in a phase; an automatic phase is named by what it does."""
+    if phase.kind != "automatic":
+        return _PHASE_ACTIVITY.get(phase.kind, humanize(phase.kind))
+    if scoring or any(e.kind == "score" for hook in phase.hooks for e in hook.effects):
+        return "Score victory points"
+    if any(hook.effects for hook in phase.hooks):
+        return "Carry out the phase's effects"
+    return "Advance the Game Turn marker" if last else "Nothing to decide"
 
 
 # ---------------------------------------------------------------------- CRT
@@ -111,8 +121,8 @@ class PhaseRow:
 def sequence_rows(game: Game) -> tuple[PhaseRow, ...]:
     rows = []
     for number, phase in enumerate(game.sequence, 1):
-        activity = _PHASE_ACTIVITY.get(phase.kind, humanize(phase.kind))
         scoring = tuple(a.text or a.id for a in game.awards if a.trigger.kind == "phase" and a.trigger.phase == phase.id)
+        activity = _activity(game, phase, scoring, number == len(game.sequence))
         side_name = game.sides[phase.side].name if phase.side in game.sides else "Both players"
         rows.append(PhaseRow(number, phase, side_name, activity, scoring))
     return tuple(rows)

@@ -1,0 +1,78 @@
+"""The procedures a phase follows, read from the game file: predicates and hooks.
+
+A phase is one of a closed set of procedures (model.PhaseKind): movement and combat
+(the phasing side moves, then fights), placement (placement.py: units placed from a pool
+one at a time) and automatic (no decision: its hooks do its work, e.g. weather, VP,
+recovery). Every phase may have a `when` (skipped when it fails as the phase comes up),
+hooks on phase_start and phase_end, and movement and combat phases a `movers` or
+`attackers` predicate, a set of units evaluated once at the phase start.
+
+New hook effects are entries in EFFECTS: a function of the state, the effect and the
+evaluation context.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from rulec.engine.context import EngineContext
+from rulec.engine.statuses import ON_MAP, PENDING
+from rulec.runtime.model import HookEffect, Phase
+
+if TYPE_CHECKING:
+    from rulec.engine.state import GameState
+
+
+def comes_up(state: "GameState") -> bool:
+    """Does the current phase take place now (its `when`, if any, holds; a scenario's deployment always does)?"""
+    if state._prelude:  # a deployment phase of a scenario, played before its start phase (scenarios.py)
+        return True
+    when = state.phase.when
+    return when is None or bool(when(EngineContext(state)))
+
+
+def movers(state: "GameState", phase: Phase) -> tuple[str, ...]:
+    """The units that may move in a movement phase: the side's on the map or waiting to arrive, narrowed by `movers`."""
+    units = tuple(u for u in state.tables.units_of.get(phase.side, ()) if state.where[u] in (ON_MAP, PENDING))
+    if phase.movers is None:
+        return units
+    allowed = {unit.id for unit in phase.movers(EngineContext(state))}
+    return tuple(u for u in units if u in allowed)
+
+
+def attackers(state: "GameState", phase: Phase) -> frozenset[str] | None:
+    """The units `attackers` lets attack this combat phase (None: every unit able to)."""
+    if phase.attackers is None:
+        return None
+    return frozenset(unit.id for unit in phase.attackers(EngineContext(state)))
+
+
+def run_hooks(state: "GameState", event: str) -> None:
+    """Carry out the current phase's hooks on `event`, in file order."""
+    for hook in state.phase.hooks:
+        if hook.event != event:
+            continue
+        context = EngineContext(state)
+        if hook.when is not None and not hook.when(context):
+            continue
+        for effect in hook.effects:
+            EFFECTS[effect.kind](state, effect, context)
+            context = EngineContext(state)  # the next effect sees what this one did
+
+
+def _score(state: "GameState", effect: HookEffect, context: EngineContext) -> None:
+    amount = int(effect.amount(context))
+    if amount:
+        state._score(effect.side, amount, f"{state.phase.id}:{effect.kind}")
+
+
+def _eliminate(state: "GameState", effect: HookEffect, context: EngineContext) -> None:
+    for unit in list(effect.units(context)):
+        if state.where.get(unit.id) == ON_MAP:
+            state._eliminate(unit.id)
+
+
+EFFECTS: dict[str, Callable[["GameState", HookEffect, EngineContext], None]] = {
+    "score": _score,
+    "eliminate": _eliminate,
+}
