@@ -55,7 +55,7 @@ def test_the_weather_phase_comes_up_from_turn_2_and_its_hooks_score_and_eliminat
     # Turn 2's weather phase: blue scored 2 at its start, and red's unit in the marsh was eliminated at its end.
     assert state.vp["blue"] == 2
     assert state.status("i2") == "eliminated" and state.status("i1") == "map"
-    assert [e.source for e in state.vp_log] == ["weather:score"]
+    assert [e.source for e in state.vp_log] == ["weather:phase_start"]
 
 
 def test_the_vp_hook_scores_only_when_its_condition_holds(game):
@@ -65,3 +65,23 @@ def test_the_vp_hook_scores_only_when_its_condition_holds(game):
     end_phases_until(state, "blue_move", turn=2)
     state.apply_action(Action.end())
     assert state.vp["red"] == 2  # two red units in the east zone at the end of turn 2
+
+
+def test_game_hooks_on_elimination_and_battle_end(game):
+    state = new_game(game).arrange({"p1": "0503", "b1": "0504"}, phase="red_fight")
+    for step in state.parse_orders("attack 0504 with p1"):
+        state.apply_action(step)
+    state.apply_action(Action.roll(1))  # 4 against 1: the defender is eliminated
+    assert state.status("b1") == "eliminated"
+    # unit_eliminated, about b1 (a blue unit of strength 1), then battle_resolved once every effect is done
+    assert [(e.source, e.side, e.amount, e.unit) for e in state.vp_log] == [
+        ("unit_eliminated", "red", 1, "b1"), ("battle_resolved", "blue", 1, None)]
+
+
+def test_game_hooks_on_exit_and_game_end(game):
+    state = new_game(game).arrange({"p1": "0501", "i1": "0502", "b1": "0101"}, turn=3, phase="red_move")
+    state.apply_action(Action.exit("p1", "east_edge"))
+    assert state.vp["red"] == 5  # unit_exited
+    while not state.is_terminal():
+        state.apply_action(Action.end())
+    assert state.status("i1") == "eliminated"  # game_end: red's units in the east are eliminated

@@ -92,7 +92,7 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     ("VictoryLevel", "winner"), ("SuddenDeath", "winner"),  # [engine/victory.py]
     ("OutcomeBand", "text"),  # [battle/report.py]
     # the sequence's procedures and scenarios [engine/procedures.py, placement.py, scenarios.py]
-    ("Phase", "when"), ("Hook", "when"), ("Hook", "effects"), ("ResultCode", "effects"),
+    ("Phase", "when"), ("Hook", "when"), ("Phase", "hooks"), ("Game", "hooks"), ("Hook", "effects"), ("ResultCode", "effects"),
     ("HookEffect", "kind"), ("HookEffect", "side"), ("HookEffect", "amount"), ("HookEffect", "units"), ("Game", "units"),
     ("Phase", "placement"), ("Arrival", "placement"), ("Placement", "hexes"), ("Placement", "cost"), ("ZocWithdrawal", "cost"),
     ("Scenario", "turns"), ("GameInfo", "turns"), ("Scenario", "vp"), ("Scenario", "options"), ("Game", "options"),
@@ -146,6 +146,7 @@ BLOCKS: dict[str, type] = {
     "game.schema.json#/$defs/victory/properties/sudden_death/additionalProperties": m.SuddenDeath,
     "game.schema.json#/$defs/option": m.Option,
     "game.schema.json#/$defs/sequence/properties/phase/additionalProperties/properties/on": m.Hook,
+    "game.schema.json#/$defs/sequence/properties/on": m.Hook,
     "game.schema.json#/$defs/sequence/properties/phase/additionalProperties/properties/placement": m.Placement,
     "game.schema.json#/$defs/hook": m.Hook,
     "game.schema.json#/$defs/scenario": m.Scenario,
@@ -210,6 +211,11 @@ WRITTEN_AS: dict[tuple[str, str], tuple[str, str]] = {
     ("Phase", "on"): ("Phase", "hooks"),
     ("Hook", "phase_start"): ("Hook", "event"),
     ("Hook", "phase_end"): ("Hook", "event"),
+    ("Game", "on"): ("Game", "hooks"),
+    ("Hook", "unit_eliminated"): ("Hook", "event"),
+    ("Hook", "unit_exited"): ("Hook", "event"),
+    ("Hook", "battle_resolved"): ("Hook", "event"),
+    ("Hook", "game_end"): ("Hook", "event"),
     ("Scenario", "start"): ("Scenario", "start_turn"),
     ("Scenario", "turn"): ("Scenario", "start_turn"),
     ("Scenario", "phase"): ("Scenario", "start_phase"),

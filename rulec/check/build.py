@@ -81,6 +81,7 @@ class Builder(MapSections, CombatSections, SequenceSections):
                                       objectives=objectives)
         awards = self.awards(sides, triggers, compiler)
         sequence = self.procedures(sequence, compiler)
+        hooks = self.game_hooks(compiler)
         options = self.options(sides, units)
         scenarios = self.scenarios(sides, units, sequence, options)
         game = m.Game(
@@ -97,6 +98,7 @@ class Builder(MapSections, CombatSections, SequenceSections):
             results=results,
             combat=self.combat(tables) if "combat" in self.data else None,
             sequence=sequence,
+            hooks=hooks,
             awards=awards,
             victory=self.victory(sides, compiler) if "victory" in self.data else None,
             options=options,

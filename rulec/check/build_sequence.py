@@ -23,6 +23,8 @@ from rulec.runtime import model as m
 # Kinds written before procedures existed, and the procedure each is.
 KIND_ALIASES = {"victory_points": "automatic", "end_of_turn": "automatic"}
 HOOK_EVENTS = ("phase_start", "phase_end")
+GAME_EVENTS = ("unit_eliminated", "unit_exited", "battle_resolved", "game_end")
+UNIT_EVENTS = frozenset({"unit_eliminated", "unit_exited"})  # their expressions are about the unit
 # Hook effects and the kinds of their arguments.
 HOOK_EFFECTS = {"score": (kinds.SIDE, kinds.NUMBER), "eliminate": (kinds.UNITS,)}
 HOOK_FORMS = {"score": "score(SIDE, AMOUNT)", "eliminate": "eliminate(UNITS)"}
@@ -80,7 +82,15 @@ class SequenceSections:
             result.append(replace(phase, **fields))
         return tuple(result)
 
-    def hook(self, event: str, body: dict, path: Path, compiler: ExpressionCompiler) -> m.Hook | None:
+    def game_hooks(self, compiler: ExpressionCompiler) -> tuple[m.Hook, ...]:
+        """The whole game's hooks: sequence { on unit_eliminated { effects = [...] } }."""
+        hooks = []
+        for event, body in (self.get(("sequence", "on")) or {}).items():
+            if event in GAME_EVENTS and isinstance(body, dict):  # anything else: the schema reports it
+                hooks.append(self.hook(event, body, ("sequence", "on", event), compiler.for_unit(event in UNIT_EVENTS)))
+        return tuple(hooks)
+
+    def hook(self, event: str, body: dict, path: Path, compiler: ExpressionCompiler) -> m.Hook:
         effects = []
         for i, item in enumerate(body.get("effects", ())):
             effect = self.hook_effect(item, path + ("effects", i), compiler)

@@ -7,8 +7,10 @@ recovery). Every phase may have a `when` (skipped when it fails as the phase com
 hooks on phase_start and phase_end, and movement and combat phases a `movers` or
 `attackers` predicate, a set of units evaluated once at the phase start.
 
-New hook effects are entries in EFFECTS: a function of the state, the effect and the
-evaluation context.
+The game's own hooks (sequence { on unit_eliminated | unit_exited | battle_resolved |
+game_end }) run from state.py and effects.py where those events happen. New hook effects
+are entries in EFFECTS: a function of the state, the effect, the evaluation context and
+the name the VP log gives the hook.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import TYPE_CHECKING, Callable
 
 from rulec.engine.context import EngineContext
 from rulec.engine.statuses import ON_MAP, PENDING
-from rulec.runtime.model import HookEffect, Phase
+from rulec.runtime.model import Hook, HookEffect, Phase, Unit
 
 if TYPE_CHECKING:
     from rulec.engine.state import GameState
@@ -49,30 +51,42 @@ def attackers(state: "GameState", phase: Phase) -> frozenset[str] | None:
 
 def run_hooks(state: "GameState", event: str) -> None:
     """Carry out the current phase's hooks on `event`, in file order."""
-    for hook in state.phase.hooks:
+    _run(state, state.phase.hooks, event, None, f"{state.phase.id}:{event}")
+
+
+def run_game_hooks(state: "GameState", event: str, unit: Unit | None = None) -> None:
+    """Carry out the game's own hooks on `event` (about `unit`, for a unit's elimination or exit)."""
+    if state.game.hooks:
+        _run(state, state.game.hooks, event, unit, event)
+
+
+def _run(state: "GameState", hooks: tuple[Hook, ...], event: str, unit: Unit | None, source: str) -> None:
+    """Each hook on `event` whose `when` holds; `source` names it in the VP log."""
+    for hook in hooks:
         if hook.event != event:
             continue
-        context = EngineContext(state)
+        context = EngineContext(state, unit)
         if hook.when is not None and not hook.when(context):
             continue
         for effect in hook.effects:
-            EFFECTS[effect.kind](state, effect, context)
-            context = EngineContext(state)  # the next effect sees what this one did
+            EFFECTS[effect.kind](state, effect, context, source)
+            context = EngineContext(state, unit)  # the next effect sees what this one did
 
 
-def _score(state: "GameState", effect: HookEffect, context: EngineContext) -> None:
+def _score(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
     amount = int(effect.amount(context))
     if amount:
-        state._score(effect.side, amount, f"{state.phase.id}:{effect.kind}")
+        unit = context.unit
+        state._score(effect.side, amount, source, unit=unit.id if unit is not None else None)
 
 
-def _eliminate(state: "GameState", effect: HookEffect, context: EngineContext) -> None:
+def _eliminate(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
     for unit in list(effect.units(context)):
         if state.where.get(unit.id) == ON_MAP:
             state._eliminate(unit.id)
 
 
-EFFECTS: dict[str, Callable[["GameState", HookEffect, EngineContext], None]] = {
+EFFECTS: dict[str, Callable[["GameState", HookEffect, EngineContext, str], None]] = {
     "score": _score,
     "eliminate": _eliminate,
 }

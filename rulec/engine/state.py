@@ -815,6 +815,7 @@ class GameState:
         self.due.pop(uid, None)
         self.where[uid] = EXITED
         unit = self._units[uid]
+        procedures.run_game_hooks(self, "unit_exited", unit)
         for award in self.game.awards:
             trigger = award.trigger
             # An exit scores for the exiting unit's own side (or the side the trigger names).
@@ -853,6 +854,7 @@ class GameState:
         self.pos.pop(uid, None)
         self.where[uid] = ELIMINATED
         unit = self._units[uid]
+        procedures.run_game_hooks(self, "unit_eliminated", unit)
         for award in self.game.awards:
             if award.trigger.kind == "eliminated" and award.trigger.side == unit.side:
                 amount = award_amount(self, award, unit)
@@ -933,6 +935,7 @@ class GameState:
     def _end_game(self, decided: Outcome | None = None) -> None:
         """The game is over: score the end-of-game awards; `decided` is a sudden death's result."""
         self.terminal, self.decided = True, decided
+        procedures.run_game_hooks(self, "game_end")
         for award, amount in score_game_end(self):
             if amount:
                 self._score(award.side, amount, award.id)

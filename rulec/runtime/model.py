@@ -400,9 +400,13 @@ class HookEffect:
 
 @dataclass(frozen=True)
 class Hook:
-    """Effects carried out when `event` happens, if `when` holds (None: always)."""
+    """Effects carried out when `event` happens, if `when` holds (None: always).
 
-    event: Literal["phase_start", "phase_end"]
+    phase_start and phase_end belong to a phase; the others to the whole game (sequence { on ... }).
+    The effects of unit_eliminated and unit_exited are about that unit (`unit`, `side`, `strength`).
+    """
+
+    event: Literal["phase_start", "phase_end", "unit_eliminated", "unit_exited", "battle_resolved", "game_end"]
     effects: tuple[HookEffect, ...]
     when: Expr | None = None
 
@@ -679,6 +683,7 @@ class Game:
     results: dict[str, ResultCode] = field(default_factory=dict)
     combat: CombatRules | None = None
     sequence: tuple[Phase, ...] = ()
+    hooks: tuple[Hook, ...] = ()  # the game's own hooks (unit_eliminated, unit_exited, battle_resolved, game_end)
     awards: tuple[Award, ...] = ()
     victory: VictoryRules | None = None
     options: dict[str, Option] = field(default_factory=dict)
