@@ -101,3 +101,18 @@ def test_options_that_exclude_each_other_or_that_the_scenario_does_not_allow_are
         new_game(game, scenario="counteratack")
     assert new_game(game, options=("air_support", "fog")).vp == {"red": 1, "blue": 2}
     assert new_game(game, options=("night",), scenario="counterattack").vp == {"red": 0, "blue": 5}
+
+
+def test_a_refused_placement_says_why(game):
+    state = new_game(game)
+    assert "0303 is not a hex r1 may be placed in" in state.explain("place r1 0303")
+    assert "r3 is not one of the units to place" in state.explain("place r3 0101")  # already on the map
+    state.apply_action(Action.end())
+    state.apply_action(Action.end())
+    assert "placed only in a placement phase" in state.explain("place r1 0101")
+    replacing = new_game(game).arrange({"r3": "0105", "b2": "0605"}, turn=2, phase="red_move")
+    replacing.where.update({"r1": "eliminated", "r2": "eliminated"})
+    replacing.apply_action(Action.end())
+    replacing.apply_action(Action.end())
+    replacing.apply_action(Action.place("r1", "0301"))  # 2 points spent
+    assert "r2 costs 1 points to place, and 0 are left" in replacing.explain("place r2 0305")

@@ -32,7 +32,7 @@ def test_only_panzers_move_in_the_panzer_phase(game):
     state = new_game(game)
     assert state.phase.id == "red_panzers"  # the weather phase does not come up on turn 1
     assert moving_units(state) == {"p1"}
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match="may not move in the red_panzers"):
         state.apply_action(Action.move("i1", "0202"))
     state.apply_action(Action.end())
     state.apply_action(Action.end())  # red_fight

@@ -18,6 +18,9 @@ Modules, one job each:
     combat.py       battle columns, shifts, DRMs, retreat paths
     context.py      EngineContext: the position as compiled expressions read it
     victory.py      VP awards, sudden death and victory levels
+    procedures.py   a phase's predicates (when, movers, attackers) and hooks, the game's own hooks
+    placement.py    placement phases: `place UNIT HEX` from a pool into allowed hexes (set-up, replacements)
+    scenarios.py    a scenario's start, length, units, deployment and VP; options that exclude each other
     explain.py      why an order is illegal, citing the game's rule_refs
     conformance.py  random-game checks usable on any map game
 Rulings on open rule questions are in docs/rulings.md.

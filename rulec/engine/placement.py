@@ -63,6 +63,20 @@ def placements(state: "GameState") -> list[Action]:
     return [Action.place(u, h) for u in units for h in where]
 
 
+def why_not(state: "GameState", action: Action) -> tuple[str, str | None]:
+    """Why `place UNIT HEX` is refused now (explain.py)."""
+    phase = state.phase
+    if phase.kind != "placement":
+        return f"units are placed only in a placement phase, not in the {phase.name}", None
+    uid, name = action.unit, state.tables.short_name.get(action.unit, action.unit)
+    if uid not in {unit.id for unit in phase.placement.pool(EngineContext(state))} or state.unit(uid).side != phase.side \
+            or state.where[uid] not in PLACEABLE:
+        return f"{name} is not one of the units to place in the {phase.name}", None
+    if state.points_left is not None and cost(state, uid) > state.points_left:
+        return f"{name} costs {cost(state, uid)} points to place, and {state.points_left} are left", None
+    return f"{action.hex} is not a hex {name} may be placed in now", None
+
+
 def place(state: "GameState", uid: str, hex: str) -> None:
     if state.points_left is not None:
         state.points_left -= cost(state, uid)
