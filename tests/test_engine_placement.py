@@ -84,10 +84,15 @@ def test_a_scenario_starts_mid_game_with_its_own_units_deployment_length_and_vp(
     assert state.status("r3") == "unused"  # the scenario removes it
     state.apply_action(Action.end())
     assert (state.turn, state.phase.id) == (2, "red_move")
-    # red_move, blue_move; turn 3: red_replacements is passed (nothing eliminated), red_move, blue_move
-    for _ in range(4):
+    # red_move, blue_move; turn 3: red_replacements is passed (nothing eliminated), red_move
+    for _ in range(3):
         state.apply_action(Action.end())
+    assert state.arrival_turn("b3") == 3  # the scenario brings it a turn early: it must enter now
+    state.apply_action(next(a for a in state.legal_actions() if a.unit == "b3" and a.kind == "move"))
+    state.apply_action(Action.end())
     assert state.is_terminal() and state.turn == 3  # it ends after turn 3, not the game's 4
+    assert state.status("b3") == "map"  # the blue armour arrived on turn 3, a turn early
+    assert new_game(game).arrival_turn("b3") == 4
 
 
 def test_options_that_exclude_each_other_or_that_the_scenario_does_not_allow_are_refused(game):

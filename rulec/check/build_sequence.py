@@ -160,6 +160,10 @@ class SequenceSections:
                                path + ("add", i), hint="mark the unit 'optional = true'")
             for side in body.get("vp", {}):
                 self.reference(side, sides, "side", path + ("vp", side), key=True)
+            for uid in body.get("arrivals", {}):
+                if self.reference(uid, units, "unit", path + ("arrivals", uid), key=True) and units[uid].arrives is None:
+                    self.error("scenario-arrival", f"unit '{uid}' has no arrival to schedule", path + ("arrivals", uid), key=True,
+                               hint="only units written with 'arrives' may have their turn changed")
             for i, oid in enumerate(body.get("options", ())):
                 self.reference(oid, options, "option", path + ("options", i))
             start = body.get("start", {})
@@ -180,5 +184,5 @@ class SequenceSections:
                 id=sid, name=body.get("name", sid), text=body.get("text", ""), start_turn=start.get("turn", 1),
                 start_phase=start_phase, turns=turns, add=tuple(body.get("add", ())), remove=tuple(body.get("remove", ())),
                 vp=dict(body.get("vp", {})), deployment=tuple(body.get("deployment", ())),
-                options=tuple(listed) if listed is not None else None)
+                options=tuple(listed) if listed is not None else None, arrivals=dict(body.get("arrivals", {})))
         return result

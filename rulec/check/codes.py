@@ -119,6 +119,7 @@ CODES: dict[str, str] = {
     "placement-incomplete": "a placement phase without a placement block or without a side",
     "deployment-not-placement": "a scenario deployment naming a phase that is not a placement phase",
     "scenario-length": "a scenario that ends before the turn it starts on",
+    "scenario-arrival": "a scenario scheduling the arrival of a unit that has no arrival",
 }
 
 

@@ -2,7 +2,8 @@
 
 A scenario (model.Scenario) starts the game at a turn and phase of its own, lasts to a
 turn of its own, adds optional units and removes others, gives VP, and may first play
-placement phases (its deployment, in the order listed) before its start phase. Units
+placement phases (its deployment, in the order listed) before its start phase, and
+reschedule reinforcements (`arrivals`). Units
 written `setup = free` wait off the map, never arriving by movement, until a placement
 phase places them. Options that exclude each other, or that the scenario does not
 allow, are refused before the game starts.
@@ -74,5 +75,8 @@ def prepare(state: "GameState", scenario: str | None) -> None:
         state.last_turn = chosen.turns
     order = [ids.index(p) for p in chosen.deployment] + [start]
     state.phase_index, state._prelude = order[0], tuple(order[1:])
+    for uid, turn in chosen.arrivals.items():
+        if state.where[uid] == PENDING:
+            state.due[uid] = max(turn, chosen.start_turn)
     for side, amount in chosen.vp.items():
         state._score(side, amount, f"scenario:{scenario}", phase="setup")

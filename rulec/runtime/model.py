@@ -545,7 +545,8 @@ class Scenario:
     """A scenario: where the game starts, how long it lasts, which units and options it uses.
 
     `deployment` lists placement phases played first, in that order, before `start_phase`.
-    `options`: the options a player may choose with it (all, when None).
+    `options`: the options a player may choose with it (all, when None). `arrivals` moves
+    reinforcements to other turns (a unit that arrived before the start arrives on the start turn).
     """
 
     id: str
@@ -559,6 +560,7 @@ class Scenario:
     vp: dict[str, int] = field(default_factory=dict)  # VP given when the scenario starts
     deployment: tuple[str, ...] = ()
     options: tuple[str, ...] | None = None
+    arrivals: dict[str, int] = field(default_factory=dict)  # unit -> the turn it arrives in this scenario
 
 
 # ----------------------------------------------------- battle systems (no map)
