@@ -51,7 +51,9 @@ def attackers(state: "GameState", phase: Phase) -> frozenset[str] | None:
 
 def run_hooks(state: "GameState", event: str) -> None:
     """Carry out the current phase's hooks on `event`, in file order."""
-    _run(state, state.phase.hooks, event, None, f"{state.phase.id}:{event}")
+    phase = state.phase
+    if phase.hooks:  # most phases have none: nothing to build
+        _run(state, phase.hooks, event, None, f"{phase.id}:{event}")
 
 
 def run_game_hooks(state: "GameState", event: str, unit: Unit | None = None) -> None:

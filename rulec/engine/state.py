@@ -762,9 +762,10 @@ class GameState:
             # The common case, checked against the one unit's moves rather than every action.
             uid = action.unit
             unit = self._units.get(uid)
-            if unit is None or unit.side != self.phase.side or uid in self.moved:
+            phase = self.phase
+            if unit is None or unit.side != phase.side or uid in self.moved:
                 return False
-            if self.phase.movers is not None and uid not in self._movers:  # a phase for some units only
+            if phase.movers is not None and uid not in self._movers:  # a phase for some units only
                 return False
             where = self.where[uid]
             if not (where == ON_MAP or (where == PENDING and self._arrives_now(uid))):
