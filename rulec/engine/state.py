@@ -876,16 +876,22 @@ class GameState:
         units = [u for h, us in self._occupants().items() if len(us) > limit for u in us]
         return sorted(units, key=order.__getitem__)
 
+    def _late_arrivals(self) -> None:
+        """The end of a movement phase (or its passing over): reinforcements due in it that have not entered
+        come next turn or are removed (movement.late_arrival)."""
+        phase = self.phase
+        for uid in [u for u, w in self.where.items() if w == PENDING and self._units[u].side == phase.side]:
+            if self.due.get(uid) == self.turn and self._arrives_now(uid):
+                if self.game.movement.late_arrival == "removed":
+                    self.where[uid] = UNUSED
+                    self.due.pop(uid)
+                else:
+                    self.due[uid] = self.turn + 1
+
     def _end_phase(self) -> None:
         phase = self.phase
         if phase.kind == "movement":
-            for uid in [u for u, w in self.where.items() if w == PENDING and self._units[u].side == phase.side]:
-                if self.due.get(uid) == self.turn and self._arrives_now(uid):  # not entered (movement.late_arrival)
-                    if self.game.movement.late_arrival == "removed":
-                        self.where[uid] = UNUSED
-                        self.due.pop(uid)
-                    else:
-                        self.due[uid] = self.turn + 1
+            self._late_arrivals()
         checked = self.game.stacking.checked
         if checked == "end_of_every_phase" or (checked == "end_of_movement" and phase.kind == "movement"):
             stacked = self._overstacked_units()
@@ -958,6 +964,8 @@ class GameState:
                     return
                 # Automatic phases, and placement phases with nothing to place, have no decisions.
                 procedures.run_hooks(self, "phase_end")
+            elif phase.kind == "movement":  # passed over: its reinforcements are late, as if it had ended
+                self._late_arrivals()
             if not self._next_phase():
                 return
 
