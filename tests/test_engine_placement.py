@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rulec.engine import Action, IllegalAction, new_game
-from rulec.engine.scenarios import ScenarioError
+from rulec.engine import ScenarioError
 from rulec.pipeline import load_game
 
 GAMES = Path(__file__).parent / "games"
