@@ -83,7 +83,7 @@ class Builder(MapSections, CombatSections, SequenceSections):
         sequence = self.procedures(sequence, compiler)
         hooks = self.game_hooks(compiler)
         options = self.options(sides, units)
-        scenarios = self.scenarios(sides, units, sequence, options)
+        scenarios = self.scenarios(sides, units, sequence, options, info.turns if info else 0)
         game = m.Game(
             info=info,
             sides=sides,

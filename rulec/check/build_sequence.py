@@ -146,7 +146,8 @@ class SequenceSections:
                 result.append(other)
         return tuple(result)
 
-    def scenarios(self, sides, units, sequence, options) -> dict[str, m.Scenario]:
+    def scenarios(self, sides, units, sequence, options, game_turns: int) -> dict[str, m.Scenario]:
+        """The scenario blocks; `game_turns` is the game's length (0: no fixed length)."""
         result = {}
         phase_ids = [p.id for p in sequence]
         for sid, body in self.get(("scenario",), {}).items():
@@ -176,9 +177,11 @@ class SequenceSections:
                         self.error("deployment-not-placement", f"deployment phase '{pid}' is not a placement phase",
                                    path + ("deployment", i))
             turns = body.get("turns")
-            if turns is not None and start.get("turn", 1) > turns:
+            last = turns if turns is not None else game_turns
+            if isinstance(last, int) and last > 0 and start.get("turn", 1) > last:
+                where = path + ("turns",) if turns is not None else path + ("start", "turn")
                 self.error("scenario-length", f"scenario '{sid}' starts on turn {start.get('turn')} "
-                           f"but ends on turn {turns}", path + ("turns",))
+                           f"but ends on turn {last}" + ("" if turns is not None else ", the game's last"), where)
             listed = body.get("options")
             result[sid] = m.Scenario(
                 id=sid, name=body.get("name", sid), text=body.get("text", ""), start_turn=start.get("turn", 1),
