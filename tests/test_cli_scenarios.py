@@ -28,6 +28,7 @@ def test_a_scenario_is_played_from_its_start_and_saved_with_the_game(capsys, tmp
     assert status == 0
     assert "Blue Setup" in out or "blue_setup" in out  # its deployment, blue first
     assert "(turn 1" not in out  # it starts on turn 2
+    assert "scenario: Counterattack. Blue deploys first, then red;" in out
     saved = json.loads((tmp_path / "game.json").read_text())
     assert saved["scenario"] == "counterattack"
     assert main(["replay", "game.json"]) == 0  # the saved game replays from the scenario's start

@@ -146,6 +146,9 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     players = build_players(kinds, list(state.players), seed, read_line=read_line, out=out, commands=commands,
                             before_choice=before_choice)
     print(screen.title(kinds, options, seed), file=out)
+    if state.scenario:
+        chosen = game.scenarios[state.scenario]
+        print(f"scenario: {chosen.name}" + (f". {chosen.text}" if chosen.text else ""), file=out)
     screen.show_position(state)
     stopped_by_player = False
     try:
