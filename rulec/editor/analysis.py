@@ -132,13 +132,17 @@ def complete(text: str, offset: int, symbols: Symbols) -> list[Completion]:
         key = _key_before(head)
         schema = field_schema(frames, key) if key else None
         words = enum_values(schema)
-        only_words = bool(words) and takes_only_words(schema)
-        if not only_words:  # a field with fixed words alone takes nothing else
-            seen_kinds = symbols.value_kinds.get(key or "", Counter())
+        seen_kinds = symbols.value_kinds.get(key or "", Counter())
+        # Words come first, unless the field also takes names and the file already gives it names of some
+        # kind (`setup = 0807` in the file: hexes first, then `free`).
+        words_first = not seen_kinds or takes_only_words(schema)
+        if words_first:
+            items += [Completion(word, "value", key or "") for word in words]
+        if not (words and takes_only_words(schema)):  # a field with fixed words alone takes nothing else
             ranked = sorted(symbols.all(), key=lambda s: -seen_kinds[s.kind])
             items += [Completion(s.name, s.kind, s.detail, likely=not seen_kinds or s.kind in seen_kinds) for s in ranked]
-        # words a field also takes (`setup = free` beside a hex) come after the names the file gives it
-        items += [Completion(word, "value", key or "", likely=only_words or not items) for word in words]
+        if not words_first:
+            items += [Completion(word, "value", key or "", likely=False) for word in words]
     elif (keyword := _block_keyword_before(head)) is not None:
         # `improved ` then a label: the names of the kind this keyword's labels are in the file.
         kinds = symbols.label_kinds.get(keyword, Counter())
