@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from rulec.engine.actions import Action
 from rulec.engine.context import EngineContext
 from rulec.engine.statuses import ELIMINATED, ON_MAP, PENDING
+from rulec.runtime.model import Placement
 
 if TYPE_CHECKING:
     from rulec.engine.state import GameState
@@ -22,22 +23,28 @@ if TYPE_CHECKING:
 PLACEABLE = (PENDING, ELIMINATED)  # a unit on the map is not in the pool, nor one left out of the game
 
 
+def rules(state: "GameState") -> Placement:
+    placement = state.phase.placement
+    assert placement is not None, "a placement phase has a placement block (the checker sees to it)"
+    return placement
+
+
 def begin(state: "GameState") -> bool:
     """Start a placement phase: count its points; False if there is nothing to place (the phase is passed)."""
-    placement = state.phase.placement
+    placement = rules(state)
     state.points_left = int(placement.points(EngineContext(state))) if placement.points is not None else None
     return bool(placements(state))
 
 
 def cost(state: "GameState", uid: str) -> int:
-    placement = state.phase.placement
+    placement = rules(state)
     return int(placement.cost(EngineContext(state, state.unit(uid)))) if placement.cost is not None else 1
 
 
 def pool(state: "GameState") -> list[str]:
     """The phasing side's units that may still be placed (and paid for), in game-file order."""
     phase = state.phase
-    ids = {unit.id for unit in phase.placement.pool(EngineContext(state))}
+    ids = {unit.id for unit in rules(state).pool(EngineContext(state))}
     order = state.tables.unit_order
     units = sorted((u for u in ids if state.unit(u).side == phase.side and state.where[u] in PLACEABLE), key=order.__getitem__)
     if state.points_left is not None:
@@ -49,7 +56,7 @@ def hexes(state: "GameState") -> list[str]:
     """The allowed hexes with room for one more unit of the phasing side."""
     side, limit = state.phase.side, state.game.stacking.limit
     occupants = state._occupants()
-    allowed = state.phase.placement.hexes(EngineContext(state))
+    allowed = rules(state).hexes(EngineContext(state))
     return sorted(h for h in set(allowed) if len(occupants.get(h, ())) < limit
                   and all(state.unit(u).side == side for u in occupants.get(h, ())))
 
@@ -68,8 +75,9 @@ def why_not(state: "GameState", action: Action) -> tuple[str, str | None]:
     phase = state.phase
     if phase.kind != "placement":
         return f"units are placed only in a placement phase, not in the {phase.name}", None
-    uid, name = action.unit, state.tables.short_name.get(action.unit, action.unit)
-    if uid not in {unit.id for unit in phase.placement.pool(EngineContext(state))} or state.unit(uid).side != phase.side \
+    uid = action.unit or ""
+    name = state.tables.short_name.get(uid, uid)
+    if uid not in {unit.id for unit in rules(state).pool(EngineContext(state))} or state.unit(uid).side != phase.side \
             or state.where[uid] not in PLACEABLE:
         return f"{name} is not one of the units to place in the {phase.name}", None
     if state.points_left is not None and cost(state, uid) > state.points_left:

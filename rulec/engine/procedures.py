@@ -76,6 +76,7 @@ def _run(state: "GameState", hooks: tuple[Hook, ...], event: str, unit: Unit | N
 
 
 def _score(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+    assert effect.side is not None and effect.amount is not None, "score(side, amount): the checker gives both"
     amount = int(effect.amount(context))
     if amount:
         unit = context.unit
@@ -83,6 +84,7 @@ def _score(state: "GameState", effect: HookEffect, context: EngineContext, sourc
 
 
 def _eliminate(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+    assert effect.units is not None, "eliminate(units): the checker gives them"
     for unit in list(effect.units(context)):
         if state.where.get(unit.id) == ON_MAP:
             state._eliminate(unit.id)

@@ -73,6 +73,12 @@ class GameState:
     players: tuple[str, ...]
     turn: int
     vp: dict[str, int]
+    # set by scenarios.prepare: the scenario played, the last turn, deployment phases still to come
+    # before the start phase, and a placement phase's points left (None: it counts none)
+    scenario: str | None
+    last_turn: int
+    _prelude: tuple[int, ...]
+    points_left: int | None
 
     # ------------------------------------------------------------ set-up
     def _setup(self, game: Game, options: tuple[str, ...], seed: int, scenario: str | None = None) -> None:
