@@ -52,3 +52,11 @@ def test_simulate_plays_a_scenario(capsys):
     # The scenario ends after turn 3 (the game lasts 4 turns) and gives blue 4 VP as it starts.
     assert all(g["turns"] == 3 for g in summary["games"])
     assert all(g["vp"]["blue"] >= 4 for g in summary["games"])
+
+
+def test_info_lists_the_scenarios_and_the_options_that_exclude_each_other(capsys):
+    assert main(["info", GAME]) == 0
+    out = capsys.readouterr().out
+    assert "  air_support: Air Support (not with night)" in out
+    assert "scenario blocks (--scenario ID):\n  counterattack: Counterattack, from turn 2 (red_move) to turn 3; " \
+           "options: air_support, night" in out
