@@ -11,6 +11,8 @@ Battle-section codes are listed by rulec/check/build_battle.py.
 
 from __future__ import annotations
 
+from rulec.language.limits import LIMIT_CODES
+
 CODES: dict[str, str] = {
     # ------------------------------------------------------------- files
     "no-such-game": "a game name that is not a file in games/",
@@ -104,6 +106,9 @@ CODES: dict[str, str] = {
     "optional-unit-unused": "a warning: an optional unit no option adds",
     "option-improve-range": "an option improving more units than have improved counters",
 }
+
+# Limits on the size of a game file (rulec/language/limits.py), proved by tests/test_limits.py.
+CODES.update(LIMIT_CODES)
 
 
 def describe(code: str) -> str:
