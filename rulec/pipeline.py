@@ -32,6 +32,18 @@ SUFFIX = ".rulec"
 
 def find_game(name_or_path: str) -> Path:
     """A game given as a path, or as its name in games/."""
+    try:
+        return _find_game(name_or_path)
+    except (OSError, ValueError) as error:  # a name too long for the file system, a NUL byte...
+        reason = getattr(error, "strerror", None) or str(error)
+        raise DiagnosticError([Diagnostic("no-such-file", f"no game file '{_shortened(name_or_path)}': {reason}")]) from None
+
+
+def _shortened(name: str, width: int = 60) -> str:
+    return name if len(name) <= width else f"{name[:width]}... ({len(name)} characters)"
+
+
+def _find_game(name_or_path: str) -> Path:
     path = Path(name_or_path)
     if path.suffix == SUFFIX or path.exists() or "/" in name_or_path:
         if path.is_dir():
@@ -43,7 +55,7 @@ def find_game(name_or_path: str) -> Path:
     if candidate.is_file():
         return candidate
     known = sorted(p.stem for p in GAMES_DIR.glob(f"*{SUFFIX}"))
-    raise DiagnosticError([Diagnostic("no-such-game", f"no game named '{name_or_path}'", hint=did_you_mean(name_or_path, known)
+    raise DiagnosticError([Diagnostic("no-such-game", f"no game named '{_shortened(name_or_path)}'", hint=did_you_mean(name_or_path, known)
                                       or (f"games are: {', '.join(known)}" if known else None))])
 
 

@@ -9,13 +9,16 @@ when a human plays, every turn otherwise); every order is told in words as it
 is given, and each battle with its odds, column, die roll, result, retreats and
 advance. `--turns N` stops after N game turns and prints the result so far.
 A game that stops before its end (`quit`, Ctrl-C, end of input, `--turns`) is
-always saved: to `--save FILE`, the last `save FILE`, or `rulec-autosave-<game>.json`.
+always saved: to `--save FILE`, the last `save FILE`, or a new
+`rulec-autosave-<game>-<n>.json` (never over an earlier one); if it cannot be
+saved anywhere the exit status is 1.
 A player's guide is in docs/playing.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 import sys
 import tempfile
@@ -26,8 +29,9 @@ from rulec.cli.board_view import GameScreen, use_color
 from rulec.diagnostics import Diagnostic, DiagnosticError, render
 from rulec.pipeline import load_game
 from rulec.players import QuitGame
-from rulec.players.match import play_match
-from rulec.players.saves import SavedGame, check_writable, history_strings, read_save, restore, write_save
+from rulec.cli.arguments import bounded_int
+from rulec.players.match import ChanceDice, play_match
+from rulec.players.saves import SavedGame, check_writable, game_hash, history_strings, read_save, restore, write_save
 from rulec.players.setup import PLAYER_KINDS, build_players, check_options, parse_player_specs
 
 
@@ -39,10 +43,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="O", help="an optional rule (repeatable)")
     parser.add_argument("--player", action="append", default=[], metavar="SIDE=KIND",
                         help=f"who plays a side: {', '.join(PLAYER_KINDS)} (default human)")
-    parser.add_argument("--seed", type=int, default=None, help="the seed of the dice and the AI players (default 0)")
+    parser.add_argument("--seed", type=bounded_int("--seed", 0), default=None,
+                        help="the seed of the dice and the AI players (default 0)")
     parser.add_argument("--save", metavar="FILE", help="save the game to FILE when it stops")
     parser.add_argument("--load", metavar="FILE", help="go on with a saved game")
-    parser.add_argument("--turns", type=int, metavar="N", help="stop after N game turns")
+    parser.add_argument("--turns", type=bounded_int("--turns", 1), metavar="N", help="stop after N game turns")
     parser.add_argument("--no-color", action="store_true", help="no ANSI colours")
     parser.set_defaults(func=run)
 
@@ -84,7 +89,9 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
             return 2
         game = load_playable_game(saved.game)
         sides = list(game.sides)
-        state = restore(saved, args.load, text, start=start_state, game=game, sides=sides, player_kinds=PLAYER_KINDS)
+        dice = ChanceDice(saved.seed)
+        state = restore(saved, args.load, text, start=start_state, game=game, sides=sides, player_kinds=PLAYER_KINDS,
+                        dice=dice)
         kinds = {**saved.players, **parse_player_specs(args.player, sides)}
         seed, options, game_name = saved.seed, tuple(saved.options), saved.game
         if args.seed is not None or args.option or args.scenario:
@@ -101,6 +108,8 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         seed = args.seed if args.seed is not None else 0
         game_name = args.game
         state = start_state(game, options, seed)
+        dice = ChanceDice(seed)
+    fingerprint = game_hash(game)
     kinds = {side: kinds.get(side, "human") for side in sides}
     # A human wants the map at the start of every phase; AI games only need it each turn.
     map_every = "phase" if "human" in kinds.values() else "turn"
@@ -114,7 +123,7 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
             print("save needs a file name: save FILE", file=out)
             return False
         try:
-            write_save(path, SavedGame(game_name, list(options), seed, kinds, history_strings(state)))
+            write_save(path, SavedGame(game_name, list(options), seed, kinds, history_strings(state), fingerprint))
         except DiagnosticError as error:
             for diagnostic in error.diagnostics:
                 print(render(diagnostic), file=out)
@@ -139,8 +148,8 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     screen.show_position(state)
     stopped_by_player = False
     try:
-        result = play_match(state, players, seed=seed + len(state.history()), max_turns=args.turns,
-                            on_action=screen.narrate)
+        # The dice roll on from where the saved game stopped: the same dice as a game played straight through.
+        result = play_match(state, players, seed=seed, dice=dice, max_turns=args.turns, on_action=screen.narrate)
     except QuitGame:  # `quit`, or the end of the input
         stopped_by_player = True
         result = None
@@ -153,9 +162,11 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     if args.save or unfinished:
         # Nothing is lost: an unfinished game is always written somewhere it can be resumed from.
         # The chosen file first; if that fails, the autosave file here, then in the temporary folder.
-        targets = [*saved_to, autosave_path(game_name), str(Path(tempfile.gettempdir()) / autosave_path(game_name))]
+        autosave = autosave_path(game_name)
+        targets = [*saved_to, autosave, autosave_path(game_name, Path(tempfile.gettempdir()))]
         if not any(save(state, target) for target in dict.fromkeys(targets)):
             print("the game could not be saved anywhere; it is lost", file=out)
+            return 1
     if stopped_by_player:
         print("game stopped.", file=out)
         return 0
@@ -167,10 +178,17 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     return 0
 
 
-def autosave_path(game_name: str) -> str:
-    """`rulec-autosave-<game>.json` in the current folder, for a game stopped without `--save`."""
-    stem = Path(game_name).stem or "game"
-    return f"rulec-autosave-{stem}.json"
+def autosave_path(game_name: str, folder: Path = Path(".")) -> str:
+    """A new `rulec-autosave-<game>-<n>.json` in `folder`, for a game stopped without `--save`.
+
+    The name is made of the game's name in letters, digits, '-' and '_' only (a game name
+    read from a save never chooses where to write), and never that of an earlier autosave.
+    """
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "_", Path(game_name).stem)[:60].strip("_") or "game"
+    number = 1
+    while (folder / f"rulec-autosave-{stem}-{number}.json").exists():
+        number += 1
+    return str(folder / f"rulec-autosave-{stem}-{number}.json")
 
 
 def _quoted(path: str) -> str:
