@@ -11,6 +11,7 @@ Battle-section codes are listed by rulec/check/build_battle.py.
 
 from __future__ import annotations
 
+from rulec.check.names import NAME_CODES
 from rulec.language.limits import LIMIT_CODES
 
 CODES: dict[str, str] = {
@@ -109,6 +110,8 @@ CODES: dict[str, str] = {
 
 # Limits on the size of a game file (rulec/language/limits.py), proved by tests/test_limits.py.
 CODES.update(LIMIT_CODES)
+# Names that would make a game mean something else than its file says (rulec/check/names.py).
+CODES.update(NAME_CODES)
 
 
 def describe(code: str) -> str:

@@ -15,6 +15,7 @@ import signal
 import sys
 
 from rulec.diagnostics import Diagnostic, DiagnosticError, printable, render
+from rulec.runtime.errors import ExpressionFailed
 
 COMMANDS = ("check", "compile", "play", "simulate", "replay", "battle", "aids")
 
@@ -62,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
+    except ExpressionFailed as error:  # an expression of the game file failed while playing (play reports it with its place)
+        print(f"rulec: game error: {printable(str(error))}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # `rulec ... | head`: the reader left; stop quietly, as Unix tools do
         return 1
     except OSError as error:  # a disk full, a file vanished: one line, no traceback

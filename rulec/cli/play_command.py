@@ -30,7 +30,9 @@ from rulec.diagnostics import Diagnostic, DiagnosticError, render
 from rulec.pipeline import load_game
 from rulec.players import QuitGame
 from rulec.cli.arguments import bounded_int
+from rulec.check.locate import expression_span
 from rulec.players.match import ChanceDice, play_match
+from rulec.runtime.errors import ExpressionFailed
 from rulec.players.saves import SavedGame, check_writable, game_hash, history_strings, read_save, restore, write_save
 from rulec.players.setup import PLAYER_KINDS, build_players, check_options, parse_player_specs
 
@@ -60,6 +62,9 @@ def load_playable_game(name: str) -> Any:
                 if game.battle is not None else None)
         raise DiagnosticError([Diagnostic("no-map", f"'{name}' has no map, so it cannot be played turn by turn",
                                           hint=hint)])
+    if not game.sequence:  # the checker allows it (a map drawn for the aids); the engine needs a phase to play
+        raise DiagnosticError([Diagnostic("no-sequence", f"'{name}' has no sequence of play, so it cannot be played turn by turn",
+                                          hint="add a 'sequence { phase ... }' block (see docs/language.md)")])
     from rulec.engine.support import unplayed
 
     for setting in unplayed(game):
@@ -147,6 +152,7 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     print(screen.title(kinds, options, seed), file=out)
     screen.show_position(state)
     stopped_by_player = False
+    failure: ExpressionFailed | None = None
     try:
         # The dice roll on from where the saved game stopped: the same dice as a game played straight through.
         result = play_match(state, players, seed=seed, dice=dice, max_turns=args.turns, on_action=screen.narrate)
@@ -157,6 +163,8 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         print(file=out)  # off the line the ^C was echoed on
         stopped_by_player = True
         result = None
+    except ExpressionFailed as error:  # an expression of the game file failed: the game is saved, the error shown where it is written
+        failure, stopped_by_player, result = error, True, None
     screen.flush(state)
     unfinished = stopped_by_player or not result.finished
     if args.save or unfinished:
@@ -167,6 +175,10 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         if not any(save(state, target) for target in dict.fromkeys(targets)):
             print("the game could not be saved anywhere; it is lost", file=out)
             return 1
+    if failure is not None:
+        print(render(Diagnostic("expression-failed", f"game error: {failure}", expression_span(game.source, failure.source),
+                                hint="guard the expression, e.g. with if(...), or fix the game file")), file=sys.stderr)
+        return 1
     if stopped_by_player:
         print("game stopped.", file=out)
         return 0

@@ -38,7 +38,12 @@ class Expr:
     function: Callable[[Any], Any] = field(compare=False, repr=False)
 
     def __call__(self, context: Any) -> Any:
-        return self.function(context)
+        try:
+            return self.function(context)
+        except Exception as error:  # a division by zero, a text compared with a number...: a game error, not a traceback
+            from rulec.runtime.errors import ExpressionFailed
+
+            raise ExpressionFailed(self.source, error) from error
 
 
 # ------------------------------------------------------------------ game facts

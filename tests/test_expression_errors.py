@@ -1,0 +1,54 @@
+"""A game that passes `rulec check` plays without a traceback: a failing expression is a game error at its file:line."""
+
+from __future__ import annotations
+
+import io
+import pickle
+import re
+from pathlib import Path
+
+import pytest
+
+from rulec.cli.main import main
+from rulec.pipeline import check_file
+from rulec.runtime.errors import ExpressionFailed
+
+TINY = (Path(__file__).resolve().parent / "bad_games" / "ok_designer_tiny.rulec").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def dividing_game(tmp_path, monkeypatch):
+    """The tiny game whose awards divide by zero, with a battle on turn 1."""
+    monkeypatch.chdir(tmp_path)
+    text = TINY.replace("amount = 8 - turn", "amount = 8 / (turn - turn)")
+    text = text.replace("award red_kills { side = red  when = eliminated(blue)  amount = strength }",
+                        "award red_kills { side = red  when = eliminated(blue)  amount = strength / (turn - turn) }")
+    text = text.replace("strength = 3  move = 3  setup = 0101", "strength = 3  move = 3  setup = 0302")
+    (tmp_path / "div.rulec").write_text(text, encoding="utf-8")
+    assert check_file(str(tmp_path / "div.rulec")).ok  # the checker cannot know the turn
+    return tmp_path / "div.rulec", text
+
+
+def test_a_division_by_zero_in_play_is_a_game_error_at_its_line_and_the_game_is_kept(dividing_game, capsys, monkeypatch):
+    path, text = dividing_game
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    status = main(["play", str(path), "--player", "red=greedy", "--player", "blue=random"])
+    captured = capsys.readouterr()
+    assert status == 1 and "Traceback" not in captured.err
+    match = re.search(r"div\.rulec:(\d+):\d+: error: game error: the expression '([^']+)' failed: division by zero "
+                      r"\[expression-failed\]", captured.err)
+    assert match, captured.err
+    assert match[2].replace(" ", "") in text.splitlines()[int(match[1]) - 1].replace(" ", "")
+    assert "game saved to rulec-autosave-div-1.json" in captured.out
+
+
+def test_a_division_by_zero_in_a_simulation_is_one_line(dividing_game, capsys):
+    path, _ = dividing_game
+    status = main(["simulate", str(path), "-n", "2", "--jobs", "1"])
+    err = capsys.readouterr().err
+    assert status == 1 and err.startswith("rulec: game error: the expression") and len(err.splitlines()) == 1
+
+
+def test_the_error_crosses_processes():
+    error = pickle.loads(pickle.dumps(ExpressionFailed("1 / 0", ZeroDivisionError("division by zero"))))
+    assert error.source == "1 / 0" and "division by zero" in str(error)
