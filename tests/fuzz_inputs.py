@@ -131,7 +131,7 @@ def random_input(rng: random.Random) -> str:
 
 
 def run_one(text: str, play_actions: int = 30) -> tuple[str, list]:
-    """The input through the pipeline as far as it goes: ("rejected" | "checked" | "played", diagnostics).
+    """The input through the pipeline as far as it goes: ("rejected" | "checked" | "played" | "game-error", diagnostics).
 
     Raises whatever rulec raises that is not a diagnostic: that is what the fuzzing looks for.
     """
@@ -157,16 +157,20 @@ def run_one(text: str, play_actions: int = 30) -> tuple[str, list]:
     namespace: dict = {}
     exec(compile(generate_module(game), "<fuzz>", "exec"), namespace)
     assert namespace["GAME"] == game, "the compiled module does not give back the checked game"
-    if game.map is None:
+    if game.map is None or not game.sequence:  # what `rulec play` refuses with a diagnostic
         return "checked", diagnostics
     from rulec.engine import new_game
+    from rulec.runtime.errors import ExpressionFailed
 
     rng = random.Random(len(text))
-    state = new_game(game, seed=rng.randrange(100))
-    for _ in range(play_actions):
-        if state.is_terminal():
-            break
-        outcomes = state.chance_outcomes() if state.is_chance_node() else [(a, 1) for a in state.legal_actions()]
-        state.apply_action(rng.choice(outcomes)[0])
-        str(state)
+    try:
+        state = new_game(game, seed=rng.randrange(100))
+        for _ in range(play_actions):
+            if state.is_terminal():
+                break
+            outcomes = state.chance_outcomes() if state.is_chance_node() else [(a, 1) for a in state.legal_actions()]
+            state.apply_action(rng.choice(outcomes)[0])
+            str(state)
+    except ExpressionFailed:  # reported as a game error at the expression's line, not a traceback
+        return "game-error", diagnostics
     return "played", diagnostics
