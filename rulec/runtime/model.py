@@ -40,7 +40,9 @@ class Expr:
     def __call__(self, context: Any) -> Any:
         try:
             return self.function(context)
-        except Exception as error:  # a division by zero, a text compared with a number...: a game error, not a traceback
+        # The expression's own failures (a division by zero, a text compared with a number): a game error, not a
+        # traceback. Whatever the context raises on purpose (the aids' NeedsPlay) passes through.
+        except (ArithmeticError, TypeError, ValueError, AttributeError, LookupError) as error:
             from rulec.runtime.errors import ExpressionFailed
 
             raise ExpressionFailed(self.source, error) from error
