@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from rulec.cli.board_view import GameScreen, use_color
-from rulec.diagnostics import Diagnostic, DiagnosticError, render
+from rulec.diagnostics import Diagnostic, DiagnosticError, printable, render
 from rulec.pipeline import load_game
 from rulec.players import QuitGame
 from rulec.cli.arguments import bounded_int
@@ -85,12 +85,13 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         print("rulec: error: --turns must be at least 1", file=sys.stderr)
         return 2
     if args.save and (problem := check_writable(args.save)):
-        print(f"rulec: error: {problem}", file=sys.stderr)
+        print(f"rulec: error: {printable(problem)}", file=sys.stderr)
         return 2
     if args.load:
         saved, text = read_save(args.load)
         if args.game and args.game != saved.game:
-            print(f"rulec: error: the saved game is '{saved.game}', not '{args.game}'", file=sys.stderr)
+            print(f"rulec: error: the saved game is '{printable(saved.game)[:200]}', not '{printable(args.game)[:200]}'",
+                  file=sys.stderr)
             return 2
         game = load_playable_game(saved.game)
         sides = list(game.sides)
@@ -135,7 +136,7 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
             return False
         saved_to[:] = [path]
         then = "see it again with: rulec replay" if state.is_terminal() else "go on with: rulec play --load"
-        print(f"game saved to {path}; {then} {_quoted(path)}", file=out)
+        print(printable(f"game saved to {path}; {then} {_quoted(path)}"), file=out)
         return True
 
     commands = {"map": lambda s, rest: screen.show_position(s, legend=True), "units": lambda s, rest: screen.show_units(s),
