@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulec.check.build import Builder
+from rulec.check.constant_faults import check_constant_faults
 from rulec.check.names import check_names
 from rulec.check.references import check_references
 from rulec.check.schema import check_schema
@@ -111,7 +112,7 @@ def check(document: Document) -> tuple[Game | None, list[Diagnostic]]:
                                       "this is a bug in rulec", Span(document.file, 1, 1)))
         return None, diagnostics
     diagnostics += builder.diagnostics
-    diagnostics += check_names(document)
+    diagnostics += check_names(document) + check_constant_faults(document)
     if game is not None:
         diagnostics += check_references(game, document)
     elif builder.game is not None:
