@@ -27,6 +27,8 @@ MAX_NUMBER = 10**9  # a whole number written in the file
 MAX_RANGE_SPAN = 1_000_000  # high minus low of a range of whole numbers (a hex range of 6-digit hexes fits)
 MAX_MAP_HEXES = 10_000  # columns times rows (100 x 100)
 MAX_UNITS = 2_000  # unit blocks, improved counters included
+MAX_OUTCOME_BANDS = 6  # of a battle system: the checker proves its army-state table for every army, which grows
+                       # as (units + 1) ** outcomes
 
 # code -> what it means (registered in rulec.check.codes.CODES)
 LIMIT_CODES: dict[str, str] = {
@@ -39,6 +41,7 @@ LIMIT_CODES: dict[str, str] = {
     "limit-range": f"a range of whole numbers spanning more than {MAX_RANGE_SPAN:,}",
     "limit-map-size": f"a map of more than {MAX_MAP_HEXES:,} hexes",
     "limit-units": f"more than {MAX_UNITS:,} units",
+    "limit-outcomes": f"a battle system with more than {MAX_OUTCOME_BANDS} outcome bands",
 }
 
 _NESTING_KINDS = {"block", "list", "object"}
@@ -117,7 +120,7 @@ def _range_limit(node: Tree, file: str) -> Iterator[Diagnostic]:
 
 
 def document_limits(data: dict[str, Any], spans: dict, file: str) -> list[Diagnostic]:
-    """The map's size and the number of units, checked before the checker builds the game."""
+    """The map's size, the number of units and of battle outcomes, checked before the checker builds the game."""
     problems = []
     game_map = data.get("map")
     if isinstance(game_map, dict):
@@ -130,6 +133,12 @@ def document_limits(data: dict[str, Any], spans: dict, file: str) -> list[Diagno
     if len(units) > MAX_UNITS:
         problems.append(Diagnostic("limit-units", f"this game has {len(units):,} units; a game may have at most {MAX_UNITS:,}",
                                    spans.get(("unit",)) or Span(file, 1, 1)))
+    battle = data.get("battle")
+    outcomes = battle.get("outcome") if isinstance(battle, dict) else None
+    if isinstance(outcomes, dict) and len(outcomes) > MAX_OUTCOME_BANDS:
+        problems.append(Diagnostic("limit-outcomes", f"this battle system has {len(outcomes)} outcome bands; a battle "
+                                                     f"system may have at most {MAX_OUTCOME_BANDS}",
+                                   spans.get(("battle", "outcome", list(outcomes)[MAX_OUTCOME_BANDS])) or Span(file, 1, 1)))
     return problems
 
 
