@@ -52,7 +52,9 @@ def _init_worker(game_name: str, options: tuple[str, ...], kinds: dict[str, str]
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # The pool stops its workers with SIGTERM: the default (end at once), not the parent's handler
     # (rulec.cli.main.stop_on_signals), which would print a traceback from each worker.
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
     _WORKER.update(game=load_game(game_name), options=options, kinds=kinds)
 
 
