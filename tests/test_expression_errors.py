@@ -52,3 +52,17 @@ def test_a_division_by_zero_in_a_simulation_is_one_line(dividing_game, capsys):
 def test_the_error_crosses_processes():
     error = pickle.loads(pickle.dumps(ExpressionFailed("1 / 0", ZeroDivisionError("division by zero"))))
     assert error.source == "1 / 0" and "division by zero" in str(error)
+
+
+@pytest.mark.parametrize("expression", ["count(3)", '"a" < 1', "strength_of(3)", 'min("a", 1)', '-"x"', 'abs("x")',
+                                        '"a" + 1', "turn % (turn - turn)"])
+def test_expressions_that_check_but_fail_are_game_errors_at_their_line(expression, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    text = TINY.replace("amount = 8 - turn", f"amount = {expression}").replace("setup = 0101", "setup = 0302")
+    (tmp_path / "e.rulec").write_text(text, encoding="utf-8")
+    line = next(number for number, row in enumerate(text.splitlines(), 1) if f"amount = {expression}" in row)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    status = main(["play", "e.rulec", "--player", "red=greedy", "--player", "blue=random", "--turns", "2"])
+    err = capsys.readouterr().err
+    assert status == 1 and "Traceback" not in err
+    assert f"e.rulec:{line}:12: error: game error: the expression '{expression}' failed" in err

@@ -42,7 +42,7 @@ class Expr:
             return self.function(context)
         # The expression's own failures (a division by zero, a text compared with a number): a game error, not a
         # traceback. Whatever the context raises on purpose (the aids' NeedsPlay) passes through.
-        except (ArithmeticError, TypeError, ValueError, AttributeError, LookupError) as error:
+        except (ArithmeticError, TypeError, ValueError, AttributeError, LookupError, AssertionError) as error:
             from rulec.runtime.errors import ExpressionFailed
 
             raise ExpressionFailed(self.source, error) from error
