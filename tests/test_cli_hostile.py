@@ -122,3 +122,10 @@ def test_a_stop_signal_at_start_up_leaves_no_traceback(tmp_path):
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert "Traceback" not in err + out
+
+
+@pytest.mark.parametrize("command", ["check", "compile"])
+def test_a_game_that_is_no_file_is_a_usage_error_for_check_and_compile(command, capsys, tmp_path):
+    status, out, err = run([command, "no_such_game", *(["--out", "out"] if command == "compile" else [])], capsys)
+    assert status == 2 and "no game named 'no_such_game'" in out + err and "Traceback" not in out + err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file"]

@@ -16,7 +16,7 @@ import os
 import sys
 from pathlib import Path
 
-from rulec.cli.check_command import summary
+from rulec.cli.check_command import not_found, summary
 from rulec.compile.codegen import generate_module
 from rulec.compile.json_export import generate_json
 from rulec.diagnostics import Diagnostic, printable, render
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
             errors = sum(1 for d in result.diagnostics if d.is_error)
             warnings = sum(1 for d in result.diagnostics if d.severity == "warning")
             print(f"{result.file}: {summary(errors, warnings)}, nothing written", file=sys.stderr)
-            status = 1
+            status = max(status, 2 if not_found(result) else 1)
             continue
         stem = find_game(name).stem
         try:
