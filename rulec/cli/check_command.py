@@ -49,7 +49,7 @@ def check_games(games: list[str], quiet: bool) -> int:
         if not quiet:
             print(f"{result.file}: {summary(errors, warnings)}")
         if not result.ok:
-            status = max(status, 2 if not_found(result) else 1)
+            status = 1 if status == 1 or not not_found(result) else 2  # errors in a game come first
     return status
 
 

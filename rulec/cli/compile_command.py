@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
             errors = sum(1 for d in result.diagnostics if d.is_error)
             warnings = sum(1 for d in result.diagnostics if d.severity == "warning")
             print(f"{result.file}: {summary(errors, warnings)}, nothing written", file=sys.stderr)
-            status = max(status, 2 if not_found(result) else 1)
+            status = 1 if status == 1 or not not_found(result) else 2  # errors in a game come first
             continue
         stem = find_game(name).stem
         try:
