@@ -4,8 +4,9 @@
 own shapes (blocks, attributes, lists, { } values, ranges, expressions, here-documents) with the
 keys and words of the real games, a real game damaged, or one of those stretched by a hostile
 pattern (deep nesting, a long line, a huge number, escapes). `run_one(text)` takes it through
-the whole pipeline as far as it goes: parse and check; for what passes, compile, import the
-module, play random actions, and render its diagnostics. Anything but diagnostics is a failure.
+the whole pipeline as far as it goes: parse and check (rendering every diagnostic); for what
+passes, compile and import the module, and play random actions, drawing the board and telling
+each action as `rulec play` does. Anything but diagnostics is a failure.
 """
 
 from __future__ import annotations
@@ -162,15 +163,23 @@ def run_one(text: str, play_actions: int = 30) -> tuple[str, list]:
     from rulec.engine import new_game
     from rulec.runtime.errors import ExpressionFailed
 
+    import io
+
+    from rulec.cli.board_view import GameScreen
+
     rng = random.Random(len(text))
+    screen = GameScreen(game, color=bool(rng.randrange(2)), out=io.StringIO(), map_every="action")
     try:
         state = new_game(game, seed=rng.randrange(100))
+        screen.show_position(state, legend=True)
         for _ in range(play_actions):
             if state.is_terminal():
                 break
             outcomes = state.chance_outcomes() if state.is_chance_node() else [(a, 1) for a in state.legal_actions()]
-            state.apply_action(rng.choice(outcomes)[0])
-            str(state)
+            action = rng.choice(outcomes)[0]
+            screen.narrate(state, action, state.current_player())
+            state.apply_action(action)
+            screen.flush(state)
     except ExpressionFailed:  # reported as a game error at the expression's line, not a traceback
         return "game-error", diagnostics
     return "played", diagnostics
