@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rulec.diagnostics import DiagnosticError, Span
@@ -11,9 +12,7 @@ def expression_span(game_file: str | None, source: str) -> Span | None:
     """The span of the first expression of `game_file` whose canonical text is `source` (None if not found)."""
     if not game_file:
         return None
-    from rulec.pipeline import ROOT, parse
-
-    from pathlib import Path
+    from rulec.pipeline import ROOT, parse  # here, not at the top: the pipeline imports the checker
 
     path = Path(game_file)
     if not path.is_absolute() and not path.exists():
