@@ -24,6 +24,7 @@ from rulec.check.references import check_references
 from rulec.check.schema import check_schema
 from rulec.diagnostics import Diagnostic, DiagnosticError, SourceFile, Span, did_you_mean, render
 from rulec.language.document import Document
+from rulec.language.limits import MAX_DIAGNOSTICS_SHOWN
 from rulec.language.parse import parse_text
 from rulec.runtime.model import Game
 
@@ -181,8 +182,16 @@ class CheckedFile:
         return self.game is not None and not any(d.is_error for d in self.diagnostics)
 
     def rendered(self) -> list[str]:
+        """Each diagnostic as printed; past MAX_SHOWN, one note counting the rest (they are noise by then)."""
         sources = {self.file: SourceFile(self.file, self.text)} if self.text is not None else {}
-        return [render(d, sources) for d in self.diagnostics]
+        shown = [render(d, sources) for d in self.diagnostics[:MAX_SHOWN]]
+        if len(self.diagnostics) > MAX_SHOWN:
+            shown.append(render(Diagnostic("limit-diagnostics", f"{len(self.diagnostics) - MAX_SHOWN:,} more diagnostics "
+                                           "not shown", Span(self.file, 1, 1), severity="note")))
+        return shown
+
+
+MAX_SHOWN = MAX_DIAGNOSTICS_SHOWN
 
 
 def check_file(name_or_path: str) -> CheckedFile:

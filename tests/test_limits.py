@@ -104,3 +104,12 @@ def test_the_command_reports_a_deep_file_in_one_diagnostic_and_exit_1(tmp_path):
                           cwd=ROOT, timeout=60)
     assert done.returncode == 1
     assert "[limit-line-length]" in done.stdout and "Traceback" not in done.stdout + done.stderr
+
+
+def test_past_a_thousand_diagnostics_a_note_counts_the_rest(tmp_path):
+    path = tmp_path / "many.rulec"
+    path.write_text("\n".join(f'k{i} = "{i}"' for i in range(1500)), encoding="utf-8")
+    result = check_file(str(path))
+    shown = result.rendered()
+    assert len(result.diagnostics) > limits.MAX_DIAGNOSTICS_SHOWN and len(shown) == limits.MAX_DIAGNOSTICS_SHOWN + 1
+    assert "more diagnostics not shown [limit-diagnostics]" in shown[-1]

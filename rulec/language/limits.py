@@ -27,6 +27,7 @@ MAX_NUMBER = 10**9  # a whole number written in the file
 MAX_RANGE_SPAN = 1_000_000  # high minus low of a range of whole numbers (a hex range of 6-digit hexes fits)
 MAX_MAP_HEXES = 10_000  # columns times rows (100 x 100)
 MAX_UNITS = 2_000  # unit blocks, improved counters included
+MAX_DIAGNOSTICS_SHOWN = 1_000  # printed for one file; a note counts the rest
 MAX_OUTCOME_BANDS = 6  # of a battle system: the checker proves its army-state table for every army, which grows
                        # as (units + 1) ** outcomes
 
@@ -42,6 +43,7 @@ LIMIT_CODES: dict[str, str] = {
     "limit-map-size": f"a map of more than {MAX_MAP_HEXES:,} hexes",
     "limit-units": f"more than {MAX_UNITS:,} units",
     "limit-outcomes": f"a battle system with more than {MAX_OUTCOME_BANDS} outcome bands",
+    "limit-diagnostics": f"a note: more than {MAX_DIAGNOSTICS_SHOWN:,} diagnostics for one file, the rest not shown",
 }
 
 _NESTING_KINDS = {"block", "list", "object"}
