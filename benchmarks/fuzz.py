@@ -77,6 +77,9 @@ def main() -> int:
         spent = time.process_time() - before
         if spent > slowest[0]:
             slowest = (spent, text[:60])
+        if (index + 1) % 10_000 == 0:  # a long run shows it is alive, and what it has found so far
+            print(f"  {index + 1} inputs, {time.process_time() - started:.0f}s CPU, {len(failures)} failure(s)",
+                  file=sys.stderr, flush=True)
     elapsed = time.process_time() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"seed {seed}: {args.n} inputs in {elapsed:.1f}s CPU, {1000 * elapsed / max(1, args.n):.2f} ms per input "
