@@ -1,3 +1,10 @@
-from rulec.cli.main import main
+import sys
 
-raise SystemExit(main())
+try:  # Ctrl-C while Python is still importing rulec: no traceback either
+    from rulec.cli.main import main
+
+    status = main()
+except KeyboardInterrupt:
+    print("\ninterrupted", file=sys.stderr)
+    status = 130
+raise SystemExit(status)

@@ -76,9 +76,14 @@ def did_you_mean(name: str, known: Iterable[str]) -> str | None:
 
 
 def render(diagnostic: Diagnostic, sources: dict[str, SourceFile] | None = None) -> str:
-    """`file:line:col: error: message [code]`, the source line, a caret, the hint."""
-    where = f"{diagnostic.span}: " if diagnostic.span else ""
-    out = [f"{where}{diagnostic.severity}: {diagnostic.message} [{diagnostic.code}]"]
+    """`file:line:col: error: message [code]`, the source line, a caret, the hint.
+
+    Every text is made printable (a game file or a save cannot send escape sequences to the
+    terminal), and a long source line is cut to a window around the caret, so that many
+    diagnostics on one long line print in time linear in their number.
+    """
+    where = f"{printable(str(diagnostic.span))}: " if diagnostic.span else ""
+    out = [f"{where}{diagnostic.severity}: {printable(diagnostic.message)} [{diagnostic.code}]"]
     span = diagnostic.span
     source = (sources or {}).get(span.file) if span else None
     if span and source:
@@ -87,10 +92,28 @@ def render(diagnostic: Diagnostic, sources: dict[str, SourceFile] | None = None)
             width = 1
             if span.end_line == span.line and span.end_column and span.end_column > span.column:
                 width = span.end_column - span.column
-            out.append(f"    {text}")
+            start = max(0, min(span.column - 1 - SOURCE_WINDOW // 2, len(text) - SOURCE_WINDOW))
+            before, shown = text[start:span.column - 1], text[start:start + SOURCE_WINDOW]
+            width = max(1, min(width, len(shown) - len(before)))
+            cut_left, cut_right = ("..." if start > 0 else ""), ("..." if start + SOURCE_WINDOW < len(text) else "")
+            out.append(f"    {cut_left}{printable(shown)}{cut_right}")
             # Keep the line's tabs under the caret, so it lines up however wide the terminal shows a tab.
-            indent = "".join(c if c == "\t" else " " for c in text[:span.column - 1])
-            out.append("    " + indent + "^" + "~" * (width - 1))
+            indent = "".join(c if c == "\t" else " " for c in cut_left + printable(before))
+            out.append("    " + indent + "^" + "~" * (len(printable(text[span.column - 1:span.column - 1 + width])) - 1))
     if diagnostic.hint:
-        out.append(f"    hint: {diagnostic.hint}")
+        out.append(f"    hint: {printable(diagnostic.hint)}")
     return "\n".join(out)
+
+
+# Characters of a source line shown under a diagnostic (a window around the caret on longer lines).
+SOURCE_WINDOW = 160
+
+# Control characters (but tab and newline), and the bidirectional overrides that reorder what a terminal shows.
+_UNPRINTABLE = {code: f"\\x{code:02x}" for code in [*range(0, 9), *range(11, 32), *range(127, 160)]}
+_UNPRINTABLE.update({code: f"\\u{code:04x}" for code in [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F,
+                                                          0x2028, 0x2029]})
+
+
+def printable(text: str) -> str:
+    """`text` safe to print to a terminal: escape sequences and other control characters are shown as \\xNN."""
+    return text.translate(_UNPRINTABLE)

@@ -18,10 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulec.check.build import Builder
+from rulec.check.constant_faults import check_constant_faults
+from rulec.check.names import check_names
 from rulec.check.references import check_references
 from rulec.check.schema import schema_problems, without
 from rulec.diagnostics import Diagnostic, DiagnosticError, SourceFile, Span, did_you_mean, render
 from rulec.language.document import Document
+from rulec.language.limits import MAX_DIAGNOSTICS_SHOWN
 from rulec.language.parse import parse_text
 from rulec.runtime.model import Game
 
@@ -32,6 +35,18 @@ SUFFIX = ".rulec"
 
 def find_game(name_or_path: str) -> Path:
     """A game given as a path, or as its name in games/."""
+    try:
+        return _find_game(name_or_path)
+    except (OSError, ValueError) as error:  # a name too long for the file system, a NUL byte...
+        reason = getattr(error, "strerror", None) or str(error)
+        raise DiagnosticError([Diagnostic("no-such-file", f"no game file '{_shortened(name_or_path)}': {reason}")]) from None
+
+
+def _shortened(name: str, width: int = 60) -> str:
+    return name if len(name) <= width else f"{name[:width]}... ({len(name)} characters)"
+
+
+def _find_game(name_or_path: str) -> Path:
     path = Path(name_or_path)
     if path.suffix == SUFFIX or path.exists() or "/" in name_or_path:
         if path.is_dir():
@@ -43,7 +58,7 @@ def find_game(name_or_path: str) -> Path:
     if candidate.is_file():
         return candidate
     known = sorted(p.stem for p in GAMES_DIR.glob(f"*{SUFFIX}"))
-    raise DiagnosticError([Diagnostic("no-such-game", f"no game named '{name_or_path}'", hint=did_you_mean(name_or_path, known)
+    raise DiagnosticError([Diagnostic("no-such-game", f"no game named '{_shortened(name_or_path)}'", hint=did_you_mean(name_or_path, known)
                                       or (f"games are: {', '.join(known)}" if known else None))])
 
 
@@ -90,7 +105,8 @@ def check(document: Document) -> tuple[Game | None, list[Diagnostic]]:
     except RecursionError:
         return None, [Diagnostic("syntax-too-deep", "values are nested too deeply", Span(document.file, 1, 1))]
     shape_ok = not any(d.is_error for d in diagnostics)
-    builder = Builder(document if shape_ok else without(document, wrong))
+    readable = document if shape_ok else without(document, wrong)
+    builder = Builder(readable)
     try:
         game = builder.build()
     except Exception as error:  # a bug in rulec: still shown as a diagnostic, never a traceback
@@ -101,6 +117,7 @@ def check(document: Document) -> tuple[Game | None, list[Diagnostic]]:
         diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
         return None, diagnostics
     later = list(builder.diagnostics)
+    later += check_names(readable) + check_constant_faults(readable)
     if game is not None and shape_ok:
         later += check_references(game, document)
     elif builder.game is not None:
@@ -191,8 +208,16 @@ class CheckedFile:
         return self.game is not None and not any(d.is_error for d in self.diagnostics)
 
     def rendered(self) -> list[str]:
+        """Each diagnostic as printed; past MAX_SHOWN, one note counting the rest (they are noise by then)."""
         sources = {self.file: SourceFile(self.file, self.text)} if self.text is not None else {}
-        return [render(d, sources) for d in self.diagnostics]
+        shown = [render(d, sources) for d in self.diagnostics[:MAX_SHOWN]]
+        if len(self.diagnostics) > MAX_SHOWN:
+            shown.append(render(Diagnostic("limit-diagnostics", f"{len(self.diagnostics) - MAX_SHOWN:,} more diagnostics "
+                                           "not shown", Span(self.file, 1, 1), severity="note")))
+        return shown
+
+
+MAX_SHOWN = MAX_DIAGNOSTICS_SHOWN
 
 
 def check_file(name_or_path: str) -> CheckedFile:

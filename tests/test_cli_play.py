@@ -5,10 +5,13 @@ from __future__ import annotations
 import io
 import json
 import re
+from pathlib import Path
 
 import pytest
 
 from rulec.cli.main import main
+from rulec.players import saves
+from rulec.players.saves import SavedGame, game_hash, write_save
 from rulec.engine import new_game
 from rulec.players.human import _runs
 
@@ -42,14 +45,14 @@ def test_an_ai_game_stopped_after_turns_prints_orders_map_and_result(capsys, mon
 
 def test_unknown_sides_and_players_get_did_you_mean(capsys, monkeypatch):
     status, _, err = _play(capsys, monkeypatch, ["--player", "usa=greedy", "--player", "germany=gredy"])
-    assert status == 1
+    assert status == 2  # a usage error
     assert "the game has no side 'usa'" in err and "did you mean 'us'?" in err
     assert "'gredy' is not a kind of player" in err and "did you mean 'greedy'?" in err
 
 
 def test_unknown_option_is_refused_with_a_hint(capsys, monkeypatch):
     status, _, err = _play(capsys, monkeypatch, ["--option", "no-such-option"])
-    assert status == 1 and "no option or scenario 'no-such-option'" in err
+    assert status == 2 and "no option or scenario 'no-such-option'" in err
 
 
 def test_a_bad_order_is_refused_with_its_rule_and_the_game_goes_on(capsys, monkeypatch, metz, tmp_path):
@@ -82,11 +85,10 @@ def test_a_saved_game_loads_and_an_ai_finishes_it(capsys, monkeypatch, tmp_path)
     assert second[:len(first)] == first and len(second) > len(first)
 
 
-def test_a_damaged_save_is_reported_not_lost(capsys, monkeypatch, tmp_path):
+def test_a_damaged_save_is_reported_not_lost(capsys, monkeypatch, tmp_path, metz):
     save = tmp_path / "bad.json"
-    text = json.dumps({"format": "rulec-save", "version": 1, "game": "drive_on_metz", "options": [], "seed": 0,
-                       "players": {"us": "random"}, "history": ["end", "fly away"]}, indent=1)
-    save.write_text(text)
+    write_save(save, SavedGame("drive_on_metz", [], 0, {"us": "random"}, ["end", "fly away"], game_hash(metz)))
+    text = save.read_text()
     status = main(["play", "--load", str(save)])
     err = capsys.readouterr().err
     assert status == 1 and "history[1] 'fly away': does not parse" in err
@@ -96,8 +98,8 @@ def test_a_damaged_save_is_reported_not_lost(capsys, monkeypatch, tmp_path):
 def test_human_end_of_input_stops_cleanly_and_autosaves(capsys, monkeypatch, tmp_path):
     status, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random", "--seed", "3"], "list\nend\ny\n")  # y: leave the reinforcements off
     assert status == 0 and "game stopped." in out
-    autosave = tmp_path / "rulec-autosave-drive_on_metz.json"
-    assert "game saved to rulec-autosave-drive_on_metz.json; go on with: rulec play --load " in out
+    autosave = tmp_path / "rulec-autosave-drive_on_metz-1.json"
+    assert "game saved to rulec-autosave-drive_on_metz-1.json; go on with: rulec play --load " in out
     saved = json.loads(autosave.read_text())
     assert saved["seed"] == 3 and saved["history"][0] == "end"
     status = main(["play", "--load", str(autosave), "--player", "germany=random"])  # resumes where it stopped
@@ -107,7 +109,7 @@ def test_human_end_of_input_stops_cleanly_and_autosaves(capsys, monkeypatch, tmp
 def test_quit_after_save_keeps_that_file_up_to_date(capsys, monkeypatch, tmp_path):
     _play(capsys, monkeypatch, ["--player", "germany=random"], "save mine.json\nend\ny\nquit\n")  # y: confirms the end
     assert json.loads((tmp_path / "mine.json").read_text())["history"] == ["end"]
-    assert not (tmp_path / "rulec-autosave-drive_on_metz.json").exists()
+    assert not list(tmp_path.glob("rulec-autosave-*"))
 
 
 def test_a_mistyped_order_word_gets_did_you_mean(capsys, monkeypatch):
@@ -166,7 +168,7 @@ def test_simulate_prints_a_readable_summary(capsys):
 
 
 def test_simulate_refuses_a_human(capsys):
-    assert main(["simulate", "drive_on_metz", "-n", "1", "--player", "us=human"]) == 1
+    assert main(["simulate", "drive_on_metz", "-n", "1", "--player", "us=human"]) == 2
     assert "'human' is not a kind of player" in capsys.readouterr().err
 
 
@@ -212,7 +214,7 @@ def test_help_shows_the_order_forms_with_examples_legal_now(capsys, monkeypatch)
 def test_loading_says_that_the_saved_seed_is_kept(capsys, monkeypatch, tmp_path):
     _play(capsys, monkeypatch, ["--player", "germany=random", "--seed", "7"], "quit\n")
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
-    assert main(["play", "--load", "rulec-autosave-drive_on_metz.json", "--seed", "9"]) == 0
+    assert main(["play", "--load", "rulec-autosave-drive_on_metz-1.json", "--seed", "9"]) == 0
     captured = capsys.readouterr()
     assert "keeps its own seed (7)" in captured.err and "seed 7" in captured.out
 
@@ -264,15 +266,22 @@ def test_a_game_without_a_map_is_refused_with_a_pointer_to_battle(capsys, monkey
 
 
 def test_when_the_current_folder_cannot_take_the_autosave_it_goes_to_the_temporary_folder(capsys, monkeypatch, tmp_path):
-    (tmp_path / "rulec-autosave-drive_on_metz.json").mkdir()  # in the way of the autosave here
     elsewhere = tmp_path / "tmp"
     elsewhere.mkdir()
     monkeypatch.setattr("tempfile.gettempdir", lambda: str(elsewhere))
+    real_write = saves.write_atomically
+
+    def here_is_read_only(path, text):
+        if Path(path).resolve().parent == tmp_path.resolve():
+            raise PermissionError(13, "Permission denied")
+        real_write(path, text)
+
+    monkeypatch.setattr(saves, "write_atomically", here_is_read_only)
     # `y`: ending the first movement phase leaves due reinforcements off the map, which is confirmed
     _, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "end\ny\nquit\n")
-    assert "cannot save the game to 'rulec-autosave-drive_on_metz.json'" in out
-    assert f"game saved to {elsewhere / 'rulec-autosave-drive_on_metz.json'}" in out
-    assert json.loads((elsewhere / "rulec-autosave-drive_on_metz.json").read_text())["history"] == ["end"]
+    assert "cannot save the game to 'rulec-autosave-drive_on_metz-1.json'" in out
+    assert f"game saved to {elsewhere / 'rulec-autosave-drive_on_metz-1.json'}" in out
+    assert json.loads((elsewhere / "rulec-autosave-drive_on_metz-1.json").read_text())["history"] == ["end"]
 
 
 def test_after_each_order_a_line_says_which_units_still_have_orders(capsys, monkeypatch):

@@ -178,8 +178,12 @@ def test_a_hex_number_off_the_map_is_reported_where_a_hex_belongs():
 
 
 def test_an_expression_too_deep_for_python_is_a_diagnostic_not_a_crash():
+    from rulec.diagnostics import DiagnosticError
+
     deep = "(" * 250 + "1" + " + 1)" * 250
-    assert [(c, m) for c, m, _ in problems(deep)] == [("syntax-too-deep", "this expression is nested too deeply")]
+    with pytest.raises(DiagnosticError) as raised:  # the parser's limit comes first (docs/language.md, Limits)
+        problems(deep)
+    assert [d.code for d in raised.value.diagnostics] == ["limit-expression"]
 
 
 def test_a_mistake_is_placed_at_its_sub_expression():

@@ -8,7 +8,7 @@ from rulec.engine import new_game
 from rulec.engine.conformance import check_game, check_state, snapshot
 from rulec.players import GreedyPlayer, RandomPlayer
 from rulec.players.match import play_match
-from rulec.players.saves import SavedGame, history_strings, read_save, restore, write_save
+from rulec.players.saves import SavedGame, game_hash, history_strings, read_save, restore, write_save
 
 CONFORMANCE_GAMES = 50  # greedy games on top of the thousand random ones in test_engine_conformance.py
 
@@ -27,7 +27,7 @@ def test_greedy_games_keep_the_invariants_and_save_and_restore_exactly(metz, tmp
         assert problems == [] and state.is_terminal()
         path = tmp_path / f"game{seed}.json"
         write_save(path, SavedGame("drive_on_metz", [], seed, {"us": "greedy", "germany": "random"},
-                                   history_strings(state)))
+                                   history_strings(state), game_hash(metz)))
         saved, text = read_save(path)
         restored = restore(saved, path, text, start=start_state, game=metz, sides=list(metz.sides),
                            player_kinds=("greedy", "random"))

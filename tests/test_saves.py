@@ -9,7 +9,7 @@ import pytest
 from fake_games import Nim
 from rulec.diagnostics import DiagnosticError
 from rulec.players import PLAYER_KINDS
-from rulec.players.saves import SAVE_VERSION, SavedGame, history_strings, read_save, restore, write_save
+from rulec.players.saves import SAVE_VERSION, SavedGame, game_hash, history_strings, read_save, restore, write_save
 
 
 class _ToyModel:
@@ -26,7 +26,7 @@ def _restore(path):
 
 
 def _save(tmp_path, history, **changes):
-    saved = SavedGame("toy", [], 3, {"red": "human", "blue": "random"}, history)
+    saved = SavedGame("toy", [], 3, {"red": "human", "blue": "random"}, history, game_hash(_ToyModel()))
     for key, value in changes.items():
         setattr(saved, key, value)
     path = tmp_path / "game.json"

@@ -77,7 +77,7 @@ def engine_state(url: str, game_id: str, game):
     """The game as the engine alone rebuilds it from the server's save."""
     import httpx
     data = httpx.get(f"{url}/api/games/{game_id}/save").json()
-    saved = SavedGame(data["game"], data["options"], data["seed"], data["players"], data["history"])
+    saved = SavedGame(data["game"], data["options"], data["seed"], data["players"], data["history"], data["game_hash"])
     return restore(saved, "save", "", start=lambda g, options, seed: new_game(g, options=options, seed=seed),
                    game=game, sides=list(game.sides), player_kinds=PLAYER_KINDS), data
 

@@ -38,7 +38,7 @@ def order(client, game_id: str, text: str):
 def engine_state(client, game_id: str, metz):
     """The game rebuilt by the engine alone from the server's save: the oracle the server is checked against."""
     data = client.get(f"/api/games/{game_id}/save").json()
-    saved = SavedGame(data["game"], data["options"], data["seed"], data["players"], data["history"])
+    saved = SavedGame(data["game"], data["options"], data["seed"], data["players"], data["history"], data["game_hash"])
     return restore(saved, "save", "", start=lambda g, options, seed: new_game(g, options=options, seed=seed),
                    game=metz, sides=list(metz.sides), player_kinds=PLAYER_KINDS)
 

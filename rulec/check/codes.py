@@ -11,6 +11,10 @@ Battle-section codes are listed by rulec/check/build_battle.py.
 
 from __future__ import annotations
 
+from rulec.check.constant_faults import FAULT_CODES
+from rulec.check.names import NAME_CODES
+from rulec.language.limits import LIMIT_CODES
+
 CODES: dict[str, str] = {
     # ------------------------------------------------------------- files
     "no-such-game": "a game name that is not a file in games/",
@@ -121,6 +125,12 @@ CODES: dict[str, str] = {
     "scenario-length": "a scenario that ends before the turn it starts on",
     "scenario-arrival": "a scenario scheduling the arrival of a unit that has no arrival",
 }
+
+# Limits on the size of a game file (rulec/language/limits.py), proved by tests/test_limits.py.
+CODES.update(LIMIT_CODES)
+# Names that would make a game mean something else than its file says (rulec/check/names.py).
+CODES.update(NAME_CODES)
+CODES.update(FAULT_CODES)  # expressions that fail whatever the game (rulec/check/constant_faults.py)
 
 
 def describe(code: str) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from rulec.compile.functions import NAMES
 from rulec.diagnostics import Diagnostic, did_you_mean
 from rulec.language.document import Document, Path
 from rulec.runtime.model import Game
@@ -243,11 +242,7 @@ def _names(game: Game, report: _Reporter) -> None:
             (first, _), (second, path) = uses[0], uses[1]
             report.warning("ambiguous-name", f"'{name}' names both a {first} and a {second}", path, key=True,
                            hint="expressions treat bare names as game ids; give each thing its own name")
-        builtin = NAMES.get(name)
-        if builtin is not None:  # `leader` the side, or the expression language's leader?
-            kind, path = uses[0]
-            report.warning("ambiguous-name", f"'{name}' names a {kind} and is also a name of the expression language "
-                           f"({builtin.text})", path, key=True, hint=f"give the {kind} another name")
+        # A name of the expression language given to a game id is an error of its own: rulec.check.names.
 
 
 def _sequence(game: Game, report: _Reporter) -> None:

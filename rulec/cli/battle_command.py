@@ -19,6 +19,7 @@ import sys
 from typing import Any
 
 from rulec.battle.decisions import DefaultDecider, PromptDecider
+from rulec.cli.arguments import bounded_int
 from rulec.battle.forces import Force, ForceError, parse_force, resolve_side, side_modifier
 from rulec.battle.odds import DEFAULT_SAMPLES, battle_odds
 from rulec.battle.deployment import deploy
@@ -43,11 +44,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--ambush", metavar="SIDE", help="this side ambushes (its ambush modifier applies)")
     parser.add_argument("--modifier", action="append", default=[], metavar="SIDE=VALUE",
                         help="a matrix argument (+1/-1) or a named modifier (exhaustion) for a side; repeatable")
-    parser.add_argument("--seed", type=int, default=1, help="seed for the dice (default 1)")
+    parser.add_argument("--seed", type=bounded_int("--seed", 0), default=1, help="seed for the dice (default 1)")
     parser.add_argument("--interactive", action="store_true", help="ask after each combat whether to commit reserves")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
     parser.add_argument("--odds", action="store_true", help="print the probability of each result instead of fighting")
-    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
+    parser.add_argument("--samples", type=bounded_int("--samples", 1, 10**7), default=DEFAULT_SAMPLES,
                         help=f"Monte Carlo battles when the odds are too large to enumerate (default {DEFAULT_SAMPLES})")
     parser.set_defaults(func=run)
 

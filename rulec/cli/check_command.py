@@ -2,7 +2,8 @@
 
 Prints each diagnostic (file:line:col, the source line with a caret, a hint)
 and a one-line summary per game. Exit status: 0 when no game has errors
-(warnings are allowed), 1 when some game has errors, 2 on usage errors.
+(warnings are allowed), 1 when some game has errors, 2 on usage errors (a
+game named that is no file at all included).
 """
 
 from __future__ import annotations
@@ -44,8 +45,13 @@ def check_games(games: list[str], quiet: bool) -> int:
         if not quiet:
             print(f"{result.file}: {summary(errors, warnings)}")
         if not result.ok:
-            status = 1
+            status = 1 if status == 1 or not not_found(result) else 2  # errors in a game come first
     return status
+
+
+def not_found(result) -> bool:
+    """The game named on the command line is no file at all: a usage error (exit 2), not errors in a game (1)."""
+    return bool(result.diagnostics) and all(d.code in ("no-such-game", "no-such-file") for d in result.diagnostics)
 
 
 def summary(errors: int, warnings: int) -> str:

@@ -9,13 +9,16 @@ when a human plays, every turn otherwise); every order is told in words as it
 is given, and each battle with its odds, column, die roll, result, retreats and
 advance. `--turns N` stops after N game turns and prints the result so far.
 A game that stops before its end (`quit`, Ctrl-C, end of input, `--turns`) is
-always saved: to `--save FILE`, the last `save FILE`, or `rulec-autosave-<game>.json`.
+always saved: to `--save FILE`, the last `save FILE`, or a new
+`rulec-autosave-<game>-<n>.json` (never over an earlier one); if it cannot be
+saved anywhere the exit status is 1.
 A player's guide is in docs/playing.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 import sys
 import tempfile
@@ -24,11 +27,14 @@ from typing import Any
 
 from rulec.cli import console_commands as console
 from rulec.cli.board_view import GameScreen, use_color
-from rulec.diagnostics import Diagnostic, DiagnosticError, render
+from rulec.diagnostics import Diagnostic, DiagnosticError, printable, render
 from rulec.pipeline import load_game
 from rulec.players import QuitGame
-from rulec.players.match import play_match
-from rulec.players.saves import SavedGame, check_writable, history_strings, read_save, restore, write_save
+from rulec.cli.arguments import bounded_int
+from rulec.check.locate import expression_span
+from rulec.players.match import ChanceDice, play_match
+from rulec.runtime.errors import ExpressionFailed
+from rulec.players.saves import SavedGame, check_writable, game_hash, history_strings, read_save, restore, write_save
 from rulec.players.setup import PLAYER_KINDS, build_players, check_options, parse_player_specs
 
 
@@ -43,10 +49,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="O", help="an optional rule (repeatable)")
     parser.add_argument("--player", action="append", default=[], metavar="SIDE=KIND",
                         help=f"who plays a side: {', '.join(PLAYER_KINDS)} (default human)")
-    parser.add_argument("--seed", type=int, default=None, help="the seed of the dice and the AI players (default 0)")
+    parser.add_argument("--seed", type=bounded_int("--seed", 0), default=None,
+                        help="the seed of the dice and the AI players (default 0)")
     parser.add_argument("--save", metavar="FILE", help="save the game to FILE when it stops")
     parser.add_argument("--load", metavar="FILE", help="go on with a saved game")
-    parser.add_argument("--turns", type=int, metavar="N", help="stop after N game turns")
+    parser.add_argument("--turns", type=bounded_int("--turns", 1), metavar="N", help="stop after N game turns")
     parser.add_argument("--no-color", action="store_true", help="no ANSI colours")
     parser.set_defaults(func=run)
 
@@ -59,6 +66,9 @@ def load_playable_game(name: str) -> Any:
                 if game.battle is not None else None)
         raise DiagnosticError([Diagnostic("no-map", f"'{name}' has no map, so it cannot be played turn by turn",
                                           hint=hint)])
+    if not game.sequence:  # the checker allows it (a map drawn for the aids); the engine needs a phase to play
+        raise DiagnosticError([Diagnostic("no-sequence", f"'{name}' has no sequence of play, so it cannot be played turn by turn",
+                                          hint="add a 'sequence { phase ... }' block (see docs/language.md)")])
     return game
 
 
@@ -87,16 +97,19 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         print("rulec: error: --turns must be at least 1", file=sys.stderr)
         return 2
     if args.save and (problem := check_writable(args.save)):
-        print(f"rulec: error: {problem}", file=sys.stderr)
+        print(f"rulec: error: {printable(problem)}", file=sys.stderr)
         return 2
     if args.load:
         saved, text = read_save(args.load)
         if args.game and args.game != saved.game:
-            print(f"rulec: error: the saved game is '{saved.game}', not '{args.game}'", file=sys.stderr)
+            print(f"rulec: error: the saved game is '{printable(saved.game)[:200]}', not '{printable(args.game)[:200]}'",
+                  file=sys.stderr)
             return 2
         game = load_playable_game(saved.game)
         sides = list(game.sides)
-        state = restore(saved, args.load, text, start=start_state, game=game, sides=sides, player_kinds=PLAYER_KINDS)
+        dice = ChanceDice(saved.seed)
+        state = restore(saved, args.load, text, start=start_state, game=game, sides=sides, player_kinds=PLAYER_KINDS,
+                        dice=dice)
         kinds = {**saved.players, **parse_player_specs(args.player, sides)}
         seed, options, game_name = saved.seed, tuple(saved.options), saved.game
         if args.seed is not None or args.option or args.scenario:
@@ -114,6 +127,8 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         seed = args.seed if args.seed is not None else 0
         game_name = args.game
         state = start_state(game, options, seed, scenario)
+        dice = ChanceDice(seed)
+    fingerprint = game_hash(game)
     kinds = {side: kinds.get(side, "human") for side in sides}
     # A human wants the map at the start of every phase; AI games only need it each turn.
     map_every = "phase" if "human" in kinds.values() else "turn"
@@ -127,14 +142,15 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
             print("save needs a file name: save FILE", file=out)
             return False
         try:
-            write_save(path, SavedGame(game_name, list(options), seed, kinds, history_strings(state), state.scenario))
+            write_save(path, SavedGame(game_name, list(options), seed, kinds, history_strings(state), fingerprint,
+                                       state.scenario))
         except DiagnosticError as error:
             for diagnostic in error.diagnostics:
                 print(render(diagnostic), file=out)
             return False
         saved_to[:] = [path]
         then = "see it again with: rulec replay" if state.is_terminal() else "go on with: rulec play --load"
-        print(f"game saved to {path}; {then} {_quoted(path)}", file=out)
+        print(printable(f"game saved to {path}; {then} {_quoted(path)}"), file=out)
         return True
 
     # Who gave each action of the history: a human's orders since the last die roll or AI decision can be undone.
@@ -173,12 +189,13 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
                         and not current.is_chance_node())
         screen.narrate(current, action, seat)
 
+    failure: ExpressionFailed | None = None
     first_turn = state.turn
     while True:
         try:
             turns_left = None if args.turns is None else args.turns - (state.turn - first_turn)
-            result = play_match(state, players, seed=seed + len(state.history()), max_turns=turns_left,
-                                on_action=on_action)
+            # The dice roll on from where the saved game stopped: the same dice as a game played straight through.
+            result = play_match(state, players, seed=seed, dice=dice, max_turns=turns_left, on_action=on_action)
         except UndoOrder:  # rebuild the game without the human's last order, and go on
             history = state.history()[:-1]
             undone = state.action_to_string(state.history()[-1])
@@ -196,15 +213,23 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
             print(file=out)  # off the line the ^C was echoed on
             stopped_by_player = True
             result = None
+        except ExpressionFailed as error:  # an expression of the game file failed: saved, the error shown where it is written
+            failure, stopped_by_player, result = error, True, None
         break
     screen.flush(state)
     unfinished = stopped_by_player or not result.finished
     if args.save or unfinished:
         # Nothing is lost: an unfinished game is always written somewhere it can be resumed from.
         # The chosen file first; if that fails, the autosave file here, then in the temporary folder.
-        targets = [*saved_to, autosave_path(game_name), str(Path(tempfile.gettempdir()) / autosave_path(game_name))]
+        autosave = autosave_path(game_name)
+        targets = [*saved_to, autosave, autosave_path(game_name, Path(tempfile.gettempdir()))]
         if not any(save(state, target) for target in dict.fromkeys(targets)):
             print("the game could not be saved anywhere; it is lost", file=out)
+            return 1
+    if failure is not None:
+        print(render(Diagnostic("expression-failed", f"game error: {failure}", expression_span(game.source, failure.source),
+                                hint="guard the expression, e.g. with if(...), or fix the game file")), file=sys.stderr)
+        return 1
     if stopped_by_player:
         print("game stopped.", file=out)
         return 0
@@ -220,10 +245,17 @@ class UndoOrder(Exception):
     """`undo` at the prompt: the game is rebuilt without the human's last order."""
 
 
-def autosave_path(game_name: str) -> str:
-    """`rulec-autosave-<game>.json` in the current folder, for a game stopped without `--save`."""
-    stem = Path(game_name).stem or "game"
-    return f"rulec-autosave-{stem}.json"
+def autosave_path(game_name: str, folder: Path = Path(".")) -> str:
+    """A new `rulec-autosave-<game>-<n>.json` in `folder`, for a game stopped without `--save`.
+
+    The name is made of the game's name in letters, digits, '-' and '_' only (a game name
+    read from a save never chooses where to write), and never that of an earlier autosave.
+    """
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "_", Path(game_name).stem)[:60].strip("_") or "game"
+    number = 1
+    while (folder / f"rulec-autosave-{stem}-{number}.json").exists():
+        number += 1
+    return str(folder / f"rulec-autosave-{stem}-{number}.json")
 
 
 def _quoted(path: str) -> str:

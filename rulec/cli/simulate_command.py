@@ -20,6 +20,7 @@ import signal
 import sys
 from typing import Any
 
+from rulec.cli.arguments import bounded_int
 from rulec.cli.play_command import load_playable_game, start_state
 from rulec.pipeline import load_game
 from rulec.players.backends import BACKENDS, record_to_json, simulate_on_ray
@@ -31,11 +32,13 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("simulate", help="play many AI games and summarise them",
                                    description=__doc__.split("\n\n")[0])
     parser.add_argument("game", help="a game name in games/ or a game file")
-    parser.add_argument("-n", "--games", type=int, default=100, metavar="N", help="how many games (default 100)")
+    parser.add_argument("-n", "--games", type=bounded_int("-n", 1, MAX_GAMES), default=100, metavar="N",
+                        help="how many games (default 100)")
     parser.add_argument("--player", action="append", default=[], metavar="SIDE=KIND",
                         help=f"who plays a side: {', '.join(AI_KINDS)} (default greedy)")
-    parser.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
-    parser.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores)")
+    parser.add_argument("--seed", type=bounded_int("--seed", 0), default=0, help="the first game's seed (default 0)")
+    parser.add_argument("--jobs", "-j", type=bounded_int("--jobs", 0, 10**6), default=None,
+                        help="worker processes (default and at most: the number of cores)")
     parser.add_argument("--option", action="append", default=[], metavar="O", help="an option or scenario")
     parser.add_argument("--scenario", default=None, metavar="S", help="a scenario block of the game")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON, with a 'games' list of every game")
@@ -46,6 +49,8 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
+MAX_GAMES = 10_000_000  # a larger count is a typo: a run that would never end
+
 # Each worker process loads the game once.
 _WORKER: dict[str, Any] = {}
 
@@ -53,6 +58,11 @@ _WORKER: dict[str, Any] = {}
 def _init_worker(game_name: str, options: tuple[str, ...], kinds: dict[str, str], scenario: str | None = None) -> None:
     # Ctrl-C is for the main process, which stops the workers itself (no traceback from each worker).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The pool stops its workers with SIGTERM: the default (end at once), not the parent's handler
+    # (rulec.cli.main.stop_on_signals), which would print a traceback from each worker.
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
     _WORKER.update(game=load_game(game_name), options=options, kinds=kinds, scenario=scenario)
 
 
@@ -98,9 +108,6 @@ def _progress_bar(total: int):
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        print("rulec: error: -n must be at least 1", file=sys.stderr)
-        return 2
     if args.address and args.backend != "ray":
         print("rulec: error: --address is for --backend ray", file=sys.stderr)
         return 2
@@ -113,8 +120,9 @@ def run(args: argparse.Namespace) -> int:
     start_state(game, options, 0, args.scenario)  # an unknown scenario or options that exclude each other: a diagnostic
     kinds = parse_player_specs(args.player, sides, kinds=AI_KINDS)
     kinds = {side: kinds.get(side, "greedy") for side in sides}
-    jobs = args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1)
-    jobs = min(jobs, args.games)
+    cores = os.cpu_count() or 1
+    # More processes than cores only cost memory: 0 or a huge --jobs means all the cores.
+    jobs = min(args.jobs or cores, cores, args.games)
     seeds = range(args.seed, args.seed + args.games)
     records: list[GameRecord] = []
     try:
@@ -143,6 +151,8 @@ def _print_summary(args: argparse.Namespace, game: Any, options: tuple[str, ...]
                           "games": [record_to_json(record) for record in records]}, indent=2))
     else:
         print(format_summary(summary, game, kinds))
+        if not records:  # stopped before any game ended
+            return
         print(f"  play any game again: {replay.replace('{seed}', 'SEED')} (seeds {records[0].seed}"
               f"{'-' + str(records[-1].seed) if len(records) > 1 else ''})")
 

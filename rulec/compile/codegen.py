@@ -19,9 +19,11 @@ from __future__ import annotations
 import ast
 import dataclasses
 import keyword
+import math
 import re
 from typing import Any
 
+from rulec.compile.safety import check_generated_source
 from rulec.runtime import model as m
 
 LINE_WIDTH = 100
@@ -65,7 +67,9 @@ class ModuleWriter:
         body = self.literal(self.game, 0)
         top_level = [*(self.function(f) for f in self.functions), f"GAME: Game = {body}\n"]
         # PEP 8 layout: docstring, a blank line, imports, then two blank lines between top-level definitions.
-        return self.header() + "\n\n" + self.imports() + "\n\n" + "\n\n".join(part.rstrip("\n") + "\n" for part in top_level)
+        source = self.header() + "\n\n" + self.imports() + "\n\n" + "\n\n".join(part.rstrip("\n") + "\n" for part in top_level)
+        check_generated_source(source)  # the second lock: nothing but what rulec writes
+        return source
 
     # ------------------------------------------------------------- structure
     def header(self) -> str:
@@ -149,7 +153,7 @@ class ModuleWriter:
     def unique(self, name: str) -> str:
         taken = {f.name for f in self.functions}
         candidate, number = name, 2
-        while candidate in taken or candidate == "GAME" or keyword.iskeyword(candidate):
+        while candidate in taken or candidate in _RESERVED_NAMES or keyword.iskeyword(candidate):
             candidate, number = f"{name}_{number}", number + 1
         return candidate
 
@@ -203,7 +207,7 @@ class ModuleWriter:
         if value is None or isinstance(value, (bool, int, str)):
             return repr(value)
         if isinstance(value, float):
-            return repr(value)
+            return repr(value) if math.isfinite(value) else f"float({str(value)!r})"
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
             return f"{type(value).__name__}(" + ", ".join(f"{name}={self.flat(item)}" for name, item in non_default_fields(value)) + ")"
         if isinstance(value, dict):
@@ -245,8 +249,17 @@ def _is_scalar(value: Any) -> bool:
 
 
 def _docstring(text: str, depth: int) -> str:
-    """A triple-quoted docstring holding `text` safely, indented `depth` levels."""
-    safe = text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    """A triple-quoted docstring holding `text` safely, indented `depth` levels.
+
+    Safe by construction: backslashes and every '"' are escaped (so no quote can end the
+    docstring, not even one at its very end), and every character that is not printable
+    (control characters, line separators, lone surrogates) is written as its escape. The
+    result is checked to read back as one string.
+    """
+    safe = "".join(_DOCSTRING_ESCAPES.get(c) or (c if c.isprintable() or c in "\n\t" else _escape(c)) for c in text)
+    literal = f'"""{safe}"""'
+    if not isinstance(ast.literal_eval(literal), str) or "\r" in literal:
+        raise ValueError("a docstring did not read back as one text")
     indent = INDENT * depth
     lines = safe.split("\n")
     if len(lines) == 1:
@@ -272,8 +285,24 @@ def _snake(name: str) -> str:
 
 
 def _identifier(text: str) -> str:
-    name = re.sub(r"\W+", "_", text).strip("_") or "expression"
-    return f"_{name}" if name[0].isdigit() else name
+    """A Python name from ids of the game file: ASCII letters, digits and '_' only.
+
+    Python folds identifiers to NFKC, so two unicode ids ('ﬁ', 'fi') could name one function;
+    ASCII names cannot collide that way, and ModuleWriter.unique keeps them apart.
+    """
+    name = re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_") or "expression"
+    return f"f_{name}" if name[0].isdigit() else name
+
+
+def _escape(character: str) -> str:
+    return character.encode("unicode_escape", "backslashreplace").decode("ascii") if ord(character) < 0xD800 or ord(character) > 0xDFFF \
+        else f"\\u{ord(character):04x}"
+
+
+_DOCSTRING_ESCAPES = {"\\": "\\\\", '"': '\\"'}
+# Names a generated function may not take: the module's own and those it imports or calls.
+_RESERVED_NAMES = {"GAME", "ctx", "unit", "u", "len", "min", "max", "abs", "sum", "int", "bool", "float", "str", "object",
+                   "annotations", "Mapping", "EvalContext"} | {name for name in dir(m) if name[:1].isupper()}
 
 
 def _without_context_unit(python: str) -> str:

@@ -15,8 +15,9 @@ from typing import Any, Callable, Iterator
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from rulec.diagnostics import Diagnostic, DiagnosticError, Span
+from rulec.diagnostics import Diagnostic, DiagnosticError, Span, printable
 from rulec.language.document import Document, Path
+from rulec.language.limits import document_limits, text_limits, tree_limits
 from rulec.language.syntax_errors import (first_word_of_statement, open_construct, parser_states_accepting_statements,
                                           syntax_diagnostic, value_left_open)
 
@@ -29,9 +30,14 @@ MAX_SYNTAX_ERRORS = 20
 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The LALR parser for the game language, built once per process (and cached on disk by Lark)."""
+    """The LALR parser for the game language, built from the grammar once per process.
+
+    Never from Lark's on-disk cache: that is a pickle at a predictable name in the shared temporary
+    folder, which another local user could plant to run code. Building costs about 30 ms of CPU
+    at start-up (3 ms from the cache), a price worth paying for loading no pickle at all.
+    """
     grammar = resources.files("rulec.language").joinpath("grammar.lark").read_text()
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=False)
 
 
 def _strict_parse(text: str) -> Tree:
@@ -40,20 +46,26 @@ def _strict_parse(text: str) -> Tree:
 
 
 def parse_text(text: str, file: str = "<game>") -> Document:
-    """Parse a game file's text; raise DiagnosticError listing every syntax error."""
+    """Parse a game file's text; raise DiagnosticError listing every syntax error (and every limit crossed)."""
+    too_big = text_limits(text, file)
+    if too_big:
+        raise DiagnosticError(too_big)
     tree, syntax = parse_tree(text, file)
     if syntax:
         raise DiagnosticError(syntax)
     builder = _DocumentBuilder(file)
     try:
-        bad_texts = _bad_texts(tree, file)
-        if bad_texts:
-            raise DiagnosticError(bad_texts)
+        problems = tree_limits(tree, file) or _bad_texts(tree, file)
+        if problems:
+            raise DiagnosticError(problems)
         data = builder.statements(tree.children, ())
     except RecursionError:
         raise DiagnosticError([Diagnostic("syntax-too-deep", "values or expressions are nested too deeply", Span(file, 1, 1))]) from None
     if builder.diagnostics:
         raise DiagnosticError(builder.diagnostics)
+    too_big = document_limits(data, builder.spans, file)
+    if too_big:
+        raise DiagnosticError(too_big)
     return Document(file=file, text=text, data=data, spans=builder.spans, key_spans=builder.key_spans)
 
 
@@ -104,14 +116,20 @@ def parse_tree(text: str, file: str = "<game>") -> tuple[Tree | None, list[Diagn
 
 
 def _bad_texts(tree: Tree, file: str) -> list[Diagnostic]:
-    """Texts in quotes whose escapes Python cannot read (\\N{...} with an unknown name, a lone \\x)."""
+    """Texts in quotes whose escapes Python cannot read (\\N{...} with an unknown name, a lone \\x),
+    and texts holding control characters (an escape sequence would reach the terminal and the aids)."""
     problems = []
-    for token in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "STRING"):
+    for token in tree.scan_values(lambda v: isinstance(v, Token) and v.type in ("STRING", "HEREDOC")):
         try:
-            _string(token)
+            value = _string(token) if token.type == "STRING" else str(token).replace("\r\n", "\n")
         except (SyntaxError, ValueError):
             problems.append(Diagnostic("syntax-bad-text", "this text in quotes has a backslash escape that cannot be read",
                                        _span(file, token), hint="write a backslash itself as \\\\"))
+            continue
+        if value != printable(value):  # it would reach terminals and aids: an escape sequence could rewrite the screen
+            bad = next(c for c in value if printable(c) != c)
+            problems.append(Diagnostic("syntax-bad-text", f"this text holds the control character {printable(bad)}",
+                                       _span(file, token), hint="a text holds printable characters, tabs and (in << >>) line breaks"))
     return problems
 
 

@@ -1,42 +1,55 @@
 """Saved games: versioned JSON, written atomically, checked thoroughly on loading.
 
-    {"format": "rulec-save", "version": 1, "game": "<name in games/>",
+    {"format": "rulec-save", "version": 2, "game": "<name in games/>", "game_hash": "<sha256>",
      "options": [...], "seed": 1, "players": {"<side>": "human", ...},
-     "history": ["move 357 0204", "roll 4", ...]}
+     "history": ["move 357 0204", "roll 4", ...], "checksum": "<sha256>"}
 
 The history holds every action in its readable notation, chance outcomes
-included, so a game is rebuilt by replaying it from `new_game(seed=...)`.
-Saving writes a temporary file beside the target and renames it, so a crash
-never leaves half a file. Loading never changes the file; every problem found
-(a damaged structure, a wrong version, an unknown game, option or side, an
-action that no longer parses or is illegal at its step) is reported at once as
-diagnostics, never as a traceback.
+included, so a game is rebuilt by replaying it from `new_game(seed=...)`. The
+dice are the seed's (rulec.players.match.ChanceDice): a roll in the history
+that the seed did not roll is refused, so a save cannot choose its dice.
+`game_hash` is the hash of the compiled game: a save of another game, or of
+the same game file since edited, is refused rather than replayed to a
+different result. `checksum` covers every other field.
+
+Saving goes through rulec.files.write_atomically, so a crash never leaves half
+a file nor a temporary file. Loading never changes the file and is linear in the
+history; every problem found (a damaged structure, a wrong version, checksum or
+game, an unknown option or side, an action that does not parse, is illegal or
+rolls a die the seed did not roll) is reported as diagnostics with its
+position, never as a traceback. A save names no file to write: only the game to read.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 import jsonschema
 
-from rulec.diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean
+from rulec.diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, printable
 from rulec.engine.actions import compact
+from rulec.files import write_atomically
+from rulec.players.match import ChanceDice
 
 SAVE_FORMAT = "rulec-save"
-SAVE_VERSION = 1
+SAVE_VERSION = 2
+MAX_SAVE_BYTES = 64 * 2**20  # far more than the longest game: a bigger file is not a save
 
 SCHEMA = {
     "type": "object",
-    "required": ["format", "version", "game", "options", "seed", "players", "history"],
+    "required": ["format", "version", "game", "game_hash", "options", "seed", "players", "history", "checksum"],
     "properties": {
         "format": {"const": SAVE_FORMAT},
         "version": {"type": "integer"},
-        "game": {"type": "string", "minLength": 1},
+        "game": {"type": "string", "minLength": 1, "maxLength": 4096},
+        "game_hash": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+        "checksum": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
         "options": {"type": "array", "items": {"type": "string"}},
         "seed": {"type": "integer"},
         "players": {"type": "object", "additionalProperties": {"type": "string"}},
@@ -53,12 +66,34 @@ class SavedGame:
     seed: int = 0
     players: dict[str, str] = field(default_factory=dict)  # side id -> player kind
     history: list[str] = field(default_factory=list)
-    scenario: str | None = None  # the scenario played, if any (written only then, so older saves read the same)
+    game_hash: str = ""  # game_hash() of the compiled game the history was played in
+    scenario: str | None = None  # the scenario played, if any (written only then)
 
     def to_json(self) -> dict[str, Any]:
-        data = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": self.game, "options": list(self.options),
-                "seed": self.seed, "players": dict(self.players), "history": list(self.history)}
-        return {**data, "scenario": self.scenario} if self.scenario else data
+        data = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": self.game, "game_hash": self.game_hash,
+                "options": list(self.options), "seed": self.seed, "players": dict(self.players), "history": list(self.history)}
+        if self.scenario:
+            data["scenario"] = self.scenario
+        return {**data, "checksum": checksum(data)}
+
+
+def checksum(data: dict[str, Any]) -> str:
+    """The SHA-256 of a save's fields but the checksum, written canonically."""
+    fields = {key: value for key, value in data.items() if key != "checksum"}
+    return hashlib.sha256(json.dumps(fields, sort_keys=True, ensure_ascii=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def game_hash(game: Any) -> str:
+    """The SHA-256 of the compiled game (its generated module, wherever its file lies): what a save was played in."""
+    from rulec.runtime.model import Game
+
+    if isinstance(game, Game):
+        from rulec.compile.codegen import generate_module
+
+        text = generate_module(dataclasses.replace(game, source=None))
+    else:  # a game of the tests, not compiled from a file
+        text = f"{type(game).__module__}.{type(game).__qualname__}"
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def history_strings(state: Any) -> list[str]:
@@ -77,19 +112,10 @@ def write_save(path: str | Path, saved: SavedGame) -> None:
     lines += [f"    {json.dumps(text)}{',' if i < len(saved.history) - 1 else ''}" for i, text in enumerate(saved.history)]
     lines += ["  ]", "}", ""]
     try:
-        directory = path.parent if str(path.parent) else Path(".")
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write("\n".join(lines))
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temporary, path)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        write_atomically(path, "\n".join(lines))
     except OSError as error:
-        raise DiagnosticError([Diagnostic("save-failed", f"cannot save the game to '{path}': {error.strerror or error}")]) from None
+        raise DiagnosticError([Diagnostic("save-failed", f"cannot save the game to '{printable(str(path))}': "
+                                                         f"{error.strerror or error}")]) from None
 
 
 def check_writable(path: str | Path) -> str | None:
@@ -110,6 +136,9 @@ def read_save(path: str | Path) -> tuple[SavedGame, str]:
     """The saved game and the file's text; DiagnosticError with every structural problem."""
     path = Path(path)
     try:
+        if path.stat().st_size > MAX_SAVE_BYTES:
+            raise DiagnosticError([Diagnostic("damaged-save", f"'{printable(str(path))}' is not a rulec saved game "
+                                                              f"(larger than {MAX_SAVE_BYTES // 2**20} MB)")])
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise DiagnosticError([Diagnostic("unreadable-save", f"'{path}' is not a rulec saved game (not a text file)")]) from None
@@ -132,9 +161,13 @@ def read_save(path: str | Path) -> tuple[SavedGame, str]:
     if isinstance(data, dict) and isinstance(data.get("version"), int) and data["version"] != SAVE_VERSION:
         problems.append(Diagnostic("save-version", f"the file is save format version {data['version']}; "
                                    f"this rulec reads version {SAVE_VERSION}", Span(str(path), 1, 1)))
+    if not problems and data["checksum"] != checksum(data):
+        problems.append(Diagnostic("damaged-save", "the checksum does not match: the file was changed since it was saved",
+                                   _field_span(path, text, "checksum")))
     if problems:
         raise DiagnosticError(problems)
-    saved = SavedGame(data["game"], data["options"], data["seed"], data["players"], data["history"], data.get("scenario"))
+    saved = SavedGame(data["game"], data["options"], data["seed"], data["players"], data["history"], data["game_hash"],
+                      data.get("scenario"))
     return saved, text
 
 
@@ -147,10 +180,22 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
 
 
 def restore(saved: SavedGame, path: str | Path, text: str, *, start: Callable[..., Any],
-            game: Any, sides: list[str], player_kinds: tuple[str, ...]) -> Any:
-    """Replay a saved game from `start(game, options=, seed=)`; DiagnosticError lists every problem."""
+            game: Any, sides: list[str], player_kinds: tuple[str, ...], dice: ChanceDice | None = None) -> Any:
+    """Replay a saved game from `start(game, options=, seed=)`; DiagnosticError lists every problem.
+
+    Every roll in the history must be the one `dice` (default: the saved seed's) rolls there;
+    `dice` is left having drawn them all, ready to roll on.
+    """
     problems: list[Diagnostic] = []
     file_span = Span(str(path), 1, 1)
+    if saved.game_hash != game_hash(game):
+        raise DiagnosticError([Diagnostic("save-other-game", f"the save was played in another version of '{saved.game}': "
+                                          "its game file (or rulec) changed since, so it would replay differently",
+                                          _field_span(path, text, "game_hash"),
+                                          hint="load it with the game file it was saved with")])
+    dice = dice if dice is not None else ChanceDice(saved.seed)
+    if dice.drawn:
+        raise ValueError("restore needs dice that have drawn nothing yet")
     known_options = list(getattr(game, "options", {}) or {})
     for option in saved.options:
         if option not in known_options:
@@ -171,27 +216,40 @@ def restore(saved: SavedGame, path: str | Path, text: str, *, start: Callable[..
     except ValueError as error:
         raise DiagnosticError([Diagnostic("bad-save-setup", f"cannot start the saved game: {error}", file_span)]) from None
     for index, text_action in enumerate(saved.history):
-        problem = _apply_saved_action(state, text_action)
+        problem = _apply_saved_action(state, text_action, dice)
         if problem is not None:
             remaining = len(saved.history) - index - 1
             note = f"; the {remaining} later action(s) were not checked" if remaining else ""
-            raise DiagnosticError([Diagnostic("bad-save-action", f"history[{index}] '{text_action}': {problem}{note}",
+            raise DiagnosticError([Diagnostic("bad-save-action", f"history[{index}] '{text_action[:200]}': {problem}{note}",
                                               _history_span(path, text, index))])
     return state
 
 
-def _apply_saved_action(state: Any, text_action: str) -> str | None:
+def _apply_saved_action(state: Any, text_action: str, dice: ChanceDice) -> str | None:
     if state.is_terminal():
         return "the game had already ended"
     try:
-        parse_orders = getattr(state, "parse_orders", None)  # one line may stand for several steps (an attack)
+        # One line may stand for several steps (a whole attack); a die roll must be the seed's.
+        parse_orders = getattr(state, "parse_orders", None)
         for action in parse_orders(text_action) if parse_orders else [state.parse_action(text_action)]:
+            if state.is_chance_node():
+                rolled = dice.roll(state)
+                if action != rolled:
+                    return (f"the game's seed rolls '{state.action_to_string(rolled)}' here; a save cannot choose its dice")
             state.apply_action(action)
     except ValueError as error:  # ActionSyntaxError / IllegalAction
         rule = getattr(error, "rule", None)
         message = getattr(error, "message", None) or str(error)
         return f"illegal ({rule}): {message}" if rule else f"does not parse: {message}"
     return None
+
+
+def _field_span(path: str | Path, text: str, key: str) -> Span:
+    """The line of a top-level field in the layout write_save gives the file."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip().startswith(f'"{key}"'):
+            return Span(str(path), number, len(line) - len(line.lstrip()) + 1)
+    return Span(str(path), 1, 1)
 
 
 def _history_span(path: str | Path, text: str, index: int) -> Span:

@@ -38,7 +38,14 @@ class Expr:
     function: Callable[[Any], Any] = field(compare=False, repr=False)
 
     def __call__(self, context: Any) -> Any:
-        return self.function(context)
+        try:
+            return self.function(context)
+        # The expression's own failures (a division by zero, a text compared with a number): a game error, not a
+        # traceback. Whatever the context raises on purpose (the aids' NeedsPlay) passes through.
+        except (ArithmeticError, TypeError, ValueError, AttributeError, LookupError, AssertionError) as error:
+            from rulec.runtime.errors import ExpressionFailed
+
+            raise ExpressionFailed(self.source, error) from error
 
 
 # ------------------------------------------------------------------ game facts

@@ -110,7 +110,7 @@ def create_app(games: dict[str, Any]) -> Starlette:
         if problems:
             raise SessionError("not a rulec saved game: " + "; ".join(problems[:3]))
         game = game_named(data["game"])
-        saved = SavedGame(data["game"], data["options"], data["seed"], data["players"], data["history"])
+        saved = SavedGame(data["game"], data["options"], data["seed"], data["players"], data["history"], data["game_hash"])
         session = await run_in_threadpool(load_session, saved, game)
         return JSONResponse({"id": registry.add(session)}, status_code=201)
 

@@ -16,9 +16,8 @@ from typing import Any
 
 from rulec.engine import Action, GameState, new_game
 from rulec.players import AI_KINDS, make_player
-from rulec.players.base import sample_chance
-from rulec.players.match import chance_rng
-from rulec.players.saves import SavedGame, history_strings, restore
+from rulec.players.match import ChanceDice
+from rulec.players.saves import SavedGame, game_hash, history_strings, restore
 from rulec.players.setup import PLAYER_KINDS, check_options, player_seed
 
 MAX_GAMES = 64  # past this the least recently used game is dropped: a long-running server stays bounded in memory
@@ -44,13 +43,15 @@ class GameSession:
     by_player: list[bool] = field(default_factory=list)  # action i was a human's order
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _players: dict[str, Any] = field(default_factory=dict)
+    dice: ChanceDice | None = None  # the n-th die from the seed and n alone, as in `rulec play`
 
     @property
     def state(self) -> GameState:
         return self.states[-1]
 
     def saved(self) -> SavedGame:
-        return SavedGame(self.name, list(self.options), self.seed, dict(self.kinds), history_strings(self.state))
+        return SavedGame(self.name, list(self.options), self.seed, dict(self.kinds), history_strings(self.state),
+                         game_hash(self.game))
 
     # ---------------------------------------------------------- playing
     def _push(self, action: Action, human: bool) -> None:
@@ -81,9 +82,10 @@ class GameSession:
 
     def _roll_dice(self) -> None:
         """Chance moves need no player: the die is rolled as soon as it is due."""
+        if self.dice is None:
+            self.dice = ChanceDice(self.seed)
         while self.state.is_chance_node():
-            rng = chance_rng(self.seed + len(self.state.history()))
-            self._push(sample_chance(self.state, rng), human=False)
+            self._push(self.dice.roll(self.state), human=False)
 
     def ai_step(self) -> str:
         """The AI whose decision is due makes one; its order's text (shown one by one on the page)."""
@@ -133,13 +135,15 @@ def new_session(name: str, game: Any, options: tuple[str, ...] = (), seed: int =
 
 def load_session(saved: SavedGame, game: Any) -> GameSession:
     """A saved game (the format `rulec play` writes), with every position rebuilt for undo and replay."""
+    dice = ChanceDice(saved.seed)
     final = restore(saved, "<upload>", "", start=lambda g, options, seed: new_game(g, options=options, seed=seed),
-                    game=game, sides=list(game.sides), player_kinds=PLAYER_KINDS)
+                    game=game, sides=list(game.sides), player_kinds=PLAYER_KINDS, dice=dice)
     session = new_session(saved.game, game, tuple(saved.options), saved.seed, saved.players)
     session.states = [new_game(game, options=tuple(saved.options), seed=saved.seed)]
     session.by_player = []
     for action in final.history():
         session._push(action, human=False)  # a loaded game's past is not the player's to undo
+    session.dice = dice  # it has drawn the saved game's rolls: the dice roll on from there
     session._roll_dice()
     return session
 

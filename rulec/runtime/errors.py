@@ -1,0 +1,34 @@
+"""The error of a game expression that fails while the game is played (a division by zero...).
+
+rulec.runtime.model.Expr raises it in place of the Python error, naming the expression as the
+designer wrote it; the commands report it as a game error at the expression's file:line
+(rulec.check.locate.expression_span) instead of a traceback.
+"""
+
+from __future__ import annotations
+
+
+class ExpressionFailed(RuntimeError):
+    """Evaluating the expression `source` raised `reason` (a Python error, for the message)."""
+
+    def __init__(self, source: str, reason: BaseException):
+        self.source = source
+        self.reason = f"{type(reason).__name__}: {reason}" if str(reason) else type(reason).__name__
+        self._message = f"the expression '{source}' failed: {_plain(reason)}"
+        super().__init__(self._message)
+
+    def __reduce__(self):  # survive pickling across the worker processes of `rulec simulate`
+        return (_rebuild, (self.source, self.reason, self._message))
+
+
+def _rebuild(source: str, reason: str, message: str) -> ExpressionFailed:
+    error = ExpressionFailed.__new__(ExpressionFailed)
+    RuntimeError.__init__(error, message)
+    error.source, error.reason, error._message = source, reason, message
+    return error
+
+
+def _plain(reason: BaseException) -> str:
+    if isinstance(reason, ZeroDivisionError):
+        return "division by zero"
+    return f"{type(reason).__name__}: {reason}" if str(reason) else type(reason).__name__
