@@ -196,3 +196,26 @@ def test_every_command_the_tutorial_shows_prints_what_it_says(tmp_path, monkeypa
     from starlette.testclient import TestClient
     client = TestClient(served_apps[0])
     assert "Crossing at Ashford" in client.get("/").text
+
+
+def heading_anchors(markdown: str) -> set[str]:
+    """The anchors a Markdown renderer gives the headings (lower case, punctuation dropped, spaces to '-')."""
+    anchors, in_code = set(), False
+    for line in markdown.split("\n"):
+        in_code = in_code != line.startswith("```")
+        if not in_code and line.startswith("#"):
+            title = line.lstrip("#").strip().lower()
+            anchors.add(re.sub(r"[^\w\- ]", "", title).replace(" ", "-"))
+    return anchors
+
+
+def test_every_link_of_the_tutorial_leads_to_a_file_and_heading_there_is():
+    text = TUTORIAL.read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)\s]*)\)", text)
+    assert any(link.startswith("language.md#") for link in links)
+    for link in links:
+        target, _, anchor = link.partition("#")
+        page = TUTORIAL if not target else TUTORIAL.parent / target
+        assert page.is_file(), link
+        if anchor:
+            assert anchor in heading_anchors(page.read_text(encoding="utf-8")), link
