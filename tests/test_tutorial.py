@@ -192,6 +192,8 @@ def test_every_command_the_tutorial_shows_prints_what_it_says(tmp_path, monkeypa
             where = f"docs/tutorial.md:{block.line}: rulec {' '.join(argv)}"
             assert matches(expected, actual), f"{where} printed:\n" + "\n".join(actual)
             assert status == (1 if any(": error:" in line for line in expected) else 0), where
+    map_sheet = tmp_path / "generated" / "aids" / "ashford" / "map.svg"  # rulec aids drew the map the tutorial shows
+    assert map_sheet.read_bytes() == (TUTORIAL.parent / "images" / "tutorial_map.svg").read_bytes()
     assert len(served_apps) == 1  # the board served the tutorial's game
     from starlette.testclient import TestClient
     client = TestClient(served_apps[0])
