@@ -221,3 +221,12 @@ def test_every_link_of_the_tutorial_leads_to_a_file_and_heading_there_is():
         assert page.is_file(), link
         if anchor:
             assert anchor in heading_anchors(page.read_text(encoding="utf-8")), link
+
+
+def test_the_town_guard_option_puts_a_second_company_in_ashford(compiled_final):
+    def on_map(options):
+        state = new_game(compiled_final, options=options, seed=0)
+        return {state.unit_name(u): h for u, h in state.positions.items()}
+    assert "s_guard" not in on_map(())
+    with_guard = on_map(("guard",))
+    assert with_guard["s_guard"] == with_guard["s_1"] == "0405"
