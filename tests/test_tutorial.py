@@ -9,6 +9,8 @@ The tutorial marks its fenced blocks:
 - ```console FILE``` holds commands (`$ rulec ...`) run on FILE.rulec copied to `ashford.rulec`,
   each followed by its output; a line `...` stands for any number of lines. In a `rulec play`
   transcript, the text after a `north> ` or `south> ` prompt is what the player typed.
+When a message changes on purpose, the failure prints the command's new output: copy it into the
+tutorial (keeping its `...` lines), and edit the prose around it if it no longer fits.
 """
 
 from __future__ import annotations
