@@ -1,7 +1,7 @@
 """Every compiled map game as an OpenSpiel game (extra `openspiel`).
 
-    import pyspiel, rulec.openspiel          # registers rulec_<name> for each map game in games/
-    game = pyspiel.load_game("rulec_drive_on_metz(seed=3,command_control=True)")
+    import pyspiel, rulec.openspiel          # registers rulec_NAME for each map game NAME in games/
+    game = pyspiel.load_game("rulec_NAME(seed=3,OPTION=True)")
     rulec.openspiel.register("tests/games/two_fights.rulec")   # any other game file
 
 Parameters: `seed` (the engine's set-up randomness), one boolean per option of the

@@ -32,7 +32,7 @@ _CREATORS: list[type] = []
 
 
 def short_name(name_or_path: str) -> str:
-    """The OpenSpiel name of a game: `rulec_` and its file's name (`rulec_drive_on_metz`)."""
+    """The OpenSpiel name of a game: `rulec_` and its file's name (`rulec_` + the file's stem)."""
     return PREFIX + Path(name_or_path).stem
 
 
