@@ -29,13 +29,15 @@ import typing
 
 import numpy as np
 
+from rulec.engine import statuses
 from rulec.engine.frames import Frame
 from rulec.engine.state import GameState
-from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
+from rulec.engine.statuses import ON_MAP
 from rulec.runtime.model import Game
 
-STATUSES = (ON_MAP, PENDING, EXITED, ELIMINATED, UNUSED)
-FRAME_KINDS = tuple(typing.get_args(Frame))  # a new kind of pending decision gets a slot by itself
+# A new status or kind of pending decision gets its slot by itself.
+STATUSES = tuple(value for name, value in vars(statuses).items() if name.isupper() and isinstance(value, str))
+FRAME_KINDS = tuple(typing.get_args(Frame))
 MAX_TURN_SLOTS = 100
 
 

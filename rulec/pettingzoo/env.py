@@ -46,6 +46,8 @@ class RulecEnv(AECEnv):
         self.possible_agents = list(self.model.sides)
         self.engine: GameState = new_game(self.model, options=self.options, seed=seed)  # checks the options now
         self._rng = np.random.default_rng(seed)
+        self._steps = 0
+        self._legal_at: tuple[int, dict] = (-1, {})  # (steps, legal actions by number) of the position last asked
 
     @functools.lru_cache(maxsize=None)
     def observation_space(self, agent: str) -> spaces.Space:
@@ -65,6 +67,7 @@ class RulecEnv(AECEnv):
         self.engine = new_game(self.model, options=self.options, seed=seed)
         self._rng = np.random.default_rng(seed)
         self._steps = 0
+        self._legal_at = (-1, {})
         self.agents = self.possible_agents[:]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
@@ -79,7 +82,7 @@ class RulecEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self.catalogue.legal(self.engine)
+        legal = self._legal()
         if action is None or int(action) not in legal:
             raise IllegalAction(f"{self._describe(action)} is not legal for {agent} now (the action mask marks "
                                 f"the legal ones: {', '.join(map(self.engine.action_to_string, legal.values()))})")
@@ -90,6 +93,12 @@ class RulecEnv(AECEnv):
         self._after_change()
         if self.render_mode == "ansi":
             print(self.render())
+
+    def _legal(self) -> dict[int, object]:
+        """The legal actions by number, worked out once a position (observe and step both ask)."""
+        if self._legal_at[0] != self._steps:
+            self._legal_at = (self._steps, self.catalogue.legal(self.engine))
+        return self._legal_at[1]
 
     def _describe(self, action: int | None) -> str:
         """An action number, and its order when the number stands for one here."""
@@ -128,7 +137,7 @@ class RulecEnv(AECEnv):
         self.layout.fill(self.layout.views(tensor), self.engine, self.possible_agents.index(agent))
         mask = np.zeros(self.catalogue.size, np.int8)
         if agent == self.agent_selection and not self.engine.is_terminal() and not self.truncations.get(agent):
-            mask[list(self.catalogue.legal(self.engine))] = 1
+            mask[list(self._legal())] = 1
         return {"observation": tensor, "action_mask": mask}
 
     def render(self) -> str | None:
