@@ -118,3 +118,23 @@ def test_openspiels_mcts_bot_plays_a_whole_game_of_drive_on_metz():
     outcome = state.engine.outcome()
     assert state.returns() == ([0.0, 0.0] if outcome.winner is None else
                                [1.0 if side == outcome.winner else -1.0 for side in ("us", "germany")])
+
+
+def test_only_map_games_are_registered_and_a_missing_file_is_a_diagnostic():
+    from rulec.diagnostics import DiagnosticError
+
+    with pytest.raises(ValueError, match="has no map"):
+        rulec.openspiel.register("engle_ww2_battle")
+    with pytest.raises(DiagnosticError, match="no game file"):
+        rulec.openspiel.register("tests/games/no_such_game.rulec")
+    assert "rulec_engle_ww2_battle" not in pyspiel.registered_names()
+
+
+def test_without_openspiel_installed_the_import_says_how_to_install_it(monkeypatch):
+    import importlib
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # `import pyspiel` now raises ImportError
+    monkeypatch.delitem(sys.modules, "rulec.openspiel")
+    with pytest.raises(ImportError, match=r"pip install -e '\.\[openspiel\]'"):
+        importlib.import_module("rulec.openspiel")

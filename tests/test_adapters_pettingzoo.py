@@ -75,3 +75,13 @@ def test_a_game_cut_at_max_steps_is_truncated_not_terminated():
     total = _play(e, seed=1)
     assert total == {side: 0.0 for side in total}
     assert not e.engine.is_terminal() and len(e.engine.history()) >= 3
+
+
+def test_without_pettingzoo_installed_the_import_says_how_to_install_it(monkeypatch):
+    import importlib
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)
+    monkeypatch.delitem(sys.modules, "rulec.pettingzoo")
+    with pytest.raises(ImportError, match=r"pip install -e '\.\[pettingzoo\]'"):
+        importlib.import_module("rulec.pettingzoo")

@@ -6,10 +6,17 @@
 
 Parameters: `seed` (the engine's set-up randomness), one boolean per option of the
 game, and `max_length` (see game.py). Actions are numbered by rulec.adapters.catalogue;
-observations are rulec.adapters.observation's tensors and text.
+observations are rulec.adapters.observation's tensors and text. A serialised state is
+read back in a process that has registered the same game (import this module; `register`
+a game file from elsewhere).
 """
 
-from rulec.openspiel.game import RulecGame, RulecState, register, register_all, short_name
+try:
+    import pyspiel  # noqa: F401
+except ImportError as error:  # the extra is not installed: say how to install it
+    raise ImportError("rulec.openspiel needs OpenSpiel: pip install -e '.[openspiel]'") from error
+
+from rulec.openspiel.game import RulecGame, RulecState, register, register_all, short_name  # noqa: E402
 
 __all__ = ["RulecGame", "RulecState", "register", "register_all", "short_name"]
 

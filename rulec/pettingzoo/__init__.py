@@ -13,6 +13,11 @@ is {"observation": rulec.adapters.observation's tensor, "action_mask": int8, 1 f
 action of the agent to move}. Dice are rolled inside the environment, with its seed.
 """
 
-from rulec.pettingzoo.env import RulecEnv, env
+try:
+    import pettingzoo  # noqa: F401
+except ImportError as error:  # the extra is not installed: say how to install it
+    raise ImportError("rulec.pettingzoo needs PettingZoo: pip install -e '.[pettingzoo]'") from error
+
+from rulec.pettingzoo.env import RulecEnv, env  # noqa: E402
 
 __all__ = ["RulecEnv", "env"]
