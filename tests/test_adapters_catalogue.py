@@ -90,3 +90,16 @@ def test_numbers_outside_the_catalogue_are_refused_clearly(metz):
         catalogue.encode(Action.roll(3))
     with pytest.raises(NotInCatalogue, match="no map"):
         Catalogue(load("engle_ww2_battle"))
+
+
+def test_a_new_kind_of_action_slots_in_with_one_line(metz, monkeypatch):
+    # What another kind (`place UNIT HEX`) needs: its line in ARGUMENTS; the other kinds keep their numbers.
+    before = Catalogue(metz)
+    monkeypatch.setitem(ARGUMENTS, "place", ("unit", "hex"))
+    after = Catalogue(metz)
+    assert after.size == before.size + len(metz.units) * len(metz.map.hexes)
+    assert all(after.offsets[k] == before.offsets[k] for k in before.kinds)
+    place = Action("place", unit=next(iter(metz.units)), hex=metz.map.hexes[-1])
+    assert after.decode(after.encode(place)) == place
+    with pytest.raises(NotInCatalogue, match="add it to"):
+        before.encode(Action("mark", unit=place.unit))

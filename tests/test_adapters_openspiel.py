@@ -138,3 +138,11 @@ def test_without_openspiel_installed_the_import_says_how_to_install_it(monkeypat
     monkeypatch.delitem(sys.modules, "rulec.openspiel")
     with pytest.raises(ImportError, match=r"pip install -e '\.\[openspiel\]'"):
         importlib.import_module("rulec.openspiel")
+
+
+def test_two_game_files_of_the_same_name_are_not_confused(tmp_path):
+    other = tmp_path / "two_fights.rulec"
+    other.write_text(Path("tests/games/big_battle.rulec").read_text(encoding="utf-8"), encoding="utf-8")
+    rulec.openspiel.register("tests/games/two_fights.rulec")
+    with pytest.raises(ValueError, match="already the OpenSpiel name of"):
+        rulec.openspiel.register(str(other))

@@ -44,11 +44,17 @@ def default_max_length(game: Game) -> int:
 def register(name_or_path: str) -> str:
     """Register a map game (its name in games/ or a path) with OpenSpiel; returns its short name."""
     name = short_name(name_or_path)
-    if name in _REGISTERED:
-        return name
     game = load(name_or_path)
+    if name in _REGISTERED:
+        if _REGISTERED[name].source != game.source:
+            raise ValueError(f"'{name}' is already the OpenSpiel name of {_REGISTERED[name].source}")
+        return name
     if game.map is None:
         raise ValueError(f"'{name_or_path}' has no map: only map games are OpenSpiel games")
+    taken = {"seed", "max_length"}.intersection(game.options)
+    if taken:
+        raise ValueError(f"'{name_or_path}' has an option named {', '.join(sorted(taken))}, "
+                         "which is also an OpenSpiel parameter of every rulec game")
     players = len(game.sides)
     parameters = {"seed": 0, "max_length": default_max_length(game), **{option: False for option in game.options}}
     game_type = pyspiel.GameType(
@@ -63,7 +69,8 @@ def register(name_or_path: str) -> str:
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification=parameters)
     _REGISTERED[name] = game
-    # One subclass a game, as OpenSpiel's own Python games register their class.
+    # A class a game, as OpenSpiel's own Python games register: a closure registered instead is freed
+    # by OpenSpiel's registry after Python has shut down, which aborts the interpreter at exit.
     creator = type(f"RulecGame_{name}", (RulecGame,), {"__init__": _init_for(game_type, game)})
     _CREATORS.append(creator)
     pyspiel.register_game(game_type, creator)
