@@ -146,3 +146,19 @@ def test_two_game_files_of_the_same_name_are_not_confused(tmp_path):
     rulec.openspiel.register("tests/games/two_fights.rulec")
     with pytest.raises(ValueError, match="already the OpenSpiel name of"):
         rulec.openspiel.register(str(other))
+
+
+def _a_game_with_a_scenario() -> tuple[str, str]:
+    from rulec.adapters.games import load, scenarios_of
+
+    for name in map_game_names() + TEST_GAMES:
+        if scenarios_of(load(name)):
+            return name, scenarios_of(load(name))[0]
+    pytest.skip("no map game declares a scenario (the engine has none yet)")
+
+
+def test_a_scenario_is_a_parameter_and_the_game_starts_at_its_start():
+    name, scenario = _a_game_with_a_scenario()
+    game = pyspiel.load_game(f"{rulec.openspiel.register(name)}(scenario={scenario})")
+    assert game.new_initial_state().engine.scenario == scenario
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)

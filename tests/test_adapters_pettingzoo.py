@@ -85,3 +85,15 @@ def test_without_pettingzoo_installed_the_import_says_how_to_install_it(monkeypa
     monkeypatch.delitem(sys.modules, "rulec.pettingzoo")
     with pytest.raises(ImportError, match=r"pip install -e '\.\[pettingzoo\]'"):
         importlib.import_module("rulec.pettingzoo")
+
+
+def test_pettingzoos_api_test_passes_on_a_scenario():
+    from rulec.adapters.games import load, scenarios_of
+
+    found = [(n, scenarios_of(load(n))[0]) for n in map_game_names() + TEST_GAMES if scenarios_of(load(n))]
+    if not found:
+        pytest.skip("no map game declares a scenario (the engine has none yet)")
+    name, scenario = found[0]
+    e = env(name, scenario=scenario)
+    assert e.engine.scenario == scenario
+    api_test(e, num_cycles=300)

@@ -44,6 +44,8 @@ ARGUMENTS: dict[str, tuple[str, ...]] = {
     ADVANCE: ("unit?", "hex?"),
     REMOVE: ("unit",),
     END: (),
+    # Kinds added later go below, so that the numbers of the kinds above stay as they were.
+    "place": ("unit", "hex"),  # a placement phase (set-up, replacements)
 }
 CHANCE_KINDS = (ROLL,)
 

@@ -1,9 +1,10 @@
-"""The map games the adapters offer: every game in games/ that has a map, or any game file."""
+"""The map games the adapters offer (every game in games/ that has a map, or any game file), and their start."""
 
 from __future__ import annotations
 
 from functools import lru_cache
 
+from rulec.engine import GameState, new_game
 from rulec.pipeline import GAMES_DIR, SUFFIX, load_game
 from rulec.runtime.model import Game
 
@@ -11,6 +12,16 @@ from rulec.runtime.model import Game
 def map_game_names() -> list[str]:
     """The names (file stems) of the games in games/ that the engine plays (those with a map)."""
     return [path.stem for path in sorted(GAMES_DIR.glob(f"*{SUFFIX}")) if load(path.stem).map is not None]
+
+
+def scenarios_of(game: Game) -> tuple[str, ...]:
+    """The scenarios a game declares (none in an engine without scenarios)."""
+    return tuple(getattr(game, "scenarios", None) or ())
+
+
+def start(game: Game, *, options: tuple[str, ...] = (), seed: int = 0, scenario: str | None = None) -> GameState:
+    """A new game, at a scenario's start when one is chosen."""
+    return new_game(game, options=options, seed=seed, **({"scenario": scenario} if scenario else {}))
 
 
 @lru_cache(maxsize=None)

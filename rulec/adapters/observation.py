@@ -13,7 +13,7 @@ Pieces (name: shape), each a view of one flat float32 tensor:
     phase (S)             the phase of the sequence, one-hot
     unit_hex (U, H)       where each unit stands
     unit_status (U, K)    each unit's status (on the map, pending, exited, eliminated, unused)
-    unit_flags (U, 4)     moved, attacked, defended this phase; landed this turn
+    unit_flags (U, 4)     moved, attacked, defended this phase; landed this turn (as the engine keeps them)
     vp (P)                each side's victory points
     holders (H, P)        the side holding each objective hex
     decision (F+1)        the kind of decision pending within the phase (none first, then each frame kind)
@@ -21,6 +21,8 @@ Pieces (name: shape), each a view of one flat float32 tensor:
     battle_units (U)      its attackers (those of the battle being declared, or fought)
     chosen_units (U)      the units of the decision pending: the retreating unit, the units that
                           may pay for an exchange or advance
+    unit_markers (U, M)   in a game that declares markers: the markers each unit carries
+    hex_markers (H, M)    and each hex
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from rulec.runtime.model import Game
 # A new status or kind of pending decision gets its slot by itself.
 STATUSES = tuple(value for name, value in vars(statuses).items() if name.isupper() and isinstance(value, str))
 FRAME_KINDS = tuple(typing.get_args(Frame))
+FLAGS = ("moved", "attacked", "defended", "landed")  # sets of unit ids on the state; one the engine lacks stays 0
 MAX_TURN_SLOTS = 100
 
 
@@ -52,6 +55,8 @@ class Layout:
         self.unit_index = {u: i for i, u in enumerate(self.units)}
         self.hex_index = {h: i for i, h in enumerate(self.hexes)}
         self.side_index = {s: i for i, s in enumerate(self.sides)}
+        self.markers = tuple(getattr(game, "markers", None) or ())
+        self.marker_index = {m: i for i, m in enumerate(self.markers)}
         P, U, H = len(self.sides), len(self.units), len(self.hexes)
         self.shapes: dict[str, tuple[int, ...]] = {
             "player": (P,), "to_move": (P + 1,), "turn": (min(max(game.info.turns, 1), MAX_TURN_SLOTS),),
@@ -59,6 +64,8 @@ class Layout:
             "unit_flags": (U, 4), "vp": (P,), "holders": (H, P), "decision": (len(FRAME_KINDS) + 1,),
             "battle_hexes": (H,), "battle_units": (U,), "chosen_units": (U,),
         }
+        if self.markers:
+            self.shapes.update({"unit_markers": (U, len(self.markers)), "hex_markers": (H, len(self.markers))})
         self.size = sum(int(np.prod(s)) for s in self.shapes.values())
 
     def views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
@@ -86,8 +93,8 @@ class Layout:
             views["unit_hex"][unit[uid], hex_[h]] = 1
         for uid, where in state.where.items():
             views["unit_status"][unit[uid], STATUSES.index(where)] = 1
-        for column, group in enumerate((state.moved, state.attacked, state.defended, state.landed)):
-            for uid in group:
+        for column, flag in enumerate(FLAGS):
+            for uid in getattr(state, flag, ()):
                 views["unit_flags"][unit[uid], column] = 1
         for side, vp in state.vp.items():
             views["vp"][self.side_index[side]] = vp
@@ -103,6 +110,13 @@ class Layout:
         chosen = getattr(frame, "units", None) or ((frame.unit,) if getattr(frame, "unit", None) else ())
         for uid in chosen:
             views["chosen_units"][unit[uid]] = 1
+        table = getattr(state, "markers", None) if self.markers else None
+        if table is not None:  # markers.MarkerTable: unit id / hex -> {marker id: when it was put on}
+            marker = self.marker_index
+            for piece, index, carried in (("unit_markers", unit, table.units), ("hex_markers", hex_, table.hexes)):
+                for target, marks in carried.items():
+                    for m in marks:
+                        views[piece][index[target], marker[m]] = 1
 
 
 def position_text(state: GameState) -> str:

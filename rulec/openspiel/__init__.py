@@ -5,7 +5,7 @@
     rulec.openspiel.register("tests/games/two_fights.rulec")   # any other game file
 
 Parameters: `seed` (the engine's set-up randomness), one boolean per option of the
-game, and `max_length` (see game.py). Actions are numbered by rulec.adapters.catalogue;
+game, `max_length` (see game.py), and `scenario` in a game that declares scenarios. Actions are numbered by rulec.adapters.catalogue;
 observations are rulec.adapters.observation's tensors and text. A serialised state is
 read back in a process that has registered the same game (import this module; `register`
 a game file from elsewhere).

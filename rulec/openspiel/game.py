@@ -19,9 +19,9 @@ import numpy as np
 import pyspiel
 
 from rulec.adapters.catalogue import Catalogue
-from rulec.adapters.games import load, map_game_names
+from rulec.adapters.games import load, map_game_names, scenarios_of, start
 from rulec.adapters.observation import Layout, history_text, position_text
-from rulec.engine import GameState, new_game
+from rulec.engine import GameState
 from rulec.runtime.model import Game
 
 PREFIX = "rulec_"
@@ -51,12 +51,14 @@ def register(name_or_path: str) -> str:
         return name
     if game.map is None:
         raise ValueError(f"'{name_or_path}' has no map: only map games are OpenSpiel games")
-    taken = {"seed", "max_length"}.intersection(game.options)
+    taken = {"seed", "max_length", "scenario"}.intersection(game.options)
     if taken:
         raise ValueError(f"'{name_or_path}' has an option named {', '.join(sorted(taken))}, "
                          "which is also an OpenSpiel parameter of every rulec game")
     players = len(game.sides)
     parameters = {"seed": 0, "max_length": default_max_length(game), **{option: False for option in game.options}}
+    if scenarios_of(game):
+        parameters["scenario"] = ""  # a scenario's id; "": the whole game
     game_type = pyspiel.GameType(
         short_name=name, long_name=f"{game.info.title} (rulec)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
@@ -100,7 +102,8 @@ class RulecGame(pyspiel.Game):
         self.options = tuple(o for o in model.options if params.get(o))
         self.seed = int(params["seed"])
         self.max_length = int(params["max_length"])
-        self.start = new_game(model, options=self.options, seed=self.seed)
+        self.scenario = params.get("scenario") or None
+        self.start = start(model, options=self.options, seed=self.seed, scenario=self.scenario)
         players = len(model.sides)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.catalogue.size, max_chance_outcomes=self.catalogue.chance_size,
@@ -129,11 +132,13 @@ class _Position:
 
     def __reduce__(self):
         engine = self.engine
-        return (_replay, (self.name, engine.options, engine.seed, engine.history(), self.steps))
+        scenario = getattr(engine, "scenario", None)
+        return (_replay, (self.name, engine.options, engine.seed, engine.history(), self.steps, scenario))
 
 
-def _replay(name: str, options: tuple[str, ...], seed: int, history: list, steps: int) -> _Position:
-    engine = new_game(_REGISTERED[name], options=options, seed=seed)
+def _replay(name: str, options: tuple[str, ...], seed: int, history: list, steps: int,
+            scenario: str | None = None) -> _Position:
+    engine = start(_REGISTERED[name], options=options, seed=seed, scenario=scenario)
     for action in history:
         engine.apply_action(action)
     return _Position(engine, name, steps)

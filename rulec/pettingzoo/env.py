@@ -16,9 +16,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from rulec.adapters.catalogue import Catalogue
-from rulec.adapters.games import load
+from rulec.adapters.games import load, start
 from rulec.adapters.observation import Layout, position_text
-from rulec.engine import GameState, IllegalAction, new_game
+from rulec.engine import GameState, IllegalAction
 
 
 def env(game: str, **kwargs) -> "RulecEnv":
@@ -31,20 +31,21 @@ class RulecEnv(AECEnv):
 
     metadata = {"name": "rulec", "render_modes": ["ansi"], "is_parallelizable": False}
 
-    def __init__(self, game: str, *, options: Iterable[str] = (), seed: int = 0,
+    def __init__(self, game: str, *, options: Iterable[str] = (), seed: int = 0, scenario: str | None = None,
                  max_steps: int | None = None, render_mode: str | None = None):
         super().__init__()
         self.model = load(game)
         self.catalogue = Catalogue(self.model)
         self.layout = Layout(self.model)
         self.options = tuple(options)
+        self.scenario = scenario
         self.default_seed = seed
         turns = self.model.info.turns or 100
         self.max_steps = max_steps or turns * max(len(self.model.sequence), 1) * (20 * len(self.model.units) + 10)
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"rulec_{self.model.info.id}"}
         self.possible_agents = list(self.model.sides)
-        self.engine: GameState = new_game(self.model, options=self.options, seed=seed)  # checks the options now
+        self.engine: GameState = self._start(seed)  # checks the options and scenario now
         self._rng = np.random.default_rng(seed)
         self._steps = 0
         self._legal_at: tuple[int, dict] = (-1, {})  # (steps, legal actions by number) of the position last asked
@@ -64,7 +65,7 @@ class RulecEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is None:
             seed = self.default_seed
-        self.engine = new_game(self.model, options=self.options, seed=seed)
+        self.engine = self._start(seed)
         self._rng = np.random.default_rng(seed)
         self._steps = 0
         self._legal_at = (-1, {})
@@ -93,6 +94,9 @@ class RulecEnv(AECEnv):
         self._after_change()
         if self.render_mode == "ansi":
             print(self.render())
+
+    def _start(self, seed: int) -> GameState:
+        return start(self.model, options=self.options, seed=seed, scenario=self.scenario)
 
     def _legal(self) -> dict[int, object]:
         """The legal actions by number, worked out once a position (observe and step both ask)."""
