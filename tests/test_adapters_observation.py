@@ -43,6 +43,7 @@ def test_every_position_fills_the_same_pieces_with_what_the_engine_says(name):
         assert views["unit_hex"].sum() == len(state.positions)  # each unit on the map in one hex
         assert (views["unit_status"].sum(axis=1) == 1).all()  # each unit has exactly one status
         assert views["vp"].tolist() == [state.vp[s] for s in layout.sides]
+        assert views["unit_values"][:, 0].tolist() == [state.unit(u).strength for u in layout.units]
         assert views["phase"][state.phase_index] == 1 and views["decision"].sum() == 1
 
 

@@ -14,6 +14,8 @@ Pieces (name: shape), each a view of one flat float32 tensor:
     unit_hex (U, H)       where each unit stands
     unit_status (U, K)    each unit's status (on the map, pending, exited, eliminated, unused)
     unit_flags (U, 4)     moved, attacked, defended this phase; landed this turn (as the engine keeps them)
+    unit_values (U, 2)    each unit's strength and movement allowance as it plays now (an improved
+                          counter, a reduced side)
     vp (P)                each side's victory points
     holders (H, P)        the side holding each objective hex
     decision (F+1)        the kind of decision pending within the phase (none first, then each frame kind)
@@ -61,7 +63,7 @@ class Layout:
         self.shapes: dict[str, tuple[int, ...]] = {
             "player": (P,), "to_move": (P + 1,), "turn": (min(max(game.info.turns, 1), MAX_TURN_SLOTS),),
             "phase": (len(game.sequence),), "unit_hex": (U, H), "unit_status": (U, len(STATUSES)),
-            "unit_flags": (U, 4), "vp": (P,), "holders": (H, P), "decision": (len(FRAME_KINDS) + 1,),
+            "unit_flags": (U, 4), "unit_values": (U, 2), "vp": (P,), "holders": (H, P), "decision": (len(FRAME_KINDS) + 1,),
             "battle_hexes": (H,), "battle_units": (U,), "chosen_units": (U,),
         }
         if self.markers:
@@ -96,6 +98,10 @@ class Layout:
         for column, flag in enumerate(FLAGS):
             for uid in getattr(state, flag, ()):
                 views["unit_flags"][unit[uid], column] = 1
+        values = views["unit_values"]
+        for uid, i in unit.items():
+            counter = state.unit(uid)
+            values[i, 0], values[i, 1] = counter.strength, counter.move
         for side, vp in state.vp.items():
             views["vp"][self.side_index[side]] = vp
         for h, side in state.holders.items():
