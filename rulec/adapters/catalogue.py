@@ -86,6 +86,7 @@ class Catalogue:
         self.offsets = dict(zip(self.kinds, (0, *accumulate(sizes))))
         self.sizes = dict(zip(self.kinds, sizes))
         self.size = sum(sizes)  # the number of distinct player actions
+        self._numbers: dict[Action, int] = {}  # actions numbered so far (all but retreats, which need their position)
         self.chance_size = game.info.die  # the number of distinct chance outcomes
 
     # ------------------------------------------------------------ argument spaces
@@ -106,6 +107,9 @@ class Catalogue:
     # ------------------------------------------------------------ encoding
     def encode(self, action: Action, state: "GameState | None" = None) -> int:
         """The number of a player's action (a retreat needs the position it is chosen in)."""
+        found = self._numbers.get(action)
+        if found is not None:
+            return found
         arguments = ARGUMENTS.get(action.kind)
         if arguments is None:
             raise NotInCatalogue(f"action kind '{action.kind}' has no number: add it to "
@@ -122,7 +126,10 @@ class Catalogue:
             if index is None:
                 raise NotInCatalogue(f"'{action}': {value!r} is not a {argument.rstrip('?')} of '{self.game.info.id}'")
             code = code * len(space) + index
-        return self.offsets[action.kind] + code
+        number = self.offsets[action.kind] + code
+        if "path" not in arguments:
+            self._numbers[action] = number
+        return number
 
     def decode(self, number: int, state: "GameState | None" = None) -> Action:
         """The player's action numbered `number` (a retreat needs the position it is chosen in)."""

@@ -30,6 +30,7 @@ Pieces (name: shape), each a view of one flat float32 tensor:
 from __future__ import annotations
 
 import typing
+from math import prod
 
 import numpy as np
 
@@ -68,16 +69,16 @@ class Layout:
         }
         if self.markers:
             self.shapes.update({"unit_markers": (U, len(self.markers)), "hex_markers": (H, len(self.markers))})
-        self.size = sum(int(np.prod(s)) for s in self.shapes.values())
+        self._slices = []  # (name, start, stop, shape) of each piece in the flat tensor
+        at = 0
+        for name, shape in self.shapes.items():
+            self._slices.append((name, at, at + prod(shape), shape))
+            at += prod(shape)
+        self.size = at
 
     def views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
         """Named, reshaped views into `flat` (writing a view writes the flat tensor)."""
-        views, at = {}, 0
-        for name, shape in self.shapes.items():
-            size = int(np.prod(shape))
-            views[name] = flat[at:at + size].reshape(shape)
-            at += size
-        return views
+        return {name: flat[start:stop].reshape(shape) for name, start, stop, shape in self._slices}
 
     def fill(self, views: dict[str, np.ndarray], state: GameState, player: int) -> None:
         """Write `state` as `player` sees it into `views` (zeroed first by the caller)."""
