@@ -14,6 +14,19 @@ def map_game_names() -> list[str]:
     return [path.stem for path in sorted(GAMES_DIR.glob(f"*{SUFFIX}")) if load(path.stem).map is not None]
 
 
+UNLIMITED_TURNS = 100  # the turns counted for default_length in a game without a last turn
+
+
+def default_length(game: Game) -> int:
+    """A bound on a game's length in actions, far beyond any real game: 20 actions a unit a phase.
+
+    The engine lets a battle be declared and cancelled again without end, so a game has no
+    bound of its own; the adapters end (OpenSpiel) or truncate (PettingZoo) a game there.
+    """
+    turns = game.info.turns or UNLIMITED_TURNS
+    return turns * max(len(game.sequence), 1) * (20 * len(game.units) + 10)
+
+
 def scenarios_of(game: Game) -> tuple[str, ...]:
     """The scenarios a game declares (none in an engine without scenarios)."""
     return tuple(getattr(game, "scenarios", None) or ())

@@ -7,8 +7,8 @@ options, seed and history it replays from.
 
 `max_length`: the engine lets a player declare a battle and cancel it again as
 often as they like, so a game has no length bound of its own; OpenSpiel needs one.
-A game that reaches `max_length` actions (by default far beyond any real game:
-20 actions a unit a phase) ends there as a draw.
+A game that reaches `max_length` actions (by default games.default_length, far beyond
+any real game) ends there as a draw.
 """
 
 from __future__ import annotations
@@ -19,13 +19,12 @@ import numpy as np
 import pyspiel
 
 from rulec.adapters.catalogue import Catalogue
-from rulec.adapters.games import load, map_game_names, scenarios_of, start
+from rulec.adapters.games import default_length, load, map_game_names, scenarios_of, start
 from rulec.adapters.observation import Layout, history_text, position_text
 from rulec.engine import GameState
 from rulec.runtime.model import Game
 
 PREFIX = "rulec_"
-UNLIMITED_TURNS = 100  # the turn bound used for max_length in a game without a last turn
 
 _REGISTERED: dict[str, Game] = {}  # OpenSpiel short name -> the game model
 _CREATORS: list[type] = []
@@ -34,11 +33,6 @@ _CREATORS: list[type] = []
 def short_name(name_or_path: str) -> str:
     """The OpenSpiel name of a game: `rulec_` and its file's name (`rulec_` + the file's stem)."""
     return PREFIX + Path(name_or_path).stem
-
-
-def default_max_length(game: Game) -> int:
-    turns = game.info.turns or UNLIMITED_TURNS
-    return turns * max(len(game.sequence), 1) * (20 * len(game.units) + 10)
 
 
 def register(name_or_path: str) -> str:
@@ -56,7 +50,7 @@ def register(name_or_path: str) -> str:
         raise ValueError(f"'{name_or_path}' has an option named {', '.join(sorted(taken))}, "
                          "which is also an OpenSpiel parameter of every rulec game")
     players = len(game.sides)
-    parameters = {"seed": 0, "max_length": default_max_length(game), **{option: False for option in game.options}}
+    parameters = {"seed": 0, "max_length": default_length(game), **{option: False for option in game.options}}
     if scenarios_of(game):
         parameters["scenario"] = ""  # a scenario's id; "": the whole game
     game_type = pyspiel.GameType(

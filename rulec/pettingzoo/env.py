@@ -16,9 +16,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from rulec.adapters.catalogue import Catalogue
-from rulec.adapters.games import load, start
+from rulec.adapters.games import default_length, load, start
 from rulec.adapters.observation import Layout, position_text
-from rulec.engine import GameState, IllegalAction
+from rulec.engine import Action, GameState, IllegalAction
 
 
 def env(game: str, **kwargs) -> "RulecEnv":
@@ -40,8 +40,7 @@ class RulecEnv(AECEnv):
         self.options = tuple(options)
         self.scenario = scenario
         self.default_seed = seed
-        turns = self.model.info.turns or 100
-        self.max_steps = max_steps or turns * max(len(self.model.sequence), 1) * (20 * len(self.model.units) + 10)
+        self.max_steps = max_steps or default_length(self.model)
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"rulec_{self.model.info.id}"}
         self.possible_agents = list(self.model.sides)
@@ -85,8 +84,9 @@ class RulecEnv(AECEnv):
             return
         legal = self._legal()
         if action is None or int(action) not in legal:
+            some = [self.engine.action_to_string(a) for a in list(legal.values())[:8]]
             raise IllegalAction(f"{self._describe(action)} is not legal for {agent} now (the action mask marks "
-                                f"the legal ones: {', '.join(map(self.engine.action_to_string, legal.values()))})")
+                                f"the legal ones: {', '.join(some)}{', ...' if len(legal) > len(some) else ''})")
         self._cumulative_rewards[agent] = 0.0
         self.engine.apply_action(legal[int(action)])
         self._steps += 1
@@ -98,7 +98,7 @@ class RulecEnv(AECEnv):
     def _start(self, seed: int) -> GameState:
         return start(self.model, options=self.options, seed=seed, scenario=self.scenario)
 
-    def _legal(self) -> dict[int, object]:
+    def _legal(self) -> dict[int, Action]:
         """The legal actions by number, worked out once a position (observe and step both ask)."""
         if self._legal_at[0] != self._steps:
             self._legal_at = (self._steps, self.catalogue.legal(self.engine))
