@@ -242,3 +242,12 @@ def test_a_counter_sheet_taller_than_a_page_goes_on_several_pages(game):
         assert {f.unit.id for f in front.faces} == {f.unit.id for f in back.faces}
         seen += [f.unit.id for f in front.faces]
     assert sorted(seen) == sorted(game.units)  # every counter once
+
+
+def test_the_back_of_a_unit_with_steps_shows_its_reduced_side():
+    stepped = load_game(str(Path(__file__).parent / "games" / "two_steps.rulec"))
+    (front, back), = counter_pages(stepped)
+    faces = {(e.get("data-unit"), e.get("data-version")): (e.get("data-strength"), e.get("data-move"))
+             for e in back.iter() if e.get("data-version")}
+    assert faces[("b6", "reduced")] == ("3", "3") and faces[("r6", "reduced")] == ("4", "4")
+    assert ("b1", "back") in faces  # no reduced side: a plain back

@@ -71,7 +71,8 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     ("HexsideType", "combat_shift"), ("TerrainType", "combat_shift"),  # [engine/tables.py]
     ("HexsideType", "move_extra"), ("TerrainType", "move_extra"),  # [engine/tables.py]
     ("HexsideType", "move"), ("TerrainType", "move"), ("Unit", "move"), ("Improved", "move"),  # [tables.py, state.py]
-    ("Improved", "strength"), ("Unit", "strength"),  # [engine/state.py, engine/combat.py]
+    ("Step", "move"),  # [engine/state.py _side_after]
+    ("Improved", "strength"), ("Unit", "strength"), ("Step", "strength"),  # [engine/state.py, engine/combat.py]
     ("CombatTable", "columns"), ("CombatTable", "rows"),  # [engine/combat.py]
     ("CombatTable", "kind"), ("HexsideType", "kind"), ("Phase", "kind"), ("Trigger", "kind"),  # [combat, tables, state]
     ("MapDef", "edges"), ("Trigger", "edges"),  # [engine/tables.py, engine/state.py]
@@ -125,6 +126,7 @@ BLOCKS: dict[str, type] = {
     "game.schema.json#/$defs/unit": m.Unit,
     "game.schema.json#/$defs/arrival": m.Arrival,
     "game.schema.json#/$defs/improved": m.Improved,
+    "game.schema.json#/$defs/step": m.Step,
     "game.schema.json#/$defs/movement": m.MovementRules,
     "game.schema.json#/$defs/stacking": m.StackingRules,
     "game.schema.json#/$defs/crt": m.CombatTable,

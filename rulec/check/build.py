@@ -204,6 +204,7 @@ class Builder(MapSections, CombatSections):
             if uid in improved:
                 better = self.record(m.Improved, ("improved", uid))
             result[uid] = self.record(m.Unit, path, id=uid, setup=setup, arrives=arrives, improved=better,
+                                      reduced=reduced_sides(body.get("reduced")),
                                       flags=tuple(body.get("flags", ())), division=str(body.get("division", "")),
                                       designation=str(body.get("designation", uid)),
                                       **({"size": str(body["size"])} if "size" in body else {}))
@@ -460,3 +461,10 @@ def _level_threshold(value: Any) -> float:
         high, low = value["$ratio"]
         return high / low if low else float("inf")
     return value
+
+
+def reduced_sides(value: Any) -> tuple[m.Step, ...]:
+    """A unit's `reduced = { ... }` or `reduced = [{ ... }, ...]` (the schema checked the shape)."""
+    items = [value] if isinstance(value, dict) else value if isinstance(value, list) else []
+    return tuple(m.Step(item["strength"], item.get("move")) for item in items
+                 if isinstance(item, dict) and isinstance(item.get("strength"), int))

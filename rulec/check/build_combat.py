@@ -178,9 +178,10 @@ _BAD = object()  # a column end of the wrong kind (already reported)
 
 # The effects a result may list (model.Effect), how each is written, and its parameters.
 EFFECT_FORMS = {"eliminate": "eliminate(attacker|defender)", "retreat": "retreat(attacker|defender, hexes)",
-                "exchange": "exchange", "lose": "lose(attacker|defender, strength)", "advance": "advance(count)"}
+                "exchange": "exchange", "lose": "lose(attacker|defender, strength)",
+                "lose_steps": "lose_steps(attacker|defender, steps)", "advance": "advance(count)"}
 EFFECT_PARAMETERS = {"eliminate": ("who",), "retreat": ("who", "hexes"), "exchange": (), "lose": ("who", "strength"),
-                     "advance": ("count",)}
+                     "lose_steps": ("who", "steps"), "advance": ("count",)}
 WHO = ("attacker", "defender")
 
 

@@ -97,6 +97,7 @@ class GameState:
                 unit = replace(unit, strength=better.strength, move=better.move if better.move is not None else unit.move)
             self._units[uid] = unit
         self.improved = tuple(improved)
+        self.lost_steps: dict[str, int] = {}  # units flipped to a reduced side -> steps lost (see steps below)
 
         self.pos: dict[str, Hex] = {}
         self.where: dict[str, str] = {}
@@ -151,6 +152,54 @@ class GameState:
         count = rng.randint(min(low, len(candidates)), min(high, len(candidates)))
         chosen = set(rng.sample(candidates, count))
         return [uid for uid in candidates if uid in chosen]
+
+    # ------------------------------------------------------------ steps (units with reduced sides)
+    def _side_after(self, uid: str, lost: int) -> Unit:
+        """The unit as it plays with `lost` steps lost: its set-up counter, or its reduced side number `lost`."""
+        full = self.game.units[uid]
+        if uid in self.improved:
+            better = full.improved
+            full = replace(full, strength=better.strength, move=better.move if better.move is not None else full.move)
+        move = full.move
+        for step in full.reduced[:lost]:
+            move = step.move if step.move is not None else move
+        strength = full.reduced[lost - 1].strength if lost else full.strength
+        return replace(full, strength=strength, move=move)
+
+    def _set_side(self, uid: str, lost: int) -> None:
+        self._units = dict(self._units)  # shared with clones: copied when a unit flips, which is rare
+        self._units[uid] = self._side_after(uid, lost)
+        if lost:
+            self.lost_steps[uid] = lost
+        else:
+            self.lost_steps.pop(uid, None)
+        self._cache = {}
+        self._phase_moves = {}  # a new allowance: the moves kept for this phase (shared with clones) are stale
+
+    def _lose_step(self, uid: str) -> int:
+        """The unit loses one step: it flips to its next reduced side, or with none left is eliminated.
+        Returns the strength that step was worth (all that was left when it is eliminated)."""
+        unit = self._units[uid]
+        lost = self.lost_steps.get(uid, 0)
+        if lost < len(unit.reduced):
+            self._set_side(uid, lost + 1)
+            return unit.strength - self._units[uid].strength
+        self._eliminate(uid)
+        return unit.strength
+
+    def steps_left(self, uid: str) -> int:
+        """How many steps the unit has left (0 once it is off the map for good)."""
+        if self.where[uid] == ELIMINATED:
+            return 0
+        return self._units[uid].steps - self.lost_steps.get(uid, 0)
+
+    def restore_step(self, uid: str) -> bool:
+        """Replacements: a reduced unit on the map flips back one side. False if it has no step to regain."""
+        lost = self.lost_steps.get(uid, 0)
+        if not lost or self.where[uid] != ON_MAP:
+            return False
+        self._set_side(uid, lost - 1)
+        return True
 
     # ------------------------------------------------------------ basic queries
     @property
@@ -260,7 +309,7 @@ class GameState:
     def clone(self) -> "GameState":
         other = GameState.__new__(GameState)
         other.__dict__.update(self.__dict__)
-        for name in ("vp", "pos", "where", "due", "holders", "granted"):
+        for name in ("vp", "pos", "where", "due", "holders", "granted", "lost_steps"):
             setattr(other, name, dict(getattr(self, name)))
         for name in ("moved", "landed", "attacked", "defended"):
             setattr(other, name, set(getattr(self, name)))

@@ -185,6 +185,14 @@ class Improved:
 
 
 @dataclass(frozen=True)
+class Step:
+    """A reduced side of a unit with steps: what it plays as after losing one more step."""
+
+    strength: int
+    move: int | None = None  # None: the move of the side before
+
+
+@dataclass(frozen=True)
 class Unit:
     id: str
     side: str
@@ -199,6 +207,12 @@ class Unit:
     optional: bool = False
     flags: tuple[str, ...] = ()
     improved: Improved | None = None
+    reduced: tuple[Step, ...] = ()  # the sides it flips to, one per step lost; no step left: eliminated
+
+    @property
+    def steps(self) -> int:
+        """How many steps the full unit has (1: a unit without reduced sides)."""
+        return 1 + len(self.reduced)
 
     @property
     def label(self) -> str:
@@ -266,10 +280,12 @@ class Effect:
         strength, choosing which of its units pay, one at a time.
     lose(who, strength): that side loses units worth at least `amount` strength, its owner
         choosing which, one at a time.
+    lose_steps(who, steps): that side loses `amount` steps, its owner choosing which unit loses
+        each one, one at a time (a unit without reduced sides has one step).
     advance(count): up to `amount` victorious units may advance (by the game's advance policy).
     """
 
-    kind: Literal["eliminate", "retreat", "exchange", "lose", "advance"]
+    kind: Literal["eliminate", "retreat", "exchange", "lose", "lose_steps", "advance"]
     who: Who | None = None
     amount: int = 0
 
