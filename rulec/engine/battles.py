@@ -16,8 +16,10 @@ the map against the units then in the target hexes.
 
 With `combat { multi_hex = true }` a battle may have several target hexes: while it
 is declared, `attack HEX` adds another enemy hex that every attacker so far is next
-to; every attacker must be next to every target. Ranged attacks would grow from the
-same tuple of targets.
+to; every attacker must be next to every target. A unit of a type with a `range`
+above 1 may instead attack targets in range with a clear line of sight (sight.py);
+whether it then retreats or advances is up to the result's effects (an advance is
+only ever into a hex next to the advancing unit).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
+from rulec.engine import sight
 from rulec.engine.actions import ATTACK, CANCEL, END, FIGHT, RESOLVE, WITH, Action
 from rulec.engine.frames import Battle, Declare, Declared, Effects, Roll
 from rulec.engine.statuses import ON_MAP
@@ -58,12 +61,12 @@ def target_actions(state: "GameState") -> list[Action]:
     ready = state._ready_to_attack()
     if not ready:
         return []
-    near: set[Hex] = set()  # the hexes next to a unit that may still attack
-    pos = state.pos
+    near: set[Hex] = set()  # the hexes next to (or in range of) a unit that may still attack
+    pos, ranged = state.pos, sight.ranges(state.tables)
     for uid in ready:
         h = pos.get(uid)
         if h is not None:
-            near.update(neighbours[h])
+            near.update(sight.in_sight(state.tables, h, ranged[uid]) if uid in ranged else neighbours[h])
     actions = []
     for h in sorted(near.intersection(occupants)):
         there = occupants[h]
@@ -86,7 +89,24 @@ def eligible(state: "GameState", frame: Declare, targets: tuple[Hex, ...] | None
     first, rest = targets[0], targets[1:]
     found = {u for n in neighbours[first] for u in occupants.get(n, ())
              if u in ready and u not in frame.attackers and all(h in neighbours[n] for h in rest)}
+    for uid, reach in sight.ranges(state.tables).items():  # ranged units: every target in range and in sight
+        h = state.pos.get(uid)
+        if h is not None and uid in ready and uid not in frame.attackers and \
+                sight.in_sight(state.tables, h, reach).issuperset(targets):
+            found.add(uid)
     return sorted(found, key=order.__getitem__)
+
+
+def ranged_units(state: "GameState") -> dict[str, int]:
+    """The game's units with a range above 1 -> their range."""
+    return sight.ranges(state.tables)
+
+
+def reaches(state: "GameState", uid: str, target: Hex) -> bool:
+    """May the unit where it stands attack `target`: next to it, or (a ranged unit) in range and in sight?"""
+    h = state.pos[uid]
+    reach = sight.ranges(state.tables).get(uid)
+    return target in (sight.in_sight(state.tables, h, reach) if reach else state.tables.neighbours[h])
 
 
 def more_targets(state: "GameState", frame: Declare) -> list[Action]:
@@ -94,13 +114,12 @@ def more_targets(state: "GameState", frame: Declare) -> list[Action]:
     some unit able to join could attack together with the targets so far."""
     if not state.game.combat.multi_hex:
         return []
-    neighbours = state.tables.neighbours
     actions = []
     for target in target_actions(state):  # enemy hexes not yet attacked this phase
         h = target.hex
         if h in frame.targets:
             continue
-        if all(state.pos[u] in neighbours[h] for u in frame.attackers) and \
+        if all(reaches(state, u, h) for u in frame.attackers) and \
                 (frame.attackers or eligible(state, frame, frame.targets + (h,))):
             actions.append(target)
     return actions
@@ -161,9 +180,18 @@ def why_not_join(state: "GameState", frame: Declare, uid: str) -> tuple[str, str
         return f"{name} has already attacked this phase", "one_attack"
     if uid in state.landed:
         return f"{name} landed this turn and may not attack", "placement"
-    if not all(h in state.tables.neighbours[state.pos[uid]] for h in frame.targets):
-        return f"{name} is not adjacent to {' and '.join(frame.targets)}", "adjacent"
+    if not all(reaches(state, uid, h) for h in frame.targets):
+        return out_of_reach(state, uid, frame.targets)
     return f"{name} may not attack", None
+
+
+def out_of_reach(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tuple[str, str | None]:
+    """Why `uid` may not attack `targets` from where it stands."""
+    name = state.tables.short_name.get(uid, uid)
+    if uid in sight.ranges(state.tables):
+        return (f"{name} does not reach {' and '.join(targets)}: out of its range of "
+                f"{sight.ranges(state.tables)[uid]}, or the line of sight is blocked", "adjacent")
+    return f"{name} is not adjacent to {' and '.join(targets)}", "adjacent"
 
 
 def battle_of(state: "GameState", frame: Declare) -> Battle:

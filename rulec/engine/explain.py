@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from rulec.engine.actions import (ADVANCE, ATTACK, CANCEL, DELAY, END, EXIT, LOSE, MOVE, REMOVE, RESOLVE, RETREAT, ROLL,
                                   WITH, Action)
+from rulec.engine import battles
 from rulec.engine.decisions import HANDLERS
 from rulec.engine.movement import reachable
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
@@ -103,11 +104,14 @@ def _why_not_attack(state: "GameState", action: Action) -> tuple[str, str | None
             return f"{name} has already attacked this phase", "one_attack"
         if uid in state.landed:
             return f"{name} landed this turn and may not attack", "placement"
-        if action.hex not in state.tables.neighbours[state.pos[uid]]:
-            return f"{name} is not adjacent to {action.hex}", "adjacent"
+        if not battles.reaches(state, uid, action.hex):
+            return battles.out_of_reach(state, uid, (action.hex,))
     if len(set(action.units)) != len(action.units):
         return "a unit is named twice", None
     if not action.units:
+        if battles.ranged_units(state):
+            return (f"no unit that may still attack this phase is next to {action.hex}, nor in range of it "
+                    "with a clear line of sight", "adjacent")
         return f"no unit that may still attack this phase is next to {action.hex}", "adjacent"
     return (f"a battle is declared step by step: 'attack {action.hex}', then 'with UNIT' for each attacker, then "
             f"'resolve' (GameState.parse_orders reads the one-line form)", "declare_attack")

@@ -133,6 +133,7 @@ class TerrainType:
     combat_shift: int = 0  # columns; negative is to the left (favours the defender)
     combat_drm: int = 0  # die-roll modifier for the attacker
     blocks_zoc: bool = False
+    blocks_los: bool = False  # a hex of this terrain between a ranged attacker and its target hides the target
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,7 @@ class UnitType:
     name: str
     symbol: str = "infantry"  # NATO symbol drawn on counters
     can_attack: bool = True
+    range: int = 1  # hexes away its units may attack: 1 next to the target; more along a clear line of sight
 
 
 @dataclass(frozen=True)
