@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from rulec.check.build_combat import CombatSections
 from rulec.check.build_map import MapSections
+from rulec.check.build_units import UnitSections
 from rulec.check.fields import plain, tuples_of
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler, ExpressionError, to_function
@@ -27,7 +28,7 @@ from rulec.runtime import model as m
 UNIT_TRIGGERS = frozenset({"holds", "exits", "eliminated"})
 
 
-class Builder(MapSections, CombatSections):
+class Builder(MapSections, CombatSections, UnitSections):
     """Builds one document into a Game, collecting diagnostics in `self.diagnostics`."""
 
     def __init__(self, document: Document):
@@ -92,7 +93,7 @@ class Builder(MapSections, CombatSections):
             stacking=self.record(m.StackingRules, ("stacking",)),
             tables=tables,
             results=results,
-            combat=self.combat(tables) if "combat" in self.data else None,
+            combat=self.combat(tables, compiler.for_unit(True)) if "combat" in self.data else None,
             sequence=sequence,
             awards=awards,
             victory=self.victory(sides, compiler) if "victory" in self.data else None,

@@ -143,9 +143,9 @@ class CombatSections:
             elif _bound(b.low) <= _bound(a.high):
                 self.error("crt-column-overlap", f"columns '{a.label}' and '{b.label}' overlap", path + (i + 1,))
 
-    def combat(self, tables: dict) -> m.CombatRules:
+    def combat(self, tables: dict, compiler: Any = None) -> m.CombatRules:
         body = self.data["combat"]
-        policies = {}
+        policies = self.combat_duties(body, compiler)  # may_attack, must_attack, must_be_attacked (build_units.py)
         if isinstance(body.get("retreat"), dict):
             policies["retreat"] = self.retreat_policy(body["retreat"])
         if isinstance(body.get("advance"), dict):

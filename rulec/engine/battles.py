@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
-from rulec.engine import sight
+from rulec.engine import duties, sight
 from rulec.engine.actions import ATTACK, CANCEL, END, FIGHT, RESOLVE, WITH, Action
 from rulec.engine.frames import Battle, Declare, Declared, Effects, Roll
 from rulec.engine.statuses import ON_MAP
@@ -126,8 +126,9 @@ def more_targets(state: "GameState", frame: Declare) -> list[Action]:
 
 
 def declare_legal(state: "GameState", frame: Declare) -> list[Action]:
-    actions = [Action.with_unit(u) for u in eligible(state, frame)] + more_targets(state, frame)
-    if frame.attackers:
+    joinable = eligible(state, frame)
+    actions = [Action.with_unit(u) for u in joinable] + more_targets(state, frame)
+    if frame.attackers and not duties.left_out(state, frame, joinable):
         actions.append(Action.resolve())
     actions.append(Action.cancel())
     return actions
@@ -159,6 +160,10 @@ def declare_apply(state: "GameState", frame: Declare, action: Action) -> None:
 def declare_why(state: "GameState", frame: Declare, action: Action) -> tuple[str, str | None]:
     if action.kind == WITH:
         return why_not_join(state, frame, action.unit)
+    if action.kind == RESOLVE and frame.attackers:
+        missing = duties.left_out(state, frame, eligible(state, frame))
+        if missing:
+            return duties.why_not_resolve(state, missing)
     if action.kind == ATTACK and action.hex and not action.units:
         if not state.game.combat.multi_hex:
             return (f"a battle has one target hex in this game: resolve or cancel the battle against "
@@ -207,6 +212,8 @@ def battle_of(state: "GameState", frame: Declare) -> Battle:
 def declared_legal(state: "GameState", frame: Declared) -> list[Action]:
     if frame.battles:
         fights = [Action.fight(b.targets[0]) for b in frame.battles]
+        if not frame.fighting and any(duties.open_duties(state)):
+            return target_actions(state)  # mandatory combat: every battle it asks for is declared first
         return fights if frame.fighting else target_actions(state) + fights
     return [Action.end()]
 
@@ -226,6 +233,8 @@ def declared_apply(state: "GameState", frame: Declared, action: Action) -> None:
 
 
 def declared_why(state: "GameState", frame: Declared, action: Action) -> tuple[str, str | None]:
+    if action.kind == FIGHT and not frame.fighting and duties.why_not_end(state):
+        return duties.why_not_end(state)
     if frame.battles:
         waiting = " ".join(b.targets[0] for b in frame.battles)
         more = "" if frame.fighting else " (or declare another with 'attack HEX')"

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from rulec.engine.actions import (ADVANCE, ATTACK, CANCEL, DELAY, END, EXIT, LOSE, MOVE, REMOVE, RESOLVE, RETREAT, ROLL,
                                   WITH, Action)
-from rulec.engine import battles
+from rulec.engine import battles, duties
 from rulec.engine.decisions import HANDLERS
 from rulec.engine.movement import reachable
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
@@ -36,7 +36,7 @@ def why_illegal(state: "GameState", action: Action) -> tuple[str, str | None]:
         if due:
             return (f"{', '.join(state.unit_name(u) for u in due)} must enter the map first: "
                     "reinforcements may not be held back", "reinforcement")
-        return "this phase cannot end now", None
+        return duties.why_not_end(state) or ("this phase cannot end now", None)
     if kind in (MOVE, EXIT, DELAY):
         if phase.kind != "movement":
             return f"units move only in a movement phase, not in the {phase.name}", None

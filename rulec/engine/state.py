@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterable, KeysView
 from rulec.diagnostics import did_you_mean
 from rulec.engine import battles
 from rulec.engine import combat as fight
+from rulec.engine import duties
 from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, RESOLVE, WITH, Action, ActionSyntaxError,
                                   IllegalAction, expand, format_action, parse_words)
 from rulec.engine.battles import BattleReport
@@ -404,6 +405,8 @@ class GameState:
                 return actions  # reinforcement_delay = false: reinforcements due now enter before the phase ends
         elif kind == "combat":
             actions = battles.target_actions(self)
+            if duties.binding(self) and any(duties.open_duties(self)):
+                return actions  # mandatory combat: the phase goes on until every duty is met
         else:
             actions = []
         actions.append(Action.end())
@@ -485,7 +488,8 @@ class GameState:
         if able is None:  # the same all game (shared with clones)
             able = self._able_to_attack[self.phase.side] = frozenset(
                 u for u in self.tables.units_of.get(self.phase.side, ()) if self._can_attack(u))
-        return able.difference(self.attacked, self.landed)
+        ready = able.difference(self.attacked, self.landed)
+        return ready if self.game.combat.may_attack is None else duties.allowed(self, ready)
 
     def _can_attack(self, uid: str) -> bool:
         """Has the unit the strength and the type to attack at all?"""
@@ -814,7 +818,7 @@ class GameState:
                 return False
             move = self.tables.move_actions[(uid, h)]  # the one in `moves`
             return (move is action or move == action) and (h not in self._occupants() or self._may_end(uid, h))
-        if kind == END and not self._stack and self.game.movement.reinforcement_delay:
+        if kind == END and not self._stack and self.game.movement.reinforcement_delay and not duties.binding(self):
             # legal_actions ends with it whenever nothing else must come first (reinforcement_delay = false:
             # not while reinforcements due now may still enter, so the full list decides)
             return action == Action.end() and not self.terminal

@@ -394,6 +394,11 @@ class CombatRules:
     # is declared first, then the attacker fights them one by one in the order it chooses.
     declare: Literal["each", "all_first"] = "each"
     multi_hex: bool = False
+    # Who may, must, and must be attacked: conditions about one unit (engine/duties.py). None: any unit
+    # whose type can attack may; nobody must.
+    may_attack: Expr | None = None
+    must_attack: Expr | None = None
+    must_be_attacked: Expr | None = None
 
 
 # ---------------------------------------------------------------- sequence
