@@ -100,16 +100,16 @@ def test_map_is_sized_to_the_chosen_paper(game, map_root, tmp_path):
     assert parse_sheet("a large sheet") is None
 
 
-def test_counter_sheet_has_every_unit_and_its_improved_version(game, written):
+def test_counter_sheet_has_every_unit_and_its_variant_counter(game, written):
     root = ET.parse(written / "counters.svg").getroot()
     counters = [e for e in root.iter() if e.get("data-unit")]
     base = {e.get("data-unit"): e for e in counters if e.get("data-version") == "base"}
     assert set(base) == set(game.units) and len(counters) == len(game.units)  # the file is the front
     (front, back), = counter_pages(game)
-    improved = {e.get("data-unit"): e for e in back.iter() if e.get("data-version") == "improved"}
-    assert set(improved) == {u.id for u in game.units.values() if u.improved}
+    variant = {e.get("data-unit"): e for e in back.iter() if e.get("data-version") == "variant"}
+    assert set(variant) == {u.id for u in game.units.values() if u.variants}
     plain = {e.get("data-unit") for e in back.iter() if e.get("data-version") == "back"}
-    assert plain == {u.id for u in game.units.values() if not u.improved}
+    assert plain == {u.id for u in game.units.values() if not u.variants}
     for unit in game.units.values():
         element = base[unit.id]
         values = next(e for e in element.iter() if e.get("class") == "values").text
@@ -118,8 +118,8 @@ def test_counter_sheet_has_every_unit_and_its_improved_version(game, written):
         assert corner == (unit.setup or (f"T{unit.arrives.turn}" if unit.arrives.turn else ""))
         symbol = game.unit_types[unit.type].symbol
         assert any(e.get("class") == f"nato {symbol}" for e in element.iter())
-        if unit.improved:
-            assert improved[unit.id].get("data-strength") == str(unit.improved.strength)
+        if unit.variants:
+            assert variant[unit.id].get("data-strength") == str(unit.variants[0].strength)
 
 
 def counter_pages(game):

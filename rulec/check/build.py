@@ -105,12 +105,15 @@ class Builder(MapSections, CombatSections, UnitSections):
         self.game = game  # kept even when there are errors, so later checks can still look at what was built
         return None if any(d.is_error for d in self.diagnostics) else game
 
-    def record(self, cls: type, path: Path, **extra: Any) -> Any:
-        """Build a simple dataclass whose fields are written directly in the file."""
+    def record(self, cls: type, path: Path, built: tuple[str, ...] = (), **extra: Any) -> Any:
+        """Build a simple dataclass whose fields are written directly in the file (but the keys in `built`,
+        which the caller builds into `extra` under another name)."""
         body = self.get(path, {})
         fields = cls.__dataclass_fields__
         values = {}
         for key, value in body.items():
+            if key in built:
+                continue
             if key not in fields:
                 self.error("unknown-field", f"'{key}' is not a field of {path[-1]}", path + (key,), did_you_mean(key, fields), key=True)
                 continue
@@ -188,7 +191,6 @@ class Builder(MapSections, CombatSections, UnitSections):
         return self.record(m.MovementRules, ("movement",))
 
     def units(self, sides: dict, unit_types: dict, game_map: m.MapDef | None) -> dict[str, m.Unit]:
-        improved = self.get(("improved",), {})
         result = {}
         for uid, body in self.get(("unit",), {}).items():
             path = ("unit", uid)
@@ -201,17 +203,11 @@ class Builder(MapSections, CombatSections, UnitSections):
                            hint="give it 'setup = HEX' or 'arrives = { turn = N, area = ZONE }'")
             elif "setup" in body and "arrives" in body:
                 self.error("setup-and-arrival", f"unit '{uid}' has both a set-up hex and an arrival", path + ("arrives",), key=True)
-            better = None
-            if uid in improved:
-                better = self.record(m.Improved, ("improved", uid))
-            result[uid] = self.record(m.Unit, path, id=uid, setup=setup, arrives=arrives, improved=better,
-                                      reduced=reduced_sides(body.get("reduced")),
+            result[uid] = self.record(m.Unit, path, built=("variant",), id=uid, setup=setup, arrives=arrives,
+                                      variants=self.variants(path), reduced=reduced_sides(body.get("reduced")),
                                       flags=tuple(body.get("flags", ())), division=str(body.get("division", "")),
                                       designation=str(body.get("designation", uid)),
                                       **({"size": str(body["size"])} if "size" in body else {}))
-        for uid in improved:
-            if uid not in result:
-                self.reference(uid, result, "unit", ("improved", uid), key=True)
         return result
 
     def arrival(self, body: dict, path: Path, game_map: m.MapDef | None) -> m.Arrival:
@@ -441,10 +437,10 @@ class Builder(MapSections, CombatSections, UnitSections):
             if "withdrawal_cost" in body:
                 withdrawal = m.ZocWithdrawal(min_move=body.get("withdrawal_min_move", 0), cost=body["withdrawal_cost"],
                                              first_hex_across_river=body.get("withdrawal_first_hex_across_river", False))
-            improve = self.int_range(body["improve_random"], path + ("improve_random",)) if "improve_random" in body else None
+            choice = self.variant_choice(path) if isinstance(body.get("choose_variant"), dict) else None
             result[oid] = m.Option(id=oid, name=body.get("name", oid), text=body.get("text", ""), adds=tuple(body.get("adds", ())),
                                    vp=dict(body.get("vp", {})), combat_modifiers=modifiers, zoc_withdrawal=withdrawal,
-                                   improve_random=improve, improved_vp_to=body.get("improved_vp_to"),
+                                   choose_variant=choice,
                                    landing_locks=body.get("landing_locks", False))
         return result
 

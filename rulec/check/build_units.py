@@ -3,7 +3,8 @@
 Each is a condition about one unit (the compiler's `about_unit` names: `unit`,
 `strength`, `type`, `side`, `has_flag(unit, F)`...), compiled like award
 conditions; the engine reads them in engine/duties.py. Part of the Builder
-(rulec/check/build.py); units' reduced sides are built there with the units.
+(rulec/check/build.py), which builds the units and calls `variants` for each; an
+option's choice of variant counters is `variant_choice`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulec.compile import kinds
+from rulec.runtime import model as m
 
 COMBAT_DUTIES = ("may_attack", "must_attack", "must_be_attacked")
 
@@ -24,3 +26,14 @@ class UnitSections:
             return {}
         return {name: self.expression(body[name], ("combat", name), compiler, kinds.BOOL)
                 for name in COMBAT_DUTIES if name in body}
+
+    def variants(self, path: Any) -> tuple:
+        """A unit's `variant NAME { strength move vp }` blocks, in file order."""
+        return tuple(self.record(m.Variant, path + ("variant", name), name=str(name))
+                     for name, body in self.get(path + ("variant",), {}).items() if isinstance(body, dict))
+
+    def variant_choice(self, path: Any) -> m.VariantChoice:
+        """An option's `choose_variant { variant = NAME  count = LOW..HIGH  vp_to = SIDE }`."""
+        body = self.get(path + ("choose_variant",), {})
+        count = self.int_range(body.get("count"), path + ("choose_variant", "count")) if "count" in body else (0, 0)
+        return m.VariantChoice(variant=str(body.get("variant", "")), count=count or (0, 0), vp_to=body.get("vp_to"))

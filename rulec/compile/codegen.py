@@ -33,7 +33,7 @@ RETURN_TYPES = {"amount": "int", "only": "bool", "when": "bool"}
 # What each expression's `ctx` is, by the class the expression belongs to: the engine's EvalContext for
 # awards and victory conditions, the unit counts of an army (rulec.battle.army.ArmyCounts) for battle army states.
 CONTEXT_TYPES = {"Award": "EvalContext", "VictoryLevel": "EvalContext", "SuddenDeath": "EvalContext",
-                 "ArmyState": "Mapping[str, int]"}
+                 "CombatRules": "EvalContext", "ArmyState": "Mapping[str, int]"}
 
 
 @dataclasses.dataclass

@@ -90,14 +90,10 @@ class GameState:
         self._history: list[Action] = []
         self._cache: dict = {}
 
-        improved = self._choose_improved(in_play, options, seed)
-        self._units: dict[str, Unit] = {}
-        for uid, unit in game.units.items():
-            if uid in improved:
-                better = unit.improved
-                unit = replace(unit, strength=better.strength, move=better.move if better.move is not None else unit.move)
-            self._units[uid] = unit
-        self.improved = tuple(improved)
+        # Variant counters an option chose at set-up: unit -> the variant it plays as (see _choose_variants).
+        self.variants: dict[str, str] = self._choose_variants(in_play, options, seed)
+        self._units: dict[str, Unit] = {uid: self._side_after(uid, 0) if uid in self.variants else unit
+                                        for uid, unit in game.units.items()}
         self.lost_steps: dict[str, int] = {}  # units flipped to a reduced side -> steps lost (see steps below)
 
         self.pos: dict[str, Hex] = {}
@@ -130,37 +126,41 @@ class GameState:
         for option in options:
             for side, amount in game.options[option].vp.items():
                 self._score(side, amount, f"option:{option}", phase="setup")
-        for uid in improved:
-            side = game.options[self._improving_option()].improved_vp_to
-            if side and game.units[uid].improved.vp:
-                self._score(side, game.units[uid].improved.vp, f"improved:{uid}", unit=uid, phase="setup")
+        for option in options:
+            choice = game.options[option].choose_variant
+            if choice is not None and choice.vp_to:
+                for uid, name in self.variants.items():
+                    variant = game.units[uid].variant(name)
+                    if name == choice.variant and variant.vp:
+                        self._score(choice.vp_to, variant.vp, f"{name}:{uid}", unit=uid, phase="setup")
         for award in game.awards:
             if award.trigger.kind == "selected":
                 self._score(award.side, award_amount(self, award, None), award.id, phase="setup")
         self._enter_phase()
 
-    def _improving_option(self) -> str:
-        return next(o for o in self.options if self.game.options[o].improve_random)
-
-    def _choose_improved(self, in_play: list[str], options: tuple[str, ...], seed: int) -> list[str]:
-        """Units replaced by their improved counters, chosen at random with `seed`."""
-        ranges = [self.game.options[o].improve_random for o in options if self.game.options[o].improve_random]
-        if not ranges:
-            return []
+    def _choose_variants(self, in_play: list[str], options: tuple[str, ...], seed: int) -> dict[str, str]:
+        """Units an option puts in play as one of their variants (`choose_variant`), chosen at random with `seed`:
+        of the units in play with that variant, in file order, a random count within the option's range."""
+        chosen: dict[str, str] = {}
         rng = random.Random(seed)
-        candidates = [uid for uid in in_play if self.game.units[uid].improved is not None]
-        low, high = ranges[0]
-        count = rng.randint(min(low, len(candidates)), min(high, len(candidates)))
-        chosen = set(rng.sample(candidates, count))
-        return [uid for uid in candidates if uid in chosen]
+        for option in options:
+            choice = self.game.options[option].choose_variant
+            if choice is None:
+                continue
+            candidates = [uid for uid in in_play if uid not in chosen and self.game.units[uid].variant(choice.variant)]
+            low, high = choice.count
+            count = rng.randint(min(low, len(candidates)), min(high, len(candidates)))
+            picked = set(rng.sample(candidates, count))
+            chosen.update((uid, choice.variant) for uid in candidates if uid in picked)
+        return chosen
 
     # ------------------------------------------------------------ steps (units with reduced sides)
     def _side_after(self, uid: str, lost: int) -> Unit:
         """The unit as it plays with `lost` steps lost: its set-up counter, or its reduced side number `lost`."""
         full = self.game.units[uid]
-        if uid in self.improved:
-            better = full.improved
-            full = replace(full, strength=better.strength, move=better.move if better.move is not None else full.move)
+        variant = full.variant(self.variants[uid]) if uid in self.variants else None
+        if variant is not None:  # the counter an option chose at set-up
+            full = replace(full, strength=variant.strength, move=variant.move if variant.move is not None else full.move)
         move = full.move
         for step in full.reduced[:lost]:
             move = step.move if step.move is not None else move
@@ -213,7 +213,7 @@ class GameState:
         return self.pos
 
     def unit(self, uid: str) -> Unit:
-        """The unit as it plays in this game (an improved counter if it was chosen)."""
+        """The unit as it plays in this game (a variant counter if one was chosen, its current side if it has steps)."""
         return self._units[uid]
 
     def status(self, uid: str) -> str:

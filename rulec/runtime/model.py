@@ -178,12 +178,23 @@ class Arrival:
 
 
 @dataclass(frozen=True)
-class Improved:
-    """An alternative, better counter for a unit (e.g. an 'improved' back)."""
+class Variant:
+    """Another counter for a unit (an improved back, say), put in play instead of its own when an
+    option chooses it at set-up (Option.choose_variant); `vp` go to the side the option names."""
 
+    name: str
     strength: int
-    move: int | None = None
+    move: int | None = None  # None: the unit's own
     vp: int = 0
+
+
+@dataclass(frozen=True)
+class VariantChoice:
+    """An option's choice at set-up: `count` (low, high) random units with the variant `variant` use it."""
+
+    variant: str
+    count: tuple[int, int]
+    vp_to: str | None = None  # the side given each chosen variant's vp
 
 
 @dataclass(frozen=True)
@@ -208,8 +219,11 @@ class Unit:
     arrives: Arrival | None = None
     optional: bool = False
     flags: tuple[str, ...] = ()
-    improved: Improved | None = None
+    variants: tuple[Variant, ...] = ()  # its other counters, in the order the file gives them
     reduced: tuple[Step, ...] = ()  # the sides it flips to, one per step lost; no step left: eliminated
+
+    def variant(self, name: str) -> Variant | None:
+        return next((v for v in self.variants if v.name == name), None)
 
     @property
     def steps(self) -> int:
@@ -508,8 +522,7 @@ class Option:
     vp: dict[str, int] = field(default_factory=dict)  # VP given on selection
     combat_modifiers: tuple[CombatModifier, ...] = ()
     zoc_withdrawal: ZocWithdrawal | None = None
-    improve_random: tuple[int, int] | None = None  # how many units get their improved counter
-    improved_vp_to: str | None = None
+    choose_variant: VariantChoice | None = None  # units that use a variant counter, chosen at set-up
     landing_locks: bool = False  # units it adds that land "anywhere" may not move on, nor attack in the next combat phase
 
 
