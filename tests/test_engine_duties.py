@@ -77,3 +77,19 @@ def test_a_unit_that_may_not_attack_neither_attacks_nor_obliges(game):
     assert Action.with_unit("res") not in state.legal_actions()
     with pytest.raises(IllegalAction):
         state.apply_action(Action.with_unit("res"))
+
+
+def test_declaring_every_battle_first_fights_none_until_every_duty_is_declared(tmp_path):
+    text = (GAMES / "mandatory_combat.rulec").read_text(encoding="utf-8")
+    path = tmp_path / "mandatory_all_first.rulec"
+    path.write_text(text.replace("  table = main\n", "  table = main\n  declare = all_first\n", 1), encoding="utf-8")
+    game = load_game(str(path))
+    state = new_game(game).arrange({"inf": "0402", "tank": "0302", "r1": "0303", "r2": "0401"}, phase="blue_fight")
+    for step in (Action.attack("0303"), Action.with_unit("inf"), Action.resolve()):
+        state.apply_action(step)
+    assert state.legal_actions() == [Action.attack("0401")]  # the tank's battle must be declared before any is fought
+    with pytest.raises(IllegalAction, match="tank must still attack"):
+        state.apply_action(Action.fight("0303"))
+    for step in (Action.attack("0401"), Action.with_unit("tank"), Action.resolve()):
+        state.apply_action(step)
+    assert set(state.legal_actions()) == {Action.fight("0303"), Action.fight("0401")}
