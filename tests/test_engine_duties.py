@@ -75,7 +75,7 @@ def test_a_unit_that_may_not_attack_neither_attacks_nor_obliges(game):
     state = at(game, res="0302", inf="0402", fort="0303")
     state.apply_action(Action.attack("0303"))
     assert Action.with_unit("res") not in state.legal_actions()
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match=r"res may not attack: the game's condition \(may_attack = "):
         state.apply_action(Action.with_unit("res"))
 
 

@@ -67,3 +67,9 @@ def test_a_ranged_unit_joins_an_adjacent_attack_on_the_same_hex(game):
     state = at(game, art="0403", inf="0304", r1="0305")  # art two away, inf next to it
     state.apply_action(Action.attack("0305"))
     assert {Action.with_unit("art"), Action.with_unit("inf")} <= set(state.legal_actions())
+
+
+def test_the_terrain_chart_says_which_terrain_blocks_line_of_sight(game):
+    from rulec.aids.tec import terrain_chart
+    notes = {row.id: row.notes for row in terrain_chart(game).terrain}
+    assert notes["woods"] == "Blocks line of sight" and "line of sight" not in notes["clear"]

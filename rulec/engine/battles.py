@@ -187,6 +187,8 @@ def why_not_join(state: "GameState", frame: Declare, uid: str) -> tuple[str, str
         return f"{name} landed this turn and may not attack", "placement"
     if not all(reaches(state, uid, h) for h in frame.targets):
         return out_of_reach(state, uid, frame.targets)
+    if state._can_attack(uid) and state.game.combat.may_attack is not None:
+        return f"{name} may not attack: the game's condition (may_attack = {state.game.combat.may_attack.source}) fails", None
     return f"{name} may not attack", None
 
 
