@@ -84,3 +84,15 @@ def test_a_replacement_restores_a_step(game):
     assert state.restore_step("r6") and state.unit("r6").strength == 6 and state.steps_left("r6") == 3
     assert not state.restore_step("r6")  # already full
     assert not state.restore_step("b1")  # not in play, nothing to regain
+
+
+def test_a_reduced_side_of_another_type_plays_as_that_type(game):
+    state = new_game(game).arrange({"b3": "0302", "r2": "0303"}, phase="red_fight")
+    state.apply_action(Action.attack("0302"))
+    state.apply_action(Action.with_unit("r2"))
+    state.apply_action(Action.resolve())
+    state.apply_action(Action.roll(1))  # S1: b3 flips to its cadre side
+    assert state.unit("b3").type == "cadre" and state.unit("b3").strength == 1
+    blue = state.arrange({"b3": "0302", "r2": "0303"}, phase="blue_fight")
+    assert Action.attack("0303") not in blue.legal_actions()  # a cadre may not attack
+    assert Action.attack("0303") in new_game(game).arrange({"b3": "0302", "r2": "0303"}, phase="blue_fight").legal_actions()

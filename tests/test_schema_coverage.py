@@ -71,7 +71,7 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     ("HexsideType", "combat_shift"), ("TerrainType", "combat_shift"),  # [engine/tables.py]
     ("HexsideType", "move_extra"), ("TerrainType", "move_extra"),  # [engine/tables.py]
     ("HexsideType", "move"), ("TerrainType", "move"), ("Unit", "move"), ("Variant", "move"),  # [tables.py, state.py]
-    ("Step", "move"),  # [engine/state.py _side_after]
+    ("Step", "move"), ("Step", "type"), ("Unit", "type"),  # [engine/state.py _side_after, engine/battles.py]
     ("Variant", "strength"), ("Unit", "strength"), ("Step", "strength"),  # [engine/state.py, engine/combat.py]
     ("CombatTable", "columns"), ("CombatTable", "rows"),  # [engine/combat.py]
     ("CombatTable", "kind"), ("HexsideType", "kind"), ("Phase", "kind"), ("Trigger", "kind"),  # [combat, tables, state]

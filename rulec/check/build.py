@@ -204,7 +204,7 @@ class Builder(MapSections, CombatSections, UnitSections):
             elif "setup" in body and "arrives" in body:
                 self.error("setup-and-arrival", f"unit '{uid}' has both a set-up hex and an arrival", path + ("arrives",), key=True)
             result[uid] = self.record(m.Unit, path, built=("variant",), id=uid, setup=setup, arrives=arrives,
-                                      variants=self.variants(path), reduced=reduced_sides(body.get("reduced")),
+                                      variants=self.variants(path), reduced=self.reduced_sides(path, unit_types),
                                       flags=tuple(body.get("flags", ())), division=str(body.get("division", "")),
                                       designation=str(body.get("designation", uid)),
                                       **({"size": str(body["size"])} if "size" in body else {}))
@@ -458,10 +458,3 @@ def _level_threshold(value: Any) -> float:
         high, low = value["$ratio"]
         return high / low if low else float("inf")
     return value
-
-
-def reduced_sides(value: Any) -> tuple[m.Step, ...]:
-    """A unit's `reduced = { ... }` or `reduced = [{ ... }, ...]` (the schema checked the shape)."""
-    items = [value] if isinstance(value, dict) else value if isinstance(value, list) else []
-    return tuple(m.Step(item["strength"], item.get("move")) for item in items
-                 if isinstance(item, dict) and isinstance(item.get("strength"), int))

@@ -37,3 +37,17 @@ class UnitSections:
         body = self.get(path + ("choose_variant",), {})
         count = self.int_range(body.get("count"), path + ("choose_variant", "count")) if "count" in body else (0, 0)
         return m.VariantChoice(variant=str(body.get("variant", "")), count=count or (0, 0), vp_to=body.get("vp_to"))
+
+    def reduced_sides(self, path: Any, unit_types: dict) -> tuple:
+        """A unit's `reduced = { ... }` or `reduced = [{ ... }, ...]` (the schema checked the shape)."""
+        value = self.get(path + ("reduced",))
+        items = [value] if isinstance(value, dict) else value if isinstance(value, list) else []
+        sides = []
+        for index, item in enumerate(items):
+            if not isinstance(item, dict) or not isinstance(item.get("strength"), int):
+                continue
+            if "type" in item:
+                where = path + ("reduced",) + ((index,) if isinstance(value, list) else ()) + ("type",)
+                self.reference(item["type"], unit_types, "unit type", where)
+            sides.append(m.Step(item["strength"], item.get("move"), item.get("type")))
+        return tuple(sides)

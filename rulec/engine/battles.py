@@ -62,7 +62,7 @@ def target_actions(state: "GameState") -> list[Action]:
     if not ready:
         return []
     near: set[Hex] = set()  # the hexes next to (or in range of) a unit that may still attack
-    pos, ranged = state.pos, sight.ranges(state.tables)
+    pos, ranged = state.pos, ranged_units(state)
     for uid in ready:
         h = pos.get(uid)
         if h is not None:
@@ -89,7 +89,7 @@ def eligible(state: "GameState", frame: Declare, targets: tuple[Hex, ...] | None
     first, rest = targets[0], targets[1:]
     found = {u for n in neighbours[first] for u in occupants.get(n, ())
              if u in ready and u not in frame.attackers and all(h in neighbours[n] for h in rest)}
-    for uid, reach in sight.ranges(state.tables).items():  # ranged units: every target in range and in sight
+    for uid, reach in ranged_units(state).items():  # ranged units: every target in range and in sight
         h = state.pos.get(uid)
         if h is not None and uid in ready and uid not in frame.attackers and \
                 sight.in_sight(state.tables, h, reach).issuperset(targets):
@@ -98,14 +98,20 @@ def eligible(state: "GameState", frame: Declare, targets: tuple[Hex, ...] | None
 
 
 def ranged_units(state: "GameState") -> dict[str, int]:
-    """The game's units with a range above 1 -> their range."""
-    return sight.ranges(state.tables)
+    """The units whose type (on the side they show now) has a range above 1 -> that range."""
+    kinds = sight.type_ranges(state.tables)
+    if not kinds:
+        return {}
+    found = state._cache.get("ranged")
+    if found is None:
+        found = state._cache["ranged"] = {uid: kinds[u.type] for uid, u in state._units.items() if u.type in kinds}
+    return found
 
 
 def reaches(state: "GameState", uid: str, target: Hex) -> bool:
     """May the unit where it stands attack `target`: next to it, or (a ranged unit) in range and in sight?"""
     h = state.pos[uid]
-    reach = sight.ranges(state.tables).get(uid)
+    reach = ranged_units(state).get(uid)
     return target in (sight.in_sight(state.tables, h, reach) if reach else state.tables.neighbours[h])
 
 
@@ -195,9 +201,9 @@ def why_not_join(state: "GameState", frame: Declare, uid: str) -> tuple[str, str
 def out_of_reach(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tuple[str, str | None]:
     """Why `uid` may not attack `targets` from where it stands."""
     name = state.tables.short_name.get(uid, uid)
-    if uid in sight.ranges(state.tables):
+    if uid in ranged_units(state):
         return (f"{name} does not reach {' and '.join(targets)}: out of its range of "
-                f"{sight.ranges(state.tables)[uid]}, or the line of sight is blocked", "adjacent")
+                f"{ranged_units(state)[uid]}, or the line of sight is blocked", "adjacent")
     return f"{name} is not adjacent to {' and '.join(targets)}", "adjacent"
 
 

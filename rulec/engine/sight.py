@@ -23,13 +23,11 @@ if TYPE_CHECKING:
 Cube = tuple[int, int, int]
 
 
-def ranges(tables: "Tables") -> dict[str, int]:
-    """The units of a type with a range above 1 -> that range (empty in a game without ranged units)."""
-    found = tables.sight.get("ranges")
+def type_ranges(tables: "Tables") -> dict[str, int]:
+    """The unit types with a range above 1 -> that range (empty in a game without ranged units)."""
+    found = tables.sight.get("types")
     if found is None:
-        game = tables.game
-        kinds = {tid: kind.range for tid, kind in game.unit_types.items() if kind.range > 1}
-        found = tables.sight["ranges"] = {uid: kinds[u.type] for uid, u in game.units.items() if u.type in kinds}
+        found = tables.sight["types"] = {tid: kind.range for tid, kind in tables.game.unit_types.items() if kind.range > 1}
     return found
 
 

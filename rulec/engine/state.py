@@ -161,11 +161,12 @@ class GameState:
         variant = full.variant(self.variants[uid]) if uid in self.variants else None
         if variant is not None:  # the counter an option chose at set-up
             full = replace(full, strength=variant.strength, move=variant.move if variant.move is not None else full.move)
-        move = full.move
+        move, kind = full.move, full.type
         for step in full.reduced[:lost]:
             move = step.move if step.move is not None else move
+            kind = step.type if step.type is not None else kind
         strength = full.reduced[lost - 1].strength if lost else full.strength
-        return replace(full, strength=strength, move=move)
+        return replace(full, strength=strength, move=move, type=kind)
 
     def _set_side(self, uid: str, lost: int) -> None:
         self._units = dict(self._units)  # shared with clones: copied when a unit flips, which is rare
@@ -176,6 +177,7 @@ class GameState:
             self.lost_steps.pop(uid, None)
         self._cache = {}
         self._phase_moves = {}  # a new allowance: the moves kept for this phase (shared with clones) are stale
+        self._able_to_attack = {}  # a new strength or type: who may attack at all is worked out again
 
     def _lose_step(self, uid: str) -> int:
         """The unit loses one step: it flips to its next reduced side, or with none left is eliminated.

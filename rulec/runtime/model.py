@@ -203,6 +203,7 @@ class Step:
 
     strength: int
     move: int | None = None  # None: the move of the side before
+    type: str | None = None  # None: the type of the side before
 
 
 @dataclass(frozen=True)
