@@ -96,3 +96,9 @@ def test_a_reduced_side_of_another_type_plays_as_that_type(game):
     blue = state.arrange({"b3": "0302", "r2": "0303"}, phase="blue_fight")
     assert Action.attack("0303") not in blue.legal_actions()  # a cadre may not attack
     assert Action.attack("0303") in new_game(game).arrange({"b3": "0302", "r2": "0303"}, phase="blue_fight").legal_actions()
+
+
+def test_the_crt_aid_shades_step_and_strength_losses_as_hurting_that_side(game):
+    from rulec.aids.crt_odds import codes_by_side
+    attacker, defender = codes_by_side(game.results)
+    assert {"S1", "S2", "L3", "DE"} <= defender and "EX" not in attacker

@@ -350,6 +350,10 @@ class ResultCode:
     def exchange(self) -> bool:
         return self._has("exchange")
 
+    def loses(self, who: str) -> bool:
+        """Does the result cost that side strength or steps (without eliminating it outright)?"""
+        return self._has("lose", who) or self._has("lose_steps", who)
+
 
 HexRule = Literal["enemy_zoc", "occupied"]
 
