@@ -102,3 +102,17 @@ def test_the_crt_aid_shades_step_and_strength_losses_as_hurting_that_side(game):
     from rulec.aids.crt_odds import codes_by_side
     attacker, defender = codes_by_side(game.results)
     assert {"S1", "S2", "L3", "DE"} <= defender and "EX" not in attacker
+
+
+def test_play_narrates_a_step_lost_to_pay_for_a_battle(game, capsys):
+    from rulec.cli.board_view import GameScreen
+    state = new_game(game).arrange({"b6": "0302", "r6": "0303", "r2": "0303"}, phase="blue_fight")
+    screen = GameScreen(game)
+    for step in (Action.attack("0303"), Action.with_unit("b6"), Action.resolve(), Action.roll(5),
+                 Action.lose("r6")):
+        screen.narrate(state, step, state.current_player())
+        state.apply_action(step)
+    screen.flush(state)
+    out = capsys.readouterr().out
+    assert "Red must lose 2 more steps from r6, r2 (`lose UNIT`, one at a time)" in out
+    assert "Red: r6 loses a step to pay for the battle" in out
