@@ -93,3 +93,18 @@ def test_declaring_every_battle_first_fights_none_until_every_duty_is_declared(t
     for step in (Action.attack("0401"), Action.with_unit("tank"), Action.resolve()):
         state.apply_action(step)
     assert set(state.legal_actions()) == {Action.fight("0303"), Action.fight("0401")}
+
+
+@pytest.mark.parametrize("written,code,message", [
+    ("must_attack = strenght", "unknown-name", "unknown name 'strenght' in expression"),
+    ("must_attack = strength + 1", "wrong-kind", "expected a condition here, found a number (strength + 1)"),
+])
+def test_a_wrong_condition_is_reported_where_it_is_written(tmp_path, written, code, message):
+    from rulec.pipeline import check_file
+    text = (GAMES / "mandatory_combat.rulec").read_text(encoding="utf-8")
+    path = tmp_path / "bad.rulec"
+    path.write_text(text.replace("must_attack = unit.type == armor", written), encoding="utf-8")
+    [found] = [d for d in check_file(str(path)).diagnostics if d.is_error]
+    assert (found.code, found.message) == (code, message)
+    line = text.split("\n").index("  must_attack = unit.type == armor") + 1
+    assert (found.span.line, found.span.column) == (line, 17)
