@@ -116,3 +116,15 @@ def test_play_narrates_a_step_lost_to_pay_for_a_battle(game, capsys):
     out = capsys.readouterr().out
     assert "Red must lose 2 more steps from r6, r2 (`lose UNIT`, one at a time)" in out
     assert "Red: r6 loses a step to pay for the battle" in out
+
+
+def test_the_browser_board_shows_the_face_a_unit_plays_as(game, metz):
+    from rulec.web.page import counter_symbols
+    from rulec.web.view import counter_face
+    state = new_game(game).arrange({"b6": "0302", "r2": "0303"}, phase="blue_fight")
+    fight(state, "0303", "b6", roll=1)
+    assert counter_face(state, "r2") == "reduced" and counter_face(state, "b6") == "base"
+    assert 'id="counter-r2-reduced"' in counter_symbols(game)
+    chosen = new_game(metz, options=("german_reorganization",), seed=7)
+    uid = next(iter(chosen.variants))
+    assert counter_face(chosen, uid) == "variant" and 'id="counter-%s-variant"' % uid in counter_symbols(metz)
