@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from rulec.check.build_combat import CombatSections
 from rulec.check.build_map import MapSections
+from rulec.check.build_sequence import SequenceSections
 from rulec.check.build_units import UnitSections
 from rulec.check.fields import plain, tuples_of
 from rulec.compile import kinds
@@ -28,7 +29,7 @@ from rulec.runtime import model as m
 UNIT_TRIGGERS = frozenset({"holds", "exits", "eliminated"})
 
 
-class Builder(MapSections, CombatSections, UnitSections):
+class Builder(MapSections, CombatSections, SequenceSections, UnitSections):
     """Builds one document into a Game, collecting diagnostics in `self.diagnostics`."""
 
     def __init__(self, document: Document):
@@ -80,7 +81,10 @@ class Builder(MapSections, CombatSections, UnitSections):
         compiler = ExpressionCompiler(frozenset(constants), self.names_by_kind(sides, game_map, unit_types, units, terrain, sequence),
                                       objectives=objectives)
         awards = self.awards(sides, triggers, compiler)
+        sequence = self.procedures(sequence, compiler)
+        hooks = self.game_hooks(compiler)
         options = self.options(sides, units)
+        scenarios = self.scenarios(sides, units, sequence, options, info.turns if info else 0)
         game = m.Game(
             info=info,
             sides=sides,
@@ -95,9 +99,11 @@ class Builder(MapSections, CombatSections, UnitSections):
             results=results,
             combat=self.combat(tables, compiler.for_unit(True)) if "combat" in self.data else None,
             sequence=sequence,
+            hooks=hooks,
             awards=awards,
             victory=self.victory(sides, compiler) if "victory" in self.data else None,
             options=options,
+            scenarios=scenarios,
             battle=self.battle() if "battle" in self.data else None,
             source=self.doc.file,
             rule_refs={key: str(ref) for key, ref in self.get(("rule_refs",), {}).items()},
@@ -196,14 +202,15 @@ class Builder(MapSections, CombatSections, UnitSections):
             path = ("unit", uid)
             self.reference(body.get("side"), sides, "side", path + ("side",))
             self.reference(body.get("type"), unit_types, "unit type", path + ("type",))
-            setup = self.hex_ref(body["setup"], path + ("setup",)) if "setup" in body else None
+            placed = body.get("setup") == "free"  # set up by a placement phase (build_sequence.py)
+            setup = self.hex_ref(body["setup"], path + ("setup",)) if "setup" in body and not placed else None
             arrives = self.arrival(body["arrives"], path + ("arrives",), game_map) if "arrives" in body else None
             if "setup" not in body and "arrives" not in body:
                 self.error("no-setup", f"unit '{uid}' has neither a set-up hex nor an arrival", path, key=True,
                            hint="give it 'setup = HEX' or 'arrives = { turn = N, area = ZONE }'")
             elif "setup" in body and "arrives" in body:
                 self.error("setup-and-arrival", f"unit '{uid}' has both a set-up hex and an arrival", path + ("arrives",), key=True)
-            result[uid] = self.record(m.Unit, path, built=("variant",), id=uid, setup=setup, arrives=arrives,
+            result[uid] = self.record(m.Unit, path, built=("variant",), id=uid, setup=setup, arrives=arrives, placed=placed,
                                       variants=self.variants(path), reduced=self.reduced_sides(path, unit_types),
                                       flags=tuple(body.get("flags", ())), division=str(body.get("division", "")),
                                       designation=str(body.get("designation", uid)),
@@ -234,7 +241,7 @@ class Builder(MapSections, CombatSections, UnitSections):
             path = ("sequence", "phase", pid)
             if "side" in body:
                 self.reference(body["side"], sides, "side", path + ("side",))
-            phases.append(self.record(m.Phase, path, id=pid, **({} if "name" in body else {"name": pid})))
+            phases.append(self.phase_outline(pid, body, path))
         return tuple(phases)
 
     def constants(self, sides, game_map, terrain, units) -> set[str]:
@@ -441,7 +448,7 @@ class Builder(MapSections, CombatSections, UnitSections):
             result[oid] = m.Option(id=oid, name=body.get("name", oid), text=body.get("text", ""), adds=tuple(body.get("adds", ())),
                                    vp=dict(body.get("vp", {})), combat_modifiers=modifiers, zoc_withdrawal=withdrawal,
                                    choose_variant=choice,
-                                   landing_locks=body.get("landing_locks", False))
+                                   landing_locks=body.get("landing_locks", False), excludes=self.exclusions(body, path))
         return result
 
 
