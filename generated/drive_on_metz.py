@@ -25,7 +25,6 @@ from rulec.runtime.model import (
     HexGrid,
     HexsideSet,
     HexsideType,
-    Improved,
     LeaveZoc,
     MapDef,
     MovementRules,
@@ -39,6 +38,8 @@ from rulec.runtime.model import (
     Trigger,
     Unit,
     UnitType,
+    Variant,
+    VariantChoice,
     VictoryLevel,
     VictoryRules,
 )
@@ -786,7 +787,7 @@ GAME: Game = Game(
                 area='north_edge_entry',
                 hexes=('0401', '0501', '0601', '0701', '0801', '0901'),
             ),
-            improved=Improved(strength=2, vp=2),
+            variants=(Variant(name='improved', strength=2, vp=2),),
         ),
         'de_gar': Unit(
             id='de_gar',
@@ -798,7 +799,7 @@ GAME: Game = Game(
             division='Metz',
             size='III',
             setup='0807',
-            improved=Improved(strength=2, vp=1),
+            variants=(Variant(name='improved', strength=2, vp=1),),
         ),
         'de_fhnjkr': Unit(
             id='de_fhnjkr',
@@ -810,7 +811,7 @@ GAME: Game = Game(
             division='452',
             size='III',
             setup='0509',
-            improved=Improved(strength=4, vp=2),
+            variants=(Variant(name='improved', strength=4, vp=2),),
         ),
         'de_1125': Unit(
             id='de_1125',
@@ -822,7 +823,7 @@ GAME: Game = Game(
             division='559',
             size='III',
             setup='0401',
-            improved=Improved(strength=2, vp=3),
+            variants=(Variant(name='improved', strength=2, vp=3),),
         ),
         'de_1126': Unit(
             id='de_1126',
@@ -834,7 +835,7 @@ GAME: Game = Game(
             division='559',
             size='III',
             setup='0403',
-            improved=Improved(strength=2, vp=3),
+            variants=(Variant(name='improved', strength=2, vp=3),),
         ),
         'de_1010': Unit(
             id='de_1010',
@@ -846,7 +847,7 @@ GAME: Game = Game(
             division='462',
             size='III',
             setup='0507',
-            improved=Improved(strength=2, vp=3),
+            variants=(Variant(name='improved', strength=2, vp=3),),
         ),
         'de_utrfhr': Unit(
             id='de_utrfhr',
@@ -858,7 +859,7 @@ GAME: Game = Game(
             division='462',
             size='III',
             setup='0505',
-            improved=Improved(strength=3, vp=3),
+            variants=(Variant(name='improved', strength=3, vp=3),),
         ),
         'de_8': Unit(
             id='de_8',
@@ -871,7 +872,7 @@ GAME: Game = Game(
             size='III',
             setup='0609',
             flags=('turn_track_exit',),
-            improved=Improved(strength=3, vp=2),
+            variants=(Variant(name='improved', strength=3, vp=2),),
         ),
         'de_29': Unit(
             id='de_29',
@@ -884,7 +885,7 @@ GAME: Game = Game(
             size='III',
             setup='0611',
             flags=('turn_track_exit',),
-            improved=Improved(strength=3, vp=2),
+            variants=(Variant(name='improved', strength=3, vp=2),),
         ),
         'de_37': Unit(
             id='de_37',
@@ -897,7 +898,7 @@ GAME: Game = Game(
             size='III',
             setup='0808',
             flags=('turn_track_exit',),
-            improved=Improved(strength=4, vp=2),
+            variants=(Variant(name='improved', strength=4, vp=2),),
         ),
         'de_38': Unit(
             id='de_38',
@@ -910,7 +911,7 @@ GAME: Game = Game(
             size='III',
             setup='0709',
             flags=('turn_track_exit',),
-            improved=Improved(strength=3, vp=2),
+            variants=(Variant(name='improved', strength=3, vp=2),),
         ),
         'us_502': Unit(
             id='us_502',
@@ -1123,8 +1124,7 @@ GAME: Game = Game(
             id='german_reorganization',
             name='German Reorganization Scenario (11.5)',
             text='One or two randomly chosen German units are replaced by their improved versions.',
-            improve_random=(1, 2),
-            improved_vp_to='us',
+            choose_variant=VariantChoice(variant='improved', count=(1, 2), vp_to='us'),
         ),
     },
     source='games/drive_on_metz.rulec',

@@ -166,8 +166,8 @@ def test_order_of_battle_units(game, tables):
                 assert placement.startswith(unit.setup)
             else:
                 assert placement.startswith(f"Turn {unit.arrives.turn}" if unit.arrives.turn else "Any turn")
-            if unit.improved:
-                assert row.cells[6].text.startswith(f"{unit.improved.strength}-{unit.improved.move or unit.move}")
+            for variant in unit.variants:
+                assert f"{variant.strength}-{variant.move or unit.move}" in row.cells[6].text
     assert seen == set(game.units)
 
 

@@ -100,16 +100,16 @@ def test_map_is_sized_to_the_chosen_paper(game, map_root, tmp_path):
     assert parse_sheet("a large sheet") is None
 
 
-def test_counter_sheet_has_every_unit_and_its_improved_version(game, written):
+def test_counter_sheet_has_every_unit_and_its_variant_counter(game, written):
     root = ET.parse(written / "counters.svg").getroot()
     counters = [e for e in root.iter() if e.get("data-unit")]
     base = {e.get("data-unit"): e for e in counters if e.get("data-version") == "base"}
     assert set(base) == set(game.units) and len(counters) == len(game.units)  # the file is the front
     (front, back), = counter_pages(game)
-    improved = {e.get("data-unit"): e for e in back.iter() if e.get("data-version") == "improved"}
-    assert set(improved) == {u.id for u in game.units.values() if u.improved}
+    variant = {e.get("data-unit"): e for e in back.iter() if e.get("data-version") == "variant"}
+    assert set(variant) == {u.id for u in game.units.values() if u.variants}
     plain = {e.get("data-unit") for e in back.iter() if e.get("data-version") == "back"}
-    assert plain == {u.id for u in game.units.values() if not u.improved}
+    assert plain == {u.id for u in game.units.values() if not u.variants}
     for unit in game.units.values():
         element = base[unit.id]
         values = next(e for e in element.iter() if e.get("class") == "values").text
@@ -118,8 +118,8 @@ def test_counter_sheet_has_every_unit_and_its_improved_version(game, written):
         assert corner == (unit.setup or (f"T{unit.arrives.turn}" if unit.arrives.turn else ""))
         symbol = game.unit_types[unit.type].symbol
         assert any(e.get("class") == f"nato {symbol}" for e in element.iter())
-        if unit.improved:
-            assert improved[unit.id].get("data-strength") == str(unit.improved.strength)
+        if unit.variants:
+            assert variant[unit.id].get("data-strength") == str(unit.variants[0].strength)
 
 
 def counter_pages(game):
@@ -242,3 +242,12 @@ def test_a_counter_sheet_taller_than_a_page_goes_on_several_pages(game):
         assert {f.unit.id for f in front.faces} == {f.unit.id for f in back.faces}
         seen += [f.unit.id for f in front.faces]
     assert sorted(seen) == sorted(game.units)  # every counter once
+
+
+def test_the_back_of_a_unit_with_steps_shows_its_reduced_side():
+    stepped = load_game(str(Path(__file__).parent / "games" / "two_steps.rulec"))
+    (front, back), = counter_pages(stepped)
+    faces = {(e.get("data-unit"), e.get("data-version")): (e.get("data-strength"), e.get("data-move"))
+             for e in back.iter() if e.get("data-version")}
+    assert faces[("b6", "reduced")] == ("3", "3") and faces[("r6", "reduced")] == ("4", "4")
+    assert ("b1", "back") in faces  # no reduced side: a plain back

@@ -179,8 +179,8 @@ METZ = (Path(__file__).resolve().parent.parent / "games" / "drive_on_metz.rulec"
 @pytest.mark.parametrize("old,new,code,message", [
     # The map cannot be built: its zones and edges are still known by name, so awards naming them add no errors.
     ("rows = 1..11", "rows = 11..1", "map-size", "map rows 11..1 run backwards"),
-    ("improve_random = 1..2", "improve_random = 2..1", "option-improve-range",
-     "option 'german_reorganization' improves 2..1 units, a range that runs backwards"),
+    ("count = 1..2", "count = 2..1", "option-improve-range",
+     "option 'german_reorganization' chooses 2..1 units, a range that runs backwards"),
 ])
 def test_a_range_written_backwards_in_a_real_game_is_one_error(tmp_path, old, new, code, message):
     assert METZ.count(old) == 1

@@ -35,8 +35,12 @@ def test_a_field_is_offered_the_kinds_of_names_the_file_already_gives_it_first()
 
 
 def test_a_label_that_names_something_is_offered_those_names():
-    _, symbols = _metz()
-    text = "improved "
+    # A top-level block whose labels name units elsewhere in the file (no such block in Drive on Metz since
+    # its improved counters became variants inside the units): a new block of that keyword is offered units.
+    text = METZ.read_text(encoding="utf-8") + "\nreserve de_gar { }\n"
+    document, _ = diagnose(text, "games/drive_on_metz.rulec")
+    symbols = Symbols.of(document)
+    text = "reserve "
     offered = complete(text, len(text), symbols)
     assert offered and {item.kind for item in offered} == {"unit"}
     text = "unit "  # a new unit's label is a new name: nothing to offer

@@ -41,3 +41,10 @@ def test_snapshot_tells_states_apart(metz):
     assert snapshot(state) == snapshot(other)
     other.apply_action(other.legal_actions()[0])
     assert snapshot(state) != snapshot(other)
+
+
+@pytest.mark.parametrize("name", ["two_steps", "bombardment", "mandatory_combat"])
+def test_random_games_of_units_with_steps_ranges_and_duties_keep_every_promise(name):
+    from pathlib import Path
+    game = load_game(str(Path(__file__).parent / "games" / f"{name}.rulec"))
+    assert check_game(game, n_games=200, seed=3) == []

@@ -118,22 +118,22 @@ def test_reorganization_improves_one_or_two_random_german_units(metz):
     chosen = {}
     for seed in range(30):
         state = new_game(metz, options=("german_reorganization",), seed=seed)
-        assert 1 <= len(state.improved) <= 2
-        for uid in state.improved:
+        assert 1 <= len(state.variants) <= 2 and set(state.variants.values()) == {"improved"}
+        for uid in state.variants:
             assert metz.units[uid].side == "germany"
             assert state.unit(uid).strength == metz.units[uid].strength + 1
             assert state.unit(uid).move == metz.units[uid].move
-        chosen[seed] = state.improved
+        chosen[seed] = tuple(state.variants)
     assert len(set(chosen.values())) > 5  # really random ...
     again = new_game(metz, options=("german_reorganization",), seed=7)
-    assert again.improved == chosen[7]  # ... and reproducible from the seed
+    assert tuple(again.variants) == chosen[7]  # ... and reproducible from the seed
     assert {len(c) for c in chosen.values()} == {1, 2}
-    assert new_game(metz).improved == ()
+    assert new_game(metz).variants == {}
 
 
 @rule("metz:11.52")
 def test_reorganization_vp_go_to_the_american(metz):
     for seed in range(10):
         state = new_game(metz, options=("german_reorganization",), seed=seed)
-        expected = sum(metz.units[uid].improved.vp for uid in state.improved)
+        expected = sum(metz.units[uid].variant("improved").vp for uid in state.variants)
         assert state.vp == {"us": expected, "germany": 0}

@@ -71,8 +71,9 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     ("HexsideType", "combat_drm"), ("TerrainType", "combat_drm"),  # [engine/tables.py]
     ("HexsideType", "combat_shift"), ("TerrainType", "combat_shift"),  # [engine/tables.py]
     ("HexsideType", "move_extra"), ("TerrainType", "move_extra"),  # [engine/tables.py]
-    ("HexsideType", "move"), ("TerrainType", "move"), ("Unit", "move"), ("Improved", "move"),  # [tables.py, state.py]
-    ("Improved", "strength"), ("Unit", "strength"),  # [engine/state.py, engine/combat.py]
+    ("HexsideType", "move"), ("TerrainType", "move"), ("Unit", "move"), ("Variant", "move"),  # [tables.py, state.py]
+    ("Step", "move"), ("Step", "type"), ("Unit", "type"),  # [engine/state.py _side_after, engine/battles.py]
+    ("Variant", "strength"), ("Unit", "strength"), ("Step", "strength"),  # [engine/state.py, engine/combat.py]
     ("CombatTable", "columns"), ("CombatTable", "rows"),  # [engine/combat.py]
     ("CombatTable", "kind"), ("HexsideType", "kind"), ("Phase", "kind"), ("Trigger", "kind"),  # [combat, tables, state]
     ("MapDef", "edges"), ("Trigger", "edges"),  # [engine/tables.py, engine/state.py]
@@ -90,7 +91,7 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     ("Effect", "kind"),  # [engine/effects.py]
     ("Award", "side"), ("Phase", "side"), ("Trigger", "side"), ("Unit", "side"),  # [engine/state.py]
     ("Game", "sides"), ("BattleModifier", "sides"),  # [engine/state.py, battle/forces.py]
-    ("Improved", "vp"), ("Option", "vp"),  # [engine/state.py]
+    ("Variant", "vp"), ("Option", "vp"),  # [engine/state.py]
     ("BattleModifier", "reserves"), ("SkirmishRules", "reserves"),  # [battle/scoring.py, battle/deployment.py]
     ("ArmyState", "when"), ("CombatModifier", "when"),  # [battle/army.py, engine/combat.py]
     ("VictoryLevel", "when"), ("SuddenDeath", "when"),  # [engine/victory.py]
@@ -135,7 +136,9 @@ BLOCKS: dict[str, type] = {
     "game.schema.json#/$defs/unit_type": m.UnitType,
     "game.schema.json#/$defs/unit": m.Unit,
     "game.schema.json#/$defs/arrival": m.Arrival,
-    "game.schema.json#/$defs/improved": m.Improved,
+    "game.schema.json#/$defs/variant": m.Variant,
+    "game.schema.json#/$defs/option/properties/choose_variant": m.VariantChoice,
+    "game.schema.json#/$defs/step": m.Step,
     "game.schema.json#/$defs/movement": m.MovementRules,
     "game.schema.json#/$defs/movement/properties/leave_zoc": m.LeaveZoc,
     "game.schema.json#/$defs/mode": m.MovementMode,
@@ -182,7 +185,7 @@ WRITTEN_AS: dict[tuple[str, str], tuple[str, str]] = {
     ("Game", "hexside"): ("Game", "hexside_types"),
     ("Game", "unit_type"): ("Game", "unit_types"),
     ("Game", "unit"): ("Game", "units"),
-    ("Game", "improved"): ("Unit", "improved"),
+    ("Unit", "variant"): ("Unit", "variants"),
     ("Game", "crt"): ("Game", "tables"),
     ("Game", "result"): ("Game", "results"),
     ("Game", "award"): ("Game", "awards"),

@@ -125,7 +125,7 @@ def test_one_piece_per_unit_of_the_order_of_battle_and_the_set_up_on_its_hexes(m
         if unit.setup and not unit.optional:
             expected[unit.setup] = expected.get(unit.setup, 0) + 1
     assert placed == expected and sum(placed.values()) > 0
-    two_step = sum(1 for u in metz.units.values() if u.improved)
+    two_step = sum(1 for u in metz.units.values() if u.variants)
     flipping = [s for s in slots if any(isinstance(t, vassal.LayerTrait) for t in s.getTraits())]
     assert len(flipping) == two_step > 0
 

@@ -34,7 +34,7 @@ class BalanceGame:
     vp: dict[str, int]
     turns: int  # the last game turn played
     actions: int
-    by_award: dict[str, int]  # VP each award (or option / improved counter source) gave, by source id
+    by_award: dict[str, int]  # VP each award (or option / variant counter source) gave, by source id
 
 
 def play_games(game: Game, count: int, seed: int = 1, kinds: dict[str, str] | None = None) -> list[BalanceGame]:

@@ -2,7 +2,7 @@
 
 Counters sit edge to edge at PITCH (5/8 in, or 1/2 in), each side's units
 starting a new row, with thin cut lines between them. The back sheet holds the
-other face of every counter (a unit's improved version, or a plain back in its
+other face of every counter (a unit's variant counter, its reduced side, or a plain back in its
 side's colour) with the columns mirrored: printed on the back of the same
 sheet, flipped on its long edge, each back lands behind its front. Both grids
 are centred on the page, so they align whatever the printer's margins.
@@ -30,7 +30,7 @@ SYMBOLS = ("infantry", "armor", "mechanized", "cavalry", "reconnaissance", "arti
 @dataclass(frozen=True)
 class Face:
     unit: Unit
-    version: str  # "base", "improved" or "back" (a plain back)
+    version: str  # "base", "variant" (its first variant), "reduced" (its first reduced side) or "back" (a plain back)
     row: int
     column: int
     symbol: str
@@ -108,10 +108,15 @@ def grids(game: Game, width: float, pitch: float = PITCH) -> tuple[CounterGrid, 
             corner = corner_text(unit)
             fronts.append(Face(unit, "base", row, column, symbol, unit.strength, unit.move, side_fill, band, corner))
             mirrored = columns - 1 - column
-            if unit.improved:
-                move = unit.improved.move if unit.improved.move is not None else unit.move
-                backs.append(Face(unit, "improved", row, mirrored, symbol, unit.improved.strength, move, side_fill,
+            if unit.variants:  # its first variant counter (an improved side, say) is printed on its back
+                variant = unit.variants[0]
+                move = variant.move if variant.move is not None else unit.move
+                backs.append(Face(unit, "variant", row, mirrored, symbol, variant.strength, move, side_fill,
                                   band, corner))
+            elif unit.reduced:  # a unit with steps: its back is its first reduced side
+                step = unit.reduced[0]
+                backs.append(Face(unit, "reduced", row, mirrored, symbol, step.strength,
+                                  step.move if step.move is not None else unit.move, side_fill, band, corner))
             else:
                 backs.append(Face(unit, "back", row, mirrored, symbol, unit.strength, unit.move, side_fill, band,
                                   corner))
@@ -157,7 +162,7 @@ def render_key(game: Game, grid: CounterGrid) -> str:
     example = next((f for f in grid.faces if f.version == "base"), None)
     return environment().get_template("counter_key.svg.j2").render(
         example=example, types=key_types(game), symbols=SYMBOLS,
-        improved=any(u.improved for u in game.units.values()))
+        variant=any(u.variants for u in game.units.values()))
 
 
 def render_counters_svg(game: Game, standalone: bool = True, width: float = 7.2 * 72, pitch: float = PITCH) -> str:

@@ -51,9 +51,9 @@ def measure(result: ResultCode, field: str) -> int:
 def codes_by_side(results: dict[str, ResultCode]) -> tuple[frozenset[str], frozenset[str]]:
     """The result codes that hurt the attacker, and those that hurt the defender (shaded on the CRT)."""
     attacker = frozenset(c for c, r in results.items()
-                         if measure(r, "attacker_retreat") or measure(r, "attacker_eliminated"))
+                         if measure(r, "attacker_retreat") or measure(r, "attacker_eliminated") or r.loses("attacker"))
     defender = frozenset(c for c, r in results.items()
-                         if measure(r, "defender_retreat") or measure(r, "defender_eliminated"))
+                         if measure(r, "defender_retreat") or measure(r, "defender_eliminated") or r.loses("defender"))
     return attacker, defender
 
 

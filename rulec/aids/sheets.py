@@ -175,7 +175,7 @@ class UnitRow:
     unit: Unit
     type_name: str
     placement: str  # set-up hex or arrival
-    improved: str  # "strength-move (n VP)" or ""
+    variants: str  # "strength-move (n VP)" per variant counter, or ""
     notes: str
     colour: str
 
@@ -200,13 +200,15 @@ def order_of_battle(game: Game) -> tuple[SideOrder, ...]:
             if unit.optional:
                 notes.append("Optional" + (": " + ", ".join(o.name for o in adding) if adding else ""))
             notes.extend(humanize(flag) for flag in unit.flags)
-            improved = ""
-            if unit.improved:
-                move = unit.improved.move if unit.improved.move is not None else unit.move
-                improved = f"{unit.improved.strength}-{move}" + (f" ({unit.improved.vp} VP)" if unit.improved.vp else "")
+            variants = []
+            for variant in unit.variants:
+                move = variant.move if variant.move is not None else unit.move
+                variants.append(f"{variant.strength}-{move}" + (f" ({variant.vp} VP)" if variant.vp else "")
+                                + ("" if len(unit.variants) == 1 else f" {humanize(variant.name).lower()}"))
+            variants_text = ", ".join(variants)
             rows.append(UnitRow(
                 unit=unit, type_name=game.unit_types[unit.type].name if unit.type in game.unit_types else unit.type,
-                placement=setup_text(game, unit) or arrival_text(game, unit), improved=improved,
+                placement=setup_text(game, unit) or arrival_text(game, unit), variants=variants_text,
                 notes="; ".join(notes), colour=bands.get((unit.side, unit.division), "#ffffff"),
             ))
         # Set-up units first (by hex), then arrivals by turn; stable within each.
@@ -350,12 +352,13 @@ def option_rows(game: Game) -> tuple[OptionRow, ...]:
         if leave is not None and leave.option == option.id:
             who = f"Units with {leave.when.source}" if leave.when is not None else "Units"
             effects.append(f"{who} may leave an enemy ZOC for {leave.cost} extra MP")
-        if option.improve_random:
-            low, high = option.improve_random
+        choice = option.choose_variant
+        if choice:
+            low, high = choice.count
             count = f"{low}" if low == high else f"{low}\u2013{high}"
-            effects.append(f"{count} random unit(s) use their improved counters")
-        if option.improved_vp_to:
-            side = game.sides[option.improved_vp_to].name if option.improved_vp_to in game.sides else option.improved_vp_to
-            effects.append(f"{side} receives the VP printed on improved counters used")
+            effects.append(f"{count} random unit(s) use their {humanize(choice.variant).lower()} counters")
+            if choice.vp_to:
+                side = game.sides[choice.vp_to].name if choice.vp_to in game.sides else choice.vp_to
+                effects.append(f"{side} receives the VP printed on {humanize(choice.variant).lower()} counters used")
         rows.append(OptionRow(option, tuple(effects)))
     return tuple(rows)

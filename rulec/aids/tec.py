@@ -132,7 +132,8 @@ def terrain_chart(game: Game) -> TerrainChart:
         TerrainRow(
             id=t.id, name=t.name, style=terrain_style(t.id), movement=terrain_movement(t),
             shift=shift_text(t.combat_shift), drm=signed(t.combat_drm) if t.combat_drm else DASH,
-            notes="Blocks zones of control" if t.blocks_zoc else DASH,
+            notes="; ".join(note for note, on in (("Blocks zones of control", t.blocks_zoc),
+                                                  ("Blocks line of sight", t.blocks_los)) if on) or DASH,
         )
         for t in game.terrain.values()
     )

@@ -41,10 +41,11 @@ class BoundContext:
 
 
 def _strongest(unit: Unit) -> Unit:
-    """The unit as its improved counter, if that is stronger: an amount like `strength` takes the larger."""
-    if unit.improved and unit.improved.strength > unit.strength:
+    """The unit as its strongest counter (a variant may be stronger): an amount like `strength` takes the larger."""
+    strongest = max((v.strength for v in unit.variants), default=unit.strength)
+    if strongest > unit.strength:
         from dataclasses import replace
-        return replace(unit, strength=unit.improved.strength)
+        return replace(unit, strength=strongest)
     return unit
 
 
@@ -87,7 +88,7 @@ def award_bound(game: Game, award: Award) -> int | None:
 
 @dataclass(frozen=True)
 class VpRange:
-    most: dict[str, int]  # side -> the most VP its awards, options and improved counters can give
+    most: dict[str, int]  # side -> the most VP its awards, options and variant counters can give
     unknown: tuple[str, ...]  # ids of awards whose bound could not be worked out
 
 
@@ -104,6 +105,7 @@ def vp_range(game: Game) -> VpRange:
         for side, vp in option.vp.items():
             if side in most:
                 most[side] += max(vp, 0)
-        if option.improved_vp_to in most:  # the VP printed on the improved counters the option puts in play
-            most[option.improved_vp_to] += sum(u.improved.vp for u in game.units.values() if u.improved)
+        choice = option.choose_variant
+        if choice is not None and choice.vp_to in most:  # the VP printed on the variant counters it puts in play
+            most[choice.vp_to] += sum(v.vp for u in game.units.values() for v in u.variants if v.name == choice.variant)
     return VpRange(most, tuple(unknown))

@@ -16,6 +16,7 @@ from rulec.check.build_combat import CombatSections
 from rulec.check.build_map import MapSections
 from rulec.check.build_movement import MovementSections
 from rulec.check.build_sequence import SequenceSections
+from rulec.check.build_units import UnitSections
 from rulec.check.fields import plain, tuples_of
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler, ExpressionError, to_function
@@ -29,7 +30,7 @@ from rulec.runtime import model as m
 UNIT_TRIGGERS = frozenset({"holds", "exits", "eliminated"})
 
 
-class Builder(MapSections, CombatSections, SequenceSections, MovementSections):
+class Builder(MapSections, CombatSections, SequenceSections, MovementSections, UnitSections):
     """Builds one document into a Game, collecting diagnostics in `self.diagnostics`."""
 
     def __init__(self, document: Document):
@@ -100,7 +101,7 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections):
             stacking=self.record(m.StackingRules, ("stacking",)),
             tables=tables,
             results=results,
-            combat=self.combat(tables) if "combat" in self.data else None,
+            combat=self.combat(tables, compiler.for_unit(True)) if "combat" in self.data else None,
             sequence=sequence,
             hooks=hooks,
             awards=awards,
@@ -114,12 +115,15 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections):
         self.game = game  # kept even when there are errors, so later checks can still look at what was built
         return None if any(d.is_error for d in self.diagnostics) else game
 
-    def record(self, cls: type, path: Path, **extra: Any) -> Any:
-        """Build a simple dataclass whose fields are written directly in the file."""
+    def record(self, cls: type, path: Path, built: tuple[str, ...] = (), **extra: Any) -> Any:
+        """Build a simple dataclass whose fields are written directly in the file (but the keys in `built`,
+        which the caller builds into `extra` under another name)."""
         body = self.get(path, {})
         fields = cls.__dataclass_fields__
         values = {}
         for key, value in body.items():
+            if key in built:
+                continue
             if key not in fields:
                 self.error("unknown-field", f"'{key}' is not a field of {path[-1]}", path + (key,), did_you_mean(key, fields), key=True)
                 continue
@@ -173,7 +177,6 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections):
                 for tid, body in self.get(("unit_type",), {}).items()}
 
     def units(self, sides: dict, unit_types: dict, game_map: m.MapDef | None) -> dict[str, m.Unit]:
-        improved = self.get(("improved",), {})
         result = {}
         for uid, body in self.get(("unit",), {}).items():
             path = ("unit", uid)
@@ -187,16 +190,11 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections):
                            hint="give it 'setup = HEX' or 'arrives = { turn = N, area = ZONE }'")
             elif "setup" in body and "arrives" in body:
                 self.error("setup-and-arrival", f"unit '{uid}' has both a set-up hex and an arrival", path + ("arrives",), key=True)
-            better = None
-            if uid in improved:
-                better = self.record(m.Improved, ("improved", uid))
-            result[uid] = self.record(m.Unit, path, id=uid, setup=setup, arrives=arrives, improved=better, placed=placed,
+            result[uid] = self.record(m.Unit, path, built=("variant",), id=uid, setup=setup, arrives=arrives, placed=placed,
+                                      variants=self.variants(path), reduced=self.reduced_sides(path, unit_types),
                                       flags=tuple(body.get("flags", ())), division=str(body.get("division", "")),
                                       designation=str(body.get("designation", uid)),
                                       **({"size": str(body["size"])} if "size" in body else {}))
-        for uid in improved:
-            if uid not in result:
-                self.reference(uid, result, "unit", ("improved", uid), key=True)
         return result
 
     def arrival(self, body: dict, path: Path, game_map: m.MapDef | None) -> m.Arrival:
@@ -422,10 +420,10 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections):
             modifiers = ()
             if "column_shift" in body or "drm" in body:
                 modifiers = (m.CombatModifier(column_shift=body.get("column_shift", 0), drm=body.get("drm", 0), when=body.get("when", "always")),)
-            improve = self.int_range(body["improve_random"], path + ("improve_random",)) if "improve_random" in body else None
+            choice = self.variant_choice(path) if isinstance(body.get("choose_variant"), dict) else None
             result[oid] = m.Option(id=oid, name=body.get("name", oid), text=body.get("text", ""), adds=tuple(body.get("adds", ())),
                                    vp=dict(body.get("vp", {})), combat_modifiers=modifiers,
-                                   improve_random=improve, improved_vp_to=body.get("improved_vp_to"),
+                                   choose_variant=choice,
                                    landing_locks=body.get("landing_locks", False), excludes=self.exclusions(body, path))
         return result
 

@@ -143,9 +143,9 @@ class CombatSections:
             elif _bound(b.low) <= _bound(a.high):
                 self.error("crt-column-overlap", f"columns '{a.label}' and '{b.label}' overlap", path + (i + 1,))
 
-    def combat(self, tables: dict) -> m.CombatRules:
+    def combat(self, tables: dict, compiler: Any = None) -> m.CombatRules:
         body = self.data["combat"]
-        policies = {}
+        policies = self.combat_duties(body, compiler)  # may_attack, must_attack, must_be_attacked (build_units.py)
         if isinstance(body.get("retreat"), dict):
             policies["retreat"] = self.retreat_policy(body["retreat"])
         if isinstance(body.get("advance"), dict):
@@ -178,9 +178,10 @@ _BAD = object()  # a column end of the wrong kind (already reported)
 
 # The effects a result may list (model.Effect), how each is written, and its parameters.
 EFFECT_FORMS = {"eliminate": "eliminate(attacker|defender)", "retreat": "retreat(attacker|defender, hexes)",
-                "exchange": "exchange", "lose": "lose(attacker|defender, strength)", "advance": "advance(count)"}
+                "exchange": "exchange", "lose": "lose(attacker|defender, strength)",
+                "lose_steps": "lose_steps(attacker|defender, steps)", "advance": "advance(count)"}
 EFFECT_PARAMETERS = {"eliminate": ("who",), "retreat": ("who", "hexes"), "exchange": (), "lose": ("who", "strength"),
-                     "advance": ("count",)}
+                     "lose_steps": ("who", "steps"), "advance": ("count",)}
 WHO = ("attacker", "defender")
 
 

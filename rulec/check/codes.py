@@ -117,7 +117,8 @@ CODES: dict[str, str] = {
     # ----------------------------------------------------------- options
     "option-adds-regular-unit": "an option adding a unit that is not optional",
     "optional-unit-unused": "a warning: an optional unit no option adds",
-    "option-improve-range": "an option improving more units than have improved counters",
+    "option-improve-range": "an option choosing more units than have the variant it names (or a backwards range)",
+    "unknown-variant": "an option choosing a variant no unit has",
     # ------------------------------------------------- procedures, scenarios
     "phase-field-kind": "a phase field of another procedure (movers outside a movement phase, a placement block outside a placement phase)",
     "placement-incomplete": "a placement phase without a placement block or without a side",

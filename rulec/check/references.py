@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 
 from rulec.diagnostics import Diagnostic, did_you_mean
 from rulec.language.document import Document, Path
-from rulec.runtime.model import Game
+from rulec.runtime.model import Game, Option
 
 
 class _Reporter:
@@ -99,19 +99,8 @@ def _options(game: Game, report: _Reporter) -> None:
             if unit is not None and not unit.optional:
                 report.error("option-adds-regular-unit", f"option '{option.id}' adds unit '{unit_id}', which is in play anyway",
                              ("option", option.id, "adds", index), hint="mark the unit 'optional = true'")
-        if option.improved_vp_to is not None and option.improved_vp_to not in game.sides:
-            report.error("unknown-side", f"unknown side '{option.improved_vp_to}'", ("option", option.id, "improved_vp_to"),
-                         did_you_mean(option.improved_vp_to, game.sides))
-        if option.improve_random is not None:
-            low, high = option.improve_random
-            improvable = sum(1 for u in game.units.values() if u.improved is not None)
-            if low > high:
-                report.error("option-improve-range", f"option '{option.id}' improves {low}..{high} units, a range that runs "
-                             "backwards", ("option", option.id, "improve_random"), hint=f"write {high}..{low}")
-            elif high > improvable:
-                report.error("option-improve-range", f"option '{option.id}' improves {low}..{high} units, but "
-                             f"{improvable} unit{'s have' if improvable != 1 else ' has'} an improved counter",
-                             ("option", option.id, "improve_random"))
+        if option.choose_variant is not None:
+            _check_variant_choice(game, option, report)
         _option_fields_alone(game, option, report)
     _rule_fields_alone(game, report)
     added.update(uid for scenario in game.scenarios.values() for uid in scenario.add)
@@ -123,7 +112,6 @@ def _options(game: Game, report: _Reporter) -> None:
 
 # Option fields that do nothing without another field of the same option, and what they need.
 _NEEDS = (
-    ("improved_vp_to", ("improve_random",), "'improve_random'"),
     ("when", ("column_shift", "drm"), "a 'column_shift' or a 'drm'"),
 )
 
@@ -262,3 +250,23 @@ def _sequence(game: Game, report: _Reporter) -> None:
     for side in game.sides:
         if side not in sides_with_phases and game.map is not None:
             report.warning("side-without-phase", f"side '{side}' has no phase in the sequence of play", ("side", side), key=True)
+
+
+def _check_variant_choice(game: Game, option: Option, report: _Reporter) -> None:
+    """An option's `choose_variant`: a variant some units have, a count they can fill, a known side."""
+    choice, path = option.choose_variant, ("option", option.id, "choose_variant")
+    if choice.vp_to is not None and choice.vp_to not in game.sides:
+        report.error("unknown-side", f"unknown side '{choice.vp_to}'", path + ("vp_to",), did_you_mean(choice.vp_to, game.sides))
+    names = sorted({v.name for u in game.units.values() for v in u.variants})
+    if choice.variant not in names:
+        report.error("unknown-variant", f"no unit has a variant '{choice.variant}'", path + ("variant",),
+                     did_you_mean(choice.variant, names) or "give units a 'variant NAME { strength = ... }' block")
+        return
+    low, high = choice.count
+    having = sum(1 for u in game.units.values() if u.variant(choice.variant) is not None)
+    if low > high:
+        report.error("option-improve-range", f"option '{option.id}' chooses {low}..{high} units, a range that runs "
+                     "backwards", path + ("count",), hint=f"write {high}..{low}")
+    elif high > having:
+        report.error("option-improve-range", f"option '{option.id}' chooses {low}..{high} units, but "
+                     f"{having} unit{'s have' if having != 1 else ' has'} the variant '{choice.variant}'", path + ("count",))

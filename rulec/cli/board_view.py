@@ -360,10 +360,13 @@ class GameScreen:
             self.say(f"    {_name(state, retreat.unit)} must retreat {retreat.hexes} hex{'es' if retreat.hexes != 1 else ''}"
                      + (f"; {chooser.name} chooses the path" if chooser else ""))
         pending = getattr(state, "pending", None)
-        if isinstance(pending, Loss):  # an exchange or a loss of strength: who pays is chosen
+        if isinstance(pending, Loss):  # an exchange or a loss of strength or steps: who pays is chosen
             side = self.game.sides.get(pending.side)
-            self.say(f"    {side.name if side else pending.side} must lose {pending.owed} more strength from "
-                     f"{', '.join(_name(state, u) for u in pending.units)} (`lose UNIT`, one at a time)")
+            owed = (f"{pending.owed} more step{'s' if pending.owed != 1 else ''}" if pending.in_steps
+                    else f"{pending.owed} more strength")
+            payers = [u for u in pending.units if getattr(state, "status", lambda _: "map")(u) == "map"]
+            self.say(f"    {side.name if side else pending.side} must lose {owed} from "
+                     f"{', '.join(_name(state, u) for u in payers)} (`lose UNIT`, one at a time)")
         self._report_advance(state)
 
     def _report_advance(self, state: Any) -> None:
@@ -488,6 +491,8 @@ def describe_order(state: Any, action: Any, text: str) -> str:
             return f"the battle for {' '.join(battle.targets)} lapses (one side is gone)"
         return _battle_words(state, battle.targets, attackers)
     if kind == "lose" and name:
+        if getattr(state, "steps_left", None) is not None and state.steps_left(unit_id) > 1:
+            return f"{name} loses a step to pay for the battle"
         return f"{name} is lost to pay for the battle"
     if kind == "advance":
         if unit_id is None:

@@ -36,7 +36,7 @@ RETURN_TYPES = {"amount": "int", "only": "bool", "when": "bool", "move": "int", 
 # What each expression's `ctx` is, by the class the expression belongs to: the engine's EvalContext for
 # awards and victory conditions, the unit counts of an army (rulec.battle.army.ArmyCounts) for battle army states.
 CONTEXT_TYPES = {"Award": "EvalContext", "VictoryLevel": "EvalContext", "SuddenDeath": "EvalContext",
-                 "ArmyState": "Mapping[str, int]",
+                 "CombatRules": "EvalContext", "ArmyState": "Mapping[str, int]",
                  # the sequence's procedures (rulec/engine/procedures.py)
                  "Phase": "EvalContext", "Hook": "EvalContext", "HookEffect": "EvalContext", "Placement": "EvalContext",
                  # movement costs, the leave_zoc rule and movement modes (rulec/engine/step_costs.py, state.py)

@@ -81,8 +81,9 @@ NAMES: dict[str, Name] = {n.name: n for n in (
 # Attributes of a unit: `u.strength`; {0} is the unit.
 UNIT_ATTRIBUTES: dict[str, Name] = {n.name: n for n in (
     Name("side", SIDE, "{0}.side", "its side", STATIC),
-    Name("strength", NUMBER, "{0}.strength", "its printed strength", STATIC),
-    Name("move", NUMBER, "{0}.move", "its movement allowance", STATIC),
+    # Not static: a unit with steps changes side (strength, move) when it loses or regains one.
+    Name("strength", NUMBER, "{0}.strength", "its strength (of the side it shows now)"),
+    Name("move", NUMBER, "{0}.move", "its movement allowance (of the side it shows now)"),
     Name("type", UNIT_TYPE, "{0}.type", "its unit type", STATIC),
     Name("hex", HEX, "ctx.hex_of({0})", "the hex it stands in (\"\" when it is not on the map: in no zone, next to nothing)"),
     Name("status", STATUS, "ctx.status_of({0})", "on_map, pending, exited or eliminated"),

@@ -59,7 +59,7 @@ class Symbols:
     # key -> the kinds of names the file already writes as its value (`side` -> side): what to offer first.
     value_kinds: dict[str, Counter] = field(default_factory=dict)
     # block keyword -> the kinds of names its labels are, where a label names something defined elsewhere
-    # (`improved LABEL`: a unit): what a new block of that keyword is offered.
+    # (a block whose labels are units, say): what a new block of that keyword is offered.
     label_kinds: dict[str, Counter] = field(default_factory=dict)
 
     @classmethod
@@ -144,7 +144,7 @@ def complete(text: str, offset: int, symbols: Symbols) -> list[Completion]:
         if not words_first:
             items += [Completion(word, "value", key or "", likely=False) for word in words]
     elif (keyword := _block_keyword_before(head)) is not None:
-        # `improved ` then a label: the names of the kind this keyword's labels are in the file.
+        # a keyword then a label: the names of the kind this keyword's labels are in the file.
         kinds = symbols.label_kinds.get(keyword, Counter())
         items += [Completion(s.name, s.kind, s.detail) for s in symbols.all() if s.kind in kinds]
     else:
@@ -161,7 +161,7 @@ def complete(text: str, offset: int, symbols: Symbols) -> list[Completion]:
 
 
 def _block_keyword_before(head: str) -> str | None:
-    """The keyword of a block whose labels are being written at the end of `head` (`improved |`)."""
+    """The keyword of a block whose labels are being written at the end of `head` (`KEYWORD |`)."""
     if not head or not head[-1].isspace():
         return None
     tokens = scan(head)

@@ -9,7 +9,10 @@ Modules, one job each:
     frames.py       the decision stack's frames: decisions pending within a phase (data only)
     decisions.py    what each kind of frame offers, does alone, and explains (wires the modules below)
     battles.py      battles declared step by step (attack HEX, with UNIT, resolve/cancel), the die roll
-    effects.py      a result's effects carried out in order (eliminate, retreat, exchange, advance)
+    duties.py       who may attack, who must attack, who must be attacked (combat { may_attack ... })
+    sight.py        ranged attacks: hexes in range with a clear line of sight
+    effects.py      a result's effects carried out in order (eliminate, retreat, exchange, losses, advance);
+                    losses are paid a step at a time (units with reduced sides flip: GameState._lose_step)
     retreats.py     who retreats, who picks the path, forced retreats
     advances.py     the advance after combat
     actions.py      Action values, their text form, IllegalAction / ActionSyntaxError
@@ -48,11 +51,6 @@ Where later games' rules go (each is an addition, not a rewrite):
     - forts: terrain rows with their own shifts already work; unit-type guards (a unit
       that does not retreat, one eliminated only by listed results) would be read by
       effects.py where it eliminates and retreats.
-    - step losses: the Loss frame (exchange, lose(who, strength)) is where a unit that
-      flips to a reduced side instead of leaving would be handled.
-    - ranged attacks: the Declare frame holds a tuple of targets (multi-hex battles
-      already add targets with `attack HEX`); a target in range and line of sight
-      rather than adjacent is a change to battles.eligible / more_targets.
 """
 
 from rulec.engine.actions import Action, ActionSyntaxError, IllegalAction, compact, expand

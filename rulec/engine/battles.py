@@ -16,8 +16,10 @@ the map against the units then in the target hexes.
 
 With `combat { multi_hex = true }` a battle may have several target hexes: while it
 is declared, `attack HEX` adds another enemy hex that every attacker so far is next
-to; every attacker must be next to every target. Ranged attacks would grow from the
-same tuple of targets.
+to; every attacker must be next to every target. A unit of a type with a `range`
+above 1 may instead attack targets in range with a clear line of sight (sight.py);
+whether it then retreats or advances is up to the result's effects (an advance is
+only ever into a hex next to the advancing unit).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
+from rulec.engine import duties, sight
 from rulec.engine.actions import ATTACK, CANCEL, END, FIGHT, RESOLVE, WITH, Action
 from rulec.engine.frames import Battle, Declare, Declared, Effects, Roll
 from rulec.engine.statuses import ON_MAP
@@ -58,12 +61,12 @@ def target_actions(state: "GameState") -> list[Action]:
     ready = state._ready_to_attack()
     if not ready:
         return []
-    near: set[Hex] = set()  # the hexes next to a unit that may still attack
-    pos = state.pos
+    near: set[Hex] = set()  # the hexes next to (or in range of) a unit that may still attack
+    pos, ranged = state.pos, ranged_units(state)
     for uid in ready:
         h = pos.get(uid)
         if h is not None:
-            near.update(neighbours[h])
+            near.update(sight.in_sight(state.tables, h, ranged[uid]) if uid in ranged else neighbours[h])
     actions = []
     for h in sorted(near.intersection(occupants)):
         there = occupants[h]
@@ -86,7 +89,30 @@ def eligible(state: "GameState", frame: Declare, targets: tuple[Hex, ...] | None
     first, rest = targets[0], targets[1:]
     found = {u for n in neighbours[first] for u in occupants.get(n, ())
              if u in ready and u not in frame.attackers and all(h in neighbours[n] for h in rest)}
+    for uid, reach in ranged_units(state).items():  # ranged units: every target in range and in sight
+        h = state.pos.get(uid)
+        if h is not None and uid in ready and uid not in frame.attackers and \
+                sight.in_sight(state.tables, h, reach).issuperset(targets):
+            found.add(uid)
     return sorted(found, key=order.__getitem__)
+
+
+def ranged_units(state: "GameState") -> dict[str, int]:
+    """The units whose type (on the side they show now) has a range above 1 -> that range."""
+    kinds = sight.type_ranges(state.tables)
+    if not kinds:
+        return {}
+    found = state._cache.get("ranged")
+    if found is None:
+        found = state._cache["ranged"] = {uid: kinds[u.type] for uid, u in state._units.items() if u.type in kinds}
+    return found
+
+
+def reaches(state: "GameState", uid: str, target: Hex) -> bool:
+    """May the unit where it stands attack `target`: next to it, or (a ranged unit) in range and in sight?"""
+    h = state.pos[uid]
+    reach = ranged_units(state).get(uid)
+    return target in (sight.in_sight(state.tables, h, reach) if reach else state.tables.neighbours[h])
 
 
 def more_targets(state: "GameState", frame: Declare) -> list[Action]:
@@ -94,21 +120,21 @@ def more_targets(state: "GameState", frame: Declare) -> list[Action]:
     some unit able to join could attack together with the targets so far."""
     if not state.game.combat.multi_hex:
         return []
-    neighbours = state.tables.neighbours
     actions = []
     for target in target_actions(state):  # enemy hexes not yet attacked this phase
         h = target.hex
         if h in frame.targets:
             continue
-        if all(state.pos[u] in neighbours[h] for u in frame.attackers) and \
+        if all(reaches(state, u, h) for u in frame.attackers) and \
                 (frame.attackers or eligible(state, frame, frame.targets + (h,))):
             actions.append(target)
     return actions
 
 
 def declare_legal(state: "GameState", frame: Declare) -> list[Action]:
-    actions = [Action.with_unit(u) for u in eligible(state, frame)] + more_targets(state, frame)
-    if frame.attackers:
+    joinable = eligible(state, frame)
+    actions = [Action.with_unit(u) for u in joinable] + more_targets(state, frame)
+    if frame.attackers and not duties.left_out(state, frame, joinable):
         actions.append(Action.resolve())
     actions.append(Action.cancel())
     return actions
@@ -140,6 +166,10 @@ def declare_apply(state: "GameState", frame: Declare, action: Action) -> None:
 def declare_why(state: "GameState", frame: Declare, action: Action) -> tuple[str, str | None]:
     if action.kind == WITH:
         return why_not_join(state, frame, action.unit)
+    if action.kind == RESOLVE and frame.attackers:
+        missing = duties.left_out(state, frame, eligible(state, frame))
+        if missing:
+            return duties.why_not_resolve(state, missing)
     if action.kind == ATTACK and action.hex and not action.units:
         if not state.game.combat.multi_hex:
             return (f"a battle has one target hex in this game: resolve or cancel the battle against "
@@ -161,9 +191,20 @@ def why_not_join(state: "GameState", frame: Declare, uid: str) -> tuple[str, str
         return f"{name} has already attacked this phase", "one_attack"
     if uid in state.landed:
         return f"{name} landed this turn and may not attack", "placement"
-    if not all(h in state.tables.neighbours[state.pos[uid]] for h in frame.targets):
-        return f"{name} is not adjacent to {' and '.join(frame.targets)}", "adjacent"
+    if not all(reaches(state, uid, h) for h in frame.targets):
+        return out_of_reach(state, uid, frame.targets)
+    if state._can_attack(uid) and state.game.combat.may_attack is not None:
+        return f"{name} may not attack: the game's condition (may_attack = {state.game.combat.may_attack.source}) fails", None
     return f"{name} may not attack", None
+
+
+def out_of_reach(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tuple[str, str | None]:
+    """Why `uid` may not attack `targets` from where it stands."""
+    name = state.tables.short_name.get(uid, uid)
+    if uid in ranged_units(state):
+        return (f"{name} does not reach {' and '.join(targets)}: out of its range of "
+                f"{ranged_units(state)[uid]}, or the line of sight is blocked", "adjacent")
+    return f"{name} is not adjacent to {' and '.join(targets)}", "adjacent"
 
 
 def battle_of(state: "GameState", frame: Declare) -> Battle:
@@ -179,6 +220,8 @@ def battle_of(state: "GameState", frame: Declare) -> Battle:
 def declared_legal(state: "GameState", frame: Declared) -> list[Action]:
     if frame.battles:
         fights = [Action.fight(b.targets[0]) for b in frame.battles]
+        if not frame.fighting and any(duties.open_duties(state)):
+            return target_actions(state)  # mandatory combat: every battle it asks for is declared first
         return fights if frame.fighting else target_actions(state) + fights
     return [Action.end()]
 
@@ -198,6 +241,8 @@ def declared_apply(state: "GameState", frame: Declared, action: Action) -> None:
 
 
 def declared_why(state: "GameState", frame: Declared, action: Action) -> tuple[str, str | None]:
+    if action.kind == FIGHT and not frame.fighting and duties.why_not_end(state):
+        return duties.why_not_end(state)
     if frame.battles:
         waiting = " ".join(b.targets[0] for b in frame.battles)
         more = "" if frame.fighting else " (or declare another with 'attack HEX')"

@@ -2,7 +2,7 @@
 
 After the die roll an `Effects` frame holds the result's effects still to do.
 Each step takes the first: an elimination happens at once; a retreat puts one
-`Retreat` frame per unit above it (retreats.py), an exchange or a loss of strength
+`Retreat` frame per unit above it (retreats.py), an exchange or a loss of strength or of steps
 a `Loss` frame (the losing side picks who pays), an advance an `Advance` frame
 (advances.py). Those are decided before the next effect is taken, so the effects
 happen in the order the game file lists them.
@@ -52,6 +52,10 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
         payers = units_of(state, battle, effect.who)
         if payers:
             state._stack.append(Loss(state._units[payers[0]].side, payers, effect.amount))
+    elif effect.kind == "lose_steps":
+        payers = units_of(state, battle, effect.who)
+        if payers:
+            state._stack.append(Loss(state._units[payers[0]].side, payers, effect.amount, in_steps=True))
     elif effect.kind == "advance":
         advances.offer(state, frame, effect.amount)
     else:  # the checker accepts no other kind
@@ -71,19 +75,21 @@ def loss_legal(state: "GameState", frame: Loss) -> list[Action]:
 def loss_settle(state: "GameState", frame: Loss) -> bool:
     payers = loss_payers(state, frame)
     if frame.owed > 0 and len(payers) > 1:
-        return False  # the attacker chooses who pays next
+        return False  # the losing side chooses who pays next
     state._stack.pop()
-    if frame.owed > 0 and payers:
-        state._eliminate(payers[0])  # the only unit left pays
+    owed = frame.owed
+    while owed > 0 and payers and state.where[payers[0]] == ON_MAP:  # the only unit left pays, a step at a time
+        paid = state._lose_step(payers[0])
+        owed -= 1 if frame.in_steps else paid
     return True
 
 
 def loss_apply(state: "GameState", frame: Loss, action: Action) -> None:
-    state._eliminate(action.unit)
-    state._stack[-1] = replace(frame, units=tuple(u for u in frame.units if u != action.unit),
-                               owed=frame.owed - state._units[action.unit].strength)
+    paid = state._lose_step(action.unit)  # one step: a flip to the reduced side, or the unit's elimination
+    state._stack[-1] = replace(frame, owed=frame.owed - (1 if frame.in_steps else paid))
 
 
 def loss_why(state: "GameState", frame: Loss, action: Action) -> tuple[str, str | None]:
-    return (f"{frame.side} must first choose which units pay for the battle's losses ({frame.owed} strength still "
+    owed = f"{frame.owed} step{'s' if frame.owed != 1 else ''}" if frame.in_steps else f"{frame.owed} strength"
+    return (f"{frame.side} must first choose which units pay for the battle's losses ({owed} still "
             "owed): `lose UNIT`", "exchange")

@@ -13,6 +13,7 @@ from rulec.engine import placement
 from rulec.engine.actions import (ADVANCE, ATTACK, CANCEL, DELAY, END, EXIT, LOSE, MOVE, PLACE, REMOVE, RESOLVE, RETREAT,
                                   ROLL,
                                   WITH, Action)
+from rulec.engine import battles, duties
 from rulec.engine.decisions import HANDLERS
 from rulec.engine.movement import reachable
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
@@ -37,7 +38,7 @@ def why_illegal(state: "GameState", action: Action) -> tuple[str, str | None]:
         if due:
             return (f"{', '.join(state.unit_name(u) for u in due)} must enter the map first: "
                     "reinforcements may not be held back", "reinforcement")
-        return "this phase cannot end now", None
+        return duties.why_not_end(state) or ("this phase cannot end now", None)
     if kind in (MOVE, EXIT, DELAY):
         if phase.kind != "movement":
             return f"units move only in a movement phase, not in the {phase.name}", None
@@ -111,11 +112,14 @@ def _why_not_attack(state: "GameState", action: Action) -> tuple[str, str | None
             return f"{name} has already attacked this phase", "one_attack"
         if uid in state.landed:
             return f"{name} landed this turn and may not attack", "placement"
-        if action.hex not in state.tables.neighbours[state.pos[uid]]:
-            return f"{name} is not adjacent to {action.hex}", "adjacent"
+        if not battles.reaches(state, uid, action.hex):
+            return battles.out_of_reach(state, uid, (action.hex,))
     if len(set(action.units)) != len(action.units):
         return "a unit is named twice", None
     if not action.units:
+        if battles.ranged_units(state):
+            return (f"no unit that may still attack this phase is next to {action.hex}, nor in range of it "
+                    "with a clear line of sight", "adjacent")
         return f"no unit that may still attack this phase is next to {action.hex}", "adjacent"
     return (f"a battle is declared step by step: 'attack {action.hex}', then 'with UNIT' for each attacker, then "
             f"'resolve' (GameState.parse_orders reads the one-line form)", "declare_attack")

@@ -94,11 +94,16 @@ class Retreat:
 
 @dataclass(frozen=True)
 class Loss:
-    """An exchange: `side` must lose `owed` more strength from `units`, choosing one unit at a time."""
+    """`side` must lose `owed` more strength (or steps, `in_steps`) from `units`, choosing one unit at a time.
+
+    Each choice costs the unit one step: a unit without reduced sides is eliminated, a unit with
+    them flips to its next side and pays the strength it lost by flipping.
+    """
 
     side: str
     units: tuple[str, ...]
     owed: int
+    in_steps: bool = False
 
 
 @dataclass(frozen=True)

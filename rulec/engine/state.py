@@ -24,6 +24,7 @@ from typing import Any, Callable, Iterable, KeysView
 from rulec.diagnostics import did_you_mean
 from rulec.engine import battles, placement, procedures, scenarios
 from rulec.engine import combat as fight
+from rulec.engine import duties
 from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, PLACE, RESOLVE, WITH, Action, ActionSyntaxError,
                                   IllegalAction, expand, format_action, parse_words)
 from rulec.engine.battles import BattleReport
@@ -104,14 +105,11 @@ class GameState:
         self._history: list[Action] = []
         self._cache: dict = {}
 
-        improved = self._choose_improved(in_play, options, seed)
-        self._units: dict[str, Unit] = {}
-        for uid, unit in game.units.items():
-            if uid in improved:
-                better = unit.improved
-                unit = replace(unit, strength=better.strength, move=better.move if better.move is not None else unit.move)
-            self._units[uid] = unit
-        self.improved = tuple(improved)
+        # Variant counters an option chose at set-up: unit -> the variant it plays as (see _choose_variants).
+        self.variants: dict[str, str] = self._choose_variants(in_play, options, seed)
+        self._units: dict[str, Unit] = {uid: self._side_after(uid, 0) if uid in self.variants else unit
+                                        for uid, unit in game.units.items()}
+        self.lost_steps: dict[str, int] = {}  # units flipped to a reduced side -> steps lost (see steps below)
 
         self.pos: dict[str, Hex] = {}
         self.where: dict[str, str] = {}
@@ -145,29 +143,83 @@ class GameState:
         for option in options:
             for side, amount in game.options[option].vp.items():
                 self._score(side, amount, f"option:{option}", phase="setup")
-        for uid in improved:
-            side = game.options[self._improving_option()].improved_vp_to
-            if side and game.units[uid].improved.vp:
-                self._score(side, game.units[uid].improved.vp, f"improved:{uid}", unit=uid, phase="setup")
+        for option in options:
+            choice = game.options[option].choose_variant
+            if choice is not None and choice.vp_to:
+                for uid, name in self.variants.items():
+                    variant = game.units[uid].variant(name)
+                    if name == choice.variant and variant.vp:
+                        self._score(choice.vp_to, variant.vp, f"{name}:{uid}", unit=uid, phase="setup")
         for award in game.awards:
             if award.trigger.kind == "selected":
                 self._score(award.side, award_amount(self, award, None), award.id, phase="setup")
         self._enter_phase()
 
-    def _improving_option(self) -> str:
-        return next(o for o in self.options if self.game.options[o].improve_random)
-
-    def _choose_improved(self, in_play: list[str], options: tuple[str, ...], seed: int) -> list[str]:
-        """Units replaced by their improved counters, chosen at random with `seed`."""
-        ranges = [self.game.options[o].improve_random for o in options if self.game.options[o].improve_random]
-        if not ranges:
-            return []
+    def _choose_variants(self, in_play: list[str], options: tuple[str, ...], seed: int) -> dict[str, str]:
+        """Units an option puts in play as one of their variants (`choose_variant`), chosen at random with `seed`:
+        of the units in play with that variant, in file order, a random count within the option's range."""
+        chosen: dict[str, str] = {}
         rng = random.Random(seed)
-        candidates = [uid for uid in in_play if self.game.units[uid].improved is not None]
-        low, high = ranges[0]
-        count = rng.randint(min(low, len(candidates)), min(high, len(candidates)))
-        chosen = set(rng.sample(candidates, count))
-        return [uid for uid in candidates if uid in chosen]
+        for option in options:
+            choice = self.game.options[option].choose_variant
+            if choice is None:
+                continue
+            candidates = [uid for uid in in_play if uid not in chosen and self.game.units[uid].variant(choice.variant)]
+            low, high = choice.count
+            count = rng.randint(min(low, len(candidates)), min(high, len(candidates)))
+            picked = set(rng.sample(candidates, count))
+            chosen.update((uid, choice.variant) for uid in candidates if uid in picked)
+        return chosen
+
+    # ------------------------------------------------------------ steps (units with reduced sides)
+    def _side_after(self, uid: str, lost: int) -> Unit:
+        """The unit as it plays with `lost` steps lost: its set-up counter, or its reduced side number `lost`."""
+        full = self.game.units[uid]
+        variant = full.variant(self.variants[uid]) if uid in self.variants else None
+        if variant is not None:  # the counter an option chose at set-up
+            full = replace(full, strength=variant.strength, move=variant.move if variant.move is not None else full.move)
+        move, kind = full.move, full.type
+        for step in full.reduced[:lost]:
+            move = step.move if step.move is not None else move
+            kind = step.type if step.type is not None else kind
+        strength = full.reduced[lost - 1].strength if lost else full.strength
+        return replace(full, strength=strength, move=move, type=kind)
+
+    def _set_side(self, uid: str, lost: int) -> None:
+        self._units = dict(self._units)  # shared with clones: copied when a unit flips, which is rare
+        self._units[uid] = self._side_after(uid, lost)
+        if lost:
+            self.lost_steps[uid] = lost
+        else:
+            self.lost_steps.pop(uid, None)
+        self._cache = {}
+        self._phase_moves = {}  # a new allowance: the moves kept for this phase (shared with clones) are stale
+        self._able_to_attack = {}  # a new strength or type: who may attack at all is worked out again
+
+    def _lose_step(self, uid: str) -> int:
+        """The unit loses one step: it flips to its next reduced side, or with none left is eliminated.
+        Returns the strength that step was worth (all that was left when it is eliminated)."""
+        unit = self._units[uid]
+        lost = self.lost_steps.get(uid, 0)
+        if lost < len(unit.reduced):
+            self._set_side(uid, lost + 1)
+            return unit.strength - self._units[uid].strength
+        self._eliminate(uid)
+        return unit.strength
+
+    def steps_left(self, uid: str) -> int:
+        """How many steps the unit has left (0 once it is off the map for good)."""
+        if self.where[uid] == ELIMINATED:
+            return 0
+        return self._units[uid].steps - self.lost_steps.get(uid, 0)
+
+    def restore_step(self, uid: str) -> bool:
+        """Replacements: a reduced unit on the map flips back one side. False if it has no step to regain."""
+        lost = self.lost_steps.get(uid, 0)
+        if not lost or self.where[uid] != ON_MAP:
+            return False
+        self._set_side(uid, lost - 1)
+        return True
 
     # ------------------------------------------------------------ basic queries
     @property
@@ -180,7 +232,7 @@ class GameState:
         return self.pos
 
     def unit(self, uid: str) -> Unit:
-        """The unit as it plays in this game (an improved counter if it was chosen)."""
+        """The unit as it plays in this game (a variant counter if one was chosen, its current side if it has steps)."""
         return self._units[uid]
 
     def status(self, uid: str) -> str:
@@ -277,7 +329,7 @@ class GameState:
     def clone(self) -> "GameState":
         other = GameState.__new__(GameState)
         other.__dict__.update(self.__dict__)
-        for name in ("vp", "pos", "where", "due", "holders", "granted"):
+        for name in ("vp", "pos", "where", "due", "holders", "granted", "lost_steps"):
             setattr(other, name, dict(getattr(self, name)))
         for name in ("moved", "landed", "attacked", "defended"):
             setattr(other, name, set(getattr(self, name)))
@@ -372,6 +424,8 @@ class GameState:
                 return actions  # reinforcement_delay = false: reinforcements due now enter before the phase ends
         elif kind == "combat":
             actions = battles.target_actions(self)
+            if duties.binding(self) and any(duties.open_duties(self)):
+                return actions  # mandatory combat: the phase goes on until every duty is met
         elif kind == "placement":
             actions = placement.placements(self)
         else:
@@ -456,7 +510,9 @@ class GameState:
             able = self._able_to_attack[self.phase.side] = frozenset(
                 u for u in self.tables.units_of.get(self.phase.side, ()) if self._can_attack(u))
         ready = able.difference(self.attacked, self.landed)
-        return ready if self._phase_attackers is None else ready & self._phase_attackers
+        if self._phase_attackers is not None:
+            ready &= self._phase_attackers
+        return ready if self.game.combat.may_attack is None else duties.allowed(self, ready)
 
     def _can_attack(self, uid: str) -> bool:
         """Has the unit the strength and the type to attack at all?"""
@@ -845,7 +901,7 @@ class GameState:
                 return False
             move = self.tables.move_actions[(uid, h)]  # the one in `moves`
             return (move is action or move == action) and (h not in self._occupants() or self._may_end(uid, h))
-        if kind == END and not self._stack and self.game.movement.reinforcement_delay:
+        if kind == END and not self._stack and self.game.movement.reinforcement_delay and not duties.binding(self):
             # legal_actions ends with it whenever nothing else must come first (reinforcement_delay = false:
             # not while reinforcements due now may still enter, so the full list decides)
             return action == Action.end() and not self.terminal

@@ -71,6 +71,7 @@ class Tables:
     scopes: dict = field(default_factory=dict)  # what a search may look at, by allowance and start (movement._scope)
     move_rows: dict = field(default_factory=dict)  # unit -> number -> its move Action (see movement_row)
     exit_rows: dict = field(default_factory=dict)  # (unit, edges) -> its exit Actions; unit -> its delay Action
+    sight: dict = field(default_factory=dict)  # ranged attacks: what each hex sees (engine/sight.py)
     attack_actions: dict = field(default_factory=dict)  # (hex, attackers) -> the attack Actions on it (GameState)
     retreat_blocked: frozenset = frozenset()  # (hex, neighbour) pairs across a hexside in river_sides
     units_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # side -> its unit ids, in game-file order

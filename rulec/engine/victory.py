@@ -30,7 +30,7 @@ class VpEntry:
     phase: str
     side: str
     amount: int
-    source: str  # an award id, or "option:<id>" / "improved:<unit id>"
+    source: str  # an award id, or "option:<id>" / "<variant>:<unit id>" (a variant counter chosen at set-up)
     unit: str | None = None
     hex: str | None = None
 

@@ -18,7 +18,7 @@ def unit_hexes(state: Any) -> dict[str, Hex]:
 
 
 def current_unit(state: Any, unit_id: str) -> Unit:
-    """The unit as it is in this game (its improved counter if it got one)."""
+    """The unit as it is in this game (its variant counter if an option chose one)."""
     lookup = getattr(state, "unit", None)
     if callable(lookup):
         return lookup(unit_id)

@@ -142,6 +142,7 @@ class TerrainType:
     combat_shift: int = 0  # columns; negative is to the left (favours the defender)
     combat_drm: int = 0  # die-roll modifier for the attacker
     blocks_zoc: bool = False
+    blocks_los: bool = False  # a hex of this terrain between a ranged attacker and its target hides the target
 
 
 @dataclass(frozen=True)
@@ -172,6 +173,7 @@ class UnitType:
     name: str
     symbol: str = "infantry"  # NATO symbol drawn on counters
     can_attack: bool = True
+    range: int = 1  # hexes away its units may attack: 1 next to the target; more along a clear line of sight
 
 
 @dataclass(frozen=True)
@@ -187,12 +189,32 @@ class Arrival:
 
 
 @dataclass(frozen=True)
-class Improved:
-    """An alternative, better counter for a unit (e.g. an 'improved' back)."""
+class Variant:
+    """Another counter for a unit (an improved back, say), put in play instead of its own when an
+    option chooses it at set-up (Option.choose_variant); `vp` go to the side the option names."""
+
+    name: str
+    strength: int
+    move: int | None = None  # None: the unit's own
+    vp: int = 0
+
+
+@dataclass(frozen=True)
+class VariantChoice:
+    """An option's choice at set-up: `count` (low, high) random units with the variant `variant` use it."""
+
+    variant: str
+    count: tuple[int, int]
+    vp_to: str | None = None  # the side given each chosen variant's vp
+
+
+@dataclass(frozen=True)
+class Step:
+    """A reduced side of a unit with steps: what it plays as after losing one more step."""
 
     strength: int
-    move: int | None = None
-    vp: int = 0
+    move: int | None = None  # None: the move of the side before
+    type: str | None = None  # None: the type of the side before
 
 
 @dataclass(frozen=True)
@@ -209,8 +231,17 @@ class Unit:
     arrives: Arrival | None = None
     optional: bool = False
     flags: tuple[str, ...] = ()
-    improved: Improved | None = None
+    variants: tuple[Variant, ...] = ()  # its other counters, in the order the file gives them
+    reduced: tuple[Step, ...] = ()  # the sides it flips to, one per step lost; no step left: eliminated
     placed: bool = False  # `setup = free`: set up by a placement phase, never arriving by movement
+
+    def variant(self, name: str) -> Variant | None:
+        return next((v for v in self.variants if v.name == name), None)
+
+    @property
+    def steps(self) -> int:
+        """How many steps the full unit has (1: a unit without reduced sides)."""
+        return 1 + len(self.reduced)
 
     @property
     def label(self) -> str:
@@ -314,10 +345,12 @@ class Effect:
         strength, choosing which of its units pay, one at a time.
     lose(who, strength): that side loses units worth at least `amount` strength, its owner
         choosing which, one at a time.
+    lose_steps(who, steps): that side loses `amount` steps, its owner choosing which unit loses
+        each one, one at a time (a unit without reduced sides has one step).
     advance(count): up to `amount` victorious units may advance (by the game's advance policy).
     """
 
-    kind: Literal["eliminate", "retreat", "exchange", "lose", "advance"]
+    kind: Literal["eliminate", "retreat", "exchange", "lose", "lose_steps", "advance"]
     who: Who | None = None
     amount: int = 0
 
@@ -364,6 +397,10 @@ class ResultCode:
     @property
     def exchange(self) -> bool:
         return self._has("exchange")
+
+    def loses(self, who: str) -> bool:
+        """Does the result cost that side strength or steps (without eliminating it outright)?"""
+        return self._has("lose", who) or self._has("lose_steps", who)
 
 
 HexRule = Literal["enemy_zoc", "occupied"]
@@ -424,6 +461,11 @@ class CombatRules:
     # is declared first, then the attacker fights them one by one in the order it chooses.
     declare: Literal["each", "all_first"] = "each"
     multi_hex: bool = False
+    # Who may, must, and must be attacked: conditions about one unit (engine/duties.py). None: any unit
+    # whose type can attack may; nobody must.
+    may_attack: Expr | None = None
+    must_attack: Expr | None = None
+    must_be_attacked: Expr | None = None
 
 
 # ---------------------------------------------------------------- sequence
@@ -570,8 +612,7 @@ class Option:
     adds: tuple[str, ...] = ()  # optional units brought into play
     vp: dict[str, int] = field(default_factory=dict)  # VP given on selection
     combat_modifiers: tuple[CombatModifier, ...] = ()
-    improve_random: tuple[int, int] | None = None  # how many units get their improved counter
-    improved_vp_to: str | None = None
+    choose_variant: VariantChoice | None = None  # units that use a variant counter, chosen at set-up
     landing_locks: bool = False  # units it adds that land "anywhere" may not move on, nor attack in the next combat phase
     excludes: tuple[str, ...] = ()  # options that may not be chosen with this one
 

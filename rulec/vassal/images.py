@@ -53,11 +53,11 @@ def counter_side(drawing: map_svg.MapDrawing) -> int:
 
 
 def counter_pictures(game: Game, side: int) -> dict[tuple[str, str], Picture]:
-    """(unit id, "base" or "improved") -> that counter, cut from the aids' counter sheet."""
+    """(unit id, "base" or "variant") -> that counter, cut from the aids' counter sheet."""
     from PIL import Image
 
     pictures = {}
-    # Both grids of the die-cut sheet: the front has every base counter, the back the improved sides.
+    # Both grids of the die-cut sheet: the front has every base counter, the back the variant counters.
     for grid in counters_svg.grids(game, width=8 * counters_svg.PITCH):
         scale = side / grid.pitch
         # The sheet's viewBox has a 1-point margin all round.
@@ -65,12 +65,12 @@ def counter_pictures(game: Game, side: int) -> dict[tuple[str, str], Picture]:
                          (grid.height + 2) * scale)
         with Image.open(io.BytesIO(png)) as image:
             for face in grid.faces:
-                if face.version not in ("base", "improved"):
+                if face.version not in ("base", "variant"):
                     continue  # a plain back: VASSAL shows nothing there
                 left, top = round((face.column * grid.pitch + 1) * scale), round((face.row * grid.pitch + 1) * scale)
                 cut = image.crop((left, top, left + side, top + side))
                 out = io.BytesIO()
                 cut.save(out, format="PNG")
-                suffix = "" if face.version == "base" else "_improved"
+                suffix = "" if face.version == "base" else f"_{face.unit.variants[0].name}"
                 pictures[(face.unit.id, face.version)] = Picture(f"{face.unit.id}{suffix}.png", out.getvalue(), side, side)
     return pictures

@@ -1,7 +1,7 @@
 """Write a VASSAL module (.vmod) of a map game with pywargame.
 
 The module has: the map board (the aids' map picture) with a hex grid whose numbering is the
-game's; one piece per unit (two-step units flip between their counter and its improved side);
+game's; one piece per unit (a unit with a variant flips between its counter and that variant);
 the set-up as at-start stacks on their hexes; the reinforcements grouped by turn of arrival in the
 piece window; a turn track with the game's turn labels; the charts (CRT, TEC, sequence of play,
 order of battle, victory) as a help window.
@@ -111,9 +111,9 @@ def _traits(game: Game, unit: Unit, counters: dict[tuple[str, str], Picture], gp
 
     front = counters[(unit.id, "base")].name
     traits: list = [MarkTrait(name="side", value=unit.side), MarkTrait(name="unit", value=unit.id)]
-    if (unit.id, "improved") in counters:
-        back = counters[(unit.id, "improved")].name
-        traits += [LayerTrait(images=[front, back], newNames=["", "+ improved"], activateName="", decreaseName="",
+    if (unit.id, "variant") in counters:
+        back = counters[(unit.id, "variant")].name
+        traits += [LayerTrait(images=[front, back], newNames=["", f"+ {unit.variants[0].name}"], activateName="", decreaseName="",
                               increaseName="Flip", increaseKey=key("F"), decreaseKey="", name="Step"),
                    ReportTrait(key("F"))]
     traits.append(BasicTrait(name=f"{game.sides[unit.side].adjective or game.sides[unit.side].name} {piece_name(unit)}",

@@ -36,9 +36,9 @@ def hex_centres(drawing: map_svg.MapDrawing) -> dict[str, tuple[float, float]]:
 
 
 def counter_symbols(game: Any) -> str:
-    """Every unit's counter faces (front, and improved back when it has one) as <symbol>s."""
+    """Every unit's counter faces (front, and its back when that is a variant or a reduced side) as <symbol>s."""
     front, back = counters_svg.grids(game, 10 * counters_svg.PITCH)
-    faces = [*front.faces, *(f for f in back.faces if f.version == "improved")]
+    faces = [*front.faces, *(f for f in back.faces if f.version in ("variant", "reduced"))]
     return aids_environment().from_string(_COUNTER_SYMBOLS).render(faces=faces, symbols=counters_svg.SYMBOLS)
 
 

@@ -55,7 +55,7 @@ def position_view(state: GameState, kinds: dict[str, str]) -> dict[str, Any]:
         units.append({"id": uid, "name": state.unit_name(uid), "side": unit.side, "type": unit.type,
                       "strength": unit.strength, "move": unit.move, "status": status,
                       "hex": state.positions.get(uid), "due": state.arrival_turn(uid) if status == "pending" else None,
-                      "improved": unit is not game.units[uid] and game.units[uid].improved is not None})
+                      "face": counter_face(state, uid)})
     # Orders are offered only to a human: an AI's decision is made with the page's "AI move".
     human_decides = deciding not in (None, "chance") and kinds.get(deciding, "human") == "human"
     legal = state.legal_actions() if human_decides else []
@@ -113,3 +113,14 @@ def hex_info(state: GameState, hex_id: str) -> dict[str, Any]:
 def _other_side(state: GameState, side: str) -> str:
     """A side other than `side`: enemy_zoc(side) is the ZOC of everyone not on `side`."""
     return next((s for s in state.players if s != side), side)
+
+
+def counter_face(state: Any, uid: str) -> str:
+    """The face of the unit's counter that shows now: "base", "variant" (the variant an option chose for it,
+    printed on its back) or "reduced" (a step lost, when its back is its first reduced side)."""
+    unit = state.game.units[uid]
+    if state.lost_steps.get(uid) and unit.reduced and not unit.variants:
+        return "reduced"
+    if unit.variants and state.variants.get(uid) == unit.variants[0].name:
+        return "variant"
+    return "base"

@@ -71,7 +71,7 @@ function drawUnits() {
       g.dataset.unit = unit.id; g.dataset.hex = hex; g.dataset.name = unit.name;
       const x = cx - size / 2 + i * size * 0.12, y = cy - size / 2 - i * size * 0.12;
       const use = document.createElementNS(SVG, "use");
-      use.setAttribute("href", `#counter-${unit.id}-${unit.improved ? "improved" : "base"}`);
+      use.setAttribute("href", `#counter-${unit.id}-${unit.face}`);
       for (const [k, v] of [["x", x], ["y", y], ["width", size], ["height", size]]) use.setAttribute(k, v);
       const ring = document.createElementNS(SVG, "rect");
       for (const [k, v] of [["x", x], ["y", y], ["width", size], ["height", size], ["fill", "none"], ["class", "ring"]]) ring.setAttribute(k, v);
@@ -212,7 +212,7 @@ function drawPanel() {
     tray.appendChild(el("div", {}, status === "pending" ? "reinforcements" : status));
     for (const unit of units) {
       const box = el("span", {class: "counter-box", "data-unit": unit.id, title: unit.name});
-      box.innerHTML = `<svg viewBox="0 0 54 54"><use href="#counter-${unit.id}-${unit.improved ? "improved" : "base"}"/></svg><br>` +
+      box.innerHTML = `<svg viewBox="0 0 54 54"><use href="#counter-${unit.id}-${unit.face}"/></svg><br>` +
         `${unit.name}${unit.due ? " T" + unit.due : ""}`;
       box.addEventListener("click", () => clickUnit(unit.id, null));
       tray.appendChild(box);

@@ -1,0 +1,130 @@
+"""Who may attack, who must attack, and who must be attacked in a combat phase.
+
+A game's `combat { may_attack = ...  must_attack = ...  must_be_attacked = ... }` are
+conditions about one unit (model.CombatRules), read here:
+
+- may_attack: a phasing unit for which it fails may not attack at all (on top of its
+  type's `can_attack` and a strength above 0);
+- must_attack: a phasing unit for which it holds, that may still attack and stands next
+  to an enemy hex that may still be attacked, must attack this phase;
+- must_be_attacked: an enemy unit for which it holds, not attacked yet this phase, with a
+  phasing unit next to it that may still attack, must be attacked this phase.
+
+While a duty is open the combat phase may not end (and, in a game that declares every
+battle first, the first battle may not be fought); a battle may not be resolved without a
+unit that must attack, could join it, and would then have no enemy hex left to attack
+(docs/rulings.md). Every duty can always be met: the attack it asks for is legal.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulec.engine.context import EngineContext
+from rulec.engine.statuses import ON_MAP
+from rulec.runtime.model import Hex
+
+if TYPE_CHECKING:
+    from rulec.engine.frames import Declare
+    from rulec.engine.state import GameState
+
+
+def allowed(state: "GameState", units: frozenset[str] | set[str]) -> set[str]:
+    """Of `units`, those the game's `may_attack` lets attack now (all of them without one)."""
+    condition = state.game.combat.may_attack if state.game.combat is not None else None
+    if condition is None:
+        return set(units)
+    passing = state._cache.get("may_attack")
+    if passing is None:
+        passing = state._cache["may_attack"] = {}
+    found = set()
+    for uid in units:
+        if uid not in state.pos:  # off the map: attacks nothing
+            continue
+        ok = passing.get(uid)
+        if ok is None:
+            ok = passing[uid] = bool(condition.function(EngineContext(state, state.unit(uid))))
+        if ok:
+            found.add(uid)
+    return found
+
+
+def binding(state: "GameState") -> bool:
+    """Do duties apply in this phase at all (a combat phase of a game with must_attack or must_be_attacked)?"""
+    combat = state.game.combat
+    return state.phase.kind == "combat" and combat is not None and \
+        (combat.must_attack is not None or combat.must_be_attacked is not None)
+
+
+def open_duties(state: "GameState") -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(phasing units that must still attack, enemy units that must still be attacked), in game-file order."""
+    if not binding(state):
+        return (), ()
+    found = state._cache.get("duties")
+    if found is None:
+        found = state._cache["duties"] = _open_duties(state)
+    return found
+
+
+def _open_duties(state: "GameState") -> tuple[tuple[str, ...], tuple[str, ...]]:
+    combat, neighbours = state.game.combat, state.tables.neighbours
+    ready = state._ready_to_attack()
+    occupants = state._occupants()
+    side = state.phase.side
+    must_attack, must_be_attacked = [], []
+    if combat.must_attack is not None:
+        for uid in sorted(ready, key=state.tables.unit_order.__getitem__):
+            if uid in state.pos and _attackable_near(state, uid, occupants) and _holds(state, combat.must_attack, uid):
+                must_attack.append(uid)
+    if combat.must_be_attacked is not None:
+        for uid, h in state.pos.items():
+            unit = state.unit(uid)
+            if unit.side == side or uid in state.defended:
+                continue
+            if any(u in ready for n in neighbours[h] for u in occupants.get(n, ())) and \
+                    _holds(state, combat.must_be_attacked, uid):
+                must_be_attacked.append(uid)
+    return tuple(must_attack), tuple(must_be_attacked)
+
+
+def _holds(state: "GameState", condition, uid: str) -> bool:
+    return bool(condition.function(EngineContext(state, state.unit(uid))))
+
+
+def _attackable_near(state: "GameState", uid: str, occupants: dict, leaving_out: tuple[Hex, ...] = ()) -> list[Hex]:
+    """The enemy hexes next to `uid` that may still be attacked this phase (but those in `leaving_out`)."""
+    side, units, defended = state.unit(uid).side, state._units, state.defended
+    return [n for n in state.tables.neighbours[state.pos[uid]]
+            if n not in leaving_out and n in occupants and units[occupants[n][0]].side != side
+            and defended.isdisjoint(occupants[n])]
+
+
+def left_out(state: "GameState", frame: "Declare", joinable: list[str]) -> list[str]:
+    """Units that must attack, could join this battle, and would have no enemy hex left to attack without it."""
+    combat = state.game.combat
+    if combat is None or combat.must_attack is None:
+        return []
+    occupants = state._occupants()
+    return [uid for uid in joinable if uid in state.pos and _holds(state, combat.must_attack, uid)
+            and not _attackable_near(state, uid, occupants, frame.targets)]
+
+
+def why_not_end(state: "GameState") -> tuple[str, str | None] | None:
+    """Why the combat phase may not end yet (None: nothing keeps it going)."""
+    attack, attacked = open_duties(state)
+    if not attack and not attacked:
+        return None
+    name = state.unit_name
+    parts = []
+    if attack:
+        parts.append(f"{', '.join(name(u) for u in attack)} must still attack (next to an enemy that may be attacked)")
+    if attacked:
+        hexes = sorted({state.pos[u] for u in attacked})
+        parts.append(f"the units in {', '.join(hexes)} must still be attacked ({', '.join(name(u) for u in attacked)})")
+    return "combat is mandatory: " + "; ".join(parts), "mandatory_combat"
+
+
+def why_not_resolve(state: "GameState", units: list[str]) -> tuple[str, str | None]:
+    names = ", ".join(state.unit_name(u) for u in units)
+    return (f"combat is mandatory: {names} must attack and would have no other enemy to attack: add "
+            f"{'it' if len(units) == 1 else 'them'} to this battle ('with UNIT')", "mandatory_combat")
