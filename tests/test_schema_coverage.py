@@ -79,14 +79,15 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     ("Arrival", "phase"), ("Trigger", "phase"),  # [engine/state.py]
     ("Game", "terrain"), ("MapDef", "terrain"), ("Arrival", "terrain"),  # [engine/tables.py, engine/state.py]
     ("Award", "amount"), ("Effect", "amount"),  # [engine/victory.py, engine/effects.py]
-    ("CombatModifier", "drm"), ("CombatTable", "drm"),  # [engine/combat.py, engine/tables.py]
+    ("Modifier", "drm"), ("CombatTable", "drm"),  # [engine/combat.py, engine/tables.py]
     ("RetreatPolicy", "edges"),  # [engine/retreats.py]
     ("Effect", "kind"),  # [engine/effects.py]
     ("Award", "side"), ("Phase", "side"), ("Trigger", "side"), ("Unit", "side"),  # [engine/state.py]
     ("Game", "sides"), ("BattleModifier", "sides"),  # [engine/state.py, battle/forces.py]
     ("Improved", "vp"), ("Option", "vp"),  # [engine/state.py]
+    ("Game", "modifiers"), ("BattleSystem", "modifiers"),  # [engine/modifiers.py, battle/forces.py]
     ("BattleModifier", "reserves"), ("SkirmishRules", "reserves"),  # [battle/scoring.py, battle/deployment.py]
-    ("ArmyState", "when"), ("CombatModifier", "when"),  # [battle/army.py, engine/combat.py]
+    ("ArmyState", "when"), ("Modifier", "when"),  # [battle/army.py, engine/modifiers.py]
     ("VictoryLevel", "when"), ("SuddenDeath", "when"),  # [engine/victory.py]
     ("VictoryLevel", "winner"), ("SuddenDeath", "winner"),  # [engine/victory.py]
     ("OutcomeBand", "text"),  # [battle/report.py]
@@ -139,6 +140,8 @@ BLOCKS: dict[str, type] = {
     "game.schema.json#/$defs/victory/properties/level/additionalProperties": m.VictoryLevel,
     "game.schema.json#/$defs/victory/properties/sudden_death/additionalProperties": m.SuddenDeath,
     "game.schema.json#/$defs/option": m.Option,
+    "game.schema.json#/$defs/trace": m.Trace,
+    "game.schema.json#/$defs/modifier": m.Modifier,
     "battle.schema.json#": m.BattleSystem,
     "battle.schema.json#/properties/deployment": m.BattleSystem,
     "battle.schema.json#/properties/skirmish": m.SkirmishRules,
@@ -181,9 +184,9 @@ WRITTEN_AS: dict[tuple[str, str], tuple[str, str]] = {
     ("CombatTable", "labels"): ("CrtColumn", "label"),
     ("Award", "when"): ("Award", "trigger"),
     ("VictoryRules", "level"): ("VictoryRules", "levels"),
-    ("Option", "column_shift"): ("CombatModifier", "column_shift"),
-    ("Option", "drm"): ("CombatModifier", "drm"),
-    ("Option", "when"): ("CombatModifier", "when"),
+    ("Game", "trace"): ("Game", "traces"),
+    ("Game", "modifier"): ("Game", "modifiers"),
+    ("Trace", "from"): ("Trace", "sources"),
     ("Option", "withdrawal_min_move"): ("ZocWithdrawal", "min_move"),
     ("Option", "withdrawal_cost"): ("ZocWithdrawal", "cost"),
     ("Option", "withdrawal_first_hex_across_river"): ("ZocWithdrawal", "first_hex_across_river"),
@@ -318,7 +321,17 @@ def load_schemas() -> dict[str, dict]:
 # ------------------------------------------------------------------ the project
 @pytest.fixture(scope="module")
 def reads() -> set[str]:
-    return attribute_reads(player_sources())
+    return attribute_reads(player_sources() + expression_sources())
+
+
+def expression_sources() -> list[str]:
+    """The Python compiled expressions run (the function table's templates): `u.division` reads Unit.division."""
+    from rulec.compile.functions import FUNCTIONS, NAMES, UNIT_ATTRIBUTES
+
+    templates = [n.python for n in (*NAMES.values(), *UNIT_ATTRIBUTES.values())]
+    templates += [f.python for forms in FUNCTIONS.values() for f in forms]
+    filled = [t.replace("{keywords}", "").replace("{args}", "x").format(*["x"] * 4) for t in templates]
+    return ["\n".join(filled)]
 
 
 def test_every_schema_field_is_built_into_the_model():

@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from rulec.check.build_combat import CombatSections
 from rulec.check.build_map import MapSections
+from rulec.check.build_modifiers import TraceAndModifierSections
 from rulec.check.fields import plain, tuples_of
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler, ExpressionError, to_function
@@ -27,7 +28,7 @@ from rulec.runtime import model as m
 UNIT_TRIGGERS = frozenset({"holds", "exits", "eliminated"})
 
 
-class Builder(MapSections, CombatSections):
+class Builder(MapSections, CombatSections, TraceAndModifierSections):
     """Builds one document into a Game, collecting diagnostics in `self.diagnostics`."""
 
     def __init__(self, document: Document):
@@ -98,6 +99,8 @@ class Builder(MapSections, CombatSections):
             victory=self.victory(sides, compiler) if "victory" in self.data else None,
             options=options,
             battle=self.battle() if "battle" in self.data else None,
+            traces=self.traces(sides, game_map, compiler),
+            modifiers=self.modifiers(options, compiler),
             source=self.doc.file,
             rule_refs={key: str(ref) for key, ref in self.get(("rule_refs",), {}).items()},
         )
@@ -261,7 +264,8 @@ class Builder(MapSections, CombatSections):
         zones = self.area_names(game_map) - edges
         result = {kinds.SIDE: frozenset(sides), kinds.ZONE: frozenset(zones), kinds.EDGE: frozenset(edges),
                   kinds.UNIT_TYPE: frozenset(unit_types), kinds.FLAG: frozenset(flags), kinds.UNIT: frozenset(units),
-                  kinds.TERRAIN: frozenset(terrain), kinds.PHASE: frozenset(p.id for p in sequence if p is not None)}
+                  kinds.TERRAIN: frozenset(terrain), kinds.PHASE: frozenset(p.id for p in sequence if p is not None),
+                  kinds.TRACE: frozenset(self.get(("trace",), {}))}
         if game_map:
             result[kinds.HEX] = frozenset(game_map.hexes)
         return result
@@ -432,16 +436,13 @@ class Builder(MapSections, CombatSections):
                 self.reference(uid, units, "unit", path + ("adds", i))
             for side in body.get("vp", {}):
                 self.reference(side, sides, "side", path + ("vp", side))
-            modifiers = ()
-            if "column_shift" in body or "drm" in body:
-                modifiers = (m.CombatModifier(column_shift=body.get("column_shift", 0), drm=body.get("drm", 0), when=body.get("when", "always")),)
             withdrawal = None
             if "withdrawal_cost" in body:
                 withdrawal = m.ZocWithdrawal(min_move=body.get("withdrawal_min_move", 0), cost=body["withdrawal_cost"],
                                              first_hex_across_river=body.get("withdrawal_first_hex_across_river", False))
             improve = self.int_range(body["improve_random"], path + ("improve_random",)) if "improve_random" in body else None
             result[oid] = m.Option(id=oid, name=body.get("name", oid), text=body.get("text", ""), adds=tuple(body.get("adds", ())),
-                                   vp=dict(body.get("vp", {})), combat_modifiers=modifiers, zoc_withdrawal=withdrawal,
+                                   vp=dict(body.get("vp", {})), zoc_withdrawal=withdrawal,
                                    improve_random=improve, improved_vp_to=body.get("improved_vp_to"),
                                    landing_locks=body.get("landing_locks", False))
         return result

@@ -125,7 +125,6 @@ _NEEDS = (
     ("withdrawal_min_move", ("withdrawal_cost",), "'withdrawal_cost'"),
     ("withdrawal_first_hex_across_river", ("withdrawal_cost",), "'withdrawal_cost'"),
     ("improved_vp_to", ("improve_random",), "'improve_random'"),
-    ("when", ("column_shift", "drm"), "a 'column_shift' or a 'drm'"),
 )
 
 

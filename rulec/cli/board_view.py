@@ -514,8 +514,8 @@ def describe_odds(game: Game, odds: Any) -> str:
     shifts = []
     if odds.terrain_shift:
         shifts.append(f"terrain {odds.terrain_shift:+d}")
-    if odds.option_shift:
-        shifts.append(f"options {odds.option_shift:+d}")
+    if odds.modifier_shift:
+        shifts.append(f"modifiers {odds.modifier_shift:+d}")
     if odds.drm:
         shifts.append(f"die {odds.drm:+d}")
     return f"{base}{', ' + ', '.join(shifts) if shifts else ''} -> column \"{odds.label}\""

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulec.compile.kinds import (AREA, BOOL, EDGE, FLAG, HEX, HEXES, NUMBER, PHASE, SIDE, STATUS, TERRAIN, UNIT,
-                                 UNIT_TYPE, UNITS, ZONE)
+from rulec.compile.kinds import (AREA, BOOL, EDGE, FLAG, HEX, HEXES, NUMBER, PHASE, SIDE, STATUS, TERRAIN, TEXT, TRACE,
+                                 UNIT, UNIT_TYPE, UNITS, ZONE)
 
 STATIC, POSITION, ABOUT_UNIT = "static", "position", "unit"
+# Names that exist only where their field gives them a value: the hex a trace enters and the side tracing
+# (a trace's `through` and `lost_when`), the battle a battle modifier's `when` is about.
+IN_TRACE, IN_BATTLE = "trace", "battle"
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,25 @@ UNIT_ATTRIBUTES: dict[str, Name] = {n.name: n for n in (
     Name("type", UNIT_TYPE, "{0}.type", "its unit type", STATIC),
     Name("hex", HEX, "ctx.hex_of({0})", "the hex it stands in (\"\" when it is not on the map: in no zone, next to nothing)"),
     Name("status", STATUS, "ctx.status_of({0})", "on_map, pending, exited or eliminated"),
+    Name("division", TEXT, "{0}.division", "its division (\"\" if none)", STATIC),
 )}
+
+# ------------------------------------------------------------ traces and battles
+# In a trace's `through` and `lost_when`: the hex entered (or the source) and the side tracing.
+NAMES.update({n.name: n for n in (
+    Name("hex", HEX, "ctx.hex", "in a trace: the hex the path enters (in `lost_when`: the source)", IN_TRACE),
+    Name("friendly", SIDE, "ctx.friendly", "in a trace: the side tracing", IN_TRACE),
+)})
+# In a battle modifier's `when`: the battle as declared.
+NAMES.update({n.name: n for n in (
+    Name("attackers", UNITS, "ctx.attackers", "in a battle modifier: the attacking units", IN_BATTLE),
+    Name("defenders", UNITS, "ctx.defenders", "in a battle modifier: the defending units", IN_BATTLE),
+    Name("attacker_hexes", HEXES, "ctx.attacker_hexes", "in a battle modifier: the hexes the attackers stand in", IN_BATTLE),
+    Name("defender_hexes", HEXES, "ctx.defender_hexes", "in a battle modifier: the hexes attacked", IN_BATTLE),
+    Name("defender_hex", HEX, "ctx.defender_hexes[0]", "in a battle modifier: the (first) hex attacked", IN_BATTLE),
+    Name("attacker_side", SIDE, "ctx.attacker_side", "in a battle modifier: the attacking side", IN_BATTLE),
+    Name("defender_side", SIDE, "ctx.defender_side", "in a battle modifier: the defending side", IN_BATTLE),
+)})
 
 _UNIT_FILTERS = {"side": SIDE, "zone": AREA, "hex": HEX, "type": UNIT_TYPE, "flag": FLAG, "status": STATUS}
 
@@ -128,6 +149,23 @@ _add(
              "whether a unit of another side than the one given stands in a hex"),
     Function("controls", (SIDE, HEX), BOOL, "(ctx.controller({1}) == {0})",
              "whether the side's unit was the last to enter or pass through an objective hex (see `objectives`)"),
+    Function("enemy_zoc", (SIDE, HEX), BOOL, "({1} in ctx.enemy_zoc({0}))",
+             "whether a hex is in the zone of control of a unit of another side than the one given"),
+    # the same, for the side tracing (a trace's `through` and `lost_when`)
+    Function("enemy_occupied", (HEX,), BOOL, "any(x_.side != ctx.friendly for x_ in ctx.units_at({0}))",
+             "in a trace: whether a unit of another side than the one tracing stands in a hex", depends=IN_TRACE),
+    Function("friendly_occupied", (HEX,), BOOL, "any(x_.side == ctx.friendly for x_ in ctx.units_at({0}))",
+             "in a trace: whether a unit of the side tracing stands in a hex", depends=IN_TRACE),
+    Function("enemy_zoc", (HEX,), BOOL, "({0} in ctx.enemy_zoc(ctx.friendly))",
+             "in a trace: whether a hex is in the zone of control of a unit of another side than the one tracing",
+             depends=IN_TRACE),
+    # traces (trace NAME { ... }), worked out when asked and kept for the position
+    Function("traced", (TRACE, UNIT), BOOL, "ctx.traced({0}, {1})",
+             "whether a trace reaches the unit's hex from its side's sources (a unit off the map: no)"),
+    Function("traced_hex", (TRACE, SIDE, HEX), BOOL, "ctx.traced_hex({0}, {1}, {2})",
+             "whether a trace of the side reaches a hex from its sources"),
+    Function("supplied", (UNIT,), BOOL, "ctx.traced('supply', {0})",
+             "short for traced(supply, UNIT): needs a trace named supply"),
     # state
     Function("vp", (SIDE,), NUMBER, "ctx.vp({0})", "a side's victory points so far"),
     # sets and numbers

@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterable, KeysView
 from rulec.diagnostics import did_you_mean
 from rulec.engine import battles
 from rulec.engine import combat as fight
+from rulec.engine import modifiers
 from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, RESOLVE, WITH, Action, ActionSyntaxError,
                                   IllegalAction, expand, format_action, parse_words)
 from rulec.engine.battles import BattleReport
@@ -80,6 +81,8 @@ class GameState:
         in_play = [uid for uid, u in game.units.items() if not u.optional or uid in added]
         # Units that land "anywhere" are held where they land only when an option adding them says so.
         self._landing_locked = frozenset(uid for o in options if game.options[o].landing_locks for uid in game.options[o].adds)
+        # The modifiers in play with these options: changing strength, allowance; of battles (engine/modifiers.py).
+        self._modifiers = modifiers.in_play(game, options)
         self.vp = {side: 0 for side in game.sides}
         self.vp_log: list[VpEntry] = []
         self.turn = 1
@@ -420,11 +423,11 @@ class GameState:
     def _keeps_moves(self, uid: str) -> bool:
         """May this unit's moves be kept for the rest of the phase?
 
-        Not for a landing, nor when friends may not be passed through: then they
-        depend on where the friendly units are, and those move during the phase.
+        Not for a landing, nor when friends may not be passed through, nor when modifiers may change
+        allowances: then they depend on where the friendly units are, and those move during the phase.
         """
         return (self.phase.kind == "movement" and not self._placed_anywhere(uid)
-                and self.game.stacking.pass_through_friendly)
+                and self.game.stacking.pass_through_friendly and not self._modifiers[1])
 
     def _placed_anywhere(self, uid: str) -> bool:
         arrival = self._units[uid].arrives
@@ -524,10 +527,15 @@ class GameState:
     def _compute_reach(self, uid: str) -> Reach:
         return self._search_moves(uid, reach_of)
 
+    def allowance(self, uid: str) -> int:
+        """The MP a unit may spend now: its movement allowance through the game's unit modifiers."""
+        return modifiers.allowance(self, uid)
+
     def _search_moves(self, uid: str, search: Callable[..., Any]) -> Any:
         """Run `search` (movement.reach_of, or movement.costs_of for what moves cost) with the unit's
         allowance, start or entry hexes and obstacles; either result has `destinations`."""
         unit = self._units[uid]
+        allowance = self.allowance(uid)
         enemy, zoc, friends = self._obstacles(unit.side)
         if self.game.movement.zoc == "none":
             zoc = 0
@@ -537,7 +545,7 @@ class GameState:
             withdrawal = None
             for option in self.options:
                 withdrawal = self.game.options[option].zoc_withdrawal or withdrawal
-            return search(self.tables, allowance=unit.move, start=self.pos[uid], enemy=enemy, zoc=zoc,
+            return search(self.tables, allowance=allowance, start=self.pos[uid], enemy=enemy, zoc=zoc,
                           friends=friends, locked=uid in self.locked, withdrawal=withdrawal)
         arrival = unit.arrives
         if arrival is not None and arrival.placement == "anywhere":
@@ -550,13 +558,13 @@ class GameState:
             return Reach(spots, ()) if search is reach_of else MoveCosts(spots, {})
         hexes = arrival.hexes if arrival is not None else ()
         entry_cost = self.tables.offmap_entry_cost
-        reach = search(self.tables, allowance=unit.move, start=None, entries=tuple((h, entry_cost[h]) for h in hexes),
+        reach = search(self.tables, allowance=allowance, start=None, entries=tuple((h, entry_cost[h]) for h in hexes),
                        enemy=enemy, zoc=zoc, friends=friends)
         if reach.destinations or self.game.movement.blocked_entry != "closest_legal":
             return reach
         # Blocked entry: the closest hexes of the same map edge where entering is legal.
         for ring in self._fallback_rings(hexes):
-            reach = search(self.tables, allowance=unit.move, start=None, entries=tuple((h, entry_cost[h]) for h in ring),
+            reach = search(self.tables, allowance=allowance, start=None, entries=tuple((h, entry_cost[h]) for h in ring),
                            enemy=enemy, zoc=zoc, friends=friends)
             if reach.destinations:
                 return reach

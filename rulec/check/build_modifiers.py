@@ -1,0 +1,82 @@
+"""Build the `trace` and `modifier` sections: paths from sources, and the modifiers pipeline.
+
+    trace supply {
+      from { blue = west  red = [east, 0905] }     # each side's sources: zones, edges, hexes
+      through = not enemy_occupied(hex) and (not enemy_zoc(hex) or friendly_occupied(hex))
+      max_length = 6
+      lost_when = enemy_occupied(hex)               # a source held by the enemy supplies nobody
+    }
+    modifier cut_off { applies = unit  when = not supplied(unit)  strength_times = 0.5  move_plus = -1 }
+    modifier town    { applies = battle  when = defender_side == blue and has_terrain(defender_hex, town)  shift = -1 }
+
+The engine plays them in rulec/engine/traces.py and rulec/engine/modifiers.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulec.check.fields import plain
+from rulec.compile import kinds
+from rulec.compile.expressions import ExpressionCompiler
+from rulec.compile.functions import IN_BATTLE, IN_TRACE
+from rulec.runtime import model as m
+
+_UNIT_ONLY = ("strength_times", "strength_plus", "move_times", "move_plus")
+_BATTLE_ONLY = ("shift", "drm")
+
+
+class TraceAndModifierSections:
+    """Builder methods for `trace` and `modifier` blocks (mixed into rulec.check.build.Builder)."""
+
+    def traces(self, sides: dict, game_map: m.MapDef | None, compiler: ExpressionCompiler) -> dict[str, m.Trace]:
+        result = {}
+        tracing = compiler.inside(IN_TRACE)
+        for tid, body in self.get(("trace",), {}).items():
+            path = ("trace", tid)
+            sources: dict[str, tuple[str, ...]] = {}
+            for side, value in body.get("from", {}).items():
+                if self.reference(side, sides, "side", path + ("from", side), key=True):
+                    sources[side] = tuple(dict.fromkeys(self._source_hexes(value, path + ("from", side), game_map)))
+            through = self.expression(body["through"], path + ("through",), tracing, kinds.BOOL) if "through" in body else None
+            lost = self.expression(body["lost_when"], path + ("lost_when",), tracing, kinds.BOOL) if "lost_when" in body else None
+            result[tid] = m.Trace(id=tid, sources=sources, through=through, max_length=body.get("max_length"), lost_when=lost)
+        return result
+
+    def _source_hexes(self, value: Any, path: tuple, game_map: m.MapDef | None) -> list[str]:
+        """A trace's sources for one side: zones and map edges by name, hexes, rectangles of hexes."""
+        areas = {**game_map.zones, **game_map.edges} if game_map else {}
+        hexes: list[str] = []
+        items = value if isinstance(value, list) else [value]
+        for i, item in enumerate(items):
+            here = path + (i,) if isinstance(value, list) else path
+            if isinstance(item, str) and not item.isdigit():
+                if self.reference(item, areas, "zone", here):
+                    hexes.extend(areas[item])
+            else:
+                hexes.extend(self.hex_list(item, here))
+        return hexes
+
+    def modifiers(self, options: dict, compiler: ExpressionCompiler) -> tuple[m.Modifier, ...]:
+        result = []
+        for mid, body in self.get(("modifier",), {}).items():
+            path = ("modifier", mid)
+            applies = body.get("applies")
+            wrong = _BATTLE_ONLY if applies == "unit" else _UNIT_ONLY
+            for name in wrong:
+                if name in body:
+                    self.error("unknown-field", f"a modifier that applies to {plain(applies)} has no '{name}'", path + (name,),
+                               "unit modifiers change strength and move; battle modifiers shift and drm", key=True)
+            if not any(name in body for name in (_UNIT_ONLY if applies == "unit" else _BATTLE_ONLY)):
+                self.error("field-alone", f"modifier '{mid}' changes nothing, so it would do nothing", path, key=True,
+                           hint="give it " + ("strength_times, strength_plus, move_times or move_plus" if applies == "unit"
+                                              else "shift or drm"))
+            option = body.get("option")
+            if option is not None:
+                option = self.reference(option, options, "option", path + ("option",))
+            about = compiler.inside(IN_BATTLE) if applies == "battle" else compiler.for_unit(True)
+            when = self.expression(body["when"], path + ("when",), about, kinds.BOOL) if "when" in body else None
+            if applies in ("unit", "battle") and ("when" not in body or when is not None):
+                result.append(m.Modifier(id=mid, applies=applies, name=str(body.get("name", "")), when=when, option=option,
+                                         **{k: v for k, v in body.items() if k in _UNIT_ONLY + _BATTLE_ONLY}))
+        return tuple(result)
