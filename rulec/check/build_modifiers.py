@@ -18,10 +18,13 @@ from typing import Any
 
 from rulec.check.fields import plain
 from rulec.compile import kinds
-from rulec.compile.expressions import ExpressionCompiler
-from rulec.compile.functions import IN_BATTLE, IN_TRACE
+from rulec.compile.expressions import ExpressionCompiler, to_function
+from rulec.compile.functions import IN_BATTLE, IN_TRACE, STATIC
+from rulec.language.parse import unparse
 from rulec.runtime import model as m
 
+# What a condition of a trace may depend on and still be folded when the game starts: the map, the hex, the side.
+_MAP_ONLY = frozenset({STATIC, IN_TRACE})
 _UNIT_ONLY = ("strength_times", "strength_plus", "move_times", "move_plus")
 _BATTLE_ONLY = ("shift", "drm")
 
@@ -38,10 +41,23 @@ class TraceAndModifierSections:
             for side, value in body.get("from", {}).items():
                 if self.reference(side, sides, "side", path + ("from", side), key=True):
                     sources[side] = tuple(dict.fromkeys(self._source_hexes(value, path + ("from", side), game_map)))
-            through = self.expression(body["through"], path + ("through",), tracing, kinds.BOOL) if "through" in body else None
+            through_static, through = self._through(body["through"], path + ("through",), tracing) if "through" in body else (None, None)
             lost = self.expression(body["lost_when"], path + ("lost_when",), tracing, kinds.BOOL) if "lost_when" in body else None
-            result[tid] = m.Trace(id=tid, sources=sources, through=through, max_length=body.get("max_length"), lost_when=lost)
+            result[tid] = m.Trace(id=tid, sources=sources, through=through, through_static=through_static,
+                                  max_length=body.get("max_length"), lost_when=lost)
         return result
+
+    def _through(self, value: Any, path: tuple, tracing: ExpressionCompiler) -> tuple[m.Expr | None, m.Expr | None]:
+        """A trace's `through`, split into the conditions that depend on the map alone (folded into a set of
+        hexes when the game starts) and those that depend on the position (asked at each search)."""
+        whole = self.expression(value, path, tracing, kinds.BOOL)
+        tree = value.get("tree") if isinstance(value, dict) else None
+        if whole is None or tree is None:
+            return None, whole
+        parts = tree[1] if tree[0] == "and" else [tree]
+        static = [p for p in parts if tracing.typed(p, kinds.BOOL).depends <= _MAP_ONLY]
+        moving = [p for p in parts if not any(p is q for q in static)]
+        return _conjunction(static, tracing), _conjunction(moving, tracing)
 
     def _source_hexes(self, value: Any, path: tuple, game_map: m.MapDef | None) -> list[str]:
         """A trace's sources for one side: zones and map edges by name, hexes, rectangles of hexes."""
@@ -80,3 +96,11 @@ class TraceAndModifierSections:
                 result.append(m.Modifier(id=mid, applies=applies, name=str(body.get("name", "")), when=when, option=option,
                                          **{k: v for k, v in body.items() if k in _UNIT_ONLY + _BATTLE_ONLY}))
         return tuple(result)
+
+
+def _conjunction(parts: list, compiler: ExpressionCompiler) -> m.Expr | None:
+    """`a and b and ...` of expression trees as one compiled condition (None for none)."""
+    if not parts:
+        return None
+    tree = parts[0] if len(parts) == 1 else ["and", parts]
+    return m.Expr(source=unparse(tree), function=to_function(compiler.source(tree, kinds.BOOL)))

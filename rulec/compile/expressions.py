@@ -305,7 +305,7 @@ class ExpressionCompiler:
         if name == "supplied" and "supply" not in self.names_by_kind.get(k.TRACE, ()):
             raise ExpressionError("unknown-function", "'supplied(UNIT)' is short for traced(supply, UNIT), and the game has "
                                   "no trace named supply", "write 'trace supply { ... }', or traced(TRACE, UNIT)")
-        fitting = [f for f in fitting if f.depends not in _CONTEXT_WHERE or f.depends in self.within] or fitting
+        fitting = [f for f in fitting if not f.within or f.within in self.within] or fitting
         failure: ExpressionError | None = None
         for form in fitting:
             try:
@@ -324,7 +324,7 @@ class ExpressionCompiler:
                                   f"add 'award ... {{ when = holds({tree[1]})  amount = 0 }}'", node=tree)
 
     def apply(self, form: Function, args: list, keywords: dict[str, list], scope: dict[str, str]) -> Typed:
-        self.check_within(form.signature(), form.depends)
+        self.check_within(form.signature(), form.within or form.depends)
         if form.depends == ABOUT_UNIT and not self.about_unit:
             raise ExpressionError("no-unit-here", f"'{form.signature()}' is about the unit an award is about, and this "
                                   "expression is about no unit", "name the unit: has_flag(u, FLAG)")
@@ -335,7 +335,7 @@ class ExpressionCompiler:
                                     keywords=", ".join(f"{key}={p.python}" for key, p in named.items()))
         if form.variadic and len(parts) == 1:  # min(x) is x (Python's min of one number would want a list)
             python = parts[0].python
-        return Typed(python, form.returns, _uses(*parts, *named.values(), form.depends))
+        return Typed(python, form.returns, _uses(*parts, *named.values(), form.depends, *filter(None, [form.within])))
 
     def argument(self, function: str, where: str | int, tree: list, kind: str, scope: dict[str, str]) -> Typed:
         names_a_thing = tree[0] in ("name", "const") and kind in k.ID_KINDS | {k.AREA, k.UNIT}

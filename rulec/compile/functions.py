@@ -48,6 +48,7 @@ class Function:
     keywords: dict[str, str] = field(default_factory=dict)
     variadic: bool = False
     depends: str = POSITION
+    within: str = ""  # IN_TRACE, IN_BATTLE: the only fields it may be used in ("": any)
 
     def signature(self) -> str:
         parts = [kind.upper().replace(" ", "_") for kind in self.params]
@@ -153,12 +154,12 @@ _add(
              "whether a hex is in the zone of control of a unit of another side than the one given"),
     # the same, for the side tracing (a trace's `through` and `lost_when`)
     Function("enemy_occupied", (HEX,), BOOL, "any(x_.side != ctx.friendly for x_ in ctx.units_at({0}))",
-             "in a trace: whether a unit of another side than the one tracing stands in a hex", depends=IN_TRACE),
+             "in a trace: whether a unit of another side than the one tracing stands in a hex", within=IN_TRACE),
     Function("friendly_occupied", (HEX,), BOOL, "any(x_.side == ctx.friendly for x_ in ctx.units_at({0}))",
-             "in a trace: whether a unit of the side tracing stands in a hex", depends=IN_TRACE),
+             "in a trace: whether a unit of the side tracing stands in a hex", within=IN_TRACE),
     Function("enemy_zoc", (HEX,), BOOL, "({0} in ctx.enemy_zoc(ctx.friendly))",
              "in a trace: whether a hex is in the zone of control of a unit of another side than the one tracing",
-             depends=IN_TRACE),
+             within=IN_TRACE),
     # traces (trace NAME { ... }), worked out when asked and kept for the position
     Function("traced", (TRACE, UNIT), BOOL, "ctx.traced({0}, {1})",
              "whether a trace reaches the unit's hex from its side's sources (a unit off the map: no)"),

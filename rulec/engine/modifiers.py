@@ -60,10 +60,10 @@ def strength(state: "GameState", uid: str) -> tuple[float, tuple[str, ...]]:
 
 def allowance(state: "GameState", uid: str) -> int:
     """A unit's movement allowance now: its printed MP through the unit modifiers, rounded down, at least 0."""
-    unit = state.unit(uid)
     steps = state._modifiers[1]
     if not steps:
-        return unit.move
+        return state._units[uid].move
+    unit = state._units[uid]
     key = ("allowance", uid)
     found = state._cache.get(key)
     if found is None:
@@ -73,6 +73,9 @@ def allowance(state: "GameState", uid: str) -> int:
 
 def total(state: "GameState", uids: Sequence[str]) -> tuple[int | float, tuple[str, ...]]:
     """The strength of units fighting together, rounded as the game says, and the unit modifiers applied."""
+    if not state._modifiers[0]:  # no unit modifier changes strength: the printed strengths
+        units = state._units
+        return sum(units[u].strength for u in uids), ()
     values = [strength(state, u) for u in uids]
     amount = sum(v for v, _ in values)
     rounding = state.game.combat.fractions if state.game.combat is not None else "keep"

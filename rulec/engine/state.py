@@ -83,6 +83,7 @@ class GameState:
         self._landing_locked = frozenset(uid for o in options if game.options[o].landing_locks for uid in game.options[o].adds)
         # The modifiers in play with these options: changing strength, allowance; of battles (engine/modifiers.py).
         self._modifiers = modifiers.in_play(game, options)
+        self._folded_traces: dict = {}  # (trace, side) -> the hexes its map conditions let through (traces.py); shared by clones
         self.vp = {side: 0 for side in game.sides}
         self.vp_log: list[VpEntry] = []
         self.turn = 1

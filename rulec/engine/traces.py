@@ -2,8 +2,9 @@
 
 A trace (model.Trace) is a breadth-first search over the map's neighbour table
 (Tables.neighbours) from the side's sources, at most `max_length` steps; a hex
-joins the search when the trace's `through` condition holds for it, evaluated
-with `hex` the hex and `friendly` the side tracing. A source whose `lost_when`
+joins the search when the trace's `through` conditions hold for it, evaluated
+with `hex` the hex and `friendly` the side tracing: those on the map alone
+(`through_static`) once a game, into a set of hexes; the others at each search. A source whose `lost_when`
 holds supplies nobody. The answer depends on the position (who stands where,
 the turn), so it is kept in GameState._cache, which every action drops: a rule
 asking `supplied(u)` gets the answer for the position it is asked in.
@@ -38,10 +39,16 @@ def search(state: "GameState", trace: Trace, side: str, context: Any) -> frozens
         return bool(condition(context))
 
     through, lost_when = trace.through, trace.lost_when
+    static = trace.through_static
+    if static is not None:  # the conditions on the map alone: worked out once a game and side (shared by clones)
+        allowed = state._folded_traces.get((trace.id, side))
+        if allowed is None:
+            allowed = state._folded_traces[(trace.id, side)] = frozenset(h for h in state.tables.hexes if holds(static, h))
     sources = [h for h in trace.sources.get(side, ()) if lost_when is None or not holds(lost_when, h)]
-    frontier = [h for h in dict.fromkeys(sources) if through is None or holds(through, h)]
+    frontier = [h for h in dict.fromkeys(sources)
+                if (static is None or h in allowed) and (through is None or holds(through, h))]
     reached = set(frontier)
-    refused: set[Hex] = set()
+    refused: set[Hex] = set() if static is None else set(state.tables.hexes).difference(allowed)
     neighbours = state.tables.neighbours
     steps, limit = 0, trace.max_length
     while frontier and (limit is None or steps < limit):

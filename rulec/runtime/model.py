@@ -465,14 +465,17 @@ class Trace:
     """A path searched from sources (supply, communication): `trace NAME { ... }` (engine/traces.py).
 
     A hex is traced for a side when a path of at most `max_length` steps leads to it from one
-    of the side's `sources`, every hex of it (the source and the end included) meeting
-    `through` (a condition on `hex`, with `friendly` the side tracing). A source for which
+    of the side's `sources`, every hex of it (the source and the end included) meeting the
+    file's `through` (a condition on `hex`, with `friendly` the side tracing). The checker
+    splits it: `through_static`, the conditions on the map alone (folded into a set of hexes
+    once per game and side), and `through`, those on the position. A source for which
     `lost_when` holds (a condition on the source `hex`) supplies nobody.
     """
 
     id: str
     sources: dict[str, tuple[Hex, ...]]  # side -> its source hexes
-    through: Expr | None = None  # None: every hex may be passed
+    through: Expr | None = None  # None: no condition on the position
+    through_static: Expr | None = None  # None: no condition on the map alone
     max_length: int | None = None  # None: no limit
     lost_when: Expr | None = None
 
