@@ -135,3 +135,9 @@ def test_supplied_needs_a_trace_named_supply(tmp_path):
 def test_a_unit_modifier_has_no_column_shift(tmp_path):
     [(code, message)] = problems(tmp_path, "modifier m { applies = unit  strength_plus = 1  shift = 1 }\n")
     assert code == "unknown-field" and "'shift'" in message
+
+
+def test_random_games_keep_the_engine_promises_with_traces_and_modifiers(game):
+    from rulec.engine.conformance import check_game
+
+    assert check_game(game, n_games=20, seed=3) == []
