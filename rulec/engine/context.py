@@ -51,8 +51,8 @@ class EngineContext(ContextBase):
         return self._state.unit(uid)
 
     def units_at(self, hex: str) -> Sequence[Unit]:
-        state = self._state
-        return [state.unit(uid) for uid, where in state.positions.items() if where == hex]
+        state = self._state  # the occupants of the position, worked out once (a trace asks of every hex)
+        return [state.unit(uid) for uid in state._occupants().get(hex, ())]
 
     def hex_of(self, unit: Unit) -> str:
         return self._state.positions.get(unit.id, "")

@@ -401,7 +401,7 @@ class GameState:
         that has not moved yet stands where it began the phase: its moves are also
         kept under its id alone.
         """
-        key = (uid, self.pos.get(uid))
+        key = self._moves_key(uid)
         found = self._phase_moves.get(key)
         if found is None:
             reach = self._reach(uid)
@@ -417,18 +417,25 @@ class GameState:
             found = (moves, exits, destinations.keys(), to)
             if self._keeps_moves(uid):
                 self._phase_moves[key] = found
-                if uid not in self.moved:  # where it stands for the whole phase (see _movement_actions)
+                if uid not in self.moved and not self._modifiers[1]:  # where it stands for the whole phase (see _movement_actions)
                     self._phase_moves[uid] = found
         return found
+
+    def _moves_key(self, uid: str) -> tuple:
+        """What a unit's moves are kept under within the phase: where it stands, and its allowance when
+        modifiers may change that as the phase goes on (a friendly move may cut a unit's supply)."""
+        if self._modifiers[1]:
+            return uid, self.pos.get(uid), self.allowance(uid)
+        return uid, self.pos.get(uid)
 
     def _keeps_moves(self, uid: str) -> bool:
         """May this unit's moves be kept for the rest of the phase?
 
-        Not for a landing, nor when friends may not be passed through, nor when modifiers may change
-        allowances: then they depend on where the friendly units are, and those move during the phase.
+        Not for a landing, nor when friends may not be passed through: then they
+        depend on where the friendly units are, and those move during the phase.
         """
         return (self.phase.kind == "movement" and not self._placed_anywhere(uid)
-                and self.game.stacking.pass_through_friendly and not self._modifiers[1])
+                and self.game.stacking.pass_through_friendly)
 
     def _placed_anywhere(self, uid: str) -> bool:
         arrival = self._units[uid].arrives
@@ -515,7 +522,7 @@ class GameState:
         return self.game.movement.reinforcement_delay and self.due.get(uid) == self.turn
 
     def _reach(self, uid: str) -> Reach:
-        key = ("reach", uid, self.pos.get(uid))
+        key = ("reach", *self._moves_key(uid))
         reach = self._phase_moves.get(key) or self._cache.get(key)
         if reach is None:
             reach = self._compute_reach(uid)
