@@ -302,6 +302,9 @@ class ExpressionCompiler:
                 raise ExpressionError("unknown-argument", f"'{name}' has no argument '{keyword}'", did_you_mean(keyword, sorted(allowed)))
         if name == "controls" and len(args) == 2 and self.objectives is not None:
             self.check_objective(args[1])
+        if name in ("traced", "traced_hex", "supplied") and IN_TRACE in self.within:
+            raise ExpressionError("trace-cycle", f"a trace's conditions may not ask '{name}': the trace would wait for itself",
+                                  "say what blocks the path with the position: enemy_occupied(hex), enemy_zoc(hex) ...")
         if name == "supplied" and "supply" not in self.names_by_kind.get(k.TRACE, ()):
             raise ExpressionError("unknown-function", "'supplied(UNIT)' is short for traced(supply, UNIT), and the game has "
                                   "no trace named supply", "write 'trace supply { ... }', or traced(TRACE, UNIT)")
