@@ -90,6 +90,15 @@ def test_the_town_shifts_for_blue_defenders_only(game):
     assert (odds.base_column, odds.modifier_shift, odds.column) == (1, 0, 1) and odds.modifiers == ()
 
 
+def test_a_hill_doubles_its_defenders_not_its_attackers(game):
+    defending = new_game(game).arrange({"b3": "0802", "r3": "0902"}, phase="blue_combat")
+    odds = defending.odds(Action.attack("0902", ("b3",)))
+    assert odds.defence == 4 and odds.modifiers == ("dug_in",)
+    attacking = new_game(game).arrange({"b3": "0802", "r3": "0902"}, phase="red_combat")
+    odds = attacking.odds(Action.attack("0802", ("r3",)))
+    assert odds.attack == 2 and "dug_in" not in odds.modifiers
+
+
 def test_an_elite_attacker_adds_one_to_the_die(game):
     def fight(attacker):
         state = new_game(game).arrange({attacker: "0702", "r3": "0802"}, phase="blue_combat")

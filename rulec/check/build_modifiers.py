@@ -19,7 +19,7 @@ from typing import Any
 from rulec.check.fields import plain
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler, to_function
-from rulec.compile.functions import IN_BATTLE, IN_TRACE, STATIC
+from rulec.compile.functions import IN_BATTLE, IN_TRACE, IN_UNIT_MODIFIER, STATIC
 from rulec.language.parse import unparse
 from rulec.runtime import model as m
 
@@ -90,7 +90,7 @@ class TraceAndModifierSections:
             option = body.get("option")
             if option is not None:
                 option = self.reference(option, options, "option", path + ("option",))
-            about = compiler.inside(IN_BATTLE) if applies == "battle" else compiler.for_unit(True)
+            about = compiler.inside(IN_BATTLE) if applies == "battle" else compiler.inside(IN_UNIT_MODIFIER, about_unit=True)
             when = self.expression(body["when"], path + ("when",), about, kinds.BOOL) if "when" in body else None
             if applies in ("unit", "battle") and ("when" not in body or when is not None):
                 result.append(m.Modifier(id=mid, applies=applies, name=str(body.get("name", "")), when=when, option=option,

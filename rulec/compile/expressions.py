@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from rulec.compile import kinds as k
-from rulec.compile.functions import (ABOUT_UNIT, AGGREGATES, FILTERS, FUNCTIONS, IN_BATTLE, IN_TRACE, NAMES, POSITION,
-                                     STATIC, UNIT_ATTRIBUTES, Function, known_functions)
+from rulec.compile.functions import (ABOUT_UNIT, AGGREGATES, FILTERS, FUNCTIONS, IN_BATTLE, IN_TRACE, IN_UNIT_MODIFIER,
+                                     NAMES, POSITION, STATIC, UNIT_ATTRIBUTES, Function, known_functions)
 from rulec.diagnostics import did_you_mean
 from rulec.language.parse import unparse
 from rulec.runtime.model import Game
@@ -31,9 +31,10 @@ _ORDER = {"<", "<=", ">", ">="}
 _EQUALITY = {"==", "!="}
 # Kinds of game ids, in the order a name that is several things is first read as.
 _ID_KINDS = (k.SIDE, k.UNIT, k.HEX, k.ZONE, k.EDGE, k.TERRAIN, k.UNIT_TYPE, k.FLAG, k.PHASE, k.TRACE)
-_DEPTH = (STATIC, POSITION, ABOUT_UNIT, IN_TRACE, IN_BATTLE)
+_DEPTH = (STATIC, POSITION, ABOUT_UNIT, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER)
 # Where names of a field's own context exist, for the message when they are used elsewhere.
-_CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'", IN_BATTLE: "in a battle modifier's 'when'"}
+_CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'", IN_BATTLE: "in a battle modifier's 'when'",
+                  IN_UNIT_MODIFIER: "in a unit modifier's 'when'"}
 
 
 class ExpressionError(Exception):
@@ -90,7 +91,7 @@ class ExpressionCompiler:
         return ExpressionCompiler(self.constants, self.names_by_kind, about_unit, self.objectives, frozenset({context}))
 
     def check_within(self, what: str, depends: frozenset[str] | str) -> None:
-        for context in (IN_TRACE, IN_BATTLE):
+        for context in _CONTEXT_WHERE:
             if context in ({depends} if isinstance(depends, str) else depends) and context not in self.within:
                 raise ExpressionError("unknown-name", f"'{what}' exists only {_CONTEXT_WHERE[context]}")
 

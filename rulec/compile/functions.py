@@ -23,6 +23,7 @@ STATIC, POSITION, ABOUT_UNIT = "static", "position", "unit"
 # Names that exist only where their field gives them a value: the hex a trace enters and the side tracing
 # (a trace's `through` and `lost_when`), the battle a battle modifier's `when` is about.
 IN_TRACE, IN_BATTLE = "trace", "battle"
+IN_UNIT_MODIFIER = "unit modifier"  # whether the unit is fighting, and on which side of the battle
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,13 @@ UNIT_ATTRIBUTES: dict[str, Name] = {n.name: n for n in (
 NAMES.update({n.name: n for n in (
     Name("hex", HEX, "ctx.hex", "in a trace: the hex the path enters (in `lost_when`: the source)", IN_TRACE),
     Name("friendly", SIDE, "ctx.friendly", "in a trace: the side tracing", IN_TRACE),
+)})
+# In a unit modifier's `when`: what the unit's strength is being worked out for.
+NAMES.update({n.name: n for n in (
+    Name("attacking", BOOL, "(ctx.role == 'attack')", "in a unit modifier: whether the unit's strength is asked as an attacker's",
+         IN_UNIT_MODIFIER),
+    Name("defending", BOOL, "(ctx.role == 'defence')", "in a unit modifier: whether the unit's strength is asked as a defender's",
+         IN_UNIT_MODIFIER),
 )})
 # In a battle modifier's `when`: the battle as declared.
 NAMES.update({n.name: n for n in (

@@ -209,8 +209,8 @@ def declared_why(state: "GameState", frame: Declared, action: Action) -> tuple[s
 def odds(state: "GameState", targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> fight.Odds:
     """The column and modifiers a battle of `attackers` against `targets` would be resolved with now."""
     occupants = state._occupants()
-    attack, attack_modifiers = modifiers.total(state, attackers)
-    defence, defence_modifiers = modifiers.total(state, [u for h in targets for u in occupants.get(h, ())])
+    attack, attack_modifiers = modifiers.total(state, attackers, "attack")
+    defence, defence_modifiers = modifiers.total(state, [u for h in targets for u in occupants.get(h, ())], "defence")
     applied = tuple(dict.fromkeys(attack_modifiers + defence_modifiers))
     return fight.odds(state.game, state.tables, attack, defence, [state.pos[u] for u in attackers], targets[0], targets[1:],
                       modifiers.battle_steps(state, attackers, targets), applied)

@@ -34,10 +34,13 @@ def in_play(game: Game, options: Sequence[str]) -> tuple[tuple[Modifier, ...], t
     return strength, move, battle
 
 
-def _modified(state: "GameState", unit: Unit, printed: float, steps: tuple[Modifier, ...], what: str) -> tuple[float, tuple[str, ...]]:
-    """`printed` through the unit modifiers `steps` that hold for `unit` (times, then plus), and their ids."""
+def _modified(state: "GameState", unit: Unit, printed: float, steps: tuple[Modifier, ...], what: str,
+              role: str = "") -> tuple[float, tuple[str, ...]]:
+    """`printed` through the unit modifiers `steps` that hold for `unit` (times, then plus), and their ids;
+    `role` ("attack", "defence", "") is what `attacking` and `defending` read."""
     value, applied = printed, []
     context = EngineContext(state, unit)
+    context.role = role
     for modifier in steps:
         if modifier.when is None or modifier.when(context):
             value = value * getattr(modifier, f"{what}_times") + getattr(modifier, f"{what}_plus")
@@ -45,16 +48,16 @@ def _modified(state: "GameState", unit: Unit, printed: float, steps: tuple[Modif
     return value, tuple(applied)
 
 
-def strength(state: "GameState", uid: str) -> tuple[float, tuple[str, ...]]:
-    """A unit's strength as it fights now, and the modifiers that changed it."""
+def strength(state: "GameState", uid: str, role: str) -> tuple[float, tuple[str, ...]]:
+    """A unit's strength as it fights now as an attacker or a defender (`role`), and the modifiers that changed it."""
     unit = state.unit(uid)
     steps = state._modifiers[0]
     if not steps:
         return unit.strength, ()
-    key = ("strength", uid)
+    key = ("strength", uid, role)
     found = state._cache.get(key)
     if found is None:
-        found = state._cache[key] = _modified(state, unit, unit.strength, steps, "strength")
+        found = state._cache[key] = _modified(state, unit, unit.strength, steps, "strength", role)
     return found
 
 
@@ -71,12 +74,13 @@ def allowance(state: "GameState", uid: str) -> int:
     return found
 
 
-def total(state: "GameState", uids: Sequence[str]) -> tuple[int | float, tuple[str, ...]]:
-    """The strength of units fighting together, rounded as the game says, and the unit modifiers applied."""
+def total(state: "GameState", uids: Sequence[str], role: str) -> tuple[int | float, tuple[str, ...]]:
+    """The strength of units fighting together as attackers or defenders (`role`: "attack", "defence"),
+    rounded as the game says, and the unit modifiers applied."""
     if not state._modifiers[0]:  # no unit modifier changes strength: the printed strengths
         units = state._units
         return sum(units[u].strength for u in uids), ()
-    values = [strength(state, u) for u in uids]
+    values = [strength(state, u, role) for u in uids]
     amount = sum(v for v, _ in values)
     rounding = state.game.combat.fractions if state.game.combat is not None else "keep"
     amount = ROUNDING[rounding](amount)

@@ -28,6 +28,8 @@ class EvalContext(Protocol):
     # A trace's `through` and `lost_when`: the hex entered (or the source) and the side tracing.
     hex: str
     friendly: str
+    # A unit modifier's `when`: "attack" or "defence" while the unit's strength in a battle is asked ("" otherwise).
+    role: str
     # A battle modifier's `when`: the battle as declared.
     attackers: Sequence[Unit]
     defenders: Sequence[Unit]
@@ -153,6 +155,7 @@ class ContextBase:
     # Set only while a trace or a battle modifier is evaluated (the names of those fields).
     hex: str = ""
     friendly: str = ""
+    role: str = ""
     attackers: Sequence[Unit] = ()
     defenders: Sequence[Unit] = ()
     attacker_hexes: Sequence[str] = ()
