@@ -78,6 +78,8 @@ class TraceAndModifierSections:
         for mid, body in self.get(("modifier",), {}).items():
             path = ("modifier", mid)
             applies = body.get("applies")
+            if applies not in ("unit", "battle"):  # the schema reports it; nothing more to say about the rest
+                continue
             wrong = _BATTLE_ONLY if applies == "unit" else _UNIT_ONLY
             for name in wrong:
                 if name in body:
@@ -92,7 +94,7 @@ class TraceAndModifierSections:
                 option = self.reference(option, options, "option", path + ("option",))
             about = compiler.inside(IN_BATTLE) if applies == "battle" else compiler.inside(IN_UNIT_MODIFIER, about_unit=True)
             when = self.expression(body["when"], path + ("when",), about, kinds.BOOL) if "when" in body else None
-            if applies in ("unit", "battle") and ("when" not in body or when is not None):
+            if "when" not in body or when is not None:
                 result.append(m.Modifier(id=mid, applies=applies, name=str(body.get("name", "")), when=when, option=option,
                                          **{k: v for k, v in body.items() if k in _UNIT_ONLY + _BATTLE_ONLY}))
         return tuple(result)

@@ -4,10 +4,11 @@ A trace (model.Trace) is a breadth-first search over the map's neighbour table
 (Tables.neighbours) from the side's sources, at most `max_length` steps; a hex
 joins the search when the trace's `through` conditions hold for it, evaluated
 with `hex` the hex and `friendly` the side tracing: those on the map alone
-(`through_static`) once a game, into a set of hexes; the others at each search. A source whose `lost_when`
-holds supplies nobody. The answer depends on the position (who stands where,
-the turn), so it is kept in GameState._cache, which every action drops: a rule
-asking `supplied(u)` gets the answer for the position it is asked in.
+(`through_static`) once a game, into a set of hexes; the others at each search.
+A source whose `lost_when` holds supplies nobody. The answer depends on the
+position (who stands where, the turn), so it is kept in GameState._cache, which
+every action drops: a rule asking `supplied(u)` gets the answer for the
+position it is asked in.
 """
 
 from __future__ import annotations
