@@ -5,6 +5,7 @@ elite attacker's DRM. Each test asserts the effect in play: the odds, the moves,
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -150,3 +151,22 @@ def test_random_games_keep_the_engine_promises_with_traces_and_modifiers(game):
     from rulec.engine.conformance import check_game
 
     assert check_game(game, n_games=20, seed=3) == []
+
+
+def test_the_compiled_module_plays_the_same_and_type_checks(tmp_path):
+    from rulec.cli.main import main as rulec_main
+    from rulec.pipeline import load_compiled
+
+    assert rulec_main(["compile", str(GAMES / "cut_off.rulec"), "--out", str(tmp_path)]) == 0
+    compiled = load_compiled(tmp_path / "cut_off.py")
+    state = new_game(compiled).arrange({"b1": "0503", "r1": "0302", "r3": "0603"}, phase="blue_combat")
+    odds = state.odds(Action.attack("0603", ("b1",)))
+    assert (odds.attack, odds.modifiers) == (2, ("out_of_supply",))
+    api = pytest.importorskip("mypy.api")
+    limit = sys.getrecursionlimit()
+    try:
+        out, err, status = api.run(["--strict", "--follow-imports=silent", "--no-incremental", "--no-error-summary",
+                                    str(tmp_path / "cut_off.py")])
+    finally:
+        sys.setrecursionlimit(limit)  # mypy raises it for the whole process
+    assert status == 0, out + err
