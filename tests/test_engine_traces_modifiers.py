@@ -170,3 +170,11 @@ def test_the_compiled_module_plays_the_same_and_type_checks(tmp_path):
     finally:
         sys.setrecursionlimit(limit)  # mypy raises it for the whole process
     assert status == 0, out + err
+
+
+def test_the_odds_preview_names_the_modifiers_that_applied(game):
+    from rulec.web.view import odds_view
+
+    state = new_game(game).arrange({"b1": "0503", "r1": "0302", "r3": "0603"}, phase="blue_combat")
+    view = odds_view(game, state.odds(Action.attack("0603", ("b1",))))
+    assert view["modifiers"] == ["out_of_supply"] and view["attack"] == 2 and view["modifier_shift"] == 0
