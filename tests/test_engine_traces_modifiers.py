@@ -178,3 +178,14 @@ def test_the_odds_preview_names_the_modifiers_that_applied(game):
     state = new_game(game).arrange({"b1": "0503", "r1": "0302", "r3": "0603"}, phase="blue_combat")
     view = odds_view(game, state.odds(Action.attack("0603", ("b1",))))
     assert view["modifiers"] == ["out_of_supply"] and view["attack"] == 2 and view["modifier_shift"] == 0
+
+
+@pytest.mark.parametrize("fractions, attack, label", [("keep", 2.5, "+0"), ("down", 2, "+0"), ("up", 3, "+1"),
+                                                      ("nearest", 3, "+1")])
+def test_a_sides_total_strength_is_rounded_as_the_game_says(tmp_path, fractions, attack, label):
+    path = tmp_path / "g.rulec"
+    path.write_text((GAMES / "cut_off.rulec").read_text().replace("fractions = down", f"fractions = {fractions}"))
+    game = load_game(str(path))
+    state = new_game(game).arrange({"b1": "0503", "r1": "0302", "r3": "0603"}, phase="blue_combat")
+    odds = state.odds(Action.attack("0603", ("b1",)))
+    assert (odds.attack, odds.label) == (attack, label)
