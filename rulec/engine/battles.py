@@ -209,6 +209,11 @@ def declared_why(state: "GameState", frame: Declared, action: Action) -> tuple[s
 def odds(state: "GameState", targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> fight.Odds:
     """The column and modifiers a battle of `attackers` against `targets` would be resolved with now."""
     occupants = state._occupants()
+    if not any(state._modifiers):  # the game (with its options) has no modifier: printed strengths, terrain alone
+        units = state._units
+        return fight.odds(state.game, state.tables, sum(units[u].strength for u in attackers),
+                          sum(units[u].strength for h in targets for u in occupants.get(h, ())),
+                          [state.pos[u] for u in attackers], targets[0], targets[1:])
     attack, attack_modifiers = modifiers.total(state, attackers, "attack")
     defence, defence_modifiers = modifiers.total(state, [u for h in targets for u in occupants.get(h, ())], "defence")
     applied = tuple(dict.fromkeys(attack_modifiers + defence_modifiers))

@@ -401,7 +401,7 @@ class GameState:
         that has not moved yet stands where it began the phase: its moves are also
         kept under its id alone.
         """
-        key = self._moves_key(uid)
+        key = self._moves_key(uid) if self._modifiers[1] else (uid, self.pos.get(uid))
         found = self._phase_moves.get(key)
         if found is None:
             reach = self._reach(uid)
@@ -522,7 +522,7 @@ class GameState:
         return self.game.movement.reinforcement_delay and self.due.get(uid) == self.turn
 
     def _reach(self, uid: str) -> Reach:
-        key = ("reach", *self._moves_key(uid))
+        key = ("reach", *self._moves_key(uid)) if self._modifiers[1] else ("reach", uid, self.pos.get(uid))
         reach = self._phase_moves.get(key) or self._cache.get(key)
         if reach is None:
             reach = self._compute_reach(uid)
@@ -543,7 +543,7 @@ class GameState:
         """Run `search` (movement.reach_of, or movement.costs_of for what moves cost) with the unit's
         allowance, start or entry hexes and obstacles; either result has `destinations`."""
         unit = self._units[uid]
-        allowance = self.allowance(uid)
+        allowance = self.allowance(uid) if self._modifiers[1] else unit.move
         enemy, zoc, friends = self._obstacles(unit.side)
         if self.game.movement.zoc == "none":
             zoc = 0
