@@ -79,6 +79,12 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     ("MapDef", "hexes"), ("Trigger", "hexes"), ("Arrival", "hexes"),  # [engine/tables.py, engine/state.py]
     ("Arrival", "phase"), ("Trigger", "phase"),  # [engine/state.py]
     ("Game", "terrain"), ("MapDef", "terrain"), ("Arrival", "terrain"),  # [engine/tables.py, engine/state.py]
+    ("HexsideType", "prohibited_for"), ("TerrainType", "prohibited_for"),  # [engine/step_costs.py]
+    ("LeaveZoc", "when"),  # [engine/state.py _leave_zoc]
+    ("LeaveZoc", "cost"), ("MovementMode", "cost"),  # [engine/state.py _leave_zoc, engine/tables.py mode_costs_for]
+    ("LeaveZoc", "option"), ("MovementMode", "option"),  # [engine/state.py _leave_zoc, _may_use]
+    ("Modifier", "option"),  # [engine/modifiers.py in_play]
+    ("RetreatPolicy", "may_not_enter"), ("MovementMode", "may_not_enter"),  # [engine/retreats.py, engine/state.py]
     ("Award", "amount"), ("Effect", "amount"),  # [engine/victory.py, engine/effects.py]
     ("Modifier", "drm"), ("CombatTable", "drm"),  # [engine/combat.py, engine/tables.py]
     ("RetreatPolicy", "edges"),  # [engine/retreats.py]
@@ -95,7 +101,7 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     # the sequence's procedures and scenarios [engine/procedures.py, placement.py, scenarios.py]
     ("Phase", "when"), ("Hook", "when"), ("Phase", "hooks"), ("Game", "hooks"), ("Hook", "effects"), ("ResultCode", "effects"),
     ("HookEffect", "kind"), ("HookEffect", "side"), ("HookEffect", "amount"), ("HookEffect", "units"), ("Game", "units"),
-    ("Phase", "placement"), ("Arrival", "placement"), ("Placement", "hexes"), ("Placement", "cost"), ("ZocWithdrawal", "cost"),
+    ("Phase", "placement"), ("Arrival", "placement"), ("Placement", "hexes"), ("Placement", "cost"),
     ("Scenario", "turns"), ("GameInfo", "turns"), ("Scenario", "vp"), ("Scenario", "options"), ("Game", "options"),
 })
 
@@ -133,6 +139,8 @@ BLOCKS: dict[str, type] = {
     "game.schema.json#/$defs/arrival": m.Arrival,
     "game.schema.json#/$defs/improved": m.Improved,
     "game.schema.json#/$defs/movement": m.MovementRules,
+    "game.schema.json#/$defs/movement/properties/leave_zoc": m.LeaveZoc,
+    "game.schema.json#/$defs/mode": m.MovementMode,
     "game.schema.json#/$defs/stacking": m.StackingRules,
     "game.schema.json#/$defs/crt": m.CombatTable,
     "game.schema.json#/$defs/result": m.ResultCode,
@@ -183,6 +191,7 @@ WRITTEN_AS: dict[tuple[str, str], tuple[str, str]] = {
     ("Game", "result"): ("Game", "results"),
     ("Game", "award"): ("Game", "awards"),
     ("Game", "option"): ("Game", "options"),
+    ("Game", "mode"): ("Game", "modes"),
     ("Game", "phase"): ("Game", "sequence"),
     ("MapDef", "columns"): ("HexGrid", "columns"),
     ("MapDef", "rows"): ("HexGrid", "rows"),
@@ -199,9 +208,6 @@ WRITTEN_AS: dict[tuple[str, str], tuple[str, str]] = {
     ("Game", "trace"): ("Game", "traces"),
     ("Game", "modifier"): ("Game", "modifiers"),
     ("Trace", "from"): ("Trace", "sources"),
-    ("Option", "withdrawal_min_move"): ("ZocWithdrawal", "min_move"),
-    ("Option", "withdrawal_cost"): ("ZocWithdrawal", "cost"),
-    ("Option", "withdrawal_first_hex_across_river"): ("ZocWithdrawal", "first_hex_across_river"),
     ("BattleSystem", "kind"): ("BattleSystem", "kinds"),
     ("BattleSystem", "modifier"): ("BattleSystem", "modifiers"),
     ("BattleSystem", "outcome"): ("BattleSystem", "outcomes"),

@@ -350,9 +350,10 @@ def option_rows(game: Game) -> tuple[OptionRow, ...]:
         for side, vp in sorted(option.vp.items()):
             effects.append(f"{game.sides[side].name if side in game.sides else side} receives {vp} VP")
         effects.extend(modifier_effect(modifier) for modifier in game.modifiers if modifier.option == option.id)
-        if option.zoc_withdrawal:
-            withdrawal = option.zoc_withdrawal
-            effects.append(f"Units with {withdrawal.min_move}+ MP may leave an enemy ZOC for {withdrawal.cost} extra MP")
+        leave = game.movement.leave_zoc
+        if leave is not None and leave.option == option.id:
+            who = f"Units with {leave.when.source}" if leave.when is not None else "Units"
+            effects.append(f"{who} may leave an enemy ZOC for {leave.cost} extra MP")
         if option.improve_random:
             low, high = option.improve_random
             count = f"{low}" if low == high else f"{low}\u2013{high}"

@@ -157,7 +157,8 @@ _add(
     Function("enemy_occupied", (SIDE, HEX), BOOL, "any(x_.side != {0} for x_ in ctx.units_at({1}))",
              "whether a unit of another side than the one given stands in a hex"),
     Function("controls", (SIDE, HEX), BOOL, "(ctx.controller({1}) == {0})",
-             "whether the side's unit was the last to enter or pass through an objective hex (see `objectives`)"),
+             "whether the side holds an objective hex (see `objectives`): its unit was the last to enter or pass through it, "
+             "or as movement { control } says"),
     Function("enemy_zoc", (SIDE, HEX), BOOL, "({1} in ctx.enemy_zoc({0}))",
              "whether a hex is in the zone of control of a unit of another side than the one given"),
     # the same, for the side tracing (a trace's `through` and `lost_when`)
