@@ -14,7 +14,6 @@ from rulec.runtime.model import (
     AdvancePolicy,
     Arrival,
     Award,
-    CombatModifier,
     CombatRules,
     CombatTable,
     CrtColumn,
@@ -27,6 +26,7 @@ from rulec.runtime.model import (
     HexsideType,
     LeaveZoc,
     MapDef,
+    Modifier,
     MovementRules,
     Option,
     Phase,
@@ -177,6 +177,14 @@ def victory_victory_level_marginal_when(ctx: EvalContext) -> bool:
     The game file says: lead > 0 and lead >= 5
     """
     return ((ctx.lead() > 0) and (ctx.lead() >= 5))
+
+
+def modifier_command_control_when(ctx: EvalContext) -> bool:
+    """The when of modifier command_control.
+
+    The game file says: any(a in attackers where a.division != \"\" and count(b in attackers where b.division == a.division) >= 2)
+    """
+    return any(((v_a.division != '') and (len([v_b for v_b in ctx.attackers if (v_b.division == v_a.division)]) >= 2)) for v_a in ctx.attackers)
 
 
 GAME: Game = Game(
@@ -1098,7 +1106,6 @@ GAME: Game = Game(
             id='command_control',
             name='Command Control (11.1)',
             text='Several attacking units of one division shift one column right, after terrain shifts.',
-            combat_modifiers=(CombatModifier(column_shift=1, when='attackers_share_division'),),
         ),
         'tactical_withdrawal': Option(
             id='tactical_withdrawal',
@@ -1127,6 +1134,15 @@ GAME: Game = Game(
             choose_variant=VariantChoice(variant='improved', count=(1, 2), vp_to='us'),
         ),
     },
+    modifiers=(
+        Modifier(
+            id='command_control',
+            applies='battle',
+            when=Expr(source='any(a in attackers where a.division != "" and count(b in attackers where b.division == a.division) >= 2)', function=modifier_command_control_when),
+            option='command_control',
+            shift=1,
+        ),
+    ),
     source='games/drive_on_metz.rulec',
     rule_refs={
         'movement_allowance': '7.21',

@@ -70,7 +70,7 @@ def test_command_control_shifts_right_after_terrain(metz):
     # 357 and 358 are both of the 90th division.
     assert state.odds(Action.attack("0706", ("us_357", "us_358", "us_cca"))).label == "+6, +7"
     # CCA alone with 357 (7th Armored and 90th): no shared division, no shift.
-    assert state.odds(Action.attack("0706", ("us_357", "us_cca"))).option_shift == 0
+    assert state.odds(Action.attack("0706", ("us_357", "us_cca"))).modifier_shift == 0
     # Without the option the example stays on "+4, +5".
     plain = at(metz, EXAMPLE)
     assert plain.odds(Action.attack("0706", ("us_357", "us_358", "us_cca"))).label == "+4, +5"

@@ -84,16 +84,18 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     ("LeaveZoc", "when"),  # [engine/state.py _leave_zoc]
     ("LeaveZoc", "cost"), ("MovementMode", "cost"),  # [engine/state.py _leave_zoc, engine/tables.py mode_costs_for]
     ("LeaveZoc", "option"), ("MovementMode", "option"),  # [engine/state.py _leave_zoc, _may_use]
+    ("Modifier", "option"),  # [engine/modifiers.py in_play]
     ("RetreatPolicy", "may_not_enter"), ("MovementMode", "may_not_enter"),  # [engine/retreats.py, engine/state.py]
     ("Award", "amount"), ("Effect", "amount"),  # [engine/victory.py, engine/effects.py]
-    ("CombatModifier", "drm"), ("CombatTable", "drm"),  # [engine/combat.py, engine/tables.py]
+    ("Modifier", "drm"), ("CombatTable", "drm"),  # [engine/combat.py, engine/tables.py]
     ("RetreatPolicy", "edges"),  # [engine/retreats.py]
     ("Effect", "kind"),  # [engine/effects.py]
     ("Award", "side"), ("Phase", "side"), ("Trigger", "side"), ("Unit", "side"),  # [engine/state.py]
     ("Game", "sides"), ("BattleModifier", "sides"),  # [engine/state.py, battle/forces.py]
     ("Variant", "vp"), ("Option", "vp"),  # [engine/state.py]
+    ("Game", "modifiers"), ("BattleSystem", "modifiers"),  # [engine/modifiers.py, battle/forces.py]
     ("BattleModifier", "reserves"), ("SkirmishRules", "reserves"),  # [battle/scoring.py, battle/deployment.py]
-    ("ArmyState", "when"), ("CombatModifier", "when"),  # [battle/army.py, engine/combat.py]
+    ("ArmyState", "when"), ("Modifier", "when"),  # [battle/army.py, engine/modifiers.py]
     ("VictoryLevel", "when"), ("SuddenDeath", "when"),  # [engine/victory.py]
     ("VictoryLevel", "winner"), ("SuddenDeath", "winner"),  # [engine/victory.py]
     ("OutcomeBand", "text"),  # [battle/report.py]
@@ -155,6 +157,8 @@ BLOCKS: dict[str, type] = {
     "game.schema.json#/$defs/victory/properties/level/additionalProperties": m.VictoryLevel,
     "game.schema.json#/$defs/victory/properties/sudden_death/additionalProperties": m.SuddenDeath,
     "game.schema.json#/$defs/option": m.Option,
+    "game.schema.json#/$defs/trace": m.Trace,
+    "game.schema.json#/$defs/modifier": m.Modifier,
     "game.schema.json#/$defs/sequence/properties/phase/additionalProperties/properties/on": m.Hook,
     "game.schema.json#/$defs/sequence/properties/on": m.Hook,
     "game.schema.json#/$defs/sequence/properties/phase/additionalProperties/properties/placement": m.Placement,
@@ -204,9 +208,9 @@ WRITTEN_AS: dict[tuple[str, str], tuple[str, str]] = {
     ("CombatTable", "labels"): ("CrtColumn", "label"),
     ("Award", "when"): ("Award", "trigger"),
     ("VictoryRules", "level"): ("VictoryRules", "levels"),
-    ("Option", "column_shift"): ("CombatModifier", "column_shift"),
-    ("Option", "drm"): ("CombatModifier", "drm"),
-    ("Option", "when"): ("CombatModifier", "when"),
+    ("Game", "trace"): ("Game", "traces"),
+    ("Game", "modifier"): ("Game", "modifiers"),
+    ("Trace", "from"): ("Trace", "sources"),
     ("BattleSystem", "kind"): ("BattleSystem", "kinds"),
     ("BattleSystem", "modifier"): ("BattleSystem", "modifiers"),
     ("BattleSystem", "outcome"): ("BattleSystem", "outcomes"),
@@ -351,7 +355,17 @@ def load_schemas() -> dict[str, dict]:
 # ------------------------------------------------------------------ the project
 @pytest.fixture(scope="module")
 def reads() -> set[str]:
-    return attribute_reads(player_sources())
+    return attribute_reads(player_sources() + expression_sources())
+
+
+def expression_sources() -> list[str]:
+    """The Python compiled expressions run (the function table's templates): `u.division` reads Unit.division."""
+    from rulec.compile.functions import FUNCTIONS, NAMES, UNIT_ATTRIBUTES
+
+    templates = [n.python for n in (*NAMES.values(), *UNIT_ATTRIBUTES.values())]
+    templates += [f.python for forms in FUNCTIONS.values() for f in forms]
+    filled = [t.replace("{keywords}", "").replace("{args}", "x").format(*["x"] * 4) for t in templates]
+    return ["\n".join(filled)]
 
 
 def test_every_schema_field_is_built_into_the_model():

@@ -16,7 +16,7 @@ from rulec.aids.palette import division_colours
 from rulec.aids.tec import DASH, hexside_combat
 from rulec.aids.turn_values import TurnAward, turn_dependent_awards
 from rulec.aids.vp_range import vp_range
-from rulec.runtime.model import Award, Game, Option, Phase, Unit, VictoryLevel
+from rulec.runtime.model import Award, Game, Modifier, Option, Phase, Unit, VictoryLevel
 
 _PHASE_ACTIVITY = {
     "movement": "Move units",
@@ -85,6 +85,23 @@ class ModifierLine:
     effect: str
 
 
+def modifier_effect(modifier: Modifier) -> str:
+    """'1 column right when <condition>', '×0.5 strength, -1 MP when not supplied(unit)': a modifier in words."""
+    parts = []
+    if modifier.shift:
+        parts.append(_columns(modifier.shift))
+    if modifier.drm:
+        parts.append(f"{signed(modifier.drm)} to the die roll")
+    for what, label in (("strength", "strength"), ("move", "MP")):
+        times, plus = getattr(modifier, f"{what}_times"), getattr(modifier, f"{what}_plus")
+        if times != 1:
+            parts.append(f"×{times:g} {label}")
+        if plus:
+            parts.append(f"{plus:+g} {label}")
+    when = f" when {modifier.when.source}" if modifier.when is not None else ""
+    return ", ".join(parts) + when
+
+
 def _columns(shift: int) -> str:
     return f"{signed(shift)} column{'s' if abs(shift) != 1 else ''}"
 
@@ -104,16 +121,10 @@ def key_modifiers(game: Game) -> tuple[ModifierLine, ...]:
         effect = hexside_combat(hexside)
         if effect != DASH:
             lines.append(ModifierLine("Attacking across", hexside.name, effect))
-    for option in game.options.values():
-        for modifier in option.combat_modifiers:
-            parts = []
-            if modifier.column_shift:
-                parts.append(_columns(modifier.column_shift))
-            if modifier.drm:
-                parts.append(f"{signed(modifier.drm)} to the die roll")
-            when = "" if modifier.when == "always" else f" when {humanize(modifier.when).lower()}"
-            if parts:
-                lines.append(ModifierLine("Optional rule", option.name, ", ".join(parts) + when))
+    for modifier in game.modifiers:
+        effect = modifier_effect(modifier)
+        label = game.options[modifier.option].name if modifier.option in game.options else (modifier.name or humanize(modifier.id))
+        lines.append(ModifierLine("Optional rule" if modifier.option else "Modifier", label, effect))
     return tuple(lines)
 
 
@@ -340,14 +351,7 @@ def option_rows(game: Game) -> tuple[OptionRow, ...]:
             effects.append("Adds " + ", ".join(game.units[u].label if u in game.units else u for u in option.adds))
         for side, vp in sorted(option.vp.items()):
             effects.append(f"{game.sides[side].name if side in game.sides else side} receives {vp} VP")
-        for modifier in option.combat_modifiers:
-            parts = []
-            if modifier.column_shift:
-                parts.append(f"{modifier.column_shift:+d} column shift")
-            if modifier.drm:
-                parts.append(f"{modifier.drm:+d} to the die roll")
-            when = "" if modifier.when == "always" else f" when {humanize(modifier.when).lower()}"
-            effects.append(", ".join(parts) + when)
+        effects.extend(modifier_effect(modifier) for modifier in game.modifiers if modifier.option == option.id)
         leave = game.movement.leave_zoc
         if leave is not None and leave.option == option.id:
             who = f"Units with {leave.when.source}" if leave.when is not None else "Units"

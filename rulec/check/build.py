@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from rulec.check.build_combat import CombatSections
 from rulec.check.build_map import MapSections
+from rulec.check.build_modifiers import TraceAndModifierSections
 from rulec.check.build_movement import MovementSections
 from rulec.check.build_sequence import SequenceSections
 from rulec.check.build_units import UnitSections
@@ -30,7 +31,8 @@ from rulec.runtime import model as m
 UNIT_TRIGGERS = frozenset({"holds", "exits", "eliminated"})
 
 
-class Builder(MapSections, CombatSections, SequenceSections, MovementSections, UnitSections):
+class Builder(MapSections, CombatSections, SequenceSections, MovementSections, UnitSections,
+              TraceAndModifierSections):
     """Builds one document into a Game, collecting diagnostics in `self.diagnostics`."""
 
     def __init__(self, document: Document):
@@ -109,6 +111,8 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
             options=options,
             scenarios=scenarios,
             battle=self.battle() if "battle" in self.data else None,
+            traces=self.traces(sides, game_map, compiler),
+            modifiers=self.modifiers(options, compiler),
             source=self.doc.file,
             rule_refs={key: str(ref) for key, ref in self.get(("rule_refs",), {}).items()},
         )
@@ -246,7 +250,8 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
         zones = self.area_names(game_map) - edges
         result = {kinds.SIDE: frozenset(sides), kinds.ZONE: frozenset(zones), kinds.EDGE: frozenset(edges),
                   kinds.UNIT_TYPE: frozenset(unit_types), kinds.FLAG: frozenset(flags), kinds.UNIT: frozenset(units),
-                  kinds.TERRAIN: frozenset(terrain), kinds.PHASE: frozenset(p.id for p in sequence if p is not None)}
+                  kinds.TERRAIN: frozenset(terrain), kinds.PHASE: frozenset(p.id for p in sequence if p is not None),
+                  kinds.TRACE: frozenset(self.get(("trace",), {}))}
         if game_map:
             result[kinds.HEX] = frozenset(game_map.hexes)
         return result
@@ -417,12 +422,9 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
                 self.reference(uid, units, "unit", path + ("adds", i))
             for side in body.get("vp", {}):
                 self.reference(side, sides, "side", path + ("vp", side))
-            modifiers = ()
-            if "column_shift" in body or "drm" in body:
-                modifiers = (m.CombatModifier(column_shift=body.get("column_shift", 0), drm=body.get("drm", 0), when=body.get("when", "always")),)
             choice = self.variant_choice(path) if isinstance(body.get("choose_variant"), dict) else None
             result[oid] = m.Option(id=oid, name=body.get("name", oid), text=body.get("text", ""), adds=tuple(body.get("adds", ())),
-                                   vp=dict(body.get("vp", {})), combat_modifiers=modifiers,
+                                   vp=dict(body.get("vp", {})),
                                    choose_variant=choice,
                                    landing_locks=body.get("landing_locks", False), excludes=self.exclusions(body, path))
         return result

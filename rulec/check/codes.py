@@ -65,6 +65,7 @@ CODES: dict[str, str] = {
     "unknown-combat-table": "a combat table that no 'crt' block declares",
     "unknown-effect": "a combat result effect that is not in the vocabulary (eliminate, retreat, exchange, lose, advance), or a hook effect that is not score or eliminate",
     "unknown-option": "an option that no 'option' block declares",
+    "trace-cycle": "a trace's condition that asks a trace (traced, traced_hex, supplied)",
     "effect-argument": "an effect argument of the wrong kind (attacker or defender; a whole number, 1 or more)",
     "unknown-name": "a bare name in an expression that is no game id nor context value",
     "unknown-function": "a function the expression language does not have",

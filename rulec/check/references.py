@@ -112,7 +112,6 @@ def _options(game: Game, report: _Reporter) -> None:
 
 # Option fields that do nothing without another field of the same option, and what they need.
 _NEEDS = (
-    ("when", ("column_shift", "drm"), "a 'column_shift' or a 'drm'"),
 )
 
 

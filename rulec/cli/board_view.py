@@ -536,15 +536,16 @@ def describe_odds(game: Game, odds: Any) -> str:
     if table is not None and table.kind == "odds":
         base = f"{odds.attack} vs {odds.defence}"
     else:
-        base = f"{odds.attack} vs {odds.defence}, differential {odds.attack - odds.defence:+d}"
+        base = f"{odds.attack} vs {odds.defence}, differential {odds.attack - odds.defence:+g}"  # a kept fraction: 2.5
     shifts = []
     if odds.terrain_shift:
         shifts.append(f"terrain {odds.terrain_shift:+d}")
-    if odds.option_shift:
-        shifts.append(f"options {odds.option_shift:+d}")
+    if odds.modifier_shift:
+        shifts.append(f"modifiers {odds.modifier_shift:+d}")
     if odds.drm:
         shifts.append(f"die {odds.drm:+d}")
-    return f"{base}{', ' + ', '.join(shifts) if shifts else ''} -> column \"{odds.label}\""
+    named = f" (modifiers: {', '.join(odds.modifiers)})" if getattr(odds, "modifiers", ()) else ""
+    return f"{base}{', ' + ', '.join(shifts) if shifts else ''} -> column \"{odds.label}\"{named}"
 
 
 def _status(state: Any, unit_id: str, positions: dict) -> str:

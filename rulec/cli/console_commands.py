@@ -30,11 +30,12 @@ def odds_lines(state: Any, rest: str) -> list[str]:
         return [f"{error}; e.g. odds 0403 with 357 358"]
     view = odds_view(state.game, odds)
     shifts = [f"terrain {view['terrain_shift']:+d}" if view["terrain_shift"] else "",
-              f"options {view['option_shift']:+d}" if view["option_shift"] else "",
+              f"modifiers {view['modifier_shift']:+d}" if view["modifier_shift"] else "",
               f"die {view['drm']:+d}" if view["drm"] else ""]
     made = ", ".join(s for s in shifts if s)
     lines = [f"odds: {view['attack']} against {view['defence']}, column {view['column']}"
-             + (f" (from {view['base_column']}: {made})" if made else "")]
+             + (f" (from {view['base_column']}: {made})" if made else "")
+             + (f"; modifiers: {', '.join(view['modifiers'])}" if view["modifiers"] else "")]
     lines += [f"  {r['percent']:5.1f}%  {r['code']} ({r['name']})" for r in view["results"]]
     return lines
 

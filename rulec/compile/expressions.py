@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from rulec.compile import kinds as k
-from rulec.compile.functions import (ABOUT_UNIT, AGGREGATES, FILTERS, FUNCTIONS, NAMES, POSITION, STATIC,
-                                     UNIT_ATTRIBUTES, Function, known_functions)
+from rulec.compile.functions import (ABOUT_UNIT, AGGREGATES, FILTERS, FUNCTIONS, IN_BATTLE, IN_TRACE, IN_UNIT_MODIFIER,
+                                     NAMES, POSITION, STATIC, UNIT_ATTRIBUTES, Function, known_functions)
 from rulec.diagnostics import did_you_mean
 from rulec.language.parse import unparse
 from rulec.runtime.model import Game
@@ -30,8 +30,11 @@ _ARITHMETIC = {"+", "-", "*", "/", "%"}
 _ORDER = {"<", "<=", ">", ">="}
 _EQUALITY = {"==", "!="}
 # Kinds of game ids, in the order a name that is several things is first read as.
-_ID_KINDS = (k.SIDE, k.UNIT, k.HEX, k.ZONE, k.EDGE, k.TERRAIN, k.UNIT_TYPE, k.FLAG, k.PHASE)
-_DEPTH = (STATIC, POSITION, ABOUT_UNIT)
+_ID_KINDS = (k.SIDE, k.UNIT, k.HEX, k.ZONE, k.EDGE, k.TERRAIN, k.UNIT_TYPE, k.FLAG, k.PHASE, k.TRACE)
+_DEPTH = (STATIC, POSITION, ABOUT_UNIT, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER)
+# Where names of a field's own context exist, for the message when they are used elsewhere.
+_CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'", IN_BATTLE: "in a battle modifier's 'when'",
+                  IN_UNIT_MODIFIER: "in a unit modifier's 'when'"}
 
 
 class ExpressionError(Exception):
@@ -77,10 +80,20 @@ class ExpressionCompiler:
     names_by_kind: dict[str, frozenset[str]] = field(default_factory=dict)
     about_unit: bool = True
     objectives: frozenset[str] | None = None  # the hexes whose holder the engine tracks; None: not checked
+    within: frozenset[str] = frozenset()  # the field's own context: IN_TRACE, IN_BATTLE (their names exist there only)
 
     def for_unit(self, about_unit: bool) -> "ExpressionCompiler":
         """The same compiler for expressions that are (or are not) about a unit."""
         return ExpressionCompiler(self.constants, self.names_by_kind, about_unit, self.objectives)
+
+    def inside(self, context: str, about_unit: bool = False) -> "ExpressionCompiler":
+        """The same compiler for a field with names of its own (a trace's hex, a battle's attackers)."""
+        return ExpressionCompiler(self.constants, self.names_by_kind, about_unit, self.objectives, frozenset({context}))
+
+    def check_within(self, what: str, depends: frozenset[str] | str) -> None:
+        for context in _CONTEXT_WHERE:
+            if context in ({depends} if isinstance(depends, str) else depends) and context not in self.within:
+                raise ExpressionError("unknown-name", f"'{what}' exists only {_CONTEXT_WHERE[context]}")
 
     # ------------------------------------------------------------ entry points
     def source(self, tree: list, want: str | None = None) -> str:
@@ -199,6 +212,7 @@ class ExpressionCompiler:
             known = sorted(set(NAMES) | set(scope) | self.constants | {n for names in self.names_by_kind.values() for n in names})
             raise ExpressionError("unknown-name", f"unknown name '{name}' in expression", did_you_mean(name, known))
         chosen = next((r for r in readings if want and r.kind in want), readings[0])
+        self.check_within(str(tree[1]), chosen.depends)
         if ABOUT_UNIT in chosen.depends and not self.about_unit:
             raise ExpressionError("no-unit-here", f"'{tree[1]}' is the unit an award is about, and this expression is about no unit",
                                   "only awards triggered by a unit (holds, exits, eliminated) have one")
@@ -289,6 +303,13 @@ class ExpressionCompiler:
                 raise ExpressionError("unknown-argument", f"'{name}' has no argument '{keyword}'", did_you_mean(keyword, sorted(allowed)))
         if name == "controls" and len(args) == 2 and self.objectives is not None:
             self.check_objective(args[1])
+        if name in ("traced", "traced_hex", "supplied") and IN_TRACE in self.within:
+            raise ExpressionError("trace-cycle", f"a trace's conditions may not ask '{name}': the trace would wait for itself",
+                                  "say what blocks the path with the position: enemy_occupied(hex), enemy_zoc(hex) ...")
+        if name == "supplied" and "supply" not in self.names_by_kind.get(k.TRACE, ()):
+            raise ExpressionError("unknown-function", "'supplied(UNIT)' is short for traced(supply, UNIT), and the game has "
+                                  "no trace named supply", "write 'trace supply { ... }', or traced(TRACE, UNIT)")
+        fitting = [f for f in fitting if not f.within or f.within in self.within] or fitting
         failure: ExpressionError | None = None
         for form in fitting:
             try:
@@ -307,6 +328,7 @@ class ExpressionCompiler:
                                   f"add 'award ... {{ when = holds({tree[1]})  amount = 0 }}'", node=tree)
 
     def apply(self, form: Function, args: list, keywords: dict[str, list], scope: dict[str, str]) -> Typed:
+        self.check_within(form.signature(), form.within or form.depends)
         if form.depends == ABOUT_UNIT and not self.about_unit:
             raise ExpressionError("no-unit-here", f"'{form.signature()}' is about the unit an award is about, and this "
                                   "expression is about no unit", "name the unit: has_flag(u, FLAG)")
@@ -317,7 +339,7 @@ class ExpressionCompiler:
                                     keywords=", ".join(f"{key}={p.python}" for key, p in named.items()))
         if form.variadic and len(parts) == 1:  # min(x) is x (Python's min of one number would want a list)
             python = parts[0].python
-        return Typed(python, form.returns, _uses(*parts, *named.values(), form.depends))
+        return Typed(python, form.returns, _uses(*parts, *named.values(), form.depends, *filter(None, [form.within])))
 
     def argument(self, function: str, where: str | int, tree: list, kind: str, scope: dict[str, str]) -> Typed:
         names_a_thing = tree[0] in ("name", "const") and kind in k.ID_KINDS | {k.AREA, k.UNIT}
@@ -407,7 +429,7 @@ def compiler_for(game: Game, about_unit: bool = False) -> ExpressionCompiler:
              k.TERRAIN: frozenset(game.terrain), k.PHASE: frozenset(p.id for p in game.sequence),
              k.FLAG: frozenset(f for u in game.units.values() for f in u.flags),
              k.ZONE: frozenset(gmap.zones if gmap else ()), k.EDGE: frozenset(gmap.edges if gmap else ()),
-             k.HEX: frozenset(gmap.hexes if gmap else ())}
+             k.HEX: frozenset(gmap.hexes if gmap else ()), k.TRACE: frozenset(game.traces)}
     objectives = frozenset(h for a in game.awards if a.trigger.kind == "holds" for h in a.trigger.hexes)
     return ExpressionCompiler(frozenset(), names, about_unit, objectives)
 

@@ -16,10 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulec.compile.kinds import (AREA, BOOL, EDGE, FLAG, HEX, HEXES, NUMBER, PHASE, SIDE, STATUS, TERRAIN, UNIT,
-                                 UNIT_TYPE, UNITS, ZONE)
+from rulec.compile.kinds import (AREA, BOOL, EDGE, FLAG, HEX, HEXES, NUMBER, PHASE, SIDE, STATUS, TERRAIN, TEXT, TRACE,
+                                 UNIT, UNIT_TYPE, UNITS, ZONE)
 
 STATIC, POSITION, ABOUT_UNIT = "static", "position", "unit"
+# Names that exist only where their field gives them a value: the hex a trace enters and the side tracing
+# (a trace's `through` and `lost_when`), the battle a battle modifier's `when` is about.
+IN_TRACE, IN_BATTLE = "trace", "battle"
+IN_UNIT_MODIFIER = "unit modifier"  # whether the unit is fighting, and on which side of the battle
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,7 @@ class Function:
     keywords: dict[str, str] = field(default_factory=dict)
     variadic: bool = False
     depends: str = POSITION
+    within: str = ""  # IN_TRACE, IN_BATTLE: the only fields it may be used in ("": any)
 
     def signature(self) -> str:
         parts = [kind.upper().replace(" ", "_") for kind in self.params]
@@ -87,7 +92,32 @@ UNIT_ATTRIBUTES: dict[str, Name] = {n.name: n for n in (
     Name("type", UNIT_TYPE, "{0}.type", "its unit type", STATIC),
     Name("hex", HEX, "ctx.hex_of({0})", "the hex it stands in (\"\" when it is not on the map: in no zone, next to nothing)"),
     Name("status", STATUS, "ctx.status_of({0})", "on_map, pending, exited or eliminated"),
+    Name("division", TEXT, "{0}.division", "its division (\"\" if none)", STATIC),
 )}
+
+# ------------------------------------------------------------ traces and battles
+# In a trace's `through` and `lost_when`: the hex entered (or the source) and the side tracing.
+NAMES.update({n.name: n for n in (
+    Name("hex", HEX, "ctx.hex", "in a trace: the hex the path enters (in `lost_when`: the source)", IN_TRACE),
+    Name("friendly", SIDE, "ctx.friendly", "in a trace: the side tracing", IN_TRACE),
+)})
+# In a unit modifier's `when`: what the unit's strength is being worked out for.
+NAMES.update({n.name: n for n in (
+    Name("attacking", BOOL, "(ctx.role == 'attack')", "in a unit modifier: whether the unit's strength is asked as an attacker's",
+         IN_UNIT_MODIFIER),
+    Name("defending", BOOL, "(ctx.role == 'defence')", "in a unit modifier: whether the unit's strength is asked as a defender's",
+         IN_UNIT_MODIFIER),
+)})
+# In a battle modifier's `when`: the battle as declared.
+NAMES.update({n.name: n for n in (
+    Name("attackers", UNITS, "ctx.attackers", "in a battle modifier: the attacking units", IN_BATTLE),
+    Name("defenders", UNITS, "ctx.defenders", "in a battle modifier: the defending units", IN_BATTLE),
+    Name("attacker_hexes", HEXES, "ctx.attacker_hexes", "in a battle modifier: the hexes the attackers stand in", IN_BATTLE),
+    Name("defender_hexes", HEXES, "ctx.defender_hexes", "in a battle modifier: the hexes attacked", IN_BATTLE),
+    Name("defender_hex", HEX, "ctx.defender_hexes[0]", "in a battle modifier: the (first) hex attacked", IN_BATTLE),
+    Name("attacker_side", SIDE, "ctx.attacker_side", "in a battle modifier: the attacking side", IN_BATTLE),
+    Name("defender_side", SIDE, "ctx.defender_side", "in a battle modifier: the defending side", IN_BATTLE),
+)})
 
 _UNIT_FILTERS = {"side": SIDE, "zone": AREA, "hex": HEX, "type": UNIT_TYPE, "flag": FLAG, "status": STATUS}
 
@@ -130,6 +160,23 @@ _add(
     Function("controls", (SIDE, HEX), BOOL, "(ctx.controller({1}) == {0})",
              "whether the side holds an objective hex (see `objectives`): its unit was the last to enter or pass through it, "
              "or as movement { control } says"),
+    Function("enemy_zoc", (SIDE, HEX), BOOL, "({1} in ctx.enemy_zoc({0}))",
+             "whether a hex is in the zone of control of a unit of another side than the one given"),
+    # the same, for the side tracing (a trace's `through` and `lost_when`)
+    Function("enemy_occupied", (HEX,), BOOL, "any(x_.side != ctx.friendly for x_ in ctx.units_at({0}))",
+             "in a trace: whether a unit of another side than the one tracing stands in a hex", within=IN_TRACE),
+    Function("friendly_occupied", (HEX,), BOOL, "any(x_.side == ctx.friendly for x_ in ctx.units_at({0}))",
+             "in a trace: whether a unit of the side tracing stands in a hex", within=IN_TRACE),
+    Function("enemy_zoc", (HEX,), BOOL, "({0} in ctx.enemy_zoc(ctx.friendly))",
+             "in a trace: whether a hex is in the zone of control of a unit of another side than the one tracing",
+             within=IN_TRACE),
+    # traces (trace NAME { ... }), worked out when asked and kept for the position
+    Function("traced", (TRACE, UNIT), BOOL, "ctx.traced({0}, {1})",
+             "whether a trace reaches the unit's hex from its side's sources (a unit off the map: no)"),
+    Function("traced_hex", (TRACE, SIDE, HEX), BOOL, "ctx.traced_hex({0}, {1}, {2})",
+             "whether a trace of the side reaches a hex from its sources"),
+    Function("supplied", (UNIT,), BOOL, "ctx.traced('supply', {0})",
+             "short for traced(supply, UNIT): needs a trace named supply"),
     # state
     Function("vp", (SIDE,), NUMBER, "ctx.vp({0})", "a side's victory points so far"),
     # sets and numbers

@@ -22,11 +22,12 @@ UNIT_TYPE = "unit type"
 FLAG = "flag"
 PHASE = "phase"
 STATUS = "status"
+TRACE = "trace"  # a trace of the game (supply ...), by its name
 # A parameter that takes the name of a zone or of a map edge (units(zone = ...)).
 AREA = "zone or edge"
 
 # Kinds whose values are ids (texts at run time): a text in quotes compares equal to them.
-ID_KINDS = frozenset({SIDE, HEX, ZONE, EDGE, TERRAIN, UNIT_TYPE, FLAG, PHASE, STATUS})
+ID_KINDS = frozenset({SIDE, HEX, ZONE, EDGE, TERRAIN, UNIT_TYPE, FLAG, PHASE, STATUS, TRACE})
 
 # What a set holds: the kind a quantifier's variable takes.
 ELEMENT = {UNITS: UNIT, HEXES: HEX}

@@ -20,6 +20,8 @@ Modules, one job each:
     movement.py     the movement search (MP, terrain, roads, rivers, ZOC, objectives passed)
     step_costs.py   what each step costs a unit type in a phase (costs per type, cost expressions, modes)
     combat.py       battle columns, shifts, DRMs, retreat paths
+    modifiers.py    the modifiers pipeline: unit strengths and allowances, battle shifts and DRMs
+    traces.py       traces (supply ...): the hexes a side reaches from its sources, when asked
     context.py      EngineContext: the position as compiled expressions read it
     victory.py      VP awards, sudden death and victory levels
     procedures.py   a phase's predicates (when, movers, attackers) and hooks, the game's own hooks
@@ -46,8 +48,8 @@ Where later games' rules go (each is an addition, not a rewrite):
       names the phase a reinforcement enters in; CombatRules.one_attack_per_unit =
       "player_turn" keeps `attacked` across the combat phases of one player turn.
     - disruption and recovery: markers with expiry; a result effect would mark units, and the state keep a `disrupted` set beside `moved` and `attacked`.
-    - supply tracing: a supply.py beside movement.py, a search over tables.steps that
-      stops at enemy ZOC.
+    - supply tracing: traces.py (a `trace` block's `through` condition says what blocks it);
+      its effects are modifiers (modifiers.py) or any rule that asks `supplied(u)`.
     - forts: terrain rows with their own shifts already work; unit-type guards (a unit
       that does not retreat, one eliminated only by listed results) would be read by
       effects.py where it eliminates and retreats.

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
-from rulec.engine import duties, sight
+from rulec.engine import duties, modifiers, sight
 from rulec.engine.actions import ATTACK, CANCEL, END, FIGHT, RESOLVE, WITH, Action
 from rulec.engine.frames import Battle, Declare, Declared, Effects, Roll
 from rulec.engine.statuses import ON_MAP
@@ -253,9 +253,16 @@ def declared_why(state: "GameState", frame: Declared, action: Action) -> tuple[s
 def odds(state: "GameState", targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> fight.Odds:
     """The column and modifiers a battle of `attackers` against `targets` would be resolved with now."""
     occupants = state._occupants()
-    defenders = [state._units[u] for h in targets for u in occupants.get(h, ())]
-    return fight.odds(state.game, state.tables, state.options, [state._units[u] for u in attackers],
-                      [state.pos[u] for u in attackers], defenders, targets[0], targets[1:])
+    if not any(state._modifiers):  # the game (with its options) has no modifier: printed strengths, terrain alone
+        units = state._units
+        return fight.odds(state.game, state.tables, sum(units[u].strength for u in attackers),
+                          sum(units[u].strength for h in targets for u in occupants.get(h, ())),
+                          [state.pos[u] for u in attackers], targets[0], targets[1:])
+    attack, attack_modifiers = modifiers.total(state, attackers, "attack")
+    defence, defence_modifiers = modifiers.total(state, [u for h in targets for u in occupants.get(h, ())], "defence")
+    applied = tuple(dict.fromkeys(attack_modifiers + defence_modifiers))
+    return fight.odds(state.game, state.tables, attack, defence, [state.pos[u] for u in attackers], targets[0], targets[1:],
+                      modifiers.battle_steps(state, attackers, targets), applied)
 
 
 # ------------------------------------------------------------ the Roll frame (chance)

@@ -1,5 +1,8 @@
 """Combat arithmetic: the column of a battle, and where a beaten unit may retreat.
 
+The column: strengths (after unit modifiers, engine/modifiers.py), then terrain, then the battle
+modifiers in file order, each shift clamped to the table.
+
 Pure functions over the model and the precomputed tables; the state decides
 who attacks whom and applies the results.
 """
@@ -10,24 +13,25 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from rulec.engine.tables import Tables
-from rulec.runtime.model import CombatTable, Game, Hex, RetreatPolicy, Unit, hexside_key
+from rulec.runtime.model import CombatTable, Game, Hex, Modifier, RetreatPolicy, hexside_key
 
 
 @dataclass(frozen=True)
 class Odds:
     """How a declared battle will be resolved (announced before the die roll, 10.1-style)."""
 
-    attack: int
-    defence: int
+    attack: int | float  # after unit modifiers (a fraction only when the game keeps fractions)
+    defence: int | float
     base_column: int  # from the differential or the odds alone, clamped to the table
     terrain_shift: int
-    option_shift: int
+    modifier_shift: int  # the battle modifiers' column shifts, applied after terrain
     column: int  # final column index, clamped after every shift
     drm: int
     label: str  # the final column's label
+    modifiers: tuple[str, ...] = ()  # the modifiers that applied: unit modifiers, then battle modifiers
 
     @property
-    def differential(self) -> int:
+    def differential(self) -> int | float:
         return self.attack - self.defence
 
 
@@ -80,32 +84,14 @@ def terrain_effect(tables: Tables, defender_hex: Hex, attacker_hexes: Iterable[H
     return min(effects, key=lambda effect: (effect[0], sign * effect[1]))
 
 
-def _share_division(attackers: list[Unit]) -> bool:
-    divisions = [u.division for u in attackers if u.division]
-    return len(divisions) != len(set(divisions))
-
-
-# Named conditions an option's combat modifier may require (CombatModifier.when).
-BATTLE_CONDITIONS = {
-    "always": lambda attackers: True,
-    "attackers_share_division": _share_division,  # more than one attacker of one division
-}
-
-
-def battle_condition(name: str, attackers: list[Unit]) -> bool:
-    condition = BATTLE_CONDITIONS.get(name)
-    if condition is None:
-        raise ValueError(f"unknown battle condition '{name}'; known: {', '.join(BATTLE_CONDITIONS)}")
-    return condition(attackers)
-
-
-def odds(game: Game, tables: Tables, options: Iterable[str], attackers: list[Unit], attacker_hexes: list[Hex],
-         defenders: list[Unit], defender_hex: Hex, more_defender_hexes: tuple[Hex, ...] = ()) -> Odds:
-    """The odds of a battle; a multi-hex battle (`more_defender_hexes`) takes the terrain effect of its
-    target hexes that is worst for the attacker."""
+def odds(game: Game, tables: Tables, attack: int | float, defence: int | float, attacker_hexes: list[Hex],
+         defender_hex: Hex, more_defender_hexes: tuple[Hex, ...] = (), steps: Iterable[Modifier] = (),
+         unit_modifiers: tuple[str, ...] = ()) -> Odds:
+    """The odds of a battle of `attack` against `defence` (strengths after unit modifiers, whose ids
+    are `unit_modifiers`): the column, then the terrain effect, then each battle modifier of `steps`
+    in file order, the column clamped to the table after each shift. A multi-hex battle
+    (`more_defender_hexes`) takes the terrain effect of its target hexes worst for the attacker."""
     table = game.tables[game.combat.table]
-    attack = sum(u.strength for u in attackers)
-    defence = sum(u.strength for u in defenders)
     column = base = base_column(table, attack, defence)
     shift, drm = terrain_effect(tables, defender_hex, attacker_hexes)
     if more_defender_hexes:
@@ -113,14 +99,14 @@ def odds(game: Game, tables: Tables, options: Iterable[str], attackers: list[Uni
         shift, drm = min([(shift, drm)] + [terrain_effect(tables, h, attacker_hexes) for h in more_defender_hexes],
                          key=lambda effect: (effect[0], sign * effect[1]))
     column = clamp(column + shift, table)
-    option_shift = 0
-    for option_id in options:
-        for modifier in game.options[option_id].combat_modifiers:
-            if battle_condition(modifier.when, attackers):
-                option_shift += modifier.column_shift
-                drm += modifier.drm
-                column = clamp(column + modifier.column_shift, table)
-    return Odds(attack, defence, base, shift, option_shift, column, drm, table.columns[column].label)
+    modifier_shift = 0
+    applied = list(unit_modifiers)
+    for modifier in steps:
+        modifier_shift += modifier.shift
+        drm += modifier.drm
+        column = clamp(column + modifier.shift, table)
+        applied.append(modifier.id)
+    return Odds(attack, defence, base, shift, modifier_shift, column, drm, table.columns[column].label, tuple(applied))
 
 
 def result_code(table: CombatTable, column: int, roll: int, drm: int) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Collection, Sequence
 
+from rulec.engine.traces import traced_hexes
 from rulec.runtime.context import ContextBase, select_units
 from rulec.runtime.model import Unit
 
@@ -50,8 +51,8 @@ class EngineContext(ContextBase):
         return self._state.unit(uid)
 
     def units_at(self, hex: str) -> Sequence[Unit]:
-        state = self._state
-        return [state.unit(uid) for uid, where in state.positions.items() if where == hex]
+        state = self._state  # the occupants of the position, worked out once (a trace asks of every hex)
+        return [state.unit(uid) for uid in state._occupants().get(hex, ())]
 
     def hex_of(self, unit: Unit) -> str:
         return self._state.positions.get(unit.id, "")
@@ -73,3 +74,14 @@ class EngineContext(ContextBase):
 
     def vp(self, side: str) -> int:
         return self._state.vp.get(side, 0)
+
+    # ------------------------------------------------------------ traces
+    def enemy_zoc(self, side: str) -> Collection[str]:
+        return self._state.enemy_zoc(side)
+
+    def traced(self, trace: str, unit: Unit) -> bool:
+        where = self._state.positions.get(unit.id)
+        return where is not None and where in traced_hexes(self._state, trace, unit.side, EngineContext(self._state))
+
+    def traced_hex(self, trace: str, side: str, hex: str) -> bool:
+        return hex in traced_hexes(self._state, trace, side, EngineContext(self._state))

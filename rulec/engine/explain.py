@@ -91,11 +91,11 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
     if where == PENDING and unit.arrives and unit.arrives.placement == "anywhere":
         return f"{name} must be placed on an empty hex of {', '.join(unit.arrives.terrain) or 'any terrain'}", "placement"
     if where == ON_MAP:
-        free = reachable(state.tables, allowance=unit.move, start=state.pos[uid],
+        free = reachable(state.tables, allowance=state.allowance(uid), start=state.pos[uid],
                          enemy_occupied=state._enemy_occupied(unit.side), enemy_zoc=frozenset(), costs=state._step_costs(unit))
         if h in free.destinations:
             return f"{name} must stop on entering an enemy zone of control before {h}", "zoc_stop"
-    return f"{name} cannot reach {h} within its movement allowance of {unit.move}", "movement_allowance"
+    return f"{name} cannot reach {h} within its movement allowance of {state.allowance(uid)}", "movement_allowance"
 
 def _why_not_attack(state: "GameState", action: Action) -> tuple[str, str | None]:
     occupants = state._occupants()

@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, KeysView
 from rulec.diagnostics import did_you_mean
 from rulec.engine import battles, placement, procedures, scenarios
 from rulec.engine import combat as fight
-from rulec.engine import duties
+from rulec.engine import duties, modifiers
 from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, PLACE, RESOLVE, WITH, Action, ActionSyntaxError,
                                   IllegalAction, expand, format_action, parse_words)
 from rulec.engine.battles import BattleReport
@@ -96,6 +96,9 @@ class GameState:
         in_play = scenarios.in_play(game, scenario, added)
         # Units that land "anywhere" are held where they land only when an option adding them says so.
         self._landing_locked = frozenset(uid for o in options if game.options[o].landing_locks for uid in game.options[o].adds)
+        # The modifiers in play with these options: changing strength, allowance; of battles (engine/modifiers.py).
+        self._modifiers = modifiers.in_play(game, options)
+        self._folded_traces: dict = {}  # (trace, side) -> the hexes its map conditions let through (traces.py); shared by clones
         self.vp = {side: 0 for side in game.sides}
         self.vp_log: list[VpEntry] = []
         self.turn = 1
@@ -470,7 +473,7 @@ class GameState:
         that has not moved yet stands where it began the phase: its moves are also
         kept under its id alone.
         """
-        key = (uid, self.pos.get(uid))
+        key = self._moves_key(uid) if self._modifiers[1] else (uid, self.pos.get(uid))
         found = self._phase_moves.get(key)
         if found is None:
             reach = self._reach(uid)
@@ -486,9 +489,16 @@ class GameState:
             found = (moves, exits, destinations.keys(), to)
             if self._keeps_moves(uid):
                 self._phase_moves[key] = found
-                if uid not in self.moved:  # where it stands for the whole phase (see _movement_actions)
+                if uid not in self.moved and not self._modifiers[1]:  # where it stands for the whole phase (see _movement_actions)
                     self._phase_moves[uid] = found
         return found
+
+    def _moves_key(self, uid: str) -> tuple:
+        """What a unit's moves are kept under within the phase: where it stands, and its allowance when
+        modifiers may change that as the phase goes on (a friendly move may cut a unit's supply)."""
+        if self._modifiers[1]:
+            return uid, self.pos.get(uid), self.allowance(uid)
+        return uid, self.pos.get(uid)
 
     def _keeps_moves(self, uid: str) -> bool:
         """May this unit's moves be kept for the rest of the phase?
@@ -587,7 +597,7 @@ class GameState:
         return self.game.movement.reinforcement_delay and self.due.get(uid) == self.turn
 
     def _reach(self, uid: str) -> Reach:
-        key = ("reach", uid, self.pos.get(uid))
+        key = ("reach", *self._moves_key(uid)) if self._modifiers[1] else ("reach", uid, self.pos.get(uid))
         reach = self._phase_moves.get(key) or self._cache.get(key)
         if reach is None:
             reach = self._compute_reach(uid)
@@ -600,10 +610,15 @@ class GameState:
     def _compute_reach(self, uid: str) -> Reach:
         return self._search_moves(uid, reach_of)
 
+    def allowance(self, uid: str) -> int:
+        """The MP a unit may spend now: its movement allowance through the game's unit modifiers."""
+        return modifiers.allowance(self, uid)
+
     def _search_moves(self, uid: str, search: Callable[..., Any]) -> Any:
         """Run `search` (movement.reach_of, or movement.costs_of for what moves cost) with the unit's
         allowance, start or entry hexes and obstacles; either result has `destinations`."""
         unit = self._units[uid]
+        allowance = self.allowance(uid) if self._modifiers[1] else unit.move
         enemy, zoc, friends = self._obstacles(unit.side)
         if self.game.movement.zoc == "none":
             zoc = 0
@@ -613,7 +628,7 @@ class GameState:
         costs = self._step_costs(unit) if tables.varying_costs else tables.base_costs
         if self.where[uid] == ON_MAP:
             locked = uid in self.locked
-            found = search(self.tables, allowance=unit.move, start=self.pos[uid], enemy=enemy, zoc=zoc, friends=friends,
+            found = search(self.tables, allowance=allowance, start=self.pos[uid], enemy=enemy, zoc=zoc, friends=friends,
                            locked=locked, leave=self._leave_zoc(unit) if locked else None, costs=costs)
             if self.game.modes and not locked:  # a unit held in an enemy zone of control leaves only as leave_zoc says
                 found = self._moves_by_mode(unit, found, search, enemy, zoc, friends)
@@ -629,13 +644,13 @@ class GameState:
             return Reach(spots, ()) if search is reach_of else MoveCosts(spots, {})
         hexes = arrival.hexes if arrival is not None else ()
         entry_cost = costs.offmap_entry_cost
-        reach = search(self.tables, allowance=unit.move, start=None, entries=tuple((h, entry_cost[h]) for h in hexes),
+        reach = search(self.tables, allowance=allowance, start=None, entries=tuple((h, entry_cost[h]) for h in hexes),
                        enemy=enemy, zoc=zoc, friends=friends, costs=costs)
         if reach.destinations or self.game.movement.blocked_entry != "closest_legal":
             return reach
         # Blocked entry: the closest hexes of the same map edge where entering is legal.
         for ring in self._fallback_rings(hexes):
-            reach = search(self.tables, allowance=unit.move, start=None, entries=tuple((h, entry_cost[h]) for h in ring),
+            reach = search(self.tables, allowance=allowance, start=None, entries=tuple((h, entry_cost[h]) for h in ring),
                            enemy=enemy, zoc=zoc, friends=friends, costs=costs)
             if reach.destinations:
                 return reach
@@ -666,7 +681,7 @@ class GameState:
                 continue
             costs = self.tables.mode_costs_for(mode, self._cost_values())
             blocked = enemy | zoc if "enemy_zoc" in mode.may_not_enter else enemy
-            other = search(self.tables, allowance=unit.move * costs.per_mp, start=start, enemy=blocked, zoc=zoc,
+            other = search(self.tables, allowance=self.allowance(unit.id) * costs.per_mp, start=start, enemy=blocked, zoc=zoc,
                            friends=friends, costs=costs)
             found = merge_moves(self.tables, found, other, costs.per_mp)
         return found

@@ -25,6 +25,18 @@ class EvalContext(Protocol):
     phase: str  # the current phase id
     phasing_side: str  # the side whose phase it is ("" in a phase of no side)
     unit: Unit | None  # the unit an award or condition is about (an exiting or eliminated unit)
+    # A trace's `through` and `lost_when`: the hex entered (or the source) and the side tracing.
+    hex: str
+    friendly: str
+    # A unit modifier's `when`: "attack" or "defence" while the unit's strength in a battle is asked ("" otherwise).
+    role: str
+    # A battle modifier's `when`: the battle as declared.
+    attackers: Sequence[Unit]
+    defenders: Sequence[Unit]
+    attacker_hexes: Sequence[str]
+    defender_hexes: Sequence[str]
+    attacker_side: str
+    defender_side: str
 
     def units(self, side: str | None = None, zone: str | None = None, hex: str | None = None,
               type: str | None = None, flag: str | None = None, status: str | None = None) -> Sequence[Unit]:
@@ -89,6 +101,18 @@ class EvalContext(Protocol):
         """A side's victory points so far."""
         ...
 
+    def enemy_zoc(self, side: str) -> Collection[str]:
+        """The hexes in the zone of control of a unit of another side."""
+        ...
+
+    def traced(self, trace: str, unit: Unit) -> bool:
+        """Whether the trace reaches the unit's hex from its side's sources."""
+        ...
+
+    def traced_hex(self, trace: str, side: str, hex: str) -> bool:
+        """Whether the side's trace reaches the hex from its sources."""
+        ...
+
     def lead(self) -> int:
         """The leader's VP minus the next side's."""
         ...
@@ -128,6 +152,16 @@ class ContextBase:
     """
 
     game: Game | None
+    # Set only while a trace or a battle modifier is evaluated (the names of those fields).
+    hex: str = ""
+    friendly: str = ""
+    role: str = ""
+    attackers: Sequence[Unit] = ()
+    defenders: Sequence[Unit] = ()
+    attacker_hexes: Sequence[str] = ()
+    defender_hexes: Sequence[str] = ("",)
+    attacker_side: str = ""
+    defender_side: str = ""
 
     def vp(self, side: str) -> int:
         raise NotImplementedError
@@ -252,3 +286,12 @@ class StandInContext(ContextBase):
 
     def vp(self, side: str) -> int:
         return 0
+
+    def enemy_zoc(self, side: str) -> Collection[str]:
+        return ()  # a made-up position: no zone of control is worked out
+
+    def traced(self, trace: str, unit: Unit) -> bool:
+        return True  # a made-up position traces everywhere (no trace is searched)
+
+    def traced_hex(self, trace: str, side: str, hex: str) -> bool:
+        return True

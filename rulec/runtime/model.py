@@ -466,6 +466,8 @@ class CombatRules:
     may_attack: Expr | None = None
     must_attack: Expr | None = None
     must_be_attacked: Expr | None = None
+    # A side's total strength in a battle after unit modifiers: "keep" its fraction, or round it.
+    fractions: Literal["keep", "down", "up", "nearest"] = "keep"
 
 
 # ---------------------------------------------------------------- sequence
@@ -592,16 +594,53 @@ class VictoryRules:
     otherwise: str | None = None  # the side that wins when no level holds; None: a draw
 
 
-# -------------------------------------------------------- options, scenarios
+# ----------------------------------------------------- traces and modifiers
 @dataclass(frozen=True)
-class CombatModifier:
-    """A column shift or die-roll modifier applied when its condition holds."""
+class Trace:
+    """A path searched from sources (supply, communication): `trace NAME { ... }` (engine/traces.py).
 
-    column_shift: int = 0
+    A hex is traced for a side when a path of at most `max_length` steps leads to it from one
+    of the side's `sources`, every hex of it (the source and the end included) meeting the
+    file's `through` (a condition on `hex`, with `friendly` the side tracing). The checker
+    splits it: `through_static`, the conditions on the map alone (folded into a set of hexes
+    once per game and side), and `through`, those on the position. A source for which
+    `lost_when` holds (a condition on the source `hex`) supplies nobody.
+    """
+
+    id: str
+    sources: dict[str, tuple[Hex, ...]]  # side -> its source hexes
+    through: Expr | None = None  # None: no condition on the position
+    through_static: Expr | None = None  # None: no condition on the map alone
+    max_length: int | None = None  # None: no limit
+    lost_when: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """One step of the modifiers pipeline (`modifier NAME { ... }`, engine/modifiers.py).
+
+    applies "unit": while `when` holds for a unit (`unit`), its strength in battle and its
+    movement allowance are multiplied by `*_times`, then `*_plus` added, modifier after
+    modifier in file order (fractions as CombatRules.fractions says; MP rounded down).
+    applies "battle": while `when` holds for a battle (attackers, defenders ...), its column
+    moves `shift` columns (after terrain, clamped to the table) and its die `drm`.
+    `option`: the modifier is in play only when that option is chosen.
+    """
+
+    id: str
+    applies: Literal["unit", "battle"]
+    name: str = ""  # its name on the aids
+    when: Expr | None = None  # None: always
+    option: str | None = None
+    strength_times: float = 1
+    strength_plus: float = 0
+    move_times: float = 1
+    move_plus: float = 0
+    shift: int = 0
     drm: int = 0
-    when: str = "always"  # a named battle condition, e.g. "attackers_share_division"
 
 
+# -------------------------------------------------------- options, scenarios
 @dataclass(frozen=True)
 class Option:
     """An optional rule or scenario a player may choose before the game."""
@@ -611,7 +650,6 @@ class Option:
     text: str = ""
     adds: tuple[str, ...] = ()  # optional units brought into play
     vp: dict[str, int] = field(default_factory=dict)  # VP given on selection
-    combat_modifiers: tuple[CombatModifier, ...] = ()
     choose_variant: VariantChoice | None = None  # units that use a variant counter, chosen at set-up
     landing_locks: bool = False  # units it adds that land "anywhere" may not move on, nor attack in the next combat phase
     excludes: tuple[str, ...] = ()  # options that may not be chosen with this one
@@ -769,6 +807,8 @@ class Game:
     options: dict[str, Option] = field(default_factory=dict)
     scenarios: dict[str, Scenario] = field(default_factory=dict)
     battle: BattleSystem | None = None
+    traces: dict[str, Trace] = field(default_factory=dict)
+    modifiers: tuple[Modifier, ...] = ()  # in file order: the order they apply in
     source: str = ""  # the game file it was compiled from
     # Rulebook case references by engine mechanic (e.g. "enemy_occupied" -> "7.31"),
     # so that an illegal move can cite the game's own rule.

@@ -32,8 +32,8 @@ def odds_view(game: Game, odds: fight.Odds) -> dict[str, Any]:
                 "percent": round(100 * count / die, 1)} for code, count in codes.items()]
     return {"attack": odds.attack, "defence": odds.defence, "column": odds.label, "column_index": odds.column,
             "base_column": table.columns[odds.base_column].label if odds.base_column < len(table.columns) else None,
-            "terrain_shift": odds.terrain_shift, "option_shift": odds.option_shift, "drm": odds.drm,
-            "results": results}
+            "terrain_shift": odds.terrain_shift, "modifier_shift": odds.modifier_shift, "drm": odds.drm,
+            "modifiers": list(odds.modifiers), "results": results}
 
 
 def position_view(state: GameState, kinds: dict[str, str]) -> dict[str, Any]:

@@ -169,8 +169,9 @@ function drawPanel() {
     const facts = el("p", {id: "odds", "data-column": o.column, "data-drm": o.drm},
       `${o.attack} against ${o.defence}: column "${o.column}"` + (o.base_column !== o.column ? ` (from "${o.base_column}"` +
       (o.terrain_shift ? `, terrain ${o.terrain_shift > 0 ? "+" : ""}${o.terrain_shift}` : "") +
-      (o.option_shift ? `, options ${o.option_shift > 0 ? "+" : ""}${o.option_shift}` : "") + ")" : "") +
-      (o.drm ? `, die ${o.drm > 0 ? "+" : ""}${o.drm}` : ""));
+      (o.modifier_shift ? `, modifiers ${o.modifier_shift > 0 ? "+" : ""}${o.modifier_shift}` : "") + ")" : "") +
+      (o.drm ? `, die ${o.drm > 0 ? "+" : ""}${o.drm}` : "") +
+      (o.modifiers.length ? `; modifiers: ${o.modifiers.join(", ")}` : ""));
     battle.appendChild(facts);
     const table = el("table", {class: "odds", id: "odds-results"});
     table.appendChild(el("tr")).append(el("th", {}, "result"), el("th", {}, "chance"));

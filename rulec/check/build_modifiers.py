@@ -1,0 +1,108 @@
+"""Build the `trace` and `modifier` sections: paths from sources, and the modifiers pipeline.
+
+    trace supply {
+      from { blue = west  red = [east, 0905] }     # each side's sources: zones, edges, hexes
+      through = not enemy_occupied(hex) and (not enemy_zoc(hex) or friendly_occupied(hex))
+      max_length = 6
+      lost_when = enemy_occupied(hex)               # a source held by the enemy supplies nobody
+    }
+    modifier cut_off { applies = unit  when = not supplied(unit)  strength_times = 0.5  move_plus = -1 }
+    modifier town    { applies = battle  when = defender_side == blue and has_terrain(defender_hex, town)  shift = -1 }
+
+The engine plays them in rulec/engine/traces.py and rulec/engine/modifiers.py.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulec.check.fields import plain
+from rulec.compile import kinds
+from rulec.compile.expressions import ExpressionCompiler, to_function
+from rulec.compile.functions import IN_BATTLE, IN_TRACE, IN_UNIT_MODIFIER, STATIC
+from rulec.language.parse import unparse
+from rulec.runtime import model as m
+
+# What a condition of a trace may depend on and still be folded when the game starts: the map, the hex, the side.
+_MAP_ONLY = frozenset({STATIC, IN_TRACE})
+_UNIT_ONLY = ("strength_times", "strength_plus", "move_times", "move_plus")
+_BATTLE_ONLY = ("shift", "drm")
+
+
+class TraceAndModifierSections:
+    """Builder methods for `trace` and `modifier` blocks (mixed into rulec.check.build.Builder)."""
+
+    def traces(self, sides: dict, game_map: m.MapDef | None, compiler: ExpressionCompiler) -> dict[str, m.Trace]:
+        result = {}
+        tracing = compiler.inside(IN_TRACE)
+        for tid, body in self.get(("trace",), {}).items():
+            path = ("trace", tid)
+            sources: dict[str, tuple[str, ...]] = {}
+            for side, value in body.get("from", {}).items():
+                if self.reference(side, sides, "side", path + ("from", side), key=True):
+                    sources[side] = tuple(dict.fromkeys(self._source_hexes(value, path + ("from", side), game_map)))
+            through_static, through = self._through(body["through"], path + ("through",), tracing) if "through" in body else (None, None)
+            lost = self.expression(body["lost_when"], path + ("lost_when",), tracing, kinds.BOOL) if "lost_when" in body else None
+            result[tid] = m.Trace(id=tid, sources=sources, through=through, through_static=through_static,
+                                  max_length=body.get("max_length"), lost_when=lost)
+        return result
+
+    def _through(self, value: Any, path: tuple, tracing: ExpressionCompiler) -> tuple[m.Expr | None, m.Expr | None]:
+        """A trace's `through`, split into the conditions that depend on the map alone (folded into a set of
+        hexes when the game starts) and those that depend on the position (asked at each search)."""
+        whole = self.expression(value, path, tracing, kinds.BOOL)
+        tree = value.get("tree") if isinstance(value, dict) else None
+        if whole is None or tree is None:
+            return None, whole
+        parts = tree[1] if tree[0] == "and" else [tree]
+        static = [p for p in parts if tracing.typed(p, kinds.BOOL).depends <= _MAP_ONLY]
+        moving = [p for p in parts if not any(p is q for q in static)]
+        return _conjunction(static, tracing), _conjunction(moving, tracing)
+
+    def _source_hexes(self, value: Any, path: tuple, game_map: m.MapDef | None) -> list[str]:
+        """A trace's sources for one side: zones and map edges by name, hexes, rectangles of hexes."""
+        areas = {**game_map.zones, **game_map.edges} if game_map else {}
+        hexes: list[str] = []
+        items = value if isinstance(value, list) else [value]
+        for i, item in enumerate(items):
+            here = path + (i,) if isinstance(value, list) else path
+            if isinstance(item, str) and not item.isdigit():
+                if self.reference(item, areas, "zone", here):
+                    hexes.extend(areas[item])
+            else:
+                hexes.extend(self.hex_list(item, here))
+        return hexes
+
+    def modifiers(self, options: dict, compiler: ExpressionCompiler) -> tuple[m.Modifier, ...]:
+        result = []
+        for mid, body in self.get(("modifier",), {}).items():
+            path = ("modifier", mid)
+            applies = body.get("applies")
+            if applies not in ("unit", "battle"):  # the schema reports it; nothing more to say about the rest
+                continue
+            wrong = _BATTLE_ONLY if applies == "unit" else _UNIT_ONLY
+            for name in wrong:
+                if name in body:
+                    self.error("unknown-field", f"a modifier that applies to {plain(applies)} has no '{name}'", path + (name,),
+                               "unit modifiers change strength and move; battle modifiers shift and drm", key=True)
+            if not any(name in body for name in (_UNIT_ONLY if applies == "unit" else _BATTLE_ONLY)):
+                self.error("field-alone", f"modifier '{mid}' changes nothing, so it would do nothing", path, key=True,
+                           hint="give it " + ("strength_times, strength_plus, move_times or move_plus" if applies == "unit"
+                                              else "shift or drm"))
+            option = body.get("option")
+            if option is not None:
+                option = self.reference(option, options, "option", path + ("option",))
+            about = compiler.inside(IN_BATTLE) if applies == "battle" else compiler.inside(IN_UNIT_MODIFIER, about_unit=True)
+            when = self.expression(body["when"], path + ("when",), about, kinds.BOOL) if "when" in body else None
+            if "when" not in body or when is not None:
+                result.append(m.Modifier(id=mid, applies=applies, name=str(body.get("name", "")), when=when, option=option,
+                                         **{k: v for k, v in body.items() if k in _UNIT_ONLY + _BATTLE_ONLY}))
+        return tuple(result)
+
+
+def _conjunction(parts: list, compiler: ExpressionCompiler) -> m.Expr | None:
+    """`a and b and ...` of expression trees as one compiled condition (None for none)."""
+    if not parts:
+        return None
+    tree = parts[0] if len(parts) == 1 else ["and", parts]
+    return m.Expr(source=unparse(tree), function=to_function(compiler.source(tree, kinds.BOOL)))

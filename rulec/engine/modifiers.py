@@ -1,0 +1,106 @@
+"""The modifiers pipeline: unit strengths and allowances, battle column shifts and DRMs (model.Modifier).
+
+Unit modifiers multiply then add to a unit's printed strength (as it fights) and
+movement allowance (as the movement search spends it), one after the other in
+file order, each while its `when` holds for the unit. Battle modifiers give the
+column shifts and die-roll modifiers applied after terrain (combat.odds). A
+modifier guarded by an option plays only when the option is chosen
+(`in_play`, once per game). Answers are worked out when asked and kept for the
+position (GameState._cache).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Sequence
+
+from rulec.engine.context import EngineContext
+from rulec.runtime.model import Game, Hex, Modifier, Unit
+
+if TYPE_CHECKING:
+    from rulec.engine.state import GameState
+
+# How a side's total strength is rounded once every unit's modifiers are applied (CombatRules.fractions).
+ROUNDING = {"keep": lambda x: x, "down": math.floor, "up": math.ceil, "nearest": lambda x: math.floor(x + 0.5)}
+
+
+def in_play(game: Game, options: Sequence[str]) -> tuple[tuple[Modifier, ...], tuple[Modifier, ...], tuple[Modifier, ...]]:
+    """The modifiers of a game with `options` chosen: those changing strength, those changing the
+    allowance (both unit modifiers), and battle modifiers, each in file order."""
+    chosen = [m for m in game.modifiers if m.option is None or m.option in options]
+    strength = tuple(m for m in chosen if m.applies == "unit" and (m.strength_times != 1 or m.strength_plus))
+    move = tuple(m for m in chosen if m.applies == "unit" and (m.move_times != 1 or m.move_plus))
+    battle = tuple(m for m in chosen if m.applies == "battle")
+    return strength, move, battle
+
+
+def _modified(state: "GameState", unit: Unit, printed: float, steps: tuple[Modifier, ...], what: str,
+              role: str = "") -> tuple[float, tuple[str, ...]]:
+    """`printed` through the unit modifiers `steps` that hold for `unit` (times, then plus), and their ids;
+    `role` ("attack", "defence", "") is what `attacking` and `defending` read."""
+    value, applied = printed, []
+    context = EngineContext(state, unit)
+    context.role = role
+    for modifier in steps:
+        if modifier.when is None or modifier.when(context):
+            value = value * getattr(modifier, f"{what}_times") + getattr(modifier, f"{what}_plus")
+            applied.append(modifier.id)
+    return value, tuple(applied)
+
+
+def strength(state: "GameState", uid: str, role: str) -> tuple[float, tuple[str, ...]]:
+    """A unit's strength as it fights now as an attacker or a defender (`role`), and the modifiers that changed it."""
+    unit = state.unit(uid)
+    steps = state._modifiers[0]
+    if not steps:
+        return unit.strength, ()
+    key = ("strength", uid, role)
+    found = state._cache.get(key)
+    if found is None:
+        found = state._cache[key] = _modified(state, unit, unit.strength, steps, "strength", role)
+    return found
+
+
+def allowance(state: "GameState", uid: str) -> int:
+    """A unit's movement allowance now: its printed MP through the unit modifiers, rounded down, at least 0."""
+    steps = state._modifiers[1]
+    if not steps:
+        return state._units[uid].move
+    unit = state._units[uid]
+    key = ("allowance", uid)
+    found = state._cache.get(key)
+    if found is None:
+        found = state._cache[key] = max(0, math.floor(_modified(state, unit, unit.move, steps, "move")[0] + 1e-9))
+    return found
+
+
+def total(state: "GameState", uids: Sequence[str], role: str) -> tuple[int | float, tuple[str, ...]]:
+    """The strength of units fighting together as attackers or defenders (`role`: "attack", "defence"),
+    rounded as the game says, and the unit modifiers applied."""
+    if not state._modifiers[0]:  # no unit modifier changes strength: the printed strengths
+        units = state._units
+        return sum(units[u].strength for u in uids), ()
+    values = [strength(state, u, role) for u in uids]
+    amount = sum(v for v, _ in values)
+    rounding = state.game.combat.fractions if state.game.combat is not None else "keep"
+    amount = ROUNDING[rounding](amount)
+    if isinstance(amount, float) and amount.is_integer():
+        amount = int(amount)
+    applied = tuple(dict.fromkeys(m for _, ids in values for m in ids))
+    return amount, applied
+
+
+def battle_steps(state: "GameState", attackers: Sequence[str], targets: Sequence[Hex]) -> tuple[Modifier, ...]:
+    """The battle modifiers whose `when` holds for `attackers` against the units in `targets`, in file order."""
+    steps = state._modifiers[2]
+    if not steps:
+        return ()
+    occupants = state._occupants()
+    context = EngineContext(state)
+    context.attackers = [state.unit(u) for u in attackers]
+    context.defenders = [state.unit(u) for h in targets for u in occupants.get(h, ())]
+    context.attacker_hexes = tuple(dict.fromkeys(state.pos[u] for u in attackers if u in state.pos))
+    context.defender_hexes = tuple(targets)
+    context.attacker_side = context.attackers[0].side if context.attackers else (state.phase.side or "")
+    context.defender_side = context.defenders[0].side if context.defenders else ""
+    return tuple(m for m in steps if m.when is None or m.when(context))

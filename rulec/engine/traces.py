@@ -1,0 +1,68 @@
+"""Traces (supply, communication): the hexes a side's paths reach from its sources, worked out when asked.
+
+A trace (model.Trace) is a breadth-first search over the map's neighbour table
+(Tables.neighbours) from the side's sources, at most `max_length` steps; a hex
+joins the search when the trace's `through` conditions hold for it, evaluated
+with `hex` the hex and `friendly` the side tracing: those on the map alone
+(`through_static`) once a game, into a set of hexes; the others at each search.
+A source whose `lost_when` holds supplies nobody. The answer depends on the
+position (who stands where, the turn), so it is kept in GameState._cache, which
+every action drops: a rule asking `supplied(u)` gets the answer for the
+position it is asked in.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rulec.runtime.model import Hex, Trace
+
+if TYPE_CHECKING:
+    from rulec.engine.state import GameState
+
+
+def traced_hexes(state: "GameState", trace_id: str, side: str, context: Any) -> frozenset[Hex]:
+    """Every hex `side`'s trace `trace_id` reaches in this position (kept for the position);
+    `context` is a fresh EngineContext of the state, for the trace's conditions."""
+    key = ("trace", trace_id, side)
+    found = state._cache.get(key)
+    if found is None:
+        found = state._cache[key] = search(state, state.game.traces[trace_id], side, context)
+    return found
+
+
+def search(state: "GameState", trace: Trace, side: str, context: Any) -> frozenset[Hex]:
+    """The breadth-first search itself; each hex's `through` is evaluated once."""
+    context.friendly = side
+
+    def holds(condition, h: Hex) -> bool:
+        context.hex = h
+        return bool(condition(context))
+
+    through, lost_when = trace.through, trace.lost_when
+    static = trace.through_static
+    if static is not None:  # the conditions on the map alone: worked out once a game and side (shared by clones)
+        allowed = state._folded_traces.get((trace.id, side))
+        if allowed is None:
+            allowed = state._folded_traces[(trace.id, side)] = frozenset(h for h in state.tables.hexes if holds(static, h))
+    sources = [h for h in trace.sources.get(side, ()) if lost_when is None or not holds(lost_when, h)]
+    frontier = [h for h in dict.fromkeys(sources)
+                if (static is None or h in allowed) and (through is None or holds(through, h))]
+    reached = set(frontier)
+    refused: set[Hex] = set() if static is None else set(state.tables.hexes).difference(allowed)
+    neighbours = state.tables.neighbours
+    steps, limit = 0, trace.max_length
+    while frontier and (limit is None or steps < limit):
+        steps += 1
+        following = []
+        for h in frontier:
+            for n in neighbours[h]:
+                if n in reached or n in refused:
+                    continue
+                if through is None or holds(through, n):
+                    reached.add(n)
+                    following.append(n)
+                else:
+                    refused.add(n)
+        frontier = following
+    return frozenset(reached)
