@@ -27,6 +27,7 @@ from rulec.runtime.model import (
     HexsideType,
     Improved,
     MapDef,
+    Marker,
     MovementRules,
     Option,
     Phase,
@@ -166,6 +167,16 @@ def victory_victory_level_marginal_when(ctx: EvalContext) -> bool:
     The game file says: lead > 0 and lead >= 5
     """
     return ((ctx.lead() > 0) and (ctx.lead() >= 5))
+
+
+def marker_landed_expires(ctx: EvalContext) -> bool:
+    """The expires of marker landed.
+
+    landed
+
+    The game file says: phases_since_marked(combat) >= 1
+    """
+    return (ctx.phases_since_marked('combat') >= 1)
 
 
 GAME: Game = Game(
@@ -911,7 +922,7 @@ GAME: Game = Game(
             move=4,
             division='101',
             size='III',
-            arrives=Arrival(turn=None, placement='anywhere', terrain=('clear',)),
+            arrives=Arrival(turn=None, placement='anywhere', terrain=('clear',), marks=('landed',)),
             optional=True,
         ),
         'us_359': Unit(
@@ -1096,7 +1107,6 @@ GAME: Game = Game(
             text='The 502nd parachute regiment lands on any empty clear hex in any American movement phase.',
             adds=('us_502',),
             vp={'germany': 5},
-            landing_locks=True,
         ),
         'ninetieth_division': Option(
             id='ninetieth_division',
@@ -1111,6 +1121,15 @@ GAME: Game = Game(
             text='One or two randomly chosen German units are replaced by their improved versions.',
             improve_random=(1, 2),
             improved_vp_to='us',
+        ),
+    },
+    markers={
+        'landed': Marker(
+            id='landed',
+            name='landed',
+            forbids=('move', 'attack'),
+            expires=Expr(source='phases_since_marked(combat) >= 1', function=marker_landed_expires),
+            rule='11.32',
         ),
     },
     source='games/drive_on_metz.rulec',

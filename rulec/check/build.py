@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from rulec.check.build_combat import CombatSections
 from rulec.check.build_map import MapSections
+from rulec.check.build_markers import MarkerSections
 from rulec.check.fields import plain, tuples_of
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler, ExpressionError, to_function
@@ -27,7 +28,7 @@ from rulec.runtime import model as m
 UNIT_TRIGGERS = frozenset({"holds", "exits", "eliminated"})
 
 
-class Builder(MapSections, CombatSections):
+class Builder(MapSections, CombatSections, MarkerSections):
     """Builds one document into a Game, collecting diagnostics in `self.diagnostics`."""
 
     def __init__(self, document: Document):
@@ -80,6 +81,7 @@ class Builder(MapSections, CombatSections):
                                       objectives=objectives)
         awards = self.awards(sides, triggers, compiler)
         options = self.options(sides, units)
+        markers = self.markers(compiler)
         game = m.Game(
             info=info,
             sides=sides,
@@ -98,6 +100,7 @@ class Builder(MapSections, CombatSections):
             victory=self.victory(sides, compiler) if "victory" in self.data else None,
             options=options,
             battle=self.battle() if "battle" in self.data else None,
+            markers=markers,
             source=self.doc.file,
             rule_refs={key: str(ref) for key, ref in self.get(("rule_refs",), {}).items()},
         )
@@ -226,7 +229,7 @@ class Builder(MapSections, CombatSections):
         terrain = body.get("terrain", [])
         return m.Arrival(turn=turn, area=area, hexes=hexes, placement=body.get("placement", "edge"),
                          terrain=tuple(terrain if isinstance(terrain, list) else [terrain]),
-                         phase=body.get("phase"))
+                         phase=body.get("phase"), marks=self.arrival_marks(body, path))
 
     # ---------------------------------------------------------------- combat
     # ------------------------------------------------------- sequence, victory
@@ -261,7 +264,8 @@ class Builder(MapSections, CombatSections):
         zones = self.area_names(game_map) - edges
         result = {kinds.SIDE: frozenset(sides), kinds.ZONE: frozenset(zones), kinds.EDGE: frozenset(edges),
                   kinds.UNIT_TYPE: frozenset(unit_types), kinds.FLAG: frozenset(flags), kinds.UNIT: frozenset(units),
-                  kinds.TERRAIN: frozenset(terrain), kinds.PHASE: frozenset(p.id for p in sequence if p is not None)}
+                  kinds.TERRAIN: frozenset(terrain), kinds.PHASE: frozenset(p.id for p in sequence if p is not None),
+                  kinds.MARKER: frozenset(self.marker_ids())}
         if game_map:
             result[kinds.HEX] = frozenset(game_map.hexes)
         return result
@@ -442,8 +446,7 @@ class Builder(MapSections, CombatSections):
             improve = self.int_range(body["improve_random"], path + ("improve_random",)) if "improve_random" in body else None
             result[oid] = m.Option(id=oid, name=body.get("name", oid), text=body.get("text", ""), adds=tuple(body.get("adds", ())),
                                    vp=dict(body.get("vp", {})), combat_modifiers=modifiers, zoc_withdrawal=withdrawal,
-                                   improve_random=improve, improved_vp_to=body.get("improved_vp_to"),
-                                   landing_locks=body.get("landing_locks", False))
+                                   improve_random=improve, improved_vp_to=body.get("improved_vp_to"))
         return result
 
 

@@ -173,6 +173,7 @@ class Arrival:
     placement: Literal["edge", "anywhere"] = "edge"
     terrain: tuple[str, ...] = ()  # placement "anywhere": allowed terrain
     phase: str | None = None  # the phase it arrives in; None: its side's first movement phase
+    marks: tuple[str, ...] = ()  # markers put on the unit when it enters the map (a landing that holds it)
 
 
 @dataclass(frozen=True)
@@ -267,11 +268,14 @@ class Effect:
     lose(who, strength): that side loses units worth at least `amount` strength, its owner
         choosing which, one at a time.
     advance(count): up to `amount` victorious units may advance (by the game's advance policy).
+    mark(who, marker) / unmark(who, marker): put a marker on (take it off) that side's units,
+        or on their hexes for a marker on hexes (the attackers' hexes, the attacked hexes).
     """
 
-    kind: Literal["eliminate", "retreat", "exchange", "lose", "advance"]
+    kind: Literal["eliminate", "retreat", "exchange", "lose", "advance", "mark", "unmark"]
     who: Who | None = None
     amount: int = 0
+    marker: str = ""  # mark, unmark: the marker's id
 
 
 @dataclass(frozen=True)
@@ -487,7 +491,28 @@ class Option:
     zoc_withdrawal: ZocWithdrawal | None = None
     improve_random: tuple[int, int] | None = None  # how many units get their improved counter
     improved_vp_to: str | None = None
-    landing_locks: bool = False  # units it adds that land "anywhere" may not move on, nor attack in the next combat phase
+
+
+# -------------------------------------------------------------------- markers
+MarkerForbids = Literal["move", "attack", "advance"]
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A marker put on units or hexes by results, arrivals or the engine API (rulec/engine/markers.py).
+
+    A unit carrying a marker may not do what `forbids` lists (move: move or leave the
+    map; attack: join a battle; advance: advance after combat). `expires` is evaluated
+    at the end of every phase for each marker of this kind in play; the marker comes
+    off when it holds. `rule` is the rulebook case a refusal cites.
+    """
+
+    id: str
+    name: str
+    on: Literal["unit", "hex"] = "unit"
+    forbids: tuple[MarkerForbids, ...] = ()
+    expires: Expr | None = None
+    rule: str = ""
 
 
 # ----------------------------------------------------- battle systems (no map)
@@ -616,6 +641,7 @@ class Game:
     victory: VictoryRules | None = None
     options: dict[str, Option] = field(default_factory=dict)
     battle: BattleSystem | None = None
+    markers: dict[str, Marker] = field(default_factory=dict)
     source: str = ""  # the game file it was compiled from
     # Rulebook case references by engine mechanic (e.g. "enemy_occupied" -> "7.31"),
     # so that an illegal move can cite the game's own rule.
