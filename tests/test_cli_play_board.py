@@ -58,3 +58,20 @@ def test_units_list_shows_positions_and_arrivals(metz):
     text = out.getvalue()
     assert re.search(r"Gar\s+Metz/Gar\s+1-1\s+0807", text)
     assert re.search(r"106\s+106\s+1-8\s+to arrive turn 2", text)
+
+
+def test_the_unit_key_shows_markers_on_units_and_hexes():
+    from pathlib import Path
+
+    from rulec.pipeline import load_game
+
+    game = load_game(str(Path(__file__).resolve().parent / "games" / "disruption.rulec"))
+    state = new_game(game)
+    state.mark("r1", "disrupted")
+    state.mark("0403", "shelled")
+    out = io.StringIO()
+    GameScreen(game, out=out).show_position(state)
+    text = out.getvalue()
+    assert "0202 r1 [Disrupted] (2-3)" in text
+    assert "0204 r2 (4-3)" in text and "r2 (4-3) [" not in text
+    assert "marked hexes: 0403 Shelled" in text

@@ -239,9 +239,12 @@ class GameScreen:
         if self.board is not None:
             stacks = self._stacks(state)
             self.say(self.board.render(stacks))
-            key = self.board.unit_key(stacks, {u: _name(state, u) for u in view.unit_hexes(state)})
+            key = self.board.unit_key(stacks, {u: _name(state, u) + _marked(state, u) for u in view.unit_hexes(state)})
             if key:
                 self.say(key)
+            hexes = _marked_hexes(state)
+            if hexes:
+                self.say("\n".join(_wrap_entries("marked hexes:", hexes)))
             if legend or not self._legend_shown:
                 self.say(self.board.legend())
                 self._legend_shown = True
@@ -530,3 +533,14 @@ def _status(state: Any, unit_id: str, positions: dict) -> str:
 
 def _name(state: Any, unit_id: str) -> str:
     return state.unit_name(unit_id) if hasattr(state, "unit_name") else unit_id
+
+
+def _marked(state: Any, unit_id: str) -> str:
+    """The markers a unit carries, as the unit key shows them: " [Disrupted]"."""
+    markers = state.markers_on(unit_id) if hasattr(state, "markers_on") else ()
+    return f" [{', '.join(state.game.markers[m].name for m in markers)}]" if markers else ""
+
+
+def _marked_hexes(state: Any) -> list[str]:
+    table = getattr(getattr(state, "markers", None), "hexes", {})
+    return [f"{h} {', '.join(state.game.markers[m].name for m in table[h])}" for h in sorted(table)]
