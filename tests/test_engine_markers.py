@@ -125,3 +125,10 @@ def test_a_marked_unit_holds_its_hex_for_stacking(game):
     # stacking limit 1: r2 may not end in r1's hex, since r1 may not move away
     assert Action.move("r2", "0202") not in state.legal_actions()
     assert Action.move("r2", "0203") in state.legal_actions()
+
+
+def test_random_games_of_the_marker_and_history_games_keep_every_promise(game):
+    from rulec.engine.conformance import check_game
+
+    assert check_game(game, n_games=30, seed=3) == []
+    assert check_game(load_game(str(GAME.with_name("history.rulec"))), n_games=30, seed=3) == []

@@ -16,6 +16,8 @@ Modules, one job each:
     tables.py       per-game precomputed lookups (move costs, ZOC, exits, distances)
     movement.py     the movement search (MP, terrain, roads, rivers, ZOC, objectives passed)
     combat.py       battle columns, shifts, DRMs, retreat paths
+    markers.py      markers on units and hexes: put on, taken off, what they forbid, their expiry
+    history.py      what each unit did (moved, attacked, defended, retreated) and hexes entered, by phase
     context.py      EngineContext: the position as compiled expressions read it
     victory.py      VP awards, sudden death and victory levels
     explain.py      why an order is illegal, citing the game's rule_refs
@@ -38,7 +40,7 @@ Where later games' rules go (each is an addition, not a rewrite):
     - two movement/combat phases per player turn: the sequence is data; Arrival.phase
       names the phase a reinforcement enters in; CombatRules.one_attack_per_unit =
       "player_turn" keeps `attacked` across the combat phases of one player turn.
-    - disruption and recovery: markers with expiry; a result effect would mark units, and the state keep a `disrupted` set beside `moved` and `attacked`.
+    - disruption and recovery: markers with expiry (markers.py; tests/games/disruption.rulec).
     - supply tracing: a supply.py beside movement.py, a search over tables.steps that
       stops at enemy ZOC.
     - forts: terrain rows with their own shifts already work; unit-type guards (a unit

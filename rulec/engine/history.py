@@ -119,6 +119,10 @@ def phase_began(state: "GameState") -> None:
 
 def _forget_before(past: History, oldest: int) -> None:
     """Drop what no scope reaches any more (before the previous turn)."""
-    for event, table in past.events.items():
-        past.events[event] = {u: kept for u, s in table.items() if (kept := tuple(x for x in s if x >= oldest))}
-    past.entered = {h: kept for h, s in past.entered.items() if (kept := tuple(x for x in s if x >= oldest))}
+    for table in (*past.events.values(), past.entered):  # owned by this state (writable), so changed in place
+        for key in [k for k, stamps in table.items() if stamps[0] < oldest]:
+            kept = tuple(x for x in table[key] if x >= oldest)
+            if kept:
+                table[key] = kept
+            else:
+                del table[key]
