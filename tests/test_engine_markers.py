@@ -132,3 +132,59 @@ def test_random_games_of_the_marker_and_history_games_keep_every_promise(game):
 
     assert check_game(game, n_games=30, seed=3) == []
     assert check_game(load_game(str(GAME.with_name("history.rulec"))), n_games=30, seed=3) == []
+
+
+def test_replaying_the_actions_replays_the_markers(game):
+    state = new_game(game)
+    state.apply_action(Action.move("r2", "0203"))
+    end_until(state, "red_fight")
+    fight(state, "0302", "r1")
+    end_until(state, "red_move2")
+    again = new_game(game)
+    for action in state.history():
+        again.apply_action(action)
+    assert again.markers_on("r1") == state.markers_on("r1") == ("disrupted",)
+    assert again.markers.units == state.markers.units
+
+
+def test_an_unmark_effect_takes_the_marker_off(game):
+    from dataclasses import replace
+
+    from rulec.runtime.model import Effect
+
+    rally = replace(game.results["DD"], effects=game.results["DD"].effects + (Effect("unmark", "attacker", marker="disrupted"),))
+    variant = replace(game, results={**game.results, "DD": rally})
+    state = new_game(variant).arrange({"r1": "0202", "b1": "0302"}, phase="red_fight")
+    fight(state, "0302", "r1")
+    assert state.markers_on("r1") == () and state.markers_on("b1") == ("disrupted",)
+
+
+def test_a_hex_marker_expires_by_every_sides_phases(game):
+    from dataclasses import replace
+
+    from rulec.compile import kinds
+    from rulec.runtime.model import Expr
+
+    source = compiler_for(game).for_marker().source(
+        ["op", ">=", ["call", "phases_since_marked", [["name", "combat"]], {}], ["const", 2]], kinds.BOOL)
+    shelled = replace(game.markers["shelled"], expires=Expr("phases_since_marked(combat) >= 2", to_function(source)))
+    variant = replace(game, markers={**game.markers, "shelled": shelled})
+    state = new_game(variant)
+    end_until(state, "red_fight")
+    state.mark("0403", "shelled")
+    end_until(state, "blue_move")  # red_fight2 ended: one combat phase since
+    assert state.markers_on("0403") == ("shelled",)
+    end_until(state, "blue_move2")  # blue_fight ended: the second, of the other side, counts for a hex
+    assert state.markers_on("0403") == ()
+
+
+def test_phases_since_counts_kinds_and_phase_ids_of_the_owner(game):
+    from rulec.engine.markers import phases_since
+
+    ids = [p.id for p in game.sequence]
+    marked, now = (1, ids.index("red_fight")), (2, ids.index("red_move"))
+    assert phases_since(game, marked, now, "combat", "red") == 1  # red_fight2
+    assert phases_since(game, marked, now, "movement", "red") == 2  # red_move2, then red_move of turn 2
+    assert phases_since(game, marked, now, "combat", None) == 3  # and blue's two
+    assert phases_since(game, marked, now, "blue_fight", None) == 1
+    assert phases_since(game, marked, now, "blue_fight", "red") == 0
