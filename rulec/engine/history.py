@@ -2,9 +2,10 @@
 
 Per unit and event (moved, attacked, defended, retreated) the serial numbers of
 the phases it happened in; per hex the serials it was entered in and the side of
-the last unit to enter it. Serials number the phases from the game's start; only
-those a scope can still reach (this and the previous turn) are kept, so the
-record stays a few short tuples per unit however long the game.
+the last unit to enter it. Serials number the phases from the game's start; a
+unit's (or hex's) stamps older than the previous turn, which no scope reaches,
+are dropped when it gets a new one, so the record stays a few short tuples per
+unit however long the game.
 
 Scopes (compile/functions.py) are ranges of serials, [low, high):
 this_phase, this_player_turn, this_turn, previous_player_turn, previous_turn,
@@ -80,20 +81,37 @@ def writable(state: "GameState") -> History:
 
 def record(state: "GameState", event: str, units) -> None:
     """`units` did `event` in the current phase."""
-    past = writable(state)
-    table, serial = past.events[event], past.serial
+    past = state.past if state.past.owner is state else writable(state)
+    table = past.events[event]
     for uid in units:
-        stamps = table.get(uid, ())
-        if not stamps or stamps[-1] != serial:
-            table[uid] = stamps + (serial,)
+        _stamp(past, table, uid)
 
 
 def entered(state: "GameState", h: str, side: str) -> None:
-    past = writable(state)
-    stamps = past.entered.get(h, ())
-    if not stamps or stamps[-1] != past.serial:
-        past.entered[h] = stamps + (past.serial,)
+    past = state.past if state.past.owner is state else writable(state)
+    _stamp(past, past.entered, h)
     past.last_side[h] = side
+
+
+def moved_into(state: "GameState", uid: str, h: str, side: str) -> None:
+    """A unit of `side` moved (or entered the map) and ended its move in `h`: the commonest record, in one call."""
+    past = state.past if state.past.owner is state else writable(state)
+    _stamp(past, past.events["moved"], uid)
+    _stamp(past, past.entered, h)
+    past.last_side[h] = side
+
+
+def _stamp(past: History, table: dict[str, tuple[int, ...]], key: str) -> None:
+    """Add the current phase to `key`'s stamps, dropping those no scope reaches any more (before the previous
+    turn): a unit's stamps stay a handful however long the game."""
+    stamps = table.get(key, ())
+    serial = past.serial
+    if stamps:
+        if stamps[-1] == serial:
+            return
+        if stamps[0] < past.previous_turn_began:
+            stamps = tuple(x for x in stamps if x >= past.previous_turn_began)
+    table[key] = stamps + (serial,)
 
 
 def phase_ended(state: "GameState") -> None:
@@ -109,20 +127,9 @@ def phase_began(state: "GameState") -> None:
     phase = state.phase
     if state.turn != past.turn_side[0]:
         past.previous_turn_began, past.turn_began = past.turn_began, past.serial
-        _forget_before(past, past.previous_turn_began)
     if phase.side is not None and (state.turn, phase.side) != past.turn_side:
         past.previous_player_turn_began, past.player_turn_began = past.player_turn_began, past.serial
         past.turn_side = (state.turn, phase.side)
     elif state.turn != past.turn_side[0]:
         past.turn_side = (state.turn, past.turn_side[1])
 
-
-def _forget_before(past: History, oldest: int) -> None:
-    """Drop what no scope reaches any more (before the previous turn)."""
-    for table in (*past.events.values(), past.entered):  # owned by this state (writable), so changed in place
-        for key in [k for k, stamps in table.items() if stamps[0] < oldest]:
-            kept = tuple(x for x in table[key] if x >= oldest)
-            if kept:
-                table[key] = kept
-            else:
-                del table[key]

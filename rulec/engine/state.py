@@ -386,7 +386,7 @@ class GameState:
         left, entered, before = self._cache.get("moves before") or (None, None, {})
         segments: dict[str, list[Action] | tuple[Action, ...]] = {}  # unit -> its legal moves
         where, moved, unmoved = self.where, self.moved, self._phase_moves
-        held = markers.forbidden(self, "move")
+        held = markers.forbidden(self, "move") if self.markers.units else ()
         for uid in self._movers:
             if uid in moved or uid in held:
                 continue
@@ -455,7 +455,9 @@ class GameState:
         if able is None:  # the same all game (shared with clones)
             able = self._able_to_attack[self.phase.side] = frozenset(
                 u for u in self.tables.units_of.get(self.phase.side, ()) if self._can_attack(u))
-        return able.difference(self.attacked, markers.forbidden(self, "attack"))
+        if self.markers.units:
+            return able.difference(self.attacked, markers.forbidden(self, "attack"))
+        return able.difference(self.attacked)
 
     def _can_attack(self, uid: str) -> bool:
         """Has the unit the strength and the type to attack at all?"""
@@ -772,7 +774,8 @@ class GameState:
             # The common case, checked against the one unit's moves rather than every action.
             uid = action.unit
             unit = self._units.get(uid)
-            if unit is None or unit.side != self.phase.side or uid in self.moved or uid in markers.forbidden(self, "move"):
+            if unit is None or unit.side != self.phase.side or uid in self.moved or (
+                    self.markers.units and uid in markers.forbidden(self, "move")):
                 return False
             where = self.where[uid]
             if not (where == ON_MAP or (where == PENDING and self._arrives_now(uid))):
@@ -810,8 +813,7 @@ class GameState:
                 self._enter(uid, objective)
         self.pos[uid] = h
         self._enter(uid, h)
-        history.record(self, "moved", (uid,))
-        history.entered(self, h, self._units[uid].side)
+        history.moved_into(self, uid, h, self._units[uid].side)
         if entering and self._units[uid].arrives is not None:
             for marker in self._units[uid].arrives.marks:  # an arrival that marks the unit (a landing that holds it)
                 markers.mark(self, uid, marker)
@@ -913,7 +915,8 @@ class GameState:
         """Step to the next phase of the sequence (and turn); False when the game is over."""
         last = self.phase_index == len(self.game.sequence) - 1
         history.phase_ended(self)
-        markers.expire(self)
+        if self.markers:
+            markers.expire(self)
         if self._sudden_death(("always", "end_of_phase", "end_of_turn") if last else ("always", "end_of_phase")):
             return False
         self.phase_index += 1
