@@ -214,6 +214,7 @@ class GameScreen:
         self._positions: dict[str, Hex] = {}  # where the units stood at the last flush
         self._ordered: set[str] = set()  # units the orders since then moved (others moved by the rules)
         self._advance_told: Any = None  # the advance after combat last announced
+        self._marks_seen: set[tuple[str, str]] = set()  # (unit id or hex, marker) at the last flush
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -320,6 +321,7 @@ class GameScreen:
         self._report_losses(state)
         self._report_forced_moves(state)
         self._report_advance(state)
+        self._report_markers(state)
         log = getattr(state, "vp_log", ())
         for entry in log[self._vp_seen:]:
             self.say(f"    +{entry.amount} VP {self.game.sides[entry.side].name}: {self._vp_reason(state, entry)}")
@@ -371,6 +373,21 @@ class GameScreen:
                 self.say(f"    {_name(state, unit_id)} {how} {before} -> {hex_} (the only way)")
         self._positions = positions
         self._ordered = set()
+
+    def _report_markers(self, state: Any) -> None:
+        """Markers put on or taken off since the last look: "r1 is marked Disrupted", "... no longer Disrupted"."""
+        table = getattr(state, "markers", None)
+        if table is None:
+            return
+        marks = {(t, m) for part in (table.units, table.hexes) for t, found in part.items() for m in found}
+        if marks == self._marks_seen:
+            return
+        names = self.game.markers
+        for target, marker in sorted(marks - self._marks_seen):
+            self.say(f"    {_name(state, target) if target in self.game.units else target} is marked {names[marker].name}")
+        for target, marker in sorted(self._marks_seen - marks):
+            self.say(f"    {_name(state, target) if target in self.game.units else target} is no longer {names[marker].name}")
+        self._marks_seen = marks
 
     def _report_losses(self, state: Any) -> None:
         """Name the units that left the map by elimination since the last look."""
