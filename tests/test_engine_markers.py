@@ -188,3 +188,16 @@ def test_phases_since_counts_kinds_and_phase_ids_of_the_owner(game):
     assert phases_since(game, marked, now, "combat", None) == 3  # and blue's two
     assert phases_since(game, marked, now, "blue_fight", None) == 1
     assert phases_since(game, marked, now, "blue_fight", "red") == 0
+
+
+def test_an_eliminated_unit_loses_its_markers(game):
+    from dataclasses import replace
+
+    from rulec.runtime.model import Effect
+
+    rout = replace(game.results["DD"], effects=game.results["DD"].effects + (Effect("eliminate", "defender"),))
+    variant = replace(game, results={**game.results, "DD": rout})
+    state = new_game(variant).arrange({"r1": "0202", "b1": "0302"}, phase="red_fight")
+    fight(state, "0302", "r1")  # b1 is marked, then eliminated
+    assert state.status("b1") == "eliminated"
+    assert state.markers_on("b1") == () and state.markers_on("r1") == ("disrupted",)

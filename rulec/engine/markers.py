@@ -119,6 +119,12 @@ def unmark(state: "GameState", target: str, marker_id: str) -> None:
     state._cache = {}
 
 
+def clear(state: "GameState", uid: str) -> None:
+    """Take every marker off a unit (it left the map: eliminated or exited)."""
+    state.markers.units.pop(uid, None)
+    state._cache = {}
+
+
 def _marker(game: Game, marker_id: str) -> Marker:
     marker = game.markers.get(marker_id)
     if marker is None:

@@ -828,6 +828,8 @@ class GameState:
         self.pos.pop(uid, None)
         self.due.pop(uid, None)
         self.where[uid] = EXITED
+        if uid in self.markers.units:
+            markers.clear(self, uid)
         unit = self._units[uid]
         for award in self.game.awards:
             trigger = award.trigger
@@ -867,6 +869,8 @@ class GameState:
         self._cache = {}
         self.pos.pop(uid, None)
         self.where[uid] = ELIMINATED
+        if uid in self.markers.units:  # a counter leaving the map takes its markers with it
+            markers.clear(self, uid)
         unit = self._units[uid]
         for award in self.game.awards:
             if award.trigger.kind == "eliminated" and award.trigger.side == unit.side:
