@@ -6,7 +6,8 @@
         state.apply_action(state.legal_actions()[0])
 
 A state is a handful of flat dicts and sets of strings and ints (where each unit
-is, what has moved or fought this phase, the VP) and a stack of pending decisions
+is, what has moved or fought this phase, the VP, the markers of markers.py and the
+history record of history.py) and a stack of pending decisions
 (frames.py: a battle being declared, its die roll, retreats, losses, the advance),
 so `clone` is cheap. Everything
 fixed about the game lives in the model and in `tables_for(game)`, shared by all
