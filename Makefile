@@ -20,15 +20,18 @@ $(SYSTEM_STAMP): scripts/install-system-deps.sh | $(PY)
 
 $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[pdf,balance]'
+	$(PY) -m pip install --quiet -e '.[pdf,balance,board]'
 	touch $@
 
 $(TEST_STAMP): pyproject.toml $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
 
-## run: compile every game, build the aids, play a short AI game
+## run: compile every game, build the aids, play a short AI game, then say how to open the board
 run: compile aids play battle
+	@echo
+	@echo "Play on a board in your browser:  $(PY) -m rulec serve   then open http://127.0.0.1:8000/"
+	@echo "Play in this terminal:            $(PY) -m rulec play drive_on_metz   (docs/playing.md)"
 
 compile: $(STAMP)
 	$(PY) -m rulec compile games/*.rulec --out generated

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # System packages the player aids need on a fresh Debian/Ubuntu machine:
 #   - Pango (with its cairo/fontconfig companions) and fonts for WeasyPrint's PDF output;
-#   - Chromium for the headless browser test of the HTML aids.
+#   - Chromium for the headless browser tests of the HTML aids and the board, and its
+#     WebDriver (chromium-driver) through which Selenium drives the board's test.
 # Safe to run twice: it installs only what is missing. Needs root (CI runs as root)
 # or sudo; without either it explains what to install and exits 0 so `make` goes on
 # (the tests that need a missing tool then skip with a reason).
@@ -12,7 +13,8 @@ packages=(
   libcairo2                                                       # cairosvg: PNG images of VASSAL modules
   fonts-dejavu-core                                               # a legible default font
   poppler-utils                                                   # pdftoppm: the tests render PDF pages to PNG
-  chromium                                                        # browser test
+  chromium                                                        # browser tests
+  chromium-driver                                                 # Selenium's driver for the board's browser test
 )
 
 missing=()

@@ -35,7 +35,7 @@ def test_an_ai_game_stopped_after_turns_prints_orders_map_and_result(capsys, mon
     assert "players: United States (greedy), Germany (greedy); seed 1" in out
     assert "== 7 Sep 1944 (turn 1 of 7) | American Movement Phase | VP: United States 0, Germany 0 ==" in out
     assert re.search(r"^  United States: \S+ enters the map at \d{4} \(\d+ of \d+ MP\)$", out, re.M)
-    assert "0807:G1-1" in out  # the Metz garrison drawn in its hex
+    assert re.search(r"[#~=|/\\]  Gar  [#~=|/\\]", out) and re.search(r"[#~=|/\\]  G1-1 [#~=|/\\]", out)  # the Metz garrison drawn in its hex
     assert "stopped after 1 game turn(s)." in out and "result so far:" in out
     assert not ANSI.search(out)  # not a terminal: no colour
 
@@ -94,7 +94,7 @@ def test_a_damaged_save_is_reported_not_lost(capsys, monkeypatch, tmp_path):
 
 
 def test_human_end_of_input_stops_cleanly_and_autosaves(capsys, monkeypatch, tmp_path):
-    status, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random", "--seed", "3"], "list\nend\n")
+    status, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random", "--seed", "3"], "list\nend\ny\n")  # y: leave the reinforcements off
     assert status == 0 and "game stopped." in out
     autosave = tmp_path / "rulec-autosave-drive_on_metz.json"
     assert "game saved to rulec-autosave-drive_on_metz.json; go on with: rulec play --load " in out
@@ -105,7 +105,7 @@ def test_human_end_of_input_stops_cleanly_and_autosaves(capsys, monkeypatch, tmp
 
 
 def test_quit_after_save_keeps_that_file_up_to_date(capsys, monkeypatch, tmp_path):
-    _play(capsys, monkeypatch, ["--player", "germany=random"], "save mine.json\nend\nquit\n")
+    _play(capsys, monkeypatch, ["--player", "germany=random"], "save mine.json\nend\ny\nquit\n")  # y: confirms the end
     assert json.loads((tmp_path / "mine.json").read_text())["history"] == ["end"]
     assert not (tmp_path / "rulec-autosave-drive_on_metz.json").exists()
 
@@ -155,14 +155,14 @@ def test_simulate_does_not_depend_on_the_number_of_jobs(capsys):
     assert one == two
     assert one["played"] == 4 and sum(one["wins_total"].values()) + one["draws"] == 4
     assert [entry["seed"] for entry in one["games"]] == [10, 11, 12, 13]
-    assert one["players"] == {"us": "random", "germany": "random"} and one["mean_actions"] > 0
+    assert one["players"] == {"us": "greedy", "germany": "greedy"} and one["mean_actions"] > 0  # greedy by default
 
 
 def test_simulate_prints_a_readable_summary(capsys):
     assert main(["simulate", "drive_on_metz", "-n", "2", "--jobs", "1", "--player", "us=greedy"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("2 games of The Drive on Metz: United States greedy, Germany random")
-    assert "mean game length:" in out and "VP Germany: min" in out
+    assert out.startswith("2 games of The Drive on Metz: United States greedy, Germany greedy")
+    assert re.search(r"mean game length: [\d.]+ turns \([\d.]+ actions\)", out) and "VP Germany: min" in out
 
 
 def test_simulate_refuses_a_human(capsys):
@@ -178,7 +178,8 @@ def test_replay_step_draws_the_map_after_every_action(capsys, monkeypatch, tmp_p
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["replay", str(save), "--step"]) == 0
     out = capsys.readouterr().out
-    maps = out.count("\n0101")  # the first hex of every map drawn
+    # the first hex of every map drawn, or the note that the map is as shown above (it is reprinted only when changed)
+    maps = out.count("/0101 ") + out.count("(the map is as shown above")
     # A battle's declaration steps (`attack HEX`, `with UNIT`) are shown with its `resolve` or `cancel`.
     assert maps >= len([h for h in history if not h.startswith(("roll", "with ")) and not re.fullmatch(r"attack \d+", h)])
 
@@ -190,7 +191,7 @@ def test_runs_of_hex_numbers_are_shortened():
 
 def test_the_map_names_every_unit_under_it(capsys, monkeypatch):
     _, out, _ = _play(capsys, monkeypatch, ["--player", "us=greedy", "--player", "germany=greedy", "--turns", "1"])
-    assert "0807:G1-1" in out
+    assert re.search(r"[#~=|/\\]  Gar  [#~=|/\\]", out)  # in its hex on the map
     assert re.search(r"^Germany \(G\): \d{4} ", out, re.M) and "0807 Gar (1-1)" in out
     assert re.search(r"^United States \(U\): \d{4} ", out, re.M)  # once the Americans have entered
 
@@ -267,7 +268,8 @@ def test_when_the_current_folder_cannot_take_the_autosave_it_goes_to_the_tempora
     elsewhere = tmp_path / "tmp"
     elsewhere.mkdir()
     monkeypatch.setattr("tempfile.gettempdir", lambda: str(elsewhere))
-    _, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "end\nquit\n")
+    # `y`: ending the first movement phase leaves due reinforcements off the map, which is confirmed
+    _, out, _ = _play(capsys, monkeypatch, ["--player", "germany=random"], "end\ny\nquit\n")
     assert "cannot save the game to 'rulec-autosave-drive_on_metz.json'" in out
     assert f"game saved to {elsewhere / 'rulec-autosave-drive_on_metz.json'}" in out
     assert json.loads((elsewhere / "rulec-autosave-drive_on_metz.json").read_text())["history"] == ["end"]
@@ -339,3 +341,17 @@ def test_a_human_attacks_in_one_line_or_step_by_step(metz):
         state.apply_action(human.choose(state))
     assert "357 is not adjacent to 0506" in out.getvalue()
     assert state.is_chance_node() and state.battle.battle.attackers == ("us_358",)
+
+
+def test_a_simulated_game_is_played_again_by_the_command_the_summary_gives(capsys, tmp_path):
+    assert main(["simulate", "drive_on_metz", "-n", "2", "--seed", "3", "--jobs", "1", "--player", "us=random", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["mean_turns"] == sum(g["turns"] for g in report["games"]) / 2
+    second = report["games"][1]
+    argv = report["replay"].format(seed=second["seed"]).split()[1:]
+    assert argv[:2] == ["play", "drive_on_metz"] and "--player" in argv and "us=random" in argv
+    assert main([*argv, "--save", str(tmp_path / "again.json")]) == 0
+    out = capsys.readouterr().out
+    vp = second["vp"]
+    assert f"(VP United States {vp['us']}, Germany {vp['germany']};" in out.splitlines()[-1]
+    assert len(json.loads((tmp_path / "again.json").read_text())["history"]) > 0

@@ -20,7 +20,7 @@ def _line_with(text: str, needle: str) -> tuple[int, int]:
 
 
 def test_flat_top_columns_zig_zag_and_units_sit_in_their_hex(metz):
-    board = BoardView(metz)
+    board = BoardView(metz, hexes=False)  # the grid of cells (maps too wide for 80 columns; test_cli_hex_board.py: hexes)
     text = board.render({"0807": [(metz.units["de_gar"], 1)], "0509": [(metz.units["de_fhnjkr"], 3),
                                                                       (metz.units["de_1010"], 1)]})
     line_0101, x_0101 = _line_with(text, "0101")

@@ -68,7 +68,8 @@ class PromptDecider:
         for number, (index, modifiers) in enumerate(offer.options, 1):
             print(f"    {number}. {force.units[index].label} ({total(modifiers):+d})", file=self.out)
         while True:
-            answer = self.ask(f"  Commit which reserve unit for {force.name}? [1-{len(offer.options)}, Enter for none] ")
+            choices = "y/n, or 1" if len(offer.options) == 1 else f"1-{len(offer.options)}, n or Enter for none"
+            answer = self.ask(f"  Commit which reserve unit for {force.name}? [{choices}] ")
             if answer is None:
                 self.finished = True
                 print("  (end of input: no more reserves committed)", file=self.out)
@@ -76,6 +77,9 @@ class PromptDecider:
             answer = answer.strip().lower()
             if answer in ("", "n", "no", "none"):
                 return None
+            if answer in ("y", "yes") and len(offer.options) == 1:  # one unit to commit: yes means it
+                return offer.options[0][0]
             if answer.isdigit() and 1 <= int(answer) <= len(offer.options):
                 return offer.options[int(answer) - 1][0]
-            print(f"  Please answer a number from 1 to {len(offer.options)}, or press Enter for none.", file=self.out)
+            print(f"  Please answer a number from 1 to {len(offer.options)}{', or y' if len(offer.options) == 1 else ''}"
+                  ", or n (Enter: none).", file=self.out)

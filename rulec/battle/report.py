@@ -63,8 +63,9 @@ def combat_lines(forces: tuple[Force, Force], combat: CombatResult) -> list[str]
 def side_line(force: Force, result: SideResult) -> str:
     role = "drawn" if result.lost is None else ("loser" if result.lost else "winner")
     tired = "; -1 for exhaustion if it fights next turn" if result.exhausted else ""
+    # The state's id first: the same word the odds and the aids use (steady, shaken, ...).
     return (f"  {force.name} ({role}, {result.casualty_points} casualty points, {result.counts!r}): "
-            f"{result.state.name}. {result.effect}{tired}")
+            f"{result.state.id} ({result.state.name}). {result.effect}{tired}")
 
 
 def battle_text(result: BattleResult, seed: int | None = None) -> str:
@@ -84,7 +85,11 @@ def battle_text(result: BattleResult, seed: int | None = None) -> str:
         lines.append("Both sides committed their whole reserve: an open battle follows with the full armies.")
         lines.append("")
         return "\n".join(lines) + "\n" + battle_text(result.escalated)
-    lines.append("Winner: " + ("none, a drawn battle" if result.loser is None else forces[1 - result.loser].name))
+    if result.loser is None:  # the rulebook: the force with the higher total is the loser; here neither is
+        points = result.sides[0].casualty_points
+        lines.append(f"Winner: none; no loser: both armies have {points} casualty point(s) (a drawn battle)")
+    else:
+        lines.append(f"Winner: {forces[1 - result.loser].name}")
     lines += [side_line(forces[side], result.sides[side]) for side in (0, 1)]
     return "\n".join(lines)
 

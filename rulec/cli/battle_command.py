@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -60,6 +61,9 @@ class _Usage(Exception):
 def run(args: argparse.Namespace) -> int:
     try:
         return _run(args)
+    except BrokenPipeError:  # `rulec battle ... --json | head`: the reader has all it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes at exit
+        return 0
     except (_Usage, ForceError) as error:
         print(f"rulec battle: error: {error.message}", file=sys.stderr)
         if error.hint:

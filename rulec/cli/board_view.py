@@ -19,6 +19,8 @@ import os
 from typing import Any, Mapping, TextIO
 
 from rulec.check.hexgrid import is_shifted
+from rulec.cli import hex_board
+from rulec.cli.hex_board import HexBoard
 from rulec.engine.actions import Action
 from rulec.engine.frames import Loss
 from rulec.players import view
@@ -70,12 +72,15 @@ def counter_text(unit: Unit, strength: int) -> str:
 class BoardView:
     """Draws one game's map; build once per game, call `render` for each position."""
 
-    def __init__(self, game: Game, color: bool = False):
+    def __init__(self, game: Game, color: bool = False, hexes: bool = True):
         self.game = game
         self.color = color
         self.letters = terrain_letters(game)
         self.sides = side_letters(game)
         self.terrain_rgb = {t: TERRAIN_PALETTE[i % len(TERRAIN_PALETTE)] for i, t in enumerate(game.terrain)}
+        # Drawn as hexes with their hexsides when the grid is flat-top and fits 80 columns; the grid of cells otherwise.
+        self.hex_board = HexBoard(game, self.letters, self.sides, self.terrain_rgb, color) \
+            if hexes and hex_board.fits(game) else None
         map_ = game.map
         self.road_hexes: set[Hex] = set()
         self.river_hexes: set[Hex] = set()
@@ -109,8 +114,10 @@ class BoardView:
         bottom += (_paint(markers, (150, 150, 150), self.color) if markers else "") + " " * (width - 4 - len(markers))
         return top, bottom
 
-    def render(self, stacks: Mapping[Hex, list[tuple[Unit, int]]]) -> str:
+    def render(self, stacks: Mapping[Hex, list[tuple[Unit, int]]], names: Mapping[str, str] | None = None) -> str:
         """The map with the given units: hex -> [(unit, current strength)], top of the stack first."""
+        if self.hex_board is not None:
+            return self.hex_board.render(stacks, names or {})
         grid = self.game.map.grid
         coordinates = self.game.map.coordinates
         columns = range(grid.columns[0], grid.columns[1] + 1)
@@ -162,6 +169,11 @@ class BoardView:
         """Terrain letters, side letters, markers and the named places."""
         terrain = ", ".join(f"{letter} {self.game.terrain[t].name or t}" for t, letter in self.letters.items())
         sides = ", ".join(f"{letter} {self.game.sides[s].name}" for s, letter in self.sides.items())
+        if self.hex_board is not None:
+            out = [f"terrain: {terrain} (upper case: the hex's terrain, lower case: a feature in it)",
+                   f"sides: {sides}", self.hex_board.legend()]
+            places = [f"{h} {name}" for h, name in sorted(self.game.map.places.items())]
+            return "\n".join([*out, *(_wrap_entries("places:", places) if places else [])])
         out = [f"terrain: {terrain} (upper case: the hex's terrain, lower case: a feature in it)",
                f"units: {sides} (HEX:Xs-m is a unit of side X, strength s, move m; HEX+ a stack; "
                "the names are listed under the map)",
@@ -215,6 +227,7 @@ class GameScreen:
         self._ordered: set[str] = set()  # units the orders since then moved (others moved by the rules)
         self._advance_told: Any = None  # the advance after combat last announced
         self._marks_seen: set[tuple[str, str]] = set()  # (unit id or hex, marker) at the last flush
+        self._last_map: tuple | None = None  # the map, unit key and marked hexes as last printed
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -239,11 +252,17 @@ class GameScreen:
         self.say(self.status_line(state))
         if self.board is not None:
             stacks = self._stacks(state)
-            self.say(self.board.render(stacks))
-            key = self.board.unit_key(stacks, {u: _name(state, u) + _marked(state, u) for u in view.unit_hexes(state)})
+            names = {u: _name(state, u) for u in view.unit_hexes(state)}
+            drawn = self.board.render(stacks, names)
+            key = self.board.unit_key(stacks, {u: name + _marked(state, u) for u, name in names.items()})
+            hexes = _marked_hexes(state)
+            if (drawn, key, hexes) == self._last_map and not legend:  # reprinted only when something changed
+                self.say("(the map is as shown above; `map` shows it again)")
+                return
+            self._last_map = (drawn, key, hexes)
+            self.say(drawn)
             if key:
                 self.say(key)
-            hexes = _marked_hexes(state)
             if hexes:
                 self.say("\n".join(_wrap_entries("marked hexes:", hexes)))
             if legend or not self._legend_shown:

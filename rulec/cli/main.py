@@ -14,7 +14,7 @@ import sys
 
 from rulec.diagnostics import DiagnosticError, render
 
-COMMANDS = ("check", "compile", "play", "simulate", "replay", "battle", "aids", "vassal", "lsp")
+COMMANDS = ("check", "compile", "play", "simulate", "replay", "battle", "aids", "vassal", "lsp", "serve", "info")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -25,7 +25,9 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser; with `only`, just that sub-command is imported (a faster start)."""
-    parser = _Parser(prog="rulec", description="Compile and play hex-and-counter wargames.")
+    parser = _Parser(prog="rulec", description="Compile and play hex-and-counter wargames.",
+                     epilog="`rulec info GAME` lists a game's sides, options, scenarios and unit kinds; "
+                            "`rulec COMMAND --help` tells more about a command.")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS if only is None else (only,):
         importlib.import_module(f"rulec.cli.{name}_command").register(subparsers)

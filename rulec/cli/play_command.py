@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from rulec.cli import console_commands as console
 from rulec.cli.board_view import GameScreen, use_color
 from rulec.diagnostics import Diagnostic, DiagnosticError, render
 from rulec.pipeline import load_game
@@ -33,7 +34,9 @@ from rulec.players.setup import PLAYER_KINDS, build_players, check_options, pars
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("play", help="play a game in the terminal",
-                                   description=__doc__.split("\n\n")[0])
+                                   description=__doc__.split("\n\n")[0],
+                                   epilog="`rulec info GAME` lists the sides, options and scenarios to choose from; "
+                                          "`rulec serve GAME` plays on a board in the browser; docs/playing.md is a guide.")
     parser.add_argument("game", nargs="?", help="a game name in games/ or a game file (not needed with --load)")
     parser.add_argument("--scenario", action="append", default=[], metavar="S", help="a scenario of the game")
     parser.add_argument("--option", action="append", default=[], metavar="O", help="an optional rule (repeatable)")
@@ -120,8 +123,21 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         print(f"game saved to {path}; {then} {_quoted(path)}", file=out)
         return True
 
+    # Who gave each action of the history: a human's orders since the last die roll or AI decision can be undone.
+    by_human: list[bool] = [False] * len(state.history())
+
+    def undo(current: Any, rest: str) -> None:
+        if not by_human or not by_human[-1]:
+            print("nothing to undo: the last action was a die roll or the other player's (or none yet)", file=out)
+            return
+        raise UndoOrder()
+
+    def look_up(lines_of):
+        return lambda current, rest: print("\n".join(lines_of(current, rest)), file=out)
+
     commands = {"map": lambda s, rest: screen.show_position(s, legend=True), "units": lambda s, rest: screen.show_units(s),
-                "save": save}
+                "save": save, "undo": undo, "odds": look_up(console.odds_lines), "info": look_up(console.info_lines),
+                "vp": look_up(console.vp_lines), "rules": look_up(console.rules_lines)}
     completion = _OrderCompletion(list(commands)) if read_line is input else None
 
     def before_choice(current: Any) -> None:
@@ -134,16 +150,36 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     print(screen.title(kinds, options, seed), file=out)
     screen.show_position(state)
     stopped_by_player = False
-    try:
-        result = play_match(state, players, seed=seed + len(state.history()), max_turns=args.turns,
-                            on_action=screen.narrate)
-    except QuitGame:  # `quit`, or the end of the input
-        stopped_by_player = True
-        result = None
-    except KeyboardInterrupt:  # Ctrl-C stops like `quit`: the game is still saved
-        print(file=out)  # off the line the ^C was echoed on
-        stopped_by_player = True
-        result = None
+
+    def on_action(current: Any, action: Any, seat: int) -> None:
+        by_human.append(0 <= seat < len(sides) and kinds.get(current.players[seat]) == "human"
+                        and not current.is_chance_node())
+        screen.narrate(current, action, seat)
+
+    first_turn = state.turn
+    while True:
+        try:
+            turns_left = None if args.turns is None else args.turns - (state.turn - first_turn)
+            result = play_match(state, players, seed=seed + len(state.history()), max_turns=turns_left,
+                                on_action=on_action)
+        except UndoOrder:  # rebuild the game without the human's last order, and go on
+            history = state.history()[:-1]
+            undone = state.action_to_string(state.history()[-1])
+            by_human.pop()
+            state = start_state(game, options, seed)
+            for action in history:
+                state.apply_action(action)
+            print(f"undone: {undone}", file=out)
+            screen.show_position(state)
+            continue
+        except QuitGame:  # `quit`, or the end of the input
+            stopped_by_player = True
+            result = None
+        except KeyboardInterrupt:  # Ctrl-C stops like `quit`: the game is still saved
+            print(file=out)  # off the line the ^C was echoed on
+            stopped_by_player = True
+            result = None
+        break
     screen.flush(state)
     unfinished = stopped_by_player or not result.finished
     if args.save or unfinished:
@@ -161,6 +197,10 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
         print(line, file=out)
     print(screen.result_line(state, final=result.finished), file=out)
     return 0
+
+
+class UndoOrder(Exception):
+    """`undo` at the prompt: the game is rebuilt without the human's last order."""
 
 
 def autosave_path(game_name: str) -> str:

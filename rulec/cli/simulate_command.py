@@ -4,7 +4,8 @@
                     [--option O ...] [--json] [--backend local|ray [--address ADDRESS]]
 
 Game i uses seed S+i, so the result does not depend on J. Sides without a
-`--player` are played by the random player. A progress bar goes to stderr when
+`--player` are played by the greedy player. Any game is played again, move for move,
+by the `rulec play` command the summary prints, with that game's seed (`--json` lists them). A progress bar goes to stderr when
 it is a terminal. Ctrl-C stops and summarises the games played so far.
 """
 
@@ -14,6 +15,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import shlex
 import signal
 import sys
 from typing import Any
@@ -31,7 +33,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("game", help="a game name in games/ or a game file")
     parser.add_argument("-n", "--games", type=int, default=100, metavar="N", help="how many games (default 100)")
     parser.add_argument("--player", action="append", default=[], metavar="SIDE=KIND",
-                        help=f"who plays a side: {', '.join(AI_KINDS)} (default random)")
+                        help=f"who plays a side: {', '.join(AI_KINDS)} (default greedy)")
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed (default 0)")
     parser.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--option", action="append", default=[], metavar="O", help="an option or scenario")
@@ -105,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     sides = list(game.sides)
     options = check_options(game, args.option)
     kinds = parse_player_specs(args.player, sides, kinds=AI_KINDS)
-    kinds = {side: kinds.get(side, "random") for side in sides}
+    kinds = {side: kinds.get(side, "greedy") for side in sides}
     jobs = args.jobs if args.jobs and args.jobs > 0 else (os.cpu_count() or 1)
     jobs = min(jobs, args.games)
     seeds = range(args.seed, args.seed + args.games)
@@ -128,10 +130,21 @@ def run(args: argparse.Namespace) -> int:
 def _print_summary(args: argparse.Namespace, game: Any, options: tuple[str, ...], kinds: dict[str, str],
                    records: list[GameRecord], sides: list[str]) -> None:
     summary = summarise(records, sides)
+    replay = replay_command(args.game, options, kinds)
     if args.json:
         print(json.dumps({"game": game.info.id, "options": list(options), "players": kinds, "seed": args.seed,
                           # 'games' is the list of every game (it replaces the summary's count, now 'played')
-                          **summary.to_json(), "played": summary.games,
+                          **summary.to_json(), "played": summary.games, "replay": replay,
                           "games": [record_to_json(record) for record in records]}, indent=2))
     else:
         print(format_summary(summary, game, kinds))
+        print(f"  play any game again: {replay.replace('{seed}', 'SEED')} (seeds {records[0].seed}"
+              f"{'-' + str(records[-1].seed) if len(records) > 1 else ''})")
+
+
+def replay_command(game_name: str, options: tuple[str, ...], kinds: dict[str, str]) -> str:
+    """The `rulec play` line that plays a simulated game again (its seed goes in `{seed}`): the
+    same seed gives the same set-up, dice and AI choices, so the same game, step for step."""
+    words = ["rulec", "play", shlex.quote(game_name), *(f"--option {shlex.quote(o)}" for o in options),
+             *(f"--player {side}={kind}" for side, kind in kinds.items()), "--seed {seed}"]
+    return " ".join(words)

@@ -25,6 +25,8 @@ ORDER_FORMS = {
 }
 COMMANDS_HELP = """commands: list (the legal orders, one line per unit), list WORD... (numbered, only the orders
           naming every WORD, e.g. `list UNIT`; then type a number to choose one), map, units,
+          undo (takes back your last order, not past a die roll), odds [HEX with UNIT...],
+          info HEX, vp (where each point came from), rules [CASE] (what the game cites it for),
           save FILE, help, quit (the game is saved first; Ctrl-C and the end of input too)
 see docs/playing.md for a player's guide"""
 
@@ -45,7 +47,7 @@ def help_text(state: Any) -> str:
 LIST_IN_FULL = 30  # a bare `list` numbers this many orders or fewer; more are summed up per unit
 ORDER_WORDS = tuple(ORDER_FORMS)  # the engine's order words, known even when none is legal now
 UNIT_ORDERS = ("move", "exit", "delay", "remove", "advance", "with", "lose")  # orders whose second word is a unit
-CONSOLE_WORDS = ("help", "list", "map", "units", "save", "quit")
+CONSOLE_WORDS = ("help", "list", "map", "units", "save", "quit", "undo", "odds", "info", "vp", "rules")
 
 
 class QuitGame(Exception):
@@ -93,8 +95,12 @@ class HumanPlayer:
             if not line:
                 continue
             word, _, rest = line.partition(" ")
-            if word in ("quit", "exit"):
+            if word == "quit" or line == "exit":
+                if word == "exit":  # `exit UNIT EDGE` is an order; a bare `exit` still leaves, saying so
+                    self.say("(`exit UNIT EDGE` moves a unit off the map; `quit` stops the game)")
                 raise QuitGame()
+            if line == "end" and not self._confirm_end(state):
+                continue
             if word in ("help", "?"):
                 self.say(help_text(state))
             elif word == "list":
@@ -113,6 +119,37 @@ class HumanPlayer:
                 if actions:
                     self._queued, self._queued_at = actions, (id(state), len(state.history()))
                     return self._next_queued(state)
+
+    def _confirm_end(self, state: Any) -> bool:
+        """Ending a phase that eliminates units (over-stacked) or leaves due reinforcements off the map asks first."""
+        legal = state.legal_actions()
+        end = next((a for a in legal if a.kind == "end"), None)
+        if end is None or not hasattr(state, "clone"):
+            return True
+        due = sorted({state.unit_name(a.unit) for a in legal if a.kind == "move" and a.unit
+                      and state.status(a.unit) == "pending" and (state.arrival_turn(a.unit) or 0) >= 1})
+        after = state.clone()
+        after.apply_action(end)
+        lost = [state.unit_name(u) for u in state.units(status="map") if after.status(u) == "eliminated"]
+        if getattr(after, "removing", None):  # over-full hexes: units must be removed before the phase ends
+            limit = state.game.stacking.limit
+            lost += [state.unit_name(u) for h in sorted(set(state.positions.values()))
+                     if len(state.units_at(h)) > limit for u in state.units_at(h)]
+        worries = []
+        if lost:
+            worries.append(f"eliminates units of {', '.join(dict.fromkeys(lost))} (over-stacked)")
+        if due:
+            worries.append(f"leaves {', '.join(due)} off the map")
+        if not worries:
+            return True
+        try:
+            answer = self.read_line(f"ending the phase now {' and '.join(worries)}; end anyway? (y/n) ")
+        except EOFError:
+            raise QuitGame() from None
+        if answer.strip().lower() in ("y", "yes"):
+            return True
+        self.say("the phase goes on")
+        return False
 
     def _next_queued(self, state: Any) -> Action:
         action = self._queued.pop(0)
@@ -179,6 +216,8 @@ class HumanPlayer:
         except ValueError as error:  # ActionSyntaxError and IllegalAction are both ValueErrors
             rule = getattr(error, "rule", None)
             message = getattr(error, "message", None) or str(error)
+            if message.startswith("no unit '"):  # the engine's guess may be any unit: the hint below names only legal ones
+                message = message.split(";")[0]
             self.say(f"illegal ({rule}): {message}" if rule else f"not accepted: {message}")
         except Exception as error:  # an engine slip on odd input must not cost the player the game
             self.say(f"not accepted: could not read '{line}' ({type(error).__name__})")

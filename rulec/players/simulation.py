@@ -47,11 +47,13 @@ class Summary:
     vp: dict[str, dict[str, float]] = field(default_factory=dict)  # side -> min/mean/max
     margin_histogram: dict[str, int] = field(default_factory=dict)  # "first side's VP minus the second's" buckets
     mean_actions: float = 0.0
+    mean_turns: float = 0.0  # game turns played: a game that ends early by sudden death is shorter
 
     def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "wins": {s: dict(c) for s, c in self.wins.items()},
                 "wins_total": {s: sum(c.values()) for s, c in self.wins.items()}, "draws": self.draws,
-                "vp": self.vp, "margin_histogram": self.margin_histogram, "mean_actions": self.mean_actions}
+                "vp": self.vp, "margin_histogram": self.margin_histogram, "mean_actions": self.mean_actions,
+                "mean_turns": self.mean_turns}
 
 
 def summarise(records: list[GameRecord], sides: list[str], bucket: int = 5) -> Summary:
@@ -69,6 +71,7 @@ def summarise(records: list[GameRecord], sides: list[str], bucket: int = 5) -> S
         margins = Counter((r.vp.get(sides[0], 0) - r.vp.get(sides[1], 0)) // bucket * bucket for r in records)
         summary.margin_histogram = {f"{low:+d}..{low + bucket - 1:+d}": margins[low] for low in sorted(margins)}
     summary.mean_actions = round(statistics.fmean([r.actions for r in records]), 1) if records else 0.0
+    summary.mean_turns = round(statistics.fmean([r.turns for r in records]), 1) if records else 0.0
     return summary
 
 
@@ -90,5 +93,5 @@ def format_summary(summary: Summary, game: Any, kinds: dict[str, str]) -> str:
         peak = max(summary.margin_histogram.values()) or 1
         for label, count in summary.margin_histogram.items():
             lines.append(f"    {label:>9} {'#' * max(1, round(30 * count / peak)) if count else '':<30} {count}")
-    lines.append(f"  mean game length: {summary.mean_actions} actions")
+    lines.append(f"  mean game length: {summary.mean_turns} turns ({summary.mean_actions} actions)")
     return "\n".join(lines)

@@ -1,0 +1,115 @@
+"""What the board page shows, as JSON: a position and its legal orders, read from the engine's public API.
+
+Generic on purpose: every legal action is listed with its kind, the unit it names and
+the hex it points at (a move's or attack's hex, a retreat path's last hex), so an
+action kind the engine gains later appears on the page as a plain choice with no
+change here. Nothing here changes a state.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from rulec.engine import CHANCE, TERMINAL, Action, GameState
+from rulec.engine import combat as fight
+from rulec.runtime.model import Game
+
+
+def action_view(state: GameState, action: Action) -> dict[str, Any]:
+    """One legal order: its text (what the server is sent back) and what the map needs to place it."""
+    target = action.hex or (action.path[-1] if action.path else None)
+    return {"text": state.action_to_string(action), "kind": action.kind, "unit": action.unit,
+            "hex": target, "edge": action.edge}
+
+
+def odds_view(game: Game, odds: fight.Odds) -> dict[str, Any]:
+    """The column, the shifts and modifiers that made it, and the chance of each result on the die."""
+    table = game.tables[game.combat.table]
+    die = game.info.die
+    codes = Counter(fight.result_code(table, odds.column, roll, odds.drm) for roll in range(1, die + 1))
+    results = [{"code": code, "name": game.results[code].name if code in game.results else code,
+                "percent": round(100 * count / die, 1)} for code, count in codes.items()]
+    return {"attack": odds.attack, "defence": odds.defence, "column": odds.label, "column_index": odds.column,
+            "base_column": table.columns[odds.base_column].label if odds.base_column < len(table.columns) else None,
+            "terrain_shift": odds.terrain_shift, "option_shift": odds.option_shift, "drm": odds.drm,
+            "results": results}
+
+
+def position_view(state: GameState, kinds: dict[str, str]) -> dict[str, Any]:
+    """The position: turn, phase, whose decision, units on and off the map, VP with their sources."""
+    game = state.game
+    seat = state.current_player()
+    if seat == TERMINAL:
+        deciding = None
+    elif seat == CHANCE:
+        deciding = "chance"
+    else:
+        deciding = state.players[seat]
+    units = []
+    for uid in state.units():
+        status = state.status(uid)
+        if status == "unused":
+            continue
+        unit = state.unit(uid)
+        units.append({"id": uid, "name": state.unit_name(uid), "side": unit.side, "type": unit.type,
+                      "strength": unit.strength, "move": unit.move, "status": status,
+                      "hex": state.positions.get(uid), "due": state.arrival_turn(uid) if status == "pending" else None,
+                      "improved": unit is not game.units[uid] and game.units[uid].improved is not None})
+    # Orders are offered only to a human: an AI's decision is made with the page's "AI move".
+    human_decides = deciding not in (None, "chance") and kinds.get(deciding, "human") == "human"
+    legal = state.legal_actions() if human_decides else []
+    view: dict[str, Any] = {
+        "title": game.info.title, "turn": state.turn, "turn_label": game.info.turn_label(state.turn),
+        "phase": state.phase.name, "phase_side": state.phase.side, "deciding": deciding,
+        "player_kind": kinds.get(deciding, "") if deciding not in (None, "chance") else "",
+        "terminal": state.is_terminal(), "steps": len(state.history()),
+        "sides": {sid: {"name": side.name, "color": side.color, "vp": state.vp.get(sid, 0), "player": kinds.get(sid, "human")}
+                  for sid, side in game.sides.items()},
+        "vp_log": [{"turn": e.turn, "phase": e.phase, "side": e.side, "amount": e.amount, "source": e.source,
+                    "unit": state.unit_name(e.unit) if e.unit else None, "hex": e.hex} for e in state.vp_log],
+        "units": units, "legal": [action_view(state, a) for a in legal],
+        "pending": type(state.pending).__name__.lower() if state.pending is not None else None,
+        "odds": None, "declaring": None, "last_battle": None, "outcome": None,
+        # Each side's zone of control: the hexes its units exert ZOC into (what its enemies move through).
+        "zoc": {sid: sorted(state.enemy_zoc(_other_side(state, sid))) for sid in game.sides} if game.map else {},
+    }
+    declaring = state.declaring
+    if declaring is not None:
+        view["declaring"] = {"targets": list(declaring.targets),
+                             "attackers": [state.unit_name(u) for u in declaring.attackers]}
+        if declaring.attackers:
+            view["odds"] = odds_view(game, state.odds())
+    elif state.battle is not None:
+        view["odds"] = odds_view(game, state.battle.odds)
+    report = getattr(state, "last_battle", None)
+    if report is not None:
+        view["last_battle"] = {"hex": report.hex, "roll": report.roll, "result": report.result,
+                               "name": game.results[report.result].name if report.result in game.results else report.result,
+                               "column": report.odds.label}
+    if state.is_terminal():
+        outcome = state.outcome()
+        view["outcome"] = {"winner": outcome.winner, "text": str(getattr(outcome, "level", "") or outcome)}
+    return view
+
+
+def hex_info(state: GameState, hex_id: str) -> dict[str, Any]:
+    """What `info HEX` tells: terrain, hexside features, units, whose ZOC covers it, place name."""
+    game, map_def = state.game, state.game.map
+    terrain = map_def.terrain.get(hex_id, ())
+    sides = []
+    for direction, other in map_def.neighbours.get(hex_id, {}).items():
+        features = map_def.features_between(hex_id, other)
+        if features:
+            sides.append({"direction": direction, "towards": other,
+                          "features": [game.hexside_types[f].name if f in game.hexside_types else f for f in features]})
+    return {"hex": hex_id, "place": map_def.places.get(hex_id),
+            "terrain": [game.terrain[t].name if t in game.terrain else t for t in terrain],
+            "hexsides": sides, "units": [state.unit_name(u) for u in state.units_at(hex_id)],
+            "zoc_of": [sid for sid in game.sides if hex_id in state.enemy_zoc(_other_side(state, sid))],
+            "zones": [z for z, hexes in map_def.zones.items() if hex_id in hexes]}
+
+
+def _other_side(state: GameState, side: str) -> str:
+    """A side other than `side`: enemy_zoc(side) is the ZOC of everyone not on `side`."""
+    return next((s for s in state.players if s != side), side)

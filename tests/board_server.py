@@ -1,0 +1,34 @@
+"""A real board server (uvicorn) on a free localhost port, in a thread, for the tests that need HTTP."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import threading
+import time
+from typing import Iterator
+
+import uvicorn
+
+from rulec.web.app import create_app
+
+
+@contextlib.contextmanager
+def running_server(games: dict) -> Iterator[str]:
+    """The base URL of a board server offering `games`, stopped on leaving the block."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(games), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the board server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
