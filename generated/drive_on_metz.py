@@ -988,12 +988,7 @@ GAME: Game = Game(
         advance=AdvancePolicy(into=('defender_hex', 'retreat_path')),
     ),
     sequence=(
-        Phase(
-            id='us_moselle_vp',
-            name='American Moselle VP Phase',
-            kind='victory_points',
-            side='us',
-        ),
+        Phase(id='us_moselle_vp', name='American Moselle VP Phase', kind='automatic', side='us'),
         Phase(id='us_movement', name='American Movement Phase', kind='movement', side='us'),
         Phase(id='us_combat', name='American Combat Phase', kind='combat', side='us'),
         Phase(id='germany_movement', name='German Movement Phase', kind='movement', side='germany'),
@@ -1001,10 +996,10 @@ GAME: Game = Game(
         Phase(
             id='no_us_moselle_vp',
             name='No American Moselle VP Phase',
-            kind='victory_points',
+            kind='automatic',
             side='germany',
         ),
-        Phase(id='game_turn', name='Game Turn Phase', kind='end_of_turn'),
+        Phase(id='game_turn', name='Game Turn Phase', kind='automatic'),
     ),
     awards=(
         Award(

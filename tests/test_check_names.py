@@ -74,7 +74,7 @@ def test_an_unplayed_setting_close_to_a_played_one_gets_a_suggestion():
 
 def test_phase_kinds_the_engine_does_not_play_are_refused():
     [(code, message, _)] = problems(BASE + "sequence { phase p { kind = recovery } }\n")
-    assert code == "bad-value" and "movement, combat, victory_points or end_of_turn" in message
+    assert code == "bad-value" and "movement, combat, placement, automatic, victory_points or end_of_turn" in message
 
 
 def test_option_conditions_are_the_ones_the_engine_evaluates():

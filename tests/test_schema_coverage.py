@@ -58,6 +58,7 @@ AID_ONLY: dict[tuple[str, str], str] = {
     ("CrtColumn", "high"): "the column's upper bound, printed on the CRT and checked against the next column",
     ("Award", "text"): "the award's wording on the victory point aid",
     ("Option", "text"): "the option's rule text on the aids and in the option list",
+    ("Scenario", "text"): "the scenario's rule text, shown when a game starts with it",
     ("BattleModifier", "text"): "the modifier's explanation on the battle sheet",
 }
 
@@ -90,6 +91,11 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     ("VictoryLevel", "when"), ("SuddenDeath", "when"),  # [engine/victory.py]
     ("VictoryLevel", "winner"), ("SuddenDeath", "winner"),  # [engine/victory.py]
     ("OutcomeBand", "text"),  # [battle/report.py]
+    # the sequence's procedures and scenarios [engine/procedures.py, placement.py, scenarios.py]
+    ("Phase", "when"), ("Hook", "when"), ("Phase", "hooks"), ("Game", "hooks"), ("Hook", "effects"), ("ResultCode", "effects"),
+    ("HookEffect", "kind"), ("HookEffect", "side"), ("HookEffect", "amount"), ("HookEffect", "units"), ("Game", "units"),
+    ("Phase", "placement"), ("Arrival", "placement"), ("Placement", "hexes"), ("Placement", "cost"), ("ZocWithdrawal", "cost"),
+    ("Scenario", "turns"), ("GameInfo", "turns"), ("Scenario", "vp"), ("Scenario", "options"), ("Game", "options"),
 })
 
 # Fields the checker reads to build another field that play reads.
@@ -140,6 +146,12 @@ BLOCKS: dict[str, type] = {
     "game.schema.json#/$defs/victory/properties/sudden_death/additionalProperties": m.SuddenDeath,
     "game.schema.json#/$defs/option": m.Option,
     "game.schema.json#/$defs/marker": m.Marker,
+    "game.schema.json#/$defs/sequence/properties/phase/additionalProperties/properties/on": m.Hook,
+    "game.schema.json#/$defs/sequence/properties/on": m.Hook,
+    "game.schema.json#/$defs/sequence/properties/phase/additionalProperties/properties/placement": m.Placement,
+    "game.schema.json#/$defs/hook": m.Hook,
+    "game.schema.json#/$defs/scenario": m.Scenario,
+    "game.schema.json#/$defs/scenario/properties/start": m.Scenario,
     "battle.schema.json#": m.BattleSystem,
     "battle.schema.json#/properties/deployment": m.BattleSystem,
     "battle.schema.json#/properties/skirmish": m.SkirmishRules,
@@ -197,6 +209,19 @@ WRITTEN_AS: dict[tuple[str, str], tuple[str, str]] = {
     ("BattleSystem", "skirmish"): ("BattleSystem", "skirmish"),
     ("ArmyState", "loser"): ("ArmyState", "if_loser"),
     ("ArmyState", "winner"): ("ArmyState", "if_winner"),
+    ("Game", "scenario"): ("Game", "scenarios"),
+    ("Phase", "on"): ("Phase", "hooks"),
+    ("Hook", "phase_start"): ("Hook", "event"),
+    ("Hook", "phase_end"): ("Hook", "event"),
+    ("Game", "on"): ("Game", "hooks"),
+    ("Hook", "unit_eliminated"): ("Hook", "event"),
+    ("Hook", "unit_exited"): ("Hook", "event"),
+    ("Hook", "battle_resolved"): ("Hook", "event"),
+    ("Hook", "game_end"): ("Hook", "event"),
+    ("Scenario", "start"): ("Scenario", "start_turn"),
+    ("Scenario", "turn"): ("Scenario", "start_turn"),
+    ("Scenario", "phase"): ("Scenario", "start_phase"),
+    ("Unit", "setup"): ("Unit", "placed"),
 }
 
 

@@ -21,9 +21,28 @@ from rulec.runtime.model import Award, Game, Option, Phase, Unit, VictoryLevel
 _PHASE_ACTIVITY = {
     "movement": "Move units",
     "combat": "Attack adjacent enemy units",
-    "victory_points": "Score victory points",
-    "end_of_turn": "Advance the Game Turn marker",
+    "placement": "Place units",
 }
+
+
+def _activity(phase: Phase, scoring: tuple[str, ...], last: bool) -> str:
+    """What players do in a phase, and when it comes up; an automatic phase is named by what it does."""
+    text = _what_happens(phase, scoring, last)
+    return f"{text} (only when {phase.when.source})" if phase.when is not None else text
+
+
+def _what_happens(phase: Phase, scoring: tuple[str, ...], last: bool) -> str:
+    if phase.movers is not None:
+        return f"Move units: only {phase.movers.source}"
+    if phase.attackers is not None:
+        return f"Attack adjacent enemy units: only {phase.attackers.source} attack"
+    if phase.kind != "automatic":
+        return _PHASE_ACTIVITY.get(phase.kind, humanize(phase.kind))
+    if scoring or any(e.kind == "score" for hook in phase.hooks for e in hook.effects):
+        return "Score victory points"
+    if any(hook.effects for hook in phase.hooks):
+        return "Carry out the phase's effects"
+    return "Advance the Game Turn marker" if last else "Nothing to decide"
 
 
 # ---------------------------------------------------------------------- CRT
@@ -111,8 +130,8 @@ class PhaseRow:
 def sequence_rows(game: Game) -> tuple[PhaseRow, ...]:
     rows = []
     for number, phase in enumerate(game.sequence, 1):
-        activity = _PHASE_ACTIVITY.get(phase.kind, humanize(phase.kind))
         scoring = tuple(a.text or a.id for a in game.awards if a.trigger.kind == "phase" and a.trigger.phase == phase.id)
+        activity = _activity(phase, scoring, number == len(game.sequence))
         side_name = game.sides[phase.side].name if phase.side in game.sides else "Both players"
         rows.append(PhaseRow(number, phase, side_name, activity, scoring))
     return tuple(rows)

@@ -15,6 +15,7 @@ from typing import Any, Iterable
 from rulec.check.build_combat import CombatSections
 from rulec.check.build_map import MapSections
 from rulec.check.build_markers import MarkerSections
+from rulec.check.build_sequence import SequenceSections
 from rulec.check.fields import plain, tuples_of
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler, ExpressionError, to_function
@@ -28,7 +29,7 @@ from rulec.runtime import model as m
 UNIT_TRIGGERS = frozenset({"holds", "exits", "eliminated"})
 
 
-class Builder(MapSections, CombatSections, MarkerSections):
+class Builder(MapSections, CombatSections, SequenceSections, MarkerSections):
     """Builds one document into a Game, collecting diagnostics in `self.diagnostics`."""
 
     def __init__(self, document: Document):
@@ -80,8 +81,11 @@ class Builder(MapSections, CombatSections, MarkerSections):
         compiler = ExpressionCompiler(frozenset(constants), self.names_by_kind(sides, game_map, unit_types, units, terrain, sequence),
                                       objectives=objectives)
         awards = self.awards(sides, triggers, compiler)
+        sequence = self.procedures(sequence, compiler)
+        hooks = self.game_hooks(compiler)
         options = self.options(sides, units)
         markers = self.markers(compiler)
+        scenarios = self.scenarios(sides, units, sequence, options, info.turns if info else 0)
         game = m.Game(
             info=info,
             sides=sides,
@@ -96,9 +100,11 @@ class Builder(MapSections, CombatSections, MarkerSections):
             results=results,
             combat=self.combat(tables) if "combat" in self.data else None,
             sequence=sequence,
+            hooks=hooks,
             awards=awards,
             victory=self.victory(sides, compiler) if "victory" in self.data else None,
             options=options,
+            scenarios=scenarios,
             battle=self.battle() if "battle" in self.data else None,
             markers=markers,
             source=self.doc.file,
@@ -196,7 +202,8 @@ class Builder(MapSections, CombatSections, MarkerSections):
             path = ("unit", uid)
             self.reference(body.get("side"), sides, "side", path + ("side",))
             self.reference(body.get("type"), unit_types, "unit type", path + ("type",))
-            setup = self.hex_ref(body["setup"], path + ("setup",)) if "setup" in body else None
+            placed = body.get("setup") == "free"  # set up by a placement phase (build_sequence.py)
+            setup = self.hex_ref(body["setup"], path + ("setup",)) if "setup" in body and not placed else None
             arrives = self.arrival(body["arrives"], path + ("arrives",), game_map) if "arrives" in body else None
             if "setup" not in body and "arrives" not in body:
                 self.error("no-setup", f"unit '{uid}' has neither a set-up hex nor an arrival", path, key=True,
@@ -206,7 +213,7 @@ class Builder(MapSections, CombatSections, MarkerSections):
             better = None
             if uid in improved:
                 better = self.record(m.Improved, ("improved", uid))
-            result[uid] = self.record(m.Unit, path, id=uid, setup=setup, arrives=arrives, improved=better,
+            result[uid] = self.record(m.Unit, path, id=uid, setup=setup, arrives=arrives, improved=better, placed=placed,
                                       flags=tuple(body.get("flags", ())), division=str(body.get("division", "")),
                                       designation=str(body.get("designation", uid)),
                                       **({"size": str(body["size"])} if "size" in body else {}))
@@ -239,7 +246,7 @@ class Builder(MapSections, CombatSections, MarkerSections):
             path = ("sequence", "phase", pid)
             if "side" in body:
                 self.reference(body["side"], sides, "side", path + ("side",))
-            phases.append(self.record(m.Phase, path, id=pid, **({} if "name" in body else {"name": pid})))
+            phases.append(self.phase_outline(pid, body, path))
         return tuple(phases)
 
     def constants(self, sides, game_map, terrain, units) -> set[str]:
@@ -446,7 +453,8 @@ class Builder(MapSections, CombatSections, MarkerSections):
             improve = self.int_range(body["improve_random"], path + ("improve_random",)) if "improve_random" in body else None
             result[oid] = m.Option(id=oid, name=body.get("name", oid), text=body.get("text", ""), adds=tuple(body.get("adds", ())),
                                    vp=dict(body.get("vp", {})), combat_modifiers=modifiers, zoc_withdrawal=withdrawal,
-                                   improve_random=improve, improved_vp_to=body.get("improved_vp_to"))
+                                   improve_random=improve, improved_vp_to=body.get("improved_vp_to"),
+                                   excludes=self.exclusions(body, path))
         return result
 
 

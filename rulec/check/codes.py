@@ -59,7 +59,8 @@ CODES: dict[str, str] = {
     "unknown-phase": "a phase that the sequence of play does not have",
     "unknown-result-code": "a CRT result code that no 'result' block declares",
     "unknown-combat-table": "a combat table that no 'crt' block declares",
-    "unknown-effect": "a combat result effect that is not in the vocabulary (eliminate, retreat, exchange, lose, advance, mark, unmark)",
+    "unknown-effect": "a combat result effect that is not in the vocabulary (eliminate, retreat, exchange, lose, advance, mark, unmark), or a hook effect that is not score or eliminate",
+    "unknown-option": "an option that no 'option' block declares",
     "effect-argument": "an effect argument of the wrong kind (attacker or defender; a whole number, 1 or more)",
     "unknown-name": "a bare name in an expression that is no game id nor context value",
     "unknown-function": "a function the expression language does not have",
@@ -117,6 +118,12 @@ CODES: dict[str, str] = {
     "option-adds-regular-unit": "an option adding a unit that is not optional",
     "optional-unit-unused": "a warning: an optional unit no option adds",
     "option-improve-range": "an option improving more units than have improved counters",
+    # ------------------------------------------------- procedures, scenarios
+    "phase-field-kind": "a phase field of another procedure (movers outside a movement phase, a placement block outside a placement phase)",
+    "placement-incomplete": "a placement phase without a placement block or without a side",
+    "deployment-not-placement": "a scenario deployment naming a phase that is not a placement phase",
+    "scenario-length": "a scenario that ends before the turn it starts on",
+    "scenario-arrival": "a scenario scheduling the arrival of a unit that has no arrival",
 }
 
 

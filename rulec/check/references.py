@@ -115,9 +115,11 @@ def _options(game: Game, report: _Reporter) -> None:
                              ("option", option.id, "improve_random"))
         _option_fields_alone(game, option, report)
     _rule_fields_alone(game, report)
+    added.update(uid for scenario in game.scenarios.values() for uid in scenario.add)
     for unit in game.units.values():
         if unit.optional and unit.id not in added:
-            report.warning("optional-unit-unused", f"optional unit '{unit.id}' is not added by any option", ("unit", unit.id), key=True)
+            report.warning("optional-unit-unused", f"optional unit '{unit.id}' is not added by any option or scenario",
+                           ("unit", unit.id), key=True)
 
 
 # Option fields that do nothing without another field of the same option, and what they need.

@@ -478,6 +478,8 @@ def describe_order(state: Any, action: Any, text: str) -> str:
                 f"{name} leaves by the {action.edge} edge") + spent
     if kind == "delay" and name:
         return f"{name} delays its arrival"
+    if kind == "place" and name:
+        return f"{name} is placed at {action.hex}"
     if kind == "remove" and name:
         return f"{name} is removed" + (f" from {here}" if here else "")
     if kind == "retreat":

@@ -39,8 +39,15 @@ def info_lines(game: Any, name: str) -> list[str]:
         lines.append("qualities: " + ", ".join(f"{q} ({m:+d})" for q, m in game.battle.qualities.items()))
     if game.options:
         lines.append("options and scenarios (--option ID):")
-        lines += [f"  {option.id}: {option.name}" for option in game.options.values()]
-    else:
+        lines += [f"  {option.id}: {option.name}" + (f" (not with {', '.join(option.excludes)})" if option.excludes else "")
+                  for option in game.options.values()]
+    if game.scenarios:
+        lines.append("scenario blocks (--scenario ID):")
+        lines += [f"  {s.id}: {s.name}, from turn {s.start_turn}" + (f" ({s.start_phase})" if s.start_phase else "")
+                  + (f" to turn {s.turns}" if s.turns else "")
+                  + (f"; options: {', '.join(s.options) or 'none'}" if s.options is not None else "")
+                  for s in game.scenarios.values()]
+    if not game.options and not game.scenarios:
         lines.append("no options or scenarios")
     if game.map is not None:
         lines.append(f"play it: rulec play {name}   or on a board in the browser: rulec serve {name}")

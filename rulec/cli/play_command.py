@@ -38,7 +38,8 @@ def register(subparsers: Any) -> None:
                                    epilog="`rulec info GAME` lists the sides, options and scenarios to choose from; "
                                           "`rulec serve GAME` plays on a board in the browser; docs/playing.md is a guide.")
     parser.add_argument("game", nargs="?", help="a game name in games/ or a game file (not needed with --load)")
-    parser.add_argument("--scenario", action="append", default=[], metavar="S", help="a scenario of the game")
+    parser.add_argument("--scenario", action="append", default=[], metavar="S",
+                        help="a scenario of the game (or an option the rulebook calls a scenario)")
     parser.add_argument("--option", action="append", default=[], metavar="O", help="an optional rule (repeatable)")
     parser.add_argument("--player", action="append", default=[], metavar="SIDE=KIND",
                         help=f"who plays a side: {', '.join(PLAYER_KINDS)} (default human)")
@@ -61,10 +62,22 @@ def load_playable_game(name: str) -> Any:
     return game
 
 
-def start_state(game: Any, options: tuple[str, ...], seed: int) -> Any:
+def start_state(game: Any, options: tuple[str, ...], seed: int, scenario: str | None = None) -> Any:
     from rulec.engine import new_game
+    from rulec.engine.scenarios import ScenarioError
 
-    return new_game(game, options=options, seed=seed)
+    try:
+        return new_game(game, options=options, seed=seed, scenario=scenario)
+    except ScenarioError as error:
+        raise DiagnosticError([Diagnostic("bad-choice", str(error))]) from None
+
+
+def split_scenarios(game: Any, names: list[str]) -> tuple[str | None, list[str]]:
+    """`--scenario` names: the one scenario block of the game, and the rest (options a rulebook calls scenarios)."""
+    scenarios = [n for n in names if n in game.scenarios]
+    if len(scenarios) > 1:
+        raise DiagnosticError([Diagnostic("bad-choice", f"one scenario at a time: {', '.join(scenarios)}")])
+    return (scenarios[0] if scenarios else None), [n for n in names if n not in game.scenarios]
 
 
 def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
@@ -95,11 +108,12 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
             return 2
         game = load_playable_game(args.game)
         sides = list(game.sides)
-        options = check_options(game, [*args.scenario, *args.option])
+        scenario, named = split_scenarios(game, args.scenario)
+        options = check_options(game, [*named, *args.option])
         kinds = parse_player_specs(args.player, sides)
         seed = args.seed if args.seed is not None else 0
         game_name = args.game
-        state = start_state(game, options, seed)
+        state = start_state(game, options, seed, scenario)
     kinds = {side: kinds.get(side, "human") for side in sides}
     # A human wants the map at the start of every phase; AI games only need it each turn.
     map_every = "phase" if "human" in kinds.values() else "turn"
@@ -113,7 +127,7 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
             print("save needs a file name: save FILE", file=out)
             return False
         try:
-            write_save(path, SavedGame(game_name, list(options), seed, kinds, history_strings(state)))
+            write_save(path, SavedGame(game_name, list(options), seed, kinds, history_strings(state), state.scenario))
         except DiagnosticError as error:
             for diagnostic in error.diagnostics:
                 print(render(diagnostic), file=out)
@@ -148,6 +162,9 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     players = build_players(kinds, list(state.players), seed, read_line=read_line, out=out, commands=commands,
                             before_choice=before_choice)
     print(screen.title(kinds, options, seed), file=out)
+    if state.scenario:
+        chosen = game.scenarios[state.scenario]
+        print(f"scenario: {chosen.name}" + (f". {chosen.text}" if chosen.text else ""), file=out)
     screen.show_position(state)
     stopped_by_player = False
 
@@ -166,7 +183,7 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
             history = state.history()[:-1]
             undone = state.action_to_string(state.history()[-1])
             by_human.pop()
-            state = start_state(game, options, seed)
+            state = start_state(game, options, seed, state.scenario)
             for action in history:
                 state.apply_action(action)
             print(f"undone: {undone}", file=out)

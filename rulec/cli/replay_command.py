@@ -41,7 +41,7 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
                         map_every=getattr(args, "map_every", None) or ("action" if args.step else "phase"))
     kinds = {side: saved.players.get(side, "?") for side in game.sides}
     print(screen.title(kinds, options, saved.seed), file=out)
-    state = start_state(game, options, saved.seed)
+    state = start_state(game, options, saved.seed, saved.scenario)
     screen.show_position(state)
     pause = args.step and (stdin or sys.stdin).isatty()
     for index, text_action in enumerate(saved.history):

@@ -33,7 +33,9 @@ RETURN_TYPES = {"amount": "int", "only": "bool", "when": "bool", "expires": "boo
 # What each expression's `ctx` is, by the class the expression belongs to: the engine's EvalContext for
 # awards and victory conditions, the unit counts of an army (rulec.battle.army.ArmyCounts) for battle army states.
 CONTEXT_TYPES = {"Award": "EvalContext", "VictoryLevel": "EvalContext", "SuddenDeath": "EvalContext", "Marker": "EvalContext",
-                 "ArmyState": "Mapping[str, int]"}
+                 "ArmyState": "Mapping[str, int]",
+                 # the sequence's procedures (rulec/engine/procedures.py)
+                 "Phase": "EvalContext", "Hook": "EvalContext", "HookEffect": "EvalContext", "Placement": "EvalContext"}
 
 
 @dataclasses.dataclass

@@ -380,6 +380,11 @@ class ExpressionCompiler:
         binding, condition_tree = (argument[1], argument[2]) if argument[0] == "where" else (argument, None)
         variable, whole, inner = self.bind(binding, scope)
         v = f"v_{variable}"
+        if name == "select":  # a subset: `select(h in hexes(terrain = city) where ...)`
+            if condition_tree is None:
+                return whole
+            condition = self.expect(condition_tree, inner, k.BOOL, "the condition of 'select'")
+            return Typed(f"[{v} for {v} in {whole.python} if {condition.python}]", whole.kind, _uses(whole, condition))
         if condition_tree is None:
             if name == "all":
                 raise ExpressionError("argument-count", "'all' needs a condition: all(u in S where CONDITION)")

@@ -182,11 +182,12 @@ _add(
     Function("abs", (NUMBER,), NUMBER, "abs({0})", "a number without its sign", depends=STATIC),
 )
 
-# Quantifiers over a set with a bound variable: `count(u in S where C)` (count, any, all) and
+# Quantifiers over a set with a bound variable: `count(u in S where C)` (count, any, all, select) and
 # `sum(V for u in S where C)` (sum, min, max; 0 over an empty set). The compiler writes them.
 FILTERS = {"count": "how many members of the set meet the condition",
            "any": "whether some member of the set meets the condition (without `where`: whether the set has a member)",
-           "all": "whether every member of the set meets the condition"}
+           "all": "whether every member of the set meets the condition",
+           "select": "the members of the set that meet the condition, a set of the same kind"}
 AGGREGATES = {"sum": "the total of the value over the members that meet the condition",
               "min": "the least value over the members that meet the condition (0 if none)",
               "max": "the greatest value over the members that meet the condition (0 if none)"}

@@ -15,7 +15,7 @@ from typing import Any
 
 from rulec.diagnostics import Diagnostic, DiagnosticError, Span
 from rulec.editor.outline import frames_at, scan, word_at
-from rulec.editor.schema_docs import enum_values, field_documentation, field_names, field_schema
+from rulec.editor.schema_docs import enum_values, field_documentation, field_names, field_schema, takes_only_words
 from rulec.language.document import Document
 from rulec.language.parse import parse_text
 from rulec.pipeline import check
@@ -132,11 +132,17 @@ def complete(text: str, offset: int, symbols: Symbols) -> list[Completion]:
         key = _key_before(head)
         schema = field_schema(frames, key) if key else None
         words = enum_values(schema)
-        items += [Completion(word, "value", key or "") for word in words]
-        if not words:  # a field with fixed words takes nothing else
-            seen_kinds = symbols.value_kinds.get(key or "", Counter())
+        seen_kinds = symbols.value_kinds.get(key or "", Counter())
+        # Words come first, unless the field also takes names and the file already gives it names of some
+        # kind (`setup = 0807` in the file: hexes first, then `free`).
+        words_first = not seen_kinds or takes_only_words(schema)
+        if words_first:
+            items += [Completion(word, "value", key or "") for word in words]
+        if not (words and takes_only_words(schema)):  # a field with fixed words alone takes nothing else
             ranked = sorted(symbols.all(), key=lambda s: -seen_kinds[s.kind])
             items += [Completion(s.name, s.kind, s.detail, likely=not seen_kinds or s.kind in seen_kinds) for s in ranked]
+        if not words_first:
+            items += [Completion(word, "value", key or "", likely=False) for word in words]
     elif (keyword := _block_keyword_before(head)) is not None:
         # `improved ` then a label: the names of the kind this keyword's labels are in the file.
         kinds = symbols.label_kinds.get(keyword, Counter())

@@ -122,6 +122,14 @@ def enum_values(schema: dict[str, Any] | None) -> list[str]:
     return [v for v in values if isinstance(v, str)]
 
 
+def takes_only_words(schema: dict[str, Any] | None) -> bool:
+    """Whether a field takes nothing but the words enum_values lists (not also a hex, a name, an expression)."""
+    if not schema or "enum" in schema:
+        return True
+    options = [_resolve(Node(o, ROOT_SCHEMA)).schema for w in ("anyOf", "oneOf") for o in schema.get(w, [])]
+    return all("enum" in o or "const" in o for o in options)
+
+
 def field_documentation(frames: tuple[Frame, ...], name: str) -> str | None:
     """Markdown for hovering over field (or section) `name` inside `frames`."""
     schema = field_schema(frames, name)

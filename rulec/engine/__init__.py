@@ -1,7 +1,7 @@
 """The game-agnostic engine: plays any compiled map game, with an OpenSpiel-like API.
 
     from rulec.engine import new_game
-    state = new_game(game, options=("command_control",), seed=0)
+    state = new_game(game, options=("command_control",), seed=0)   # scenario="NAME": a scenario block's start
     state.legal_actions(); state.apply_action(action); state.clone(); state.outcome()
 
 Modules, one job each:
@@ -20,6 +20,9 @@ Modules, one job each:
     history.py      what each unit did (moved, attacked, defended, retreated) and hexes entered, by phase
     context.py      EngineContext: the position as compiled expressions read it
     victory.py      VP awards, sudden death and victory levels
+    procedures.py   a phase's predicates (when, movers, attackers) and hooks, the game's own hooks
+    placement.py    placement phases: `place UNIT HEX` from a pool into allowed hexes (set-up, replacements)
+    scenarios.py    a scenario's start, length, units, deployment and VP; options that exclude each other
     explain.py      why an order is illegal, citing the game's rule_refs
     conformance.py  random-game checks usable on any map game
 Rulings on open rule questions are in docs/rulings.md.
@@ -58,10 +61,11 @@ from rulec.engine.combat import Odds
 from rulec.engine.state import CHANCE, TERMINAL, BattleReport, GameState, UnknownOption, new_game
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.engine.context import EngineContext
+from rulec.engine.scenarios import ScenarioError
 from rulec.engine.victory import Outcome, VpEntry
 
 __all__ = [
     "CHANCE", "TERMINAL", "ON_MAP", "PENDING", "EXITED", "ELIMINATED", "UNUSED",
     "Action", "ActionSyntaxError", "compact", "expand", "IllegalAction", "GameState", "new_game", "UnknownOption",
-    "Outcome", "VpEntry", "Odds", "BattleReport", "EngineContext",
+    "Outcome", "VpEntry", "Odds", "BattleReport", "EngineContext", "ScenarioError",
 ]

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from rulec.diagnostics import did_you_mean
 
 # The kinds, in the order legal_actions lists them within a phase.
-MOVE, EXIT, DELAY, ATTACK, WITH, RESOLVE, CANCEL, FIGHT, ROLL, RETREAT, LOSE, ADVANCE, REMOVE, END = (
+MOVE, EXIT, DELAY, ATTACK, WITH, RESOLVE, CANCEL, FIGHT, ROLL, RETREAT, LOSE, ADVANCE, REMOVE, PLACE, END = (
     "move", "exit", "delay", "attack", "with", "resolve", "cancel", "fight", "roll", "retreat", "lose", "advance",
-    "remove", "end")
-KINDS = (MOVE, EXIT, DELAY, ATTACK, WITH, RESOLVE, CANCEL, FIGHT, ROLL, RETREAT, LOSE, ADVANCE, REMOVE, END)
+    "remove", "place", "end")
+KINDS = (MOVE, EXIT, DELAY, ATTACK, WITH, RESOLVE, CANCEL, FIGHT, ROLL, RETREAT, LOSE, ADVANCE, REMOVE, PLACE, END)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +39,7 @@ class Action:
     lose:    `unit` pays for an exchange (eliminated)
     advance: `unit` advances into `hex`; no unit: the victor declines
     remove:  `unit` is removed from an over-stacked hex
+    place:   `unit` is placed in `hex` (a placement phase: set-up, replacements)
     end:     the phase ends
     """
 
@@ -126,6 +127,10 @@ class Action:
         return Action(REMOVE, unit=unit)
 
     @staticmethod
+    def place(unit: str, hex: str) -> "Action":
+        return Action(PLACE, unit=unit, hex=hex)
+
+    @staticmethod
     def end() -> "Action":
         return _END
 
@@ -193,8 +198,8 @@ class ActionSyntaxError(ValueError):
 def format_action(action: Action, name: dict[str, str]) -> str:
     """The text form; `name` maps unit ids to the names players use."""
     kind = action.kind
-    if kind == MOVE:
-        return f"move {name[action.unit]} {action.hex}"
+    if kind == MOVE or kind == PLACE:
+        return f"{kind} {name[action.unit]} {action.hex}"
     if kind == EXIT:
         return f"exit {name[action.unit]} {action.edge}"
     if kind in (DELAY, REMOVE, WITH, LOSE):
@@ -218,7 +223,7 @@ _USAGE = {
     MOVE: "move UNIT HEX", EXIT: "exit UNIT EDGE", DELAY: "delay UNIT", ATTACK: "attack HEX [with UNIT...]",
     WITH: "with UNIT", RESOLVE: "resolve", CANCEL: "cancel", FIGHT: "fight HEX",
     ROLL: "roll N", RETREAT: "retreat HEX [HEX...]", LOSE: "lose UNIT", ADVANCE: "advance UNIT HEX | advance none",
-    REMOVE: "remove UNIT", END: "end",
+    REMOVE: "remove UNIT", PLACE: "place UNIT HEX", END: "end",
 }
 
 
@@ -236,9 +241,9 @@ def parse_words(text: str, unit_id, hex_id) -> Action:
         if len(args) != count:
             raise ActionSyntaxError(f"expected '{_USAGE[kind]}'")
 
-    if kind == MOVE:
+    if kind == MOVE or kind == PLACE:
         need(2)
-        return Action.move(unit_id(args[0]), hex_id(args[1]))
+        return Action(kind, unit=unit_id(args[0]), hex=hex_id(args[1]))
     if kind == EXIT:
         need(2)
         return Action.exit(unit_id(args[0]), args[1].lower())

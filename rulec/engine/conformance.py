@@ -39,7 +39,7 @@ def snapshot(state: GameState) -> tuple:
         tuple(sorted(state.holders.items())), tuple(sorted(state.moved)), tuple(sorted(state.attacked)),
         tuple(sorted(state.defended)), tuple(sorted((k, tuple(sorted(v.items()))) for k, v in state.markers.units.items())),
         tuple(sorted((k, tuple(sorted(v.items()))) for k, v in state.markers.hexes.items())), tuple(state._stack),
-        tuple(state.vp_log), tuple(state.history()), state.improved,
+        tuple(state.vp_log), tuple(state.history()), state.improved, state.points_left, state._prelude,
     )
 
 
@@ -119,8 +119,16 @@ def _refuses_nonsense(state: GameState, rng: random.Random) -> list[str]:
 def random_game(game: Game, seed: int, report: Report, max_actions: int = 5000) -> GameState:
     rng = random.Random(seed)
     options = tuple(o for o in game.options if rng.random() < 0.5)
-    state = new_game(game, options=options, seed=seed)
-    where = f"game seed {seed} options {options}"
+    scenario = rng.choice([None, *game.scenarios]) if game.scenarios else None
+    allowed = game.scenarios[scenario].options if scenario else None
+    chosen: list[str] = []
+    for option in options:  # options a scenario does not allow, or that exclude one already chosen, are dropped
+        if (allowed is None or option in allowed) and not any(option in game.options[c].excludes or c in game.options[option].excludes
+                                                              for c in chosen):
+            chosen.append(option)
+    options = tuple(chosen)
+    state = new_game(game, options=options, seed=seed, scenario=scenario)
+    where = f"game seed {seed} options {options}" + (f" scenario {scenario}" if scenario else "")
     report.problems += [f"{where}, start: {p}" for p in check_state(state)]
     for step in range(max_actions):
         if state.is_terminal():
@@ -162,7 +170,7 @@ def check_game(game: Game, n_games: int = 10, seed: int = 0) -> list[str]:
         game_seed = seed * 1_000_003 + i
         state = random_game(game, game_seed, report)
         report.games += 1
-        replayed = new_game(game, options=state.options, seed=state.seed)
+        replayed = new_game(game, options=state.options, seed=state.seed, scenario=state.scenario)
         for action in state.history():
             replayed.apply_action(action)
         if snapshot(replayed) != snapshot(state):

@@ -26,7 +26,7 @@ class EngineContext(ContextBase):
         self._marking = marking  # a marker's expiry being decided: (its unit's side or None, its stamp)
         self.game = state.game
         self.turn = state.turn
-        self.turns = state.game.info.turns
+        self.turns = state.last_turn  # a scenario's length, or the game's
         phase = state.phase
         self.phase = phase.id
         self.phasing_side = phase.side or ""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rulec.engine import advances, markers, retreats
+from rulec.engine import advances, markers, procedures, retreats
 from rulec.engine.actions import Action
 from rulec.engine.frames import Battle, Effects, Loss
 from rulec.engine.statuses import ON_MAP
@@ -41,6 +41,7 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
     """Carry out the next effect (always progress: the frame never waits for a decision itself)."""
     if not frame.effects:
         state._stack.pop()
+        procedures.run_game_hooks(state, "battle_resolved")
         return True
     effect = frame.effects[0]
     state._stack[-1] = replace(frame, effects=frame.effects[1:])

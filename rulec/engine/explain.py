@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulec.engine.actions import (ADVANCE, ATTACK, CANCEL, DELAY, END, EXIT, LOSE, MOVE, REMOVE, RESOLVE, RETREAT, ROLL,
+from rulec.engine import placement
+from rulec.engine.actions import (ADVANCE, ATTACK, CANCEL, DELAY, END, EXIT, LOSE, MOVE, PLACE, REMOVE, RESOLVE, RETREAT,
+                                  ROLL,
                                   WITH, Action)
 from rulec.engine import markers
 from rulec.engine.decisions import HANDLERS
@@ -45,6 +47,8 @@ def why_illegal(state: "GameState", action: Action) -> tuple[str, str | None]:
         if phase.kind != "combat":
             return f"attacks are made only in a combat phase, not in the {phase.name}", None
         return _why_not_attack(state, action)
+    if kind == PLACE:
+        return placement.why_not(state, action)
     return "not an action of this game", None
 
 def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
@@ -58,6 +62,8 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
         return f"{name} has left the map and never returns", "exit"
     if where in (ELIMINATED, UNUSED):
         return f"{name} is not in play", None
+    if state.phase.movers is not None and uid not in state._movers:
+        return f"{name} may not move in the {state.phase.name}: only some units move in it", None
     if uid in state.moved:
         return f"{name} has already moved this phase", "one_move"
     refused = markers.refusal(state, uid, "move")

@@ -22,9 +22,9 @@ from itertools import chain
 from typing import Any, Callable, Iterable, KeysView
 
 from rulec.diagnostics import did_you_mean
-from rulec.engine import battles, history, markers
+from rulec.engine import battles, history, markers, placement, procedures, scenarios
 from rulec.engine import combat as fight
-from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, RESOLVE, WITH, Action, ActionSyntaxError,
+from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, PLACE, RESOLVE, WITH, Action, ActionSyntaxError,
                                   IllegalAction, expand, format_action, parse_words)
 from rulec.engine.battles import BattleReport
 from rulec.engine.decisions import HANDLERS
@@ -52,15 +52,18 @@ class UnknownOption(ValueError):
     """An option the game does not define."""
 
 
-def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0) -> "GameState":
-    """A game at its start, with `options` chosen and `seed` for its set-up randomness."""
+def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario: str | None = None) -> "GameState":
+    """A game at its start (or at `scenario`'s), with `options` chosen and `seed` for its set-up randomness.
+
+    Raises UnknownOption, or scenarios.ScenarioError for an unknown scenario or options that may not be chosen together."""
     options = tuple(options)
     for option in options:
         if option not in game.options:
             hint = did_you_mean(option, list(game.options))
             raise UnknownOption(f"'{game.info.id}' has no option '{option}'" + (f"; {hint}" if hint else ""))
+    scenarios.check_choice(game, scenario, options)
     state = GameState.__new__(GameState)
-    state._setup(game, tuple(dict.fromkeys(options)), seed)
+    state._setup(game, tuple(dict.fromkeys(options)), seed, scenario)
     return state
 
 
@@ -73,14 +76,20 @@ class GameState:
     players: tuple[str, ...]
     turn: int
     vp: dict[str, int]
+    # set by scenarios.prepare: the scenario played, the last turn, deployment phases still to come
+    # before the start phase, and a placement phase's points left (None: it counts none)
+    scenario: str | None
+    last_turn: int
+    _prelude: tuple[int, ...]
+    points_left: int | None
 
     # ------------------------------------------------------------ set-up
-    def _setup(self, game: Game, options: tuple[str, ...], seed: int) -> None:
+    def _setup(self, game: Game, options: tuple[str, ...], seed: int, scenario: str | None = None) -> None:
         self.game, self.options, self.seed = game, options, seed
         self.tables: Tables = tables_for(game)
         self.players = tuple(game.sides)
         added = {uid for o in options for uid in game.options[o].adds}
-        in_play = [uid for uid, u in game.units.items() if not u.optional or uid in added]
+        in_play = scenarios.in_play(game, scenario, added)
         self.vp = {side: 0 for side in game.sides}
         self.vp_log: list[VpEntry] = []
         self.turn = 1
@@ -123,10 +132,12 @@ class GameState:
         self.past.owner = self
         self.attacked: set[str] = set()
         self.defended: set[str] = set()
+        self._phase_attackers: frozenset[str] | None = None  # a combat phase's `attackers` (procedures.py)
         self._stack: list[Frame] = []  # pending decisions, the next one last (see frames.py)
         self._combat_began: tuple[int, int] | None = None  # (turn, phase index) the last combat phase began
         self.last_battle: BattleReport | None = None
 
+        scenarios.prepare(self, scenario)  # its start, length, deployment and VP; free set-up units held back
         # VP given when the game is set up are logged under the phase "setup".
         for option in options:
             for side, amount in game.options[option].vp.items():
@@ -374,6 +385,8 @@ class GameState:
                 return actions  # reinforcement_delay = false: reinforcements due now enter before the phase ends
         elif kind == "combat":
             actions = battles.target_actions(self)
+        elif kind == "placement":
+            actions = placement.placements(self)
         else:
             actions = []
         actions.append(Action.end())
@@ -456,9 +469,9 @@ class GameState:
         if able is None:  # the same all game (shared with clones)
             able = self._able_to_attack[self.phase.side] = frozenset(
                 u for u in self.tables.units_of.get(self.phase.side, ()) if self._can_attack(u))
-        if self.markers.units:
-            return able.difference(self.attacked, markers.forbidden(self, "attack"))
-        return able.difference(self.attacked)
+        ready = able.difference(self.attacked, markers.forbidden(self, "attack")) if self.markers.units else \
+            able.difference(self.attacked)
+        return ready if self._phase_attackers is None else ready & self._phase_attackers
 
     def _can_attack(self, uid: str) -> bool:
         """Has the unit the strength and the type to attack at all?"""
@@ -706,6 +719,8 @@ class GameState:
             self._settle()
         elif kind == ATTACK:
             battles.declare(self, action)
+        elif kind == PLACE:
+            placement.place(self, action.unit, action.hex)
         elif kind == END:
             self._end_phase()
         if self.game.victory is not None and self.game.victory.sudden_death and not self.terminal:
@@ -775,8 +790,11 @@ class GameState:
             # The common case, checked against the one unit's moves rather than every action.
             uid = action.unit
             unit = self._units.get(uid)
-            if unit is None or unit.side != self.phase.side or uid in self.moved or (
+            phase = self.phase
+            if unit is None or unit.side != phase.side or uid in self.moved or (
                     self.markers.units and uid in markers.forbidden(self, "move")):
+                return False
+            if phase.movers is not None and uid not in self._movers:  # a phase for some units only
                 return False
             where = self.where[uid]
             if not (where == ON_MAP or (where == PENDING and self._arrives_now(uid))):
@@ -832,6 +850,7 @@ class GameState:
         if uid in self.markers.units:
             markers.clear(self, uid)
         unit = self._units[uid]
+        procedures.run_game_hooks(self, "unit_exited", unit)
         for award in self.game.awards:
             trigger = award.trigger
             # An exit scores for the exiting unit's own side (or the side the trigger names).
@@ -873,6 +892,7 @@ class GameState:
         if uid in self.markers.units:  # a counter leaving the map takes its markers with it
             markers.clear(self, uid)
         unit = self._units[uid]
+        procedures.run_game_hooks(self, "unit_eliminated", unit)
         for award in self.game.awards:
             if award.trigger.kind == "eliminated" and award.trigger.side == unit.side:
                 amount = award_amount(self, award, unit)
@@ -893,12 +913,22 @@ class GameState:
         units = [u for h, us in self._occupants().items() if len(us) > limit for u in us]
         return sorted(units, key=order.__getitem__)
 
+    def _late_arrivals(self) -> None:
+        """The end of a movement phase (or its passing over): reinforcements due in it that have not entered
+        come next turn or are removed (movement.late_arrival)."""
+        phase = self.phase
+        for uid in [u for u, w in self.where.items() if w == PENDING and self._units[u].side == phase.side]:
+            if self.due.get(uid) == self.turn and self._arrives_now(uid):
+                if self.game.movement.late_arrival == "removed":
+                    self.where[uid] = UNUSED
+                    self.due.pop(uid)
+                else:
+                    self.due[uid] = self.turn + 1
+
     def _end_phase(self) -> None:
         phase = self.phase
         if phase.kind == "movement":
-            for uid in [u for u, w in self.where.items() if w == PENDING and self._units[u].side == phase.side]:
-                if self.due.get(uid) == self.turn and self._arrives_now(uid):
-                    self.due[uid] = self.turn + 1  # not entered: held back to the next turn (8.2-style)
+            self._late_arrivals()
         checked = self.game.stacking.checked
         if checked == "end_of_every_phase" or (checked == "end_of_movement" and phase.kind == "movement"):
             stacked = self._overstacked_units()
@@ -913,23 +943,27 @@ class GameState:
         self._finish_phase()
 
     def _finish_phase(self) -> None:
+        procedures.run_hooks(self, "phase_end")
         if self._next_phase():
             self._enter_phase()
 
     def _next_phase(self) -> bool:
         """Step to the next phase of the sequence (and turn); False when the game is over."""
-        last = self.phase_index == len(self.game.sequence) - 1
+        last = self.phase_index == len(self.game.sequence) - 1 and not self._prelude
         history.phase_ended(self)
         if self.markers:
             markers.expire(self)
         if self._sudden_death(("always", "end_of_phase", "end_of_turn") if last else ("always", "end_of_phase")):
             return False
+        if self._prelude:  # a scenario's deployment phases, then its start phase (scenarios.py)
+            self.phase_index, self._prelude = self._prelude[0], self._prelude[1:]
+            return True
         self.phase_index += 1
         if self.phase_index >= len(self.game.sequence):
             self.phase_index = 0
             self.turn += 1
-        if self.turn > self.game.info.turns > 0:
-            self.turn = self.game.info.turns
+        if self.turn > self.last_turn > 0:
+            self.turn = self.last_turn
             self.phase_index = len(self.game.sequence) - 1
             self._end_game()
             return False
@@ -945,6 +979,7 @@ class GameState:
     def _end_game(self, decided: Outcome | None = None) -> None:
         """The game is over: score the end-of-game awards; `decided` is a sudden death's result."""
         self.terminal, self.decided = True, decided
+        procedures.run_game_hooks(self, "game_end")
         for award, amount in score_game_end(self):
             if amount:
                 self._score(award.side, amount, award.id)
@@ -954,15 +989,21 @@ class GameState:
         while True:
             self._cache = {}
             phase = self.phase
-            history.phase_began(self)
-            for award in self.game.awards:
-                if award.trigger.kind == "phase" and award.trigger.phase == phase.id:
-                    amount = award_amount(self, award, None)
-                    if amount:
-                        self._score(award.side, amount, award.id)
-            if self._begin_phase():
-                return
-            # Victory-point, end-of-turn and other bookkeeping phases have no decisions.
+            history.phase_began(self)  # every phase of the sequence counts, also one passed over
+            if procedures.comes_up(self):  # a phase whose `when` fails is passed over
+                for award in self.game.awards:
+                    if award.trigger.kind == "phase" and award.trigger.phase == phase.id:
+                        amount = award_amount(self, award, None)
+                        if amount:
+                            self._score(award.side, amount, award.id)
+                procedures.run_hooks(self, "phase_start")
+                self._cache = {}
+                if self._begin_phase():
+                    return
+                # Automatic phases, and placement phases with nothing to place, have no decisions.
+                procedures.run_hooks(self, "phase_end")
+            elif phase.kind == "movement":  # passed over: its reinforcements are late, as if it had ended
+                self._late_arrivals()
             if not self._next_phase():
                 return
 
@@ -972,7 +1013,7 @@ class GameState:
         self._phase_moves = {}
         if phase.kind == "movement":
             # The units that may move in this phase: on the map or waiting to arrive as it begins.
-            self._movers = tuple(u for u in self.tables.units_of.get(phase.side, ()) if self.where[u] in (ON_MAP, PENDING))
+            self._movers = procedures.movers(self, phase)
             self.moved = set()
             if self.game.movement.zoc_locks_start:
                 zoc, bit, units = self._obstacles(phase.side)[1], self.tables.hex_bit, self._units
@@ -985,7 +1026,10 @@ class GameState:
                 self.attacked = set()  # one attack per unit a phase, or a player turn (CombatRules.one_attack_per_unit)
             self.defended = set()
             self._combat_began = (self.turn, self.phase_index)
+            self._phase_attackers = procedures.attackers(self, phase)
             return True
+        if phase.kind == "placement":
+            return placement.begin(self)
         return False
 
     def _same_player_turn(self, since: tuple[int, int] | None) -> bool:
@@ -1028,7 +1072,7 @@ class GameState:
                 if place in self.tables.objectives:
                     other.holders[place] = self._units[uid].side
         other.terminal, other._stack, other.last_battle, other._combat_began = False, [], None, None
-        other.decided = None
+        other.decided, other._prelude = None, ()
         other.moved, other.attacked, other.defended = set(), set(), set()
         other.markers, other.past = MarkerTable(), History()
         other.past.owner = other

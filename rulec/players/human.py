@@ -21,7 +21,8 @@ ORDER_FORMS = {
     "with": "with UNIT (joins the battle being declared)", "resolve": "resolve (fights the declared battle)",
     "cancel": "cancel (calls the declared battle off)", "retreat": "retreat HEX [HEX...] (the path)",
     "lose": "lose UNIT (pays for an exchange)",
-    "advance": "advance UNIT HEX | advance none", "remove": "remove UNIT", "end": "end (ends the phase)",
+    "advance": "advance UNIT HEX | advance none", "remove": "remove UNIT",
+    "place": "place UNIT HEX (set-up, replacements)", "end": "end (ends the phase)",
 }
 COMMANDS_HELP = """commands: list (the legal orders, one line per unit), list WORD... (numbered, only the orders
           naming every WORD, e.g. `list UNIT`; then type a number to choose one), map, units,
@@ -46,7 +47,7 @@ def help_text(state: Any) -> str:
 
 LIST_IN_FULL = 30  # a bare `list` numbers this many orders or fewer; more are summed up per unit
 ORDER_WORDS = tuple(ORDER_FORMS)  # the engine's order words, known even when none is legal now
-UNIT_ORDERS = ("move", "exit", "delay", "remove", "advance", "with", "lose")  # orders whose second word is a unit
+UNIT_ORDERS = ("move", "exit", "delay", "remove", "advance", "with", "lose", "place")  # orders whose second word is a unit
 CONSOLE_WORDS = ("help", "list", "map", "units", "save", "quit", "undo", "odds", "info", "vp", "rules")
 
 

@@ -41,6 +41,7 @@ SCHEMA = {
         "seed": {"type": "integer"},
         "players": {"type": "object", "additionalProperties": {"type": "string"}},
         "history": {"type": "array", "items": {"type": "string"}},
+        "scenario": {"type": "string", "minLength": 1},
     },
 }
 
@@ -52,10 +53,12 @@ class SavedGame:
     seed: int = 0
     players: dict[str, str] = field(default_factory=dict)  # side id -> player kind
     history: list[str] = field(default_factory=list)
+    scenario: str | None = None  # the scenario played, if any (written only then, so older saves read the same)
 
     def to_json(self) -> dict[str, Any]:
-        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": self.game, "options": list(self.options),
+        data = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": self.game, "options": list(self.options),
                 "seed": self.seed, "players": dict(self.players), "history": list(self.history)}
+        return {**data, "scenario": self.scenario} if self.scenario else data
 
 
 def history_strings(state: Any) -> list[str]:
@@ -131,7 +134,7 @@ def read_save(path: str | Path) -> tuple[SavedGame, str]:
                                    f"this rulec reads version {SAVE_VERSION}", Span(str(path), 1, 1)))
     if problems:
         raise DiagnosticError(problems)
-    saved = SavedGame(data["game"], data["options"], data["seed"], data["players"], data["history"])
+    saved = SavedGame(data["game"], data["options"], data["seed"], data["players"], data["history"], data.get("scenario"))
     return saved, text
 
 
@@ -163,7 +166,8 @@ def restore(saved: SavedGame, path: str | Path, text: str, *, start: Callable[..
     if problems:
         raise DiagnosticError(problems)
     try:
-        state = start(game, options=tuple(saved.options), seed=saved.seed)
+        state = start(game, options=tuple(saved.options), seed=saved.seed,
+                      **({"scenario": saved.scenario} if saved.scenario else {}))
     except ValueError as error:
         raise DiagnosticError([Diagnostic("bad-save-setup", f"cannot start the saved game: {error}", file_span)]) from None
     for index, text_action in enumerate(saved.history):

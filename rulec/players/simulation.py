@@ -28,11 +28,11 @@ class GameRecord:
     turns: int = 0  # the last game turn played
 
 
-def play_one(game: Any, options: tuple[str, ...], kinds: dict[str, str], seed: int) -> GameRecord:
-    """One whole AI game with `seed` for the set-up, the dice and the players."""
+def play_one(game: Any, options: tuple[str, ...], kinds: dict[str, str], seed: int, scenario: str | None = None) -> GameRecord:
+    """One whole AI game with `seed` for the set-up, the dice and the players (from `scenario`'s start, if given)."""
     from rulec.engine import new_game
 
-    state = new_game(game, options=options, seed=seed)
+    state = new_game(game, options=options, seed=seed, scenario=scenario)
     players = build_players(kinds, list(state.players), seed, default="random")
     result = play_match(state, players, seed=seed)
     outcome = state.outcome()

@@ -200,6 +200,7 @@ class Unit:
     optional: bool = False
     flags: tuple[str, ...] = ()
     improved: Improved | None = None
+    placed: bool = False  # `setup = free`: set up by a placement phase, never arriving by movement
 
     @property
     def label(self) -> str:
@@ -219,6 +220,9 @@ class MovementRules:
     exit_cost: Literal["as_hex_left"] | int = "as_hex_left"
     reinforcement_delay: bool = False
     blocked_entry: Literal["closest_legal", "delay"] = "closest_legal"
+    # A reinforcement due this turn that has not entered when its movement phase ends: it comes
+    # next turn, or it is removed from the game (an arrival schedule that does not wait).
+    late_arrival: Literal["next_turn", "removed"] = "next_turn"
 
 
 @dataclass(frozen=True)
@@ -383,7 +387,47 @@ class CombatRules:
 
 
 # ---------------------------------------------------------------- sequence
-PhaseKind = Literal["movement", "combat", "victory_points", "end_of_turn"]
+# The closed set of procedures a phase follows (rulec/engine/procedures.py plays them). The checker
+# rewrites the older kinds victory_points and end_of_turn as automatic.
+PhaseKind = Literal["movement", "combat", "placement", "automatic"]
+
+
+@dataclass(frozen=True)
+class HookEffect:
+    """One thing a hook does: score(side, amount) adds VP; eliminate(units) removes units from the map."""
+
+    kind: Literal["score", "eliminate"]
+    side: str | None = None
+    amount: Expr | None = None  # score: a number
+    units: Expr | None = None  # eliminate: a set of units
+
+
+@dataclass(frozen=True)
+class Hook:
+    """Effects carried out when `event` happens, if `when` holds (None: always).
+
+    phase_start and phase_end belong to a phase; the others to the whole game (sequence { on ... }).
+    The effects of unit_eliminated and unit_exited are about that unit (`unit`, `side`, `strength`).
+    """
+
+    event: Literal["phase_start", "phase_end", "unit_eliminated", "unit_exited", "battle_resolved", "game_end"]
+    effects: tuple[HookEffect, ...]
+    when: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A placement phase: the side places units of `pool` into `hexes`, one `place UNIT HEX` at a time.
+
+    `pool`, `hexes` and `points` are evaluated as each decision comes up (`points` once, at the
+    phase start); with `points`, each unit placed costs `cost` (an expression about the unit) and
+    the phase offers only units it can still pay for. Eliminated units placed come back.
+    """
+
+    pool: Expr
+    hexes: Expr
+    points: Expr | None = None
+    cost: Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -392,6 +436,11 @@ class Phase:
     name: str
     kind: PhaseKind
     side: str | None = None
+    when: Expr | None = None  # the phase is skipped when this fails as it comes up (a weather phase in winter only)
+    movers: Expr | None = None  # movement: the units that may move, evaluated at the phase start (None: all the side's)
+    attackers: Expr | None = None  # combat: the units that may attack, evaluated at the phase start
+    hooks: tuple[Hook, ...] = ()
+    placement: Placement | None = None
 
 
 # ------------------------------------------------------------------ victory
@@ -491,6 +540,30 @@ class Option:
     zoc_withdrawal: ZocWithdrawal | None = None
     improve_random: tuple[int, int] | None = None  # how many units get their improved counter
     improved_vp_to: str | None = None
+    excludes: tuple[str, ...] = ()  # options that may not be chosen with this one
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A scenario: where the game starts, how long it lasts, which units and options it uses.
+
+    `deployment` lists placement phases played first, in that order, before `start_phase`.
+    `options`: the options a player may choose with it (all, when None). `arrivals` moves
+    reinforcements to other turns (a unit that arrived before the start arrives on the start turn).
+    """
+
+    id: str
+    name: str
+    text: str = ""
+    start_turn: int = 1
+    start_phase: str | None = None  # None: the first phase of the sequence
+    turns: int | None = None  # the last turn played (None: the game's)
+    add: tuple[str, ...] = ()  # optional units brought into play
+    remove: tuple[str, ...] = ()  # units left out
+    vp: dict[str, int] = field(default_factory=dict)  # VP given when the scenario starts
+    deployment: tuple[str, ...] = ()
+    options: tuple[str, ...] | None = None
+    arrivals: dict[str, int] = field(default_factory=dict)  # unit -> the turn it arrives in this scenario
 
 
 # -------------------------------------------------------------------- markers
@@ -637,9 +710,11 @@ class Game:
     results: dict[str, ResultCode] = field(default_factory=dict)
     combat: CombatRules | None = None
     sequence: tuple[Phase, ...] = ()
+    hooks: tuple[Hook, ...] = ()  # the game's own hooks (unit_eliminated, unit_exited, battle_resolved, game_end)
     awards: tuple[Award, ...] = ()
     victory: VictoryRules | None = None
     options: dict[str, Option] = field(default_factory=dict)
+    scenarios: dict[str, Scenario] = field(default_factory=dict)
     battle: BattleSystem | None = None
     markers: dict[str, Marker] = field(default_factory=dict)
     source: str = ""  # the game file it was compiled from
