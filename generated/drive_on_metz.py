@@ -26,6 +26,7 @@ from rulec.runtime.model import (
     HexsideSet,
     HexsideType,
     Improved,
+    LeaveZoc,
     MapDef,
     Marker,
     MovementRules,
@@ -41,8 +42,17 @@ from rulec.runtime.model import (
     UnitType,
     VictoryLevel,
     VictoryRules,
-    ZocWithdrawal,
 )
+
+
+def movement_leave_zoc_when(ctx: EvalContext) -> bool:
+    """The when of leave zoc.
+
+    The game file says: move >= 8
+    """
+    unit = ctx.unit
+    assert unit is not None, 'this expression is about a unit'
+    return (unit.move >= 8)
 
 
 def award_us_east_bank_amount(ctx: EvalContext) -> int:
@@ -938,7 +948,17 @@ GAME: Game = Game(
             optional=True,
         ),
     },
-    movement=MovementRules(zoc_locks_start=True, exit_map=True, reinforcement_delay=True),
+    movement=MovementRules(
+        zoc_locks_start=True,
+        leave_zoc=LeaveZoc(
+            when=Expr(source='move >= 8', function=movement_leave_zoc_when),
+            cost=4,
+            not_across=('river',),
+            option='tactical_withdrawal',
+        ),
+        exit_map=True,
+        reinforcement_delay=True,
+    ),
     tables={
         'main': CombatTable(
             id='main',
@@ -1094,7 +1114,6 @@ GAME: Game = Game(
             id='tactical_withdrawal',
             name='Tactical Withdrawal (11.2)',
             text='Units with a movement allowance of 8 or more may leave an enemy ZOC for +4 MP into a hex not in an enemy ZOC.',
-            zoc_withdrawal=ZocWithdrawal(min_move=8, cost=4),
         ),
         'screaming_eagles': Option(
             id='screaming_eagles',

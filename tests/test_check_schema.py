@@ -42,7 +42,7 @@ def test_a_misspelt_section_gets_a_suggestion():
 
 def test_wrong_type_names_what_was_expected():
     assert problems(GAME + "terrain clear { move = fast }\n") == [
-        (3, 24, "wrong-type", "'terrain clear move': expected a whole number of MP or as_other, found 'fast'", None)]
+        (3, 24, "wrong-type", "'terrain clear move': expected a whole number of MP, as_other or an expression, found 'fast'", None)]
 
 
 def test_values_of_the_wrong_kind_inside_lists_point_at_the_item():

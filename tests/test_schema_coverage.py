@@ -79,6 +79,11 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     ("MapDef", "hexes"), ("Trigger", "hexes"), ("Arrival", "hexes"),  # [engine/tables.py, engine/state.py]
     ("Arrival", "phase"), ("Trigger", "phase"),  # [engine/state.py]
     ("Game", "terrain"), ("MapDef", "terrain"), ("Arrival", "terrain"),  # [engine/tables.py, engine/state.py]
+    ("HexsideType", "prohibited_for"), ("TerrainType", "prohibited_for"),  # [engine/step_costs.py]
+    ("LeaveZoc", "when"),  # [engine/state.py _leave_zoc]
+    ("LeaveZoc", "cost"), ("MovementMode", "cost"),  # [engine/state.py _leave_zoc, engine/tables.py mode_costs_for]
+    ("LeaveZoc", "option"), ("MovementMode", "option"),  # [engine/state.py _leave_zoc, _may_use]
+    ("RetreatPolicy", "may_not_enter"), ("MovementMode", "may_not_enter"),  # [engine/retreats.py, engine/state.py]
     ("Award", "amount"), ("Effect", "amount"),  # [engine/victory.py, engine/effects.py]
     ("CombatModifier", "drm"), ("CombatTable", "drm"),  # [engine/combat.py, engine/tables.py]
     ("RetreatPolicy", "edges"),  # [engine/retreats.py]
@@ -94,7 +99,7 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     # the sequence's procedures and scenarios [engine/procedures.py, placement.py, scenarios.py]
     ("Phase", "when"), ("Hook", "when"), ("Phase", "hooks"), ("Game", "hooks"), ("Hook", "effects"), ("ResultCode", "effects"),
     ("HookEffect", "kind"), ("HookEffect", "side"), ("HookEffect", "amount"), ("HookEffect", "units"), ("Game", "units"),
-    ("Phase", "placement"), ("Arrival", "placement"), ("Placement", "hexes"), ("Placement", "cost"), ("ZocWithdrawal", "cost"),
+    ("Phase", "placement"), ("Arrival", "placement"), ("Placement", "hexes"), ("Placement", "cost"),
     ("Scenario", "turns"), ("GameInfo", "turns"), ("Scenario", "vp"), ("Scenario", "options"), ("Game", "options"),
 })
 
@@ -132,6 +137,8 @@ BLOCKS: dict[str, type] = {
     "game.schema.json#/$defs/arrival": m.Arrival,
     "game.schema.json#/$defs/improved": m.Improved,
     "game.schema.json#/$defs/movement": m.MovementRules,
+    "game.schema.json#/$defs/movement/properties/leave_zoc": m.LeaveZoc,
+    "game.schema.json#/$defs/mode": m.MovementMode,
     "game.schema.json#/$defs/stacking": m.StackingRules,
     "game.schema.json#/$defs/crt": m.CombatTable,
     "game.schema.json#/$defs/result": m.ResultCode,
@@ -182,6 +189,7 @@ WRITTEN_AS: dict[tuple[str, str], tuple[str, str]] = {
     ("Game", "award"): ("Game", "awards"),
     ("Game", "option"): ("Game", "options"),
     ("Game", "marker"): ("Game", "markers"),
+    ("Game", "mode"): ("Game", "modes"),
     ("Game", "phase"): ("Game", "sequence"),
     ("MapDef", "columns"): ("HexGrid", "columns"),
     ("MapDef", "rows"): ("HexGrid", "rows"),
@@ -198,9 +206,6 @@ WRITTEN_AS: dict[tuple[str, str], tuple[str, str]] = {
     ("Option", "column_shift"): ("CombatModifier", "column_shift"),
     ("Option", "drm"): ("CombatModifier", "drm"),
     ("Option", "when"): ("CombatModifier", "when"),
-    ("Option", "withdrawal_min_move"): ("ZocWithdrawal", "min_move"),
-    ("Option", "withdrawal_cost"): ("ZocWithdrawal", "cost"),
-    ("Option", "withdrawal_first_hex_across_river"): ("ZocWithdrawal", "first_hex_across_river"),
     ("BattleSystem", "kind"): ("BattleSystem", "kinds"),
     ("BattleSystem", "modifier"): ("BattleSystem", "modifiers"),
     ("BattleSystem", "outcome"): ("BattleSystem", "outcomes"),

@@ -346,9 +346,10 @@ def option_rows(game: Game) -> tuple[OptionRow, ...]:
                 parts.append(f"{modifier.drm:+d} to the die roll")
             when = "" if modifier.when == "always" else f" when {humanize(modifier.when).lower()}"
             effects.append(", ".join(parts) + when)
-        if option.zoc_withdrawal:
-            withdrawal = option.zoc_withdrawal
-            effects.append(f"Units with {withdrawal.min_move}+ MP may leave an enemy ZOC for {withdrawal.cost} extra MP")
+        leave = game.movement.leave_zoc
+        if leave is not None and leave.option == option.id:
+            who = f"Units with {leave.when.source}" if leave.when is not None else "Units"
+            effects.append(f"{who} may leave an enemy ZOC for {leave.cost} extra MP")
         if option.improve_random:
             low, high = option.improve_random
             count = f"{low}" if low == high else f"{low}\u2013{high}"

@@ -67,18 +67,35 @@ def terrain_movement(terrain: TerrainType) -> str:
     if terrain.move is None:
         text = "As other terrain"
     else:
-        text = f"{terrain.move} MP"
+        text = f"{_mp(terrain.move)} MP"
     if terrain.move_extra:
-        text += f", {signed(terrain.move_extra)} MP"
+        text += f", {_signed_mp(terrain.move_extra)} MP"
+    for unit_type, cost in terrain.move_for.items():
+        text += f"; {unit_type}: {_mp(cost)} MP"
+    if terrain.prohibited_for:
+        text += f"; prohibited to {', '.join(terrain.prohibited_for)}"
     return text
+
+
+def _mp(cost) -> str:
+    """A cost as the chart prints it: a number, or an expression's text (a cost that changes, such as with the weather)."""
+    return str(cost) if isinstance(cost, int) else f"({cost.source})"
+
+
+def _signed_mp(cost) -> str:
+    return signed(cost) if isinstance(cost, int) else f"+({cost.source})"
 
 
 def hexside_movement(hexside: HexsideType) -> str:
     parts = []
     if hexside.move is not None:
-        parts.append(f"{hexside.move} MP to enter a hex through it")
+        parts.append(f"{_mp(hexside.move)} MP to enter a hex through it")
     if hexside.move_extra:
-        parts.append(f"{signed(hexside.move_extra)} MP to cross")
+        parts.append(f"{_signed_mp(hexside.move_extra)} MP to cross")
+    for unit_type, cost in hexside.move_extra_for.items():
+        parts.append(f"{unit_type}: {_signed_mp(cost)} MP to cross")
+    if hexside.prohibited_for:
+        parts.append(f"prohibited to {', '.join(hexside.prohibited_for)}")
     if _CROSSING[hexside.crossing]:
         parts.append(_CROSSING[hexside.crossing])
     return "; ".join(parts) or DASH

@@ -15,6 +15,7 @@ from typing import Any, Iterable
 from rulec.check.build_combat import CombatSections
 from rulec.check.build_map import MapSections
 from rulec.check.build_markers import MarkerSections
+from rulec.check.build_movement import MovementSections
 from rulec.check.build_sequence import SequenceSections
 from rulec.check.fields import plain, tuples_of
 from rulec.compile import kinds
@@ -29,7 +30,7 @@ from rulec.runtime import model as m
 UNIT_TRIGGERS = frozenset({"holds", "exits", "eliminated"})
 
 
-class Builder(MapSections, CombatSections, SequenceSections, MarkerSections):
+class Builder(MapSections, CombatSections, SequenceSections, MovementSections, MarkerSections):
     """Builds one document into a Game, collecting diagnostics in `self.diagnostics`."""
 
     def __init__(self, document: Document):
@@ -86,6 +87,8 @@ class Builder(MapSections, CombatSections, SequenceSections, MarkerSections):
         options = self.options(sides, units)
         markers = self.markers(compiler)
         scenarios = self.scenarios(sides, units, sequence, options, info.turns if info else 0)
+        terrain = self.movement_expressions(terrain, "terrain", unit_types, compiler)
+        hexside_types = self.movement_expressions(hexside_types, "hexside", unit_types, compiler)
         game = m.Game(
             info=info,
             sides=sides,
@@ -94,7 +97,8 @@ class Builder(MapSections, CombatSections, SequenceSections, MarkerSections):
             hexside_types=hexside_types,
             unit_types=unit_types,
             units=units,
-            movement=self.movement(),
+            movement=self.movement(hexside_types, options, compiler),
+            modes=self.modes(hexside_types, options, compiler),
             stacking=self.record(m.StackingRules, ("stacking",)),
             tables=tables,
             results=results,
@@ -166,34 +170,10 @@ class Builder(MapSections, CombatSections, SequenceSections, MarkerSections):
                 for sid, b in self.get(("side",), {}).items()}
 
     # ------------------------------------------------------------------ map
-    # ---------------------------------------------------------- TEC
-    def terrain_types(self) -> dict[str, m.TerrainType]:
-        result = {}
-        for tid, body in self.get(("terrain",), {}).items():
-            body = dict(body)
-            if body.get("move") == "as_other":
-                body["move"] = None
-            body.setdefault("name", tid.replace("_", " ").title())
-            result[tid] = self.record(m.TerrainType, ("terrain", tid), id=tid, **{k: v for k, v in body.items() if k in ("move", "name")})
-        return result
-
-    def hexside_types(self) -> dict[str, m.HexsideType]:
-        result = {}
-        for hid, body in self.get(("hexside",), {}).items():
-            extra = {"id": hid}
-            if "name" not in body:
-                extra["name"] = hid.replace("_", " ").title()
-            extra["kind"] = body.get("kind", "river" if hid == "river" else "other")
-            result[hid] = self.record(m.HexsideType, ("hexside", hid), **extra)
-        return result
-
     # ---------------------------------------------------------------- units
     def unit_types(self) -> dict[str, m.UnitType]:
         return {tid: self.record(m.UnitType, ("unit_type", tid), id=tid)
                 for tid, body in self.get(("unit_type",), {}).items()}
-
-    def movement(self) -> m.MovementRules:
-        return self.record(m.MovementRules, ("movement",))
 
     def units(self, sides: dict, unit_types: dict, game_map: m.MapDef | None) -> dict[str, m.Unit]:
         improved = self.get(("improved",), {})
@@ -446,13 +426,9 @@ class Builder(MapSections, CombatSections, SequenceSections, MarkerSections):
             modifiers = ()
             if "column_shift" in body or "drm" in body:
                 modifiers = (m.CombatModifier(column_shift=body.get("column_shift", 0), drm=body.get("drm", 0), when=body.get("when", "always")),)
-            withdrawal = None
-            if "withdrawal_cost" in body:
-                withdrawal = m.ZocWithdrawal(min_move=body.get("withdrawal_min_move", 0), cost=body["withdrawal_cost"],
-                                             first_hex_across_river=body.get("withdrawal_first_hex_across_river", False))
             improve = self.int_range(body["improve_random"], path + ("improve_random",)) if "improve_random" in body else None
             result[oid] = m.Option(id=oid, name=body.get("name", oid), text=body.get("text", ""), adds=tuple(body.get("adds", ())),
-                                   vp=dict(body.get("vp", {})), combat_modifiers=modifiers, zoc_withdrawal=withdrawal,
+                                   vp=dict(body.get("vp", {})), combat_modifiers=modifiers,
                                    improve_random=improve, improved_vp_to=body.get("improved_vp_to"),
                                    excludes=self.exclusions(body, path))
         return result

@@ -124,8 +124,6 @@ def _options(game: Game, report: _Reporter) -> None:
 
 # Option fields that do nothing without another field of the same option, and what they need.
 _NEEDS = (
-    ("withdrawal_min_move", ("withdrawal_cost",), "'withdrawal_cost'"),
-    ("withdrawal_first_hex_across_river", ("withdrawal_cost",), "'withdrawal_cost'"),
     ("improved_vp_to", ("improve_random",), "'improve_random'"),
     ("when", ("column_shift", "drm"), "a 'column_shift' or a 'drm'"),
 )
@@ -147,6 +145,8 @@ def _rule_fields_alone(game: Game, report: _Reporter) -> None:
         _alone(report, "movement", ("movement",), "zoc_extra_cost", "'zoc = extra_cost'")
     if _written(report, ("movement", "exit_cost")) and not movement.exit_map:
         _alone(report, "movement", ("movement",), "exit_cost", "'exit_map = true'")
+    if _written(report, ("movement", "leave_zoc")) and not movement.zoc_locks_start:
+        _alone(report, "movement", ("movement",), "leave_zoc", "'zoc_locks_start = true'")
     for hexside in game.hexside_types.values():
         path, where = ("hexside", hexside.id), f"hexside '{hexside.id}'"
         if _written(report, path + ("combat_when",)) and not (hexside.combat_shift or hexside.combat_drm):

@@ -29,13 +29,17 @@ PACKED_ENTRY_WIDTH = 24  # dict entries this short are written several to a line
 INDENT = "    "
 
 # What each expression field returns, for the generated function's annotation.
-RETURN_TYPES = {"amount": "int", "only": "bool", "when": "bool", "expires": "bool"}
+RETURN_TYPES = {"amount": "int", "only": "bool", "when": "bool", "move": "int", "move_extra": "int",
+                "cost": "float", "eligible": "bool", "expires": "bool"}
 # What each expression's `ctx` is, by the class the expression belongs to: the engine's EvalContext for
 # awards and victory conditions, the unit counts of an army (rulec.battle.army.ArmyCounts) for battle army states.
 CONTEXT_TYPES = {"Award": "EvalContext", "VictoryLevel": "EvalContext", "SuddenDeath": "EvalContext", "Marker": "EvalContext",
                  "ArmyState": "Mapping[str, int]",
                  # the sequence's procedures (rulec/engine/procedures.py)
-                 "Phase": "EvalContext", "Hook": "EvalContext", "HookEffect": "EvalContext", "Placement": "EvalContext"}
+                 "Phase": "EvalContext", "Hook": "EvalContext", "HookEffect": "EvalContext", "Placement": "EvalContext",
+                 # movement costs, the leave_zoc rule and movement modes (rulec/engine/step_costs.py, state.py)
+                 "TerrainType": "EvalContext", "HexsideType": "EvalContext", "LeaveZoc": "EvalContext",
+                 "MovementMode": "EvalContext"}
 
 
 @dataclasses.dataclass

@@ -171,7 +171,8 @@ _add(
     Function("enemy_occupied", (SIDE, HEX), BOOL, "any(x_.side != {0} for x_ in ctx.units_at({1}))",
              "whether a unit of another side than the one given stands in a hex"),
     Function("controls", (SIDE, HEX), BOOL, "(ctx.controller({1}) == {0})",
-             "whether the side's unit was the last to enter or pass through an objective hex (see `objectives`)"),
+             "whether the side holds an objective hex (see `objectives`): its unit was the last to enter or pass through it, "
+             "or as movement { control } says"),
     # state
     Function("vp", (SIDE,), NUMBER, "ctx.vp({0})", "a side's victory points so far"),
     # sets and numbers

@@ -15,6 +15,7 @@ Modules, one job each:
     actions.py      Action values, their text form, IllegalAction / ActionSyntaxError
     tables.py       per-game precomputed lookups (move costs, ZOC, exits, distances)
     movement.py     the movement search (MP, terrain, roads, rivers, ZOC, objectives passed)
+    step_costs.py   what each step costs a unit type in a phase (costs per type, cost expressions, modes)
     combat.py       battle columns, shifts, DRMs, retreat paths
     markers.py      markers on units and hexes: put on, taken off, what they forbid, their expiry
     history.py      what each unit did (moved, attacked, defended, retreated) and hexes entered, by phase

@@ -99,7 +99,7 @@ def advance_apply(state: "GameState", frame: Advance, action: Action) -> None:
         return
     first = frame.targets[0] if frame.targets else frame.vacated[0]
     if action.hex not in frame.targets:  # along the retreat path, through the defender's hex
-        state._enter(action.unit, first)
+        state._enter(action.unit, first, "pass")
     state._relocate(action.unit, action.hex)
     state._enter(action.unit, action.hex)
     if frame.count > 1:

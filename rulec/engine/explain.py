@@ -76,9 +76,11 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
     if where == ON_MAP and uid in state.locked:
         if not state._reach(uid).destinations:
             return f"{name} began the phase in an enemy zone of control and may not leave it", "zoc_locked"
-        if action.kind == MOVE and action.hex not in state._reach(uid).destinations:
-            return (f"{name} began the phase in an enemy zone of control: it may leave only by tactical withdrawal, "
-                    f"first into a hex free of enemy control", "withdrawal")
+        leave = state._leave_zoc(unit)
+        if action.kind == MOVE and action.hex not in state._reach(uid).destinations and leave is not None:
+            free = "" if leave.into_zoc else ", into a hex free of enemy control"
+            return (f"{name} began the phase in an enemy zone of control: it may leave it only with its first step "
+                    f"costing {leave.cost} MP more{free}", "withdrawal")
     reach = state._reach(uid)
     if action.kind == EXIT:
         if not state.game.movement.exit_map:
@@ -93,7 +95,7 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
         return f"{name} must be placed on an empty hex of {', '.join(unit.arrives.terrain) or 'any terrain'}", "placement"
     if where == ON_MAP:
         free = reachable(state.tables, allowance=unit.move, start=state.pos[uid],
-                         enemy_occupied=state._enemy_occupied(unit.side), enemy_zoc=frozenset())
+                         enemy_occupied=state._enemy_occupied(unit.side), enemy_zoc=frozenset(), costs=state._step_costs(unit))
         if h in free.destinations:
             return f"{name} must stop on entering an enemy zone of control before {h}", "zoc_stop"
     return f"{name} cannot reach {h} within its movement allowance of {unit.move}", "movement_allowance"

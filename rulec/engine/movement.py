@@ -2,7 +2,8 @@
 
 The search keeps, for each (hex, objectives passed) pair, the most MP a unit can
 have left there. Objectives are the hexes of 'holds' awards, where passing
-through matters; a destination is reported with the most valuable set of
+through matters (with `movement { control = pass_through }`; otherwise no hex
+counts as one here, Tables.index_bit); a destination is reported with the most valuable set of
 objectives a legal path to it passes (by VP at stake, see Tables.mask_rank):
 passing one is never worse for the mover, as it can only take the hex's award
 from the enemy or give it to the mover.
@@ -16,6 +17,10 @@ Speed (a random playout runs about eighty searches):
   and zones of control too far away to matter (and friends it cannot reach) are left
   out of the key, so a search is reused whenever the neighbourhood repeats, in any game.
 
+What steps cost comes from a StepCosts (step_costs.py): the chart's own, or those of
+the unit's type and the phase's cost values, or of a movement mode along a network
+(rail), searched separately and merged (`merge_moves`).
+
 What a move costs is not kept by that search (it would slow every playout for
 the few moves that are told to a player): `costs_of` runs a second search, on
 demand, with the same steps and obstacles, that records the MP spent instead.
@@ -26,12 +31,14 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import chain
 from operator import attrgetter
 from typing import Iterable, Sequence
 
+from rulec.engine.step_costs import StepCosts
 from rulec.engine.tables import Tables
-from rulec.runtime.model import Hex, ZocWithdrawal, hexside_key
+from rulec.runtime.model import Hex, hexside_key
 
 # How many searches and boards a game's tables remember (the oldest half is dropped beyond that).
 REACH_CACHE_SIZE = 40_000
@@ -56,11 +63,22 @@ NOWHERE = Reach({}, ())
 
 
 @dataclass(frozen=True)
+class Leave:
+    """How a unit locked in an enemy zone of control may leave it (a LeaveZoc rule it is eligible for):
+    its first step costs `cost` MP more, may end in an enemy zone of control only if `into_zoc`, and
+    may not cross the hexsides `blocked` (nor a crossing that takes all MP)."""
+
+    cost: int
+    into_zoc: bool
+    blocked: frozenset[str]
+
+
+@dataclass(frozen=True)
 class MoveCosts:
     """The cheapest MP spent to end a move in each destination (and to leave by each edge)."""
 
-    destinations: dict[Hex, int]  # hex the unit may end in -> MP spent getting there
-    exits: dict[str, int]  # map edge the unit may leave by -> MP spent, the step off the map included
+    destinations: dict[Hex, int | Fraction]  # hex the unit may end in -> MP spent getting there
+    exits: dict[str, int | Fraction]  # map edge the unit may leave by -> MP spent, the step off the map included
 
 
 class Board:
@@ -83,38 +101,42 @@ def reachable(
     enemy_occupied: frozenset[Hex] | set[Hex],
     enemy_zoc: frozenset[Hex] | set[Hex],
     locked: bool = False,
-    withdrawal: ZocWithdrawal | None = None,
+    leave: Leave | None = None,
     no_passing: frozenset[Hex] = frozenset(),
+    costs: StepCosts | None = None,
 ) -> Reach:
     """Every destination of one move.
 
     `start`: the unit's hex, or None for a unit entering the map through `entries`
     ((hex, MP to enter it from off the map) pairs). `locked`: it began the phase in
-    an enemy zone of control and may leave only by tactical `withdrawal`, if any.
+    an enemy zone of control and may leave it only as `leave` says, if at all.
     `no_passing`: hexes a unit may end in but not move through (friends, when the
-    game forbids passing through them).
+    game forbids passing through them). `costs`: what steps cost the unit now
+    (Tables.costs_for; the chart's own if None).
     """
     key = (_numbers(tables, enemy_occupied), _numbers(tables, enemy_zoc), _numbers(tables, no_passing))
     board = tables.boards.get(key)
     if board is None:
         board = _remember(tables.boards, key, Board(*key), BOARD_CACHE_SIZE)
-    return search(tables, board, allowance, start, tuple(entries), locked, withdrawal)
+    return search(tables, board, allowance, start, tuple(entries), locked, leave, costs or tables.base_costs)
 
 
 def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...] = (),
              enemy: int, zoc: int, friends: int, locked: bool = False,
-             withdrawal: ZocWithdrawal | None = None) -> Reach:
+             leave: Leave | None = None, costs: StepCosts | None = None) -> Reach:
     """`reachable`, with sets of hexes given as bits of hex numbers (see Tables.index).
 
     `enemy`: hexes of enemy units; `zoc`: hexes in their zones of control;
     `friends`: hexes of friends the unit may not move through (0 if it may).
     Results are remembered by what lies within the unit's range only (see `_scope`).
     """
-    if locked and withdrawal is not None and withdrawal.cost < 0:
-        key = None  # a withdrawal cheaper than a step may go beyond the unit's usual range
+    if costs is None:
+        costs = tables.base_costs
+    if locked and leave is not None and leave.cost < 0:
+        key = None  # leaving cheaper than a step may go beyond the unit's usual range
     else:
-        touched = tables.scopes.get((allowance, start, entries)) or _scope(tables, allowance, start, entries)
-        key = (allowance, start, entries, locked, withdrawal, enemy & touched, zoc & touched, friends & touched)
+        touched = tables.scopes.get((allowance, start, entries, costs)) or _scope(tables, allowance, start, entries, costs)
+        key = (allowance, start, entries, locked, leave, costs, enemy & touched, zoc & touched, friends & touched)
         found = tables.reach_cache.get(key)
         if found is not None:
             return found
@@ -123,14 +145,14 @@ def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
     if board is None:
         board = Board(_bits_to_numbers(enemy), _bits_to_numbers(zoc), _bits_to_numbers(friends))
         _remember(tables.boards, board_key, board, BOARD_CACHE_SIZE)
-    found = search(tables, board, allowance, start, entries, locked, withdrawal)
+    found = search(tables, board, allowance, start, entries, locked, leave, costs)
     if key is not None:
         _remember(tables.reach_cache, key, found, REACH_CACHE_SIZE)
     return found
 
 
 def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...],
-           locked: bool, withdrawal: ZocWithdrawal | None) -> Reach:
+           locked: bool, leave: Leave | None, costs: StepCosts) -> Reach:
     """The search itself; see `reachable` for the arguments.
 
     Positions are (hex, objectives passed). The positions with one set of
@@ -191,28 +213,28 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
             if i not in enemy and cost <= allowance:
                 arrive(i, 0, allowance - cost, (stop_in_zoc and i in zoc) or i in no_pass)
     elif locked:
-        if withdrawal is None or allowance < withdrawal.min_move:
+        if leave is None:
             return NOWHERE
-        # Tactical withdrawal: the first hex must be free of enemy ZOC (and maybe not across a river).
-        for n, cost, river in tables.index_steps[origin]:
-            if n in enemy or n in zoc or river:
+        # Leaving an enemy zone of control: the first step as the game's leave_zoc rule says.
+        for n, cost, river in costs.index_steps[origin]:
+            if n in enemy or river or (n in zoc and not leave.into_zoc):
                 continue
-            if not withdrawal.first_hex_across_river and hexside_key(start, hexes[n]) in tables.withdrawal_blocked:
+            if leave.blocked and hexside_key(start, hexes[n]) in leave.blocked:
                 continue
-            cost += withdrawal.cost
+            cost += leave.cost + (zoc_extra if n in zoc else 0)
             if cost <= allowance:
-                arrive(n, 0, allowance - cost, n in no_pass)
+                arrive(n, 0, allowance - cost, n in no_pass or (stop_in_zoc and n in zoc))
     else:
         layer = layers[0] = ([-1] * size, [[] for _ in range(allowance + 1)])
         layer[0][origin] = allowance
         layer[1][allowance].append(origin)
         # A river crossing must be the first step of the move and uses every MP left.
-        for n in tables.index_rivers[origin]:
+        for n in costs.index_rivers[origin]:
             if n not in enemy:
                 arrive(n, 0, 0, True)
 
-    exits_of, plain_moves, objective_moves = tables.index_exits, tables.index_plain_moves, tables.index_objective_moves
-    rare = tables.index_rare
+    exits_of, plain_moves, objective_moves = costs.index_exits, costs.index_plain_moves, costs.index_objective_moves
+    rare = costs.index_rare
     done: set[int] = set()
     while len(done) < len(layers):
         mask = min(m for m in layers if m not in done)
@@ -269,7 +291,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
 
 def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...] = (),
              enemy: int, zoc: int, friends: int, locked: bool = False,
-             withdrawal: ZocWithdrawal | None = None) -> MoveCosts:
+             leave: Leave | None = None, costs: StepCosts | None = None) -> MoveCosts:
     """What each destination of `reach_of` (same arguments) costs: the fewest MP spent to end there.
 
     The same steps as `search`, under the same rules, but one Dijkstra search by MP
@@ -279,6 +301,7 @@ def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
     Not remembered: it runs only when a move is told to a player.
     """
     rules = tables.game.movement
+    steps = costs or tables.base_costs
     stop_in_zoc = rules.zoc == "stop_on_entry"
     zoc_extra = rules.zoc_extra_cost if rules.zoc == "extra_cost" else 0
     enemy_hexes, zoc_hexes, no_pass = _bits_to_numbers(enemy), _bits_to_numbers(zoc), _bits_to_numbers(friends)
@@ -314,20 +337,20 @@ def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
             if i not in enemy_hexes and cost <= allowance:
                 arrive(i, allowance - cost, (stop_in_zoc and i in zoc_hexes) or i in no_pass)
     elif locked:
-        if withdrawal is None or allowance < withdrawal.min_move:
+        if leave is None:
             return MoveCosts({}, {})
-        for n, cost, river in tables.index_steps[origin]:
-            if n in enemy_hexes or n in zoc_hexes or river:
+        for n, cost, river in steps.index_steps[origin]:
+            if n in enemy_hexes or river or (n in zoc_hexes and not leave.into_zoc):
                 continue
-            if not withdrawal.first_hex_across_river and hexside_key(start, hexes[n]) in tables.withdrawal_blocked:
+            if leave.blocked and hexside_key(start, hexes[n]) in leave.blocked:
                 continue
-            cost += withdrawal.cost
+            cost += leave.cost + (zoc_extra if n in zoc_hexes else 0)
             if cost <= allowance:
-                arrive(n, allowance - cost, n in no_pass)
+                arrive(n, allowance - cost, n in no_pass or (stop_in_zoc and n in zoc_hexes))
     else:
         moving_on[origin] = allowance
         heapq.heappush(queue, (-allowance, origin))
-        for n in tables.index_rivers[origin]:
+        for n in steps.index_rivers[origin]:
             if n not in enemy_hexes:
                 arrive(n, 0, True)
 
@@ -336,15 +359,49 @@ def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
         left = -minus_left
         if moving_on[h] > left:
             continue  # reached again later with more MP left; handled then
-        for edge, cost in tables.index_exits[h]:
+        for edge, cost in steps.index_exits[h]:
             if cost <= left:
                 exits[edge] = max(exits.get(edge, -1), left - cost)
-        for n, cost in chain(tables.index_plain_moves[h], tables.index_objective_moves[h]):
+        for n, cost in chain(steps.index_plain_moves[h], steps.index_objective_moves[h]):
             step(n, cost, left, h in zoc_hexes)
 
     most_left.pop(origin, None)  # staying put is not a move
     return MoveCosts({hexes[n]: allowance - most_left[n] for n in sorted(most_left)},
                      {edge: allowance - exits[edge] for edge in sorted(exits)})
+
+
+def merge_moves(tables: Tables, first: Reach | MoveCosts, other: Reach | MoveCosts, scale: int = 1) -> Reach | MoveCosts:
+    """The moves of `first` and of `other` (a search in another mode, its MP in 1/scale MP) together.
+
+    A unit moves in one mode per move, so a destination is reached by either: what it
+    costs is the cheaper, and the objectives it passes the more valuable path's.
+    """
+    if isinstance(first, MoveCosts):
+        ends, exits = dict(first.destinations), dict(first.exits)
+        for found, extra in ((ends, other.destinations), (exits, other.exits)):
+            for key, spent in extra.items():
+                spent = _in_mp(spent, scale)
+                if key not in found or spent < found[key]:
+                    found[key] = spent
+        return MoveCosts({h: ends[h] for h in sorted(ends)}, {e: exits[e] for e in sorted(exits)})
+    rank = tables.mask_rank
+    worth = rank.__getitem__ if rank else _mask_worth
+    ends, exits = dict(first.destinations), dict(first.exit_masks or {})
+    for found, extra in ((ends, other.destinations), (exits, other.exit_masks or {})):
+        for key, mask in extra.items():
+            old = found.get(key)
+            if old is None or (mask != old and worth(mask) > worth(old)):
+                found[key] = mask
+    index = tables.index
+    return Reach({h: ends[h] for h in sorted(ends)}, tuple(sorted(exits)), exits, tuple(sorted(index[h] for h in ends)))
+
+
+def _in_mp(spent: int, scale: int) -> int | Fraction:
+    """`spent` units of 1/scale MP, in MP: a whole number when it is one."""
+    if scale == 1:
+        return spent
+    value = Fraction(spent, scale)
+    return value.numerator if value.denominator == 1 else value
 
 
 def patch_moves(legal: Sequence, moves: Sequence, to: Sequence[Hex], full: set[Hex] | frozenset[Hex],
@@ -375,7 +432,7 @@ def patch_moves(legal: Sequence, moves: Sequence, to: Sequence[Hex], full: set[H
 _hex_of = attrgetter("hex")
 
 
-def _scope(tables: Tables, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...]) -> int:
+def _scope(tables: Tables, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...], costs: StepCosts) -> int:
     """The hexes a search may look at, as bits: whether they hold an enemy, are in an enemy zone of
     control or hold a friend in the way decides the search, and nothing else does.
 
@@ -383,13 +440,13 @@ def _scope(tables: Tables, allowance: int, start: Hex | None, entries: tuple[tup
     so a search among them looks at no hex that the same search on an empty map
     does not reach (or start from).
     """
-    key = (allowance, start, entries)
+    key = (allowance, start, entries, costs)
     found = tables.scopes.get(key)
     if found is None:
         empty = tables.boards.get(None)
         if empty is None:
             empty = tables.boards[None] = Board(frozenset(), frozenset(), frozenset())
-        reach = search(tables, empty, allowance, start, entries, False, None)
+        reach = search(tables, empty, allowance, start, entries, False, None, costs)
         found = sum(1 << n for n in reach.numbers)
         if start is not None:
             found |= 1 << tables.index[start]

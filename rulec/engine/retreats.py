@@ -81,8 +81,8 @@ def retreat_apply(state: "GameState", frame: Retreat, action: Action) -> None:
 
 
 def move_along(state: "GameState", frame: Retreat, path: tuple[Hex, ...]) -> None:
-    for h in path:
-        state._enter(frame.unit, h)
+    for i, h in enumerate(path):
+        state._enter(frame.unit, h, "stop" if i == len(path) - 1 else "pass")
     state._relocate(frame.unit, path[-1])
     history.record(state, "retreated", (frame.unit,))
     if frame.defender and len(path) > 1:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from fractions import Fraction
 from itertools import chain
 from typing import Any, Callable, Iterable, KeysView
 
@@ -30,13 +31,15 @@ from rulec.engine.battles import BattleReport
 from rulec.engine.decisions import HANDLERS
 from rulec.engine.explain import why_illegal
 from rulec.engine.frames import Advance, Declare, Frame, Remove, Retreat, Roll
+from rulec.engine.context import EngineContext
 from rulec.engine.history import History
 from rulec.engine.markers import MarkerTable
-from rulec.engine.movement import NOWHERE, MoveCosts, Reach, costs_of, patch_moves, reach_of
+from rulec.engine.movement import NOWHERE, Leave, MoveCosts, Reach, costs_of, merge_moves, patch_moves, reach_of
+from rulec.engine.step_costs import StepCosts
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import Tables, tables_for
 from rulec.engine.victory import Outcome, VpEntry, award_amount, outcome_of, score_game_end, sudden_death
-from rulec.runtime.model import Game, Hex, Phase, Unit
+from rulec.runtime.model import Game, Hex, MovementMode, Phase, Unit
 
 CHANCE = -1
 TERMINAL = -4
@@ -45,6 +48,9 @@ TERMINAL = -4
 _IN_PLACE = frozenset({DELAY, ATTACK, WITH, RESOLVE, CANCEL, END})
 # Cached facts (GameState._cache keys, with a side) that depend on where the units stand and nothing else.
 _WHERE_UNITS_STAND = frozenset({"obstacles", "zoc", "enemy"})
+# MovementRules.control -> the moments a unit entering a hex takes it (see GameState._enter).
+_CONTROL_MOMENTS = {"pass_through": frozenset({"pass", "stop", "move"}), "enter": frozenset({"stop", "move"}),
+                    "end_move": frozenset({"move"})}
 
 
 
@@ -568,12 +574,15 @@ class GameState:
             zoc = 0
         if self.game.stacking.pass_through_friendly:
             friends = 0  # no friend is in the way
+        tables = self.tables
+        costs = self._step_costs(unit) if tables.varying_costs else tables.base_costs
         if self.where[uid] == ON_MAP:
-            withdrawal = None
-            for option in self.options:
-                withdrawal = self.game.options[option].zoc_withdrawal or withdrawal
-            return search(self.tables, allowance=unit.move, start=self.pos[uid], enemy=enemy, zoc=zoc,
-                          friends=friends, locked=uid in self.locked, withdrawal=withdrawal)
+            locked = uid in self.locked
+            found = search(self.tables, allowance=unit.move, start=self.pos[uid], enemy=enemy, zoc=zoc, friends=friends,
+                           locked=locked, leave=self._leave_zoc(unit) if locked else None, costs=costs)
+            if self.game.modes and not locked:  # a unit held in an enemy zone of control leaves only as leave_zoc says
+                found = self._moves_by_mode(unit, found, search, enemy, zoc, friends)
+            return found
         arrival = unit.arrives
         if arrival is not None and arrival.placement == "anywhere":
             occupied = self._occupants()
@@ -584,20 +593,72 @@ class GameState:
             # A unit placed anywhere spends no MP (spots hold no objectives mask either).
             return Reach(spots, ()) if search is reach_of else MoveCosts(spots, {})
         hexes = arrival.hexes if arrival is not None else ()
-        entry_cost = self.tables.offmap_entry_cost
+        entry_cost = costs.offmap_entry_cost
         reach = search(self.tables, allowance=unit.move, start=None, entries=tuple((h, entry_cost[h]) for h in hexes),
-                       enemy=enemy, zoc=zoc, friends=friends)
+                       enemy=enemy, zoc=zoc, friends=friends, costs=costs)
         if reach.destinations or self.game.movement.blocked_entry != "closest_legal":
             return reach
         # Blocked entry: the closest hexes of the same map edge where entering is legal.
         for ring in self._fallback_rings(hexes):
             reach = search(self.tables, allowance=unit.move, start=None, entries=tuple((h, entry_cost[h]) for h in ring),
-                           enemy=enemy, zoc=zoc, friends=friends)
+                           enemy=enemy, zoc=zoc, friends=friends, costs=costs)
             if reach.destinations:
                 return reach
         return NOWHERE if search is reach_of else MoveCosts({}, {})
 
-    def move_cost(self, uid: str, hex: Hex) -> int | None:
+    def _step_costs(self, unit: Unit) -> StepCosts:
+        """What steps cost `unit` in this phase (its type's costs, with the cost expressions' values of the phase)."""
+        tables = self.tables
+        if not tables.varying_costs:
+            return tables.base_costs
+        return tables.costs_for(unit.type, self._cost_values())
+
+    def _cost_values(self) -> tuple:
+        """The values of the game's cost expressions in this phase (Tables.cost_expressions), worked out as it begins."""
+        values = self._phase_moves.get("cost values")
+        if values is None:
+            context = EngineContext(self)
+            values = self._phase_moves["cost values"] = tuple(e(context) for e in self.tables.cost_expressions)
+        return values
+
+    def _moves_by_mode(self, unit: Unit, found: Any, search: Callable[..., Any], enemy: int, zoc: int, friends: int) -> Any:
+        """`found` (a search's result for an ordinary move) with the moves of every movement mode the unit may use."""
+        start = self.pos[unit.id]
+        for mode in self.game.modes.values():
+            if not self._may_use(mode, unit):
+                continue
+            if "enemy_zoc" in mode.may_not_start_in and zoc & self.tables.hex_bit[start]:
+                continue
+            costs = self.tables.mode_costs_for(mode, self._cost_values())
+            blocked = enemy | zoc if "enemy_zoc" in mode.may_not_enter else enemy
+            other = search(self.tables, allowance=unit.move * costs.per_mp, start=start, enemy=blocked, zoc=zoc,
+                           friends=friends, costs=costs)
+            found = merge_moves(self.tables, found, other, costs.per_mp)
+        return found
+
+    def _may_use(self, mode: MovementMode, unit: Unit) -> bool:
+        """May `unit` move in `mode` this phase (its option chosen, the unit eligible)? Worked out once a phase."""
+        key = ("mode", mode.id, unit.id)
+        allowed = self._phase_moves.get(key)
+        if allowed is None:
+            allowed = self._phase_moves[key] = (mode.option is None or mode.option in self.options) and (
+                mode.eligible is None or bool(mode.eligible(EngineContext(self, unit))))
+        return allowed
+
+    def _leave_zoc(self, unit: Unit) -> Leave | None:
+        """How `unit`, locked in an enemy zone of control, may leave it this phase (None: it may not)."""
+        key = ("leave", unit.id)
+        if key in self._phase_moves:
+            return self._phase_moves[key]
+        rule = self.game.movement.leave_zoc
+        leave = None
+        if rule is not None and (rule.option is None or rule.option in self.options) and (
+                rule.when is None or rule.when(EngineContext(self, unit))):
+            leave = Leave(rule.cost, rule.into_zoc, self.tables.hexsides_of(rule.not_across))
+        self._phase_moves[key] = leave
+        return leave
+
+    def move_cost(self, uid: str, hex: Hex) -> int | Fraction | None:
         """The MP `uid` would spend to end its move in `hex` now, or None if that is not a legal move.
 
         The cheapest path's cost; a river crossing (which uses every MP) costs the whole
@@ -607,7 +668,7 @@ class GameState:
             return None
         return self._search_moves(uid, costs_of).destinations.get(hex)
 
-    def exit_cost(self, uid: str, edge: str) -> int | None:
+    def exit_cost(self, uid: str, edge: str) -> int | Fraction | None:
         """The MP `uid` would spend to leave the map by `edge` now (the step off included), or None if it cannot."""
         if not self._is_legal(Action.exit(uid, edge)):
             return None
@@ -829,9 +890,9 @@ class GameState:
         self.moved.add(uid)
         for i, objective in enumerate(self.tables.objectives):
             if mask >> i & 1 and objective != h:
-                self._enter(uid, objective)
+                self._enter(uid, objective, "pass")
         self.pos[uid] = h
-        self._enter(uid, h)
+        self._enter(uid, h, "move")
         history.moved_into(self, uid, h, self._units[uid].side)
         if entering and self._units[uid].arrives is not None:
             for marker in self._units[uid].arrives.marks:  # an arrival that marks the unit (a landing that holds it)
@@ -841,7 +902,7 @@ class GameState:
         mask = (self._reach(uid).exit_masks or {}).get(edge, 0)
         for i, objective in enumerate(self.tables.objectives):
             if mask >> i & 1:
-                self._enter(uid, objective)  # passed through on its way off the map
+                self._enter(uid, objective, "pass")  # passed through on its way off the map
         self.moved.add(uid)
         history.record(self, "moved", (uid,))
         self.pos.pop(uid, None)
@@ -859,9 +920,10 @@ class GameState:
                 if amount:
                     self._score(award.side, amount, award.id, unit=uid)
 
-    def _enter(self, uid: str, h: Hex) -> None:
-        """A unit entered or passed through `h`: it may take a 'holds' award from the enemy."""
-        if h not in self.tables.objectives:
+    def _enter(self, uid: str, h: Hex, moment: str = "stop") -> None:
+        """A unit entered `h`: passing through it ("pass"), ending a retreat or advance there ("stop"), or
+        ending a move there ("move"). As the game's `control` rule says, it may take a 'holds' award from the enemy."""
+        if h not in self.tables.objectives or moment not in _CONTROL_MOMENTS[self.game.movement.control]:
             return
         side = self._units[uid].side
         previous = self.holders.get(h)
@@ -1011,6 +1073,8 @@ class GameState:
         """Reset the current phase's bookkeeping; False if the phase has no decisions to make."""
         phase = self.phase
         self._phase_moves = {}
+        if self.tables.cost_expressions:
+            self._cost_values()  # costs written as expressions are read as the phase begins
         if phase.kind == "movement":
             # The units that may move in this phase: on the map or waiting to arrive as it begins.
             self._movers = procedures.movers(self, phase)

@@ -17,20 +17,12 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from rulec.engine.actions import Action
+from rulec.engine.step_costs import (IMPASSABLE, EntryCost, StepCosts, build_mode_costs, build_step_costs,
+                                     cost_expressions, resolver, typed_costs)
 from rulec.runtime.context import StandInContext
-from rulec.runtime.model import Game, Hex, HexGrid, Unit, hexside_key
+from rulec.runtime.model import Expr, Game, Hex, HexGrid, MovementMode, Unit, hexside_key
 
-# A move cost that marks a hexside as impassable.
-IMPASSABLE = 10**6
-
-
-@dataclass
-class EntryCost:
-    """What entering hex `to` from an adjacent hex costs."""
-
-    cost: int  # MP (IMPASSABLE if the hex or hexside is prohibited)
-    river: bool = False  # a crossing that must be the unit's first step and uses all its MP
-
+__all__ = ["IMPASSABLE", "EntryCost", "Tables", "tables_for", "Distances"]
 
 @dataclass
 class Tables:
@@ -38,24 +30,31 @@ class Tables:
     hexes: tuple[Hex, ...]
     neighbours: dict[Hex, tuple[Hex, ...]]
     distance: "Distances"  # distance[a][b]: steps from a to b (worked out when asked, see Distances)
-    hex_cost: dict[Hex, int]  # MP to enter the hex off-road (the highest of its terrains)
-    entry: dict[tuple[Hex, Hex], EntryCost]
     river_sides: frozenset[str]  # hexsides that block a retreat
     advance_blocked: frozenset[str]  # hexsides that block an advance after combat
-    withdrawal_blocked: frozenset[str]  # hexsides of a river kind (tactical withdrawal's first hex)
     zoc_into: dict[Hex, tuple[Hex, ...]]  # the hexes a unit in the key hex controls
-    exit_cost: dict[tuple[Hex, str], int]  # (hex, edge) -> MP to leave the map there
     edges_of: dict[Hex, tuple[str, ...]]  # the map edges a hex lies on
-    offmap_entry_cost: dict[Hex, int]  # MP for a reinforcement to enter the hex from off the map
     zones: dict[str, frozenset[Hex]]
     hex_shift: dict[Hex, tuple[int, int]]  # (column shift, drm) of the defender's terrain
     hexside_combat: dict[str, tuple[tuple[int, int, str], ...]]  # hexside -> (shift, drm, when) per feature
-    objectives: tuple[Hex, ...]  # hexes of 'holds' awards (passing through them matters)
+    objectives: tuple[Hex, ...]  # hexes of 'holds' awards (whose holder the engine tracks)
     mask_rank: tuple[int, ...]  # objectives mask -> how much a path through them is worth (higher is better)
     unit_names: dict[str, str]  # how players name a unit (lower case) -> unit id
     unit_order: dict[str, int]  # unit id -> position in the game file (a stable order)
     short_name: dict[str, str] = field(default_factory=dict)  # unit id -> the name actions print
     steps: dict[Hex, tuple[tuple[Hex, int, bool], ...]] = field(default_factory=dict)  # hex -> (neighbour, MP, river)
+    # What steps cost (see step_costs.py): the chart's own costs (`base_costs`, expressions evaluated on
+    # turn 1), and those of each unit type and phase values, made when first asked for (`costs_for`).
+    base_costs: StepCosts | None = None
+    hex_cost: dict[Hex, int] = field(default_factory=dict)  # base_costs': MP to enter the hex off-road
+    entry: dict[tuple[Hex, Hex], EntryCost] = field(default_factory=dict)  # base_costs'
+    exit_cost: dict[tuple[Hex, str], int] = field(default_factory=dict)  # base_costs': (hex, edge) -> MP to leave there
+    offmap_entry_cost: dict[Hex, int] = field(default_factory=dict)  # base_costs': MP to enter the hex from off the map
+    cost_expressions: tuple = ()  # the costs written as expressions, evaluated as each phase begins
+    base_values: tuple = ()  # their values on turn 1 outside play (base_costs')
+    typed_costs: frozenset[str] = frozenset()  # unit types with costs of their own
+    varying_costs: bool = False  # does any unit type or phase have costs other than base_costs?
+    step_costs: dict = field(default_factory=dict)  # (unit type or None, values) -> StepCosts
     move_actions: dict = field(default_factory=dict)  # (unit, hex) -> its move Action, made once and shared
     reach_cache: dict = field(default_factory=dict)  # movement searches shared by every state (see GameState)
 
@@ -64,14 +63,7 @@ class Tables:
     numbered: tuple[Hex, ...] = ()  # number -> hex (the hexes sorted)
     index: dict[Hex, int] = field(default_factory=dict)  # hex -> its number
     hex_bit: dict[Hex, int] = field(default_factory=dict)  # hex -> 1 << its number (made on first use)
-    index_steps: list = field(default_factory=list)  # number -> ((neighbour number, MP, river), ...)
-    index_plain_moves: list = field(default_factory=list)  # number -> ((neighbour, MP), ...), cheapest first:
-    # the steps not across a river nor into an objective
-    index_objective_moves: list = field(default_factory=list)  # number -> ((objective neighbour, MP), ...)
-    index_rare: list = field(default_factory=list)  # number -> has the hex exits or objective neighbours
-    index_rivers: list = field(default_factory=list)  # number -> neighbour numbers across a river
-    index_exits: list = field(default_factory=list)  # number -> ((edge, MP to leave), ...)
-    index_bit: list = field(default_factory=list)  # number -> its objective bit (0 if none)
+    index_bit: list = field(default_factory=list)  # number -> its objective bit (0 if none, or if passing does not count)
     zoc_bits: dict[Hex, int] = field(default_factory=dict)  # hex -> the hexes a unit there controls, as bits
     # (made on first use: a table of every hex's bits would grow with hexes squared)
     number_sets: dict = field(default_factory=dict)  # frozenset of hexes -> frozenset of their numbers
@@ -85,22 +77,23 @@ class Tables:
     first_movement: dict[str, int] = field(default_factory=dict)  # side -> index of its first movement phase
 
     def __post_init__(self) -> None:
-        self.steps = {h: tuple((n, self.entry[(h, n)].cost, self.entry[(h, n)].river) for n in ns)
-                      for h, ns in self.neighbours.items()}
         self.numbered = tuple(sorted(self.hexes))
         self.index = {h: i for i, h in enumerate(self.numbered)}
         self.hex_bit = _BitsOf(self.index)
-        self.index_steps = [tuple((self.index[n], cost, river) for n, cost, river in self.steps[h]) for h in self.numbered]
-        self.index_rivers = [tuple(n for n, _, river in steps if river) for steps in self.index_steps]
-        self.index_exits = [tuple((e, self.exit_cost[(h, e)]) for e in self.edges_of.get(h, ())) for h in self.numbered]
         self.zoc_bits = _ZocBitsOf(self.index, self.zoc_into)
-        bits = {h: 1 << i for i, h in enumerate(self.objectives)}
+        # Only where passing through an objective takes it does the search track the objectives a path passes.
+        passing = self.game.movement.control == "pass_through"
+        bits = {h: 1 << i for i, h in enumerate(self.objectives)} if passing else {}
         self.index_bit = [bits.get(h, 0) for h in self.numbered]
-        self.index_plain_moves = [tuple(sorted(((n, cost) for n, cost, river in steps if not river and not self.index_bit[n]),
-                                               key=lambda step: step[1])) for steps in self.index_steps]
-        self.index_objective_moves = [tuple((n, cost) for n, cost, river in steps if not river and self.index_bit[n])
-                                      for steps in self.index_steps]
-        self.index_rare = [bool(exits or objectives) for exits, objectives in zip(self.index_exits, self.index_objective_moves)]
+        self.cost_expressions = cost_expressions(self.game)
+        self.typed_costs = typed_costs(self.game)
+        self.varying_costs = bool(self.cost_expressions or self.typed_costs)
+        self.base_values = tuple(_stand_in_value(e, self.game) for e in self.cost_expressions)
+        base = self.base_costs = self.costs_for(None, self.base_values)
+        self.hex_cost, self.entry, self.exit_cost = base.hex_cost, base.entry, base.exit_cost
+        self.offmap_entry_cost = base.offmap_entry_cost
+        self.steps = {h: tuple((n, self.entry[(h, n)].cost, self.entry[(h, n)].river) for n in ns)
+                      for h, ns in self.neighbours.items()}
         self.retreat_blocked = frozenset((a, b) for a, ns in self.neighbours.items() for b in ns
                                          if hexside_key(a, b) in self.river_sides)
         self.units_of = {side: tuple(u for u, unit in self.game.units.items() if unit.side == side)
@@ -108,6 +101,43 @@ class Tables:
         for i, phase in enumerate(self.game.sequence):
             if phase.kind == "movement" and phase.side is not None:
                 self.first_movement.setdefault(phase.side, i)
+
+    def costs_for(self, unit_type: str | None, values: tuple) -> StepCosts:
+        """The step costs of units of `unit_type` when the cost expressions have `values`, made once per pair."""
+        key = (unit_type if unit_type in self.typed_costs else None, values)
+        found = self.step_costs.get(key)
+        if found is None:
+            self._make_room()
+            found = self.step_costs[key] = build_step_costs(self, key[0], resolver(self.cost_expressions, values))
+        return found
+
+    def _make_room(self) -> None:
+        """Bound the step tables kept (cost expressions reading the position could make many): drop the oldest half."""
+        if len(self.step_costs) >= STEP_COSTS_KEPT:
+            for old in list(self.step_costs)[: STEP_COSTS_KEPT // 2]:
+                if old[0] != "hexsides" and self.step_costs[old] is not self.base_costs:
+                    del self.step_costs[old]
+
+    def mode_costs_for(self, mode: MovementMode, values: tuple) -> StepCosts:
+        """The step costs of a move in `mode` when the cost expressions have `values`, made once per pair."""
+        key = ("mode", mode.id, values)
+        found = self.step_costs.get(key)
+        if found is None:
+            cost = mode.cost
+            if isinstance(cost, Expr):
+                cost = values[next(i for i, e in enumerate(self.cost_expressions) if e is cost)]
+            self._make_room()
+            found = self.step_costs[key] = build_mode_costs(self, mode, cost)
+        return found
+
+    def hexsides_of(self, types: tuple[str, ...]) -> frozenset[str]:
+        """The hexsides carrying a feature of one of the hexside `types`, made once per tuple."""
+        key = ("hexsides", types)
+        found = self.step_costs.get(key)
+        if found is None:
+            features = self.game.map.hexside_features
+            found = self.step_costs[key] = frozenset(k for k, fs in features.items() if any(f in types for f in fs))
+        return found
 
     def movement_row(self, uid: str) -> list:
         """The move Actions of one unit by hex number, made once and shared by every state."""
@@ -133,6 +163,8 @@ class Tables:
 
 
 _CACHE: dict[int, tuple[Game, Tables]] = {}
+# How many sets of step costs a game's tables keep (see Tables.costs_for).
+STEP_COSTS_KEPT = 64
 
 
 def tables_for(game: Game) -> Tables:
@@ -153,62 +185,52 @@ def _build(game: Game) -> Tables:
     neighbours = {h: tuple(gmap.neighbours.get(h, {}).values()) for h in hexes}
     distance = Distances(neighbours, _axial_coordinates(gmap.grid, gmap.coordinates, neighbours))
 
-    hex_cost = {h: _hex_cost(game, gmap.terrain.get(h, ())) for h in hexes}
-    road_cost = _road_cost(game)
-    entry: dict[tuple[Hex, Hex], EntryCost] = {}
-    river_sides, advance_blocked, withdrawal_blocked, zoc_blocked = set(), set(), set(), set()
+    river_sides, advance_blocked, zoc_blocked = set(), set(), set()
     hexside_combat: dict[str, tuple[tuple[int, int, str], ...]] = {}
-    for a in hexes:
-        for b in neighbours[a]:
-            key = hexside_key(a, b)
-            features = [game.hexside_types[f] for f in gmap.hexside_features.get(key, ()) if f in game.hexside_types]
-            entry[(a, b)] = _entry_cost(hex_cost[b], features)
-            for feature in features:
-                if feature.blocks_retreat:
-                    river_sides.add(key)
-                if feature.blocks_advance:
-                    advance_blocked.add(key)
-                if feature.kind == "river":
-                    withdrawal_blocked.add(key)
-                if feature.blocks_zoc or (feature.kind == "river" and not game.movement.zoc_across_rivers):
-                    zoc_blocked.add(key)
-            combat = tuple((f.combat_shift, f.combat_drm, f.combat_when) for f in features if f.combat_shift or f.combat_drm)
-            if combat:
-                hexside_combat[key] = combat
+    for key, feature_ids in gmap.hexside_features.items():
+        features = [game.hexside_types[f] for f in feature_ids if f in game.hexside_types]
+        for feature in features:
+            if feature.blocks_retreat:
+                river_sides.add(key)
+            if feature.blocks_advance:
+                advance_blocked.add(key)
+            if feature.blocks_zoc or (feature.kind == "river" and not game.movement.zoc_across_rivers):
+                zoc_blocked.add(key)
+        combat = tuple((f.combat_shift, f.combat_drm, f.combat_when) for f in features if f.combat_shift or f.combat_drm)
+        if combat:
+            hexside_combat[key] = combat
 
     zoc_free_hexes = {h for h in hexes if any(game.terrain[t].blocks_zoc for t in gmap.terrain.get(h, ()) if t in game.terrain)}
     zoc_into = {h: tuple(n for n in neighbours[h] if hexside_key(h, n) not in zoc_blocked and n not in zoc_free_hexes)
                 for h in hexes}
 
     edges_of: dict[Hex, list[str]] = {}
-    exit_cost: dict[tuple[Hex, str], int] = {}
-    offmap_entry_cost: dict[Hex, int] = {}
     for edge, edge_hexes in gmap.edges.items():
         directions = gmap.edge_directions.get(edge, ())
         for h in edge_hexes:
-            off = [d for d in directions if d not in gmap.neighbours.get(h, {})]
-            if not off:
-                continue
-            edges_of.setdefault(h, []).append(edge)
-            road = any(_is_road(game, f) for d in off for f in gmap.edge_exits.get(h, {}).get(d, ()))
-            exit_cost[(h, edge)] = _exit_cost(game, hex_cost[h], road, road_cost)
-    for h in hexes:
-        road = any(_is_road(game, f) for fs in gmap.edge_exits.get(h, {}).values() for f in fs)
-        offmap_entry_cost[h] = road_cost if road and road_cost is not None else hex_cost[h]
+            if any(d not in gmap.neighbours.get(h, {}) for d in directions):
+                edges_of.setdefault(h, []).append(edge)
 
     hex_shift = {h: _terrain_combat(game, gmap.terrain.get(h, ())) for h in hexes}
     objectives = tuple(sorted({h for a in game.awards if a.trigger.kind == "holds" for h in a.trigger.hexes}))
     mask_rank = _mask_rank(game, objectives)
     unit_names, short_name = _unit_names(game.units)
     return Tables(
-        game=game, hexes=hexes, neighbours=neighbours, distance=distance, hex_cost=hex_cost, entry=entry,
-        river_sides=frozenset(river_sides), advance_blocked=frozenset(advance_blocked),
-        withdrawal_blocked=frozenset(withdrawal_blocked), zoc_into=zoc_into, exit_cost=exit_cost,
-        edges_of={h: tuple(e) for h, e in edges_of.items()}, offmap_entry_cost=offmap_entry_cost,
+        game=game, hexes=hexes, neighbours=neighbours, distance=distance,
+        river_sides=frozenset(river_sides), advance_blocked=frozenset(advance_blocked), zoc_into=zoc_into,
+        edges_of={h: tuple(e) for h, e in edges_of.items()},
         zones={z: frozenset(hs) for z, hs in gmap.zones.items()}, hex_shift=hex_shift,
         hexside_combat=hexside_combat, objectives=objectives, mask_rank=mask_rank, unit_names=unit_names,
         unit_order={uid: i for i, uid in enumerate(game.units)}, short_name=short_name,
     )
+
+
+def _stand_in_value(expression: Expr, game: Game) -> float:
+    """A cost expression's value outside play (turn 1, no unit on the map), for the chart's own costs."""
+    try:
+        return expression(StandInContext(game=game))
+    except Exception:  # an expression that needs more of a real game than the stand-in offers: 1 MP
+        return 1
 
 
 def _mask_rank(game: Game, objectives: tuple[Hex, ...]) -> tuple[int, ...]:
@@ -452,54 +474,6 @@ def _on_grid(grid: HexGrid, q: int, r: int) -> bool:
         parity = row & 1 if grid.offset == "even_rows_right" else -(row & 1)
         column = q + (row + parity) // 2
     return grid.columns[0] <= column <= grid.columns[1] and grid.rows[0] <= row <= grid.rows[1]
-
-
-def _hex_cost(game: Game, terrains: tuple[str, ...]) -> int:
-    """The highest entry cost of the hex's terrains (7.22-style); 'as other' terrains add only extras."""
-    costs, extra = [], 0
-    for tid in terrains:
-        terrain = game.terrain.get(tid)
-        if terrain is None:
-            continue
-        if terrain.prohibited:
-            return IMPASSABLE
-        if terrain.move is not None:
-            costs.append(terrain.move)
-        extra += terrain.move_extra
-    return (max(costs) if costs else 1) + extra
-
-
-def _is_road(game: Game, feature: str) -> bool:
-    kind = game.hexside_types.get(feature)
-    return kind is not None and kind.kind == "road"
-
-
-def _road_cost(game: Game) -> int | None:
-    costs = [t.move for t in game.hexside_types.values() if t.kind == "road" and t.move is not None]
-    return min(costs) if costs else None
-
-
-def _entry_cost(hex_cost: int, features: list) -> EntryCost:
-    road = [f for f in features if f.kind == "road" and f.move is not None]
-    others = [f for f in features if not (f.kind == "road" and f.move is not None)]
-    cost = min(f.move for f in road) if road else hex_cost
-    if hex_cost >= IMPASSABLE and not road:
-        return EntryCost(IMPASSABLE)
-    river = False
-    for feature in others:
-        if feature.crossing == "prohibited" and not (road and feature.road_negates_crossing):
-            return EntryCost(IMPASSABLE)
-        if feature.crossing == "all_mp_from_start_adjacent" and not (road and feature.road_negates_crossing):
-            river = True
-        cost += feature.move_extra
-    return EntryCost(cost, river)
-
-
-def _exit_cost(game: Game, hex_cost: int, road: bool, road_cost: int | None) -> int:
-    rule = game.movement.exit_cost
-    if isinstance(rule, int):
-        return rule
-    return road_cost if road and road_cost is not None else hex_cost
 
 
 def _terrain_combat(game: Game, terrains: tuple[str, ...]) -> tuple[int, int]:

@@ -10,8 +10,9 @@ seat's side against the best other side:
   (a `phase` award whose amount names a zone in a `units(...)` query and grows
   when one more of the side's units stands there; the zone is read from the
   amount's parse tree). The distance is in movement points as the engine counts
-  them (`Tables.entry`, `Tables.exit_cost`): a river crossing, which takes a
-  unit's whole move, costs the unit's movement allowance;
+  them for the unit's type (`Tables.costs_for`: entry and exit costs; cost
+  expressions as on turn 1): a river crossing, which takes a unit's whole move,
+  costs the unit's movement allowance;
 - danger: enemy strength next to a unit, relative to its own.
 
 Speed: a greedy decision scores every legal action's outcome, positions that
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulec.diagnostics import DiagnosticError
+from rulec.engine.step_costs import StepCosts
 from rulec.engine.tables import IMPASSABLE, Tables, tables_for
 from rulec.language.parse import parse_text
 from rulec.players import view
@@ -66,13 +68,16 @@ class Objective:
     only: Any = None  # the award's condition on the unit, if any
     recurring: bool = False  # scored every turn (a unit standing in a zone), so worth more early
     tables: Tables | None = field(default=None, repr=False)
-    _by_allowance: dict[int, dict[Hex, float]] = field(default_factory=dict, repr=False)
+    _by_allowance: dict[tuple, dict[Hex, float]] = field(default_factory=dict, repr=False)
 
-    def distance(self, allowance: int) -> dict[Hex, float]:
-        """MP from each hex to the objective for a unit with `allowance` MP (hexes that cannot reach it are left out)."""
-        found = self._by_allowance.get(allowance)
+    def distance(self, allowance: int, unit_type: str | None = None) -> dict[Hex, float]:
+        """MP from each hex to the objective for a unit of `unit_type` with `allowance` MP (hexes that cannot
+        reach it are left out); costs as the chart gives them for that type (cost expressions as on turn 1)."""
+        key = (allowance, unit_type if unit_type in self.tables.typed_costs else None)
+        found = self._by_allowance.get(key)
         if found is None:
-            found = self._by_allowance[allowance] = _distances(self.tables, self.targets, self.edges, allowance)
+            costs = self.tables.costs_for(key[1], self.tables.base_values) if key[1] else self.tables.base_costs
+            found = self._by_allowance[key] = _distances(self.tables, self.targets, self.edges, allowance, costs)
         return found
 
 
@@ -214,7 +219,7 @@ class Evaluator:
         for objective in self.objectives:
             if objective.side != unit.side:
                 continue
-            distance = objective.distance(unit.move).get(hex_)
+            distance = objective.distance(unit.move, unit.type).get(hex_)
             if distance is None:
                 continue
             if objective.only is not None and not _safe_bool(objective.only, StandInContext(unit=unit)):
@@ -319,14 +324,15 @@ def zones_counted(award: Award) -> list[str]:
     return zones
 
 
-def _distances(tables: Tables, targets: tuple[Hex, ...], edges: tuple[str, ...], allowance: int) -> dict[Hex, float]:
+def _distances(tables: Tables, targets: tuple[Hex, ...], edges: tuple[str, ...], allowance: int,
+               costs: StepCosts) -> dict[Hex, float]:
     """MP from every hex to the nearest target (and off the map by one of `edges`), as the engine counts them.
 
-    A search backwards from the targets over `Tables.entry`: what entering a hex from a
+    A search backwards from the targets over `costs.entry`: what entering a hex from a
     neighbour costs, road and hexside features included; a river crossing takes the
     unit's whole move, so it costs `allowance`.
     """
-    entry, exit_cost = tables.entry, tables.exit_cost
+    entry, exit_cost = costs.entry, costs.exit_cost
     crossing = max(1, allowance)
     queue = []
     for h in targets:

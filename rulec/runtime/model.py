@@ -127,9 +127,11 @@ class TerrainType:
 
     id: str
     name: str
-    move: int | None = None  # MP to enter; None: as the other terrain in the hex
-    move_extra: int = 0  # MP added to the cost of entering (cumulative games)
+    move: int | Expr | None = None  # MP to enter; None: as the other terrain in the hex; an Expr: evaluated as each phase begins
+    move_extra: int | Expr = 0  # MP added to the cost of entering (cumulative games)
     prohibited: bool = False
+    move_for: dict[str, int | Expr] = field(default_factory=dict)  # unit type -> its MP to enter, instead of `move`
+    prohibited_for: tuple[str, ...] = ()  # unit types that may not enter
     combat_shift: int = 0  # columns; negative is to the left (favours the defender)
     combat_drm: int = 0  # die-roll modifier for the attacker
     blocks_zoc: bool = False
@@ -142,9 +144,11 @@ class HexsideType:
     id: str
     name: str
     kind: Literal["road", "river", "other"] = "other"
-    move: int | None = None  # a road: MP to enter a hex through this hexside
-    move_extra: int = 0
+    move: int | Expr | None = None  # a road: MP to enter a hex through this hexside
+    move_extra: int | Expr = 0
     crossing: Literal["normal", "all_mp_from_start_adjacent", "prohibited"] = "normal"
+    move_extra_for: dict[str, int | Expr] = field(default_factory=dict)  # unit type -> its MP to cross, instead of `move_extra`
+    prohibited_for: tuple[str, ...] = ()  # unit types that may not cross
     road_negates_crossing: bool = False
     combat_shift: int = 0
     combat_drm: int = 0
@@ -210,12 +214,45 @@ class Unit:
 
 # ------------------------------------------------------------ movement, stacking
 @dataclass(frozen=True)
+class LeaveZoc:
+    """How a unit that began its movement phase in an enemy ZOC (`zoc_locks_start`) may still leave it:
+    its first step costs `cost` MP more, into a hex in no enemy ZOC unless `into_zoc`, across none of the
+    hexside types `not_across` (nor a crossing that takes all MP); then it moves on as usual."""
+
+    when: Expr | None = None  # about the unit (`move >= 8`); None: every unit
+    cost: int = 0
+    into_zoc: bool = False
+    not_across: tuple[str, ...] = ()  # hexside types
+    option: str | None = None  # played only when this option is chosen
+
+
+@dataclass(frozen=True)
+class MovementMode:
+    """A way of moving along a network (rail): a move in this mode follows only hexsides carrying the
+    hexside type `network`, each step costing `cost` MP (a fraction such as 1/4: four steps a MP).
+    A unit moves in one mode per move; its destinations are those of every mode it may use."""
+
+    id: str
+    name: str
+    network: str  # a hexside type
+    cost: int | float | Expr = 1  # evaluated as each phase begins; 0 or less closes the network for the phase
+    eligible: Expr | None = None  # about the unit; None: every unit
+    may_not_start_in: tuple[Literal["enemy_zoc"], ...] = ()
+    may_not_enter: tuple[Literal["enemy_zoc"], ...] = ()
+    option: str | None = None  # played only when this option is chosen
+
+
+@dataclass(frozen=True)
 class MovementRules:
     zoc: Literal["stop_on_entry", "extra_cost", "none"] = "stop_on_entry"
     zoc_extra_cost: int = 0
     zoc_locks_start: bool = False  # a unit starting in an enemy ZOC may not leave it
     zoc_to_zoc: bool = True  # may move directly from one enemy-controlled hex to another
     zoc_across_rivers: bool = True
+    leave_zoc: LeaveZoc | None = None
+    # Who holds an objective hex: the last side to enter or pass through it (moving, retreating,
+    # advancing), the last to stop in it (end of a move, retreat or advance), or the last to end a move in it.
+    control: Literal["pass_through", "enter", "end_move"] = "pass_through"
     exit_map: bool = False
     exit_cost: Literal["as_hex_left"] | int = "as_hex_left"
     reinforcement_delay: bool = False
@@ -521,13 +558,6 @@ class CombatModifier:
 
 
 @dataclass(frozen=True)
-class ZocWithdrawal:
-    min_move: int
-    cost: int
-    first_hex_across_river: bool = False
-
-
-@dataclass(frozen=True)
 class Option:
     """An optional rule or scenario a player may choose before the game."""
 
@@ -537,7 +567,6 @@ class Option:
     adds: tuple[str, ...] = ()  # optional units brought into play
     vp: dict[str, int] = field(default_factory=dict)  # VP given on selection
     combat_modifiers: tuple[CombatModifier, ...] = ()
-    zoc_withdrawal: ZocWithdrawal | None = None
     improve_random: tuple[int, int] | None = None  # how many units get their improved counter
     improved_vp_to: str | None = None
     excludes: tuple[str, ...] = ()  # options that may not be chosen with this one
@@ -705,6 +734,7 @@ class Game:
     unit_types: dict[str, UnitType] = field(default_factory=dict)
     units: dict[str, Unit] = field(default_factory=dict)
     movement: MovementRules = field(default_factory=MovementRules)
+    modes: dict[str, MovementMode] = field(default_factory=dict)
     stacking: StackingRules = field(default_factory=StackingRules)
     tables: dict[str, CombatTable] = field(default_factory=dict)
     results: dict[str, ResultCode] = field(default_factory=dict)

@@ -1,0 +1,116 @@
+"""Build the movement sections: the Terrain Effects Chart (terrain, hexside) and the movement block.
+
+A mixin of rulec.check.build.Builder, like build_map. Costs may be given per unit type
+(`move_for`, `prohibited_for`, `move_extra_for`) and as expressions (`move = if(turn >= 3, 3, 2)`),
+which the engine evaluates as each phase begins (rulec/engine/step_costs.py). Expressions are
+compiled once the game's names are known (`movement_expressions`), after the chart itself is read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from rulec.compile import kinds
+from rulec.compile.expressions import ExpressionCompiler
+from rulec.runtime import model as m
+
+# Cost fields that may hold an expression, per block: (field, is it a table per unit type).
+_COST_FIELDS = {"terrain": (("move", False), ("move_extra", False), ("move_for", True)),
+                "hexside": (("move", False), ("move_extra", False), ("move_extra_for", True))}
+
+
+class MovementSections:
+    """Terrain, hexside types and the movement rules."""
+
+    def terrain_types(self) -> dict[str, m.TerrainType]:
+        result = {}
+        for tid, body in self.get(("terrain",), {}).items():
+            body = dict(body)
+            if body.get("move") == "as_other":
+                body["move"] = None
+            body.setdefault("name", tid.replace("_", " ").title())
+            extra = {k: v for k, v in body.items() if k in ("move", "name")}
+            if isinstance(body.get("prohibited_for"), list):
+                extra["prohibited_for"] = tuple(body["prohibited_for"])
+            result[tid] = self.record(m.TerrainType, ("terrain", tid), id=tid, **extra)
+        return result
+
+    def hexside_types(self) -> dict[str, m.HexsideType]:
+        result = {}
+        for hid, body in self.get(("hexside",), {}).items():
+            extra: dict[str, Any] = {"id": hid}
+            if "name" not in body:
+                extra["name"] = hid.replace("_", " ").title()
+            extra["kind"] = body.get("kind", "river" if hid == "river" else "other")
+            if isinstance(body.get("prohibited_for"), list):
+                extra["prohibited_for"] = tuple(body["prohibited_for"])
+            result[hid] = self.record(m.HexsideType, ("hexside", hid), **extra)
+        return result
+
+    def movement_expressions(self, blocks: dict[str, dict], section: str, unit_types: dict,
+                             compiler: ExpressionCompiler) -> dict:
+        """`blocks` (terrain or hexside types) with their cost expressions compiled and unit types checked."""
+        about_no_unit = compiler.for_unit(False)
+        result = {}
+        for bid, block in blocks.items():
+            if block is None:
+                result[bid] = None
+                continue
+            path = (section, bid)
+            changes: dict[str, Any] = {}
+            for field_name, per_type in _COST_FIELDS[section]:
+                value = getattr(block, field_name)
+                if per_type:
+                    table = {}
+                    for type_id, cost in (value or {}).items():
+                        self.reference(type_id, unit_types, "unit type", path + (field_name, type_id), key=True)
+                        table[type_id] = self._cost(cost, path + (field_name, type_id), about_no_unit)
+                    changes[field_name] = table
+                elif isinstance(value, dict):
+                    changes[field_name] = self._cost(value, path + (field_name,), about_no_unit)
+            for i, type_id in enumerate(block.prohibited_for):
+                self.reference(type_id, unit_types, "unit type", path + ("prohibited_for", i))
+            result[bid] = replace(block, **changes)
+        return result
+
+    def _cost(self, value: Any, path, compiler: ExpressionCompiler) -> int | m.Expr:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        return self.expression(value, path, compiler, kinds.NUMBER) or 0
+
+    def movement(self, hexside_types: dict, options: dict, compiler: ExpressionCompiler) -> m.MovementRules:
+        body = self.get(("movement",), {})
+        leave = None
+        if isinstance(body.get("leave_zoc"), dict):
+            path = ("movement", "leave_zoc")
+            raw = body["leave_zoc"]
+            when = self.expression(raw["when"], path + ("when",), compiler.for_unit(True), kinds.BOOL) if "when" in raw else None
+            not_across = tuple(raw.get("not_across", ()))
+            for i, hid in enumerate(not_across):
+                self.reference(hid, hexside_types, "hexside feature", path + ("not_across", i))
+            if "option" in raw:
+                self.reference(raw["option"], options, "option", path + ("option",))
+            leave = m.LeaveZoc(when=when, cost=raw.get("cost", 0), into_zoc=raw.get("into_zoc", False),
+                               not_across=not_across, option=raw.get("option"))
+        return self.record(m.MovementRules, ("movement",), **({"leave_zoc": leave} if leave or "leave_zoc" in body else {}))
+
+    def modes(self, hexside_types: dict, options: dict, compiler: ExpressionCompiler) -> dict[str, m.MovementMode]:
+        """Movement modes along a network (`mode rail { network = rail  cost = 1/4  eligible = ... }`)."""
+        result = {}
+        for mid, body in self.get(("mode",), {}).items():
+            path = ("mode", mid)
+            if not isinstance(body, dict):
+                continue
+            self.reference(body.get("network"), hexside_types, "hexside feature", path + ("network",))
+            if "option" in body:
+                self.reference(body["option"], options, "option", path + ("option",))
+            cost = body.get("cost", 1)
+            if isinstance(cost, dict):
+                cost = self.expression(cost, path + ("cost",), compiler.for_unit(False), kinds.NUMBER) or 1
+            eligible = (self.expression(body["eligible"], path + ("eligible",), compiler.for_unit(True), kinds.BOOL)
+                        if "eligible" in body else None)
+            result[mid] = self.record(m.MovementMode, path, id=mid, name=body.get("name", mid), cost=cost, eligible=eligible,
+                                      may_not_start_in=tuple(body.get("may_not_start_in", ())),
+                                      may_not_enter=tuple(body.get("may_not_enter", ())))
+        return result

@@ -1,0 +1,192 @@
+"""What each step of a move costs one kind of unit in one phase: the lookups the movement search reads.
+
+A game's Terrain Effects Chart may give costs per unit type (`move_for`, `prohibited_for`,
+`move_extra_for`) and costs as expressions (`move = if(turn >= 3, 3, 2)`, weather). Neither
+may slow the search, which stays a table lookup: expressions are evaluated when a phase
+begins (see GameState._step_costs), and the tables of one (unit type, values) pair are built
+once and shared by every state of the game (Tables.costs_for). Unit types whose costs do not
+differ from the chart's share one set of tables; a game with neither has exactly one.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Callable
+
+from rulec.runtime.model import Expr, Game, Hex, MovementMode, hexside_key
+
+if TYPE_CHECKING:
+    from rulec.engine.tables import Tables
+
+# A move cost that marks a hex or hexside as impassable.
+IMPASSABLE = 10**6
+
+Cost = Callable[[object], int]  # a cost field's value (a number or an Expr) -> whole MP
+
+
+@dataclass
+class EntryCost:
+    """What entering hex `to` from an adjacent hex costs."""
+
+    cost: int  # MP (IMPASSABLE if the hex or hexside is prohibited)
+    river: bool = False  # a crossing that must be the unit's first step and uses all its MP
+
+
+@dataclass(eq=False)
+class StepCosts:
+    """Every step's cost for one kind of unit in one phase. Compared by identity: search caches key on it."""
+
+    hex_cost: dict[Hex, int]  # MP to enter the hex off-road (the highest of its terrains)
+    entry: dict[tuple[Hex, Hex], EntryCost]
+    exit_cost: dict[tuple[Hex, str], int]  # (hex, edge) -> MP to leave the map there
+    offmap_entry_cost: dict[Hex, int]  # MP for a reinforcement to enter the hex from off the map
+    # By hex number (Tables.index), for the search:
+    index_steps: list  # number -> ((neighbour number, MP, river), ...)
+    index_plain_moves: list  # number -> ((neighbour, MP), ...), cheapest first: not across a river nor into an objective
+    index_objective_moves: list  # number -> ((objective neighbour, MP), ...)
+    index_rare: list  # number -> has the hex exits or objective neighbours
+    index_rivers: list  # number -> neighbour numbers across a river
+    index_exits: list  # number -> ((edge, MP to leave), ...)
+    per_mp: int = 1  # costs are in 1/per_mp MP (a mode whose steps cost a fraction of a MP); allowances are multiplied by it
+
+
+def cost_expressions(game: Game) -> tuple[Expr, ...]:
+    """Every cost written as an expression, in a fixed order (their values key the tables built from them)."""
+    found: list[Expr] = []
+    for terrain in game.terrain.values():
+        found += [v for v in (terrain.move, terrain.move_extra, *terrain.move_for.values()) if isinstance(v, Expr)]
+    for hexside in game.hexside_types.values():
+        found += [v for v in (hexside.move, hexside.move_extra, *hexside.move_extra_for.values()) if isinstance(v, Expr)]
+    found += [mode.cost for mode in game.modes.values() if isinstance(mode.cost, Expr)]
+    return tuple(found)
+
+
+def typed_costs(game: Game) -> frozenset[str]:
+    """The unit types whose costs differ somewhere from the chart's."""
+    types: set[str] = set()
+    for terrain in game.terrain.values():
+        types |= set(terrain.move_for) | set(terrain.prohibited_for)
+    for hexside in game.hexside_types.values():
+        types |= set(hexside.move_extra_for) | set(hexside.prohibited_for)
+    return frozenset(types)
+
+
+def resolver(expressions: tuple[Expr, ...], values: tuple) -> Cost:
+    """A cost field's value -> whole MP, expressions taking `values` (rounded up: MP are whole)."""
+    by_id = {id(e): v for e, v in zip(expressions, values)}
+
+    def cost(value: object) -> int:
+        if isinstance(value, Expr):
+            value = by_id[id(value)]
+        return max(0, math.ceil(value))
+
+    return cost
+
+
+def build_step_costs(tables: "Tables", unit_type: str | None, cost: Cost) -> StepCosts:
+    """The step costs for units of `unit_type` (None: the chart's own), each cost field read by `cost`."""
+    game = tables.game
+    gmap = game.map
+    hex_cost = {h: _hex_cost(game, gmap.terrain.get(h, ()), unit_type, cost) for h in tables.hexes}
+    road_cost = _road_cost(game, cost)
+    entry: dict[tuple[Hex, Hex], EntryCost] = {}
+    for a in tables.hexes:
+        for b in tables.neighbours[a]:
+            features = [game.hexside_types[f] for f in gmap.hexside_features.get(hexside_key(a, b), ()) if f in game.hexside_types]
+            entry[(a, b)] = _entry_cost(hex_cost[b], features, unit_type, cost)
+    exit_cost: dict[tuple[Hex, str], int] = {}
+    for edge, edge_hexes in gmap.edges.items():
+        directions = gmap.edge_directions.get(edge, ())
+        for h in edge_hexes:
+            off = [d for d in directions if d not in gmap.neighbours.get(h, {})]
+            if off:
+                road = any(_is_road(game, f) for d in off for f in gmap.edge_exits.get(h, {}).get(d, ()))
+                exit_cost[(h, edge)] = _exit_cost(game, hex_cost[h], road, road_cost)
+    offmap_entry_cost = {}
+    for h in tables.hexes:
+        road = any(_is_road(game, f) for fs in gmap.edge_exits.get(h, {}).values() for f in fs)
+        offmap_entry_cost[h] = road_cost if road and road_cost is not None else hex_cost[h]
+
+    index, numbered, bit = tables.index, tables.numbered, tables.index_bit
+    steps = [tuple((index[n], entry[(h, n)].cost, entry[(h, n)].river) for n in tables.neighbours[h]) for h in numbered]
+    exits = [tuple((e, exit_cost[(h, e)]) for e in tables.edges_of.get(h, ())) for h in numbered]
+    plain = [tuple(sorted(((n, c) for n, c, river in s if not river and not bit[n]), key=lambda step: step[1])) for s in steps]
+    objective = [tuple((n, c) for n, c, river in s if not river and bit[n]) for s in steps]
+    return StepCosts(
+        hex_cost=hex_cost, entry=entry, exit_cost=exit_cost, offmap_entry_cost=offmap_entry_cost, index_steps=steps,
+        index_plain_moves=plain, index_objective_moves=objective,
+        index_rare=[bool(e or o) for e, o in zip(exits, objective)],
+        index_rivers=[tuple(n for n, _, river in s if river) for s in steps], index_exits=exits,
+    )
+
+
+def build_mode_costs(tables: "Tables", mode: MovementMode, value: float) -> StepCosts:
+    """The step costs of a move in `mode` when a step along its network costs `value` MP: the network's
+    hexsides only (no river rule, no exit), in whole units of 1/per_mp MP. A value of 0 or less: no step."""
+    fraction = Fraction(value).limit_denominator(1000) if value > 0 else None
+    network = tables.hexsides_of((mode.network,)) if fraction is not None else frozenset()
+    step = fraction.numerator if fraction is not None else 0
+    index, numbered, bit = tables.index, tables.numbered, tables.index_bit
+    steps = [tuple((index[n], step, False) for n in tables.neighbours[h] if hexside_key(h, n) in network) for h in numbered]
+    return StepCosts(
+        hex_cost={}, entry={}, exit_cost={}, offmap_entry_cost={}, index_steps=steps,
+        index_plain_moves=[tuple((n, c) for n, c, _ in s if not bit[n]) for s in steps],
+        index_objective_moves=[tuple((n, c) for n, c, _ in s if bit[n]) for s in steps],
+        index_rare=[any(bit[n] for n, _, _ in s) for s in steps], index_rivers=[() for _ in steps],
+        index_exits=[() for _ in steps], per_mp=fraction.denominator if fraction is not None else 1,
+    )
+
+
+def _hex_cost(game: Game, terrains: tuple[str, ...], unit_type: str | None, cost: Cost) -> int:
+    """The highest entry cost of the hex's terrains (7.22-style); 'as other' terrains add only extras."""
+    costs, extra = [], 0
+    for tid in terrains:
+        terrain = game.terrain.get(tid)
+        if terrain is None:
+            continue
+        if terrain.prohibited or unit_type in terrain.prohibited_for:
+            return IMPASSABLE
+        move = terrain.move_for.get(unit_type, terrain.move) if unit_type is not None else terrain.move
+        if move is not None:
+            costs.append(cost(move))
+        extra += cost(terrain.move_extra)
+    return (max(costs) if costs else 1) + extra
+
+
+def _is_road(game: Game, feature: str) -> bool:
+    kind = game.hexside_types.get(feature)
+    return kind is not None and kind.kind == "road"
+
+
+def _road_cost(game: Game, cost: Cost) -> int | None:
+    costs = [cost(t.move) for t in game.hexside_types.values() if t.kind == "road" and t.move is not None]
+    return min(costs) if costs else None
+
+
+def _entry_cost(hex_cost: int, features: list, unit_type: str | None, cost: Cost) -> EntryCost:
+    road = [f for f in features if f.kind == "road" and f.move is not None]
+    others = [f for f in features if not (f.kind == "road" and f.move is not None)]
+    if unit_type is not None and any(unit_type in f.prohibited_for for f in road):
+        return EntryCost(IMPASSABLE)  # a road closed to the type: its hexside may not be crossed
+    entry = min(cost(f.move) for f in road) if road else hex_cost
+    if hex_cost >= IMPASSABLE and not road:
+        return EntryCost(IMPASSABLE)
+    river = False
+    for feature in others:
+        negated = road and feature.road_negates_crossing
+        if (feature.crossing == "prohibited" or unit_type in feature.prohibited_for) and not negated:
+            return EntryCost(IMPASSABLE)
+        if feature.crossing == "all_mp_from_start_adjacent" and not negated:
+            river = True
+        extra = feature.move_extra_for.get(unit_type, feature.move_extra) if unit_type is not None else feature.move_extra
+        entry += cost(extra)
+    return EntryCost(entry, river)
+
+
+def _exit_cost(game: Game, hex_cost: int, road: bool, road_cost: int | None) -> int:
+    rule = game.movement.exit_cost
+    if isinstance(rule, int):
+        return rule
+    return road_cost if road and road_cost is not None else hex_cost
