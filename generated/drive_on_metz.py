@@ -26,6 +26,7 @@ from rulec.runtime.model import (
     HexsideType,
     LeaveZoc,
     MapDef,
+    Marker,
     Modifier,
     MovementRules,
     Option,
@@ -185,6 +186,16 @@ def modifier_command_control_when(ctx: EvalContext) -> bool:
     The game file says: any(a in attackers where a.division != \"\" and count(b in attackers where b.division == a.division) >= 2)
     """
     return any(((v_a.division != '') and (len([v_b for v_b in ctx.attackers if (v_b.division == v_a.division)]) >= 2)) for v_a in ctx.attackers)
+
+
+def marker_landed_expires(ctx: EvalContext) -> bool:
+    """The expires of marker landed.
+
+    landed
+
+    The game file says: phases_since_marked(combat) >= 1
+    """
+    return (ctx.phases_since_marked('combat') >= 1)
 
 
 GAME: Game = Game(
@@ -930,7 +941,7 @@ GAME: Game = Game(
             move=4,
             division='101',
             size='III',
-            arrives=Arrival(turn=None, placement='anywhere', terrain=('clear',)),
+            arrives=Arrival(turn=None, placement='anywhere', terrain=('clear',), marks=('landed',)),
             optional=True,
         ),
         'us_359': Unit(
@@ -1118,7 +1129,6 @@ GAME: Game = Game(
             text='The 502nd parachute regiment lands on any empty clear hex in any American movement phase.',
             adds=('us_502',),
             vp={'germany': 5},
-            landing_locks=True,
         ),
         'ninetieth_division': Option(
             id='ninetieth_division',
@@ -1143,6 +1153,15 @@ GAME: Game = Game(
             shift=1,
         ),
     ),
+    markers={
+        'landed': Marker(
+            id='landed',
+            name='landed',
+            forbids=('move', 'attack'),
+            expires=Expr(source='phases_since_marked(combat) >= 1', function=marker_landed_expires),
+            rule='11.32',
+        ),
+    },
     source='games/drive_on_metz.rulec',
     rule_refs={
         'movement_allowance': '7.21',

@@ -58,3 +58,42 @@ def test_units_list_shows_positions_and_arrivals(metz):
     text = out.getvalue()
     assert re.search(r"Gar\s+Metz/Gar\s+1-1\s+0807", text)
     assert re.search(r"106\s+106\s+1-8\s+to arrive turn 2", text)
+
+
+def test_the_unit_key_shows_markers_on_units_and_hexes():
+    from pathlib import Path
+
+    from rulec.pipeline import load_game
+
+    game = load_game(str(Path(__file__).resolve().parent / "games" / "disruption.rulec"))
+    state = new_game(game)
+    state.mark("r1", "disrupted")
+    state.mark("0403", "shelled")
+    out = io.StringIO()
+    GameScreen(game, out=out).show_position(state)
+    text = out.getvalue()
+    assert "0202 r1 [Disrupted] (2-3)" in text
+    assert "0204 r2 (4-3)" in text and "r2 (4-3) [" not in text
+    assert "marked hexes: 0403 Shelled" in text
+
+
+def test_narration_tells_when_a_marker_is_put_on_and_when_it_comes_off():
+    from pathlib import Path
+
+    from rulec.engine import Action
+    from rulec.pipeline import load_game
+
+    game = load_game(str(Path(__file__).resolve().parent / "games" / "disruption.rulec"))
+    state = new_game(game).arrange({"r1": "0202", "b1": "0302"}, phase="red_fight")
+    out = io.StringIO()
+    screen = GameScreen(game, out=out, map_every="none")
+    orders = [Action.attack("0302"), Action.with_unit("r1"), Action.resolve(), Action.roll(1)]
+    orders += [Action.end()] * 3  # red_fight, red_move2, red_fight2: r1 recovers
+    for action in orders:
+        screen.narrate(state, action, state.current_player())
+        state.apply_action(action)
+    screen.flush(state)
+    text = out.getvalue()
+    assert "    r1 is marked Disrupted" in text and "    b1 is marked Disrupted" in text
+    assert text.index("is marked") < text.index("    r1 is no longer Disrupted")
+    assert "b1 is no longer" not in text  # blue has not had its phases yet

@@ -2,7 +2,7 @@
 
 A made-up game: Red's reserve is due on turn 2 at the west edge and the game says
 `reinforcement_delay = false`; two options add a unit that lands anywhere, one of them
-with `landing_locks = true`. The rulings are in docs/rulings.md.
+marked `landed` as it lands. The rulings are in docs/rulings.md.
 """
 
 from __future__ import annotations
@@ -80,11 +80,11 @@ def attackers_after_landing(game, option, uid):
     return offered
 
 
-def test_landing_locks_true_keeps_the_landed_unit_out_of_the_next_combat(game):
+def test_a_landed_marker_keeps_the_landed_unit_out_of_the_next_combat(game):
     assert attackers_after_landing(game, "glider_landing", "r_glider") == {"r_line"}
 
 
-def test_landing_locks_left_out_lets_the_landed_unit_attack(game):
+def test_an_unmarked_landing_lets_the_landed_unit_attack(game):
     assert attackers_after_landing(game, "light_landing", "r_light") == {"r_line", "r_light"}
 
 

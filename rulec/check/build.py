@@ -15,6 +15,7 @@ from typing import Any, Iterable
 from rulec.check.build_combat import CombatSections
 from rulec.check.build_map import MapSections
 from rulec.check.build_modifiers import TraceAndModifierSections
+from rulec.check.build_markers import MarkerSections
 from rulec.check.build_movement import MovementSections
 from rulec.check.build_sequence import SequenceSections
 from rulec.check.build_units import UnitSections
@@ -32,7 +33,7 @@ UNIT_TRIGGERS = frozenset({"holds", "exits", "eliminated"})
 
 
 class Builder(MapSections, CombatSections, SequenceSections, MovementSections, UnitSections,
-              TraceAndModifierSections):
+              TraceAndModifierSections, MarkerSections):
     """Builds one document into a Game, collecting diagnostics in `self.diagnostics`."""
 
     def __init__(self, document: Document):
@@ -87,6 +88,7 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
         sequence = self.procedures(sequence, compiler)
         hooks = self.game_hooks(compiler)
         options = self.options(sides, units)
+        markers = self.markers(compiler)
         scenarios = self.scenarios(sides, units, sequence, options, info.turns if info else 0)
         terrain = self.movement_expressions(terrain, "terrain", unit_types, compiler)
         hexside_types = self.movement_expressions(hexside_types, "hexside", unit_types, compiler)
@@ -113,6 +115,7 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
             battle=self.battle() if "battle" in self.data else None,
             traces=self.traces(sides, game_map, compiler),
             modifiers=self.modifiers(options, compiler),
+            markers=markers,
             source=self.doc.file,
             rule_refs={key: str(ref) for key, ref in self.get(("rule_refs",), {}).items()},
         )
@@ -215,7 +218,7 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
         terrain = body.get("terrain", [])
         return m.Arrival(turn=turn, area=area, hexes=hexes, placement=body.get("placement", "edge"),
                          terrain=tuple(terrain if isinstance(terrain, list) else [terrain]),
-                         phase=body.get("phase"))
+                         phase=body.get("phase"), marks=self.arrival_marks(body, path))
 
     # ---------------------------------------------------------------- combat
     # ------------------------------------------------------- sequence, victory
@@ -251,7 +254,8 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
         result = {kinds.SIDE: frozenset(sides), kinds.ZONE: frozenset(zones), kinds.EDGE: frozenset(edges),
                   kinds.UNIT_TYPE: frozenset(unit_types), kinds.FLAG: frozenset(flags), kinds.UNIT: frozenset(units),
                   kinds.TERRAIN: frozenset(terrain), kinds.PHASE: frozenset(p.id for p in sequence if p is not None),
-                  kinds.TRACE: frozenset(self.get(("trace",), {}))}
+                  kinds.TRACE: frozenset(self.get(("trace",), {})),
+                  kinds.MARKER: frozenset(self.marker_ids())}
         if game_map:
             result[kinds.HEX] = frozenset(game_map.hexes)
         return result
@@ -426,7 +430,7 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
             result[oid] = m.Option(id=oid, name=body.get("name", oid), text=body.get("text", ""), adds=tuple(body.get("adds", ())),
                                    vp=dict(body.get("vp", {})),
                                    choose_variant=choice,
-                                   landing_locks=body.get("landing_locks", False), excludes=self.exclusions(body, path))
+                                   excludes=self.exclusions(body, path))
         return result
 
 

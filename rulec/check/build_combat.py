@@ -59,6 +59,11 @@ class CombatSections:
                                path, did_you_mean(str(who), list(WHO)) if isinstance(who, str) else None)
                     return None
                 values["who"] = who
+            elif param == "marker":
+                marker = self.marker_reference(arg[1] if arg[0] == "name" else str(arg[1]), path)
+                if marker is None:
+                    return None
+                values["marker"] = marker
             else:
                 amount = arg[1] if arg[0] == "const" else None
                 if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
@@ -179,9 +184,11 @@ _BAD = object()  # a column end of the wrong kind (already reported)
 # The effects a result may list (model.Effect), how each is written, and its parameters.
 EFFECT_FORMS = {"eliminate": "eliminate(attacker|defender)", "retreat": "retreat(attacker|defender, hexes)",
                 "exchange": "exchange", "lose": "lose(attacker|defender, strength)",
-                "lose_steps": "lose_steps(attacker|defender, steps)", "advance": "advance(count)"}
+                "lose_steps": "lose_steps(attacker|defender, steps)", "advance": "advance(count)",
+                "mark": "mark(attacker|defender, marker)", "unmark": "unmark(attacker|defender, marker)"}
 EFFECT_PARAMETERS = {"eliminate": ("who",), "retreat": ("who", "hexes"), "exchange": (), "lose": ("who", "strength"),
-                     "lose_steps": ("who", "steps"), "advance": ("count",)}
+                     "lose_steps": ("who", "steps"), "advance": ("count",), "mark": ("who", "marker"),
+                     "unmark": ("who", "marker")}
 WHO = ("attacker", "defender")
 
 

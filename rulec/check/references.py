@@ -122,9 +122,6 @@ def _option_fields_alone(game: Game, option, report: _Reporter) -> None:
     for field_name, companions, needed in _NEEDS:
         if _written(report, path + (field_name,)) and not any(_written(report, path + (c,)) for c in companions):
             _alone(report, f"option '{option.id}'", path, field_name, needed)
-    if option.landing_locks and not any(game.units[u].arrives is not None and game.units[u].arrives.placement == "anywhere"
-                                        for u in option.adds if u in game.units):
-        _alone(report, f"option '{option.id}'", path, "landing_locks", "an added unit placed anywhere")
 
 
 def _rule_fields_alone(game: Game, report: _Reporter) -> None:

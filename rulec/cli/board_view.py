@@ -226,7 +226,8 @@ class GameScreen:
         self._positions: dict[str, Hex] = {}  # where the units stood at the last flush
         self._ordered: set[str] = set()  # units the orders since then moved (others moved by the rules)
         self._advance_told: Any = None  # the advance after combat last announced
-        self._last_map: str | None = None  # the map as last printed
+        self._marks_seen: set[tuple[str, str]] = set()  # (unit id or hex, marker) at the last flush
+        self._last_map: tuple | None = None  # the map, unit key and marked hexes as last printed
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
@@ -253,14 +254,17 @@ class GameScreen:
             stacks = self._stacks(state)
             names = {u: _name(state, u) for u in view.unit_hexes(state)}
             drawn = self.board.render(stacks, names)
-            if drawn == self._last_map and not legend:  # reprinted only when something changed
+            key = self.board.unit_key(stacks, {u: name + _marked(state, u) for u, name in names.items()})
+            hexes = _marked_hexes(state)
+            if (drawn, key, hexes) == self._last_map and not legend:  # reprinted only when something changed
                 self.say("(the map is as shown above; `map` shows it again)")
                 return
-            self._last_map = drawn
+            self._last_map = (drawn, key, hexes)
             self.say(drawn)
-            key = self.board.unit_key(stacks, names)
             if key:
                 self.say(key)
+            if hexes:
+                self.say("\n".join(_wrap_entries("marked hexes:", hexes)))
             if legend or not self._legend_shown:
                 self.say(self.board.legend())
                 self._legend_shown = True
@@ -336,6 +340,7 @@ class GameScreen:
         self._report_losses(state)
         self._report_forced_moves(state)
         self._report_advance(state)
+        self._report_markers(state)
         log = getattr(state, "vp_log", ())
         for entry in log[self._vp_seen:]:
             self.say(f"    +{entry.amount} VP {self.game.sides[entry.side].name}: {self._vp_reason(state, entry)}")
@@ -390,6 +395,21 @@ class GameScreen:
                 self.say(f"    {_name(state, unit_id)} {how} {before} -> {hex_} (the only way)")
         self._positions = positions
         self._ordered = set()
+
+    def _report_markers(self, state: Any) -> None:
+        """Markers put on or taken off since the last look: "r1 is marked Disrupted", "... no longer Disrupted"."""
+        table = getattr(state, "markers", None)
+        if table is None:
+            return
+        marks = {(t, m) for part in (table.units, table.hexes) for t, found in part.items() for m in found}
+        if marks == self._marks_seen:
+            return
+        names = self.game.markers
+        for target, marker in sorted(marks - self._marks_seen):
+            self.say(f"    {_name(state, target) if target in self.game.units else target} is marked {names[marker].name}")
+        for target, marker in sorted(self._marks_seen - marks):
+            self.say(f"    {_name(state, target) if target in self.game.units else target} is no longer {names[marker].name}")
+        self._marks_seen = marks
 
     def _report_losses(self, state: Any) -> None:
         """Name the units that left the map by elimination since the last look."""
@@ -557,3 +577,14 @@ def _status(state: Any, unit_id: str, positions: dict) -> str:
 
 def _name(state: Any, unit_id: str) -> str:
     return state.unit_name(unit_id) if hasattr(state, "unit_name") else unit_id
+
+
+def _marked(state: Any, unit_id: str) -> str:
+    """The markers a unit carries, as the unit key shows them: " [Disrupted]"."""
+    markers = state.markers_on(unit_id) if hasattr(state, "markers_on") else ()
+    return f" [{', '.join(state.game.markers[m].name for m in markers)}]" if markers else ""
+
+
+def _marked_hexes(state: Any) -> list[str]:
+    table = getattr(getattr(state, "markers", None), "hexes", {})
+    return [f"{h} {', '.join(state.game.markers[m].name for m in table[h])}" for h in sorted(table)]

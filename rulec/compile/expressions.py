@@ -20,8 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from rulec.compile import kinds as k
-from rulec.compile.functions import (ABOUT_UNIT, AGGREGATES, FILTERS, FUNCTIONS, IN_BATTLE, IN_TRACE, IN_UNIT_MODIFIER,
-                                     NAMES, POSITION, STATIC, UNIT_ATTRIBUTES, Function, known_functions)
+from rulec.compile.functions import (ABOUT_MARKER, ABOUT_UNIT, AGGREGATES, FILTERS, FUNCTIONS, IN_BATTLE, IN_TRACE,
+                                     IN_UNIT_MODIFIER, LATE_KINDS, NAMES, POSITION, STATIC, UNIT_ATTRIBUTES, Function,
+                                     known_functions)
 from rulec.diagnostics import did_you_mean
 from rulec.language.parse import unparse
 from rulec.runtime.model import Game
@@ -30,8 +31,8 @@ _ARITHMETIC = {"+", "-", "*", "/", "%"}
 _ORDER = {"<", "<=", ">", ">="}
 _EQUALITY = {"==", "!="}
 # Kinds of game ids, in the order a name that is several things is first read as.
-_ID_KINDS = (k.SIDE, k.UNIT, k.HEX, k.ZONE, k.EDGE, k.TERRAIN, k.UNIT_TYPE, k.FLAG, k.PHASE, k.TRACE)
-_DEPTH = (STATIC, POSITION, ABOUT_UNIT, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER)
+_ID_KINDS = (k.SIDE, k.UNIT, k.HEX, k.ZONE, k.EDGE, k.TERRAIN, k.UNIT_TYPE, k.FLAG, k.PHASE, k.TRACE, k.MARKER)
+_DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER)
 # Where names of a field's own context exist, for the message when they are used elsewhere.
 _CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'", IN_BATTLE: "in a battle modifier's 'when'",
                   IN_UNIT_MODIFIER: "in a unit modifier's 'when'"}
@@ -81,6 +82,7 @@ class ExpressionCompiler:
     about_unit: bool = True
     objectives: frozenset[str] | None = None  # the hexes whose holder the engine tracks; None: not checked
     within: frozenset[str] = frozenset()  # the field's own context: IN_TRACE, IN_BATTLE (their names exist there only)
+    about_marker: bool = False  # a marker's `expires`: phases_since_marked() is available
 
     def for_unit(self, about_unit: bool) -> "ExpressionCompiler":
         """The same compiler for expressions that are (or are not) about a unit."""
@@ -88,12 +90,17 @@ class ExpressionCompiler:
 
     def inside(self, context: str, about_unit: bool = False) -> "ExpressionCompiler":
         """The same compiler for a field with names of its own (a trace's hex, a battle's attackers)."""
-        return ExpressionCompiler(self.constants, self.names_by_kind, about_unit, self.objectives, frozenset({context}))
+        return ExpressionCompiler(self.constants, self.names_by_kind, about_unit, self.objectives,
+                                  within=frozenset({context}))
 
     def check_within(self, what: str, depends: frozenset[str] | str) -> None:
         for context in _CONTEXT_WHERE:
             if context in ({depends} if isinstance(depends, str) else depends) and context not in self.within:
                 raise ExpressionError("unknown-name", f"'{what}' exists only {_CONTEXT_WHERE[context]}")
+
+    def for_marker(self) -> "ExpressionCompiler":
+        """The compiler for a marker's `expires`, about no unit."""
+        return ExpressionCompiler(self.constants, self.names_by_kind, False, self.objectives, about_marker=True)
 
     # ------------------------------------------------------------ entry points
     def source(self, tree: list, want: str | None = None) -> str:
@@ -174,7 +181,7 @@ class ExpressionCompiler:
             return [Typed(f"v_{name}", scope[name])]
         readings = []
         builtin = NAMES.get(name)
-        if builtin is not None and builtin.kind != k.STATUS:
+        if builtin is not None and builtin.kind not in LATE_KINDS:
             readings.append(Typed(builtin.python, builtin.kind, frozenset({builtin.depends})))
         for kind in _ID_KINDS:
             if name in self.names_by_kind.get(kind, ()):
@@ -185,8 +192,8 @@ class ExpressionCompiler:
                 if kind in (k.ZONE, k.EDGE):
                     readings.append(Typed(f"ctx.zone({name!r})", k.HEXES, frozenset({STATIC})))
                     readings.append(Typed(repr(name), k.AREA))
-        if builtin is not None and builtin.kind == k.STATUS:  # after the game's ids: a zone may be named 'exited'
-            readings.append(Typed(builtin.python, k.STATUS))
+        if builtin is not None and builtin.kind in LATE_KINDS:  # after the game's ids: a zone may be named 'exited'
+            readings.append(Typed(builtin.python, builtin.kind))
         if not readings and name in self.constants:
             readings.append(Typed(repr(name), k.TEXT))
         return readings
@@ -332,6 +339,9 @@ class ExpressionCompiler:
         if form.depends == ABOUT_UNIT and not self.about_unit:
             raise ExpressionError("no-unit-here", f"'{form.signature()}' is about the unit an award is about, and this "
                                   "expression is about no unit", "name the unit: has_flag(u, FLAG)")
+        if form.depends == ABOUT_MARKER and not self.about_marker:
+            raise ExpressionError("no-marker-here", f"'{form.name}' is about the marker whose expiry is being decided, "
+                                  "and this expression is no marker's 'expires'", "use it in marker NAME { expires = ... }")
         params = list(form.params) + [form.params[-1]] * (len(args) - len(form.params)) if form.variadic else list(form.params)
         parts = [self.argument(form.name, index, tree, kind, scope) for index, (tree, kind) in enumerate(zip(args, params))]
         named = {key: self.argument(form.name, key, tree, form.keywords[key], scope) for key, tree in keywords.items()}
@@ -429,7 +439,8 @@ def compiler_for(game: Game, about_unit: bool = False) -> ExpressionCompiler:
              k.TERRAIN: frozenset(game.terrain), k.PHASE: frozenset(p.id for p in game.sequence),
              k.FLAG: frozenset(f for u in game.units.values() for f in u.flags),
              k.ZONE: frozenset(gmap.zones if gmap else ()), k.EDGE: frozenset(gmap.edges if gmap else ()),
-             k.HEX: frozenset(gmap.hexes if gmap else ()), k.TRACE: frozenset(game.traces)}
+             k.HEX: frozenset(gmap.hexes if gmap else ()), k.TRACE: frozenset(game.traces),
+             k.MARKER: frozenset(game.markers)}
     objectives = frozenset(h for a in game.awards if a.trigger.kind == "holds" for h in a.trigger.hexes)
     return ExpressionCompiler(frozenset(), names, about_unit, objectives)
 

@@ -7,8 +7,9 @@ and a line for the reference (docs/language.md lists every entry).
 
 `depends` says what an answer can change with, so the engine may one day
 fold what never changes into tables: "static" (the game and its map),
-"position" (where the units stand, the VP, the turn and phase), "unit" (the
-unit an award is about). New families (markers, supply traces, history
+"position" (where the units stand, the markers, the history, the VP, the turn
+and phase), "unit" (the unit an award is about), "marker" (the marker whose
+`expires` is being evaluated: only usable there). New families (markers, supply traces, history
 scopes) are new entries here with their own tags; the compiler needs no change.
 """
 
@@ -16,10 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulec.compile.kinds import (AREA, BOOL, EDGE, FLAG, HEX, HEXES, NUMBER, PHASE, SIDE, STATUS, TERRAIN, TEXT, TRACE,
-                                 UNIT, UNIT_TYPE, UNITS, ZONE)
+from rulec.compile.kinds import (AREA, BOOL, EDGE, FLAG, HEX, HEXES, MARKER, NUMBER, PHASE, PHASE_KIND, SCOPE, SIDE,
+                                 STATUS, TERRAIN, TEXT, TRACE, UNIT, UNIT_TYPE, UNITS, ZONE)
 
-STATIC, POSITION, ABOUT_UNIT = "static", "position", "unit"
+STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER = "static", "position", "unit", "marker"
 # Names that exist only where their field gives them a value: the hex a trace enters and the side tracing
 # (a trace's `through` and `lost_when`), the battle a battle modifier's `when` is about.
 IN_TRACE, IN_BATTLE = "trace", "battle"
@@ -81,7 +82,22 @@ NAMES: dict[str, Name] = {n.name: n for n in (
     Name("pending", STATUS, "'pending'", "the status of a unit not yet arrived", STATIC),
     Name("exited", STATUS, "'exited'", "the status of a unit that left the map", STATIC),
     Name("eliminated", STATUS, "'eliminated'", "the status of an eliminated unit", STATIC),
+    # Kinds of phase (`phases_since_marked(combat)`, `previous(movement)`); a phase of the game of the same name wins.
+    Name("movement", PHASE_KIND, "'movement'", "the kind of a movement phase", STATIC),
+    Name("combat", PHASE_KIND, "'combat'", "the kind of a combat phase", STATIC),
+    Name("victory_points", PHASE_KIND, "'victory_points'", "the kind of a victory-points phase", STATIC),
+    Name("end_of_turn", PHASE_KIND, "'end_of_turn'", "the kind of an end-of-turn phase", STATIC),
+    # Scopes of the history queries (`moved(u, this_player_turn)`).
+    Name("this_phase", SCOPE, "ctx.scope('this_phase')", "the current phase"),
+    Name("this_player_turn", SCOPE, "ctx.scope('this_player_turn')",
+         "the current player-turn: the phases of the current side since its run of phases began"),
+    Name("this_turn", SCOPE, "ctx.scope('this_turn')", "the current game turn"),
+    Name("previous_player_turn", SCOPE, "ctx.scope('previous_player_turn')", "the player-turn before the current one"),
+    Name("previous_turn", SCOPE, "ctx.scope('previous_turn')", "the game turn before the current one"),
 )}
+
+# Kinds of built-in names read after the game's own ids (a zone named 'exited', a phase named 'combat').
+LATE_KINDS = frozenset({STATUS, PHASE_KIND})
 
 # Attributes of a unit: `u.strength`; {0} is the unit.
 UNIT_ATTRIBUTES: dict[str, Name] = {n.name: n for n in (
@@ -144,6 +160,34 @@ _add(
     Function("has_flag", (UNIT, FLAG), BOOL, "({1} in {0}.flags)", "whether a unit carries a flag", depends=STATIC),
     Function("moved", (UNIT,), BOOL, "ctx.moved({0})", "whether a unit has moved in this movement phase"),
     Function("attacked", (UNIT,), BOOL, "ctx.attacked({0})", "whether a unit has attacked in this combat phase"),
+    # markers (rulec/engine/markers.py)
+    Function("marked", (UNIT, MARKER), BOOL, "ctx.marked({0}, {1})", "whether a unit carries a marker"),
+    Function("marked_hex", (HEX, MARKER), BOOL, "ctx.marked_hex({0}, {1})", "whether a hex carries a marker"),
+    Function("phases_since_marked", (PHASE_KIND,), NUMBER, "ctx.phases_since_marked({0})",
+             "in a marker's `expires`: how many phases of that kind have begun and ended since the marker was put on "
+             "(for a marker on a unit, phases of the unit's side or of no side)", depends=ABOUT_MARKER),
+    Function("phases_since_marked", (PHASE,), NUMBER, "ctx.phases_since_marked({0})",
+             "in a marker's `expires`: how many times that phase has begun and ended since the marker was put on",
+             depends=ABOUT_MARKER),
+    # history (rulec/engine/history.py), in a scope
+    Function("moved", (UNIT, SCOPE), BOOL, "ctx.did('moved', {0}, {1})",
+             "whether a unit moved (or entered the map) in the scope: moved(u, this_player_turn)"),
+    Function("attacked", (UNIT, SCOPE), BOOL, "ctx.did('attacked', {0}, {1})", "whether a unit attacked in the scope"),
+    Function("defended", (UNIT,), BOOL, "ctx.did('defended', {0}, ctx.scope('this_phase'))",
+             "whether a unit was attacked in this phase"),
+    Function("defended", (UNIT, SCOPE), BOOL, "ctx.did('defended', {0}, {1})", "whether a unit was attacked in the scope"),
+    Function("retreated", (UNIT,), BOOL, "ctx.did('retreated', {0}, ctx.scope('this_phase'))",
+             "whether a unit retreated after combat in this phase"),
+    Function("retreated", (UNIT, SCOPE), BOOL, "ctx.did('retreated', {0}, {1})", "whether a unit retreated in the scope"),
+    Function("entered", (HEX,), BOOL, "ctx.entered({0}, ctx.scope('this_phase'))",
+             "whether a unit ended a move, retreat or advance in a hex in this phase"),
+    Function("entered", (HEX, SCOPE), BOOL, "ctx.entered({0}, {1})",
+             "whether a unit ended a move, retreat or advance in a hex in the scope"),
+    Function("last_to_enter", (HEX,), SIDE, "ctx.last_to_enter({0})",
+             "the side of the last unit that ended a move, retreat or advance in a hex (\"\" if none has)"),
+    Function("previous", (PHASE_KIND,), SCOPE, "ctx.previous({0})",
+             "the last phase of that kind that has ended: attacked(u, previous(combat))"),
+    Function("previous", (PHASE,), SCOPE, "ctx.previous({0})", "the last time that phase ended"),
     # hex queries
     Function("terrain", (HEX,), TERRAIN, "ctx.terrain({0})", "a hex's base terrain (\"\" for no hex)", depends=STATIC),
     Function("has_terrain", (HEX, TERRAIN), BOOL, "ctx.has_terrain({0}, {1})",

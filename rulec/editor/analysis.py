@@ -23,7 +23,7 @@ from rulec.pipeline import check
 # The document's labelled sections, and the kind of name each label defines.
 LABELLED_SECTIONS = {"side": "side", "terrain": "terrain", "hexside": "hexside feature", "unit_type": "unit type",
                      "unit": "unit", "crt": "combat results table", "result": "combat result", "award": "award",
-                     "option": "option"}
+                     "option": "option", "marker": "marker"}
 # Named hex groups of the map section.
 MAP_GROUPS = {"zones": "zone", "edges": "map edge"}
 

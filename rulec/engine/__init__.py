@@ -22,6 +22,8 @@ Modules, one job each:
     combat.py       battle columns, shifts, DRMs, retreat paths
     modifiers.py    the modifiers pipeline: unit strengths and allowances, battle shifts and DRMs
     traces.py       traces (supply ...): the hexes a side reaches from its sources, when asked
+    markers.py      markers on units and hexes: put on, taken off, what they forbid, their expiry
+    history.py      what each unit did (moved, attacked, defended, retreated) and hexes entered, by phase
     context.py      EngineContext: the position as compiled expressions read it
     victory.py      VP awards, sudden death and victory levels
     procedures.py   a phase's predicates (when, movers, attackers) and hooks, the game's own hooks
@@ -47,7 +49,7 @@ Where later games' rules go (each is an addition, not a rewrite):
     - two movement/combat phases per player turn: the sequence is data; Arrival.phase
       names the phase a reinforcement enters in; CombatRules.one_attack_per_unit =
       "player_turn" keeps `attacked` across the combat phases of one player turn.
-    - disruption and recovery: markers with expiry; a result effect would mark units, and the state keep a `disrupted` set beside `moved` and `attacked`.
+    - disruption and recovery: markers with expiry (markers.py; tests/games/disruption.rulec).
     - supply tracing: traces.py (a `trace` block's `through` condition says what blocks it);
       its effects are modifiers (modifiers.py) or any rule that asks `supplied(u)`.
     - forts: terrain rows with their own shifts already work; unit-type guards (a unit

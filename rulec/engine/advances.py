@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
+from rulec.engine import markers
 from rulec.engine.actions import ADVANCE, Action
 from rulec.engine.frames import Advance, Effects
 from rulec.engine.statuses import ON_MAP
@@ -71,8 +72,9 @@ def _route_problem(state: "GameState", uid: str, target: Hex, frame: Advance) ->
 
 def advance_moves(state: "GameState", frame: Advance) -> list[Action]:
     actions = []
+    held = markers.forbidden(state, "advance")
     for uid in frame.units:
-        if state.where.get(uid) != ON_MAP:
+        if state.where.get(uid) != ON_MAP or uid in held:
             continue
         for target in frame.vacated:
             if _route_problem(state, uid, target, frame) is None:
@@ -112,6 +114,9 @@ def advance_why(state: "GameState", frame: Advance, action: Action) -> tuple[str
         name = state.tables.short_name.get(action.unit, action.unit)
         if action.unit not in frame.units or state.where.get(action.unit) != ON_MAP:
             return f"{name} is not one of the victorious units that may advance", "advance"
+        refused = markers.refusal(state, action.unit, "advance")
+        if refused is not None:
+            return refused
         problem = _route_problem(state, action.unit, action.hex, frame)
         if problem:
             return f"{name} may not advance into {action.hex}: {problem}", "advance"

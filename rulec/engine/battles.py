@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
-from rulec.engine import duties, modifiers, sight
+from rulec.engine import duties, history, markers, modifiers, sight
 from rulec.engine.actions import ATTACK, CANCEL, END, FIGHT, RESOLVE, WITH, Action
 from rulec.engine.frames import Battle, Declare, Declared, Effects, Roll
 from rulec.engine.statuses import ON_MAP
@@ -151,6 +151,8 @@ def declare_apply(state: "GameState", frame: Declare, action: Action) -> None:
         battle = battle_of(state, frame)
         state.attacked.update(battle.attackers)
         state.defended.update(battle.defenders)
+        history.record(state, "attacked", battle.attackers)
+        history.record(state, "defended", battle.defenders)
         if state.game.combat.declare == "all_first":
             below = state._stack[-1] if state._stack else None
             if below.__class__ is Declared:
@@ -189,8 +191,9 @@ def why_not_join(state: "GameState", frame: Declare, uid: str) -> tuple[str, str
         return f"{name} is not a unit of the phasing side on the map", None
     if uid in state.attacked:
         return f"{name} has already attacked this phase", "one_attack"
-    if uid in state.landed:
-        return f"{name} landed this turn and may not attack", "placement"
+    refused = markers.refusal(state, uid, "attack")
+    if refused is not None:
+        return refused
     if not all(reaches(state, uid, h) for h in frame.targets):
         return out_of_reach(state, uid, frame.targets)
     if state._can_attack(uid) and state.game.combat.may_attack is not None:

@@ -37,7 +37,8 @@ def snapshot(state: GameState) -> tuple:
         state.turn, state.phase_index, state.terminal, tuple(sorted(state.pos.items())),
         tuple(sorted(state.where.items())), tuple(sorted(state.due.items(), key=str)), tuple(sorted(state.vp.items())),
         tuple(sorted(state.holders.items())), tuple(sorted(state.moved)), tuple(sorted(state.attacked)),
-        tuple(sorted(state.defended)), tuple(sorted(state.landed)), tuple(state._stack),
+        tuple(sorted(state.defended)), tuple(sorted((k, tuple(sorted(v.items()))) for k, v in state.markers.units.items())),
+        tuple(sorted((k, tuple(sorted(v.items()))) for k, v in state.markers.hexes.items())), tuple(state._stack),
         tuple(state.vp_log), tuple(state.history()), tuple(state.variants.items()), tuple(sorted(state.lost_steps.items())),
         state.points_left, state._prelude,
     )

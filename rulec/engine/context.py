@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Collection, Sequence
 
+from rulec.engine import markers
 from rulec.engine.traces import traced_hexes
 from rulec.runtime.context import ContextBase, select_units
 from rulec.runtime.model import Unit
@@ -20,8 +21,10 @@ if TYPE_CHECKING:
 class EngineContext(ContextBase):
     """A GameState as compiled expressions read it, about `unit` (the unit an award is about) if any."""
 
-    def __init__(self, state: "GameState", unit: Unit | None = None):
+    def __init__(self, state: "GameState", unit: Unit | None = None,
+                 marking: tuple[str | None, tuple[int, int]] | None = None):
         self._state = state
+        self._marking = marking  # a marker's expiry being decided: (its unit's side or None, its stamp)
         self.game = state.game
         self.turn = state.turn
         self.turns = state.last_turn  # a scenario's length, or the game's
@@ -85,3 +88,33 @@ class EngineContext(ContextBase):
 
     def traced_hex(self, trace: str, side: str, hex: str) -> bool:
         return hex in traced_hexes(self._state, trace, side, EngineContext(self._state))
+
+    # ------------------------------------------------------------ markers
+    def marked(self, unit: Unit, marker: str) -> bool:
+        return marker in markers.on_unit(self._state, unit.id)
+
+    def marked_hex(self, hex: str, marker: str) -> bool:
+        return marker in markers.on_hex(self._state, hex)
+
+    def phases_since_marked(self, kind: str) -> int:
+        if self._marking is None:
+            return 0
+        owner, stamp = self._marking
+        state = self._state
+        return markers.phases_since(state.game, stamp, (state.turn, state.phase_index), kind, owner)
+
+    # ------------------------------------------------------------ history
+    def scope(self, name: str) -> tuple[int, int]:
+        return self._state.past.scope(name)
+
+    def previous(self, kind: str) -> tuple[int, int]:
+        return self._state.past.previous(kind)
+
+    def did(self, event: str, unit: Unit, scope: tuple[int, int]) -> bool:
+        return self._state.past.did(event, unit.id, scope)
+
+    def entered(self, hex: str, scope: tuple[int, int]) -> bool:
+        return self._state.past.was_entered(hex, scope)
+
+    def last_to_enter(self, hex: str) -> str:
+        return self._state.past.last_side.get(hex, "")

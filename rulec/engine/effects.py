@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rulec.engine import advances, procedures, retreats
+from rulec.engine import advances, markers, procedures, retreats
 from rulec.engine.actions import Action
 from rulec.engine.frames import Battle, Effects, Loss
 from rulec.engine.statuses import ON_MAP
@@ -26,6 +26,14 @@ def units_of(state: "GameState", battle: Battle, who: str | None) -> tuple[str, 
     """The battle's attackers or defenders still on the map."""
     units = battle.attackers if who == "attacker" else battle.defenders
     return tuple(u for u in units if state.where[u] == ON_MAP)
+
+
+def marked_targets(state: "GameState", battle: Battle, who: str | None, marker_id: str) -> tuple[str, ...]:
+    """What `mark(who, M)` marks: that side's units still on the map, or for a marker on hexes the hexes they
+    fought from (the attackers' hexes, the attacked hexes)."""
+    if state.game.markers[marker_id].on == "hex":
+        return battle.attacker_hexes if who == "attacker" else battle.targets
+    return units_of(state, battle, who)
 
 
 # ------------------------------------------------------------ the Effects frame
@@ -58,6 +66,10 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
             state._stack.append(Loss(state._units[payers[0]].side, payers, effect.amount, in_steps=True))
     elif effect.kind == "advance":
         advances.offer(state, frame, effect.amount)
+    elif effect.kind in ("mark", "unmark"):
+        change = markers.mark if effect.kind == "mark" else markers.unmark
+        for target in marked_targets(state, battle, effect.who, effect.marker):
+            change(state, target, effect.marker)
     else:  # the checker accepts no other kind
         raise ValueError(f"unknown combat effect '{effect.kind}'")
     return True

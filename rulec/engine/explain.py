@@ -13,7 +13,7 @@ from rulec.engine import placement
 from rulec.engine.actions import (ADVANCE, ATTACK, CANCEL, DELAY, END, EXIT, LOSE, MOVE, PLACE, REMOVE, RESOLVE, RETREAT,
                                   ROLL,
                                   WITH, Action)
-from rulec.engine import battles, duties
+from rulec.engine import battles, duties, markers
 from rulec.engine.decisions import HANDLERS
 from rulec.engine.movement import reachable
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
@@ -66,6 +66,9 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
         return f"{name} may not move in the {state.phase.name}: only some units move in it", None
     if uid in state.moved:
         return f"{name} has already moved this phase", "one_move"
+    refused = markers.refusal(state, uid, "move")
+    if refused is not None:
+        return refused
     if where == PENDING and not state._arrives_now(uid):
         return f"{name} is not due to arrive now (turn {state.due.get(uid)})", "reinforcement"
     if action.kind == DELAY:
@@ -110,8 +113,9 @@ def _why_not_attack(state: "GameState", action: Action) -> tuple[str, str | None
             return f"{name} is not a unit of the phasing side on the map", None
         if uid in state.attacked:
             return f"{name} has already attacked this phase", "one_attack"
-        if uid in state.landed:
-            return f"{name} landed this turn and may not attack", "placement"
+        refused = markers.refusal(state, uid, "attack")
+        if refused is not None:
+            return refused
         if not battles.reaches(state, uid, action.hex):
             return battles.out_of_reach(state, uid, (action.hex,))
     if len(set(action.units)) != len(action.units):

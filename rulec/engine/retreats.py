@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
+from rulec.engine import history
 from rulec.engine.actions import Action
 from rulec.engine.frames import Battle, Effects, Retreat
 from rulec.runtime.model import Hex
@@ -83,6 +84,7 @@ def move_along(state: "GameState", frame: Retreat, path: tuple[Hex, ...]) -> Non
     for i, h in enumerate(path):
         state._enter(frame.unit, h, "stop" if i == len(path) - 1 else "pass")
     state._relocate(frame.unit, path[-1])
+    history.record(state, "retreated", (frame.unit,))
     if frame.defender and len(path) > 1:
         record_vacated(state, path[0])
 

@@ -6,7 +6,8 @@
         state.apply_action(state.legal_actions()[0])
 
 A state is a handful of flat dicts and sets of strings and ints (where each unit
-is, what has moved or fought this phase, the VP) and a stack of pending decisions
+is, what has moved or fought this phase, the VP, the markers of markers.py and the
+history record of history.py) and a stack of pending decisions
 (frames.py: a battle being declared, its die roll, retreats, losses, the advance),
 so `clone` is cheap. Everything
 fixed about the game lives in the model and in `tables_for(game)`, shared by all
@@ -22,7 +23,7 @@ from itertools import chain
 from typing import Any, Callable, Iterable, KeysView
 
 from rulec.diagnostics import did_you_mean
-from rulec.engine import battles, placement, procedures, scenarios
+from rulec.engine import battles, history, markers, placement, procedures, scenarios
 from rulec.engine import combat as fight
 from rulec.engine import duties, modifiers
 from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, PLACE, RESOLVE, WITH, Action, ActionSyntaxError,
@@ -32,6 +33,8 @@ from rulec.engine.decisions import HANDLERS
 from rulec.engine.explain import why_illegal
 from rulec.engine.frames import Advance, Declare, Frame, Remove, Retreat, Roll
 from rulec.engine.context import EngineContext
+from rulec.engine.history import History
+from rulec.engine.markers import MarkerTable
 from rulec.engine.movement import NOWHERE, Leave, MoveCosts, Reach, costs_of, merge_moves, patch_moves, reach_of
 from rulec.engine.step_costs import StepCosts
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
@@ -94,8 +97,6 @@ class GameState:
         self.players = tuple(game.sides)
         added = {uid for o in options for uid in game.options[o].adds}
         in_play = scenarios.in_play(game, scenario, added)
-        # Units that land "anywhere" are held where they land only when an option adding them says so.
-        self._landing_locked = frozenset(uid for o in options if game.options[o].landing_locks for uid in game.options[o].adds)
         # The modifiers in play with these options: changing strength, allowance; of battles (engine/modifiers.py).
         self._modifiers = modifiers.in_play(game, options)
         self._folded_traces: dict = {}  # (trace, side) -> the hexes its map conditions let through (traces.py); shared by clones
@@ -133,7 +134,9 @@ class GameState:
                 self.holders[h] = game.units[uid].side
         self.moved: set[str] = set()
         self.locked: frozenset[str] = frozenset()
-        self.landed: set[str] = set()
+        self.markers = MarkerTable()  # markers on units and hexes (markers.py)
+        self.past = History()  # what each unit did, by phase (history.py)
+        self.past.owner = self
         self.attacked: set[str] = set()
         self.defended: set[str] = set()
         self._phase_attackers: frozenset[str] | None = None  # a combat phase's `attackers` (procedures.py)
@@ -334,12 +337,28 @@ class GameState:
         other.__dict__.update(self.__dict__)
         for name in ("vp", "pos", "where", "due", "holders", "granted", "lost_steps"):
             setattr(other, name, dict(getattr(self, name)))
-        for name in ("moved", "landed", "attacked", "defended"):
+        for name in ("moved", "attacked", "defended"):
             setattr(other, name, set(getattr(self, name)))
+        other.markers = self.markers.copy()
+        self.past.owner = None  # shared: whichever changes it first copies it
+        other.past = self.past
         other._stack = list(self._stack)
         other.vp_log = list(self.vp_log)
         other._history = list(self._history)
         return other
+
+    # ------------------------------------------------------------ markers (for hooks, scenarios and tests)
+    def mark(self, target: str, marker: str) -> None:
+        """Put `marker` on a unit (its id) or a hex (its number), stamped with the current phase."""
+        markers.mark(self, target, marker)
+
+    def unmark(self, target: str, marker: str) -> None:
+        """Take `marker` off a unit or a hex (nothing happens if it carries none)."""
+        markers.unmark(self, target, marker)
+
+    def markers_on(self, target: str) -> tuple[str, ...]:
+        """The markers a unit (by id) or a hex (by number) carries, in the order they were put on."""
+        return tuple(markers.on_unit(self, target) or markers.on_hex(self, target))
 
     # ------------------------------------------------------------ text
     def action_to_string(self, action: Action) -> str:
@@ -444,8 +463,9 @@ class GameState:
         left, entered, before = self._cache.get("moves before") or (None, None, {})
         segments: dict[str, list[Action] | tuple[Action, ...]] = {}  # unit -> its legal moves
         where, moved, unmoved = self.where, self.moved, self._phase_moves
+        held = markers.forbidden(self, "move") if self.markers.units else ()
         for uid in self._movers:
-            if uid in moved:
+            if uid in moved or uid in held:
                 continue
             status = where[uid]
             if status == ON_MAP or (status == PENDING and self._arrives_now(uid)):
@@ -519,7 +539,8 @@ class GameState:
         if able is None:  # the same all game (shared with clones)
             able = self._able_to_attack[self.phase.side] = frozenset(
                 u for u in self.tables.units_of.get(self.phase.side, ()) if self._can_attack(u))
-        ready = able.difference(self.attacked, self.landed)
+        ready = able.difference(self.attacked, markers.forbidden(self, "attack")) if self.markers.units else \
+            able.difference(self.attacked)
         if self._phase_attackers is not None:
             ready &= self._phase_attackers
         return ready if self.game.combat.may_attack is None else duties.allowed(self, ready)
@@ -759,7 +780,7 @@ class GameState:
         """Hexes no moving unit may end its move in (stacking); see _may_end. Do not modify."""
         full = self._cache.get("full")
         if full is None:
-            stuck = self.moved | self.locked | self.landed  # units that cannot move away any more
+            stuck = self.moved | self.locked | markers.forbidden(self, "move")  # units that cannot move away any more
             crowded = self._crowded
             full = self._cache["full"] = {h for h, units in self._occupants().items() if crowded(units, stuck)}
         return full
@@ -787,7 +808,8 @@ class GameState:
             return True
         if not self.game.stacking.pass_through_friendly:
             return False
-        movable = [u for u in others if u not in self.moved and u not in self.locked and u not in self.landed]
+        held = markers.forbidden(self, "move")
+        movable = [u for u in others if u not in self.moved and u not in self.locked and u not in held]
         return len(movable) >= over
 
     # ------------------------------------------------------------ combat helpers
@@ -868,7 +890,7 @@ class GameState:
             return
         if left is not None or entered is not None:
             full = set(full)
-            stuck = self.moved | self.locked | self.landed
+            stuck = self.moved | self.locked | markers.forbidden(self, "move")
             for h in (left, entered):
                 if h is not None:
                     if h in occupants and self._crowded(occupants[h], stuck):
@@ -892,7 +914,7 @@ class GameState:
         """Raise IllegalAction unless `action` is one of the legal actions."""
         if not self._is_legal(action):
             message, mechanic = why_illegal(self, action)
-            raise IllegalAction(message, self.game.rule_refs.get(mechanic) if mechanic else None)
+            raise IllegalAction(message, markers.rule_cited(self.game, mechanic))
 
     def _is_legal(self, action: Action) -> bool:
         kind = action.kind
@@ -901,7 +923,8 @@ class GameState:
             uid = action.unit
             unit = self._units.get(uid)
             phase = self.phase
-            if unit is None or unit.side != phase.side or uid in self.moved:
+            if unit is None or unit.side != phase.side or uid in self.moved or (
+                    self.markers.units and uid in markers.forbidden(self, "move")):
                 return False
             if phase.movers is not None and uid not in self._movers:  # a phase for some units only
                 return False
@@ -933,8 +956,6 @@ class GameState:
         reach = self._reach(uid)
         mask = reach.destinations[h]
         entering = self.where[uid] != ON_MAP
-        if entering and uid in self._landing_locked and self._units[uid].arrives.placement == "anywhere":
-            self.landed.add(uid)
         self.where[uid] = ON_MAP
         self.due.pop(uid, None)
         self.moved.add(uid)
@@ -943,6 +964,10 @@ class GameState:
                 self._enter(uid, objective, "pass")
         self.pos[uid] = h
         self._enter(uid, h, "move")
+        history.moved_into(self, uid, h, self._units[uid].side)
+        if entering and self._units[uid].arrives is not None:
+            for marker in self._units[uid].arrives.marks:  # an arrival that marks the unit (a landing that holds it)
+                markers.mark(self, uid, marker)
 
     def _exit(self, uid: str, edge: str) -> None:
         mask = (self._reach(uid).exit_masks or {}).get(edge, 0)
@@ -950,9 +975,12 @@ class GameState:
             if mask >> i & 1:
                 self._enter(uid, objective, "pass")  # passed through on its way off the map
         self.moved.add(uid)
+        history.record(self, "moved", (uid,))
         self.pos.pop(uid, None)
         self.due.pop(uid, None)
         self.where[uid] = EXITED
+        if uid in self.markers.units:
+            markers.clear(self, uid)
         unit = self._units[uid]
         procedures.run_game_hooks(self, "unit_exited", unit)
         for award in self.game.awards:
@@ -987,12 +1015,15 @@ class GameState:
     def _relocate(self, uid: str, h: Hex) -> None:
         """The rules put a unit on the map's `h` (a retreat, an advance): what depended on positions is stale."""
         self.pos[uid] = h
+        history.entered(self, h, self._units[uid].side)
         self._cache = {}
 
     def _eliminate(self, uid: str) -> None:
         self._cache = {}
         self.pos.pop(uid, None)
         self.where[uid] = ELIMINATED
+        if uid in self.markers.units:  # a counter leaving the map takes its markers with it
+            markers.clear(self, uid)
         unit = self._units[uid]
         procedures.run_game_hooks(self, "unit_eliminated", unit)
         for award in self.game.awards:
@@ -1046,15 +1077,15 @@ class GameState:
 
     def _finish_phase(self) -> None:
         procedures.run_hooks(self, "phase_end")
-        phase = self.phase
-        if phase.kind == "combat":
-            self.landed = {u for u in self.landed if self._units[u].side != phase.side}
         if self._next_phase():
             self._enter_phase()
 
     def _next_phase(self) -> bool:
         """Step to the next phase of the sequence (and turn); False when the game is over."""
         last = self.phase_index == len(self.game.sequence) - 1 and not self._prelude
+        history.phase_ended(self)
+        if self.markers:
+            markers.expire(self)
         if self._sudden_death(("always", "end_of_phase", "end_of_turn") if last else ("always", "end_of_phase")):
             return False
         if self._prelude:  # a scenario's deployment phases, then its start phase (scenarios.py)
@@ -1091,6 +1122,7 @@ class GameState:
         while True:
             self._cache = {}
             phase = self.phase
+            history.phase_began(self)  # every phase of the sequence counts, also one passed over
             if procedures.comes_up(self):  # a phase whose `when` fails is passed over
                 for award in self.game.awards:
                     if award.trigger.kind == "phase" and award.trigger.phase == phase.id:
@@ -1176,7 +1208,10 @@ class GameState:
                     other.holders[place] = self._units[uid].side
         other.terminal, other._stack, other.last_battle, other._combat_began = False, [], None, None
         other.decided, other._prelude = None, ()
-        other.moved, other.landed, other.attacked, other.defended = set(), set(), set(), set()
+        other.moved, other.attacked, other.defended = set(), set(), set()
+        other.markers, other.past = MarkerTable(), History()
+        other.past.owner = other
         other._cache = {}
+        history.phase_began(other)
         other._begin_phase()
         return other

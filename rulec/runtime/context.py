@@ -113,6 +113,38 @@ class EvalContext(Protocol):
         """Whether the side's trace reaches the hex from its sources."""
         ...
 
+    def marked(self, unit: Unit, marker: str) -> bool:
+        """Whether the unit carries the marker."""
+        ...
+
+    def marked_hex(self, hex: str, marker: str) -> bool:
+        """Whether the hex carries the marker."""
+        ...
+
+    def phases_since_marked(self, kind: str) -> int:
+        """In a marker's expiry: the phases of kind (or id) `kind` begun and ended since it was put on."""
+        ...
+
+    def scope(self, name: str) -> tuple[int, int]:
+        """A named scope of the history (this_phase, this_player_turn, ...) as a range of phase serials."""
+        ...
+
+    def previous(self, kind: str) -> tuple[int, int]:
+        """The scope of the last ended phase of kind (or id) `kind`."""
+        ...
+
+    def did(self, event: str, unit: Unit, scope: tuple[int, int]) -> bool:
+        """Whether the unit moved, attacked, defended or retreated (`event`) in the scope."""
+        ...
+
+    def entered(self, hex: str, scope: tuple[int, int]) -> bool:
+        """Whether a unit ended a move, retreat or advance in the hex in the scope."""
+        ...
+
+    def last_to_enter(self, hex: str) -> str:
+        """The side of the last unit to end a move, retreat or advance in the hex ("" if none)."""
+        ...
+
     def lead(self) -> int:
         """The leader's VP minus the next side's."""
         ...
@@ -295,3 +327,28 @@ class StandInContext(ContextBase):
 
     def traced_hex(self, trace: str, side: str, hex: str) -> bool:
         return True
+
+    # A made-up position carries no marker and has no history.
+    def marked(self, unit: Unit, marker: str) -> bool:
+        return False
+
+    def marked_hex(self, hex: str, marker: str) -> bool:
+        return False
+
+    def phases_since_marked(self, kind: str) -> int:
+        return 0
+
+    def scope(self, name: str) -> tuple[int, int]:
+        return (0, 0)
+
+    def previous(self, kind: str) -> tuple[int, int]:
+        return (0, 0)
+
+    def did(self, event: str, unit: Unit, scope: tuple[int, int]) -> bool:
+        return False
+
+    def entered(self, hex: str, scope: tuple[int, int]) -> bool:
+        return False
+
+    def last_to_enter(self, hex: str) -> str:
+        return ""

@@ -186,6 +186,7 @@ class Arrival:
     placement: Literal["edge", "anywhere"] = "edge"
     terrain: tuple[str, ...] = ()  # placement "anywhere": allowed terrain
     phase: str | None = None  # the phase it arrives in; None: its side's first movement phase
+    marks: tuple[str, ...] = ()  # markers put on the unit when it enters the map (a landing that holds it)
 
 
 @dataclass(frozen=True)
@@ -348,11 +349,14 @@ class Effect:
     lose_steps(who, steps): that side loses `amount` steps, its owner choosing which unit loses
         each one, one at a time (a unit without reduced sides has one step).
     advance(count): up to `amount` victorious units may advance (by the game's advance policy).
+    mark(who, marker) / unmark(who, marker): put a marker on (take it off) that side's units,
+        or on their hexes for a marker on hexes (the attackers' hexes, the attacked hexes).
     """
 
-    kind: Literal["eliminate", "retreat", "exchange", "lose", "lose_steps", "advance"]
+    kind: Literal["eliminate", "retreat", "exchange", "lose", "lose_steps", "advance", "mark", "unmark"]
     who: Who | None = None
     amount: int = 0
+    marker: str = ""  # mark, unmark: the marker's id
 
 
 @dataclass(frozen=True)
@@ -651,7 +655,6 @@ class Option:
     adds: tuple[str, ...] = ()  # optional units brought into play
     vp: dict[str, int] = field(default_factory=dict)  # VP given on selection
     choose_variant: VariantChoice | None = None  # units that use a variant counter, chosen at set-up
-    landing_locks: bool = False  # units it adds that land "anywhere" may not move on, nor attack in the next combat phase
     excludes: tuple[str, ...] = ()  # options that may not be chosen with this one
 
 
@@ -676,6 +679,28 @@ class Scenario:
     deployment: tuple[str, ...] = ()
     options: tuple[str, ...] | None = None
     arrivals: dict[str, int] = field(default_factory=dict)  # unit -> the turn it arrives in this scenario
+
+
+# -------------------------------------------------------------------- markers
+MarkerForbids = Literal["move", "attack", "advance"]
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A marker put on units or hexes by results, arrivals or the engine API (rulec/engine/markers.py).
+
+    A unit carrying a marker may not do what `forbids` lists (move: move or leave the
+    map; attack: join a battle; advance: advance after combat). `expires` is evaluated
+    at the end of every phase for each marker of this kind in play; the marker comes
+    off when it holds. `rule` is the rulebook case a refusal cites.
+    """
+
+    id: str
+    name: str
+    on: Literal["unit", "hex"] = "unit"
+    forbids: tuple[MarkerForbids, ...] = ()
+    expires: Expr | None = None
+    rule: str = ""
 
 
 # ----------------------------------------------------- battle systems (no map)
@@ -809,6 +834,7 @@ class Game:
     battle: BattleSystem | None = None
     traces: dict[str, Trace] = field(default_factory=dict)
     modifiers: tuple[Modifier, ...] = ()  # in file order: the order they apply in
+    markers: dict[str, Marker] = field(default_factory=dict)
     source: str = ""  # the game file it was compiled from
     # Rulebook case references by engine mechanic (e.g. "enemy_occupied" -> "7.31"),
     # so that an illegal move can cite the game's own rule.

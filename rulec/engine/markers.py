@@ -1,0 +1,176 @@
+"""Markers on units and hexes: put on, taken off, what they forbid, and when they expire.
+
+The game file declares markers (model.Marker). A result's `mark(who, M)` effect
+(effects.py), an arrival's `marks` and the engine API (`GameState.mark`,
+`GameState.unmark`) put them on; `unmark` and the marker's `expires`, evaluated at
+the end of every phase, take them off. Each marker carries the stamp of the phase
+it was put on (turn, phase index), from which `phases_since_marked(K)` counts the
+phases of kind (or id) K that have begun and ended since.
+
+A state keeps a `MarkerTable`: two small dicts, copied by `clone`; markers come
+from actions only, so a saved game (its actions) replays them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulec.runtime.model import Game, Hex, Marker
+
+if TYPE_CHECKING:
+    from rulec.engine.state import GameState
+
+Stamp = tuple[int, int]  # (turn, phase index) of the phase a marker was put on
+
+
+class MarkerTable:
+    """The markers in play: unit id -> {marker id: stamp}, and hex -> {marker id: stamp}.
+
+    The inner dicts are never changed in place (a change replaces them), so a copy
+    needs only the two outer dicts.
+    """
+
+    __slots__ = ("units", "hexes")
+
+    def __init__(self, units: dict[str, dict[str, Stamp]] | None = None,
+                 hexes: dict[Hex, dict[str, Stamp]] | None = None):
+        self.units = units if units is not None else {}
+        self.hexes = hexes if hexes is not None else {}
+
+    def copy(self) -> "MarkerTable":
+        return MarkerTable(dict(self.units), dict(self.hexes))
+
+    def __bool__(self) -> bool:
+        return bool(self.units or self.hexes)
+
+    def _table(self, marker: Marker) -> dict:
+        return self.hexes if marker.on == "hex" else self.units
+
+    def put(self, marker: Marker, target: str, stamp: Stamp) -> None:
+        table = self._table(marker)
+        table[target] = {**table.get(target, {}), marker.id: stamp}
+
+    def take(self, marker: Marker, target: str) -> None:
+        table = self._table(marker)
+        found = table.get(target)
+        if found is None or marker.id not in found:
+            return
+        rest = {m: s for m, s in found.items() if m != marker.id}
+        if rest:
+            table[target] = rest
+        else:
+            del table[target]
+
+
+# ------------------------------------------------------------ queries
+def on_unit(state: "GameState", uid: str) -> dict[str, Stamp]:
+    """The markers a unit carries, with the stamp of each (do not modify)."""
+    return state.markers.units.get(uid, {})
+
+
+def on_hex(state: "GameState", h: Hex) -> dict[str, Stamp]:
+    return state.markers.hexes.get(h, {})
+
+
+def forbidding(state: "GameState", uid: str, what: str) -> Marker | None:
+    """The first marker the unit carries that forbids it `what` (move, attack, advance), if any."""
+    found = state.markers.units.get(uid)
+    if not found:
+        return None
+    markers = state.game.markers
+    return next((markers[m] for m in found if what in markers[m].forbids), None)
+
+
+def forbidden(state: "GameState", what: str) -> frozenset[str]:
+    """Every unit a marker forbids `what` (kept for the position: markers change only with actions)."""
+    units = state.markers.units
+    if not units:
+        return frozenset()
+    key = ("forbidden", what)
+    found = state._cache.get(key)
+    if found is None:
+        markers = state.game.markers
+        found = state._cache[key] = frozenset(u for u, ms in units.items()
+                                              if any(what in markers[m].forbids for m in ms))
+    return found
+
+
+def refusal(state: "GameState", uid: str, what: str) -> tuple[str, str] | None:
+    """Why the unit may not `what` because of a marker, and the mechanic that cites the marker's rule
+    (markers.rule_cited); None: no marker forbids it."""
+    marker = forbidding(state, uid, what)
+    if marker is None:
+        return None
+    name = state.tables.short_name.get(uid, uid)
+    return f"{name} is marked {marker.name} and may not {what}", f"marker:{marker.id}"
+
+
+# ------------------------------------------------------------ changes
+def mark(state: "GameState", target: str, marker_id: str) -> None:
+    """Put a marker on a unit (by id) or a hex (by number), as the marker says, stamped with the current phase."""
+    marker = _marker(state.game, marker_id)
+    state.markers.put(marker, target, (state.turn, state.phase_index))
+    state._cache = {}
+
+
+def unmark(state: "GameState", target: str, marker_id: str) -> None:
+    marker = _marker(state.game, marker_id)
+    state.markers.take(marker, target)
+    state._cache = {}
+
+
+def clear(state: "GameState", uid: str) -> None:
+    """Take every marker off a unit (it left the map: eliminated or exited)."""
+    state.markers.units.pop(uid, None)
+    state._cache = {}
+
+
+def _marker(game: Game, marker_id: str) -> Marker:
+    marker = game.markers.get(marker_id)
+    if marker is None:
+        raise ValueError(f"'{game.info.id}' has no marker '{marker_id}'")
+    return marker
+
+
+def expire(state: "GameState") -> None:
+    """At the end of a phase: take off every marker whose `expires` now holds."""
+    if not state.markers:
+        return
+    from rulec.engine.context import EngineContext  # context.py reads markers through this module
+
+    markers = state.game.markers
+    for table, is_hex in ((state.markers.units, False), (state.markers.hexes, True)):
+        for target, found in list(table.items()):
+            for marker_id, stamp in found.items():
+                marker = markers[marker_id]
+                if marker.expires is None:
+                    continue
+                owner = None if is_hex else state.unit(target).side
+                if marker.expires(EngineContext(state, marking=(owner, stamp))):
+                    state.markers.take(marker, target)
+    state._cache = {}
+
+
+def phases_since(game: Game, stamp: Stamp, now: Stamp, kind: str, owner: str | None) -> int:
+    """How many phases of kind (or id) `kind` lie after the phase of `stamp`, up to and including the phase
+    of `now`; with an `owner`, only that side's phases and phases of no side."""
+    sequence = game.sequence
+    length = len(sequence)
+    matching = [(p.kind == kind or p.id == kind) and (owner is None or p.side in (None, owner)) for p in sequence]
+    per_turn = sum(matching)
+
+    def upto(turn: int, index: int) -> int:  # matching phases from the game's start to (turn, index), inclusive
+        return (turn - 1) * per_turn + sum(matching[:index + 1])
+
+    return max(0, upto(*now) - upto(*stamp)) if length else 0
+
+
+def rule_cited(game: Game, mechanic: str | None) -> str | None:
+    """The rulebook case a refusal cites: the game's rule_refs entry for an engine mechanic, or a marker's
+    own `rule` for a refusal a marker causes (mechanic "marker:ID")."""
+    if mechanic is None:
+        return None
+    if mechanic.startswith("marker:"):
+        marker = game.markers.get(mechanic[len("marker:"):])
+        return (marker.rule or None) if marker else None
+    return game.rule_refs.get(mechanic)

@@ -1,0 +1,82 @@
+"""History queries, played (tests/games/history.rulec): awards that read what units did
+this player-turn, in the last phase of a kind, and last turn, and who last entered a hex."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulec.engine import Action, new_game
+from rulec.pipeline import load_game
+
+GAME = Path(__file__).resolve().parent / "games" / "history.rulec"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(str(GAME))
+
+
+def end_until(state, phase, turn=None):
+    while state.phase.id != phase or (turn is not None and state.turn != turn):
+        state.apply_action(Action.end())
+
+
+def sources(state, phase_id):
+    return {e.source: e.amount for e in state.vp_log if e.phase == phase_id and e.turn == state.turn}
+
+
+def red_attacks_with_a_moved_and_an_unmoved_unit(game):
+    state = new_game(game)
+    near_b1 = state.tables.neighbours["0302"]
+    move = next(a for a in state.legal_actions() if a.kind == "move" and a.unit == "r2" and a.hex in near_b1)
+    state.apply_action(move)
+    end_until(state, "red_fight")
+    for step in state.parse_orders("attack 0302 with r1, r2"):
+        state.apply_action(step)
+    state.apply_action(Action.roll(1))
+    assert state.last_battle.result == "DR"
+    while state.retreats:
+        state.apply_action(state.legal_actions()[0])
+    return state
+
+
+def test_an_attack_without_a_move_this_player_turn_scores_and_so_does_a_retreat(game):
+    state = red_attacks_with_a_moved_and_an_unmoved_unit(game)
+    end_until(state, "blue_move")
+    scored = {e.source: e.amount for e in state.vp_log if e.side == "red"}
+    assert scored == {"steady": 1, "routed": 1}  # r1 attacked without moving (r2 moved); b1 retreated
+
+
+def test_the_last_side_to_enter_a_hex_and_the_previous_combat_phase(game):
+    state = red_attacks_with_a_moved_and_an_unmoved_unit(game)
+    end_until(state, "blue_move")
+    state.apply_action(Action.move("b2", "0303"))
+    end_until(state, "red_move", turn=2)
+    scored = {e.source: e.amount for e in state.vp_log if e.side == "blue"}
+    assert scored == {"held": 5, "survived": 1}  # b2 entered 0303 last; b1 was attacked in red_fight
+
+
+def test_no_blue_unit_entered_the_crossroads_no_points(game):
+    state = red_attacks_with_a_moved_and_an_unmoved_unit(game)
+    end_until(state, "red_move", turn=2)
+    assert "held" not in {e.source for e in state.vp_log}
+
+
+def test_moves_of_the_previous_turn_are_remembered_for_one_turn(game):
+    state = red_attacks_with_a_moved_and_an_unmoved_unit(game)
+    end_until(state, "blue_move")
+    assert "moved_last_turn" not in {e.source for e in state.vp_log}  # turn 1 has no previous turn
+    end_until(state, "blue_move", turn=2)
+    assert sources(state, "blue_move") == {"moved_last_turn": 10}  # r2 moved on turn 1
+    end_until(state, "blue_move", turn=3)
+    assert sources(state, "blue_move") == {}  # nobody moved on turn 2
+
+
+def test_clones_keep_their_own_history(game):
+    state = new_game(game)
+    other = state.clone()
+    state.apply_action(Action.move("r1", "0201"))
+    assert state.past.did("moved", "r1", state.past.scope("this_phase"))
+    assert not other.past.did("moved", "r1", other.past.scope("this_phase"))
