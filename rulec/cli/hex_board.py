@@ -1,4 +1,4 @@
-"""The terminal map drawn as hexes, with roads and rivers on the hexsides, for flat-top grids.
+r"""The terminal map drawn as hexes, with roads and rivers on the hexsides, for flat-top grids.
 
 Each hex is drawn with its six sides, 9 characters wide and 5 lines high, and shares
 its sides with its neighbours, so a column of hexes takes 7 characters (a 9-column map
