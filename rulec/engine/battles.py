@@ -187,6 +187,12 @@ def why_not_join(state: "GameState", frame: Declare, uid: str) -> tuple[str, str
     name = state.tables.short_name.get(uid, uid)
     if uid in frame.attackers:
         return f"{name} already attacks in this battle", None
+    return why_not_attack(state, uid, frame.targets) or (f"{name} may not attack", None)
+
+
+def why_not_attack(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tuple[str, str | None] | None:
+    """Why `uid` may not attack `targets` at all this phase (None: nothing found against it)."""
+    name = state.tables.short_name.get(uid, uid)
     if state.where.get(uid) != ON_MAP or state._units[uid].side != state.phase.side:
         return f"{name} is not a unit of the phasing side on the map", None
     if uid in state.attacked:
@@ -194,11 +200,11 @@ def why_not_join(state: "GameState", frame: Declare, uid: str) -> tuple[str, str
     refused = markers.refusal(state, uid, "attack")
     if refused is not None:
         return refused
-    if not all(reaches(state, uid, h) for h in frame.targets):
-        return out_of_reach(state, uid, frame.targets)
+    if not all(reaches(state, uid, h) for h in targets):
+        return out_of_reach(state, uid, targets)
     if state._can_attack(uid) and state.game.combat.may_attack is not None:
         return f"{name} may not attack: the game's condition (may_attack = {state.game.combat.may_attack.source}) fails", None
-    return f"{name} may not attack", None
+    return None
 
 
 def out_of_reach(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tuple[str, str | None]:

@@ -108,16 +108,9 @@ def _why_not_attack(state: "GameState", action: Action) -> tuple[str, str | None
     if any(u in state.defended for u in defenders):
         return f"the units in {action.hex} have already been attacked this phase", "one_defence"
     for uid in action.units:
-        name = state.tables.short_name.get(uid, uid)
-        if state.where.get(uid) != ON_MAP or state._units[uid].side != state.phase.side:
-            return f"{name} is not a unit of the phasing side on the map", None
-        if uid in state.attacked:
-            return f"{name} has already attacked this phase", "one_attack"
-        refused = markers.refusal(state, uid, "attack")
+        refused = battles.why_not_attack(state, uid, (action.hex,))
         if refused is not None:
             return refused
-        if not battles.reaches(state, uid, action.hex):
-            return battles.out_of_reach(state, uid, (action.hex,))
     if len(set(action.units)) != len(action.units):
         return "a unit is named twice", None
     if not action.units:
