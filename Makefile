@@ -53,6 +53,8 @@ test: $(TEST_STAMP) $(SYSTEM_STAMP)
 benchmark: $(STAMP)
 	$(PY) benchmarks/compile.py
 	$(PY) benchmarks/playouts.py
+	$(PY) benchmarks/scaling.py
+	$(PY) benchmarks/greedy.py
 	$(PY) benchmarks/conformance.py
 
 clean:
