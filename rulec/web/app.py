@@ -35,7 +35,7 @@ from starlette.staticfiles import StaticFiles
 
 from rulec.diagnostics import DiagnosticError, render
 from rulec.engine import Action
-from rulec.players.saves import SCHEMA, SavedGame
+from rulec.players.saves import SCHEMA, SavedGame, game_hash
 from rulec.web.battle import BattleRequestError, fight
 from rulec.web.page import board_page, index_page, map_less_page
 from rulec.web.session import GameSession, Registry, SessionError, load_session, new_session
@@ -71,6 +71,8 @@ async def read_json(request: Request) -> dict[str, Any]:
 def create_app(games: dict[str, Any]) -> Starlette:
     """The server for `games` (name -> compiled Game); only these can be started or loaded."""
     registry = Registry()
+    for game in games.values():
+        game_hash(game)  # once, here: worked out in a worker thread it could race another's (players.saves)
 
     def game_named(name: Any) -> Any:
         if not isinstance(name, str) or name not in games:
