@@ -106,7 +106,8 @@ def test_a_full_turn_of_drive_on_metz_by_clicks(browser, metz, tmp_path):
         browser.find_element(By.ID, "order-text").send_keys("move 357 0909\n")
         WebDriverWait(browser, 10).until(lambda d: "illegal (rule 7.21)" in d.find_element(By.ID, "message").text)
         browser.find_element(By.ID, "rule-link").click()
-        assert browser.find_element(By.ID, "message").text == f"rule 7.21: {'movement allowance'}"
+        WebDriverWait(browser, 10).until(lambda d: d.find_element(By.ID, "message").text ==
+                                         f"rule 7.21: {metz.rule_texts['7.21']} (cited for: movement allowance)")
         assert steps(browser) == 0
         browser.find_element(By.ID, "order-text").clear()
 

@@ -118,6 +118,7 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
             markers=markers,
             source=self.doc.file,
             rule_refs={key: str(ref) for key, ref in self.get(("rule_refs",), {}).items()},
+            rule_texts={case: str(text) for case, text in self.get(("rule_texts",), {}).items()},
         )
         self.game = game  # kept even when there are errors, so later checks can still look at what was built
         return None if any(d.is_error for d in self.diagnostics) else game

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulec.engine.rule_cases import cases_under, known_cases
 from rulec.web.view import hex_info, odds_view
 
 
@@ -72,13 +73,15 @@ def vp_lines(state: Any, rest: str = "") -> list[str]:
 
 
 def rules_lines(state: Any, rest: str) -> list[str]:
-    """`rules 7.43`: what the game's rule references say that case governs; `rules`: every reference."""
-    refs = state.game.rule_refs
+    """`rules 7.43`: the case's text and the refusals that cite it (7.4: also 7.41, 7.43...); `rules`: every case."""
     case = rest.strip()
-    # Cases nest by digits: 7.4 covers 7.41 and 7.43, 7 covers 7.21 (but not 70.1).
-    chosen = {m: c for m, c in refs.items()
-              if not case or c == case or c.startswith(case + ".") or ("." in case and c.startswith(case))}
-    if not chosen:
-        known = ", ".join(sorted(set(refs.values()), key=lambda c: [int(p) if p.isdigit() else 0 for p in c.split(".")]))
+    found = cases_under(state.game, case)
+    if not found:
+        known = ", ".join(known_cases(state.game))
         return [f"the game cites no case {case}" + (f"; it cites: {known}" if known else "")]
-    return [f"  {c}: {m.replace('_', ' ')}" for m, c in sorted(chosen.items(), key=lambda mc: mc[1])]
+    lines = []
+    for rule in found:
+        lines.append(f"  {rule.case}: {rule.text or '(the game file gives no text for this case)'}")
+        if rule.cited_by:
+            lines.append(f"      cited when refusing: {', '.join(rule.cited_by)}")
+    return lines

@@ -30,6 +30,7 @@ Modules, one job each:
     placement.py    placement phases: `place UNIT HEX` from a pool into allowed hexes (set-up, replacements)
     scenarios.py    a scenario's start, length, units, deployment and VP; options that exclude each other
     explain.py      why an order is illegal, citing the game's rule_refs
+    rule_cases.py   a rulebook case's text (rule_texts) and the refusals that cite it
     conformance.py  random-game checks usable on any map game
 Rulings on open rule questions are in docs/rulings.md.
 

@@ -26,6 +26,8 @@ import dataclasses
 import hashlib
 import json
 import os
+import threading
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -83,8 +85,27 @@ def checksum(data: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(fields, sort_keys=True, ensure_ascii=True, separators=(",", ":")).encode()).hexdigest()
 
 
+# game_hash by id(game), dropped with the game: a compiled game never changes, and generating its module
+# in several threads at once trips CPython 3.11's ast module ("AST constructor recursion depth mismatch").
+_HASHES: dict[int, str] = {}
+_HASHES_LOCK = threading.Lock()
+
+
 def game_hash(game: Any) -> str:
     """The SHA-256 of the compiled game (its generated module, wherever its file lies): what a save was played in."""
+    with _HASHES_LOCK:
+        known = _HASHES.get(id(game))
+        if known is None:
+            known = _hash_of(game)
+            try:
+                weakref.finalize(game, _HASHES.pop, id(game), None)
+                _HASHES[id(game)] = known
+            except TypeError:  # not weakly referable: worked out each time
+                pass
+        return known
+
+
+def _hash_of(game: Any) -> str:
     from rulec.runtime.model import Game
 
     if isinstance(game, Game):

@@ -839,3 +839,5 @@ class Game:
     # Rulebook case references by engine mechanic (e.g. "enemy_occupied" -> "7.31"),
     # so that an illegal move can cite the game's own rule.
     rule_refs: dict[str, str] = field(default_factory=dict)
+    # The text of rulebook cases by case number ("7.41" -> "A unit must stop..."), shown with a refusal.
+    rule_texts: dict[str, str] = field(default_factory=dict)

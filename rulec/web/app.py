@@ -10,6 +10,7 @@
     POST /api/games/{id}/undo       take back the last human order (not past a die roll or AI decision)
     GET  /api/games/{id}/save       the saved game, as `rulec play --load` reads it
     GET  /api/games/{id}/hex/{hex}  terrain, hexsides, units, ZOC of a hex
+    GET  /api/games/{id}/rules/{case}   a rulebook case's text and the refusals that cite it
     GET  /battle/{game}             a map-less battle system's page: two forces, their odds, a battle
     POST /api/battle                {"game", "sides": [FORCE, FORCE], "seed", "skirmish"} -> odds and a battle
     GET  /api/games/{id}/costs/{unit}   the MP each hex the unit may move to costs it
@@ -35,7 +36,8 @@ from starlette.staticfiles import StaticFiles
 
 from rulec.diagnostics import DiagnosticError, render
 from rulec.engine import Action
-from rulec.players.saves import SCHEMA, SavedGame
+from rulec.engine.rule_cases import rule_case
+from rulec.players.saves import SCHEMA, SavedGame, game_hash
 from rulec.web.battle import BattleRequestError, fight
 from rulec.web.page import board_page, index_page, map_less_page
 from rulec.web.session import GameSession, Registry, SessionError, load_session, new_session
@@ -71,6 +73,8 @@ async def read_json(request: Request) -> dict[str, Any]:
 def create_app(games: dict[str, Any]) -> Starlette:
     """The server for `games` (name -> compiled Game); only these can be started or loaded."""
     registry = Registry()
+    for game in games.values():
+        game_hash(game)  # once, here: worked out in a worker thread it could race another's (players.saves)
 
     def game_named(name: Any) -> Any:
         if not isinstance(name, str) or name not in games:
@@ -164,6 +168,13 @@ def create_app(games: dict[str, Any]) -> Starlette:
             return hex_info(session.state, hex_id)
         return JSONResponse(await locked(request, work))
 
+    async def rules(request: Request) -> Response:
+        case = request.path_params["case"]
+        found = rule_case(registry.get(request.path_params["game_id"]).game, case)  # the game never changes: no lock
+        if found is None:
+            raise SessionError(f"the game cites no case '{case[:20]}'", status=404)
+        return JSONResponse({"case": found.case, "text": found.text, "cited_by": list(found.cited_by)})
+
     async def odds(request: Request) -> Response:
         target = request.query_params.get("attack", "")
         units = [u for u in request.query_params.get("with", "").split(",") if u]
@@ -237,6 +248,7 @@ def create_app(games: dict[str, Any]) -> Starlette:
         Route("/api/games/{game_id}", show), Route("/api/games/{game_id}/orders", order, methods=["POST"]),
         Route("/api/games/{game_id}/ai", ai, methods=["POST"]), Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
         Route("/api/games/{game_id}/save", save), Route("/api/games/{game_id}/hex/{hex}", hex_view),
+        Route("/api/games/{game_id}/rules/{case}", rules),
         Route("/battle/{name}", battle_page), Route("/api/battle", battle, methods=["POST"]),
         Route("/api/games/{game_id}/odds", odds), Route("/api/games/{game_id}/costs/{unit}", costs), Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

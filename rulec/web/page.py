@@ -49,8 +49,7 @@ def board_page(game: Any, game_id: str) -> str:
         drawing = map_svg.draw(game)
         svg = map_svg.render_map_svg(game, standalone=False, drawing=drawing)
     layout = {"centres": hex_centres(drawing) if drawing else {}, "unit": drawing.unit if drawing else 0,
-              "width": drawing.width if drawing else 0, "height": drawing.height if drawing else 0,
-              "rule_refs": dict(game.rule_refs)}
+              "width": drawing.width if drawing else 0, "height": drawing.height if drawing else 0}
     return _pages().get_template("board.html.j2").render(
         game=game, game_id=game_id, map_svg=Markup(svg), counters=Markup(counter_symbols(game)),
         layout=Markup(json.dumps(layout).replace("</", "<\\/")))

@@ -43,7 +43,7 @@ async function order(text) {
     say(error.rule ? `illegal (rule ${error.rule}): ${error.message}` : `refused: ${error.message}`);
     if (error.rule) {
       const link = el("a", {href: "#", id: "rule-link"}, ` [${error.rule}?]`);
-      link.addEventListener("click", (event) => { event.preventDefault(); say(ruleText(error.rule), true); });
+      link.addEventListener("click", async (event) => { event.preventDefault(); say(await ruleText(error.rule), true); });
       $("message").appendChild(link);
     }
   }
@@ -129,10 +129,15 @@ function drawZoc() {
   }
 }
 
-function ruleText(rule) {
-  // The mechanics the game cites the case for (its rule references), e.g. "7.31: enemy occupied".
-  const cited = Object.entries(layout.rule_refs).filter(([, c]) => c === rule).map(([m]) => m.replaceAll("_", " "));
-  return cited.length ? `rule ${rule}: ${cited.join(", ")}` : `rule ${rule}`;
+async function ruleText(rule) {
+  // The case's text from the game file and the refusals that cite it, e.g. "rule 7.31: A unit may never... (cited for: enemy occupied)".
+  try {
+    const found = await api(`/rules/${encodeURIComponent(rule)}`);
+    const cited = found.cited_by.length ? ` (cited for: ${found.cited_by.join(", ")})` : "";
+    return `rule ${rule}: ${found.text || "the game file gives no text for this case"}${cited}`;
+  } catch (error) {
+    return `rule ${rule}: ${error.message}`;
+  }
 }
 
 function button(action) {
