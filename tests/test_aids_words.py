@@ -113,6 +113,8 @@ def test_every_quantifier_and_special_form_reads_as_words(function):
      "No Blue units for which there is at least one of Red units for which the unit's hex is next to the other "
      "unit's hex"),
     ("units(side = red, status = eliminated)", "Eliminated Red units"),
+    ('any(a in attackers where a.division != "")',
+     "There is at least one of the attacking units for which the unit has a division"),
     ("occupied_by(us, 0807)", "An American unit stands in 0807 (Town)"),
     ("not has_terrain(0807, city)", "0807 (Town) does not have city terrain"),
     ("lead > 0", "The VP margin of the side ahead is more than 0"),

@@ -70,7 +70,8 @@ NAME_WORDS = {
     "this_turn": "this turn", "previous_player_turn": "in the previous player-turn",
     "previous_turn": "in the previous turn", "hex": "the hex", "friendly": "the side tracing",
     "attacking": "the unit is attacking", "defending": "the unit is defending", "attackers": "the attacking units",
-    "defenders": "the defending units", "attacker_hexes": "the attackers' hexes", "defender_hexes": "the hexes attacked",
+    "defenders": "the defending units", "attacker_hexes": "the attackers' hexes",
+    "defender_hexes": "the hexes attacked",
     "defender_hex": "the hex attacked", "attacker_side": "the attacking side", "defender_side": "the defending side",
 }
 

@@ -80,7 +80,7 @@ def terrain_movement(terrain: TerrainType, game: Game | None = None) -> str:
 
 
 def _mp(cost, game: Game | None = None) -> str:
-    """A cost as the chart prints it: a number, or an expression in words (a cost that changes, such as with the weather)."""
+    """A cost as the chart prints it: a number, or an expression in words (a cost that changes with the weather)."""
     return str(cost) if isinstance(cost, int) else f"({_cost_words(cost, game)})"
 
 

@@ -139,6 +139,9 @@ class Wording:
         if share is not None and op in _FRACTION_COMPARE:
             part, denominator = share
             return f"{self.words(part)} are {_FRACTION_COMPARE[op]} {_FRACTIONS[denominator]} of {self.words(right)}"
+        if op in ("==", "!=") and right == ["const", ""] and isinstance(left, list) and left[:1] == ["attr"]:
+            # `u.division != ""`: "the unit has a division"
+            return f"{self.words(left[1])} has {'no' if op == '==' else 'a'} {humanize(left[2]).lower()}"
         if op == "in" and isinstance(left, list) and left[:1] == ["attr"] and left[2] == "hex":
             return f"{self.words(left[1])} is in {self.words(right)}"
         subject = self.operand(left)
