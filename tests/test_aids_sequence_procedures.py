@@ -18,11 +18,11 @@ def activities(game_file: str) -> dict[str, str]:
 
 def test_procedures_are_named_by_what_they_do():
     rows = activities(str(GAMES / "procedures.rulec"))
-    assert rows["weather"] == "Score victory points (only when turn >= 2)"
-    assert rows["red_panzers"] == "Move units: only units(side = red, type = panzer)"
-    assert rows["red_fight"] == "Attack adjacent enemy units: only units(side = red, type = panzer) attack"
+    assert rows["weather"] == "Score victory points (only when the turn is at least 2)"
+    assert rows["red_panzers"] == "Move units: only Red panzer units"
+    assert rows["red_fight"] == "Attack adjacent enemy units: only Red panzer units attack"
     assert rows["red_move"] == "Move units"
-    assert activities(str(GAMES / "free_setup.rulec"))["red_setup"] == "Place units (only when turn == 1)"
+    assert activities(str(GAMES / "free_setup.rulec"))["red_setup"] == "Place units (only when the turn is 1)"
 
 
 def test_the_older_kinds_read_as_automatic_keep_their_words():

@@ -154,12 +154,13 @@ def test_the_victory_aid_prints_levels_written_as_conditions(twice, bridge):
     from rulec.aids.turn_values import turn_dependent_awards
 
     sheet = victory_sheet(twice)
-    assert sheet.levels[0] == ("Red Major Victory", "Red wins if vp(red) > 0 and vp(red) >= 2 * vp(blue)")
+    assert sheet.levels[0] == ("Red Major Victory", "Red wins if Red's VP are more than 0 and Red's VP are at least twice Blue's VP")
     assert sheet.levels[-1] == ("Draw", "no level above holds")
     assert sheet.track and not any(mark for _, mark in sheet.track)  # a plain VP track: no lead marks a level
     assert victory_sheet(bridge).levels == (
-        ("The Bridge Falls", "Red wins at once if controls(red, 0303)"),
-        ("Red Stalls", "Blue wins at once if turn == 2 and not any(u in units(side = red) where distance(u.hex, 0303) <= 1)"),
+        ("The Bridge Falls", "Red wins at once if Red controls 0303"),
+        ("Red Stalls", "Blue wins at once if the turn is 2 and there is none of Red units for which the distance in hexes "
+                       "from the unit's hex to 0303 is at most 1"),
         ("Blue Holds the Bridge", "no level above holds: Blue wins"))
     hill = load_game(str(GAMES / "quantified_awards.rulec"))  # awards that read the position stay off the turn track
     assert [(track.award.id, track.values) for track in turn_dependent_awards(hill)] == [("red_exit", (3, 2))]

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 from rulec.aids import crt_odds
 from rulec.aids.environment import humanize, signed
+from rulec.aids.game_words import say
 from rulec.aids.palette import division_colours
 from rulec.aids.tec import DASH, hexside_combat
 from rulec.aids.turn_values import TurnAward, turn_dependent_awards
@@ -25,17 +26,17 @@ _PHASE_ACTIVITY = {
 }
 
 
-def _activity(phase: Phase, scoring: tuple[str, ...], last: bool) -> str:
+def _activity(game: Game, phase: Phase, scoring: tuple[str, ...], last: bool) -> str:
     """What players do in a phase, and when it comes up; an automatic phase is named by what it does."""
-    text = _what_happens(phase, scoring, last)
-    return f"{text} (only when {phase.when.source})" if phase.when is not None else text
+    text = _what_happens(game, phase, scoring, last)
+    return f"{text} (only when {say(game, phase.when)})" if phase.when is not None else text
 
 
-def _what_happens(phase: Phase, scoring: tuple[str, ...], last: bool) -> str:
+def _what_happens(game: Game, phase: Phase, scoring: tuple[str, ...], last: bool) -> str:
     if phase.movers is not None:
-        return f"Move units: only {phase.movers.source}"
+        return f"Move units: only {say(game, phase.movers)}"
     if phase.attackers is not None:
-        return f"Attack adjacent enemy units: only {phase.attackers.source} attack"
+        return f"Attack adjacent enemy units: only {say(game, phase.attackers)} attack"
     if phase.kind != "automatic":
         return _PHASE_ACTIVITY.get(phase.kind, humanize(phase.kind))
     if scoring or any(e.kind == "score" for hook in phase.hooks for e in hook.effects):
@@ -85,7 +86,7 @@ class ModifierLine:
     effect: str
 
 
-def modifier_effect(modifier: Modifier) -> str:
+def modifier_effect(game: Game, modifier: Modifier) -> str:
     """'1 column right when <condition>', '×0.5 strength, -1 MP when not supplied(unit)': a modifier in words."""
     parts = []
     if modifier.shift:
@@ -98,7 +99,7 @@ def modifier_effect(modifier: Modifier) -> str:
             parts.append(f"×{times:g} {label}")
         if plus:
             parts.append(f"{plus:+g} {label}")
-    when = f" when {modifier.when.source}" if modifier.when is not None else ""
+    when = f" when {say(game, modifier.when)}" if modifier.when is not None else ""
     return ", ".join(parts) + when
 
 
@@ -122,7 +123,7 @@ def key_modifiers(game: Game) -> tuple[ModifierLine, ...]:
         if effect != DASH:
             lines.append(ModifierLine("Attacking across", hexside.name, effect))
     for modifier in game.modifiers:
-        effect = modifier_effect(modifier)
+        effect = modifier_effect(game, modifier)
         label = game.options[modifier.option].name if modifier.option in game.options else (modifier.name or humanize(modifier.id))
         lines.append(ModifierLine("Optional rule" if modifier.option else "Modifier", label, effect))
     return tuple(lines)
@@ -142,7 +143,7 @@ def sequence_rows(game: Game) -> tuple[PhaseRow, ...]:
     rows = []
     for number, phase in enumerate(game.sequence, 1):
         scoring = tuple(a.text or a.id for a in game.awards if a.trigger.kind == "phase" and a.trigger.phase == phase.id)
-        activity = _activity(phase, scoring, number == len(game.sequence))
+        activity = _activity(game, phase, scoring, number == len(game.sequence))
         side_name = game.sides[phase.side].name if phase.side in game.sides else "Both players"
         rows.append(PhaseRow(number, phase, side_name, activity, scoring))
     return tuple(rows)
@@ -308,7 +309,7 @@ def victory_sheet(game: Game, observed_vp: int | None = None) -> VictorySheet:
         leads = [level.at_least for level in rules.levels if level.at_least is not None]
         if len(leads) < len(rules.levels) or not rules.levels or rules.otherwise or rules.sudden_death:
             # Levels written as conditions, sudden deaths, a game with no draw: each condition and its winner.
-            sudden = tuple((rule.name, f"{_winner(game, rule.winner, 'nobody')} wins at once if {rule.when.source}")
+            sudden = tuple((rule.name, f"{_winner(game, rule.winner, 'nobody')} wins at once if {say(game, rule.when)}")
                            for rule in rules.sudden_death)
             levels = sudden + tuple((level.name, _level_condition(game, level)) for level in rules.levels)
             winner = game.sides[rules.otherwise].name if rules.otherwise in game.sides else ""
@@ -329,7 +330,7 @@ def victory_sheet(game: Game, observed_vp: int | None = None) -> VictorySheet:
 def _level_condition(game: Game, level: VictoryLevel) -> str:
     """'Red wins if vp(red) > vp(blue)': a victory level written as a condition, in the file's words."""
     who = _winner(game, level.winner, "the side with most VP")
-    return f"{who} wins if {level.when.source}" if level.when is not None else f"{who} wins"
+    return f"{who} wins if {say(game, level.when)}" if level.when is not None else f"{who} wins"
 
 
 def _winner(game: Game, side: str | None, otherwise: str) -> str:
@@ -351,10 +352,10 @@ def option_rows(game: Game) -> tuple[OptionRow, ...]:
             effects.append("Adds " + ", ".join(game.units[u].label if u in game.units else u for u in option.adds))
         for side, vp in sorted(option.vp.items()):
             effects.append(f"{game.sides[side].name if side in game.sides else side} receives {vp} VP")
-        effects.extend(modifier_effect(modifier) for modifier in game.modifiers if modifier.option == option.id)
+        effects.extend(modifier_effect(game, modifier) for modifier in game.modifiers if modifier.option == option.id)
         leave = game.movement.leave_zoc
         if leave is not None and leave.option == option.id:
-            who = f"Units with {leave.when.source}" if leave.when is not None else "Units"
+            who = f"Units for which {say(game, leave.when)}" if leave.when is not None else "Units"
             effects.append(f"{who} may leave an enemy ZOC for {leave.cost} extra MP")
         choice = option.choose_variant
         if choice:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rulec.aids.environment import signed
+from rulec.aids.game_words import say
+from rulec.aids.words import in_words
 from rulec.aids.palette import TerrainStyle, terrain_style
 from rulec.runtime.model import Game, HexsideType, TerrainType
 
@@ -61,39 +63,43 @@ def shift_text(columns: int) -> str:
     return signed(columns) if columns else DASH
 
 
-def terrain_movement(terrain: TerrainType) -> str:
+def terrain_movement(terrain: TerrainType, game: Game | None = None) -> str:
     if terrain.prohibited:
         return "Prohibited"
     if terrain.move is None:
         text = "As other terrain"
     else:
-        text = f"{_mp(terrain.move)} MP"
+        text = f"{_mp(terrain.move, game)} MP"
     if terrain.move_extra:
-        text += f", {_signed_mp(terrain.move_extra)} MP"
+        text += f", {_signed_mp(terrain.move_extra, game)} MP"
     for unit_type, cost in terrain.move_for.items():
-        text += f"; {unit_type}: {_mp(cost)} MP"
+        text += f"; {unit_type}: {_mp(cost, game)} MP"
     if terrain.prohibited_for:
         text += f"; prohibited to {', '.join(terrain.prohibited_for)}"
     return text
 
 
-def _mp(cost) -> str:
-    """A cost as the chart prints it: a number, or an expression's text (a cost that changes, such as with the weather)."""
-    return str(cost) if isinstance(cost, int) else f"({cost.source})"
+def _mp(cost, game: Game | None = None) -> str:
+    """A cost as the chart prints it: a number, or an expression in words (a cost that changes with the weather)."""
+    return str(cost) if isinstance(cost, int) else f"({_cost_words(cost, game)})"
 
 
-def _signed_mp(cost) -> str:
-    return signed(cost) if isinstance(cost, int) else f"+({cost.source})"
+def _signed_mp(cost, game: Game | None = None) -> str:
+    return signed(cost) if isinstance(cost, int) else f"+({_cost_words(cost, game)})"
 
 
-def hexside_movement(hexside: HexsideType) -> str:
+def _cost_words(cost, game: Game | None) -> str:
+    return say(game, cost) if game is not None else in_words(cost.source)
+
+
+def hexside_movement(hexside: HexsideType, game: Game | None = None) -> str:
     parts = []
     if hexside.move is not None:
-        parts.append(f"{_mp(hexside.move)} MP to enter a hex through it")
+        parts.append(f"{_mp(hexside.move, game)} MP to enter a hex through it")
     if hexside.move_extra:
-        parts.append(f"{_signed_mp(hexside.move_extra)} MP to cross")
+        parts.append(f"{_signed_mp(hexside.move_extra, game)} MP to cross")
     for unit_type, cost in hexside.move_extra_for.items():
-        parts.append(f"{unit_type}: {_signed_mp(cost)} MP to cross")
+        parts.append(f"{unit_type}: {_signed_mp(cost, game)} MP to cross")
     if hexside.prohibited_for:
         parts.append(f"prohibited to {', '.join(hexside.prohibited_for)}")
     if _CROSSING[hexside.crossing]:
@@ -130,7 +136,7 @@ def hexside_notes(hexside: HexsideType, game: Game) -> str:
 def terrain_chart(game: Game) -> TerrainChart:
     terrain_rows = tuple(
         TerrainRow(
-            id=t.id, name=t.name, style=terrain_style(t.id), movement=terrain_movement(t),
+            id=t.id, name=t.name, style=terrain_style(t.id), movement=terrain_movement(t, game),
             shift=shift_text(t.combat_shift), drm=signed(t.combat_drm) if t.combat_drm else DASH,
             notes="; ".join(note for note, on in (("Blocks zones of control", t.blocks_zoc),
                                                   ("Blocks line of sight", t.blocks_los)) if on) or DASH,
@@ -138,7 +144,7 @@ def terrain_chart(game: Game) -> TerrainChart:
         for t in game.terrain.values()
     )
     hexside_rows = tuple(
-        HexsideRow(h.id, h.name, h.kind, hexside_movement(h), hexside_combat(h), hexside_notes(h, game))
+        HexsideRow(h.id, h.name, h.kind, hexside_movement(h, game), hexside_combat(h), hexside_notes(h, game))
         for h in game.hexside_types.values()
     )
     combination = []
