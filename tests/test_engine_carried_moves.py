@@ -3,29 +3,17 @@ cost stays linear in units) are exactly those worked out afresh."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
 from rulec.engine import new_game
-
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-
-
-def _made_up(columns: int, rows: int, units: int):
-    sys.path.insert(0, str(BENCHMARKS))
-    spec = importlib.util.spec_from_file_location("made_up_game", BENCHMARKS / "made_up_game.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.compile_text(module.game_text(columns, rows, units))
+from made_up_maps import made_up_map_game
 
 
 @pytest.mark.parametrize("which,seed", [("metz", 0), ("metz", 1), ("made_up", 0), ("made_up", 1)])
 def test_carried_over_moves_equal_moves_worked_out_afresh(which, seed, metz):
-    game = metz if which == "metz" else _made_up(10, 6, 24)
+    game = metz if which == "metz" else made_up_map_game(10, 6, 24)
     rng = random.Random(seed)
     state = new_game(game, seed=seed)
     patched = 0

@@ -3,10 +3,7 @@ positions scored from the last one scored in full exactly as if scored afresh.""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -14,16 +11,7 @@ from rulec.engine import new_game
 from rulec.players import GreedyPlayer, RandomPlayer
 from rulec.players.evaluation import Evaluator, zones_counted
 from rulec.players.match import play_match
-
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
-
-
-def _made_up(columns: int, rows: int, units: int):
-    sys.path.insert(0, str(BENCHMARKS))
-    spec = importlib.util.spec_from_file_location("made_up_game", BENCHMARKS / "made_up_game.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.compile_text(module.game_text(columns, rows, units))
+from made_up_maps import made_up_map_game
 
 
 def test_zones_come_from_the_amounts_parse_tree(metz):
@@ -35,7 +23,7 @@ def test_zones_come_from_the_amounts_parse_tree(metz):
 
 def test_a_river_crossing_costs_the_units_whole_allowance():
     """In the made-up game a river runs east of column 6, bridged by roads on rows 2 and 6; clear costs 1 MP."""
-    game = _made_up(12, 8, 8)
+    game = made_up_map_game(12, 8, 8)
     objective = next(o for o in Evaluator(game).objectives if o.side == "west" and o.recurring)
     assert objective.distance(1)["0704"] == 0  # in the zone
     assert objective.distance(1)["0604"] == 1  # across the river: a 1-MP unit's whole move
@@ -53,7 +41,7 @@ def test_road_and_terrain_costs_are_the_engines(metz):
 
 @pytest.mark.parametrize("which", ["metz", "made_up"])
 def test_scoring_from_the_last_full_score_equals_scoring_afresh(which, metz):
-    game = metz if which == "metz" else _made_up(12, 8, 24)
+    game = metz if which == "metz" else made_up_map_game(12, 8, 24)
     state = new_game(game, seed=3)
     play_match(state, [GreedyPlayer(1), RandomPlayer(2)], seed=3, max_turns=2)
     warm = Evaluator(game)
