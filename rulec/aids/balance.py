@@ -39,22 +39,14 @@ class BalanceGame:
 
 def play_games(game: Game, count: int, seed: int = 1, kinds: dict[str, str] | None = None) -> list[BalanceGame]:
     """`count` AI games (greedy players unless `kinds` says otherwise), seeds seed..seed+count-1."""
-    from rulec.engine import new_game
-    from rulec.players.match import play_match
-    from rulec.players.setup import build_players
+    from rulec.players.simulation import play_one
 
+    chosen = {side: (kinds or {}).get(side, "greedy") for side in game.sides}
     games = []
     for game_seed in range(seed, seed + count):
-        state = new_game(game, seed=game_seed)
-        chosen = kinds or {side: "greedy" for side in state.players}
-        players = build_players(chosen, list(state.players), game_seed, default="greedy")
-        result = play_match(state, players, seed=game_seed)
-        outcome = state.outcome()
-        by_award: Counter[str] = Counter()
-        for entry in state.vp_log:
-            by_award[entry.source] += entry.amount
-        games.append(BalanceGame(game_seed, outcome.winner, outcome.level, dict(outcome.vp), int(state.turn),
-                                 result.actions, dict(by_award)))
+        record = play_one(game, (), chosen, game_seed)
+        games.append(BalanceGame(record.seed, record.winner, record.level, record.vp, record.turns, record.actions,
+                                 record.vp_by_source))
     return games
 
 

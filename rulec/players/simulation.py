@@ -26,6 +26,7 @@ class GameRecord:
     margin: float
     actions: int
     turns: int = 0  # the last game turn played
+    vp_by_source: dict[str, int] = field(default_factory=dict)  # the VP each award, option or counter source gave
 
 
 def play_one(game: Any, options: tuple[str, ...], kinds: dict[str, str], seed: int, scenario: str | None = None) -> GameRecord:
@@ -36,7 +37,11 @@ def play_one(game: Any, options: tuple[str, ...], kinds: dict[str, str], seed: i
     players = build_players(kinds, list(state.players), seed, default="random")
     result = play_match(state, players, seed=seed)
     outcome = state.outcome()
-    return GameRecord(seed, outcome.winner, outcome.level, dict(outcome.vp), outcome.margin, result.actions, state.turn)
+    by_source: Counter[str] = Counter()
+    for entry in state.vp_log:
+        by_source[entry.source] += entry.amount
+    return GameRecord(seed, outcome.winner, outcome.level, dict(outcome.vp), outcome.margin, result.actions, state.turn,
+                      dict(by_source))
 
 
 @dataclass
