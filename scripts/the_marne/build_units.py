@@ -9,9 +9,10 @@ battle with positions, §7 arrivals, §8 the moving front), on the fixed hex gri
   "units"                    every `unit` block (set-up = the Counterattack's 6 Sep positions, 11.2)
   "pursuit"                  body lines of `scenario pursuit { ... }` (11.4)
   "counterattack_free"       body line of the free set-up scenario (11.3)
-  "counterattack_historical" body line of the historical Counterattack scenario: its optional units
-                             placed freely (an option's `arrivals` are its Pursuit schedule)
   "options"                  the four German order-of-battle options (11.1)
+An option's units are written for the Counterattack (`setup = free`, 11.1 A); their Pursuit schedule
+(11.1 B) is in the Pursuit scenario, where a unit not in play ignores its entry. An option's own
+`arrivals` change the schedule of a unit of the historical order of battle, in every scenario.
 `python scripts/the_marne/build_units.py` prints them, each between marker comments.
 
 Every value the rulebook does not give is reconstructed; the output says so in `# RECONSTRUCTED:`
@@ -452,6 +453,9 @@ def _east_edge_south_of_verdun() -> list[str]:
     return [grid.label(last, r) for r in range(row, min(row + 4, grid.ROWS.stop))]
 
 
+EAST_SOUTH_OF_VERDUN = _east_edge_south_of_verdun()
+
+
 # Each entry: (units, turn, where); where is an area name or a list of hexes.
 PURSUIT_NOTES_AND_ARRIVALS: list[tuple[str, list[tuple[list[str], int, str | list[str]]]]] = [
     ("RECONSTRUCTED: the Allied armies enter the north edge by army on the Allied player-turn of 30 Aug (11.4 C, 11.4.1.2A-B); "
@@ -463,7 +467,7 @@ PURSUIT_NOTES_AND_ARRIVALS: list[tuple[str, list[tuple[list[str], int, str | lis
         (["fr_33", "fr_34", "fr_23", "fr_24", "fr_col2", "fr_col3", "fr_3", "fr_4"], 1, "entry_fr_4"),
     ]),
     ("RECONSTRUCTED: the 3rd Army, falling back from the Meuse north of Verdun (§8.2 30 Aug), enters the east edge south of Verdun on 30 Aug; the Verdun garrison at Verdun", [
-        (["fr_9", "fr_10", "fr_12", "fr_40", "fr_65r", "fr_67r", "fr_75r", "fr_cav7"], 1, "EAST_SOUTH_OF_VERDUN"),
+        (["fr_9", "fr_10", "fr_12", "fr_40", "fr_65r", "fr_67r", "fr_75r", "fr_cav7"], 1, EAST_SOUTH_OF_VERDUN),
         (["fr_72r"], 1, VERDUN),
     ]),
     ("RECONSTRUCTED: the 9th Army and other units arrive by rail at key towns (11.4.1.2.2 C; §7, §8.2): Foch's detachment at Reims, Epernay and Chalons "
@@ -491,18 +495,19 @@ PURSUIT_NOTES_AND_ARRIVALS: list[tuple[str, list[tuple[list[str], int, str | lis
         (["de_33", "de_34", "de_11r", "de_12r", "de_9r", "de_10r"], 3, "entry_de_east"),
         (["de_9", "de_10"], 4, "entry_de_east"),
     ]),
+    ("RECONSTRUCTED: the option units (11.1 B: the Reinforcement Chart's codes A-D), a day or two behind their army's entry (§6, §7); "
+     "an entry counts only when its option is chosen", [
+        (["de_s1", "de_s2"], 2, "entry_de_1"),
+        (["de_s3"], 3, "entry_de_1"),
+        (["de_s4"], 2, "entry_de_2"),
+        (["de_s5", "de_gd3", "de_gdr1"], 3, "entry_de_2"),
+        (["de_22", "de_38", "de_cav8"], 3, "entry_de_3"),
+        (["de_5r", "de_6r", "de_17r", "de_18r"], 4, "entry_de_1"),
+    ]),
 ]
 
-# Option units' Pursuit schedules (11.1 B), in the option blocks' `arrivals`.
-OPTION_ARRIVALS: dict[str, tuple[int, str]] = {
-    "de_gd3": (3, "entry_de_2"), "de_gdr1": (3, "entry_de_2"),
-    "de_22": (3, "entry_de_3"), "de_38": (3, "entry_de_3"), "de_cav8": (3, "entry_de_3"),
-    "de_5r": (4, "entry_de_1"), "de_6r": (4, "entry_de_1"), "de_17r": (4, "entry_de_1"), "de_18r": (4, "entry_de_1"),
-    "de_s1": (2, "entry_de_1"), "de_s2": (2, "entry_de_1"), "de_s3": (3, "entry_de_1"),
-    "de_s4": (2, "entry_de_2"), "de_s5": (3, "entry_de_2"),
-    # Option C frees VII Reserve Corps from Maubeuge: it enters with the 2nd Army on 6 Sep (both scenarios).
-    "de_13r": (turn_of(6), "entry_de_2"), "de_14r": (turn_of(6), "entry_de_2"),
-}
+# Option C frees VII Reserve Corps from Maubeuge: it enters with the 2nd Army on 6 Sep (turn 8), in both scenarios.
+OPTION_ARRIVALS: dict[str, tuple[int, str]] = {"de_13r": (turn_of(6), "entry_de_2"), "de_14r": (turn_of(6), "entry_de_2")}
 
 OPTIONS = {
     "oob_a": ("German OB Option A: No East Front Reinforcements (11.1.1)",
@@ -523,14 +528,14 @@ OPTIONS = {
 
 def pursuit_schedule() -> dict[str, str | tuple[int, str | list[str]]]:
     """Every unit of the Pursuit scenario's overrides: 'free' (the Paris garrison) or (turn, area or hexes)."""
-    units = {u.id: u for u in all_units()}
     schedule: dict[str, str | tuple[int, str | list[str]]] = {
-        u.id: "free" for u in units.values() if u.army == "paris_garrison"}
+        u.id: "free" for u in all_units() if u.army == "paris_garrison"}
     for _, rows in PURSUIT_NOTES_AND_ARRIVALS:
         for ids, turn, where in rows:
             for uid in ids:
-                assert uid not in schedule, uid
-                schedule[uid] = (turn, _east_edge_south_of_verdun() if where == "EAST_SOUTH_OF_VERDUN" else where)
+                if uid in schedule:
+                    raise ValueError(f"{uid} is scheduled twice in the Pursuit")
+                schedule[uid] = (turn, where)
     return schedule
 
 
@@ -541,13 +546,6 @@ def _arrival(turn: int, where: str | list[str]) -> str:
     if isinstance(where, str):
         return f"{{ turn = {turn}, area = {where} }}"
     return f"{{ turn = {turn}, hexes = [{', '.join(where)}] }}"
-
-
-def _strength_comment(unit: Unit) -> str:
-    strength, move = unit.value
-    if unit.type == "fort":
-        return f"{strength}"
-    return f"({strength})-{move}" if unit.screen else f"{strength}-{move}"
 
 
 def unit_text(unit: Unit) -> str:
@@ -596,7 +594,7 @@ def pursuit_text() -> str:
                 lines.append(f"  {uid} = {_arrival(turn, where)}")
     lines.append("}")
     lines.append("# Every other unit keeps its own `arrives` (Lepel, VII Reserve Corps, the German XV Corps, the French XV and XXI Corps); "
-                 "the forts are on the map in both scenarios; option units arrive by their option's `arrivals`.")
+                 "the forts are on the map in both scenarios.")
     lines.append("remove = []")
     return "\n".join(lines) + "\n"
 
@@ -606,28 +604,18 @@ def counterattack_free_text() -> str:
     return f"setup = {{ {', '.join(f'{uid} = free' for uid in placed)} }}\n"
 
 
-def counterattack_historical_text() -> str:
-    free = [u.id for u in all_units() if u.free]
-    return ("# The option units are placed in their army's zone (11.1 A); this wins over their options' Pursuit `arrivals`.\n"
-            f"setup = {{ {', '.join(f'{uid} = free' for uid in free)} }}\n")
-
-
 def options_text() -> str:
     blocks = []
     for name, (title, text, adds, rescheduled, vp) in OPTIONS.items():
         others = [o for o in OPTIONS if o != name]
-        arrivals = ", ".join(f"{uid} = {_arrival(*OPTION_ARRIVALS[uid])}" for uid in adds + rescheduled)
-        blocks.append("\n".join([
-            f"option {name} {{",
-            f'  name = "{title}"',
-            f'  text = "{text}"',
-            f"  adds = [{', '.join(adds)}]",
-            f"  vp = {{ allies = {vp} }}",
-            f"  excludes = [{', '.join(others)}]",
-            "  # RECONSTRUCTED: the Pursuit schedule of its units (11.1 B), a day or two behind their army's entry (§6, §7); in the Counterattack"
-            " scenarios their `setup = free` entries win. VII Reserve Corps, freed from Maubeuge, enters on 6 Sep in both scenarios.",
-            f"  arrivals = {{ {arrivals} }}",
-            "}"]))
+        lines = [f"option {name} {{", f'  name = "{title}"', f'  text = "{text}"', f"  adds = [{', '.join(adds)}]",
+                 f"  vp = {{ allies = {vp} }}", f"  excludes = [{', '.join(others)}]"]
+        if rescheduled:
+            arrivals = ", ".join(f"{uid} = {_arrival(*OPTION_ARRIVALS[uid])}" for uid in rescheduled)
+            lines += ["  # RECONSTRUCTED: VII Reserve Corps, freed from the siege of Maubeuge, enters with the 2nd Army on 6 Sep"
+                      " instead of 12 Sep (§6.1, §7), in both scenarios",
+                      f"  arrivals = {{ {arrivals} }}"]
+        blocks.append("\n".join(lines + ["}"]))
     return "\n\n".join(blocks) + "\n"
 
 
@@ -636,7 +624,6 @@ def regions() -> dict[str, str]:
         "units": units_text(),
         "pursuit": pursuit_text(),
         "counterattack_free": counterattack_free_text(),
-        "counterattack_historical": counterattack_historical_text(),
         "options": options_text(),
     }
 
