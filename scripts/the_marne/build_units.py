@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import sys
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -406,8 +407,36 @@ RING_STRENGTH = {"outer": OUTER_FORT, "intermediate": INTERMEDIATE_FORT, "inner"
 PARIS = (48.853, 2.349)
 
 
+def _plain(name: str) -> str:
+    return unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+
+
+def _map_forts() -> dict[str, list[str]] | None:
+    """The map builder's fort hexes (areas.forts(), next to this file), when it is there: the map's `forts`
+    zone is then the one source of where forts stand, so each fort unit sits in a hex of that zone."""
+    try:
+        import areas  # noqa: PLC0415  (the map builder, written at the same time)
+    except ImportError:
+        return None
+    forts = getattr(areas, "forts", None)
+    return forts() if callable(forts) else None
+
+
 def fort_hexes() -> dict[str, tuple[list[str], int]]:
-    """Each fort hex on the map: the forts in it and the counter's strength (the strongest ring there)."""
+    """Each fort hex on the map: the forts in it and the counter's strength (the strongest ring there).
+
+    From the map builder's fort hexes when present (it keeps forts out of Paris's own hexes and
+    spreads forts sharing a hex to free neighbours); otherwise each fort's own hex, by grid.hex_of."""
+    ring_of = {_plain(name): RING_STRENGTH[ring] for name, _, _, ring in FORTS}
+    from_map = _map_forts()
+    if from_map is not None:
+        hexes = {}
+        for hex_, names in from_map.items():
+            strengths = [strength for name in names for plain, strength in ring_of.items() if plain in _plain(name)]
+            if not strengths:
+                raise ValueError(f"fort hex {hex_}: no fort of §5 is named in {names}")
+            hexes[hex_] = (names, max(strengths))
+        return dict(sorted(hexes.items()))
     hexes: dict[str, tuple[list[str], int]] = {}
     for name, lat, lon, ring in FORTS:
         hex_ = grid.hex_of(lat, lon)
