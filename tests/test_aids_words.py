@@ -47,11 +47,11 @@ def test_text_that_does_not_parse_is_returned_as_it_is():
 # A made-up game's names: what a player reads for each id.
 GAME_NAMES = {"red": "Red", "blue": "Blue", "us": "American", "germany": "Germany", "east_bank": "East Bank",
               "0807": "0807 (Town)", "supply": "supply", "pinned": "pinned", "elite": "elite", "city": "city",
-              "red_move": "Red Movement", "u": "u"}
+              "red_move": "Red Movement", "u": "u", "river": "river"}
 ADJECTIVES = {"us": "American", "red": "Red", "blue": "Blue"}
 SAMPLE = {"flag": "elite", "hex": "0807", "hexes": "hexes(zone = east_bank)", "marker": "pinned", "number": "turn",
           "phase": "red_move", "phase kind": "combat", "scope": "this_turn", "side": "red", "terrain": "city",
-          "trace": "supply", "unit": "unit", "units": "units(side = us)"}
+          "trace": "supply", "unit": "unit", "units": "units(side = us)", "hexside type": "river"}
 
 
 def game_words(source: str) -> str:
