@@ -104,6 +104,9 @@ def test_every_quantifier_and_special_form_reads_as_words(function):
 @pytest.mark.parametrize("source, words", [
     ("vp(red) >= 2 * vp(blue)", "Red's VP are at least twice Blue's VP"),
     ("controls(germany, 0807)", "Germany controls 0807 (Town)"),
+    ("count(h in neighbours(0807) where occupied(h))", "The number of the hexes next to 0807 (Town) for which an unit "
+                                                       "stands in the hex"),
+    ("crossing(unit.hex, 0807, river)", "A river hexside lies between the unit's hex and 0807 (Town)"),
     ("count(u in units(side = us) where u.hex in east_bank)", "The number of American units in East Bank"),
     ("sum(u.strength for u in units(side = red) where supplied(u))",
      "The total strength of Red units for which the unit is supplied"),

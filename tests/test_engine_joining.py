@@ -212,3 +212,10 @@ def test_crossing_takes_a_hexside_type():
     assert "river" in found.hint
     found = diagnostics("crossing(unit.hex, h, river)", "crossing(unit.hex, h, marsh)")  # a terrain, not a hexside
     assert [code for code, _, _ in found] == ["wrong-kind-argument"]
+
+
+def test_random_games_keep_every_promise(game):
+    from rulec.engine.conformance import check_game
+
+    # Every duty can be met and every offered join is legal: random games never stall nor break an invariant.
+    assert check_game(game, n_games=60, seed=3) == []
