@@ -200,7 +200,10 @@ def test_hook_marks_are_checked():
     assert "disrupted" in str(check(parse_text(TEXT.replace("mark(attackers, disrupted)", "mark(attackers, disruptd)"),
                                                "t.rulec"))[1][0].hint)
     found = diagnostics("mark(defender_hexes, shelled)", "mark(defenders, shelled)")  # shelled is put on hexes
-    assert [code for code, _, _ in found] == ["wrong-kind"]
+    assert [(code, message) for code, message, _ in found] == [
+        ("wrong-kind", "marker 'shelled' is put on hexes: mark takes a set of hexes first, not units (defenders)")]
+    found = diagnostics("mark(attackers, disrupted)", "mark(attacker_hexes, disrupted)")
+    assert [code for code, _, _ in found] == ["wrong-kind"] and "put on units" in found[0][1]
     found = diagnostics("mark(defender_hexes, shelled)", "mark(defender_hexes)")
     assert [code for code, _, _ in found] == ["argument-count"]
 

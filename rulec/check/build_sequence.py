@@ -15,7 +15,7 @@ from typing import Any
 
 from rulec.check.fields import plain
 from rulec.compile import kinds
-from rulec.compile.expressions import ExpressionCompiler
+from rulec.compile.expressions import ExpressionCompiler, ExpressionError
 from rulec.compile.functions import IN_BATTLE
 from rulec.diagnostics import did_you_mean
 from rulec.language.parse import unparse
@@ -134,7 +134,18 @@ class SequenceSections:
         if marker is None:
             return None
         on_hexes = self.get(("marker", marker, "on"), "unit") == "hex"
-        targets = self.expression({"tree": args[0]}, path, compiler, kinds.HEXES if on_hexes else kinds.UNITS)
+        wanted, other = (kinds.HEXES, kinds.UNITS) if on_hexes else (kinds.UNITS, kinds.HEXES)
+        try:
+            found = compiler.typed(args[0]).kind
+        except ExpressionError:
+            found = None  # reported just below, at its place
+        if found == other:
+            self.error("wrong-kind", f"marker '{marker}' is put on {'hexes' if on_hexes else 'units'}: {name} takes a set "
+                       f"of {wanted} first, not {other} ({unparse(args[0])})", path,
+                       f"write {name}(select(h in hexes() where ...), {marker})" if on_hexes
+                       else f"write {name}(select(u in units() where ...), {marker})")
+            return None
+        targets = self.expression({"tree": args[0]}, path, compiler, wanted)
         return m.HookEffect(name, units=targets, marker=marker) if targets else None
 
     def placement(self, body: dict, path: Path, compiler: ExpressionCompiler) -> m.Placement | None:
