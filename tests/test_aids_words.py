@@ -47,11 +47,11 @@ def test_text_that_does_not_parse_is_returned_as_it_is():
 # A made-up game's names: what a player reads for each id.
 GAME_NAMES = {"red": "Red", "blue": "Blue", "us": "American", "germany": "Germany", "east_bank": "East Bank",
               "0807": "0807 (Town)", "supply": "supply", "pinned": "pinned", "elite": "elite", "city": "city",
-              "red_move": "Red Movement", "u": "u"}
+              "red_move": "Red Movement", "u": "u", "river": "river"}
 ADJECTIVES = {"us": "American", "red": "Red", "blue": "Blue"}
 SAMPLE = {"flag": "elite", "hex": "0807", "hexes": "hexes(zone = east_bank)", "marker": "pinned", "number": "turn",
           "phase": "red_move", "phase kind": "combat", "scope": "this_turn", "side": "red", "terrain": "city",
-          "trace": "supply", "unit": "unit", "units": "units(side = us)"}
+          "trace": "supply", "unit": "unit", "units": "units(side = us)", "hexside type": "river"}
 
 
 def game_words(source: str) -> str:
@@ -104,6 +104,9 @@ def test_every_quantifier_and_special_form_reads_as_words(function):
 @pytest.mark.parametrize("source, words", [
     ("vp(red) >= 2 * vp(blue)", "Red's VP are at least twice Blue's VP"),
     ("controls(germany, 0807)", "Germany controls 0807 (Town)"),
+    ("count(h in neighbours(0807) where occupied(h))", "The number of the hexes next to 0807 (Town) for which an unit "
+                                                       "stands in the hex"),
+    ("crossing(unit.hex, 0807, river)", "A river hexside lies between the unit's hex and 0807 (Town)"),
     ("count(u in units(side = us) where u.hex in east_bank)", "The number of American units in East Bank"),
     ("sum(u.strength for u in units(side = red) where supplied(u))",
      "The total strength of Red units for which the unit is supplied"),

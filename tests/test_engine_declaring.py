@@ -140,3 +140,21 @@ def test_declared_battles_are_told_when_declared_and_when_fought(game, capsys):
     assert "Blue: declares: b3 attacks 0304 (held by r2 (1-3))\n" in out
     assert "Blue: b3 attacks 0304 (held by r2 (1-3))  -- 4 vs 1, differential +3 -> column" in out
     assert "result: DE (Defender Eliminated)" in out
+
+
+@pytest.mark.parametrize("table_drm, woods_drm, applied", [
+    ("attacker", 2, 0),    # a positive DRM helps the attacker: the clear hex (0) is worse for it than the woods
+    ("attacker", -2, -2),  # the woods' -2 is worse
+    ("defender", 2, 2),    # a positive DRM helps the defender: the woods' +2 is worse for the attacker
+    ("defender", -2, 0),
+])
+def test_a_multi_hex_battle_takes_the_terrain_drm_worst_for_the_attacker(tmp_path, table_drm, woods_drm, applied):
+    text = (GAMES / "multi_hex.rulec").read_text(encoding="utf-8")
+    text = text.replace("terrain woods { move = 2  combat_shift = -1 }", f"terrain woods {{ move = 2  combat_drm = {woods_drm} }}")
+    text = text.replace("  kind = differential\n", f"  kind = differential\n  drm = {table_drm}\n", 1)
+    path = tmp_path / "multi_hex_drm.rulec"
+    path.write_text(text, encoding="utf-8")
+    state = new_game(load_game(str(path))).arrange(PLACES, phase="blue_fight")
+    for step in (Action.attack("0302"), Action.attack("0304"), Action.with_unit("b1")):  # 0304 is woods, 0302 clear
+        state.apply_action(step)
+    assert state.odds().drm == applied and state.odds().terrain_shift == 0

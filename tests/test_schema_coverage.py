@@ -104,6 +104,7 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     ("HookEffect", "kind"), ("HookEffect", "side"), ("HookEffect", "amount"), ("HookEffect", "units"), ("Game", "units"),
     ("Phase", "placement"), ("Arrival", "placement"), ("Placement", "hexes"), ("Placement", "cost"),
     ("Scenario", "turns"), ("GameInfo", "turns"), ("Scenario", "vp"), ("Scenario", "options"), ("Game", "options"),
+    ("HookEffect", "marker"), ("Effect", "marker"),  # [engine/procedures.py _change_markers, engine/effects.py]
 })
 
 # Fields the checker reads to build another field that play reads.

@@ -206,7 +206,7 @@ class Wording:
         variable, members_tree = membership[2][1], membership[3]
         members = self.words(members_tree)
         thing = "unit" if _is_unit_set(members_tree) else "hex"
-        if thing == "hex" and not members.endswith("hexes"):
+        if thing == "hex" and not members.endswith("hexes") and not members.startswith("the hexes "):
             members = f"the hexes of {members}"  # a zone: "the hexes of Ring"
         self.bound[variable] = f"the other {thing}" if f"the {thing}" in self.bound.values() else f"the {thing}"
         try:

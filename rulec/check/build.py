@@ -256,7 +256,8 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
                   kinds.UNIT_TYPE: frozenset(unit_types), kinds.FLAG: frozenset(flags), kinds.UNIT: frozenset(units),
                   kinds.TERRAIN: frozenset(terrain), kinds.PHASE: frozenset(p.id for p in sequence if p is not None),
                   kinds.TRACE: frozenset(self.get(("trace",), {})),
-                  kinds.MARKER: frozenset(self.marker_ids())}
+                  kinds.MARKER: frozenset(self.marker_ids()),
+                  kinds.HEXSIDE_TYPE: frozenset(self.get(("hexside",), {}))}
         if game_map:
             result[kinds.HEX] = frozenset(game_map.hexes)
         return result

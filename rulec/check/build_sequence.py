@@ -15,8 +15,10 @@ from typing import Any
 
 from rulec.check.fields import plain
 from rulec.compile import kinds
-from rulec.compile.expressions import ExpressionCompiler
+from rulec.compile.expressions import ExpressionCompiler, ExpressionError
+from rulec.compile.functions import IN_BATTLE
 from rulec.diagnostics import did_you_mean
+from rulec.language.parse import unparse
 from rulec.language.document import Path
 from rulec.runtime import model as m
 
@@ -26,8 +28,11 @@ HOOK_EVENTS = ("phase_start", "phase_end")
 GAME_EVENTS = ("unit_eliminated", "unit_exited", "battle_resolved", "game_end")
 UNIT_EVENTS = frozenset({"unit_eliminated", "unit_exited"})  # their expressions are about the unit
 # Hook effects and the kinds of their arguments.
-HOOK_EFFECTS = {"score": (kinds.SIDE, kinds.NUMBER), "eliminate": (kinds.UNITS,)}
-HOOK_FORMS = {"score": "score(SIDE, AMOUNT)", "eliminate": "eliminate(UNITS)"}
+HOOK_EFFECTS = {"score": (kinds.SIDE, kinds.NUMBER), "eliminate": (kinds.UNITS,), "mark": (kinds.UNITS, kinds.MARKER),
+                "unmark": (kinds.UNITS, kinds.MARKER)}
+HOOK_FORMS = {"score": "score(SIDE, AMOUNT)", "eliminate": "eliminate(UNITS)", "mark": "mark(UNITS, MARKER)",
+              "unmark": "unmark(UNITS, MARKER)"}
+BATTLE_EVENTS = frozenset({"battle_resolved"})  # their expressions see the battle: attackers, defender_hexes...
 
 
 class SequenceSections:
@@ -87,7 +92,8 @@ class SequenceSections:
         hooks = []
         for event, body in (self.get(("sequence", "on")) or {}).items():
             if event in GAME_EVENTS and isinstance(body, dict):  # anything else: the schema reports it
-                hooks.append(self.hook(event, body, ("sequence", "on", event), compiler.for_unit(event in UNIT_EVENTS)))
+                about = compiler.inside(IN_BATTLE) if event in BATTLE_EVENTS else compiler.for_unit(event in UNIT_EVENTS)
+                hooks.append(self.hook(event, body, ("sequence", "on", event), about))
         return tuple(hooks)
 
     def hook(self, event: str, body: dict, path: Path, compiler: ExpressionCompiler) -> m.Hook:
@@ -116,8 +122,31 @@ class SequenceSections:
                 return None
             amount = self.expression({"tree": args[1]}, path, compiler, kinds.NUMBER)
             return m.HookEffect("score", side=side, amount=amount) if amount else None
+        if name in ("mark", "unmark"):
+            return self.marking_effect(name, args, path, compiler)
         units = self.expression({"tree": args[0]}, path, compiler, kinds.UNITS)
         return m.HookEffect("eliminate", units=units) if units else None
+
+    def marking_effect(self, name: str, args: list, path: Path, compiler: ExpressionCompiler) -> m.HookEffect | None:
+        """mark(UNITS, MARKER) or unmark(UNITS, MARKER); HEXES instead of UNITS for a marker put on hexes."""
+        marker_name = args[1][1] if args[1][0] in ("name", "const") else None
+        marker = self.marker_reference(str(marker_name) if marker_name is not None else unparse(args[1]), path)
+        if marker is None:
+            return None
+        on_hexes = self.get(("marker", marker, "on"), "unit") == "hex"
+        wanted, other = (kinds.HEXES, kinds.UNITS) if on_hexes else (kinds.UNITS, kinds.HEXES)
+        try:
+            found = compiler.typed(args[0]).kind
+        except ExpressionError:
+            found = None  # reported just below, at its place
+        if found == other:
+            self.error("wrong-kind", f"marker '{marker}' is put on {'hexes' if on_hexes else 'units'}: {name} takes a set "
+                       f"of {wanted} first, not {other} ({unparse(args[0])})", path,
+                       f"write {name}(select(h in hexes() where ...), {marker})" if on_hexes
+                       else f"write {name}(select(u in units() where ...), {marker})")
+            return None
+        targets = self.expression({"tree": args[0]}, path, compiler, wanted)
+        return m.HookEffect(name, units=targets, marker=marker) if targets else None
 
     def placement(self, body: dict, path: Path, compiler: ExpressionCompiler) -> m.Placement | None:
         pool = self.expression(body.get("pool"), path + ("pool",), compiler, kinds.UNITS)

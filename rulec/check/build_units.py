@@ -1,8 +1,10 @@
-"""Build: who may attack, who must attack and who must be attacked (`combat { ... }`).
+"""Build: who may attack, who may join which battle, who must attack what and who must be attacked (`combat { ... }`).
 
 Each is a condition about one unit (the compiler's `about_unit` names: `unit`,
 `strength`, `type`, `side`, `has_flag(unit, F)`...), compiled like award
-conditions; the engine reads them in engine/duties.py. Part of the Builder
+conditions; may_join also sees the battle so far (a battle modifier's names:
+attackers, defender_hexes...). The engine reads them in engine/duties.py and
+engine/joining.py. Part of the Builder
 (rulec/check/build.py), which builds the units and calls `variants` for each; an
 option's choice of variant counters is `variant_choice`.
 """
@@ -12,9 +14,12 @@ from __future__ import annotations
 from typing import Any
 
 from rulec.compile import kinds
+from rulec.compile.functions import IN_BATTLE
 from rulec.runtime import model as m
 
-COMBAT_DUTIES = ("may_attack", "must_attack", "must_be_attacked")
+COMBAT_DUTIES = ("may_attack", "must_attack", "must_be_attacked", "must_attack_target")
+# Conditions about a unit and a battle: `unit` and the battle modifier's names (attackers, defender_hexes...).
+BATTLE_DUTIES = ("may_join",)
 
 
 class UnitSections:
@@ -24,8 +29,12 @@ class UnitSections:
         """The combat block's conditions about a unit, compiled (None where one failed: already reported)."""
         if compiler is None:
             return {}
-        return {name: self.expression(body[name], ("combat", name), compiler, kinds.BOOL)
-                for name in COMBAT_DUTIES if name in body}
+        built = {name: self.expression(body[name], ("combat", name), compiler, kinds.BOOL)
+                 for name in COMBAT_DUTIES if name in body}
+        in_battle = compiler.inside(IN_BATTLE, about_unit=True)
+        built.update({name: self.expression(body[name], ("combat", name), in_battle, kinds.BOOL)
+                      for name in BATTLE_DUTIES if name in body})
+        return built
 
     def variants(self, path: Any) -> tuple:
         """A unit's `variant NAME { strength move vp }` blocks, in file order."""

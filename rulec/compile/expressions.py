@@ -31,10 +31,12 @@ _ARITHMETIC = {"+", "-", "*", "/", "%"}
 _ORDER = {"<", "<=", ">", ">="}
 _EQUALITY = {"==", "!="}
 # Kinds of game ids, in the order a name that is several things is first read as.
-_ID_KINDS = (k.SIDE, k.UNIT, k.HEX, k.ZONE, k.EDGE, k.TERRAIN, k.UNIT_TYPE, k.FLAG, k.PHASE, k.TRACE, k.MARKER)
+_ID_KINDS = (k.SIDE, k.UNIT, k.HEX, k.ZONE, k.EDGE, k.TERRAIN, k.UNIT_TYPE, k.FLAG, k.PHASE, k.TRACE, k.MARKER,
+             k.HEXSIDE_TYPE)
 _DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER)
 # Where names of a field's own context exist, for the message when they are used elsewhere.
-_CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'", IN_BATTLE: "in a battle modifier's 'when'",
+_CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'",
+                  IN_BATTLE: "in a battle modifier's 'when', combat's 'may_join' and 'on battle_resolved' hooks",
                   IN_UNIT_MODIFIER: "in a unit modifier's 'when'"}
 
 

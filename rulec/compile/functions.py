@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulec.compile.kinds import (AREA, BOOL, EDGE, FLAG, HEX, HEXES, MARKER, NUMBER, PHASE, PHASE_KIND, SCOPE, SIDE,
-                                 STATUS, TERRAIN, TEXT, TRACE, UNIT, UNIT_TYPE, UNITS, ZONE)
+from rulec.compile.kinds import (AREA, BOOL, EDGE, FLAG, HEX, HEXES, HEXSIDE_TYPE, MARKER, NUMBER, PHASE, PHASE_KIND,
+                                 SCOPE, SIDE, STATUS, TERRAIN, TEXT, TRACE, UNIT, UNIT_TYPE, UNITS, ZONE)
 
 STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER = "static", "position", "unit", "marker"
 # Names that exist only where their field gives them a value: the hex a trace enters and the side tracing
@@ -194,6 +194,11 @@ _add(
              "whether a hex has a terrain, as its base terrain or as a feature (a city, a wood)", depends=STATIC),
     Function("adjacent", (HEX, HEX), BOOL, "ctx.adjacent({0}, {1})", "whether two hexes are neighbours on the map",
              depends=STATIC),
+    Function("neighbours", (HEX,), HEXES, "ctx.neighbours({0})", "the hexes next to a hex on the map (none for no hex)",
+             depends=STATIC),
+    Function("crossing", (HEX, HEX, HEXSIDE_TYPE), BOOL, "ctx.crossing({0}, {1}, {2})",
+             "whether the hexside between two neighbouring hexes carries a hexside type (a river): crossing(u.hex, h, river)",
+             depends=STATIC),
     Function("distance", (HEX, HEX), NUMBER, "ctx.distance({0}, {1})",
              "the distance in hexes, counted across the grid (a very large number if either is no hex)", depends=STATIC),
     Function("occupied", (HEX,), BOOL, "(len(ctx.units_at({0})) > 0)", "whether any unit stands in a hex"),
@@ -219,6 +224,10 @@ _add(
              "whether a trace reaches the unit's hex from its side's sources (a unit off the map: no)"),
     Function("traced_hex", (TRACE, SIDE, HEX), BOOL, "ctx.traced_hex({0}, {1}, {2})",
              "whether a trace of the side reaches a hex from its sources"),
+    # A counterfactual search, never kept with the position's traces: the position with those units taken off.
+    Function("traced_without", (TRACE, UNIT, UNITS), BOOL, "ctx.traced_without({0}, {1}, {2})",
+             "whether the trace would reach the unit's hex if those units were off the map (an attack that would "
+             "reopen a unit's supply): traced_without(supply, unit, defenders)"),
     Function("supplied", (UNIT,), BOOL, "ctx.traced('supply', {0})",
              "short for traced(supply, UNIT): needs a trace named supply"),
     # state

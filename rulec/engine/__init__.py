@@ -9,7 +9,8 @@ Modules, one job each:
     frames.py       the decision stack's frames: decisions pending within a phase (data only)
     decisions.py    what each kind of frame offers, does alone, and explains (wires the modules below)
     battles.py      battles declared step by step (attack HEX, with UNIT, resolve/cancel), the die roll
-    duties.py       who may attack, who must attack, who must be attacked (combat { may_attack ... })
+    duties.py       who may attack, who must attack (and what), who must be attacked (combat { may_attack ... })
+    joining.py      who may join a given battle (combat { may_join }), the battle as expressions see it
     sight.py        ranged attacks: hexes in range with a clear line of sight
     effects.py      a result's effects carried out in order (eliminate, retreat, exchange, losses, advance);
                     losses are paid a step at a time (units with reduced sides flip: GameState._lose_step)
@@ -26,7 +27,7 @@ Modules, one job each:
     history.py      what each unit did (moved, attacked, defended, retreated) and hexes entered, by phase
     context.py      EngineContext: the position as compiled expressions read it
     victory.py      VP awards, sudden death and victory levels
-    procedures.py   a phase's predicates (when, movers, attackers) and hooks, the game's own hooks
+    procedures.py   a phase's predicates (when, movers, attackers) and hooks (score, eliminate, mark, unmark)
     placement.py    placement phases: `place UNIT HEX` from a pool into allowed hexes (set-up, replacements)
     scenarios.py    a scenario's start, length, units, deployment and VP; options that exclude each other
     explain.py      why an order is illegal, citing the game's rule_refs

@@ -20,6 +20,12 @@ to; every attacker must be next to every target. A unit of a type with a `range`
 above 1 may instead attack targets in range with a clear line of sight (sight.py);
 whether it then retreats or advances is up to the result's effects (an advance is
 only ever into a hex next to the advancing unit).
+
+A game's `combat { may_join = ... }` (joining.py) narrows who may join which battle: a
+unit is offered (`with UNIT`) only where it holds for that battle as declared so far,
+a multi-hex battle takes another hex only where it still holds for every attacker, and
+`attack HEX` is offered only where some unit may join; a unit that owes a
+`must_attack_target` duty joins only battles against such a target (duties.py).
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
-from rulec.engine import duties, history, markers, modifiers, sight
+from rulec.engine import duties, history, joining, markers, modifiers, sight
 from rulec.engine.actions import ATTACK, CANCEL, END, FIGHT, RESOLVE, WITH, Action
 from rulec.engine.frames import Battle, Declare, Declared, Effects, Roll
 from rulec.engine.statuses import ON_MAP
@@ -48,11 +54,13 @@ class BattleReport:
     odds: fight.Odds
     roll: int
     result: str
+    battle: Battle | None = None  # the battle itself, for what `on battle_resolved` hooks ask of it
 
 
 # ------------------------------------------------------------ the combat phase: pick a target
-def target_actions(state: "GameState") -> list[Action]:
-    """`attack HEX` for each enemy hex that may still be attacked by a unit next to it."""
+def target_actions(state: "GameState", joinable_only: bool = True) -> list[Action]:
+    """`attack HEX` for each enemy hex that may still be attacked by a unit next to it (and, `joinable_only`,
+    that some unit may join a battle against: the game's may_join, the duties of must_attack_target)."""
     if state.game.combat is None:
         return []
     side = state.phase.side
@@ -73,6 +81,9 @@ def target_actions(state: "GameState") -> list[Action]:
         if units[there[0]].side == side or (defended and not defended.isdisjoint(there)):
             continue
         actions.append(Action.attack(h))
+    combat = state.game.combat
+    if joinable_only and (combat.may_join is not None or combat.must_attack_target is not None):
+        actions = [a for a in actions if eligible(state, Declare(side, (a.hex,)))]
     return actions
 
 
@@ -94,6 +105,11 @@ def eligible(state: "GameState", frame: Declare, targets: tuple[Hex, ...] | None
         if h is not None and uid in ready and uid not in frame.attackers and \
                 sight.in_sight(state.tables, h, reach).issuperset(targets):
             found.add(uid)
+    combat = state.game.combat
+    if combat.may_join is not None:
+        found = {u for u in found if joining.may_join(state, u, targets, frame.attackers)}
+    if combat.must_attack_target is not None:
+        found -= duties.bound_elsewhere(state, found, targets)
     return sorted(found, key=order.__getitem__)
 
 
@@ -121,14 +137,23 @@ def more_targets(state: "GameState", frame: Declare) -> list[Action]:
     if not state.game.combat.multi_hex:
         return []
     actions = []
-    for target in target_actions(state):  # enemy hexes not yet attacked this phase
+    for target in target_actions(state, joinable_only=False):  # enemy hexes not yet attacked this phase
         h = target.hex
         if h in frame.targets:
             continue
-        if all(reaches(state, u, h) for u in frame.attackers) and \
+        if all(reaches(state, u, h) for u in frame.attackers) and not refused_by_more(state, frame, h) and \
                 (frame.attackers or eligible(state, frame, frame.targets + (h,))):
             actions.append(target)
     return actions
+
+
+def refused_by_more(state: "GameState", frame: Declare, h: Hex) -> list[str]:
+    """The attackers so far that may not stay in the battle if it takes `h` too: the game's may_join fails for
+    them against the hexes together (with the other attackers as the battle's `attackers`)."""
+    targets = tuple(sorted(frame.targets + (h,)))
+    refused = [u for u in frame.attackers
+               if not joining.may_join(state, u, targets, tuple(a for a in frame.attackers if a != u))]
+    return refused
 
 
 def declare_legal(state: "GameState", frame: Declare) -> list[Action]:
@@ -176,6 +201,11 @@ def declare_why(state: "GameState", frame: Declare, action: Action) -> tuple[str
         if not state.game.combat.multi_hex:
             return (f"a battle has one target hex in this game: resolve or cancel the battle against "
                     f"{' '.join(frame.targets)} first", "declare_attack")
+        refused = refused_by_more(state, frame, action.hex)
+        if refused:
+            return (f"{action.hex} may not join this battle: the game's condition (may_join = "
+                    f"{state.game.combat.may_join.source}) fails for {', '.join(map(state.unit_name, refused))} "
+                    "against the hexes together", "join")
         return (f"{action.hex} may not join this battle: every attacker must be next to every target hex, and the "
                 "hex must hold enemy units not yet attacked this phase", "declare_attack")
     return (f"the battle against {' '.join(frame.targets)} is being declared: add attackers (`with UNIT`), "
@@ -187,7 +217,19 @@ def why_not_join(state: "GameState", frame: Declare, uid: str) -> tuple[str, str
     name = state.tables.short_name.get(uid, uid)
     if uid in frame.attackers:
         return f"{name} already attacks in this battle", None
-    return why_not_attack(state, uid, frame.targets) or (f"{name} may not attack", None)
+    return why_not_attack(state, uid, frame.targets) or joining.why_not(state, uid, frame.targets, frame.attackers) or \
+        duties.why_not_join(state, uid, frame.targets) or (f"{name} may not attack", None)
+
+
+def why_no_one_joins(state: "GameState", target: Hex) -> tuple[str, str | None] | None:
+    """Why no unit able to attack `target` may join a battle against it (the game's may_join, a duty owed
+    elsewhere); None when no such unit stands next to it, or one may join."""
+    frame = Declare(state.phase.side, (target,))
+    ready = [u for u in sorted(state._ready_to_attack(), key=state.tables.unit_order.__getitem__)
+             if u in state.pos and reaches(state, u, target)]
+    if not ready or eligible(state, frame):
+        return None
+    return joining.why_not(state, ready[0], frame.targets, ()) or duties.why_not_join(state, ready[0], frame.targets)
 
 
 def why_not_attack(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tuple[str, str | None] | None:
@@ -284,7 +326,8 @@ def roll_apply(state: "GameState", frame: Roll, action: Action) -> None:
     battle = frame.battle
     table = state.game.tables[state.game.combat.table]
     code = fight.result_code(table, battle.odds.column, action.number, battle.odds.drm)
-    state.last_battle = BattleReport(battle.hex, battle.attackers, battle.defenders, battle.odds, action.number, code)
+    state.last_battle = BattleReport(battle.hex, battle.attackers, battle.defenders, battle.odds, action.number, code,
+                                     battle)
     state._stack.append(Effects(battle, state.game.results[code].effects))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Collection, Sequence
 
 from rulec.engine import markers
-from rulec.engine.traces import traced_hexes
+from rulec.engine.traces import traced_hexes, traced_hexes_without
 from rulec.runtime.context import ContextBase, select_units
 from rulec.runtime.model import Unit
 
@@ -88,6 +88,14 @@ class EngineContext(ContextBase):
 
     def traced_hex(self, trace: str, side: str, hex: str) -> bool:
         return hex in traced_hexes(self._state, trace, side, EngineContext(self._state))
+
+    def traced_without(self, trace: str, unit: Unit, units: Collection[Unit]) -> bool:
+        state = self._state
+        where = state.positions.get(unit.id)
+        gone = frozenset(u.id for u in units if u.id != unit.id)  # the unit itself stays: it is the one tracing
+        if not gone.intersection(state.positions):
+            return self.traced(trace, unit)
+        return where is not None and where in traced_hexes_without(state, trace, unit.side, gone, EngineContext)
 
     # ------------------------------------------------------------ markers
     def marked(self, unit: Unit, marker: str) -> bool:

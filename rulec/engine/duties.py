@@ -8,7 +8,13 @@ conditions about one unit (model.CombatRules), read here:
 - must_attack: a phasing unit for which it holds, that may still attack and stands next
   to an enemy hex that may still be attacked, must attack this phase;
 - must_be_attacked: an enemy unit for which it holds, not attacked yet this phase, with a
-  phasing unit next to it that may still attack, must be attacked this phase.
+  phasing unit next to it that may still attack, must be attacked this phase;
+- must_attack_target (about an enemy unit): what a unit under must_attack must attack. Only
+  a hex holding such a unit counts for its duty, and while its duty is open the unit may
+  join no battle without such a hex (it would have used its attack on something else).
+
+An attack counts for a duty only where the game's may_join (joining.py) lets the unit
+join a battle against that hex alone.
 
 While a duty is open the combat phase may not end (and, in a game that declares every
 battle first, the first battle may not be fought); a battle may not be resolved without a
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulec.engine import joining
 from rulec.engine.context import EngineContext
 from rulec.engine.statuses import ON_MAP
 from rulec.runtime.model import Hex
@@ -81,7 +88,8 @@ def _open_duties(state: "GameState") -> tuple[tuple[str, ...], tuple[str, ...]]:
             unit = state.unit(uid)
             if unit.side == side or uid in state.defended:
                 continue
-            if any(u in ready for n in neighbours[h] for u in occupants.get(n, ())) and \
+            near = (u for n in neighbours[h] for u in occupants.get(n, ()))
+            if any(u in ready and joining.may_join(state, u, (h,), ()) for u in near) and \
                     _holds(state, combat.must_be_attacked, uid):
                 must_be_attacked.append(uid)
     return tuple(must_attack), tuple(must_be_attacked)
@@ -92,11 +100,35 @@ def _holds(state: "GameState", condition, uid: str) -> bool:
 
 
 def _attackable_near(state: "GameState", uid: str, occupants: dict, leaving_out: tuple[Hex, ...] = ()) -> list[Hex]:
-    """The enemy hexes next to `uid` that may still be attacked this phase (but those in `leaving_out`)."""
+    """The enemy hexes next to `uid` that may still be attacked this phase, that hold a target of its duty and
+    that it may join a battle against (but those in `leaving_out`)."""
     side, units, defended = state.unit(uid).side, state._units, state.defended
     return [n for n in state.tables.neighbours[state.pos[uid]]
             if n not in leaving_out and n in occupants and units[occupants[n][0]].side != side
-            and defended.isdisjoint(occupants[n])]
+            and defended.isdisjoint(occupants[n]) and holds_target(state, n) and joining.may_join(state, uid, (n,), ())]
+
+
+def holds_target(state: "GameState", h: Hex) -> bool:
+    """Does hex `h` hold a unit for which the game's must_attack_target holds (any unit without one)?"""
+    condition = state.game.combat.must_attack_target
+    if condition is None:
+        return True
+    key = ("duty target", h)
+    found = state._cache.get(key)
+    if found is None:
+        found = state._cache[key] = any(_holds(state, condition, u) for u in state._occupants().get(h, ()))
+    return found
+
+
+def bound_elsewhere(state: "GameState", units: set[str], targets: tuple[Hex, ...]) -> set[str]:
+    """Of `units`, those a battle against `targets` must leave out: units whose must_attack duty is open (a target
+    of must_attack_target next to them) when no hex of `targets` holds such a target."""
+    combat = state.game.combat
+    if combat.must_attack_target is None or combat.must_attack is None or any(holds_target(state, h) for h in targets):
+        return set()
+    occupants = state._occupants()
+    return {uid for uid in units if uid in state.pos and _holds(state, combat.must_attack, uid)
+            and _attackable_near(state, uid, occupants)}
 
 
 def left_out(state: "GameState", frame: "Declare", joinable: list[str]) -> list[str]:
@@ -122,6 +154,15 @@ def why_not_end(state: "GameState") -> tuple[str, str | None] | None:
         hexes = sorted({state.pos[u] for u in attacked})
         parts.append(f"the units in {', '.join(hexes)} must still be attacked ({', '.join(name(u) for u in attacked)})")
     return "combat is mandatory: " + "; ".join(parts), "mandatory_combat"
+
+
+def why_not_join(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tuple[str, str] | None:
+    """Why `uid` may not join a battle against `targets` for the duty it owes elsewhere (None: it may)."""
+    if not bound_elsewhere(state, {uid}, targets):
+        return None
+    return (f"combat is mandatory: {state.unit_name(uid)} must attack a unit for which the game's condition "
+            f"(must_attack_target = {state.game.combat.must_attack_target.source}) holds, and "
+            f"{' and '.join(targets)} holds none", "mandatory_combat")
 
 
 def why_not_resolve(state: "GameState", units: list[str]) -> tuple[str, str | None]:

@@ -114,6 +114,9 @@ def _why_not_attack(state: "GameState", action: Action) -> tuple[str, str | None
     if len(set(action.units)) != len(action.units):
         return "a unit is named twice", None
     if not action.units:
+        refused = battles.why_no_one_joins(state, action.hex)
+        if refused is not None:
+            return refused
         if battles.ranged_units(state):
             return (f"no unit that may still attack this phase is next to {action.hex}, nor in range of it "
                     "with a clear line of sight", "adjacent")

@@ -10,13 +10,17 @@ hooks on phase_start and phase_end, and movement and combat phases a `movers` or
 The game's own hooks (sequence { on unit_eliminated | unit_exited | battle_resolved |
 game_end }) run from state.py and effects.py where those events happen. New hook effects
 are entries in EFFECTS: a function of the state, the effect, the evaluation context and
-the name the VP log gives the hook.
+the name the VP log gives the hook. `mark(UNITS, MARKER)` and `unmark(UNITS, MARKER)` put a
+marker on the units still on the map (or on hexes, for a marker on hexes) or take it off;
+the expressions of an `on battle_resolved` hook see the battle just resolved (`attackers`,
+`defenders`: those still on the map; `attacker_hexes`, `defender_hexes`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from rulec.engine import joining, markers
 from rulec.engine.context import EngineContext
 from rulec.engine.statuses import ON_MAP, PENDING
 from rulec.runtime.model import Hook, HookEffect, Phase, Unit
@@ -57,22 +61,38 @@ def run_hooks(state: "GameState", event: str) -> None:
 
 
 def run_game_hooks(state: "GameState", event: str, unit: Unit | None = None) -> None:
-    """Carry out the game's own hooks on `event` (about `unit`, for a unit's elimination or exit)."""
+    """Carry out the game's own hooks on `event` (about `unit`, for a unit's elimination or exit; about the
+    battle just resolved, state.last_battle, for battle_resolved)."""
     if state.game.hooks:
-        _run(state, state.game.hooks, event, unit, event)
+        context_of = _battle_context if event == "battle_resolved" else EngineContext
+        _run(state, state.game.hooks, event, unit, event, context_of)
 
 
-def _run(state: "GameState", hooks: tuple[Hook, ...], event: str, unit: Unit | None, source: str) -> None:
+def _battle_context(state: "GameState", unit: Unit | None = None) -> EngineContext:
+    """What a battle_resolved hook sees: the battle's attackers and defenders still on the map, the hexes they
+    fought from and in."""
+    report = state.last_battle
+    battle = report.battle if report is not None else None
+    if battle is None:
+        return EngineContext(state, unit)
+    on_map = state.where
+    return joining.battle_context(state, battle.side, [u for u in battle.attackers if on_map[u] == ON_MAP],
+                                  battle.attacker_hexes, [u for u in battle.defenders if on_map[u] == ON_MAP],
+                                  battle.targets, unit)
+
+
+def _run(state: "GameState", hooks: tuple[Hook, ...], event: str, unit: Unit | None, source: str,
+         context_of: Callable[..., EngineContext] = EngineContext) -> None:
     """Each hook on `event` whose `when` holds; `source` names it in the VP log."""
     for hook in hooks:
         if hook.event != event:
             continue
-        context = EngineContext(state, unit)
+        context = context_of(state, unit)
         if hook.when is not None and not hook.when(context):
             continue
         for effect in hook.effects:
             EFFECTS[effect.kind](state, effect, context, source)
-            context = EngineContext(state, unit)  # the next effect sees what this one did
+            context = context_of(state, unit)  # the next effect sees what this one did
 
 
 def _score(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
@@ -90,7 +110,28 @@ def _eliminate(state: "GameState", effect: HookEffect, context: EngineContext, s
             state._eliminate(unit.id)
 
 
+def _mark(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+    _change_markers(state, effect, context, markers.mark)
+
+
+def _unmark(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+    _change_markers(state, effect, context, markers.unmark)
+
+
+def _change_markers(state: "GameState", effect: HookEffect, context: EngineContext, change: Callable) -> None:
+    """mark or unmark: the units of the set still on the map, or the hexes of the set (a marker on hexes)."""
+    assert effect.units is not None and effect.marker is not None, "mark(units, marker): the checker gives both"
+    on_hexes = state.game.markers[effect.marker].on == "hex"
+    for target in list(effect.units(context)):
+        if on_hexes:
+            change(state, target, effect.marker)
+        elif state.where.get(target.id) == ON_MAP:
+            change(state, target.id, effect.marker)
+
+
 EFFECTS: dict[str, Callable[["GameState", HookEffect, EngineContext, str], None]] = {
     "score": _score,
     "eliminate": _eliminate,
+    "mark": _mark,
+    "unmark": _unmark,
 }

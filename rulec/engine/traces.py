@@ -31,6 +31,22 @@ def traced_hexes(state: "GameState", trace_id: str, side: str, context: Any) -> 
     return found
 
 
+def traced_hexes_without(state: "GameState", trace_id: str, side: str, gone: frozenset[str],
+                         context_of: Any) -> frozenset[Hex]:
+    """Every hex `side`'s trace would reach were the units `gone` off the map (traced_without): the search on
+    a copy of the position without them, kept apart from the position's own traces; `context_of` makes an
+    EngineContext of a state."""
+    key = ("trace without", trace_id, side, gone)
+    found = state._cache.get(key)
+    if found is None:
+        without = object.__new__(type(state))  # a shallow view: only the positions differ, nothing is changed
+        without.__dict__.update(state.__dict__)
+        without.pos = {uid: h for uid, h in state.pos.items() if uid not in gone}
+        without._cache = {}
+        found = state._cache[key] = search(without, state.game.traces[trace_id], side, context_of(without))
+    return found
+
+
 def search(state: "GameState", trace: Trace, side: str, context: Any) -> frozenset[Hex]:
     """The breadth-first search itself; each hex's `through` is evaluated once."""
     context.friendly = side

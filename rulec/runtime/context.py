@@ -82,6 +82,14 @@ class EvalContext(Protocol):
     def adjacent(self, a: str, b: str) -> bool:
         ...
 
+    def neighbours(self, hex: str) -> Collection[str]:
+        """The hexes next to `hex` on the map."""
+        ...
+
+    def crossing(self, a: str, b: str, hexside_type: str) -> bool:
+        """Whether the hexside between neighbours `a` and `b` carries the hexside type."""
+        ...
+
     def distance(self, a: str, b: str) -> int:
         ...
 
@@ -111,6 +119,10 @@ class EvalContext(Protocol):
 
     def traced_hex(self, trace: str, side: str, hex: str) -> bool:
         """Whether the side's trace reaches the hex from its sources."""
+        ...
+
+    def traced_without(self, trace: str, unit: Unit, units: Collection[Unit]) -> bool:
+        """Whether the trace would reach the unit's hex were `units` off the map."""
         ...
 
     def marked(self, unit: Unit, marker: str) -> bool:
@@ -244,6 +256,14 @@ class ContextBase:
         gmap = self.game.map if self.game is not None else None
         return gmap is not None and b in gmap.neighbours.get(a, {}).values()
 
+    def neighbours(self, hex: str) -> Collection[str]:
+        gmap = self.game.map if self.game is not None else None
+        return tuple(gmap.neighbours.get(hex, {}).values()) if gmap is not None else ()
+
+    def crossing(self, a: str, b: str, hexside_type: str) -> bool:
+        gmap = self.game.map if self.game is not None else None
+        return gmap is not None and hexside_type in gmap.features_between(a, b)
+
     def distance(self, a: str, b: str) -> int:
         gmap = self.game.map if self.game is not None else None
         if gmap is None or a not in gmap.coordinates or b not in gmap.coordinates:
@@ -326,6 +346,9 @@ class StandInContext(ContextBase):
         return True  # a made-up position traces everywhere (no trace is searched)
 
     def traced_hex(self, trace: str, side: str, hex: str) -> bool:
+        return True
+
+    def traced_without(self, trace: str, unit: Unit, units: Collection[Unit]) -> bool:
         return True
 
     # A made-up position carries no marker and has no history.

@@ -470,6 +470,11 @@ class CombatRules:
     may_attack: Expr | None = None
     must_attack: Expr | None = None
     must_be_attacked: Expr | None = None
+    # Who may join a given battle: a condition about a phasing unit (`unit`) and the battle so far
+    # (attackers, defenders, defender_hexes...), checked as it joins and as the battle takes another hex.
+    may_join: Expr | None = None
+    # What a unit under `must_attack` must attack: a condition about an enemy unit (`unit`); None: any enemy.
+    must_attack_target: Expr | None = None
     # A side's total strength in a battle after unit modifiers: "keep" its fraction, or round it.
     fractions: Literal["keep", "down", "up", "nearest"] = "keep"
 
@@ -482,12 +487,14 @@ PhaseKind = Literal["movement", "combat", "placement", "automatic"]
 
 @dataclass(frozen=True)
 class HookEffect:
-    """One thing a hook does: score(side, amount) adds VP; eliminate(units) removes units from the map."""
+    """One thing a hook does: score(side, amount) adds VP; eliminate(units) removes units from the map;
+    mark(units, marker) and unmark(units, marker) put a marker on units (or hexes) or take it off."""
 
-    kind: Literal["score", "eliminate"]
+    kind: Literal["score", "eliminate", "mark", "unmark"]
     side: str | None = None
     amount: Expr | None = None  # score: a number
-    units: Expr | None = None  # eliminate: a set of units
+    units: Expr | None = None  # eliminate, mark, unmark: a set of units (mark, unmark: of hexes, for a hex marker)
+    marker: str | None = None  # mark, unmark
 
 
 @dataclass(frozen=True)

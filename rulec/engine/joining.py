@@ -1,0 +1,62 @@
+"""Who may join a given battle (`combat { may_join = ... }`), and the battle as expressions see it.
+
+`may_join` is a condition about a phasing unit (`unit`) and the battle it would join, as
+declared so far: `attackers` (the units already in it, not the one asking), `defenders`,
+`attacker_hexes`, `defender_hexes`, `defender_hex`, `attacker_side`, `defender_side` (the
+names of a battle modifier's `when`). battles.py asks it before offering `with UNIT`, before
+a multi-hex battle takes another hex (every attacker so far must still be allowed), and
+before offering `attack HEX` at all; duties.py asks it so that no duty asks for a refused
+attack. Answers are kept for the position (GameState._cache).
+
+`battle_context` is also what an `on battle_resolved` hook's expressions see (procedures.py).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from rulec.engine.context import EngineContext
+from rulec.runtime.model import Hex, Unit
+
+if TYPE_CHECKING:
+    from rulec.engine.state import GameState
+
+
+def battle_context(state: "GameState", side: str, attackers: Sequence[str], attacker_hexes: Sequence[Hex],
+                   defenders: Sequence[str], targets: Sequence[Hex], unit: Unit | None = None) -> EngineContext:
+    """An EngineContext with the battle's names set: `side` attacks `targets` with `attackers` (from
+    `attacker_hexes`) against `defenders`; about `unit` if given."""
+    context = EngineContext(state, unit)
+    context.attackers = [state.unit(u) for u in attackers]
+    context.defenders = [state.unit(u) for u in defenders]
+    context.attacker_hexes = tuple(attacker_hexes)
+    context.defender_hexes = tuple(targets) or ("",)
+    context.attacker_side = side
+    context.defender_side = context.defenders[0].side if context.defenders else ""
+    return context
+
+
+def may_join(state: "GameState", uid: str, targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> bool:
+    """May `uid` join the battle of `attackers` (so far) against `targets`, as the game's may_join says?"""
+    combat = state.game.combat
+    condition = combat.may_join if combat is not None else None
+    if condition is None:
+        return True
+    key = ("may_join", uid, targets, attackers)
+    found = state._cache.get(key)
+    if found is None:
+        occupants, pos = state._occupants(), state.pos
+        context = battle_context(state, state.phase.side or "", attackers,
+                                 tuple(dict.fromkeys(pos[u] for u in attackers if u in pos)),
+                                 [u for h in targets for u in occupants.get(h, ())], targets, state.unit(uid))
+        found = state._cache[key] = bool(condition.function(context))
+    return found
+
+
+def why_not(state: "GameState", uid: str, targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> tuple[str, str] | None:
+    """Why `uid` may not join that battle by the game's may_join (None: it may)."""
+    if may_join(state, uid, targets, attackers):
+        return None
+    name = state.tables.short_name.get(uid, uid)
+    return (f"{name} may not join a battle against {' and '.join(targets)}: the game's condition "
+            f"(may_join = {state.game.combat.may_join.source}) fails", "join")
