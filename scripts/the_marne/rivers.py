@@ -58,30 +58,30 @@ def hexside_label(hexes: tuple[Hex, Hex]) -> str:
 
 
 def _on_map_run(points: list[tuple[str, float, float]]) -> list[tuple[float, float]]:
-    """The waypoints in km, the course cut where it leaves the map (the longest stretch on it)."""
+    """The waypoints in km, the course cut where it leaves the map (its longest stretch on the map).
+
+    The course is walked in steps of half a km; the stretch keeps its waypoints and gains its two ends
+    (where it crosses the map's edge) as waypoints.
+    """
     line = [grid.km_of(lat, lon) for _, lat, lon in points]
-    dense: list[tuple[float, float]] = []
+    walked: list[tuple[float, float]] = []
+    waypoints: set[int] = set()                 # indices in `walked` of the data file's waypoints
     for (x0, y0), (x1, y1) in zip(line, line[1:]):
+        waypoints.add(len(walked))
         steps = max(1, math.ceil(math.dist((x0, y0), (x1, y1)) / 0.5))
-        dense += [(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps) for i in range(steps)]
-    dense.append(line[-1])
-    inside = [_km_on_map(p) for p in dense]
-    runs: list[list[int]] = []
-    for i, ok in enumerate(inside):
-        if ok and (not runs or runs[-1][-1] != i - 1):
-            runs.append([i])
-        elif ok:
-            runs[-1].append(i)
-    best = max(runs, key=len)
-    kept = set(best)
-    waypoint_index = {0}
-    acc = 0
-    for (x0, y0), (x1, y1) in zip(line, line[1:]):
-        acc += max(1, math.ceil(math.dist((x0, y0), (x1, y1)) / 0.5))
-        waypoint_index.add(acc)
-    # the stretch's two ends, and every waypoint inside it
-    chosen = sorted({best[0], best[-1]} | {i for i in waypoint_index if i in kept})
-    return [dense[i] for i in chosen]
+        walked += [(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps) for i in range(steps)]
+    waypoints.add(len(walked))
+    walked.append(line[-1])
+    stretches: list[list[int]] = []
+    for i, point in enumerate(walked):
+        if _km_on_map(point):
+            if stretches and stretches[-1][-1] == i - 1:
+                stretches[-1].append(i)
+            else:
+                stretches.append([i])
+    kept = max(stretches, key=len)
+    chosen = sorted({kept[0], kept[-1]} | (waypoints & set(kept)))
+    return [walked[i] for i in chosen]
 
 
 def _km_on_map(point: tuple[float, float]) -> bool:
@@ -91,11 +91,13 @@ def _km_on_map(point: tuple[float, float]) -> bool:
     return grid.hex_of(lat, lon) is not None
 
 
-def _nearest_corner(graph: nx.Graph, candidates: list[Corner], point: tuple[float, float]) -> Corner:
+def _nearest_corner(candidates: list[Corner], point: tuple[float, float]) -> Corner:
     return min(candidates, key=lambda c: (math.dist(corner_km(c), point), c))
 
 
 def _route(graph: nx.Graph, start: Corner, end: Corner, a: tuple[float, float], b: tuple[float, float]) -> list[Corner]:
+    """The cheapest chain of hexsides from corner to corner: a hexside costs 1 plus the square of its
+    distance (in half hex heights) from the course between the two waypoints a and b."""
     segment = LineString([a, b]) if a != b else Point(a)
 
     def cost(u: Corner, v: Corner, _data: dict) -> float:
@@ -139,13 +141,13 @@ def draw_rivers(rivers: dict[str, dict], order: list[str], cities: list[list[str
         graph = full.copy()
         graph.remove_nodes_from(taken)          # no river touches another ...
         points = _on_map_run(spec["points"])
-        start = _nearest_corner(graph, list(graph.nodes), points[0])
+        start = _nearest_corner(list(graph.nodes), points[0])
         region = nx.node_connected_component(graph, start)     # the bank of the rivers drawn so far it starts on
         reachable = sorted(region)
-        corners = [_nearest_corner(graph, reachable, p) for p in points]
+        corners = [_nearest_corner(reachable, p) for p in points]
         if parent is not None:                  # ... except a tributary at its mouth, on its parent
             open_mouths = [c for c in drawn[parent] if any(n in region for n in full.neighbors(c))]
-            mouth = _nearest_corner(graph, open_mouths, points[-1])
+            mouth = _nearest_corner(open_mouths, points[-1])
             graph.add_node(mouth)
             for neighbour in full.neighbors(mouth):
                 if neighbour in region:
