@@ -258,3 +258,17 @@ def test_terrain_holds_the_marshes_of_saint_gond_and_the_forests(board):
     for lat, lon in [(49.36, 2.90), (49.26, 3.10), (49.14, 4.03), (49.15, 4.99), (48.41, 2.66)]:  # §4.2's great forests
         assert grid.hex_of(lat, lon) in woods, (lat, lon)
     assert len(woods) < len(board.hexes) / 5
+
+
+def test_rivers_keep_within_a_hex_of_their_waypoints(board):
+    """Every waypoint of §3 on the map lies within one hex (7.2 km) of a corner of its river, except
+    near Paris, which the Seine skirts so that the city lies on one bank."""
+    rivers = {s.id: s for s in board.hexside_sets if s.feature == "river"}
+    paris = grid.km_of(*map_data.PARIS_CENTRE)
+    for river_id, spec in map_data.RIVERS.items():
+        chain = chain_corners(rivers[river_id].sides)
+        for name, lat, lon in spec["points"]:
+            point = grid.km_of(lat, lon)
+            if grid.hex_of(lat, lon) is None or math.dist(point, paris) < 12:
+                continue
+            assert min(math.dist(point, corner) for corner in chain) < grid.HEX_KM, (river_id, name)
