@@ -458,6 +458,7 @@ class GameState:
     def _movement_actions(self) -> list[Action]:
         actions: list[Action] = []
         full = self._full_hexes()
+        free = self._uncounted()
         # A move changes the stacking in two hexes only: a unit that can end its move in
         # neither keeps the moves it had before (see apply_action).
         left, entered, before = self._cache.get("moves before") or (None, None, {})
@@ -472,7 +473,9 @@ class GameState:
                 kept = unmoved.get(uid)  # None: its moves depend on where friends stand; redo them
                 moves, exits, hexes, to = kept or self._unit_moves(uid)
                 legal = before.get(uid) if kept else None
-                if legal is None:
+                if uid in free:  # it does not count for stacking: no hex is full for it
+                    legal = moves
+                elif legal is None:
                     legal = moves if full.isdisjoint(hexes) else [m for m, h in zip(moves, to) if h not in full]
                 elif left in hexes or entered in hexes:
                     legal = patch_moves(legal, moves, to, full, (left, entered))
@@ -585,9 +588,9 @@ class GameState:
         key = ("zoc", side)
         zoc = self._cache.get(key)
         if zoc is None:
-            zoc_into, units = self.tables.zoc_into, self._units
+            zoc_into, typed, units = self.tables.zoc_into, self.tables.zoc_into_typed, self._units
             zoc = self._cache[key] = frozenset(chain.from_iterable(
-                [zoc_into[h] for uid, h in self.pos.items() if units[uid].side != side]))
+                [typed.get(units[uid].type, zoc_into)[h] for uid, h in self.pos.items() if units[uid].side != side]))
         return zoc
 
     def _enemy_occupied(self, side: str) -> frozenset[Hex]:
@@ -611,11 +614,24 @@ class GameState:
 
     def _entries_due(self) -> list[str]:
         """Without reinforcement_delay, the reinforcements due this turn that can enter now and must (docs/rulings.md)."""
-        moves = self._cache.get("moves") if not self.game.movement.reinforcement_delay else None
-        return [u for u, legal in (moves or {}).items() if legal and self.where[u] == PENDING and self.due.get(u) == self.turn]
+        moves = self._cache.get("moves") if self.game.movement.reinforcement_delay is not True else None
+        return [u for u, legal in (moves or {}).items() if legal and self.where[u] == PENDING and self.due.get(u) == self.turn
+                and not self._delay_allowed(u)]
 
     def _may_delay(self, uid: str) -> bool:
-        return self.game.movement.reinforcement_delay and self.due.get(uid) == self.turn
+        return self.due.get(uid) == self.turn and self._delay_allowed(uid)
+
+    def _delay_allowed(self, uid: str) -> bool:
+        """May the owner hold `uid` back a turn (movement { reinforcement_delay }, a condition about the unit
+        evaluated once a phase)?"""
+        rule = self.game.movement.reinforcement_delay
+        if isinstance(rule, bool):
+            return rule
+        key = ("delay", uid)
+        allowed = self._phase_moves.get(key)
+        if allowed is None:
+            allowed = self._phase_moves[key] = bool(rule(EngineContext(self, self._units[uid])))
+        return allowed
 
     def _reach(self, uid: str) -> Reach:
         key = ("reach", *self._moves_key(uid)) if self._modifiers[1] else ("reach", uid, self.pos.get(uid))
@@ -752,11 +768,12 @@ class GameState:
         found = self._cache.get(key)
         if found is None:
             bit, zoc_bits, units = self.tables.hex_bit, self.tables.zoc_bits, self._units
+            typed = self.tables.zoc_bits_typed  # unit types whose ZOC reaches across more hexsides
             enemy = zoc = friends = 0
             for uid, h in self.pos.items():
                 if units[uid].side != side:
                     enemy |= bit[h]
-                    zoc |= zoc_bits[h]
+                    zoc |= typed[units[uid].type][h] if typed and units[uid].type in typed else zoc_bits[h]
                 else:
                     friends |= bit[h]
             found = self._cache[key] = (enemy, zoc, friends)
@@ -785,8 +802,23 @@ class GameState:
             full = self._cache["full"] = {h for h, units in self._occupants().items() if crowded(units, stuck)}
         return full
 
+    def _uncounted(self) -> frozenset[str]:
+        """Units that do not count toward the stacking limit (stacking { counts }), worked out per position."""
+        counts = self.game.stacking.counts
+        if counts is None:
+            return frozenset()
+        found = self._cache.get("uncounted")
+        if found is None:
+            found = self._cache["uncounted"] = frozenset(
+                uid for uid in chain(self.pos, (u for u, w in self.where.items() if w == PENDING))
+                if not counts(EngineContext(self, self._units[uid])))
+        return found
+
     def _crowded(self, units: list[str], stuck: set[str]) -> bool:
         """Is a hex holding `units` full for a moving unit, given the units that cannot move away?"""
+        if self.game.stacking.counts is not None:
+            free = self._uncounted()
+            units = [u for u in units if u not in free]
         over = len(units) + 1 - self.game.stacking.limit
         if over <= 0:
             return False
@@ -802,7 +834,10 @@ class GameState:
         Within the limit, yes. Over it, only when the limit is checked at the end of
         the phase and enough of the units already there can still move away.
         """
-        others = [u for u in self._occupants().get(h, ()) if u != uid]
+        free = self._uncounted()
+        if uid in free:
+            return True  # a unit that does not count for stacking ends its move anywhere
+        others = [u for u in self._occupants().get(h, ()) if u != uid and u not in free]
         over = len(others) + 1 - self.game.stacking.limit
         if over <= 0:
             return True
@@ -939,7 +974,7 @@ class GameState:
                 return False
             move = self.tables.move_actions[(uid, h)]  # the one in `moves`
             return (move is action or move == action) and (h not in self._occupants() or self._may_end(uid, h))
-        if kind == END and not self._stack and self.game.movement.reinforcement_delay and not duties.binding(self):
+        if kind == END and not self._stack and self.game.movement.reinforcement_delay is True and not duties.binding(self):
             # legal_actions ends with it whenever nothing else must come first (reinforcement_delay = false:
             # not while reinforcements due now may still enter, so the full list decides)
             return action == Action.end() and not self.terminal
@@ -1043,7 +1078,9 @@ class GameState:
     def _overstacked_units(self) -> list[str]:
         limit = self.game.stacking.limit
         order = self.tables.unit_order
-        units = [u for h, us in self._occupants().items() if len(us) > limit for u in us]
+        free = self._uncounted()  # units that do not count are never removed for overstacking
+        counted = self._occupants().values() if not free else [[u for u in us if u not in free] for us in self._occupants().values()]
+        units = [u for us in counted if len(us) > limit for u in us]
         return sorted(units, key=order.__getitem__)
 
     def _late_arrivals(self) -> None:

@@ -174,6 +174,8 @@ class UnitType:
     symbol: str = "infantry"  # NATO symbol drawn on counters
     can_attack: bool = True
     range: int = 1  # hexes away its units may attack: 1 next to the target; more along a clear line of sight
+    # Hexside types its units' ZOC extends across even where they block ZOC (a fortress's guns over a river).
+    zoc_across: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -293,7 +295,9 @@ class MovementRules:
     control: Literal["pass_through", "enter", "end_move"] = "pass_through"
     exit_map: bool = False
     exit_cost: Literal["as_hex_left"] | int = "as_hex_left"
-    reinforcement_delay: bool = False
+    # May the owner hold a reinforcement due now back a turn: for every unit, or where the condition about
+    # the arriving unit holds (`side == red`).
+    reinforcement_delay: bool | Expr = False
     blocked_entry: Literal["closest_legal", "delay"] = "closest_legal"
     # A reinforcement due this turn that has not entered when its movement phase ends: it comes
     # next turn, or it is removed from the game (an arrival schedule that does not wait).
@@ -306,6 +310,9 @@ class StackingRules:
     checked: Literal["end_of_every_phase", "end_of_movement"] = "end_of_every_phase"
     pass_through_friendly: bool = True
     overstack: Literal["opponent_chooses_destroyed", "owner_removes"] = "opponent_chooses_destroyed"
+    # Which units count toward the limit (about the unit); None: every unit. A unit it fails for is never
+    # counted and never removed for overstacking (a fort counter).
+    counts: Expr | None = None
 
 
 # --------------------------------------------------------------------- combat
