@@ -30,6 +30,7 @@ FUNCTION_WORDS: dict[str, dict[int, str]] = {
     "has_terrain": {2: "{0} has {1} terrain"},
     "adjacent": {2: "{0} is next to {1}"},
     "distance": {2: "the distance in hexes from {0} to {1}"},
+    "distance_to": {2: "the distance in hexes from the nearest hex of {0} to {1}"},
     "occupied": {1: "a unit stands in {0}"},
     "occupied_by": {2: "a {a[0]} unit stands in {1}"},
     "enemy_occupied": {1: "an enemy unit stands in {0}", 2: "an enemy of {0} stands in {1}"},

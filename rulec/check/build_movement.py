@@ -13,6 +13,7 @@ from typing import Any
 
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler
+from rulec.compile.functions import IN_MOVE
 from rulec.runtime import model as m
 
 # Cost fields that may hold an expression, per block: (field, is it a table per unit type).
@@ -110,6 +111,9 @@ class MovementSections:
         if delay is not None and not isinstance(delay, bool):  # a condition about the arriving unit
             extra["reinforcement_delay"] = self.expression(delay, ("movement", "reinforcement_delay"),
                                                            compiler.for_unit(True), kinds.BOOL) or False
+        if "may_end_move" in body:  # about the mover and `hex`, a destination
+            extra["may_end_move"] = self.expression(body["may_end_move"], ("movement", "may_end_move"),
+                                                    compiler.inside(IN_MOVE, about_unit=True), kinds.BOOL)
         return self.record(m.MovementRules, ("movement",), **extra)
 
     def stacking(self, compiler: ExpressionCompiler) -> m.StackingRules:

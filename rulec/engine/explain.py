@@ -89,6 +89,8 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
     h = action.hex
     if h in state._enemy_occupied(unit.side):
         return f"{h} holds an enemy unit", "enemy_occupied"
+    if h in reach.destinations and not state.may_end_move(uid, h):
+        return f"{name} may not end its move in {h}: the game's may_end_move does not hold there", "end_move"
     if h in reach.destinations:
         return f"{name} may not end its move stacked in {h}", "stacking"
     if where == PENDING and unit.arrives and unit.arrives.placement == "anywhere":

@@ -459,6 +459,7 @@ class GameState:
         actions: list[Action] = []
         full = self._full_hexes()
         free = self._uncounted()
+        ends_rule = self.game.movement.may_end_move
         # A move changes the stacking in two hexes only: a unit that can end its move in
         # neither keeps the moves it had before (see apply_action).
         left, entered, before = self._cache.get("moves before") or (None, None, {})
@@ -472,6 +473,9 @@ class GameState:
             if status == ON_MAP or (status == PENDING and self._arrives_now(uid)):
                 kept = unmoved.get(uid)  # None: its moves depend on where friends stand; redo them
                 moves, exits, hexes, to = kept or self._unit_moves(uid)
+                if ends_rule is not None:  # where a move may end depends on the position: no patching
+                    moves, hexes, to = self._allowed_ends(uid, moves, to)
+                    kept = None
                 legal = before.get(uid) if kept else None
                 if uid in free:  # it does not count for stacking: no hex is full for it
                     legal = moves
@@ -515,6 +519,30 @@ class GameState:
                 if uid not in self.moved and not self._modifiers[1]:  # where it stands for the whole phase (see _movement_actions)
                     self._phase_moves[uid] = found
         return found
+
+    def _allowed_ends(self, uid: str, moves: tuple[Action, ...], to: tuple[Hex, ...]
+                      ) -> tuple[tuple[Action, ...], frozenset[Hex], tuple[Hex, ...]]:
+        """The moves (and their destinations, as a set and in order) that end where movement { may_end_move }
+        holds, about the unit where it stands and each destination: evaluated per destination, once a position."""
+        key = ("ends", uid)
+        found = self._cache.get(key)
+        if found is None:
+            rule = self.game.movement.may_end_move
+            context = EngineContext(self, self._units[uid])
+            keep = []
+            for h in to:
+                context.hex = h
+                keep.append(bool(rule(context)))
+            allowed = tuple(h for h, ok in zip(to, keep) if ok)
+            found = self._cache[key] = (tuple(m for m, ok in zip(moves, keep) if ok), frozenset(allowed), allowed)
+        return found
+
+    def may_end_move(self, uid: str, h: Hex) -> bool:
+        """Does movement { may_end_move } let `uid` end a move in `h` now (True without the rule)?"""
+        if self.game.movement.may_end_move is None:
+            return True
+        moves, _, _, to = self._unit_moves(uid)
+        return h in self._allowed_ends(uid, moves, to)[1]
 
     def _moves_key(self, uid: str) -> tuple:
         """What a unit's moves are kept under within the phase: where it stands, and its allowance when
@@ -966,11 +994,13 @@ class GameState:
             where = self.where[uid]
             if not (where == ON_MAP or (where == PENDING and self._arrives_now(uid))):
                 return False
-            moves, exits, hexes, _ = self._unit_moves(uid)
+            moves, exits, hexes, to = self._unit_moves(uid)
             if kind == EXIT:
                 return action in exits
             h = action.hex
             if h not in hexes:
+                return False
+            if self.game.movement.may_end_move is not None and h not in self._allowed_ends(uid, moves, to)[1]:
                 return False
             move = self.tables.move_actions[(uid, h)]  # the one in `moves`
             return (move is action or move == action) and (h not in self._occupants() or self._may_end(uid, h))

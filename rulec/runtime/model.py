@@ -299,6 +299,9 @@ class MovementRules:
     # the arriving unit holds (`side == red`).
     reinforcement_delay: bool | Expr = False
     blocked_entry: Literal["closest_legal", "delay"] = "closest_legal"
+    # Where a move may end: a condition about `unit` (the mover, where it stands before the move) and `hex`
+    # (a destination); None: wherever the search reaches.
+    may_end_move: Expr | None = None
     # A reinforcement due this turn that has not entered when its movement phase ends: it comes
     # next turn, or it is removed from the game (an arrival schedule that does not wait).
     late_arrival: Literal["next_turn", "removed"] = "next_turn"
