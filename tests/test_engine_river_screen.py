@@ -115,3 +115,45 @@ def test_stacking_is_not_checked_at_the_end_of_a_combat_phase(game):
     state = new_game(game).arrange({**START, "b_guard": "0501"}, turn=1, phase="blue_fight")
     state.apply_action(Action.end())
     assert state.removing is None and set(state.units_at("0501")) == {"b_guard", "b_picket"}
+
+
+# ------------------------------------------------------------ blocked entry areas
+BLUE = {"b_fort": "0402", "b_guard": "0404", "b_picket": "0501"}
+
+
+def reserve_entering(game, red: dict[str, str]):
+    state = new_game(game).arrange({**BLUE, **red, "b_reserve": PENDING}, turn=2, phase="blue_move")
+    return state, {h: state.move_cost("b_reserve", h) for h in destinations(state, "b_reserve")}
+
+
+def without_entry_rule(game, **changes):
+    return replace(game, movement=replace(game.movement, entry_blocked=None, **changes))
+
+
+def test_entry_hexes_in_an_enemy_zoc_are_blocked_and_the_unit_sidesteps_to_the_nearest_edge_hexes(game):
+    # Red in 0503 controls both hexes of the east road (0602, 0603): Blue enters by 0601 and 0604 instead.
+    _, costs = reserve_entering(game, {"r_line": "0503"})
+    assert costs["0601"] == 1 and costs["0604"] == 1
+    assert costs["0602"] == 2 and costs["0603"] == 2  # reached only by moving on from the sidestep
+
+
+def test_without_entry_blocked_an_entry_hex_in_an_enemy_zoc_is_entered_and_the_unit_stops(game):
+    _, costs = reserve_entering(without_entry_rule(game), {"r_line": "0503"})
+    assert costs == {"0602": 1, "0603": 1}
+
+
+def test_closest_legal_with_every_road_hex_enemy_occupied_enters_by_the_nearest_edge_hexes_on_either_side(game):
+    _, costs = reserve_entering(without_entry_rule(game), {"r_line": "0602", "r_reserve": "0603"})
+    assert costs == {"0601": 1, "0604": 1}  # in red's ZOC: the unit stops there
+
+
+def test_when_the_sidestep_hexes_are_blocked_too_the_unit_cannot_enter_and_comes_next_turn(game):
+    state, costs = reserve_entering(game, {"r_line": "0602", "r_reserve": "0603"})
+    assert costs == {}  # 0601 and 0604 are in red's ZOC, and the east edge has no other hex
+    state.apply_action(Action.end())
+    assert state.arrival_turn("b_reserve") == 3
+
+
+def test_with_blocked_entry_delay_a_blocked_area_is_not_sidestepped(game):
+    _, costs = reserve_entering(without_entry_rule(game, blocked_entry="delay"), {"r_line": "0602", "r_reserve": "0603"})
+    assert costs == {}

@@ -111,9 +111,10 @@ class MovementSections:
         if delay is not None and not isinstance(delay, bool):  # a condition about the arriving unit
             extra["reinforcement_delay"] = self.expression(delay, ("movement", "reinforcement_delay"),
                                                            compiler.for_unit(True), kinds.BOOL) or False
-        if "may_end_move" in body:  # about the mover and `hex`, a destination
-            extra["may_end_move"] = self.expression(body["may_end_move"], ("movement", "may_end_move"),
-                                                    compiler.inside(IN_MOVE, about_unit=True), kinds.BOOL)
+        for name in ("may_end_move", "entry_blocked"):  # about the unit and `hex`, a destination or an entry hex
+            if name in body:
+                extra[name] = self.expression(body[name], ("movement", name), compiler.inside(IN_MOVE, about_unit=True),
+                                              kinds.BOOL)
         return self.record(m.MovementRules, ("movement",), **extra)
 
     def stacking(self, compiler: ExpressionCompiler) -> m.StackingRules:

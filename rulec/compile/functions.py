@@ -139,7 +139,8 @@ NAMES.update({n.name: n for n in (
 # Names a field's own context gives a meaning of their own, over the one in NAMES (a name can exist in several
 # contexts: `hex` is the hex a trace enters, and in a move's condition the hex the move ends in).
 CONTEXT_NAMES: dict[str, dict[str, Name]] = {
-    IN_MOVE: {"hex": Name("hex", HEX, "ctx.hex", "in movement's may_end_move: the hex the move would end in", IN_MOVE)},
+    IN_MOVE: {"hex": Name("hex", HEX, "ctx.hex", "in movement's may_end_move: the hex the move would end in; in its "
+                          "entry_blocked: the entry hex", IN_MOVE)},
 }
 
 _UNIT_FILTERS = {"side": SIDE, "zone": AREA, "hex": HEX, "type": UNIT_TYPE, "flag": FLAG, "status": STATUS}

@@ -20,7 +20,7 @@ import random
 from dataclasses import replace
 from fractions import Fraction
 from itertools import chain
-from typing import Any, Callable, Iterable, KeysView
+from typing import Any, Callable, Iterable, KeysView, Sequence
 
 from rulec.diagnostics import did_you_mean
 from rulec.engine import battles, history, markers, placement, procedures, scenarios
@@ -554,11 +554,13 @@ class GameState:
     def _keeps_moves(self, uid: str) -> bool:
         """May this unit's moves be kept for the rest of the phase?
 
-        Not for a landing, nor when friends may not be passed through: then they
-        depend on where the friendly units are, and those move during the phase.
+        Not for a landing, nor when friends may not be passed through, nor for a reinforcement when
+        entry_blocked decides its entry hexes: then they depend on where the friendly units are, and
+        those move during the phase.
         """
         return (self.phase.kind == "movement" and not self._placed_anywhere(uid)
-                and self.game.stacking.pass_through_friendly)
+                and self.game.stacking.pass_through_friendly
+                and (self.game.movement.entry_blocked is None or self.where[uid] != PENDING))
 
     def _placed_anywhere(self, uid: str) -> bool:
         arrival = self._units[uid].arrives
@@ -709,17 +711,33 @@ class GameState:
             return Reach(spots, ()) if search is reach_of else MoveCosts(spots, {})
         hexes = arrival.hexes if arrival is not None else ()
         entry_cost = costs.offmap_entry_cost
-        reach = search(self.tables, allowance=allowance, start=None, entries=tuple((h, entry_cost[h]) for h in hexes),
+        reach = search(self.tables, allowance=allowance, start=None,
+                       entries=tuple((h, entry_cost[h]) for h in self._open_entries(unit, hexes)),
                        enemy=enemy, zoc=zoc, friends=friends, costs=costs)
         if reach.destinations or self.game.movement.blocked_entry != "closest_legal":
             return reach
         # Blocked entry: the closest hexes of the same map edge where entering is legal.
         for ring in self._fallback_rings(hexes):
-            reach = search(self.tables, allowance=allowance, start=None, entries=tuple((h, entry_cost[h]) for h in ring),
+            reach = search(self.tables, allowance=allowance, start=None,
+                           entries=tuple((h, entry_cost[h]) for h in self._open_entries(unit, ring)),
                            enemy=enemy, zoc=zoc, friends=friends, costs=costs)
             if reach.destinations:
                 return reach
         return NOWHERE if search is reach_of else MoveCosts({}, {})
+
+    def _open_entries(self, unit: Unit, hexes: Sequence[Hex]) -> Sequence[Hex]:
+        """The entry hexes movement { entry_blocked } does not block for `unit` (the search itself skips
+        enemy-occupied ones)."""
+        rule = self.game.movement.entry_blocked
+        if rule is None:
+            return hexes
+        context = EngineContext(self, unit)
+        open_hexes = []
+        for h in hexes:
+            context.hex = h
+            if not rule(context):
+                open_hexes.append(h)
+        return open_hexes
 
     def _step_costs(self, unit: Unit) -> StepCosts:
         """What steps cost `unit` in this phase (its type's costs, with the cost expressions' values of the phase)."""

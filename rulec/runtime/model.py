@@ -299,6 +299,9 @@ class MovementRules:
     # the arriving unit holds (`side == red`).
     reinforcement_delay: bool | Expr = False
     blocked_entry: Literal["closest_legal", "delay"] = "closest_legal"
+    # Which entry hexes of a reinforcement's area are blocked besides enemy-occupied ones: a condition about
+    # `unit` (the arriving unit) and `hex` (an entry hex), such as enemy_zoc(unit.side, hex); None: none more.
+    entry_blocked: Expr | None = None
     # Where a move may end: a condition about `unit` (the mover, where it stands before the move) and `hex`
     # (a destination); None: wherever the search reaches.
     may_end_move: Expr | None = None
