@@ -104,7 +104,11 @@ class MovementSections:
                 self.reference(hid, hexside_types, "hexside feature", path + ("not_across", i))
             if "option" in raw:
                 self.reference(raw["option"], options, "option", path + ("option",))
-            leave = m.LeaveZoc(when=when, cost=raw.get("cost", 0), into_zoc=raw.get("into_zoc", False),
+            into_zoc = raw.get("into_zoc", False)
+            if not isinstance(into_zoc, bool):  # about the unit and `hex`, the enemy-controlled hex entered
+                into_zoc = self.expression(into_zoc, path + ("into_zoc",), compiler.inside(IN_MOVE, about_unit=True),
+                                           kinds.BOOL) or False
+            leave = m.LeaveZoc(when=when, cost=raw.get("cost", 0), into_zoc=into_zoc, then_stop=raw.get("then_stop", False),
                                not_across=not_across, option=raw.get("option"))
         extra: dict[str, Any] = {"leave_zoc": leave} if leave or "leave_zoc" in body else {}
         delay = body.get("reinforcement_delay")

@@ -131,8 +131,8 @@ def _rule_fields_alone(game: Game, report: _Reporter) -> None:
         _alone(report, "movement", ("movement",), "zoc_extra_cost", "'zoc = extra_cost'")
     if _written(report, ("movement", "exit_cost")) and not movement.exit_map:
         _alone(report, "movement", ("movement",), "exit_cost", "'exit_map = true'")
-    if _written(report, ("movement", "leave_zoc")) and not movement.zoc_locks_start:
-        _alone(report, "movement", ("movement",), "leave_zoc", "'zoc_locks_start = true'")
+    if _written(report, ("movement", "leave_zoc")) and movement.zoc_to_zoc and not movement.zoc_locks_start:
+        _alone(report, "movement", ("movement",), "leave_zoc", "'zoc_locks_start = true' or 'zoc_to_zoc = false'")
     for hexside in game.hexside_types.values():
         path, where = ("hexside", hexside.id), f"hexside '{hexside.id}'"
         if _written(report, path + ("combat_when",)) and not (hexside.combat_shift or hexside.combat_drm):

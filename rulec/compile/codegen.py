@@ -34,7 +34,7 @@ INDENT = "    "
 RETURN_TYPES = {"amount": "int", "only": "bool", "when": "bool", "move": "int", "move_extra": "int",
                 "cost": "float", "eligible": "bool", "through": "bool", "through_static": "bool", "lost_when": "bool",
                 "expires": "bool", "reinforcement_delay": "bool", "counts": "bool",
-                "may_end_move": "bool", "entry_blocked": "bool"}
+                "may_end_move": "bool", "entry_blocked": "bool", "into_zoc": "bool"}
 # What each expression's `ctx` is, by the class the expression belongs to: the engine's EvalContext for
 # awards and victory conditions, the unit counts of an army (rulec.battle.army.ArmyCounts) for battle army states.
 CONTEXT_TYPES = {"Award": "EvalContext", "VictoryLevel": "EvalContext", "SuddenDeath": "EvalContext",

@@ -35,7 +35,7 @@ _ID_KINDS = (k.SIDE, k.UNIT, k.HEX, k.ZONE, k.EDGE, k.TERRAIN, k.UNIT_TYPE, k.FL
 _DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER, IN_MOVE)
 # Where names of a field's own context exist, for the message when they are used elsewhere.
 _CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'", IN_BATTLE: "in a battle modifier's 'when'",
-                  IN_UNIT_MODIFIER: "in a unit modifier's 'when'", IN_MOVE: "in movement's 'may_end_move' and 'entry_blocked'"}
+                  IN_UNIT_MODIFIER: "in a unit modifier's 'when'", IN_MOVE: "in movement's 'may_end_move', 'entry_blocked' and leave_zoc's 'into_zoc'"}
 
 
 class ExpressionError(Exception):

@@ -140,7 +140,7 @@ NAMES.update({n.name: n for n in (
 # contexts: `hex` is the hex a trace enters, and in a move's condition the hex the move ends in).
 CONTEXT_NAMES: dict[str, dict[str, Name]] = {
     IN_MOVE: {"hex": Name("hex", HEX, "ctx.hex", "in movement's may_end_move: the hex the move would end in; in its "
-                          "entry_blocked: the entry hex", IN_MOVE)},
+                          "entry_blocked: the entry hex; in leave_zoc's into_zoc: the enemy-controlled hex entered", IN_MOVE)},
 }
 
 _UNIT_FILTERS = {"side": SIDE, "zone": AREA, "hex": HEX, "type": UNIT_TYPE, "flag": FLAG, "status": STATUS}

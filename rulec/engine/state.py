@@ -555,12 +555,16 @@ class GameState:
         """May this unit's moves be kept for the rest of the phase?
 
         Not for a landing, nor when friends may not be passed through, nor for a reinforcement when
-        entry_blocked decides its entry hexes: then they depend on where the friendly units are, and
-        those move during the phase.
+        entry_blocked decides its entry hexes, nor for a unit in an enemy ZOC whose leave_zoc asks a
+        condition of the hex entered: then they depend on where the friendly units are, and those
+        move during the phase.
         """
+        movement = self.game.movement
         return (self.phase.kind == "movement" and not self._placed_anywhere(uid)
                 and self.game.stacking.pass_through_friendly
-                and (self.game.movement.entry_blocked is None or self.where[uid] != PENDING))
+                and (movement.entry_blocked is None or self.where[uid] != PENDING)
+                and (movement.leave_zoc is None or isinstance(movement.leave_zoc.into_zoc, bool)
+                     or uid not in self.pos or self.pos[uid] not in self.enemy_zoc(self._units[uid].side)))
 
     def _placed_anywhere(self, uid: str) -> bool:
         arrival = self._units[uid].arrives
@@ -695,8 +699,14 @@ class GameState:
         costs = self._step_costs(unit) if tables.varying_costs else tables.base_costs
         if self.where[uid] == ON_MAP:
             locked = uid in self.locked
+            if locked:
+                leave = self._leave_zoc(unit)
+            elif zoc and not self.game.movement.zoc_to_zoc and zoc & tables.hex_bit[self.pos[uid]]:
+                leave = self._leave_zoc(unit)  # starting in an enemy ZOC: the ZOC-to-ZOC exception, if any
+            else:
+                leave = None
             found = search(self.tables, allowance=allowance, start=self.pos[uid], enemy=enemy, zoc=zoc, friends=friends,
-                           locked=locked, leave=self._leave_zoc(unit) if locked else None, costs=costs)
+                           locked=locked, leave=leave, costs=costs)
             if self.game.modes and not locked:  # a unit held in an enemy zone of control leaves only as leave_zoc says
                 found = self._moves_by_mode(unit, found, search, enemy, zoc, friends)
             return found
@@ -779,17 +789,35 @@ class GameState:
         return allowed
 
     def _leave_zoc(self, unit: Unit) -> Leave | None:
-        """How `unit`, locked in an enemy zone of control, may leave it this phase (None: it may not)."""
+        """How `unit`, in an enemy zone of control, may leave it this phase (None: it may not); see movement.Leave.
+
+        Whether the rule applies to the unit is worked out once a phase; an `into_zoc` condition about
+        the hex entered, for each enemy-controlled neighbour once a position (it may ask where friends are).
+        """
         key = ("leave", unit.id)
         if key in self._phase_moves:
-            return self._phase_moves[key]
-        rule = self.game.movement.leave_zoc
-        leave = None
-        if rule is not None and (rule.option is None or rule.option in self.options) and (
-                rule.when is None or rule.when(EngineContext(self, unit))):
-            leave = Leave(rule.cost, rule.into_zoc, self.tables.hexsides_of(rule.not_across))
-        self._phase_moves[key] = leave
-        return leave
+            leave = self._phase_moves[key]
+        else:
+            rule = self.game.movement.leave_zoc
+            leave = None
+            if rule is not None and (rule.option is None or rule.option in self.options) and (
+                    rule.when is None or rule.when(EngineContext(self, unit))):
+                leave = Leave(rule.cost, rule.into_zoc is True, self.tables.hexsides_of(rule.not_across),
+                              then_stop=rule.then_stop)
+            self._phase_moves[key] = leave
+        into = self.game.movement.leave_zoc.into_zoc if leave is not None else False
+        if isinstance(into, bool):
+            return leave
+        found = self._cache.get(key)
+        if found is None:
+            context, index = EngineContext(self, unit), self.tables.index
+            zoc, allowed = self.enemy_zoc(unit.side), set()
+            for n in self.tables.neighbours[self.pos[unit.id]]:
+                context.hex = n
+                if n in zoc and into(context):
+                    allowed.add(index[n])
+            found = self._cache[key] = replace(leave, into_hexes=frozenset(allowed))
+        return found
 
     def move_cost(self, uid: str, hex: Hex) -> int | Fraction | None:
         """The MP `uid` would spend to end its move in `hex` now, or None if that is not a legal move.

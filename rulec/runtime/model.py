@@ -261,7 +261,11 @@ class LeaveZoc:
 
     when: Expr | None = None  # about the unit (`move >= 8`); None: every unit
     cost: int = 0
-    into_zoc: bool = False
+    # May the first step enter an enemy ZOC: always, never, or where a condition about `unit` and `hex` (the
+    # hex entered) holds. With zoc_to_zoc = false (and no zoc_locks_start) the rule is the exception for a
+    # unit starting in an enemy ZOC: its first step may enter another enemy-controlled hex where this allows.
+    into_zoc: bool | Expr = False
+    then_stop: bool = False  # a first step into an enemy ZOC under this rule ends the unit's move
     not_across: tuple[str, ...] = ()  # hexside types
     option: str | None = None  # played only when this option is chosen
 
