@@ -25,7 +25,8 @@ class EvalContext(Protocol):
     phase: str  # the current phase id
     phasing_side: str  # the side whose phase it is ("" in a phase of no side)
     unit: Unit | None  # the unit an award or condition is about (an exiting or eliminated unit)
-    # A trace's `through` and `lost_when`: the hex entered (or the source) and the side tracing.
+    # A trace's `through` and `lost_when`: the hex entered (or the source) and the side tracing; movement's
+    # may_end_move, entry_blocked and leave_zoc's into_zoc: the hex the move ends in, enters by, steps into.
     hex: str
     friendly: str
     # A unit modifier's `when`: "attack" or "defence" while the unit's strength in a battle is asked ("" otherwise).
@@ -83,6 +84,10 @@ class EvalContext(Protocol):
         ...
 
     def distance(self, a: str, b: str) -> int:
+        ...
+
+    def distance_to(self, hexes: Collection[str], hex: str) -> int:
+        """Hexes from the nearest of `hexes` to `hex` across the grid."""
         ...
 
     def controller(self, hex: str) -> str:
