@@ -157,3 +157,11 @@ def test_when_the_sidestep_hexes_are_blocked_too_the_unit_cannot_enter_and_comes
 def test_with_blocked_entry_delay_a_blocked_area_is_not_sidestepped(game):
     _, costs = reserve_entering(without_entry_rule(game, blocked_entry="delay"), {"r_line": "0602", "r_reserve": "0603"})
     assert costs == {}
+
+
+def test_a_fort_set_up_with_a_unit_is_no_overstacking_but_two_units_are(tmp_path):
+    # The checker warns of set-up stacks over the limit, counting only the units `counts` holds for.
+    with_fort = checked(tmp_path, "setup = 0404 }", "setup = 0402 }")  # b_guard joins the fort
+    assert [d.code for d in with_fort] == []
+    two = checked(tmp_path, "setup = 0501 }", "setup = 0404 }")  # b_picket joins b_guard
+    assert [d.code for d in two] == ["setup-overstacked"]
