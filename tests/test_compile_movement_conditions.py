@@ -1,6 +1,8 @@
 """The movement conditions (may_end_move, entry_blocked, leave_zoc's into_zoc, reinforcement_delay, stacking counts)
 survive code generation: the made-up games that use them compile to modules that pass a strict type check
-and play as the games read from their files do."""
+and play as the games read from their files do; and random games of them keep the engine's promises
+(rulec/engine/conformance.py: legal actions apply, illegal ones are refused and change nothing, no hex
+over the stacking limit when a phase starts ...)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import pytest
 
 from rulec.compile.codegen import generate_module
 from rulec.engine import PENDING, new_game
+from rulec.engine.conformance import check_game
 from rulec.pipeline import load_compiled, load_game
 
 GAMES = Path(__file__).resolve().parent / "games"
@@ -49,3 +52,8 @@ def test_the_compiled_modules_pass_a_strict_type_check(compiled):
     finally:
         sys.setrecursionlimit(limit)  # mypy raises it for the whole process; other tests rely on the default
     assert status == 0, out + err
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_random_games_keep_the_engines_promises(name):
+    assert check_game(load_game(str(GAMES / f"{name}.rulec")), n_games=40, seed=3) == []
