@@ -74,7 +74,7 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
         hexside_types = self.hexside_types()
         if game_map:
             self.check_map_references(game_map, terrain, hexside_types)
-        unit_types = self.unit_types()
+        unit_types = self.zoc_across(self.unit_types(), hexside_types)
         units = self.units(sides, unit_types, game_map)
         results = self.results()
         tables = self.tables(results)
@@ -102,7 +102,7 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
             units=units,
             movement=self.movement(hexside_types, options, compiler),
             modes=self.modes(hexside_types, options, compiler),
-            stacking=self.record(m.StackingRules, ("stacking",)),
+            stacking=self.stacking(compiler),
             tables=tables,
             results=results,
             combat=self.combat(tables, compiler.for_unit(True)) if "combat" in self.data else None,

@@ -13,6 +13,7 @@ from typing import Any
 
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler
+from rulec.compile.functions import IN_MOVE
 from rulec.runtime import model as m
 
 # Cost fields that may hold an expression, per block: (field, is it a table per unit type).
@@ -46,6 +47,18 @@ class MovementSections:
             if isinstance(body.get("prohibited_for"), list):
                 extra["prohibited_for"] = tuple(body["prohibited_for"])
             result[hid] = self.record(m.HexsideType, ("hexside", hid), **extra)
+        return result
+
+    def zoc_across(self, unit_types: dict, hexside_types: dict) -> dict:
+        """`unit_types` with their `zoc_across` hexside types checked (did-you-mean) and made tuples."""
+        result = {}
+        for tid, kind in unit_types.items():
+            across = self.get(("unit_type", tid, "zoc_across"))
+            if kind is not None and isinstance(across, list):
+                for i, hid in enumerate(across):
+                    self.reference(hid, hexside_types, "hexside feature", ("unit_type", tid, "zoc_across", i))
+                kind = replace(kind, zoc_across=tuple(h for h in across if h in hexside_types))
+            result[tid] = kind
         return result
 
     def movement_expressions(self, blocks: dict[str, dict], section: str, unit_types: dict,
@@ -91,9 +104,31 @@ class MovementSections:
                 self.reference(hid, hexside_types, "hexside feature", path + ("not_across", i))
             if "option" in raw:
                 self.reference(raw["option"], options, "option", path + ("option",))
-            leave = m.LeaveZoc(when=when, cost=raw.get("cost", 0), into_zoc=raw.get("into_zoc", False),
+            into_zoc = raw.get("into_zoc", False)
+            if not isinstance(into_zoc, bool):  # about the unit and `hex`, the enemy-controlled hex entered
+                into_zoc = self.expression(into_zoc, path + ("into_zoc",), compiler.inside(IN_MOVE, about_unit=True),
+                                           kinds.BOOL) or False
+            leave = m.LeaveZoc(when=when, cost=raw.get("cost", 0), into_zoc=into_zoc, then_stop=raw.get("then_stop", False),
                                not_across=not_across, option=raw.get("option"))
-        return self.record(m.MovementRules, ("movement",), **({"leave_zoc": leave} if leave or "leave_zoc" in body else {}))
+        extra: dict[str, Any] = {"leave_zoc": leave} if leave or "leave_zoc" in body else {}
+        delay = body.get("reinforcement_delay")
+        if delay is not None and not isinstance(delay, bool):  # a condition about the arriving unit
+            extra["reinforcement_delay"] = self.expression(delay, ("movement", "reinforcement_delay"),
+                                                           compiler.for_unit(True), kinds.BOOL) or False
+        for name in ("may_end_move", "entry_blocked"):  # about the unit and `hex`, a destination or an entry hex
+            if name in body:
+                extra[name] = self.expression(body[name], ("movement", name), compiler.inside(IN_MOVE, about_unit=True),
+                                              kinds.BOOL)
+        return self.record(m.MovementRules, ("movement",), **extra)
+
+    def stacking(self, compiler: ExpressionCompiler) -> m.StackingRules:
+        """The stacking rules; `counts` is a condition about a unit (which units count toward the limit)."""
+        counts = self.get(("stacking", "counts"))
+        extra = {}
+        if counts is not None:
+            extra["counts"] = None if counts is True else self.expression(counts, ("stacking", "counts"),
+                                                                          compiler.for_unit(True), kinds.BOOL)
+        return self.record(m.StackingRules, ("stacking",), **extra)
 
     def modes(self, hexside_types: dict, options: dict, compiler: ExpressionCompiler) -> dict[str, m.MovementMode]:
         """Movement modes along a network (`mode rail { network = rail  cost = 1/4  eligible = ... }`)."""

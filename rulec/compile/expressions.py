@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from rulec.compile import kinds as k
-from rulec.compile.functions import (ABOUT_MARKER, ABOUT_UNIT, AGGREGATES, FILTERS, FUNCTIONS, IN_BATTLE, IN_TRACE,
-                                     IN_UNIT_MODIFIER, LATE_KINDS, NAMES, POSITION, STATIC, UNIT_ATTRIBUTES, Function,
+from rulec.compile.functions import (ABOUT_MARKER, ABOUT_UNIT, AGGREGATES, CONTEXT_NAMES, FILTERS, FUNCTIONS, IN_BATTLE,
+                                     IN_MOVE, IN_TRACE, IN_UNIT_MODIFIER, LATE_KINDS, NAMES, POSITION, STATIC, UNIT_ATTRIBUTES, Function,
                                      known_functions)
 from rulec.diagnostics import did_you_mean
 from rulec.language.parse import unparse
@@ -33,11 +33,12 @@ _EQUALITY = {"==", "!="}
 # Kinds of game ids, in the order a name that is several things is first read as.
 _ID_KINDS = (k.SIDE, k.UNIT, k.HEX, k.ZONE, k.EDGE, k.TERRAIN, k.UNIT_TYPE, k.FLAG, k.PHASE, k.TRACE, k.MARKER,
              k.HEXSIDE_TYPE)
-_DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER)
+_DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER, IN_MOVE)
 # Where names of a field's own context exist, for the message when they are used elsewhere.
 _CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'",
                   IN_BATTLE: "in a battle modifier's 'when', combat's 'may_join' and 'on battle_resolved' hooks",
-                  IN_UNIT_MODIFIER: "in a unit modifier's 'when'"}
+                  IN_UNIT_MODIFIER: "in a unit modifier's 'when'",
+                  IN_MOVE: "in movement's 'may_end_move', 'entry_blocked' and leave_zoc's 'into_zoc'"}
 
 
 class ExpressionError(Exception):
@@ -183,6 +184,8 @@ class ExpressionCompiler:
             return [Typed(f"v_{name}", scope[name])]
         readings = []
         builtin = NAMES.get(name)
+        for context in self.within:  # a name the field's own context gives a meaning of its own
+            builtin = CONTEXT_NAMES.get(context, {}).get(name, builtin)
         if builtin is not None and builtin.kind not in LATE_KINDS:
             readings.append(Typed(builtin.python, builtin.kind, frozenset({builtin.depends})))
         for kind in _ID_KINDS:

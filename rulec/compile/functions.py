@@ -25,6 +25,7 @@ STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER = "static", "position", "unit", "mark
 # (a trace's `through` and `lost_when`), the battle a battle modifier's `when` is about.
 IN_TRACE, IN_BATTLE = "trace", "battle"
 IN_UNIT_MODIFIER = "unit modifier"  # whether the unit is fighting, and on which side of the battle
+IN_MOVE = "move"  # a move's own condition (movement { may_end_move }): the hex the move ends in
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,13 @@ NAMES.update({n.name: n for n in (
     Name("defender_side", SIDE, "ctx.defender_side", "in a battle modifier: the defending side", IN_BATTLE),
 )})
 
+# Names a field's own context gives a meaning of their own, over the one in NAMES (a name can exist in several
+# contexts: `hex` is the hex a trace enters, and in a move's condition the hex the move ends in).
+CONTEXT_NAMES: dict[str, dict[str, Name]] = {
+    IN_MOVE: {"hex": Name("hex", HEX, "ctx.hex", "in movement's may_end_move: the hex the move would end in; in its "
+                          "entry_blocked: the entry hex; in leave_zoc's into_zoc: the enemy-controlled hex entered", IN_MOVE)},
+}
+
 _UNIT_FILTERS = {"side": SIDE, "zone": AREA, "hex": HEX, "type": UNIT_TYPE, "flag": FLAG, "status": STATUS}
 
 # Every function, by name; a name with several forms tries them in order (by the number of arguments).
@@ -201,6 +209,9 @@ _add(
              depends=STATIC),
     Function("distance", (HEX, HEX), NUMBER, "ctx.distance({0}, {1})",
              "the distance in hexes, counted across the grid (a very large number if either is no hex)", depends=STATIC),
+    Function("distance_to", (HEXES, HEX), NUMBER, "ctx.distance_to({0}, {1})",
+             "the distance in hexes from the nearest hex of the set, counted across the grid (a very large number if "
+             "the set is empty or the hex is no hex)"),
     Function("occupied", (HEX,), BOOL, "(len(ctx.units_at({0})) > 0)", "whether any unit stands in a hex"),
     Function("occupied_by", (SIDE, HEX), BOOL, "any(x_.side == {0} for x_ in ctx.units_at({1}))",
              "whether a unit of the side stands in a hex"),

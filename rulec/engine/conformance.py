@@ -84,8 +84,10 @@ def check_state(state: GameState) -> list[str]:
 def _over_stacked(state: GameState) -> list[str]:
     limit = state.game.stacking.limit
     counts: dict[str, int] = {}
-    for hex in state.pos.values():
-        counts[hex] = counts.get(hex, 0) + 1
+    free = state._uncounted()  # units that do not count for stacking
+    for uid, hex in state.pos.items():
+        if uid not in free:
+            counts[hex] = counts.get(hex, 0) + 1
     return [h for h, n in counts.items() if n > limit]
 
 

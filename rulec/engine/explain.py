@@ -89,10 +89,18 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
     h = action.hex
     if h in state._enemy_occupied(unit.side):
         return f"{h} holds an enemy unit", "enemy_occupied"
+    if h in reach.destinations and not state.may_end_move(uid, h):
+        return f"{name} may not end its move in {h}: the game's may_end_move does not hold there", "end_move"
     if h in reach.destinations:
         return f"{name} may not end its move stacked in {h}", "stacking"
     if where == PENDING and unit.arrives and unit.arrives.placement == "anywhere":
         return f"{name} must be placed on an empty hex of {', '.join(unit.arrives.terrain) or 'any terrain'}", "placement"
+    zoc = state.enemy_zoc(unit.side)
+    if (where == ON_MAP and not state.game.movement.zoc_to_zoc and state.game.movement.zoc != "none"
+            and state.pos[uid] in zoc and h in zoc and h in state.tables.neighbours[state.pos[uid]]):
+        exception = " (but as leave_zoc allows)" if state.game.movement.leave_zoc is not None else ""
+        return (f"{name} may not move directly from one enemy-controlled hex ({state.pos[uid]}) to another "
+                f"({h}){exception}", "zoc_stop")
     if where == ON_MAP:
         free = reachable(state.tables, allowance=state.allowance(uid), start=state.pos[uid],
                          enemy_occupied=state._enemy_occupied(unit.side), enemy_zoc=frozenset(), costs=state._step_costs(unit))

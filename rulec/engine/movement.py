@@ -64,13 +64,23 @@ NOWHERE = Reach({}, ())
 
 @dataclass(frozen=True)
 class Leave:
-    """How a unit locked in an enemy zone of control may leave it (a LeaveZoc rule it is eligible for):
-    its first step costs `cost` MP more, may end in an enemy zone of control only if `into_zoc`, and
-    may not cross the hexsides `blocked` (nor a crossing that takes all MP)."""
+    """How a unit in an enemy zone of control may leave it (a LeaveZoc rule it is eligible for).
+
+    Locked (zoc_locks_start): its first step costs `cost` MP more, may end in an enemy zone of control only
+    if `into_zoc` (or in the hex numbers `into_hexes`), and may not cross the hexsides `blocked` (nor a
+    crossing that takes all MP). Not locked, with zoc_to_zoc = false: the same first steps into an enemy
+    zone of control are added to its move (the ZOC-to-ZOC exception). `then_stop`: such a step ends the move.
+    """
 
     cost: int
     into_zoc: bool
     blocked: frozenset[str]
+    into_hexes: frozenset[int] = frozenset()
+    then_stop: bool = False
+
+    def enters(self, n: int) -> bool:
+        """May the first step enter hex number `n` in an enemy zone of control?"""
+        return self.into_zoc or n in self.into_hexes
 
 
 @dataclass(frozen=True)
@@ -132,7 +142,7 @@ def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
     """
     if costs is None:
         costs = tables.base_costs
-    if locked and leave is not None and leave.cost < 0:
+    if leave is not None and leave.cost < 0:
         key = None  # leaving cheaper than a step may go beyond the unit's usual range
     else:
         touched = tables.scopes.get((allowance, start, entries, costs)) or _scope(tables, allowance, start, entries, costs)
@@ -216,14 +226,10 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
         if leave is None:
             return NOWHERE
         # Leaving an enemy zone of control: the first step as the game's leave_zoc rule says.
-        for n, cost, river in costs.index_steps[origin]:
-            if n in enemy or river or (n in zoc and not leave.into_zoc):
-                continue
-            if leave.blocked and hexside_key(start, hexes[n]) in leave.blocked:
-                continue
-            cost += leave.cost + (zoc_extra if n in zoc else 0)
+        for n, cost in _leaving_steps(costs, origin, start, hexes, enemy, zoc, leave, every=True):
+            cost += zoc_extra if n in zoc else 0
             if cost <= allowance:
-                arrive(n, 0, allowance - cost, n in no_pass or (stop_in_zoc and n in zoc))
+                arrive(n, 0, allowance - cost, n in no_pass or (n in zoc and (stop_in_zoc or leave.then_stop)))
     else:
         layer = layers[0] = ([-1] * size, [[] for _ in range(allowance + 1)])
         layer[0][origin] = allowance
@@ -232,6 +238,12 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
         for n in costs.index_rivers[origin]:
             if n not in enemy:
                 arrive(n, 0, 0, True)
+        if leave is not None and not zoc_to_zoc and origin in zoc:
+            # The ZOC-to-ZOC exception: first steps into another enemy-controlled hex, as leave_zoc allows.
+            for n, cost in _leaving_steps(costs, origin, start, hexes, enemy, zoc, leave, every=False):
+                cost += zoc_extra
+                if cost <= allowance:
+                    arrive(n, 0, allowance - cost, stop_in_zoc or leave.then_stop or n in no_pass)
 
     exits_of, plain_moves, objective_moves = costs.index_exits, costs.index_plain_moves, costs.index_objective_moves
     rare = costs.index_rare
@@ -339,20 +351,21 @@ def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
     elif locked:
         if leave is None:
             return MoveCosts({}, {})
-        for n, cost, river in steps.index_steps[origin]:
-            if n in enemy_hexes or river or (n in zoc_hexes and not leave.into_zoc):
-                continue
-            if leave.blocked and hexside_key(start, hexes[n]) in leave.blocked:
-                continue
-            cost += leave.cost + (zoc_extra if n in zoc_hexes else 0)
+        for n, cost in _leaving_steps(steps, origin, start, hexes, enemy_hexes, zoc_hexes, leave, every=True):
+            cost += zoc_extra if n in zoc_hexes else 0
             if cost <= allowance:
-                arrive(n, allowance - cost, n in no_pass or (stop_in_zoc and n in zoc_hexes))
+                arrive(n, allowance - cost, n in no_pass or (n in zoc_hexes and (stop_in_zoc or leave.then_stop)))
     else:
         moving_on[origin] = allowance
         heapq.heappush(queue, (-allowance, origin))
         for n in steps.index_rivers[origin]:
             if n not in enemy_hexes:
                 arrive(n, 0, True)
+        if leave is not None and not rules.zoc_to_zoc and origin in zoc_hexes:  # the ZOC-to-ZOC exception (see search)
+            for n, cost in _leaving_steps(steps, origin, start, hexes, enemy_hexes, zoc_hexes, leave, every=False):
+                cost += zoc_extra
+                if cost <= allowance:
+                    arrive(n, allowance - cost, stop_in_zoc or leave.then_stop or n in no_pass)
 
     while queue:
         minus_left, h = heapq.heappop(queue)
@@ -368,6 +381,23 @@ def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
     most_left.pop(origin, None)  # staying put is not a move
     return MoveCosts({hexes[n]: allowance - most_left[n] for n in sorted(most_left)},
                      {edge: allowance - exits[edge] for edge in sorted(exits)})
+
+
+def _leaving_steps(costs: StepCosts, origin: int, start: Hex, hexes: tuple[Hex, ...], enemy: frozenset[int],
+                   zoc: frozenset[int], leave: Leave, every: bool) -> Iterable[tuple[int, int]]:
+    """The first steps out of `origin` that `leave` allows, with their MP (the rule's extra cost included):
+    every such step (`every`, a locked unit), or only those into an enemy zone of control."""
+    for n, cost, river in costs.index_steps[origin]:
+        if n in enemy or river:
+            continue
+        if n in zoc:
+            if not leave.enters(n):
+                continue
+        elif not every:
+            continue
+        if leave.blocked and hexside_key(start, hexes[n]) in leave.blocked:
+            continue
+        yield n, cost + leave.cost
 
 
 def merge_moves(tables: Tables, first: Reach | MoveCosts, other: Reach | MoveCosts, scale: int = 1) -> Reach | MoveCosts:

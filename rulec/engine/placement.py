@@ -56,8 +56,9 @@ def hexes(state: "GameState") -> list[str]:
     """The allowed hexes with room for one more unit of the phasing side."""
     side, limit = state.phase.side, state.game.stacking.limit
     occupants = state._occupants()
+    free = state._uncounted()  # units that do not count for stacking (stacking { counts })
     allowed = rules(state).hexes(EngineContext(state))
-    return sorted(h for h in set(allowed) if len(occupants.get(h, ())) < limit
+    return sorted(h for h in set(allowed) if sum(u not in free for u in occupants.get(h, ())) < limit
                   and all(state.unit(u).side == side for u in occupants.get(h, ())))
 
 

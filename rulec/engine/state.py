@@ -20,7 +20,7 @@ import random
 from dataclasses import replace
 from fractions import Fraction
 from itertools import chain
-from typing import Any, Callable, Iterable, KeysView
+from typing import Any, Callable, Iterable, KeysView, Sequence
 
 from rulec.diagnostics import did_you_mean
 from rulec.engine import battles, history, markers, placement, procedures, scenarios
@@ -458,6 +458,8 @@ class GameState:
     def _movement_actions(self) -> list[Action]:
         actions: list[Action] = []
         full = self._full_hexes()
+        free = self._uncounted()
+        ends_rule = self.game.movement.may_end_move
         # A move changes the stacking in two hexes only: a unit that can end its move in
         # neither keeps the moves it had before (see apply_action).
         left, entered, before = self._cache.get("moves before") or (None, None, {})
@@ -471,8 +473,13 @@ class GameState:
             if status == ON_MAP or (status == PENDING and self._arrives_now(uid)):
                 kept = unmoved.get(uid)  # None: its moves depend on where friends stand; redo them
                 moves, exits, hexes, to = kept or self._unit_moves(uid)
+                if ends_rule is not None:  # where a move may end depends on the position: no patching
+                    moves, hexes, to = self._allowed_ends(uid, moves, to)
+                    kept = None
                 legal = before.get(uid) if kept else None
-                if legal is None:
+                if uid in free:  # it does not count for stacking: no hex is full for it
+                    legal = moves
+                elif legal is None:
                     legal = moves if full.isdisjoint(hexes) else [m for m, h in zip(moves, to) if h not in full]
                 elif left in hexes or entered in hexes:
                     legal = patch_moves(legal, moves, to, full, (left, entered))
@@ -513,6 +520,30 @@ class GameState:
                     self._phase_moves[uid] = found
         return found
 
+    def _allowed_ends(self, uid: str, moves: tuple[Action, ...], to: tuple[Hex, ...]
+                      ) -> tuple[tuple[Action, ...], frozenset[Hex], tuple[Hex, ...]]:
+        """The moves (and their destinations, as a set and in order) that end where movement { may_end_move }
+        holds, about the unit where it stands and each destination: evaluated per destination, once a position."""
+        key = ("ends", uid)
+        found = self._cache.get(key)
+        if found is None:
+            rule = self.game.movement.may_end_move
+            context = EngineContext(self, self._units[uid])
+            keep = []
+            for h in to:
+                context.hex = h
+                keep.append(bool(rule(context)))
+            allowed = tuple(h for h, ok in zip(to, keep) if ok)
+            found = self._cache[key] = (tuple(m for m, ok in zip(moves, keep) if ok), frozenset(allowed), allowed)
+        return found
+
+    def may_end_move(self, uid: str, h: Hex) -> bool:
+        """Does movement { may_end_move } let `uid` end a move in `h` now (True without the rule)?"""
+        if self.game.movement.may_end_move is None:
+            return True
+        moves, _, _, to = self._unit_moves(uid)
+        return h in self._allowed_ends(uid, moves, to)[1]
+
     def _moves_key(self, uid: str) -> tuple:
         """What a unit's moves are kept under within the phase: where it stands, and its allowance when
         modifiers may change that as the phase goes on (a friendly move may cut a unit's supply)."""
@@ -523,11 +554,17 @@ class GameState:
     def _keeps_moves(self, uid: str) -> bool:
         """May this unit's moves be kept for the rest of the phase?
 
-        Not for a landing, nor when friends may not be passed through: then they
-        depend on where the friendly units are, and those move during the phase.
+        Not for a landing, nor when friends may not be passed through, nor for a reinforcement when
+        entry_blocked decides its entry hexes, nor for a unit in an enemy ZOC whose leave_zoc asks a
+        condition of the hex entered: then they depend on where the friendly units are, and those
+        move during the phase.
         """
+        movement = self.game.movement
         return (self.phase.kind == "movement" and not self._placed_anywhere(uid)
-                and self.game.stacking.pass_through_friendly)
+                and self.game.stacking.pass_through_friendly
+                and (movement.entry_blocked is None or self.where[uid] != PENDING)
+                and (movement.leave_zoc is None or isinstance(movement.leave_zoc.into_zoc, bool)
+                     or uid not in self.pos or self.pos[uid] not in self.enemy_zoc(self._units[uid].side)))
 
     def _placed_anywhere(self, uid: str) -> bool:
         arrival = self._units[uid].arrives
@@ -585,9 +622,9 @@ class GameState:
         key = ("zoc", side)
         zoc = self._cache.get(key)
         if zoc is None:
-            zoc_into, units = self.tables.zoc_into, self._units
+            zoc_into, typed, units = self.tables.zoc_into, self.tables.zoc_into_typed, self._units
             zoc = self._cache[key] = frozenset(chain.from_iterable(
-                [zoc_into[h] for uid, h in self.pos.items() if units[uid].side != side]))
+                [typed.get(units[uid].type, zoc_into)[h] for uid, h in self.pos.items() if units[uid].side != side]))
         return zoc
 
     def _enemy_occupied(self, side: str) -> frozenset[Hex]:
@@ -611,11 +648,24 @@ class GameState:
 
     def _entries_due(self) -> list[str]:
         """Without reinforcement_delay, the reinforcements due this turn that can enter now and must (docs/rulings.md)."""
-        moves = self._cache.get("moves") if not self.game.movement.reinforcement_delay else None
-        return [u for u, legal in (moves or {}).items() if legal and self.where[u] == PENDING and self.due.get(u) == self.turn]
+        moves = self._cache.get("moves") if self.game.movement.reinforcement_delay is not True else None
+        return [u for u, legal in (moves or {}).items() if legal and self.where[u] == PENDING and self.due.get(u) == self.turn
+                and not self._delay_allowed(u)]
 
     def _may_delay(self, uid: str) -> bool:
-        return self.game.movement.reinforcement_delay and self.due.get(uid) == self.turn
+        return self.due.get(uid) == self.turn and self._delay_allowed(uid)
+
+    def _delay_allowed(self, uid: str) -> bool:
+        """May the owner hold `uid` back a turn (movement { reinforcement_delay }, a condition about the unit
+        evaluated once a phase)?"""
+        rule = self.game.movement.reinforcement_delay
+        if isinstance(rule, bool):
+            return rule
+        key = ("delay", uid)
+        allowed = self._phase_moves.get(key)
+        if allowed is None:
+            allowed = self._phase_moves[key] = bool(rule(EngineContext(self, self._units[uid])))
+        return allowed
 
     def _reach(self, uid: str) -> Reach:
         key = ("reach", *self._moves_key(uid)) if self._modifiers[1] else ("reach", uid, self.pos.get(uid))
@@ -649,8 +699,14 @@ class GameState:
         costs = self._step_costs(unit) if tables.varying_costs else tables.base_costs
         if self.where[uid] == ON_MAP:
             locked = uid in self.locked
+            if locked:
+                leave = self._leave_zoc(unit)
+            elif zoc and not self.game.movement.zoc_to_zoc and zoc & tables.hex_bit[self.pos[uid]]:
+                leave = self._leave_zoc(unit)  # starting in an enemy ZOC: the ZOC-to-ZOC exception, if any
+            else:
+                leave = None
             found = search(self.tables, allowance=allowance, start=self.pos[uid], enemy=enemy, zoc=zoc, friends=friends,
-                           locked=locked, leave=self._leave_zoc(unit) if locked else None, costs=costs)
+                           locked=locked, leave=leave, costs=costs)
             if self.game.modes and not locked:  # a unit held in an enemy zone of control leaves only as leave_zoc says
                 found = self._moves_by_mode(unit, found, search, enemy, zoc, friends)
             return found
@@ -665,17 +721,33 @@ class GameState:
             return Reach(spots, ()) if search is reach_of else MoveCosts(spots, {})
         hexes = arrival.hexes if arrival is not None else ()
         entry_cost = costs.offmap_entry_cost
-        reach = search(self.tables, allowance=allowance, start=None, entries=tuple((h, entry_cost[h]) for h in hexes),
+        reach = search(self.tables, allowance=allowance, start=None,
+                       entries=tuple((h, entry_cost[h]) for h in self._open_entries(unit, hexes)),
                        enemy=enemy, zoc=zoc, friends=friends, costs=costs)
         if reach.destinations or self.game.movement.blocked_entry != "closest_legal":
             return reach
         # Blocked entry: the closest hexes of the same map edge where entering is legal.
         for ring in self._fallback_rings(hexes):
-            reach = search(self.tables, allowance=allowance, start=None, entries=tuple((h, entry_cost[h]) for h in ring),
+            reach = search(self.tables, allowance=allowance, start=None,
+                           entries=tuple((h, entry_cost[h]) for h in self._open_entries(unit, ring)),
                            enemy=enemy, zoc=zoc, friends=friends, costs=costs)
             if reach.destinations:
                 return reach
         return NOWHERE if search is reach_of else MoveCosts({}, {})
+
+    def _open_entries(self, unit: Unit, hexes: Sequence[Hex]) -> Sequence[Hex]:
+        """The entry hexes movement { entry_blocked } does not block for `unit` (the search itself skips
+        enemy-occupied ones)."""
+        rule = self.game.movement.entry_blocked
+        if rule is None:
+            return hexes
+        context = EngineContext(self, unit)
+        open_hexes = []
+        for h in hexes:
+            context.hex = h
+            if not rule(context):
+                open_hexes.append(h)
+        return open_hexes
 
     def _step_costs(self, unit: Unit) -> StepCosts:
         """What steps cost `unit` in this phase (its type's costs, with the cost expressions' values of the phase)."""
@@ -717,17 +789,35 @@ class GameState:
         return allowed
 
     def _leave_zoc(self, unit: Unit) -> Leave | None:
-        """How `unit`, locked in an enemy zone of control, may leave it this phase (None: it may not)."""
+        """How `unit`, in an enemy zone of control, may leave it this phase (None: it may not); see movement.Leave.
+
+        Whether the rule applies to the unit is worked out once a phase; an `into_zoc` condition about
+        the hex entered, for each enemy-controlled neighbour once a position (it may ask where friends are).
+        """
         key = ("leave", unit.id)
         if key in self._phase_moves:
-            return self._phase_moves[key]
-        rule = self.game.movement.leave_zoc
-        leave = None
-        if rule is not None and (rule.option is None or rule.option in self.options) and (
-                rule.when is None or rule.when(EngineContext(self, unit))):
-            leave = Leave(rule.cost, rule.into_zoc, self.tables.hexsides_of(rule.not_across))
-        self._phase_moves[key] = leave
-        return leave
+            leave = self._phase_moves[key]
+        else:
+            rule = self.game.movement.leave_zoc
+            leave = None
+            if rule is not None and (rule.option is None or rule.option in self.options) and (
+                    rule.when is None or rule.when(EngineContext(self, unit))):
+                leave = Leave(rule.cost, rule.into_zoc is True, self.tables.hexsides_of(rule.not_across),
+                              then_stop=rule.then_stop)
+            self._phase_moves[key] = leave
+        into = self.game.movement.leave_zoc.into_zoc if leave is not None else False
+        if isinstance(into, bool):
+            return leave
+        found = self._cache.get(key)
+        if found is None:
+            context, index = EngineContext(self, unit), self.tables.index
+            zoc, allowed = self.enemy_zoc(unit.side), set()
+            for n in self.tables.neighbours[self.pos[unit.id]]:
+                context.hex = n
+                if n in zoc and into(context):
+                    allowed.add(index[n])
+            found = self._cache[key] = replace(leave, into_hexes=frozenset(allowed))
+        return found
 
     def move_cost(self, uid: str, hex: Hex) -> int | Fraction | None:
         """The MP `uid` would spend to end its move in `hex` now, or None if that is not a legal move.
@@ -752,11 +842,12 @@ class GameState:
         found = self._cache.get(key)
         if found is None:
             bit, zoc_bits, units = self.tables.hex_bit, self.tables.zoc_bits, self._units
+            typed = self.tables.zoc_bits_typed  # unit types whose ZOC reaches across more hexsides
             enemy = zoc = friends = 0
             for uid, h in self.pos.items():
                 if units[uid].side != side:
                     enemy |= bit[h]
-                    zoc |= zoc_bits[h]
+                    zoc |= typed[units[uid].type][h] if typed and units[uid].type in typed else zoc_bits[h]
                 else:
                     friends |= bit[h]
             found = self._cache[key] = (enemy, zoc, friends)
@@ -785,8 +876,23 @@ class GameState:
             full = self._cache["full"] = {h for h, units in self._occupants().items() if crowded(units, stuck)}
         return full
 
+    def _uncounted(self) -> frozenset[str]:
+        """Units that do not count toward the stacking limit (stacking { counts }), worked out per position."""
+        counts = self.game.stacking.counts
+        if counts is None:
+            return frozenset()
+        found = self._cache.get("uncounted")
+        if found is None:
+            found = self._cache["uncounted"] = frozenset(
+                uid for uid in chain(self.pos, (u for u, w in self.where.items() if w == PENDING))
+                if not counts(EngineContext(self, self._units[uid])))
+        return found
+
     def _crowded(self, units: list[str], stuck: set[str]) -> bool:
         """Is a hex holding `units` full for a moving unit, given the units that cannot move away?"""
+        if self.game.stacking.counts is not None:
+            free = self._uncounted()
+            units = [u for u in units if u not in free]
         over = len(units) + 1 - self.game.stacking.limit
         if over <= 0:
             return False
@@ -802,7 +908,10 @@ class GameState:
         Within the limit, yes. Over it, only when the limit is checked at the end of
         the phase and enough of the units already there can still move away.
         """
-        others = [u for u in self._occupants().get(h, ()) if u != uid]
+        free = self._uncounted()
+        if uid in free:
+            return True  # a unit that does not count for stacking ends its move anywhere
+        others = [u for u in self._occupants().get(h, ()) if u != uid and u not in free]
         over = len(others) + 1 - self.game.stacking.limit
         if over <= 0:
             return True
@@ -931,15 +1040,17 @@ class GameState:
             where = self.where[uid]
             if not (where == ON_MAP or (where == PENDING and self._arrives_now(uid))):
                 return False
-            moves, exits, hexes, _ = self._unit_moves(uid)
+            moves, exits, hexes, to = self._unit_moves(uid)
             if kind == EXIT:
                 return action in exits
             h = action.hex
             if h not in hexes:
                 return False
+            if self.game.movement.may_end_move is not None and h not in self._allowed_ends(uid, moves, to)[1]:
+                return False
             move = self.tables.move_actions[(uid, h)]  # the one in `moves`
             return (move is action or move == action) and (h not in self._occupants() or self._may_end(uid, h))
-        if kind == END and not self._stack and self.game.movement.reinforcement_delay and not duties.binding(self):
+        if kind == END and not self._stack and self.game.movement.reinforcement_delay is True and not duties.binding(self):
             # legal_actions ends with it whenever nothing else must come first (reinforcement_delay = false:
             # not while reinforcements due now may still enter, so the full list decides)
             return action == Action.end() and not self.terminal
@@ -1043,7 +1154,9 @@ class GameState:
     def _overstacked_units(self) -> list[str]:
         limit = self.game.stacking.limit
         order = self.tables.unit_order
-        units = [u for h, us in self._occupants().items() if len(us) > limit for u in us]
+        free = self._uncounted()  # units that do not count are never removed for overstacking
+        counted = self._occupants().values() if not free else [[u for u in us if u not in free] for us in self._occupants().values()]
+        units = [u for us in counted if len(us) > limit for u in us]
         return sorted(units, key=order.__getitem__)
 
     def _late_arrivals(self) -> None:

@@ -33,6 +33,9 @@ class Tables:
     river_sides: frozenset[str]  # hexsides that block a retreat
     advance_blocked: frozenset[str]  # hexsides that block an advance after combat
     zoc_into: dict[Hex, tuple[Hex, ...]]  # the hexes a unit in the key hex controls
+    # unit type -> hex -> the hexes its unit there controls, for the types whose ZOC reaches across
+    # hexsides that block other units' (`unit_type { zoc_across }`); other types use zoc_into
+    zoc_into_typed: dict[str, dict[Hex, tuple[Hex, ...]]]
     edges_of: dict[Hex, tuple[str, ...]]  # the map edges a hex lies on
     zones: dict[str, frozenset[Hex]]
     hex_shift: dict[Hex, tuple[int, int]]  # (column shift, drm) of the defender's terrain
@@ -65,6 +68,7 @@ class Tables:
     hex_bit: dict[Hex, int] = field(default_factory=dict)  # hex -> 1 << its number (made on first use)
     index_bit: list = field(default_factory=list)  # number -> its objective bit (0 if none, or if passing does not count)
     zoc_bits: dict[Hex, int] = field(default_factory=dict)  # hex -> the hexes a unit there controls, as bits
+    zoc_bits_typed: dict[str, dict[Hex, int]] = field(default_factory=dict)  # the same per zoc_into_typed type
     # (made on first use: a table of every hex's bits would grow with hexes squared)
     number_sets: dict = field(default_factory=dict)  # frozenset of hexes -> frozenset of their numbers
     boards: dict = field(default_factory=dict)  # what stands in the way of searches (movement.Board)
@@ -82,6 +86,7 @@ class Tables:
         self.index = {h: i for i, h in enumerate(self.numbered)}
         self.hex_bit = _BitsOf(self.index)
         self.zoc_bits = _ZocBitsOf(self.index, self.zoc_into)
+        self.zoc_bits_typed = {t: _ZocBitsOf(self.index, into) for t, into in self.zoc_into_typed.items()}
         # Only where passing through an objective takes it does the search track the objectives a path passes.
         passing = self.game.movement.control == "pass_through"
         bits = {h: 1 << i for i, h in enumerate(self.objectives)} if passing else {}
@@ -186,7 +191,7 @@ def _build(game: Game) -> Tables:
     neighbours = {h: tuple(gmap.neighbours.get(h, {}).values()) for h in hexes}
     distance = Distances(neighbours, _axial_coordinates(gmap.grid, gmap.coordinates, neighbours))
 
-    river_sides, advance_blocked, zoc_blocked = set(), set(), set()
+    river_sides, advance_blocked = set(), set()
     hexside_combat: dict[str, tuple[tuple[int, int, str], ...]] = {}
     for key, feature_ids in gmap.hexside_features.items():
         features = [game.hexside_types[f] for f in feature_ids if f in game.hexside_types]
@@ -195,15 +200,20 @@ def _build(game: Game) -> Tables:
                 river_sides.add(key)
             if feature.blocks_advance:
                 advance_blocked.add(key)
-            if feature.blocks_zoc or (feature.kind == "river" and not game.movement.zoc_across_rivers):
-                zoc_blocked.add(key)
         combat = tuple((f.combat_shift, f.combat_drm, f.combat_when) for f in features if f.combat_shift or f.combat_drm)
         if combat:
             hexside_combat[key] = combat
 
     zoc_free_hexes = {h for h in hexes if any(game.terrain[t].blocks_zoc for t in gmap.terrain.get(h, ()) if t in game.terrain)}
-    zoc_into = {h: tuple(n for n in neighbours[h] if hexside_key(h, n) not in zoc_blocked and n not in zoc_free_hexes)
+
+    def zoc_into_across(across: tuple[str, ...]) -> dict[Hex, tuple[Hex, ...]]:
+        """hex -> the hexes a unit there controls, its ZOC reaching across the hexside types `across`."""
+        blocked = _zoc_blocked(game, across)
+        return {h: tuple(n for n in neighbours[h] if hexside_key(h, n) not in blocked and n not in zoc_free_hexes)
                 for h in hexes}
+
+    zoc_into = zoc_into_across(())
+    zoc_into_typed = {t: zoc_into_across(kind.zoc_across) for t, kind in game.unit_types.items() if kind.zoc_across}
 
     edges_of: dict[Hex, list[str]] = {}
     for edge, edge_hexes in gmap.edges.items():
@@ -219,11 +229,25 @@ def _build(game: Game) -> Tables:
     return Tables(
         game=game, hexes=hexes, neighbours=neighbours, distance=distance,
         river_sides=frozenset(river_sides), advance_blocked=frozenset(advance_blocked), zoc_into=zoc_into,
+        zoc_into_typed=zoc_into_typed,
         edges_of={h: tuple(e) for h, e in edges_of.items()},
         zones={z: frozenset(hs) for z, hs in gmap.zones.items()}, hex_shift=hex_shift,
         hexside_combat=hexside_combat, objectives=objectives, mask_rank=mask_rank, unit_names=unit_names,
         unit_order={uid: i for i, uid in enumerate(game.units)}, short_name=short_name,
     )
+
+
+def _zoc_blocked(game: Game, across: tuple[str, ...]) -> set[str]:
+    """The hexsides no zone of control extends across (`blocks_zoc`, or a river without zoc_across_rivers),
+    leaving out the features of the hexside types in `across` (a unit type's `zoc_across`)."""
+    blocked = set()
+    for key, feature_ids in game.map.hexside_features.items():
+        for f in feature_ids:
+            feature = game.hexside_types.get(f)
+            if feature is not None and f not in across and (
+                    feature.blocks_zoc or (feature.kind == "river" and not game.movement.zoc_across_rivers)):
+                blocked.add(key)
+    return blocked
 
 
 def _stand_in_value(expression: Expr, game: Game) -> float:

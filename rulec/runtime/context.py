@@ -25,7 +25,8 @@ class EvalContext(Protocol):
     phase: str  # the current phase id
     phasing_side: str  # the side whose phase it is ("" in a phase of no side)
     unit: Unit | None  # the unit an award or condition is about (an exiting or eliminated unit)
-    # A trace's `through` and `lost_when`: the hex entered (or the source) and the side tracing.
+    # A trace's `through` and `lost_when`: the hex entered (or the source) and the side tracing; movement's
+    # may_end_move, entry_blocked and leave_zoc's into_zoc: the hex the move ends in, enters by, steps into.
     hex: str
     friendly: str
     # A unit modifier's `when`: "attack" or "defence" while the unit's strength in a battle is asked ("" otherwise).
@@ -91,6 +92,10 @@ class EvalContext(Protocol):
         ...
 
     def distance(self, a: str, b: str) -> int:
+        ...
+
+    def distance_to(self, hexes: Collection[str], hex: str) -> int:
+        """Hexes from the nearest of `hexes` to `hex` across the grid."""
         ...
 
     def controller(self, hex: str) -> str:
@@ -189,6 +194,33 @@ def ranked_scores(sides: Iterable[str], vp: Mapping[str, int]) -> list[str]:
     return sorted(order, key=lambda s: (-vp.get(s, 0), order.index(s)))
 
 
+# id(game) -> (game, {set of hexes -> {hex -> distance from the set's nearest hex}}) for distance_to
+_NEAREST: dict[int, tuple[Game, dict]] = {}
+_NEAREST_SETS = 256  # sets kept per game (the oldest half is dropped beyond that)
+
+
+def _nearest(game: Game, hexes: Collection[str]) -> dict[str, int]:
+    """The table of distances from the nearest hex of `hexes`, filled as distance_to asks."""
+    kept = _NEAREST.get(id(game))
+    if kept is None or kept[0] is not game:
+        if len(_NEAREST) > 64:
+            _NEAREST.clear()
+        kept = _NEAREST[id(game)] = (game, {})
+    tables = kept[1]
+    same = tables.get(id(hexes))  # a zone or an edge: the game's own collection, the same object every time
+    if same is not None and same[0] is hexes:
+        return same[1]
+    key = hexes if isinstance(hexes, frozenset) else frozenset(hexes)
+    table = tables.get(key)
+    if table is None:
+        if len(tables) >= _NEAREST_SETS:
+            for old in list(tables)[: _NEAREST_SETS // 2]:
+                del tables[old]
+        table = tables[key] = {}
+        tables[id(hexes)] = (hexes, table)  # keeps `hexes` alive, so its id is not reused while kept
+    return table
+
+
 class ContextBase:
     """What every context answers the same way from the game and the scores.
 
@@ -269,6 +301,20 @@ class ContextBase:
         if gmap is None or a not in gmap.coordinates or b not in gmap.coordinates:
             return FAR
         return grid_distance(gmap.grid, gmap.coordinates[a], gmap.coordinates[b])
+
+    def distance_to(self, hexes: Collection[str], hex: str) -> int:
+        """Hexes from the nearest of `hexes` to `hex` across the grid (FAR for an empty set or no hex).
+
+        Worked out once per set and hex and kept with the game (`_nearest`): a zone or an edge is the
+        same collection every time, so the cost of a set is paid once per game.
+        """
+        if self.game is None:
+            return FAR
+        table = _nearest(self.game, hexes)
+        found = table.get(hex)
+        if found is None:
+            found = table[hex] = min((self.distance(a, hex) for a in hexes), default=FAR)
+        return found
 
     def hexes(self, terrain: str | None = None, zone: str | None = None) -> Collection[str]:
         gmap = self.game.map if self.game is not None else None

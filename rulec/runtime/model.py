@@ -174,6 +174,8 @@ class UnitType:
     symbol: str = "infantry"  # NATO symbol drawn on counters
     can_attack: bool = True
     range: int = 1  # hexes away its units may attack: 1 next to the target; more along a clear line of sight
+    # Hexside types its units' ZOC extends across even where they block ZOC (a fortress's guns over a river).
+    zoc_across: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -259,7 +261,11 @@ class LeaveZoc:
 
     when: Expr | None = None  # about the unit (`move >= 8`); None: every unit
     cost: int = 0
-    into_zoc: bool = False
+    # May the first step enter an enemy ZOC: always, never, or where a condition about `unit` and `hex` (the
+    # hex entered) holds. With zoc_to_zoc = false (and no zoc_locks_start) the rule is the exception for a
+    # unit starting in an enemy ZOC: its first step may enter another enemy-controlled hex where this allows.
+    into_zoc: bool | Expr = False
+    then_stop: bool = False  # a first step into an enemy ZOC under this rule ends the unit's move
     not_across: tuple[str, ...] = ()  # hexside types
     option: str | None = None  # played only when this option is chosen
 
@@ -293,8 +299,16 @@ class MovementRules:
     control: Literal["pass_through", "enter", "end_move"] = "pass_through"
     exit_map: bool = False
     exit_cost: Literal["as_hex_left"] | int = "as_hex_left"
-    reinforcement_delay: bool = False
+    # May the owner hold a reinforcement due now back a turn: for every unit, or where the condition about
+    # the arriving unit holds (`side == red`).
+    reinforcement_delay: bool | Expr = False
     blocked_entry: Literal["closest_legal", "delay"] = "closest_legal"
+    # Which entry hexes of a reinforcement's area are blocked besides enemy-occupied ones: a condition about
+    # `unit` (the arriving unit) and `hex` (an entry hex), such as enemy_zoc(unit.side, hex); None: none more.
+    entry_blocked: Expr | None = None
+    # Where a move may end: a condition about `unit` (the mover, where it stands before the move) and `hex`
+    # (a destination); None: wherever the search reaches.
+    may_end_move: Expr | None = None
     # A reinforcement due this turn that has not entered when its movement phase ends: it comes
     # next turn, or it is removed from the game (an arrival schedule that does not wait).
     late_arrival: Literal["next_turn", "removed"] = "next_turn"
@@ -306,6 +320,9 @@ class StackingRules:
     checked: Literal["end_of_every_phase", "end_of_movement"] = "end_of_every_phase"
     pass_through_friendly: bool = True
     overstack: Literal["opponent_chooses_destroyed", "owner_removes"] = "opponent_chooses_destroyed"
+    # Which units count toward the limit (about the unit); None: every unit. A unit it fails for is never
+    # counted and never removed for overstacking (a fort counter).
+    counts: Expr | None = None
 
 
 # --------------------------------------------------------------------- combat
