@@ -33,7 +33,7 @@ INDENT = "    "
 # What each expression field returns, for the generated function's annotation.
 RETURN_TYPES = {"amount": "int", "only": "bool", "when": "bool", "move": "int", "move_extra": "int",
                 "cost": "float", "eligible": "bool", "through": "bool", "through_static": "bool", "lost_when": "bool",
-                "expires": "bool"}
+                "expires": "bool", "may_enter": "bool", "share_fate": "bool"}
 # What each expression's `ctx` is, by the class the expression belongs to: the engine's EvalContext for
 # awards and victory conditions, the unit counts of an army (rulec.battle.army.ArmyCounts) for battle army states.
 CONTEXT_TYPES = {"Award": "EvalContext", "VictoryLevel": "EvalContext", "SuddenDeath": "EvalContext",
@@ -44,7 +44,8 @@ CONTEXT_TYPES = {"Award": "EvalContext", "VictoryLevel": "EvalContext", "SuddenD
                  "Phase": "EvalContext", "Hook": "EvalContext", "HookEffect": "EvalContext", "Placement": "EvalContext",
                  # movement costs, the leave_zoc rule and movement modes (rulec/engine/step_costs.py, state.py)
                  "TerrainType": "EvalContext", "HexsideType": "EvalContext", "LeaveZoc": "EvalContext",
-                 "MovementMode": "EvalContext"}
+                 "MovementMode": "EvalContext",
+                 "RetreatPolicy": "EvalContext"}  # a retreat's `prefer` and `may_enter` (rulec/engine/retreats.py)
 
 
 @dataclasses.dataclass

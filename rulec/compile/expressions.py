@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from rulec.compile import kinds as k
-from rulec.compile.functions import (ABOUT_MARKER, ABOUT_UNIT, AGGREGATES, FILTERS, FUNCTIONS, IN_BATTLE, IN_TRACE,
-                                     IN_UNIT_MODIFIER, LATE_KINDS, NAMES, POSITION, STATIC, UNIT_ATTRIBUTES, Function,
-                                     known_functions)
+from rulec.compile.functions import (ABOUT_MARKER, ABOUT_UNIT, AGGREGATES, FILTERS, FUNCTIONS, IN_BATTLE, IN_HEX,
+                                     IN_TRACE, IN_UNIT_MODIFIER, LATE_KINDS, NAMES, POSITION, STATIC, UNIT_ATTRIBUTES,
+                                     Function, known_functions)
 from rulec.diagnostics import did_you_mean
 from rulec.language.parse import unparse
 from rulec.runtime.model import Game
@@ -32,10 +32,11 @@ _ORDER = {"<", "<=", ">", ">="}
 _EQUALITY = {"==", "!="}
 # Kinds of game ids, in the order a name that is several things is first read as.
 _ID_KINDS = (k.SIDE, k.UNIT, k.HEX, k.ZONE, k.EDGE, k.TERRAIN, k.UNIT_TYPE, k.FLAG, k.PHASE, k.TRACE, k.MARKER)
-_DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER)
+_DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER, IN_HEX)
 # Where names of a field's own context exist, for the message when they are used elsewhere.
 _CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'", IN_BATTLE: "in a battle modifier's 'when'",
-                  IN_UNIT_MODIFIER: "in a unit modifier's 'when'"}
+                  IN_UNIT_MODIFIER: "in a unit modifier's 'when'",
+                  IN_HEX: "in a trace's 'through' and 'lost_when', and a retreat's 'prefer' and 'may_enter'"}
 
 
 class ExpressionError(Exception):
@@ -88,10 +89,10 @@ class ExpressionCompiler:
         """The same compiler for expressions that are (or are not) about a unit."""
         return ExpressionCompiler(self.constants, self.names_by_kind, about_unit, self.objectives)
 
-    def inside(self, context: str, about_unit: bool = False) -> "ExpressionCompiler":
+    def inside(self, *contexts: str, about_unit: bool = False) -> "ExpressionCompiler":
         """The same compiler for a field with names of its own (a trace's hex, a battle's attackers)."""
         return ExpressionCompiler(self.constants, self.names_by_kind, about_unit, self.objectives,
-                                  within=frozenset({context}))
+                                  within=frozenset(contexts))
 
     def check_within(self, what: str, depends: frozenset[str] | str) -> None:
         for context in _CONTEXT_WHERE:

@@ -1,7 +1,8 @@
 """The effects interpreter: carries out a combat result's effects, one at a time, in order.
 
 After the die roll an `Effects` frame holds the result's effects still to do.
-Each step takes the first: an elimination happens at once; a retreat puts one
+Each step takes the first: an elimination happens at once (to the attackers, also to the
+units that share their fate: combat { share_fate }); a retreat puts one
 `Retreat` frame per unit above it (retreats.py), an exchange or a loss of strength or of steps
 a `Loss` frame (the losing side picks who pays), an advance an `Advance` frame
 (advances.py). Those are decided before the next effect is taken, so the effects
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from rulec.engine import advances, markers, procedures, retreats
 from rulec.engine.actions import Action
+from rulec.engine.context import EngineContext
 from rulec.engine.frames import Battle, Effects, Loss
 from rulec.engine.statuses import ON_MAP
 
@@ -26,6 +28,33 @@ def units_of(state: "GameState", battle: Battle, who: str | None) -> tuple[str, 
     """The battle's attackers or defenders still on the map."""
     units = battle.attackers if who == "attacker" else battle.defenders
     return tuple(u for u in units if state.where[u] == ON_MAP)
+
+
+def sharing_fate(state: "GameState", battle: Battle) -> tuple[str, ...]:
+    """The units in the attackers' hexes, not attacking, that suffer the attackers' result with them
+    (the game's `share_fate`), in the order they stand there."""
+    condition = state.game.combat.share_fate
+    if condition is None:
+        return ()
+    occupants = state._occupants()
+    context = EngineContext(state)
+    context.attackers = [state.unit(u) for u in battle.attackers]
+    context.defenders = [state.unit(u) for u in battle.defenders]
+    context.attacker_hexes, context.defender_hexes = battle.attacker_hexes, battle.targets
+    context.attacker_side = battle.side
+    context.defender_side = context.defenders[0].side if context.defenders else ""
+    sharing = []
+    for uid in (u for h in battle.attacker_hexes for u in occupants.get(h, ()) if u not in battle.attackers):
+        context.unit = state.unit(uid)
+        if condition(context):
+            sharing.append(uid)
+    return tuple(sharing)
+
+
+def suffering(state: "GameState", battle: Battle, who: str | None) -> tuple[str, ...]:
+    """The units an elimination or a retreat of `who` strikes: that side's, and for the attacker those sharing its fate."""
+    units = units_of(state, battle, who)
+    return units + sharing_fate(state, battle) if who == "attacker" else units
 
 
 def marked_targets(state: "GameState", battle: Battle, who: str | None, marker_id: str) -> tuple[str, ...]:
@@ -47,10 +76,10 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
     state._stack[-1] = replace(frame, effects=frame.effects[1:])
     battle = frame.battle
     if effect.kind == "eliminate":
-        for uid in units_of(state, battle, effect.who):
+        for uid in suffering(state, battle, effect.who):
             state._eliminate(uid)
     elif effect.kind == "retreat":
-        retreats.order_retreats(state, battle, effect.who, effect.amount, units_of(state, battle, effect.who))
+        retreats.order_retreats(state, battle, effect.who, effect.amount, suffering(state, battle, effect.who))
     elif effect.kind == "exchange":
         lost = sum(state._units[u].strength for u in battle.defenders)
         for uid in units_of(state, battle, "defender"):
@@ -65,7 +94,7 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
         if payers:
             state._stack.append(Loss(state._units[payers[0]].side, payers, effect.amount, in_steps=True))
     elif effect.kind == "advance":
-        advances.offer(state, frame, effect.amount)
+        advances.offer(state, frame, effect.amount, effect.who or "attacker")
     elif effect.kind in ("mark", "unmark"):
         change = markers.mark if effect.kind == "mark" else markers.unmark
         for target in marked_targets(state, battle, effect.who, effect.marker):
