@@ -357,7 +357,7 @@ class ExpressionCompiler:
         try:
             result = self.compile(tree, scope, (kind,))
         except ExpressionError as error:
-            if not (names_a_thing and error.code == "unknown-name"):
+            if not (names_a_thing and error.code == "unknown-name") or tree[1] in NAMES:  # `hex` out of its field
                 raise
             result = Typed("", k.TEXT)  # an unknown name where a zone belongs: say which zones there are
         if result.kind == kind:
