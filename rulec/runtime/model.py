@@ -388,8 +388,8 @@ class ResultCode:
 
     @property
     def advance(self) -> int:
-        """How many victorious units may advance (0: none)."""
-        return self._amount("advance")
+        """How many victorious units may advance, the attacker's or the defender's (0: none)."""
+        return max((e.amount for e in self.effects if e.kind == "advance"), default=0)
 
     @property
     def defender_eliminated(self) -> bool:
