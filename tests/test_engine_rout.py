@@ -75,6 +75,18 @@ def test_with_no_vacant_hex_the_friendly_hex_with_fewest_units_is_preferred(rout
     assert retreat_ends(state) == {"0503", "0504"}
 
 
+def test_a_retreat_never_ends_over_the_stacking_limit(rout):
+    # Three red units fill 0504 (may_end = count(units_at(hex)) < 3): r1 may end only in the vacant 0503.
+    place = {"b1": "0303", "r1": "0403", "r2": "0504", "r3": "0504", "r4": "0504"}
+    no_preferences = with_retreat(rout, prefer=())
+    state = fight(new_game(no_preferences).arrange(place, phase="blue_fight"), "0403", "b1", roll=D1)
+    assert retreat_ends(state) == {"0404", "0503"}
+    # Without may_end the full hex is a legal end too.
+    state = fight(new_game(with_retreat(no_preferences, may_end=None)).arrange(place, phase="blue_fight"),
+                  "0403", "b1", roll=D1)
+    assert retreat_ends(state) == {"0404", "0503", "0504"}
+
+
 def test_enemy_zoc_does_not_reach_into_a_friendly_hex_for_retreats(rout, tmp_path):
     # The same position under the default policy (no occupied hex, no enemy ZOC): r1 has nowhere to go.
     place = {"b1": "0303", "b2": "0305", "r1": "0403", "r2": "0503", "r3": "0504", "r4": "0504"}

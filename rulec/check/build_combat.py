@@ -188,7 +188,7 @@ class CombatSections:
         return self.record(m.RetreatPolicy, path, **tuples_of(body, "may_not_enter", "may_not_end", "exempt"), **conditions)
 
     def retreat_conditions(self, body: dict, path: Path, compiler: Any) -> dict[str, Any]:
-        """`prefer` and `may_enter`, compiled about `hex` and `unit` (the names outside_enemy_zoc and
+        """`prefer`, `may_enter` and `may_end`, compiled about `hex` and `unit` (the names outside_enemy_zoc and
         unoccupied written as the conditions they stand for). A `may_enter` without `may_not_enter`
         replaces the default kinds of hex a retreat may not enter."""
         conditions: dict[str, Any] = {}
@@ -199,6 +199,8 @@ class CombatSections:
             conditions["may_enter"] = self.expression(body["may_enter"], path + ("may_enter",), about, kinds.BOOL)
             if "may_not_enter" not in body:
                 conditions["may_not_enter"] = ()
+        if "may_end" in body:
+            conditions["may_end"] = self.expression(body["may_end"], path + ("may_end",), about, kinds.BOOL)
         prefer = []
         for i, item in enumerate(body.get("prefer", ()) if isinstance(body.get("prefer"), list) else ()):
             found = self.preference(item, path + ("prefer", i), about)

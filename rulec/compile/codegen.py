@@ -33,7 +33,8 @@ INDENT = "    "
 # What each expression field returns, for the generated function's annotation.
 RETURN_TYPES = {"amount": "int", "only": "bool", "when": "bool", "move": "int", "move_extra": "int",
                 "cost": "float", "eligible": "bool", "through": "bool", "through_static": "bool", "lost_when": "bool",
-                "expires": "bool", "may_enter": "bool", "share_fate": "bool"}
+                "expires": "bool", "may_enter": "bool", "may_end": "bool",
+                "share_fate": "bool"}
 # What each expression's `ctx` is, by the class the expression belongs to: the engine's EvalContext for
 # awards and victory conditions, the unit counts of an army (rulec.battle.army.ArmyCounts) for battle army states.
 CONTEXT_TYPES = {"Award": "EvalContext", "VictoryLevel": "EvalContext", "SuddenDeath": "EvalContext",

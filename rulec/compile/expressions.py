@@ -36,7 +36,7 @@ _DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UN
 # Where names of a field's own context exist, for the message when they are used elsewhere.
 _CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'", IN_BATTLE: "in a battle modifier's 'when'",
                   IN_UNIT_MODIFIER: "in a unit modifier's 'when'",
-                  IN_HEX: "in a trace's 'through' and 'lost_when', and a retreat's 'prefer' and 'may_enter'"}
+                  IN_HEX: "in a trace's 'through' and 'lost_when', and a retreat's 'prefer', 'may_enter' and 'may_end'"}
 
 
 class ExpressionError(Exception):

@@ -52,8 +52,9 @@ def paths(state: "GameState", frame: Retreat) -> list[tuple[Hex, ...]]:
     zoc = state.enemy_zoc(side)
     about = _AboutHexes(state, frame.unit)
     may_enter = None if policy.may_enter is None else (lambda h: bool(about.value(policy.may_enter, h)))
+    may_end = None if policy.may_end is None else (lambda h: bool(about.value(policy.may_end, h)))
     found = fight.retreat_paths(state.tables, start, frame.hexes, frame.away_from, occupied, zoc, policy, toward,
-                                may_enter)
+                                may_enter, may_end)
     for preference in policy.prefer:  # ordered preferences about the path's last hex, each keeping the best
         if len(found) < 2:
             break
@@ -136,6 +137,7 @@ def retreat_why(state: "GameState", frame: Retreat, action: Action) -> tuple[str
     ends = [{"enemy_zoc": "an enemy zone of control", "occupied": "an occupied hex"}[k] for k in policy.may_not_end]
     detail = "; ".join(filter(None, [f"it may not enter {' or '.join(rules)}" if rules else "",
                                      f"every hex it enters must meet {policy.may_enter.source}" if policy.may_enter else "",
+                                     f"the hex it ends in must meet {policy.may_end.source}" if policy.may_end else "",
                                      f"nor end in {' or '.join(ends)}" if ends else "",
                                      "nor cross a hexside that blocks retreats"]))
     return f"{state.unit_name(frame.unit)} must retreat {frame.hexes} hex(es) first: {detail}", "retreat"

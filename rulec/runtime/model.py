@@ -423,7 +423,7 @@ class RetreatPolicy:
     enter a hex of a kind in `may_not_enter`, nor end in one in `may_not_end`; a path
     that would leave the map does not exist (`off_map`). With no path left the unit
     is eliminated, or stays where it is (`when_blocked`). Every hex of a path must meet
-    `may_enter`, a condition about `hex` and `unit` (the retreating unit), when there is one.
+    `may_enter`, a condition about `hex` and `unit` (the retreating unit), and its last `may_end`.
     Of the legal paths, each item of `prefer` in turn keeps those whose last hex (`hex`) is best:
     a condition keeps the paths that meet it, if any does; a number keeps those with the lowest
     value (the checker writes the names outside_enemy_zoc and unoccupied as conditions).
@@ -439,6 +439,7 @@ class RetreatPolicy:
     may_not_end: tuple[HexRule, ...] = ()
     prefer: tuple[Expr, ...] = ()  # ordered preferences for the path's end: conditions and numbers
     may_enter: Expr | None = None  # about `hex` and `unit`: None, no condition
+    may_end: Expr | None = None  # about `hex` (the path's last) and `unit`: None, no condition
     order: Literal["listed", "strongest_first", "weakest_first"] = "listed"
     exempt: tuple[str, ...] = ()  # unit types that do not retreat
     when_blocked: Literal["eliminated", "stays"] = "eliminated"
