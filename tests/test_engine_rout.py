@@ -176,6 +176,19 @@ def test_a_retreated_unit_shares_the_fate_of_the_attackers_it_retreated_into(rou
     assert state.advancing is not None and state.advancing.hexes == ("0303",)
 
 
+def test_a_unit_sharing_the_attackers_fate_is_marked_with_them(tmp_path):
+    # A variant in which any unit of strength 4 shares the fate of attackers it stands with: b2 does not
+    # attack, yet retreats and is disrupted with b1 after an A1.
+    old = "share_fate = retreated(unit) and all(f in units_at(unit.hex) where f == unit or f in attackers or retreated(f))"
+    game = game_with(tmp_path, old, "share_fate = unit.strength == 4")
+    place = {"b1": "0303", "b2": "0303", "r1": "0302"}
+    state = fight(new_game(game).arrange(place, phase="blue_fight"), "0302", "b1", roll=A1)
+    while state.retreats:
+        state.apply_action(state.legal_actions()[0])
+    assert state.positions["b1"] != "0303" and state.positions["b2"] != "0303"
+    assert state.markers_on("b1") == state.markers_on("b2") == ("disrupted",)
+
+
 def test_a_host_that_did_not_attack_shelters_the_retreated_unit(rout):
     # b2 stands in 0303 too and does not attack: b3 is not struck, nor is b2.
     state = fight(retreat_b3_into_b1s_hex(rout, b2="0303"), "0302", "b1", roll=AE)

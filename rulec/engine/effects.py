@@ -2,7 +2,7 @@
 
 After the die roll an `Effects` frame holds the result's effects still to do.
 Each step takes the first: an elimination happens at once (to the attackers, also to the
-units that share their fate: combat { share_fate }); a retreat puts one
+units that share their fate, combat { share_fate }, as do their retreats and markers); a retreat puts one
 `Retreat` frame per unit above it (retreats.py), an exchange or a loss of strength or of steps
 a `Loss` frame (the losing side picks who pays), an advance an `Advance` frame
 (advances.py). Those are decided before the next effect is taken, so the effects
@@ -51,18 +51,22 @@ def sharing_fate(state: "GameState", battle: Battle) -> tuple[str, ...]:
     return tuple(sharing)
 
 
-def suffering(state: "GameState", battle: Battle, who: str | None) -> tuple[str, ...]:
-    """The units an elimination or a retreat of `who` strikes: that side's, and for the attacker those sharing its fate."""
-    units = units_of(state, battle, who)
-    return units + sharing_fate(state, battle) if who == "attacker" else units
+def suffering(state: "GameState", frame: Effects, who: str | None) -> tuple[str, ...]:
+    """The units an elimination, a retreat or a marker of `who` strikes: that side's, and for the attacker
+    those sharing its fate (found before the result's first effect, while they still stand with it)."""
+    units = units_of(state, frame.battle, who)
+    if who != "attacker" or not frame.sharing:
+        return units
+    return units + tuple(u for u in frame.sharing if state.where[u] == ON_MAP)
 
 
-def marked_targets(state: "GameState", battle: Battle, who: str | None, marker_id: str) -> tuple[str, ...]:
-    """What `mark(who, M)` marks: that side's units still on the map, or for a marker on hexes the hexes they
-    fought from (the attackers' hexes, the attacked hexes)."""
+def marked_targets(state: "GameState", frame: Effects, who: str | None, marker_id: str) -> tuple[str, ...]:
+    """What `mark(who, M)` marks: that side's units still on the map (with the attacker, those sharing its
+    fate), or for a marker on hexes the hexes they fought from (the attackers' hexes, the attacked hexes)."""
+    battle = frame.battle
     if state.game.markers[marker_id].on == "hex":
         return battle.attacker_hexes if who == "attacker" else battle.targets
-    return units_of(state, battle, who)
+    return suffering(state, frame, who)
 
 
 # ------------------------------------------------------------ the Effects frame
@@ -72,14 +76,16 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
         state._stack.pop()
         procedures.run_game_hooks(state, "battle_resolved")
         return True
+    if frame.sharing is None:
+        frame = replace(frame, sharing=sharing_fate(state, frame.battle))
     effect = frame.effects[0]
     state._stack[-1] = replace(frame, effects=frame.effects[1:])
     battle = frame.battle
     if effect.kind == "eliminate":
-        for uid in suffering(state, battle, effect.who):
+        for uid in suffering(state, frame, effect.who):
             state._eliminate(uid)
     elif effect.kind == "retreat":
-        retreats.order_retreats(state, battle, effect.who, effect.amount, suffering(state, battle, effect.who))
+        retreats.order_retreats(state, battle, effect.who, effect.amount, suffering(state, frame, effect.who))
     elif effect.kind == "exchange":
         lost = sum(state._units[u].strength for u in battle.defenders)
         for uid in units_of(state, battle, "defender"):
@@ -97,7 +103,7 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
         advances.offer(state, frame, effect.amount, effect.who or "attacker")
     elif effect.kind in ("mark", "unmark"):
         change = markers.mark if effect.kind == "mark" else markers.unmark
-        for target in marked_targets(state, battle, effect.who, effect.marker):
+        for target in marked_targets(state, frame, effect.who, effect.marker):
             change(state, target, effect.marker)
     else:  # the checker accepts no other kind
         raise ValueError(f"unknown combat effect '{effect.kind}'")

@@ -79,6 +79,7 @@ class Effects:
     effects: tuple[Effect, ...]
     vacated: tuple[Hex, ...] = ()  # hexes a defender's retreat passed through, besides the defender's own
     attacker_vacated: tuple[Hex, ...] = ()  # hexes an attacker's retreat passed through, besides the attackers' own
+    sharing: tuple[str, ...] | None = None  # the units sharing the attackers' fate (combat { share_fate }), once known
 
 
 @dataclass(frozen=True)

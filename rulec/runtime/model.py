@@ -476,7 +476,7 @@ class CombatRules:
     declare: Literal["each", "all_first"] = "each"
     multi_hex: bool = False
     # About a unit in an attackers' hex that is not attacking (`unit`, `attackers`, `defenders`): when it
-    # holds, the unit suffers the attackers' elimination or retreat with them. None: nobody does.
+    # holds, the unit suffers the attackers' elimination, retreat and markers with them. None: nobody does.
     share_fate: Expr | None = None
     # Who may, must, and must be attacked: conditions about one unit (engine/duties.py). None: any unit
     # whose type can attack may; nobody must.
