@@ -232,3 +232,9 @@ def test_a_retreat_toward_an_edge_comes_nearer_it_every_hex(rout, hexes):
     for path in paths:
         steps = [to_edge(h) for h in ("0303",) + path]
         assert steps == list(range(steps[0], steps[0] - hexes - 1, -1))  # one hex nearer the edge each step
+
+
+def test_random_games_keep_every_promise(rout):
+    from rulec.engine.conformance import check_game
+
+    assert check_game(rout, n_games=200, seed=5) == []

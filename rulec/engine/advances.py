@@ -64,12 +64,14 @@ def _route_problem(state: "GameState", uid: str, target: Hex, frame: Advance) ->
     if len(there) >= state.game.stacking.limit:
         return f"{target} is full (stacking limit {state.game.stacking.limit})"
     into_target = target in frame.targets
+    held = "the defender's hex" if frame.who == "attacker" else "the attackers' hexes"
     if into_target and "defender_hex" not in policy.into:
-        return "the victor may not advance into the defender's hex itself"
+        return f"the victor may not advance into {held} itself"
     if not into_target and "retreat_path" not in policy.into:
-        return "the victor may advance only into the defender's hex"
+        return f"the victor may advance only into {held}"
     if not into_target and len(frame.targets) > 1:
-        return "after a battle against several hexes the victor may advance only into those hexes"
+        return ("after a battle against several hexes" if frame.who == "attacker" else "after an attack from several hexes") + \
+            " the victor may advance only into those hexes"
     if not into_target and policy.stops_at_enemy_zoc and first in state.enemy_zoc(state._units[uid].side):
         return f"an advancing unit stops on entering the enemy zone of control in {first}"
     if into_target and target not in state.tables.neighbours[state.pos[uid]]:
@@ -77,7 +79,7 @@ def _route_problem(state: "GameState", uid: str, target: Hex, frame: Advance) ->
     route = (state.pos[uid], target) if into_target else (state.pos[uid], first, target)
     blocked = state.tables.advance_blocked | state.tables.advance_blocked_for.get(frame.who, frozenset())
     if any(fight.hexside_key(a, b) in blocked for a, b in zip(route, route[1:])):
-        return f"the advance into {target} would cross a hexside that blocks advances"
+        return f"the advance into {target} would cross a hexside that blocks the {frame.who}'s advance"
     return None
 
 
