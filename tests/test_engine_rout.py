@@ -238,3 +238,24 @@ def test_random_games_keep_every_promise(rout):
     from rulec.engine.conformance import check_game
 
     assert check_game(rout, n_games=200, seed=5) == []
+
+
+def test_the_compiled_module_retreats_the_same_and_type_checks(tmp_path):
+    import sys
+
+    from rulec.cli.main import main as rulec_main
+    from rulec.pipeline import load_compiled
+
+    assert rulec_main(["compile", str(GAMES / "rout.rulec"), "--out", str(tmp_path)]) == 0
+    compiled = load_compiled(tmp_path / "rout.py")
+    place = {"b1": "0303", "b2": "0305", "r1": "0403", "r2": "0503", "r3": "0504", "r4": "0504"}
+    state = fight(new_game(compiled).arrange(place, phase="blue_fight"), "0403", "b1", roll=D1)
+    assert state.positions["r1"] == "0503"  # the fewest units, as the game loaded from text decides
+    api = pytest.importorskip("mypy.api")
+    limit = sys.getrecursionlimit()
+    try:
+        out, err, status = api.run(["--strict", "--follow-imports=silent", "--no-incremental", "--no-error-summary",
+                                    str(tmp_path / "rout.py")])
+    finally:
+        sys.setrecursionlimit(limit)  # mypy raises it for the whole process
+    assert status == 0, out + err
