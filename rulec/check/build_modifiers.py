@@ -34,7 +34,7 @@ class TraceAndModifierSections:
 
     def traces(self, sides: dict, game_map: m.MapDef | None, compiler: ExpressionCompiler) -> dict[str, m.Trace]:
         result = {}
-        tracing = compiler.inside(IN_TRACE, IN_HEX)
+        tracing = compiler.inside(IN_TRACE)
         for tid, body in self.get(("trace",), {}).items():
             path = ("trace", tid)
             sources: dict[str, tuple[str, ...]] = {}

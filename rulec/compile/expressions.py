@@ -89,10 +89,12 @@ class ExpressionCompiler:
         """The same compiler for expressions that are (or are not) about a unit."""
         return ExpressionCompiler(self.constants, self.names_by_kind, about_unit, self.objectives)
 
-    def inside(self, *contexts: str, about_unit: bool = False) -> "ExpressionCompiler":
-        """The same compiler for a field with names of its own (a trace's hex, a battle's attackers)."""
+    def inside(self, context: str, about_unit: bool = False, also: tuple[str, ...] = ()) -> "ExpressionCompiler":
+        """The same compiler for a field with names of its own (a trace's hex, a battle's attackers), and those
+        of the contexts `also` (a retreat's conditions are about a hex: inside(IN_HEX) ...). A trace is about hexes."""
+        within = {context, *also} | ({IN_HEX} if context == IN_TRACE else set())
         return ExpressionCompiler(self.constants, self.names_by_kind, about_unit, self.objectives,
-                                  within=frozenset(contexts))
+                                  within=frozenset(within))
 
     def check_within(self, what: str, depends: frozenset[str] | str) -> None:
         for context in _CONTEXT_WHERE:
