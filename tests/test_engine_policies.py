@@ -97,7 +97,16 @@ def test_a_unit_with_nowhere_to_go_stays_when_the_policy_says_so(policies):
     assert state.positions["r1"] == "0703" and state.advancing is None
 
 
-def test_ordered_preferences_keep_the_paths_outside_enemy_zoc_when_there_are_some(policies):
+def game_with(tmp_path, old: str, new: str):
+    """retreat_policies.rulec with one piece of text replaced, checked and built like any game file."""
+    text = (GAMES / "retreat_policies.rulec").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "variant.rulec"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return load_game(str(path))
+
+
+def test_ordered_preferences_keep_the_paths_outside_enemy_zoc_when_there_are_some(policies, tmp_path):
     # Red may retreat through and into blue zones of control here, but prefers to end outside them.
     place = {"b1": "0402", "b2": "0705", "r1": "0403"}
     state = fight(new_game(policies).arrange(place, phase="blue_fight"), "0403", "b1")
@@ -105,8 +114,8 @@ def test_ordered_preferences_keep_the_paths_outside_enemy_zoc_when_there_are_som
     anywhere = {a.path for a in state.legal_actions()}
     outside = {p for p in anywhere if p[-1] not in zoc}
     assert len(outside) > 1 and outside != anywhere  # some paths end in blue ZOC, several do not
-    state = fight(new_game(with_policy(policies, prefer=("outside_enemy_zoc",))).arrange(place, phase="blue_fight"),
-                  "0403", "b1")
+    preferring = game_with(tmp_path, "exempt = [fort]", "exempt = [fort]  prefer = [outside_enemy_zoc]")
+    state = fight(new_game(preferring).arrange(place, phase="blue_fight"), "0403", "b1")
     assert {a.path for a in state.legal_actions()} == outside
 
 

@@ -123,8 +123,10 @@ def hexside_notes(hexside: HexsideType, game: Game) -> str:
     notes = []
     if hexside.blocks_retreat:
         notes.append("Blocks retreat")
-    if hexside.blocks_advance:
+    if hexside.blocks_advance is True:
         notes.append("Blocks advance after combat")
+    elif hexside.blocks_advance:
+        notes.append(f"Blocks the {hexside.blocks_advance}'s advance after combat")
     if hexside.blocks_zoc:
         notes.append("Blocks zones of control")
     if hexside.road_negates_crossing:

@@ -9,6 +9,9 @@ from typing import Any
 
 from rulec.check.fields import counted, tuples_of
 from rulec.check.schema import show
+from rulec.compile import kinds
+from rulec.compile.expressions import ExpressionError
+from rulec.compile.functions import IN_BATTLE, IN_HEX
 from rulec.diagnostics import did_you_mean
 from rulec.language.parse import unparse
 from rulec.language.document import Path
@@ -46,6 +49,8 @@ class CombatSections:
                        did_you_mean(name, list(EFFECT_FORMS)) or f"effects are {', '.join(EFFECT_FORMS.values())}")
             return None
         params = EFFECT_PARAMETERS[name]
+        if name == "advance" and len(args) == 2:  # advance(defender, 3): the defender's units may advance
+            params = ("who",) + params
         if len(args) != len(params):
             self.error("argument-count", f"'{name}' takes {len(params)} argument(s), not {len(args)}", path,
                        hint=f"write {form}")
@@ -152,7 +157,10 @@ class CombatSections:
         body = self.data["combat"]
         policies = self.combat_duties(body, compiler)  # may_attack, must_attack, must_be_attacked (build_units.py)
         if isinstance(body.get("retreat"), dict):
-            policies["retreat"] = self.retreat_policy(body["retreat"])
+            policies["retreat"] = self.retreat_policy(body["retreat"], compiler)
+        if "share_fate" in body and compiler is not None:
+            policies["share_fate"] = self.expression(body["share_fate"], ("combat", "share_fate"),
+                                                     compiler.inside(IN_BATTLE, about_unit=True), kinds.BOOL)
         if isinstance(body.get("advance"), dict):
             policies["advance"] = self.record(m.AdvancePolicy, ("combat", "advance"), **tuples_of(body["advance"], "into"))
         rules = self.record(m.CombatRules, ("combat",), **policies)
@@ -160,7 +168,7 @@ class CombatSections:
             self.reference(rules.table, tables, "combat table", ("combat", "table"))
         return rules
 
-    def retreat_policy(self, body: dict) -> m.RetreatPolicy:
+    def retreat_policy(self, body: dict, compiler: Any = None) -> m.RetreatPolicy:
         path = ("combat", "retreat")
         edges = body.get("edges", {})
         sides = list(self.get(("side",), {}))
@@ -176,15 +184,68 @@ class CombatSections:
                 if side not in edges:
                     self.error("missing-field", f"retreats go toward a map edge, but side '{side}' has none",
                                path + ("direction",), hint=f"add edges {{ {side} = EDGE }} to the retreat block")
-        return self.record(m.RetreatPolicy, path, **tuples_of(body, "may_not_enter", "may_not_end", "prefer", "exempt"))
+        conditions = self.retreat_conditions(body, path, compiler)
+        return self.record(m.RetreatPolicy, path, **tuples_of(body, "may_not_enter", "may_not_end", "exempt"), **conditions)
+
+    def retreat_conditions(self, body: dict, path: Path, compiler: Any) -> dict[str, Any]:
+        """`prefer`, `may_enter` and `may_end`, compiled about `hex` and `unit` (the names outside_enemy_zoc and
+        unoccupied written as the conditions they stand for). A `may_enter` without `may_not_enter`
+        replaces the default kinds of hex a retreat may not enter."""
+        conditions: dict[str, Any] = {}
+        if compiler is None:
+            return conditions
+        about = compiler.inside(IN_HEX, about_unit=True)
+        if "may_enter" in body:
+            conditions["may_enter"] = self.expression(body["may_enter"], path + ("may_enter",), about, kinds.BOOL)
+            if "may_not_enter" not in body:
+                conditions["may_not_enter"] = ()
+        if "may_end" in body:
+            conditions["may_end"] = self.expression(body["may_end"], path + ("may_end",), about, kinds.BOOL)
+        prefer = []
+        for i, item in enumerate(body.get("prefer", ()) if isinstance(body.get("prefer"), list) else ()):
+            found = self.preference(item, path + ("prefer", i), about)
+            if found is not None:
+                prefer.append(found)
+        conditions["prefer"] = tuple(prefer)
+        return conditions
+
+    def preference(self, item: Any, path: Path, about: Any) -> m.Expr | None:
+        """One retreat preference: a condition or a number about the path's last hex."""
+        if isinstance(item, str) and item in PREFERENCE_NAMES:
+            item = {"tree": PREFERENCE_NAMES[item]}
+        elif isinstance(item, str) and not about.candidates(["name", item], {}):
+            self.error("unknown-name", f"unknown retreat preference '{item}'", path,
+                       did_you_mean(item, list(PREFERENCE_NAMES)) or
+                       "write a condition about hex and unit, a number (the lowest is kept), outside_enemy_zoc or unoccupied")
+            return None
+        if isinstance(item, dict) and "tree" in item:
+            tree = item["tree"]
+        else:
+            tree = ["name", item] if isinstance(item, str) else ["const", item]
+        try:
+            kind = about.typed(tree).kind
+        except ExpressionError:
+            kind = None  # self.expression reports it where it is
+        if kind not in (None, kinds.BOOL, kinds.NUMBER):
+            self.error("wrong-kind", f"a retreat preference is a condition or a number, not {kinds.article(kind)} "
+                       f"({unparse(tree)})", path, "write a condition such as not occupied(hex), or a number such as "
+                       "count(units_at(hex)) (the lowest is kept)")
+            return None
+        return self.expression(item, path, about, kind)
 
 
 _BAD = object()  # a column end of the wrong kind (already reported)
 
+# The retreat preferences written as names, and the conditions they stand for.
+PREFERENCE_NAMES = {
+    "outside_enemy_zoc": ["not", ["call", "enemy_zoc", [["attr", ["name", "unit"], "side"], ["name", "hex"]], {}]],
+    "unoccupied": ["not", ["call", "occupied", [["name", "hex"]], {}]],
+}
+
 # The effects a result may list (model.Effect), how each is written, and its parameters.
 EFFECT_FORMS = {"eliminate": "eliminate(attacker|defender)", "retreat": "retreat(attacker|defender, hexes)",
                 "exchange": "exchange", "lose": "lose(attacker|defender, strength)",
-                "lose_steps": "lose_steps(attacker|defender, steps)", "advance": "advance(count)",
+                "lose_steps": "lose_steps(attacker|defender, steps)", "advance": "advance([attacker|defender,] count)",
                 "mark": "mark(attacker|defender, marker)", "unmark": "unmark(attacker|defender, marker)"}
 EFFECT_PARAMETERS = {"eliminate": ("who",), "retreat": ("who", "hexes"), "exchange": (), "lose": ("who", "strength"),
                      "lose_steps": ("who", "steps"), "advance": ("count",), "mark": ("who", "marker"),

@@ -19,12 +19,12 @@ from typing import Any
 from rulec.check.fields import plain
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler, to_function
-from rulec.compile.functions import IN_BATTLE, IN_TRACE, IN_UNIT_MODIFIER, STATIC
+from rulec.compile.functions import IN_BATTLE, IN_HEX, IN_TRACE, IN_UNIT_MODIFIER, STATIC
 from rulec.language.parse import unparse
 from rulec.runtime import model as m
 
 # What a condition of a trace may depend on and still be folded when the game starts: the map, the hex, the side.
-_MAP_ONLY = frozenset({STATIC, IN_TRACE})
+_MAP_ONLY = frozenset({STATIC, IN_TRACE, IN_HEX})
 _UNIT_ONLY = ("strength_times", "strength_plus", "move_times", "move_plus")
 _BATTLE_ONLY = ("shift", "drm")
 

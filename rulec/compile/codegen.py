@@ -34,7 +34,8 @@ INDENT = "    "
 RETURN_TYPES = {"amount": "int", "only": "bool", "when": "bool", "move": "int", "move_extra": "int",
                 "cost": "float", "eligible": "bool", "through": "bool", "through_static": "bool", "lost_when": "bool",
                 "expires": "bool", "reinforcement_delay": "bool", "counts": "bool",
-                "may_end_move": "bool", "entry_blocked": "bool", "into_zoc": "bool"}
+                "may_end_move": "bool", "entry_blocked": "bool", "into_zoc": "bool",
+                "may_enter": "bool", "may_end": "bool", "share_fate": "bool"}
 # What each expression's `ctx` is, by the class the expression belongs to: the engine's EvalContext for
 # awards and victory conditions, the unit counts of an army (rulec.battle.army.ArmyCounts) for battle army states.
 CONTEXT_TYPES = {"Award": "EvalContext", "VictoryLevel": "EvalContext", "SuddenDeath": "EvalContext",
@@ -45,7 +46,8 @@ CONTEXT_TYPES = {"Award": "EvalContext", "VictoryLevel": "EvalContext", "SuddenD
                  "Phase": "EvalContext", "Hook": "EvalContext", "HookEffect": "EvalContext", "Placement": "EvalContext",
                  # movement costs, the leave_zoc rule and movement modes (rulec/engine/step_costs.py, state.py)
                  "TerrainType": "EvalContext", "HexsideType": "EvalContext", "LeaveZoc": "EvalContext",
-                 "MovementMode": "EvalContext", "MovementRules": "EvalContext", "StackingRules": "EvalContext"}
+                 "MovementMode": "EvalContext", "MovementRules": "EvalContext", "StackingRules": "EvalContext",
+                 "RetreatPolicy": "EvalContext"}  # a retreat's `prefer` and `may_enter` (rulec/engine/retreats.py)
 
 
 @dataclasses.dataclass

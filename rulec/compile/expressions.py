@@ -21,8 +21,8 @@ from typing import Any, Callable
 
 from rulec.compile import kinds as k
 from rulec.compile.functions import (ABOUT_MARKER, ABOUT_UNIT, AGGREGATES, CONTEXT_NAMES, FILTERS, FUNCTIONS, IN_BATTLE,
-                                     IN_MOVE, IN_TRACE, IN_UNIT_MODIFIER, LATE_KINDS, NAMES, POSITION, STATIC, UNIT_ATTRIBUTES, Function,
-                                     known_functions)
+                                     IN_HEX, IN_MOVE, IN_TRACE, IN_UNIT_MODIFIER, LATE_KINDS, NAMES, POSITION, STATIC,
+                                     UNIT_ATTRIBUTES, Function, known_functions)
 from rulec.diagnostics import did_you_mean
 from rulec.language.parse import unparse
 from rulec.runtime.model import Game
@@ -33,11 +33,13 @@ _EQUALITY = {"==", "!="}
 # Kinds of game ids, in the order a name that is several things is first read as.
 _ID_KINDS = (k.SIDE, k.UNIT, k.HEX, k.ZONE, k.EDGE, k.TERRAIN, k.UNIT_TYPE, k.FLAG, k.PHASE, k.TRACE, k.MARKER,
              k.HEXSIDE_TYPE)
-_DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER, IN_MOVE)
+_DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER, IN_HEX, IN_MOVE)
 # Where names of a field's own context exist, for the message when they are used elsewhere.
 _CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'",
                   IN_BATTLE: "in a battle modifier's 'when', combat's 'may_join' and 'on battle_resolved' hooks",
                   IN_UNIT_MODIFIER: "in a unit modifier's 'when'",
+                  IN_HEX: "in a trace's 'through' and 'lost_when', a retreat's 'prefer', 'may_enter' and 'may_end', "
+                          "movement's 'may_end_move' and 'entry_blocked', and leave_zoc's 'into_zoc'",
                   IN_MOVE: "in movement's 'may_end_move', 'entry_blocked' and leave_zoc's 'into_zoc'"}
 
 
@@ -91,10 +93,12 @@ class ExpressionCompiler:
         """The same compiler for expressions that are (or are not) about a unit."""
         return ExpressionCompiler(self.constants, self.names_by_kind, about_unit, self.objectives)
 
-    def inside(self, context: str, about_unit: bool = False) -> "ExpressionCompiler":
-        """The same compiler for a field with names of its own (a trace's hex, a battle's attackers)."""
+    def inside(self, context: str, about_unit: bool = False, also: tuple[str, ...] = ()) -> "ExpressionCompiler":
+        """The same compiler for a field with names of its own (a trace's hex, a battle's attackers), and those
+        of the contexts `also` (a retreat's conditions are about a hex: inside(IN_HEX) ...). A trace is about hexes."""
+        within = {context, *also} | ({IN_HEX} if context in (IN_TRACE, IN_MOVE) else set())
         return ExpressionCompiler(self.constants, self.names_by_kind, about_unit, self.objectives,
-                                  within=frozenset({context}))
+                                  within=frozenset(within))
 
     def check_within(self, what: str, depends: frozenset[str] | str) -> None:
         for context in _CONTEXT_WHERE:
@@ -361,7 +365,7 @@ class ExpressionCompiler:
         try:
             result = self.compile(tree, scope, (kind,))
         except ExpressionError as error:
-            if not (names_a_thing and error.code == "unknown-name"):
+            if not (names_a_thing and error.code == "unknown-name") or tree[1] in NAMES:  # `hex` out of its field
                 raise
             result = Typed("", k.TEXT)  # an unknown name where a zone belongs: say which zones there are
         if result.kind == kind:

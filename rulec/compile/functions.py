@@ -26,6 +26,7 @@ STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER = "static", "position", "unit", "mark
 IN_TRACE, IN_BATTLE = "trace", "battle"
 IN_UNIT_MODIFIER = "unit modifier"  # whether the unit is fighting, and on which side of the battle
 IN_MOVE = "move"  # a move's own condition (movement { may_end_move }): the hex the move ends in
+IN_HEX = "hex"  # the hex being considered: a trace's hex, a hex of a retreat path (retreat { prefer may_enter may_end })
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,8 @@ UNIT_ATTRIBUTES: dict[str, Name] = {n.name: n for n in (
 # ------------------------------------------------------------ traces and battles
 # In a trace's `through` and `lost_when`: the hex entered (or the source) and the side tracing.
 NAMES.update({n.name: n for n in (
-    Name("hex", HEX, "ctx.hex", "in a trace: the hex the path enters (in `lost_when`: the source)", IN_TRACE),
+    Name("hex", HEX, "ctx.hex", "in a trace: the hex the path enters (in `lost_when`: the source); in a retreat's "
+         "`prefer` and `may_end`: the hex the path ends in, in its `may_enter`: each hex of the path", IN_HEX),
     Name("friendly", SIDE, "ctx.friendly", "in a trace: the side tracing", IN_TRACE),
 )})
 # In a unit modifier's `when`: what the unit's strength is being worked out for.

@@ -39,4 +39,6 @@ ELEMENT = {UNITS: UNIT, HEXES: HEX}
 
 # How a value of each kind is written in messages ("a side", "an edge").
 def article(kind: str) -> str:
-    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+    if kind in (UNITS, HEXES):  # sets read without an article: "found units"
+        return kind
+    return f"{'an' if kind[0] in 'aeiou' and not kind.startswith('unit') else 'a'} {kind}"  # a unit, an edge

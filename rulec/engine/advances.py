@@ -1,10 +1,12 @@
 """The advance after combat: which victorious units may move into which vacated hexes.
 
-An advance effect offers the victor an `Advance` frame when the defender's hex is
-empty and some unit may advance under the game's advance policy
-(model.AdvancePolicy): into the defender's hex, and on along the hexes the
-defenders' retreats passed through (unless it stops on entering an enemy zone of
-control), never across a hexside that blocks advances. The frame's `hexes` are
+An advance effect (`advance(N)` or `advance(attacker, N)`; `advance(defender, N)` for
+the defender) offers that side an `Advance` frame when a hex of the beaten side
+(the defender's hex; the attackers' hexes) is empty and some unit may advance under
+the game's advance policy (model.AdvancePolicy): into that hex, and on along the
+hexes the beaten side's retreats passed through (unless it stops on entering an
+enemy zone of control), within the stacking limit, never across a hexside that
+blocks that side's advance. The frame's `hexes` are
 exactly the hexes some unit may enter now, so what is announced is what is legal.
 Each `advance UNIT HEX` moves one unit; `advance none` declines.
 """
@@ -25,14 +27,19 @@ if TYPE_CHECKING:
     from rulec.engine.state import GameState
 
 
-def offer(state: "GameState", effects: Effects, count: int) -> None:
-    """Put the chance to advance on the stack, if some unit may take it."""
+def offer(state: "GameState", effects: Effects, count: int, who: str = "attacker") -> None:
+    """Put the chance to advance on the stack for that side of the battle, if some unit may take it."""
     battle = effects.battle
     occupants = state._occupants()
-    emptied = tuple(h for h in battle.targets if h not in occupants)
+    attacker = who == "attacker"
+    beaten = battle.targets if attacker else battle.attacker_hexes
+    emptied = tuple(h for h in beaten if h not in occupants)
     if count <= 0 or not emptied:
         return
-    frame = Advance(battle.side, battle.attackers, (), count, emptied + effects.vacated, battle.targets)
+    units = battle.attackers if attacker else battle.defenders
+    side = state._units[units[0]].side if units else battle.side
+    passed = effects.vacated if attacker else effects.attacker_vacated
+    frame = Advance(side, units, (), count, emptied + passed, beaten, who)
     frame = _with_targets(state, frame)
     if frame.hexes:
         state._stack.append(frame)
@@ -50,23 +57,29 @@ def _route_problem(state: "GameState", uid: str, target: Hex, frame: Advance) ->
     first = frame.targets[0] if frame.targets else frame.vacated[0]
     if target not in frame.vacated:
         return f"{target} was not vacated by the battle"
-    if target in state._occupants():
-        return f"{target} is occupied"
+    there = state._occupants().get(target, ())
+    side = state._units[uid].side
+    if any(state._units[u].side != side for u in there):
+        return f"{target} is occupied by the enemy"
+    if len(there) >= state.game.stacking.limit:
+        return f"{target} is full (stacking limit {state.game.stacking.limit})"
     into_target = target in frame.targets
+    held = "the defender's hex" if frame.who == "attacker" else "the attackers' hexes"
     if into_target and "defender_hex" not in policy.into:
-        return "the victor may not advance into the defender's hex itself"
+        return f"the victor may not advance into {held} itself"
     if not into_target and "retreat_path" not in policy.into:
-        return "the victor may advance only into the defender's hex"
+        return f"the victor may advance only into {held}"
     if not into_target and len(frame.targets) > 1:
-        return "after a battle against several hexes the victor may advance only into those hexes"
+        return ("after a battle against several hexes" if frame.who == "attacker" else "after an attack from several hexes") + \
+            " the victor may advance only into those hexes"
     if not into_target and policy.stops_at_enemy_zoc and first in state.enemy_zoc(state._units[uid].side):
         return f"an advancing unit stops on entering the enemy zone of control in {first}"
     if into_target and target not in state.tables.neighbours[state.pos[uid]]:
         return f"{target} is not next to it"
     route = (state.pos[uid], target) if into_target else (state.pos[uid], first, target)
-    blocked = state.tables.advance_blocked
+    blocked = state.tables.advance_blocked | state.tables.advance_blocked_for.get(frame.who, frozenset())
     if any(fight.hexside_key(a, b) in blocked for a, b in zip(route, route[1:])):
-        return f"the advance into {target} would cross a hexside that blocks advances"
+        return f"the advance into {target} would cross a hexside that blocks the {frame.who}'s advance"
     return None
 
 

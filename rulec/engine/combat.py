@@ -10,7 +10,7 @@ who attacks whom and applies the results.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 from rulec.engine.tables import Tables
 from rulec.runtime.model import CombatTable, Game, Hex, Modifier, RetreatPolicy, hexside_key
@@ -116,14 +116,17 @@ def result_code(table: CombatTable, column: int, roll: int, drm: int) -> str:
 
 def retreat_paths(tables: Tables, start: Hex, hexes: int, away_from: tuple[Hex, ...],
                   occupied: set[Hex] | frozenset[Hex], enemy_zoc: set[Hex] | frozenset[Hex],
-                  policy: RetreatPolicy, toward: tuple[Hex, ...] = ()) -> list[tuple[Hex, ...]]:
+                  policy: RetreatPolicy, toward: tuple[Hex, ...] = (),
+                  may_enter: Callable[[Hex], bool] | None = None,
+                  may_end: Callable[[Hex], bool] | None = None) -> list[tuple[Hex, ...]]:
     """Every legal retreat path of `hexes` hexes under the game's retreat `policy`, in a stable order.
 
     Direction "away": each hex lies one hex farther from the start than the last and
     no nearer any hex in `away_from`; "toward_edge": each hex is nearer the edge hexes
     `toward` than the last. No step crosses a hexside that blocks retreats, enters a
     hex of a kind the policy forbids (an enemy zone of control, an occupied hex) or
-    ends in one it may not end in. A path that would leave the map does not exist.
+    ends in one it may not end in; each hex must meet `may_enter` and the last `may_end` (the
+    policy's conditions, when it has them). A path that would leave the map does not exist.
     """
     distance = tables.distance
     blocked = tables.retreat_blocked
@@ -150,6 +153,8 @@ def retreat_paths(tables: Tables, start: Hex, hexes: int, away_from: tuple[Hex, 
             if (h, n) in blocked or not onward(h, n, depth):
                 continue
             if any(n in kind for kind in never) or (last and any(n in kind for kind in not_last)):
+                continue
+            if (may_enter is not None and not may_enter(n)) or (last and may_end is not None and not may_end(n)):
                 continue
             options.append(n)
         return sorted(options)

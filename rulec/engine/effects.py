@@ -1,7 +1,8 @@
 """The effects interpreter: carries out a combat result's effects, one at a time, in order.
 
 After the die roll an `Effects` frame holds the result's effects still to do.
-Each step takes the first: an elimination happens at once; a retreat puts one
+Each step takes the first: an elimination happens at once (to the attackers, also to the
+units that share their fate, combat { share_fate }, as do their retreats and markers); a retreat puts one
 `Retreat` frame per unit above it (retreats.py), an exchange or a loss of strength or of steps
 a `Loss` frame (the losing side picks who pays), an advance an `Advance` frame
 (advances.py). Those are decided before the next effect is taken, so the effects
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from rulec.engine import advances, markers, procedures, retreats
 from rulec.engine.actions import Action
+from rulec.engine.context import EngineContext
 from rulec.engine.frames import Battle, Effects, Loss
 from rulec.engine.statuses import ON_MAP
 
@@ -28,12 +30,43 @@ def units_of(state: "GameState", battle: Battle, who: str | None) -> tuple[str, 
     return tuple(u for u in units if state.where[u] == ON_MAP)
 
 
-def marked_targets(state: "GameState", battle: Battle, who: str | None, marker_id: str) -> tuple[str, ...]:
-    """What `mark(who, M)` marks: that side's units still on the map, or for a marker on hexes the hexes they
-    fought from (the attackers' hexes, the attacked hexes)."""
+def sharing_fate(state: "GameState", battle: Battle) -> tuple[str, ...]:
+    """The units in the attackers' hexes, not attacking, that suffer the attackers' result with them
+    (the game's `share_fate`), in the order they stand there."""
+    condition = state.game.combat.share_fate
+    if condition is None:
+        return ()
+    occupants = state._occupants()
+    context = EngineContext(state)
+    context.attackers = [state.unit(u) for u in battle.attackers]
+    context.defenders = [state.unit(u) for u in battle.defenders]
+    context.attacker_hexes, context.defender_hexes = battle.attacker_hexes, battle.targets
+    context.attacker_side = battle.side
+    context.defender_side = context.defenders[0].side if context.defenders else ""
+    sharing = []
+    for uid in (u for h in battle.attacker_hexes for u in occupants.get(h, ()) if u not in battle.attackers):
+        context.unit = state.unit(uid)
+        if condition(context):
+            sharing.append(uid)
+    return tuple(sharing)
+
+
+def suffering(state: "GameState", frame: Effects, who: str | None) -> tuple[str, ...]:
+    """The units an elimination, a retreat or a marker of `who` strikes: that side's, and for the attacker
+    those sharing its fate (found before the result's first effect, while they still stand with it)."""
+    units = units_of(state, frame.battle, who)
+    if who != "attacker" or not frame.sharing:
+        return units
+    return units + tuple(u for u in frame.sharing if state.where[u] == ON_MAP)
+
+
+def marked_targets(state: "GameState", frame: Effects, who: str | None, marker_id: str) -> tuple[str, ...]:
+    """What `mark(who, M)` marks: that side's units still on the map (with the attacker, those sharing its
+    fate), or for a marker on hexes the hexes they fought from (the attackers' hexes, the attacked hexes)."""
+    battle = frame.battle
     if state.game.markers[marker_id].on == "hex":
         return battle.attacker_hexes if who == "attacker" else battle.targets
-    return units_of(state, battle, who)
+    return suffering(state, frame, who)
 
 
 # ------------------------------------------------------------ the Effects frame
@@ -43,14 +76,16 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
         state._stack.pop()
         procedures.run_game_hooks(state, "battle_resolved")
         return True
+    if frame.sharing is None:
+        frame = replace(frame, sharing=sharing_fate(state, frame.battle))
     effect = frame.effects[0]
     state._stack[-1] = replace(frame, effects=frame.effects[1:])
     battle = frame.battle
     if effect.kind == "eliminate":
-        for uid in units_of(state, battle, effect.who):
+        for uid in suffering(state, frame, effect.who):
             state._eliminate(uid)
     elif effect.kind == "retreat":
-        retreats.order_retreats(state, battle, effect.who, effect.amount, units_of(state, battle, effect.who))
+        retreats.order_retreats(state, battle, effect.who, effect.amount, suffering(state, frame, effect.who))
     elif effect.kind == "exchange":
         lost = sum(state._units[u].strength for u in battle.defenders)
         for uid in units_of(state, battle, "defender"):
@@ -65,10 +100,10 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
         if payers:
             state._stack.append(Loss(state._units[payers[0]].side, payers, effect.amount, in_steps=True))
     elif effect.kind == "advance":
-        advances.offer(state, frame, effect.amount)
+        advances.offer(state, frame, effect.amount, effect.who or "attacker")
     elif effect.kind in ("mark", "unmark"):
         change = markers.mark if effect.kind == "mark" else markers.unmark
-        for target in marked_targets(state, battle, effect.who, effect.marker):
+        for target in marked_targets(state, frame, effect.who, effect.marker):
             change(state, target, effect.marker)
     else:  # the checker accepts no other kind
         raise ValueError(f"unknown combat effect '{effect.kind}'")

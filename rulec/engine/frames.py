@@ -78,6 +78,8 @@ class Effects:
     battle: Battle
     effects: tuple[Effect, ...]
     vacated: tuple[Hex, ...] = ()  # hexes a defender's retreat passed through, besides the defender's own
+    attacker_vacated: tuple[Hex, ...] = ()  # hexes an attacker's retreat passed through, besides the attackers' own
+    sharing: tuple[str, ...] | None = None  # the units sharing the attackers' fate (combat { share_fate }), once known
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,8 @@ class Advance:
     hexes: tuple[Hex, ...]  # exactly the hexes some unit may advance into now (in the order of `vacated`)
     count: int
     vacated: tuple[Hex, ...] = ()  # every hex the battle vacated (its targets first), legal or not
-    targets: tuple[Hex, ...] = ()  # the battle's target hexes
+    targets: tuple[Hex, ...] = ()  # the beaten side's hexes (the battle's targets when the attacker advances)
+    who: str = "attacker"  # which side of the battle advances
 
 
 @dataclass(frozen=True)

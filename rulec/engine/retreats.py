@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 from rulec.engine import combat as fight
 from rulec.engine import history
 from rulec.engine.actions import Action
+from rulec.engine.context import EngineContext
 from rulec.engine.frames import Battle, Effects, Retreat
-from rulec.runtime.model import Hex
+from rulec.runtime.model import Expr, Hex
 
 if TYPE_CHECKING:
     from rulec.engine.state import GameState
@@ -34,6 +35,10 @@ def order_retreats(state: "GameState", battle: Battle, who: str, hexes: int, uni
     enemy = battle.side if defender else state._units[battle.defenders[0]].side
     chooser = side if state.game.combat.retreat.chosen_by == "owner" else enemy
     away = battle.attacker_hexes if defender else battle.targets
+    order = state.game.combat.retreat.order
+    if order != "listed":  # strongest (weakest) first, ties in game-file order
+        sign = -1 if order == "strongest_first" else 1
+        units = tuple(sorted(units, key=lambda u: (sign * state.unit(u).strength, state.tables.unit_order[u])))
     for uid in reversed(units):  # the first unit on top of the stack
         state._stack.append(Retreat(uid, hexes, away, chooser, defender))
 
@@ -45,11 +50,36 @@ def paths(state: "GameState", frame: Retreat) -> list[tuple[Hex, ...]]:
     occupied = set(state._occupants()) - {start}
     toward = state.game.map.edges.get(policy.edges.get(side, ""), ()) if policy.direction == "toward_edge" else ()
     zoc = state.enemy_zoc(side)
-    found = fight.retreat_paths(state.tables, start, frame.hexes, frame.away_from, occupied, zoc, policy, toward)
-    for preference in policy.prefer:  # ordered preferences: keep the paths that meet one, if any do
-        better = [p for p in found if (p[-1] not in zoc if preference == "outside_enemy_zoc" else p[-1] not in occupied)]
-        found = better or found
+    about = _AboutHexes(state, frame.unit)
+    may_enter = None if policy.may_enter is None else (lambda h: bool(about.value(policy.may_enter, h)))
+    may_end = None if policy.may_end is None else (lambda h: bool(about.value(policy.may_end, h)))
+    found = fight.retreat_paths(state.tables, start, frame.hexes, frame.away_from, occupied, zoc, policy, toward,
+                                may_enter, may_end)
+    for preference in policy.prefer:  # ordered preferences about the path's last hex, each keeping the best
+        if len(found) < 2:
+            break
+        values = [about.value(preference, p[-1]) for p in found]
+        if all(isinstance(v, bool) for v in values):  # a condition: the paths that meet it, if any does
+            best = any(values)
+        else:  # a number: the paths with the lowest value
+            best = min(values)
+        found = [p for p, v in zip(found, values) if v == best]
     return found
+
+
+class _AboutHexes:
+    """A retreat's conditions about `hex` for one retreating `unit`, each hex's value worked out once."""
+
+    def __init__(self, state: "GameState", uid: str):
+        self.context = EngineContext(state, state.unit(uid))
+        self.known: dict[tuple[int, Hex], object] = {}
+
+    def value(self, expression: Expr, hex: Hex) -> object:
+        key = (id(expression), hex)
+        if key not in self.known:
+            self.context.hex = hex
+            self.known[key] = expression(self.context)
+        return self.known[key]
 
 
 def retreat_settle(state: "GameState", frame: Retreat) -> bool:
@@ -85,16 +115,19 @@ def move_along(state: "GameState", frame: Retreat, path: tuple[Hex, ...]) -> Non
         state._enter(frame.unit, h, "stop" if i == len(path) - 1 else "pass")
     state._relocate(frame.unit, path[-1])
     history.record(state, "retreated", (frame.unit,))
-    if frame.defender and len(path) > 1:
-        record_vacated(state, path[0])
+    if len(path) > 1:
+        record_vacated(state, path[0], frame.defender)
 
 
-def record_vacated(state: "GameState", hex: Hex) -> None:
-    """A defender's retreat passed through `hex`: the battle's advance may go there too."""
+def record_vacated(state: "GameState", hex: Hex, defender: bool) -> None:
+    """A retreat of the defender (an attacker) passed through `hex`: the other side's advance may go there too."""
     for i in range(len(state._stack) - 1, -1, -1):
         frame = state._stack[i]
         if frame.__class__ is Effects:
-            state._stack[i] = replace(frame, vacated=frame.vacated + (hex,))
+            if defender:
+                state._stack[i] = replace(frame, vacated=frame.vacated + (hex,))
+            else:
+                state._stack[i] = replace(frame, attacker_vacated=frame.attacker_vacated + (hex,))
             return
 
 
@@ -103,6 +136,8 @@ def retreat_why(state: "GameState", frame: Retreat, action: Action) -> tuple[str
     rules = [{"enemy_zoc": "enemy zones of control", "occupied": "occupied hexes"}[k] for k in policy.may_not_enter]
     ends = [{"enemy_zoc": "an enemy zone of control", "occupied": "an occupied hex"}[k] for k in policy.may_not_end]
     detail = "; ".join(filter(None, [f"it may not enter {' or '.join(rules)}" if rules else "",
+                                     f"every hex it enters must meet {policy.may_enter.source}" if policy.may_enter else "",
+                                     f"the hex it ends in must meet {policy.may_end.source}" if policy.may_end else "",
                                      f"nor end in {' or '.join(ends)}" if ends else "",
                                      "nor cross a hexside that blocks retreats"]))
     return f"{state.unit_name(frame.unit)} must retreat {frame.hexes} hex(es) first: {detail}", "retreat"

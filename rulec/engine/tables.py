@@ -78,6 +78,7 @@ class Tables:
     sight: dict = field(default_factory=dict)  # ranged attacks: what each hex sees (engine/sight.py)
     attack_actions: dict = field(default_factory=dict)  # (hex, attackers) -> the attack Actions on it (GameState)
     retreat_blocked: frozenset = frozenset()  # (hex, neighbour) pairs across a hexside in river_sides
+    advance_blocked_for: dict[str, frozenset[str]] = field(default_factory=dict)  # attacker|defender -> more such hexsides
     units_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # side -> its unit ids, in game-file order
     first_movement: dict[str, int] = field(default_factory=dict)  # side -> index of its first movement phase
 
@@ -193,13 +194,16 @@ def _build(game: Game) -> Tables:
 
     river_sides, advance_blocked = set(), set()
     hexside_combat: dict[str, tuple[tuple[int, int, str], ...]] = {}
+    advance_blocked_for: dict[str, set[str]] = {}
     for key, feature_ids in gmap.hexside_features.items():
         features = [game.hexside_types[f] for f in feature_ids if f in game.hexside_types]
         for feature in features:
             if feature.blocks_retreat:
                 river_sides.add(key)
-            if feature.blocks_advance:
+            if feature.blocks_advance is True:
                 advance_blocked.add(key)
+            elif feature.blocks_advance:  # only that side's units may not advance across it
+                advance_blocked_for.setdefault(feature.blocks_advance, set()).add(key)
         combat = tuple((f.combat_shift, f.combat_drm, f.combat_when) for f in features if f.combat_shift or f.combat_drm)
         if combat:
             hexside_combat[key] = combat
@@ -230,6 +234,7 @@ def _build(game: Game) -> Tables:
         game=game, hexes=hexes, neighbours=neighbours, distance=distance,
         river_sides=frozenset(river_sides), advance_blocked=frozenset(advance_blocked), zoc_into=zoc_into,
         zoc_into_typed=zoc_into_typed,
+        advance_blocked_for={who: frozenset(keys) for who, keys in advance_blocked_for.items()},
         edges_of={h: tuple(e) for h, e in edges_of.items()},
         zones={z: frozenset(hs) for z, hs in gmap.zones.items()}, hex_shift=hex_shift,
         hexside_combat=hexside_combat, objectives=objectives, mask_rank=mask_rank, unit_names=unit_names,

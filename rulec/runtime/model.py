@@ -162,7 +162,7 @@ class HexsideType:
     combat_drm: int = 0
     combat_when: Literal["always", "all_attackers_across", "any_attacker_across"] = "always"
     blocks_retreat: bool = False
-    blocks_advance: bool = False
+    blocks_advance: bool | Literal["attacker", "defender"] = False  # True: any victor's; a side: only its units'
     blocks_zoc: bool = False
 
 
@@ -365,7 +365,8 @@ class Effect:
         choosing which, one at a time.
     lose_steps(who, steps): that side loses `amount` steps, its owner choosing which unit loses
         each one, one at a time (a unit without reduced sides has one step).
-    advance(count): up to `amount` victorious units may advance (by the game's advance policy).
+    advance(who, count): up to `amount` units of that side of the battle (None: the attacker) may advance
+        into the hexes the other side vacated (by the game's advance policy).
     mark(who, marker) / unmark(who, marker): put a marker on (take it off) that side's units,
         or on their hexes for a marker on hexes (the attackers' hexes, the attacked hexes).
     """
@@ -404,8 +405,8 @@ class ResultCode:
 
     @property
     def advance(self) -> int:
-        """How many victorious units may advance (0: none)."""
-        return self._amount("advance")
+        """How many victorious units may advance, the attacker's or the defender's (0: none)."""
+        return max((e.amount for e in self.effects if e.kind == "advance"), default=0)
 
     @property
     def defender_eliminated(self) -> bool:
@@ -438,9 +439,14 @@ class RetreatPolicy:
     "toward_edge": one hex nearer its side's map edge in `edges`. A path may not
     enter a hex of a kind in `may_not_enter`, nor end in one in `may_not_end`; a path
     that would leave the map does not exist (`off_map`). With no path left the unit
-    is eliminated, or stays where it is (`when_blocked`). Of the legal paths, `prefer`
-    keeps those ending in the kind of hex it names first, if any do, then the next.
+    is eliminated, or stays where it is (`when_blocked`). Every hex of a path must meet
+    `may_enter`, a condition about `hex` and `unit` (the retreating unit), and its last `may_end`.
+    Of the legal paths, each item of `prefer` in turn keeps those whose last hex (`hex`) is best:
+    a condition keeps the paths that meet it, if any does; a number keeps those with the lowest
+    value (the checker writes the names outside_enemy_zoc and unoccupied as conditions).
     Units of a type in `exempt` (a fort) never retreat: a retreat result leaves them in place.
+    Several units retreat one at a time, in `order`: as the battle lists them ("listed": the
+    order they stand in their hexes), or strongest (weakest) first, ties in game-file order.
     """
 
     chosen_by: Literal["owner", "victor"] = "owner"
@@ -448,7 +454,10 @@ class RetreatPolicy:
     edges: dict[str, str] = field(default_factory=dict)  # side -> map edge (direction toward_edge)
     may_not_enter: tuple[HexRule, ...] = ("enemy_zoc", "occupied")
     may_not_end: tuple[HexRule, ...] = ()
-    prefer: tuple[Literal["outside_enemy_zoc", "unoccupied"], ...] = ()  # ordered preferences for the path's end
+    prefer: tuple[Expr, ...] = ()  # ordered preferences for the path's end: conditions and numbers
+    may_enter: Expr | None = None  # about `hex` and `unit`: None, no condition
+    may_end: Expr | None = None  # about `hex` (the path's last) and `unit`: None, no condition
+    order: Literal["listed", "strongest_first", "weakest_first"] = "listed"
     exempt: tuple[str, ...] = ()  # unit types that do not retreat
     when_blocked: Literal["eliminated", "stays"] = "eliminated"
     off_map: Literal["eliminated"] = "eliminated"
@@ -462,7 +471,8 @@ class AdvancePolicy:
     hexes the defenders' retreat paths passed through ("retreat_path"), which are
     reached through the defender's hex. With `stops_at_enemy_zoc`, an advancing unit
     entering an enemy zone of control there stops. A hexside whose type blocks advances
-    (HexsideType.blocks_advance) may not be crossed.
+    (HexsideType.blocks_advance, for every victor or for one side of the battle) may not be crossed.
+    Units advance within the stacking limit, into hexes no enemy holds.
     """
 
     into: tuple[Literal["defender_hex", "retreat_path"], ...] = ("defender_hex",)
@@ -482,6 +492,9 @@ class CombatRules:
     # is declared first, then the attacker fights them one by one in the order it chooses.
     declare: Literal["each", "all_first"] = "each"
     multi_hex: bool = False
+    # About a unit in an attackers' hex that is not attacking (`unit`, `attackers`, `defenders`): when it
+    # holds, the unit suffers the attackers' elimination, retreat and markers with them. None: nobody does.
+    share_fate: Expr | None = None
     # Who may, must, and must be attacked: conditions about one unit (engine/duties.py). None: any unit
     # whose type can attack may; nobody must.
     may_attack: Expr | None = None
