@@ -36,7 +36,7 @@ MISTAKES = [
      "or occupied_by(unit.side, hex))", "may_enter = count(units_at(hex))",
      "wrong-kind", "expected a condition", "compare it"),
     ("'hex' outside a retreat", "share_fate = retreated(unit) and", "share_fate = occupied(hex) and",
-     "unknown-name", "'hex' exists only in a trace's 'through' and 'lost_when', and a retreat's 'prefer', 'may_enter' and 'may_end'", None),
+     "unknown-name", "'hex' exists only in a trace's 'through' and 'lost_when', a retreat's 'prefer', 'may_enter' and 'may_end'", None),
     ("may_end that is no condition", "may_end = count(units_at(hex)) < 3", "may_end = units_at(hex)",
      "wrong-kind", "expected a condition here, found units (units_at(hex))", None),
     ("an unknown retreat order", "order = strongest_first", "order = strongest",
