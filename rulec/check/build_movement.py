@@ -79,7 +79,8 @@ class MovementSections:
             return value
         return self.expression(value, path, compiler, kinds.NUMBER) or 0
 
-    def movement(self, hexside_types: dict, options: dict, compiler: ExpressionCompiler) -> m.MovementRules:
+    def movement(self, hexside_types: dict, options: dict, compiler: ExpressionCompiler,
+                 control_of: tuple[str, ...] = (), first_holder: str | None = None) -> m.MovementRules:
         body = self.get(("movement",), {})
         leave = None
         if isinstance(body.get("leave_zoc"), dict):
@@ -93,7 +94,9 @@ class MovementSections:
                 self.reference(raw["option"], options, "option", path + ("option",))
             leave = m.LeaveZoc(when=when, cost=raw.get("cost", 0), into_zoc=raw.get("into_zoc", False),
                                not_across=not_across, option=raw.get("option"))
-        return self.record(m.MovementRules, ("movement",), **({"leave_zoc": leave} if leave or "leave_zoc" in body else {}))
+        tracked = {"control_of": control_of, "first_holder": first_holder}  # built by build_scenarios.py
+        return self.record(m.MovementRules, ("movement",), built=tuple(tracked), **tracked,
+                           **({"leave_zoc": leave} if leave or "leave_zoc" in body else {}))
 
     def modes(self, hexside_types: dict, options: dict, compiler: ExpressionCompiler) -> dict[str, m.MovementMode]:
         """Movement modes along a network (`mode rail { network = rail  cost = 1/4  eligible = ... }`)."""
