@@ -23,7 +23,15 @@ def game():
 
 
 def places(state) -> set[tuple[str, str]]:
-    return {(a.unit, a.hex) for a in state.legal_actions() if a.kind == "place"}
+    """Every (unit, hex) placement open now, through the two steps: `place UNIT`, then `place UNIT HEX`."""
+    found = set()
+    for first in state.legal_actions():
+        if first.kind == "place":
+            assert first.hex is None  # the first step names the unit only
+            second = state.clone()
+            second.apply_action(first)
+            found |= {(a.unit, a.hex) for a in second.legal_actions() if a.kind == "place"}
+    return found
 
 
 def test_free_set_up_inside_the_zone_red_first_then_blue(game):
@@ -121,3 +129,28 @@ def test_a_refused_placement_says_why(game):
     replacing.apply_action(Action.end())
     replacing.apply_action(Action.place("r1", "0301"))  # 2 points spent
     assert "r2 costs 1 points to place, and 0 are left" in replacing.explain("place r2 0305")
+
+
+def test_placing_a_unit_is_two_decisions_the_unit_then_its_hex(game):
+    state = new_game(game)
+    assert state.legal_actions() == [Action.place("r1"), Action.place("r2"), Action.end()]
+    state.apply_action(state.parse_action("place r1"))
+    assert state.status("r1") == "pending" and state.current_player() == 0  # red still decides: r1's hex
+    assert set(state.legal_actions()) == {*(Action.place("r1", h) for h in RED_ZONE), Action.cancel()}
+    assert "a hex for r1 is due" in state.explain("place r2 0203")  # not another unit
+    state.apply_action(Action.cancel())  # back to the choice of unit
+    assert state.legal_actions() == [Action.place("r1"), Action.place("r2"), Action.end()]
+    state.apply_action(Action.place("r2"))
+    state.apply_action(Action.place("r2", "0201"))
+    assert state.positions["r2"] == "0201" and state.pending is None
+    # Both steps in one order still work (typed orders, saved games), though the first step does not list them.
+    state.apply_action(state.parse_action("place r1 0203"))
+    assert state.positions["r1"] == "0203" and state.legal_actions() == [Action.end()]
+
+
+def test_no_placement_decision_offers_units_times_hexes_actions(game):
+    state = new_game(game)
+    units, hexes = 2, len(RED_ZONE)
+    assert len(state.legal_actions()) <= max(units, hexes) + 2
+    state.apply_action(Action.place("r1"))
+    assert len(state.legal_actions()) <= max(units, hexes) + 2

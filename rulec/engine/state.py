@@ -855,7 +855,10 @@ class GameState:
         elif kind == ATTACK:
             battles.declare(self, action)
         elif kind == PLACE:
-            placement.place(self, action.unit, action.hex)
+            if action.hex is None:
+                placement.choose(self, action.unit)  # its hex is the next decision
+            else:  # both steps in one order
+                placement.place(self, action.unit, action.hex)
         elif kind == END:
             self._end_phase()
         if self.game.victory is not None and self.game.victory.sudden_death and not self.terminal:
@@ -942,6 +945,8 @@ class GameState:
                 return False
             move = self.tables.move_actions[(uid, h)]  # the one in `moves`
             return (move is action or move == action) and (h not in self._occupants() or self._may_end(uid, h))
+        if kind == PLACE and action.hex is not None and not self._stack and not self.terminal:
+            return placement.may_place(self, action.unit, action.hex)  # both steps in one order (not listed)
         if kind == END and not self._stack and self.game.movement.reinforcement_delay and not duties.binding(self):
             # legal_actions ends with it whenever nothing else must come first (reinforcement_delay = false:
             # not while reinforcements due now may still enter, so the full list decides)
