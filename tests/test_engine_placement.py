@@ -154,3 +154,37 @@ def test_no_placement_decision_offers_units_times_hexes_actions(game):
     assert len(state.legal_actions()) <= max(units, hexes) + 2
     state.apply_action(Action.place("r1"))
     assert len(state.legal_actions()) <= max(units, hexes) + 2
+
+
+def test_a_saved_game_replays_placements_in_one_order_or_in_two(game, tmp_path):
+    from rulec.players import PLAYER_KINDS
+    from rulec.players.saves import SavedGame, game_hash, read_save, restore, write_save
+
+    history = ["place r1 0203", "place r2", "cancel", "place r2", "place r2 0204", "end", "place b1 0501", "end"]
+    path = tmp_path / "placed.json"
+    write_save(path, SavedGame(str(GAMES / "free_setup.rulec"), [], 1, {"red": "human", "blue": "human"}, history,
+                               game_hash(game)))
+    saved, text = read_save(path)
+    state = restore(saved, path, text, start=new_game, game=game, sides=["red", "blue"], player_kinds=PLAYER_KINDS)
+    assert {u: state.positions[u] for u in ("r1", "r2", "b1")} == {"r1": "0203", "r2": "0204", "b1": "0501"}
+    assert state.phase.id == "red_move"
+
+
+def test_the_greedy_player_places_its_units_in_two_steps_and_never_goes_round_in_circles(game, monkeypatch):
+    from rulec.players import greedy
+    from rulec.players.greedy import GreedyPlayer
+
+    # More hexes than the greedy player plays a forced reaction out over (a real set-up zone has hundreds):
+    # it must still weigh each unit in each hex, not the bare choice of a unit.
+    monkeypatch.setattr(greedy, "MAX_REACTION_CHOICES", 2)
+    state = new_game(game)
+    player = GreedyPlayer(seed=3)
+    chosen = []
+    while state.phase.id in ("red_setup", "blue_setup") and len(chosen) < 20:
+        action = player.choose(state)
+        chosen.append(action)
+        state.apply_action(action)
+    assert state.phase.id == "red_move"  # both set-ups over, in a handful of decisions
+    assert all(state.status(u) == "map" for u in ("r1", "r2", "b1"))  # every unit set up, none left pending
+    assert "cancel" not in {a.kind for a in chosen}
+    assert [a.kind for a in chosen] == ["place"] * 4 + ["end"] + ["place"] * 2 + ["end"]
