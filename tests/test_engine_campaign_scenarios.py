@@ -116,6 +116,12 @@ def check_game(tmp_path: Path, old: str, new: str):
      "the engine does not track who holds 0303", "list the hexes in movement { control_of"),
     ("arrivals = { r3 = 3 }", "arrivals = { r3 = 3  r1 = 3 }", "scenario-arrival", "unit 'r1' has no arrival to schedule",
      "give it a whole arrival here"),
+    ("r2 = { turn = 3, hexes = [0101, 0102] }", "r2 = { turn = 3 }", "arrival-nowhere",
+     "unit 'r2' arrives at the map edge but names no area or hexes", "add 'area = ZONE_OR_EDGE'"),
+    ("r2 = { turn = 3, hexes = [0101, 0102] }", "r2 = { turn = 9, hexes = [0101, 0102] }", "arrival-after-game",
+     "unit 'r2' arrives on turn 9, after the last turn (4)", ""),
+    ("arrivals = { r3 = 3 }", "arrivals = { r3 = 7 }", "arrival-after-game", "unit 'r3' arrives on turn 7, after the last turn (4)",
+     ""),
     ("first_holder = blue", "first_holder = bleu", "unknown-side", "unknown side 'bleu'", "did you mean 'blue'?"),
     ("control_of = [towns]", "control_of = [townz]", "unknown-zone", "unknown zone 'townz'", "did you mean 'towns'?"),
 ])
@@ -134,3 +140,10 @@ def test_controls_accepts_a_tracked_hex_and_refuses_an_untracked_one(tmp_path):
     found = check_game(tmp_path, "award towns_red  { side = red   when = game_end  amount = 2 *",
                        "award towns_red  { side = red   when = game_end  amount = if(controls(red, 0403), 1, 0) +")
     assert [code for code, *_ in found] == ["wrong-kind-argument"] and "control_of = [0403]" in found[0][2]
+
+
+def test_a_first_holder_without_hexes_to_hold_is_an_error_not_a_setting_ignored(tmp_path):
+    found = check_game(tmp_path, "control = pass_through  control_of = [towns]", "control = pass_through")
+    assert ("field-alone", "movement gives 'first_holder' without 'control_of = [...]' (the hexes it holds), so it would "
+            "do nothing") in [(code, message) for code, message, *_ in found]
+    assert {code for code, *_ in found} == {"field-alone", "untracked-hex"}  # the scenario's holders lose their hexes too

@@ -64,11 +64,7 @@ class ScenarioSections:
                            hint="a unit either starts on the map (setup) or arrives (arrivals)")
                 continue
             if isinstance(value, dict):
-                arrival = self.arrival(value, where, game_map)
-                if "area" not in value and "hexes" not in value and arrival.placement != "anywhere":
-                    self.error("arrival-without-area", f"{owner} gives unit '{uid}' an arrival with no area or hexes",
-                               where, key=True, hint="write { turn = N, area = ZONE_OR_EDGE } or { turn = N, hexes = [...] }")
-                    continue
+                arrival = self.arrival(value, where, game_map)  # checked further with the units' own (references.py)
             elif isinstance(value, int) and not isinstance(value, bool):
                 own = units[uid].arrives if units[uid] is not None else None
                 if own is None:

@@ -131,7 +131,6 @@ CODES: dict[str, str] = {
     "scenario-length": "a scenario that ends before the turn it starts on",
     "scenario-arrival": "a scenario scheduling the arrival of a unit that has no arrival",
     "arrival-before-start": "a scenario bringing a unit on before the turn the scenario starts",
-    "arrival-without-area": "a scenario's or option's arrival naming neither an area nor hexes",
     "untracked-hex": "a scenario's holders naming a hex whose holder the engine does not track",
     "held-twice": "a scenario's holders giving one hex to two sides",
 }
