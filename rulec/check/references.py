@@ -170,7 +170,7 @@ def _every_arrival(game: Game):
 def _arrivals(game: Game, report: _Reporter) -> None:
     phases = {phase.id: phase for phase in game.sequence}
     for unit, arrival, path, last in _every_arrival(game):
-        whole = _written(report, path + ("turn",))  # not a turn alone (`us_357 = 9`): the unit's own arrival, checked there
+        whole = _written(report, path + ("turn",))  # not a turn alone (`red_1 = 9`): the unit's own arrival, checked there
         if arrival.turn is not None and last and arrival.turn > last:
             report.error("arrival-after-game", f"unit '{unit.id}' arrives on turn {arrival.turn}, after the last turn ({last})",
                          path + ("turn",) if whole else path)
