@@ -103,3 +103,18 @@ def test_a_new_kind_of_action_slots_in_with_one_line(metz, monkeypatch):
     assert after.decode(after.encode(place)) == place
     with pytest.raises(NotInCatalogue, match="add it to"):
         before.encode(Action("mark", unit=place.unit))
+
+
+def test_a_placement_is_numbered_by_its_unit_then_by_its_hex_not_by_both():
+    game = load("tests/games/free_setup.rulec")
+    catalogue = Catalogue(game)
+    assert catalogue.sizes["place"] == len(game.units) and catalogue.sizes["place_in"] == len(game.map.hexes)
+    state = new_game(game)
+    first = catalogue.encode(Action.place("r1"), state)
+    assert catalogue.decode(first, state) == Action.place("r1")
+    with pytest.raises(NotInCatalogue, match="'place UNIT' comes first"):
+        catalogue.decode(catalogue.offsets["place_in"], state)
+    state.apply_action(Action.place("r1"))
+    second = catalogue.encode(Action.place("r1", "0203"), state)
+    assert second == catalogue.offsets["place_in"] + catalogue.hexes.index("0203")
+    assert catalogue.decode(second, state) == Action.place("r1", "0203")

@@ -23,7 +23,15 @@ def game():
 
 
 def places(state) -> set[tuple[str, str]]:
-    return {(a.unit, a.hex) for a in state.legal_actions() if a.kind == "place"}
+    """Every (unit, hex) placement open now, through the two steps: `place UNIT`, then `place UNIT HEX`."""
+    found = set()
+    for first in state.legal_actions():
+        if first.kind == "place":
+            assert first.hex is None  # the first step names the unit only
+            second = state.clone()
+            second.apply_action(first)
+            found |= {(a.unit, a.hex) for a in second.legal_actions() if a.kind == "place"}
+    return found
 
 
 def test_free_set_up_inside_the_zone_red_first_then_blue(game):
@@ -121,3 +129,62 @@ def test_a_refused_placement_says_why(game):
     replacing.apply_action(Action.end())
     replacing.apply_action(Action.place("r1", "0301"))  # 2 points spent
     assert "r2 costs 1 points to place, and 0 are left" in replacing.explain("place r2 0305")
+
+
+def test_placing_a_unit_is_two_decisions_the_unit_then_its_hex(game):
+    state = new_game(game)
+    assert state.legal_actions() == [Action.place("r1"), Action.place("r2"), Action.end()]
+    state.apply_action(state.parse_action("place r1"))
+    assert state.status("r1") == "pending" and state.current_player() == 0  # red still decides: r1's hex
+    assert set(state.legal_actions()) == {*(Action.place("r1", h) for h in RED_ZONE), Action.cancel()}
+    assert "a hex for r1 is due" in state.explain("place r2 0203")  # not another unit
+    state.apply_action(Action.cancel())  # back to the choice of unit
+    assert state.legal_actions() == [Action.place("r1"), Action.place("r2"), Action.end()]
+    state.apply_action(Action.place("r2"))
+    state.apply_action(Action.place("r2", "0201"))
+    assert state.positions["r2"] == "0201" and state.pending is None
+    # Both steps in one order still work (typed orders, saved games), though the first step does not list them.
+    state.apply_action(state.parse_action("place r1 0203"))
+    assert state.positions["r1"] == "0203" and state.legal_actions() == [Action.end()]
+
+
+def test_no_placement_decision_offers_units_times_hexes_actions(game):
+    state = new_game(game)
+    units, hexes = 2, len(RED_ZONE)
+    assert len(state.legal_actions()) <= max(units, hexes) + 2
+    state.apply_action(Action.place("r1"))
+    assert len(state.legal_actions()) <= max(units, hexes) + 2
+
+
+def test_a_saved_game_replays_placements_in_one_order_or_in_two(game, tmp_path):
+    from rulec.players import PLAYER_KINDS
+    from rulec.players.saves import SavedGame, game_hash, read_save, restore, write_save
+
+    history = ["place r1 0203", "place r2", "cancel", "place r2", "place r2 0204", "end", "place b1 0501", "end"]
+    path = tmp_path / "placed.json"
+    write_save(path, SavedGame(str(GAMES / "free_setup.rulec"), [], 1, {"red": "human", "blue": "human"}, history,
+                               game_hash(game)))
+    saved, text = read_save(path)
+    state = restore(saved, path, text, start=new_game, game=game, sides=["red", "blue"], player_kinds=PLAYER_KINDS)
+    assert {u: state.positions[u] for u in ("r1", "r2", "b1")} == {"r1": "0203", "r2": "0204", "b1": "0501"}
+    assert state.phase.id == "red_move"
+
+
+def test_the_greedy_player_places_its_units_in_two_steps_and_never_goes_round_in_circles(game, monkeypatch):
+    from rulec.players import greedy
+    from rulec.players.greedy import GreedyPlayer
+
+    # More hexes than the greedy player plays a forced reaction out over (a real set-up zone has hundreds):
+    # it must still weigh each unit in each hex, not the bare choice of a unit.
+    monkeypatch.setattr(greedy, "MAX_REACTION_CHOICES", 2)
+    state = new_game(game)
+    player = GreedyPlayer(seed=3)
+    chosen = []
+    while state.phase.id in ("red_setup", "blue_setup") and len(chosen) < 20:
+        action = player.choose(state)
+        chosen.append(action)
+        state.apply_action(action)
+    assert state.phase.id == "red_move"  # both set-ups over, in a handful of decisions
+    assert all(state.status(u) == "map" for u in ("r1", "r2", "b1"))  # every unit set up, none left pending
+    assert "cancel" not in {a.kind for a in chosen}
+    assert [a.kind for a in chosen] == ["place"] * 4 + ["end"] + ["place"] * 2 + ["end"]

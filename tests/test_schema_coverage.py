@@ -105,6 +105,8 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     ("Phase", "placement"), ("Arrival", "placement"), ("Placement", "hexes"), ("Placement", "cost"),
     ("Scenario", "turns"), ("GameInfo", "turns"), ("Scenario", "vp"), ("Scenario", "options"), ("Game", "options"),
     ("HookEffect", "marker"), ("Effect", "marker"),  # [engine/procedures.py _change_markers, engine/effects.py]
+    ("Unit", "setup"), ("Option", "setup"), ("Scenario", "setup"),  # [engine/state.py, engine/scenarios.py units_for]
+    ("Option", "arrivals"), ("Scenario", "arrivals"),  # [engine/scenarios.py units_for]
 })
 
 # Fields the checker reads to build another field that play reads.

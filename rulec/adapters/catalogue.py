@@ -7,12 +7,15 @@ product of its arguments' spaces: `move` is units x hexes, `exit` units x edges,
 in ARGUMENTS (and, if it has a new kind of argument, one line in SPACES); a test
 fails for any kind in actions.KINDS that has no line here.
 
-Two arguments need a position to be read:
+Three arguments need a position to be read:
     - retreat paths: when the legal paths all end in different hexes (the usual
       case), a path is numbered by its end hex; otherwise by its index in the legal
       paths' order (at most the paths a retreat of the game's longest length has).
     - chance: a die roll is a chance outcome, numbered apart from the players'
       actions (number - 1), as OpenSpiel numbers chance outcomes.
+    - placements: a placement's first step, `place UNIT`, is numbered by its unit; its
+      second, `place UNIT HEX`, by its hex alone (block "place_in"), the unit being the
+      one the position has chosen: units + hexes numbers, not units x hexes.
 """
 
 from __future__ import annotations
@@ -21,12 +24,15 @@ from itertools import accumulate
 from math import prod
 from typing import TYPE_CHECKING, Callable, Sequence
 
-from rulec.engine.actions import (ADVANCE, ATTACK, CANCEL, DELAY, END, EXIT, FIGHT, LOSE, MOVE, REMOVE, RESOLVE,
+from rulec.engine.actions import (ADVANCE, ATTACK, CANCEL, DELAY, END, EXIT, FIGHT, LOSE, MOVE, PLACE, REMOVE, RESOLVE,
                                   RETREAT, ROLL, WITH, Action)
+from rulec.engine.frames import Placing
 from rulec.runtime.model import Game
 
 if TYPE_CHECKING:
     from rulec.engine.state import GameState
+
+PLACE_IN = "place_in"  # the block of `place UNIT HEX` (an action of kind place with a hex)
 
 # What each kind's arguments are, in order: an Action field name, "?" when it may be None
 # (`advance none`), "path" for a retreat path. Chance (`roll`) is numbered apart (chance_outcome).
@@ -45,7 +51,8 @@ ARGUMENTS: dict[str, tuple[str, ...]] = {
     REMOVE: ("unit",),
     END: (),
     # Kinds added later go below, so that the numbers of the kinds above stay as they were.
-    "place": ("unit", "hex"),  # a placement phase (set-up, replacements)
+    "place": ("unit",),  # a placement phase's first step: the unit (set-up, replacements)
+    PLACE_IN: ("hex",),  # its second step, `place UNIT HEX`: the hex, for the unit the position has chosen
 }
 CHANCE_KINDS = (ROLL,)
 
@@ -110,7 +117,8 @@ class Catalogue:
         found = self._numbers.get(action)
         if found is not None:
             return found
-        arguments = ARGUMENTS.get(action.kind)
+        block = PLACE_IN if action.kind == PLACE and action.hex is not None else action.kind
+        arguments = ARGUMENTS.get(block)
         if arguments is None:
             raise NotInCatalogue(f"action kind '{action.kind}' has no number: add it to "
                                  "rulec/adapters/catalogue.py ARGUMENTS" if action.kind not in CHANCE_KINDS
@@ -126,7 +134,7 @@ class Catalogue:
             if index is None:
                 raise NotInCatalogue(f"'{action}': {value!r} is not a {argument.rstrip('?')} of '{self.game.info.id}'")
             code = code * len(space) + index
-        number = self.offsets[action.kind] + code
+        number = self.offsets[block] + code
         if "path" not in arguments:
             self._numbers[action] = number
         return number
@@ -138,6 +146,8 @@ class Catalogue:
         kind = next(k for k in reversed(self.kinds) if self.offsets[k] <= number and self.sizes[k])
         code = number - self.offsets[kind]
         fields: dict = {}
+        if kind == PLACE_IN:
+            return Action.place(self._placing(state), self.hexes[code])
         for argument in reversed(ARGUMENTS[kind]):
             size = self._space_size(argument)
             code, digit = divmod(code, size)
@@ -157,6 +167,16 @@ class Catalogue:
         if not 0 <= number < self.chance_size:
             raise NotInCatalogue(f"{number} is not a chance outcome of '{self.game.info.id}' (0..{self.chance_size - 1})")
         return Action.roll(number + 1)
+
+    # ------------------------------------------------------------ placements
+    def _placing(self, state: "GameState | None") -> str:
+        """The unit whose hex is being chosen in `state` (a placement's second step)."""
+        if state is None:
+            raise NotInCatalogue("a placement's hex is numbered within its position: pass the state")
+        frame = state.pending
+        if not isinstance(frame, Placing):
+            raise NotInCatalogue("no unit is being placed here: 'place UNIT' comes first")
+        return frame.unit
 
     # ------------------------------------------------------------ retreat paths
     def _paths(self, state: "GameState | None") -> tuple[tuple[str, ...], ...]:

@@ -83,4 +83,5 @@ NAME_WORDS = {
 ATTRIBUTE_WORDS = {
     "side": "{0}'s side", "strength": "{0}'s strength", "move": "{0}'s movement allowance", "type": "{0}'s type",
     "hex": "{0}'s hex", "status": "{0}'s status", "division": "{0}'s division",
+    "exited_from": "the hex {0} left the map from",
 }

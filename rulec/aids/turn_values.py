@@ -35,7 +35,7 @@ class TurnOnlyContext:
         raise NeedsPlay("unit")
 
     def units(self, side: str | None = None, zone: str | None = None, hex: str | None = None,
-              type: str | None = None, flag: str | None = None) -> Sequence[Unit]:
+              type: str | None = None, flag: str | None = None, status: str | None = None) -> Sequence[Unit]:
         raise NeedsPlay("units")
 
     def vp(self, side: str) -> int:

@@ -17,6 +17,7 @@ from rulec.check.build_map import MapSections
 from rulec.check.build_modifiers import TraceAndModifierSections
 from rulec.check.build_markers import MarkerSections
 from rulec.check.build_movement import MovementSections
+from rulec.check.build_scenarios import ScenarioSections
 from rulec.check.build_sequence import SequenceSections
 from rulec.check.build_units import UnitSections
 from rulec.check.fields import plain, tuples_of
@@ -33,7 +34,7 @@ UNIT_TRIGGERS = frozenset({"holds", "exits", "eliminated"})
 
 
 class Builder(MapSections, CombatSections, SequenceSections, MovementSections, UnitSections,
-              TraceAndModifierSections, MarkerSections):
+              TraceAndModifierSections, MarkerSections, ScenarioSections):
     """Builds one document into a Game, collecting diagnostics in `self.diagnostics`."""
 
     def __init__(self, document: Document):
@@ -81,15 +82,17 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
         sequence = self.sequence(sides)
         constants = self.constants(sides, game_map, terrain, units)
         triggers = self.triggers(sides, game_map, sequence)
+        control_of = self.control_hexes(game_map)
         objectives = frozenset(h for trigger in triggers.values() if trigger and trigger.kind == "holds" for h in trigger.hexes)
+        objectives |= frozenset(control_of)
         compiler = ExpressionCompiler(frozenset(constants), self.names_by_kind(sides, game_map, unit_types, units, terrain, sequence),
                                       objectives=objectives)
         awards = self.awards(sides, triggers, compiler)
         sequence = self.procedures(sequence, compiler)
         hooks = self.game_hooks(compiler)
-        options = self.options(sides, units)
+        options = self.options(sides, units, game_map)
         markers = self.markers(compiler)
-        scenarios = self.scenarios(sides, units, sequence, options, info.turns if info else 0)
+        scenarios = self.scenarios(sides, units, sequence, options, info.turns if info else 0, game_map, objectives)
         terrain = self.movement_expressions(terrain, "terrain", unit_types, compiler)
         hexside_types = self.movement_expressions(hexside_types, "hexside", unit_types, compiler)
         game = m.Game(
@@ -100,7 +103,7 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
             hexside_types=hexside_types,
             unit_types=unit_types,
             units=units,
-            movement=self.movement(hexside_types, options, compiler),
+            movement=self.movement(hexside_types, options, compiler, control_of, self.first_holder(sides)),
             modes=self.modes(hexside_types, options, compiler),
             stacking=self.stacking(compiler),
             tables=tables,
@@ -420,7 +423,7 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
         return build_battle(self)
 
     # -------------------------------------------------------------- options
-    def options(self, sides, units) -> dict[str, m.Option]:
+    def options(self, sides, units, game_map: m.MapDef | None = None) -> dict[str, m.Option]:
         result = {}
         for oid, body in self.get(("option",), {}).items():
             path = ("option", oid)
@@ -429,10 +432,11 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
             for side in body.get("vp", {}):
                 self.reference(side, sides, "side", path + ("vp", side))
             choice = self.variant_choice(path) if isinstance(body.get("choose_variant"), dict) else None
+            setup, arrivals = self.unit_overrides(body, path, units, game_map)
             result[oid] = m.Option(id=oid, name=body.get("name", oid), text=body.get("text", ""), adds=tuple(body.get("adds", ())),
                                    vp=dict(body.get("vp", {})),
                                    choose_variant=choice,
-                                   excludes=self.exclusions(body, path))
+                                   excludes=self.exclusions(body, path), setup=setup, arrivals=arrivals)
         return result
 
 

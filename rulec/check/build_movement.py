@@ -92,7 +92,8 @@ class MovementSections:
             return value
         return self.expression(value, path, compiler, kinds.NUMBER) or 0
 
-    def movement(self, hexside_types: dict, options: dict, compiler: ExpressionCompiler) -> m.MovementRules:
+    def movement(self, hexside_types: dict, options: dict, compiler: ExpressionCompiler,
+                 control_of: tuple[str, ...] = (), first_holder: str | None = None) -> m.MovementRules:
         body = self.get(("movement",), {})
         leave = None
         if isinstance(body.get("leave_zoc"), dict):
@@ -119,7 +120,8 @@ class MovementSections:
             if name in body:
                 extra[name] = self.expression(body[name], ("movement", name), compiler.inside(IN_MOVE, about_unit=True),
                                               kinds.BOOL)
-        return self.record(m.MovementRules, ("movement",), **extra)
+        tracked = {"control_of": control_of, "first_holder": first_holder}  # built by build_scenarios.py
+        return self.record(m.MovementRules, ("movement",), built=tuple(tracked), **tracked, **extra)
 
     def stacking(self, compiler: ExpressionCompiler) -> m.StackingRules:
         """The stacking rules; `counts` is a condition about a unit (which units count toward the limit)."""

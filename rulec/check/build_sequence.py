@@ -175,8 +175,10 @@ class SequenceSections:
                 result.append(other)
         return tuple(result)
 
-    def scenarios(self, sides, units, sequence, options, game_turns: int) -> dict[str, m.Scenario]:
-        """The scenario blocks; `game_turns` is the game's length (0: no fixed length)."""
+    def scenarios(self, sides, units, sequence, options, game_turns: int, game_map: m.MapDef | None = None,
+                  tracked: frozenset[str] = frozenset()) -> dict[str, m.Scenario]:
+        """The scenario blocks; `game_turns` is the game's length (0: no fixed length); `tracked` the hexes whose
+        holder the engine tracks."""
         result = {}
         phase_ids = [p.id for p in sequence]
         for sid, body in self.get(("scenario",), {}).items():
@@ -190,10 +192,9 @@ class SequenceSections:
                                path + ("add", i), hint="mark the unit 'optional = true'")
             for side in body.get("vp", {}):
                 self.reference(side, sides, "side", path + ("vp", side), key=True)
-            for uid in body.get("arrivals", {}):
-                if self.reference(uid, units, "unit", path + ("arrivals", uid), key=True) and units[uid].arrives is None:
-                    self.error("scenario-arrival", f"unit '{uid}' has no arrival to schedule", path + ("arrivals", uid), key=True,
-                               hint="only units written with 'arrives' may have their turn changed")
+            start = body.get("start", {})
+            setup, arrivals = self.unit_overrides(body, path, units, game_map, start.get("turn", 1))
+            holders = self.scenario_holders(body, path, sides, game_map, tracked)
             for i, oid in enumerate(body.get("options", ())):
                 self.reference(oid, options, "option", path + ("options", i))
             start = body.get("start", {})
@@ -216,5 +217,5 @@ class SequenceSections:
                 id=sid, name=body.get("name", sid), text=body.get("text", ""), start_turn=start.get("turn", 1),
                 start_phase=start_phase, turns=turns, add=tuple(body.get("add", ())), remove=tuple(body.get("remove", ())),
                 vp=dict(body.get("vp", {})), deployment=tuple(body.get("deployment", ())),
-                options=tuple(listed) if listed is not None else None, arrivals=dict(body.get("arrivals", {})))
+                options=tuple(listed) if listed is not None else None, arrivals=arrivals, setup=setup, holders=holders)
         return result

@@ -130,6 +130,9 @@ CODES: dict[str, str] = {
     "deployment-not-placement": "a scenario deployment naming a phase that is not a placement phase",
     "scenario-length": "a scenario that ends before the turn it starts on",
     "scenario-arrival": "a scenario scheduling the arrival of a unit that has no arrival",
+    "arrival-before-start": "a scenario bringing a unit on before the turn the scenario starts",
+    "untracked-hex": "a scenario's holders naming a hex whose holder the engine does not track",
+    "held-twice": "a scenario's holders giving one hex to two sides",
 }
 
 # Limits on the size of a game file (rulec/language/limits.py), proved by tests/test_limits.py.

@@ -145,6 +145,8 @@ def _rule_fields_alone(game: Game, report: _Reporter) -> None:
         _alone(report, "movement", ("movement",), "exit_cost", "'exit_map = true'")
     if _written(report, ("movement", "leave_zoc")) and movement.zoc_to_zoc and not movement.zoc_locks_start:
         _alone(report, "movement", ("movement",), "leave_zoc", "'zoc_locks_start = true' or 'zoc_to_zoc = false'")
+    if _written(report, ("movement", "first_holder")) and not _written(report, ("movement", "control_of")):
+        _alone(report, "movement", ("movement",), "first_holder", "'control_of = [...]' (the hexes it holds)")
     for hexside in game.hexside_types.values():
         path, where = ("hexside", hexside.id), f"hexside '{hexside.id}'"
         if _written(report, path + ("combat_when",)) and not (hexside.combat_shift or hexside.combat_drm):
@@ -164,16 +166,28 @@ def _alone(report: _Reporter, where: str, path: Path, field_name: str, needed: s
                  path + (field_name,), key=True)
 
 
+def _every_arrival(game: Game):
+    """(unit, arrival, its path, the last turn) of every arrival written: the units' own, then the options' and
+    the scenarios' (rulec/check/build_scenarios.py; an arrival written as a turn alone is the unit's own)."""
+    for unit in game.units.values():
+        if unit.arrives is not None:
+            yield unit, unit.arrives, ("unit", unit.id, "arrives"), game.info.turns
+    for section, blocks in (("option", game.options), ("scenario", game.scenarios)):
+        for bid, block in blocks.items():
+            last = getattr(block, "turns", None) or game.info.turns
+            for uid, arrival in block.arrivals.items():
+                yield game.units[uid], arrival, (section, bid, "arrivals", uid), last
+
+
 def _arrivals(game: Game, report: _Reporter) -> None:
     phases = {phase.id: phase for phase in game.sequence}
-    for unit in game.units.values():
-        arrival = unit.arrives
-        if arrival is None:
+    for unit, arrival, path, last in _every_arrival(game):
+        whole = _written(report, path + ("turn",))  # not a turn alone (`red_1 = 9`): the unit's own arrival, checked there
+        if arrival.turn is not None and last and arrival.turn > last:
+            report.error("arrival-after-game", f"unit '{unit.id}' arrives on turn {arrival.turn}, after the last turn ({last})",
+                         path + ("turn",) if whole else path)
+        if not whole:
             continue
-        path = ("unit", unit.id, "arrives")
-        if arrival.turn is not None and game.info.turns and arrival.turn > game.info.turns:
-            report.error("arrival-after-game", f"unit '{unit.id}' arrives on turn {arrival.turn}, after the last turn ({game.info.turns})",
-                         path + ("turn",))
         if arrival.phase is not None:
             if arrival.phase not in phases:
                 report.error("unknown-phase", f"unknown phase '{arrival.phase}'", path + ("phase",), did_you_mean(arrival.phase, phases))

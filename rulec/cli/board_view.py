@@ -482,7 +482,7 @@ def describe_order(state: Any, action: Any, text: str) -> str:
     if kind == "delay" and name:
         return f"{name} delays its arrival"
     if kind == "place" and name:
-        return f"{name} is placed at {action.hex}"
+        return f"{name} is placed at {action.hex}" if action.hex else f"{name} is chosen to be placed"
     if kind == "remove" and name:
         return f"{name} is removed" + (f" from {here}" if here else "")
     if kind == "retreat":

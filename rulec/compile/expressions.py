@@ -340,8 +340,9 @@ class ExpressionCompiler:
         hex_number = self.hex_named(tree[1]) if tree[0] == "const" and isinstance(tree[1], (int, str)) else None
         if hex_number is not None and self.objectives is not None and hex_number not in self.objectives:
             raise ExpressionError("wrong-kind-argument", f"argument 2 of 'controls' must be an objective hex, not {tree[1]}",
-                                  "the engine tracks the last side in for the hexes of holds(...) awards only: "
-                                  f"add 'award ... {{ when = holds({tree[1]})  amount = 0 }}'", node=tree)
+                                  "the engine tracks the last side in for the hexes of holds(...) awards and of "
+                                  f"movement {{ control_of }} only: write control_of = [{tree[1]}] (or an award "
+                                  f"when = holds({tree[1]}))", node=tree)
 
     def apply(self, form: Function, args: list, keywords: dict[str, list], scope: dict[str, str]) -> Typed:
         self.check_within(form.signature(), form.within or form.depends)
@@ -451,6 +452,7 @@ def compiler_for(game: Game, about_unit: bool = False) -> ExpressionCompiler:
              k.HEX: frozenset(gmap.hexes if gmap else ()), k.TRACE: frozenset(game.traces),
              k.MARKER: frozenset(game.markers)}
     objectives = frozenset(h for a in game.awards if a.trigger.kind == "holds" for h in a.trigger.hexes)
+    objectives |= frozenset(game.movement.control_of)
     return ExpressionCompiler(frozenset(), names, about_unit, objectives)
 
 

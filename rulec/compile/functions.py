@@ -73,7 +73,8 @@ NAMES: dict[str, Name] = {n.name: n for n in (
     Name("lead_ratio", NUMBER, "ctx.lead_ratio()",
          "the VP of the side with most VP divided by the next side's (infinite if that is 0 and the leader has VP)"),
     Name("leader", SIDE, "ctx.leader()", "the side with most VP (\"\" on equal scores)"),
-    Name("objectives", HEXES, "ctx.objectives()", "the hexes of 'holds' awards, whose holder the engine tracks", STATIC),
+    Name("objectives", HEXES, "ctx.objectives()",
+         "the hexes whose holder the engine tracks: those of 'holds' awards and of movement { control_of }", STATIC),
     Name("unit", UNIT, "ctx.unit", "the unit the award is about", ABOUT_UNIT),
     Name("strength", NUMBER, "ctx.unit.strength", "the strength of the unit the award is about", ABOUT_UNIT),
     Name("move", NUMBER, "ctx.unit.move", "the movement allowance of the unit the award is about", ABOUT_UNIT),
@@ -110,6 +111,7 @@ UNIT_ATTRIBUTES: dict[str, Name] = {n.name: n for n in (
     Name("type", UNIT_TYPE, "{0}.type", "its unit type", STATIC),
     Name("hex", HEX, "ctx.hex_of({0})", "the hex it stands in (\"\" when it is not on the map: in no zone, next to nothing)"),
     Name("status", STATUS, "ctx.status_of({0})", "on_map, pending, exited or eliminated"),
+    Name("exited_from", HEX, "ctx.exited_from({0})", "the hex it left the map from (\"\" if it has not left it)"),
     Name("division", TEXT, "{0}.division", "its division (\"\" if none)", STATIC),
 )}
 
@@ -221,7 +223,7 @@ _add(
              "whether a unit of another side than the one given stands in a hex"),
     Function("controls", (SIDE, HEX), BOOL, "(ctx.controller({1}) == {0})",
              "whether the side holds an objective hex (see `objectives`): its unit was the last to enter or pass through it, "
-             "or as movement { control } says"),
+             "or as movement { control } says; before any unit has, as movement { first_holder } or the scenario's holders say"),
     Function("enemy_zoc", (SIDE, HEX), BOOL, "({1} in ctx.enemy_zoc({0}))",
              "whether a hex is in the zone of control of a unit of another side than the one given"),
     # the same, for the side tracing (a trace's `through` and `lost_when`)

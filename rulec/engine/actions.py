@@ -32,14 +32,15 @@ class Action:
     with:    `unit` joins the battle being declared
     resolve: the battle being declared is fought (its die roll follows); in a game that
              declares every battle first, it is declared and waits for its `fight`
-    cancel:  the battle being declared is called off
+    cancel:  the battle being declared is called off (or the unit chosen to be placed is put back)
     fight:   the declared battle against `hex` is fought now (games that declare every battle first)
     roll:    chance: the die shows `number`
     retreat: the retreating unit (the first one waiting) goes along `path`
     lose:    `unit` pays for an exchange (eliminated)
     advance: `unit` advances into `hex`; no unit: the victor declines
     remove:  `unit` is removed from an over-stacked hex
-    place:   `unit` is placed in `hex` (a placement phase: set-up, replacements)
+    place:   `unit` is chosen to be placed (no hex: a placement phase's first step), or is placed
+             in `hex` (its second step, or both at once; set-up, replacements)
     end:     the phase ends
     """
 
@@ -127,7 +128,7 @@ class Action:
         return Action(REMOVE, unit=unit)
 
     @staticmethod
-    def place(unit: str, hex: str) -> "Action":
+    def place(unit: str, hex: str | None = None) -> "Action":
         return Action(PLACE, unit=unit, hex=hex)
 
     @staticmethod
@@ -198,8 +199,10 @@ class ActionSyntaxError(ValueError):
 def format_action(action: Action, name: dict[str, str]) -> str:
     """The text form; `name` maps unit ids to the names players use."""
     kind = action.kind
-    if kind == MOVE or kind == PLACE:
+    if kind == MOVE or (kind == PLACE and action.hex is not None):
         return f"{kind} {name[action.unit]} {action.hex}"
+    if kind == PLACE:
+        return f"place {name[action.unit]}"
     if kind == EXIT:
         return f"exit {name[action.unit]} {action.edge}"
     if kind in (DELAY, REMOVE, WITH, LOSE):
@@ -223,7 +226,7 @@ _USAGE = {
     MOVE: "move UNIT HEX", EXIT: "exit UNIT EDGE", DELAY: "delay UNIT", ATTACK: "attack HEX [with UNIT...]",
     WITH: "with UNIT", RESOLVE: "resolve", CANCEL: "cancel", FIGHT: "fight HEX",
     ROLL: "roll N", RETREAT: "retreat HEX [HEX...]", LOSE: "lose UNIT", ADVANCE: "advance UNIT HEX | advance none",
-    REMOVE: "remove UNIT", PLACE: "place UNIT HEX", END: "end",
+    REMOVE: "remove UNIT", PLACE: "place UNIT [HEX]", END: "end",
 }
 
 
@@ -241,6 +244,8 @@ def parse_words(text: str, unit_id, hex_id) -> Action:
         if len(args) != count:
             raise ActionSyntaxError(f"expected '{_USAGE[kind]}'")
 
+    if kind == PLACE and len(args) == 1:
+        return Action.place(unit_id(args[0]))
     if kind == MOVE or kind == PLACE:
         need(2)
         return Action(kind, unit=unit_id(args[0]), hex=hex_id(args[1]))

@@ -63,6 +63,9 @@ class EngineContext(ContextBase):
     def status_of(self, unit: Unit) -> str:
         return self._state.status(unit.id)
 
+    def exited_from(self, unit: Unit) -> str:
+        return self._state.exited_from.get(unit.id, "")
+
     def objectives(self) -> Collection[str]:
         return self._state.tables.objectives
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from rulec.engine import advances, battles, effects, retreats
+from rulec.engine import advances, battles, effects, placement, retreats
 from rulec.engine.actions import Action
-from rulec.engine.frames import Advance, Declare, Declared, Effects, Loss, Remove, Retreat, Roll
+from rulec.engine.frames import Advance, Declare, Declared, Effects, Loss, Placing, Remove, Retreat, Roll
 
 if TYPE_CHECKING:
     from rulec.engine.state import GameState
@@ -69,4 +69,5 @@ HANDLERS: dict[type, Handler] = {
     Advance: Handler(advances.advance_legal, advances.advance_apply, advances.advance_settle, advances.advance_why,
                      lambda s, f: f.side),
     Remove: Handler(_remove_legal, _remove_apply, _waits, _remove_why, lambda s, f: f.side),
+    Placing: Handler(placement.placing_legal, placement.placing_apply, _waits, placement.placing_why, lambda s, f: f.side),
 }

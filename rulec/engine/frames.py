@@ -3,14 +3,14 @@
 A state in the middle of a phase may owe decisions that must come before the
 phase goes on: a battle being declared, its die roll, a result's effects still
 to carry out, a retreat path, a unit that pays for an exchange, the advance after
-combat, a unit removed from an over-stacked hex. Each is a frame on
+combat, a unit removed from an over-stacked hex, the hex of a unit being placed. Each is a frame on
 `GameState._stack`; the top frame says who decides and what may be chosen
 (`legal_actions` asks it). Frames are immutable values, so a clone copies the
 stack as a list and shares the frames; a frame that changes is replaced.
 
 This module holds the data only; what each frame offers and does is in the
 module of its job (battles.py, effects.py, retreats.py, advances.py, stacking
-in state.py), wired together by decisions.py.
+in state.py, placement in placement.py), wired together by decisions.py.
 """
 
 from __future__ import annotations
@@ -128,4 +128,12 @@ class Remove:
     side: str
 
 
-Frame = Declare | Declared | Roll | Effects | Retreat | Loss | Advance | Remove
+@dataclass(frozen=True)
+class Placing:
+    """A placement phase's second step: `side` has chosen `unit` and now chooses its hex (or goes back)."""
+
+    side: str
+    unit: str
+
+
+Frame = Declare | Declared | Roll | Effects | Retreat | Loss | Advance | Remove | Placing

@@ -6,14 +6,20 @@ procedure, read from the phase's placement block (model.Placement): `pool` and `
 are evaluated as each decision comes up, `points` once at the phase start. A hex is
 allowed when it is in `hexes`, holds no enemy unit and has room under the stacking limit.
 The side places units until it ends the phase or nothing is left to place.
+
+Placing a unit is two decisions, so that none offers units times hexes actions: first the
+unit (`place UNIT`, or `end`), then its hex (`place UNIT HEX`, or `cancel` to choose
+another unit), a Placing frame on the decision stack in between. `place UNIT HEX` in one
+order is legal too (typed orders, saved games), though the first step does not list it.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulec.engine.actions import Action
+from rulec.engine.actions import CANCEL, Action
 from rulec.engine.context import EngineContext
+from rulec.engine.frames import Placing
 from rulec.engine.statuses import ELIMINATED, ON_MAP, PENDING
 from rulec.runtime.model import Placement
 
@@ -63,12 +69,39 @@ def hexes(state: "GameState") -> list[str]:
 
 
 def placements(state: "GameState") -> list[Action]:
-    """Every `place UNIT HEX` open now."""
+    """The first step: `place UNIT` for every unit that may be placed now (none when no hex has room)."""
     units = pool(state)
-    if not units:
+    if not units or not hexes(state):
         return []
-    where = hexes(state)
-    return [Action.place(u, h) for u in units for h in where]
+    return [Action.place(u) for u in units]
+
+
+def may_place(state: "GameState", uid: str, hex: str) -> bool:
+    """May `uid` be placed in `hex` now (both steps in one order)?"""
+    return state.phase.kind == "placement" and uid in pool(state) and hex in hexes(state)
+
+
+def choose(state: "GameState", uid: str) -> None:
+    """The first step: the phasing side chose `uid`; its hex is the next decision."""
+    state._stack.append(Placing(state.phase.side, uid))
+
+
+def placing_legal(state: "GameState", frame: Placing) -> list[Action]:
+    """The second step: a hex for the chosen unit, or back to the choice of unit."""
+    return [*(Action.place(frame.unit, h) for h in hexes(state)), Action.cancel()]
+
+
+def placing_apply(state: "GameState", frame: Placing, action: Action) -> None:
+    state._stack.pop()
+    if action.kind != CANCEL:
+        place(state, frame.unit, action.hex)
+
+
+def placing_why(state: "GameState", frame: Placing, action: Action) -> tuple[str, str | None]:
+    name = state.tables.short_name.get(frame.unit, frame.unit)
+    if action.kind == "place" and action.unit == frame.unit and action.hex is not None:
+        return f"{action.hex} is not a hex {name} may be placed in now", None
+    return f"a hex for {name} is due: 'place {name} HEX', or 'cancel' to choose another unit", None
 
 
 def why_not(state: "GameState", action: Action) -> tuple[str, str | None]:
@@ -83,6 +116,8 @@ def why_not(state: "GameState", action: Action) -> tuple[str, str | None]:
         return f"{name} is not one of the units to place in the {phase.name}", None
     if state.points_left is not None and cost(state, uid) > state.points_left:
         return f"{name} costs {cost(state, uid)} points to place, and {state.points_left} are left", None
+    if action.hex is None:
+        return f"no hex has room for {name} now", None
     return f"{action.hex} is not a hex {name} may be placed in now", None
 
 

@@ -2,20 +2,25 @@
 
 A scenario (model.Scenario) starts the game at a turn and phase of its own, lasts to a
 turn of its own, adds optional units and removes others, gives VP, and may first play
-placement phases (its deployment, in the order listed) before its start phase, and
-reschedule reinforcements (`arrivals`). Units
-written `setup = free` wait off the map, never arriving by movement, until a placement
-phase places them. Options that exclude each other, or that the scenario does not
-allow, are refused before the game starts.
+placement phases (its deployment, in the order listed) before its start phase. Its
+`setup` and `arrivals` (and those of the options chosen) say where units start and how
+they arrive instead of their own (`units_for`): a scenario's entry for a unit wins over
+an option's, and of two options the one later in the game file wins. A unit due before
+the start turn arrives on it. Units set up `free` wait off the map, never arriving by
+movement, until a placement phase places them. The hexes whose holder is tracked start
+held by `movement { first_holder }`, then by the scenario's `holders`, then by the side
+of a unit set up in them (`first_holders`). Options that exclude each other, or that the
+scenario does not allow, are refused before the game starts.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Iterable
 
 from rulec.diagnostics import did_you_mean
 from rulec.engine.statuses import PENDING
-from rulec.runtime.model import Game
+from rulec.runtime.model import Arrival, Game, Hex, Unit
 
 if TYPE_CHECKING:
     from rulec.engine.state import GameState
@@ -55,6 +60,39 @@ def in_play(game: Game, scenario: str | None, added: set[str]) -> list[str]:
     return [uid for uid, u in game.units.items() if (not u.optional or uid in added) and uid not in removed]
 
 
+def units_for(game: Game, scenario: str | None, options: Iterable[str]) -> dict[str, Unit]:
+    """The units as they start with this scenario and options: their set-up and arrival overridden (the game's own
+    dict when nothing is)."""
+    chosen = set(options)
+    blocks = [o for oid, o in game.options.items() if oid in chosen]  # in file order: a later option wins
+    if scenario is not None:
+        blocks.append(game.scenarios[scenario])  # last: the scenario wins
+    changed: dict[str, Unit] = {}
+    for block in blocks:
+        for uid, where in block.setup.items():
+            changed[uid] = _starting(game.units[uid], where, None)
+        for uid, arrival in block.arrivals.items():
+            changed[uid] = _starting(game.units[uid], None, arrival)
+    if not changed:
+        return game.units
+    return {uid: changed.get(uid, unit) for uid, unit in game.units.items()}
+
+
+def _starting(unit: Unit, setup: Hex | None, arrival: Arrival | None) -> Unit:
+    """`unit` set up in `setup`, or arriving by `arrival`, or (neither) set up free by a placement phase."""
+    return replace(unit, setup=setup, arrives=arrival, placed=setup is None and arrival is None)
+
+
+def first_holders(game: Game, scenario: str | None) -> dict[Hex, str]:
+    """Who holds the tracked hexes as the game starts, before the units set up in them are counted."""
+    movement = game.movement
+    holders = {h: movement.first_holder for h in movement.control_of} if movement.first_holder else {}
+    if scenario is not None:
+        for side, hexes in game.scenarios[scenario].holders.items():
+            holders.update(dict.fromkeys(hexes, side))
+    return holders
+
+
 def prepare(state: "GameState", scenario: str | None) -> None:
     """Place the scenario's start (turn, phase, length, deployment) and its VP; hold free set-up units back."""
     game = state.game
@@ -62,7 +100,7 @@ def prepare(state: "GameState", scenario: str | None) -> None:
     state.last_turn = game.info.turns
     state._prelude = ()
     state.points_left = None
-    for uid, unit in game.units.items():
+    for uid, unit in state._setup_units.items():
         if unit.placed and state.where[uid] == PENDING:
             state.due[uid] = NEVER
     if scenario is None:
@@ -75,8 +113,8 @@ def prepare(state: "GameState", scenario: str | None) -> None:
         state.last_turn = chosen.turns
     order = [ids.index(p) for p in chosen.deployment] + [start]
     state.phase_index, state._prelude = order[0], tuple(order[1:])
-    for uid, turn in chosen.arrivals.items():
-        if state.where[uid] == PENDING:
-            state.due[uid] = max(turn, chosen.start_turn)
+    for uid, turn in state.due.items():
+        if turn is not None and NEVER < turn < chosen.start_turn:  # due before the start: it arrives on it
+            state.due[uid] = chosen.start_turn
     for side, amount in chosen.vp.items():
         state._score(side, amount, f"scenario:{scenario}", phase="setup")

@@ -111,14 +111,16 @@ class GameState:
 
         # Variant counters an option chose at set-up: unit -> the variant it plays as (see _choose_variants).
         self.variants: dict[str, str] = self._choose_variants(in_play, options, seed)
+        # The units as they start with this scenario and options (their set-up and arrival; scenarios.py); shared by clones.
+        self._setup_units: dict[str, Unit] = scenarios.units_for(game, scenario, options)
         self._units: dict[str, Unit] = {uid: self._side_after(uid, 0) if uid in self.variants else unit
-                                        for uid, unit in game.units.items()}
+                                        for uid, unit in self._setup_units.items()}
         self.lost_steps: dict[str, int] = {}  # units flipped to a reduced side -> steps lost (see steps below)
 
         self.pos: dict[str, Hex] = {}
         self.where: dict[str, str] = {}
         self.due: dict[str, int | None] = {}
-        for uid, unit in game.units.items():
+        for uid, unit in self._setup_units.items():
             if uid not in in_play:
                 self.where[uid] = UNUSED
             elif unit.setup is not None:
@@ -127,7 +129,8 @@ class GameState:
                 self.where[uid] = PENDING
                 self.due[uid] = unit.arrives.turn if unit.arrives else None
         self._able_to_attack: dict[str, frozenset[str]] = {}  # side -> its units with the strength and type to attack
-        self.holders: dict[Hex, str] = {}
+        self.exited_from: dict[str, Hex] = {}  # units that left the map -> the hex they left it from
+        self.holders: dict[Hex, str] = scenarios.first_holders(game, scenario)
         self.granted: dict[tuple[str, Hex], int] = {}
         for uid, h in self.pos.items():
             if h in self.tables.objectives:
@@ -180,7 +183,7 @@ class GameState:
     # ------------------------------------------------------------ steps (units with reduced sides)
     def _side_after(self, uid: str, lost: int) -> Unit:
         """The unit as it plays with `lost` steps lost: its set-up counter, or its reduced side number `lost`."""
-        full = self.game.units[uid]
+        full = self._setup_units[uid]
         variant = full.variant(self.variants[uid]) if uid in self.variants else None
         if variant is not None:  # the counter an option chose at set-up
             full = replace(full, strength=variant.strength, move=variant.move if variant.move is not None else full.move)
@@ -335,7 +338,7 @@ class GameState:
     def clone(self) -> "GameState":
         other = GameState.__new__(GameState)
         other.__dict__.update(self.__dict__)
-        for name in ("vp", "pos", "where", "due", "holders", "granted", "lost_steps"):
+        for name in ("vp", "pos", "where", "due", "holders", "granted", "lost_steps", "exited_from"):
             setattr(other, name, dict(getattr(self, name)))
         for name in ("moved", "attacked", "defended"):
             setattr(other, name, set(getattr(self, name)))
@@ -961,7 +964,10 @@ class GameState:
         elif kind == ATTACK:
             battles.declare(self, action)
         elif kind == PLACE:
-            placement.place(self, action.unit, action.hex)
+            if action.hex is None:
+                placement.choose(self, action.unit)  # its hex is the next decision
+            else:  # both steps in one order
+                placement.place(self, action.unit, action.hex)
         elif kind == END:
             self._end_phase()
         if self.game.victory is not None and self.game.victory.sudden_death and not self.terminal:
@@ -1050,6 +1056,8 @@ class GameState:
                 return False
             move = self.tables.move_actions[(uid, h)]  # the one in `moves`
             return (move is action or move == action) and (h not in self._occupants() or self._may_end(uid, h))
+        if kind == PLACE and action.hex is not None and not self._stack and not self.terminal:
+            return placement.may_place(self, action.unit, action.hex)  # both steps in one order (not listed)
         if kind == END and not self._stack and self.game.movement.reinforcement_delay is True and not duties.binding(self):
             # legal_actions ends with it whenever nothing else must come first (reinforcement_delay = false:
             # not while reinforcements due now may still enter, so the full list decides)
@@ -1087,7 +1095,7 @@ class GameState:
                 self._enter(uid, objective, "pass")  # passed through on its way off the map
         self.moved.add(uid)
         history.record(self, "moved", (uid,))
-        self.pos.pop(uid, None)
+        self.exited_from[uid] = self.pos.pop(uid, "")  # "": it left the map as it entered it
         self.due.pop(uid, None)
         self.where[uid] = EXITED
         if uid in self.markers.units:
@@ -1306,7 +1314,7 @@ class GameState:
             if phase not in ids:
                 raise ValueError(f"no phase '{phase}'; phases are {', '.join(ids)}")
             other.phase_index = ids.index(phase)
-        other.pos, other.due, other.holders, other.granted = {}, {}, {}, {}
+        other.pos, other.due, other.holders, other.granted, other.exited_from = {}, {}, {}, {}, {}
         other.where = {uid: UNUSED for uid in self.game.units}
         for uid, place in units.items():
             if uid not in self.game.units:

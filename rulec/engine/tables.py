@@ -227,7 +227,8 @@ def _build(game: Game) -> Tables:
                 edges_of.setdefault(h, []).append(edge)
 
     hex_shift = {h: _terrain_combat(game, gmap.terrain.get(h, ())) for h in hexes}
-    objectives = tuple(sorted({h for a in game.awards if a.trigger.kind == "holds" for h in a.trigger.hexes}))
+    objectives = tuple(sorted({h for a in game.awards if a.trigger.kind == "holds" for h in a.trigger.hexes}
+                              | set(game.movement.control_of)))  # and the hexes tracked for no award
     mask_rank = _mask_rank(game, objectives)
     unit_names, short_name = _unit_names(game.units)
     return Tables(

@@ -13,7 +13,8 @@ the greedy player weighs a battle as a plan: for each target, groups of the
 units that may attack it (every group when there are few, the strongest k and
 each unit alone when there are many), each played out on a clone to its die
 roll's expectation, against ending the phase. The chosen plan's steps are then
-given one per decision.
+given one per decision. A placement is weighed the same way, as a plan of its two steps
+(`place UNIT`, then `place UNIT HEX`), every unit in every hex, against ending the phase.
 """
 
 from __future__ import annotations
@@ -61,7 +62,9 @@ class GreedyPlayer:
         seat = state.current_player()
         evaluator = self.evaluator or evaluator_for(state)
         if _declares_battles(state, actions):
-            return self._choose_battle(state, actions, seat, evaluator)
+            return self._choose_plan(state, battle_plans(state, actions), seat, evaluator)
+        if _chooses_units_to_place(actions):
+            return self._choose_plan(state, placement_plans(state, actions), seat, evaluator)
         scored = [(self.action_value(state, action, seat, evaluator), index) for index, action in enumerate(actions)]
         best = max(score for score, _ in scored)
         # Near-ties (float noise) count as ties; ending the phase wins ties so units are not shuffled in vain.
@@ -80,8 +83,8 @@ class GreedyPlayer:
         self._plan_at = _moment(state, 1)
         return step
 
-    def _choose_battle(self, state: Any, actions: list, seat: int, evaluator: Evaluator) -> Action:
-        plans = battle_plans(state, actions)
+    def _choose_plan(self, state: Any, plans: list[list], seat: int, evaluator: Evaluator) -> Action:
+        """The first step of the best plan (ending the phase wins ties); its other steps follow, one a decision."""
         phase = phase_key(state)
         scored = []
         for index, plan in enumerate(plans):
@@ -110,6 +113,24 @@ def _declares_battles(state: Any, actions: list) -> bool:
     """A decision about battles: targets to attack, or the attackers of a battle being declared."""
     return getattr(state, "declaring", None) is not None or any(
         getattr(a, "kind", None) == "attack" and not getattr(a, "units", None) for a in actions)
+
+
+def _chooses_units_to_place(actions: list) -> bool:
+    """A placement's first step: units to place (`place UNIT`, no hex yet)."""
+    return any(getattr(a, "kind", None) == "place" and getattr(a, "hex", "") is None for a in actions)
+
+
+def placement_plans(state: Any, actions: list) -> list[list]:
+    """Each unit placed in each hex open to it (both steps), or ending the phase."""
+    plans: list[list] = []
+    for action in actions:
+        if getattr(action, "kind", None) == "place" and action.hex is None:
+            child = state.clone()
+            child.apply_action(action)
+            plans.extend([action, second] for second in child.legal_actions() if second.kind == "place")
+        else:
+            plans.append([action])
+    return plans
 
 
 def battle_plans(state: Any, actions: list) -> list[list]:

@@ -19,10 +19,10 @@ ORDER_FORMS = {
     "move": "move UNIT HEX", "exit": "exit UNIT EDGE", "delay": "delay UNIT (enter on a later turn)",
     "attack": "attack HEX (then with UNIT..., resolve) | attack HEX with UNIT UNIT...",
     "with": "with UNIT (joins the battle being declared)", "resolve": "resolve (fights the declared battle)",
-    "cancel": "cancel (calls the declared battle off)", "retreat": "retreat HEX [HEX...] (the path)",
+    "cancel": "cancel (calls the declared battle off, or puts back the unit chosen to be placed)", "retreat": "retreat HEX [HEX...] (the path)",
     "lose": "lose UNIT (pays for an exchange)",
     "advance": "advance UNIT HEX | advance none", "remove": "remove UNIT",
-    "place": "place UNIT HEX (set-up, replacements)", "end": "end (ends the phase)",
+    "place": "place UNIT, then place UNIT HEX; or place UNIT HEX at once (set-up, replacements)", "end": "end (ends the phase)",
 }
 COMMANDS_HELP = """commands: list (the legal orders, one line per unit), list WORD... (numbered, only the orders
           naming every WORD, e.g. `list UNIT`; then type a number to choose one), map, units,

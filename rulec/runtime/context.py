@@ -60,6 +60,10 @@ class EvalContext(Protocol):
         """'map', 'pending', 'exited', 'eliminated' (or 'unused': not in this game)."""
         ...
 
+    def exited_from(self, unit: Unit) -> str:
+        """The hex a unit left the map from; "" if it has not left it."""
+        ...
+
     def zone(self, name: str) -> Collection[str]:
         """The hexes of a zone or a map edge."""
         ...
@@ -368,6 +372,9 @@ class StandInContext(ContextBase):
 
     def status_of(self, unit: Unit) -> str:
         return "map" if self.hex_of(unit) else "unused"
+
+    def exited_from(self, unit: Unit) -> str:
+        return ""
 
     def zone(self, name: str) -> Collection[str]:
         found = self._zones.get(name)

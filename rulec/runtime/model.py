@@ -312,6 +312,10 @@ class MovementRules:
     # A reinforcement due this turn that has not entered when its movement phase ends: it comes
     # next turn, or it is removed from the game (an arrival schedule that does not wait).
     late_arrival: Literal["next_turn", "removed"] = "next_turn"
+    # More hexes whose holder is tracked (by `control`), besides those of 'holds' awards; `first_holder`
+    # holds them as the game starts (None: nobody does until a unit takes them).
+    control_of: tuple[Hex, ...] = ()
+    first_holder: str | None = None
 
 
 @dataclass(frozen=True)
@@ -693,6 +697,10 @@ class Option:
     vp: dict[str, int] = field(default_factory=dict)  # VP given on selection
     choose_variant: VariantChoice | None = None  # units that use a variant counter, chosen at set-up
     excludes: tuple[str, ...] = ()  # options that may not be chosen with this one
+    # Where units start, or how they arrive, when the option is chosen (units it adds, or whose schedule it
+    # changes), as Scenario.setup and Scenario.arrivals; a scenario's entry for the same unit wins.
+    setup: dict[str, Hex | None] = field(default_factory=dict)
+    arrivals: dict[str, Arrival] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -700,8 +708,9 @@ class Scenario:
     """A scenario: where the game starts, how long it lasts, which units and options it uses.
 
     `deployment` lists placement phases played first, in that order, before `start_phase`.
-    `options`: the options a player may choose with it (all, when None). `arrivals` moves
-    reinforcements to other turns (a unit that arrived before the start arrives on the start turn).
+    `options`: the options a player may choose with it (all, when None). `setup` and `arrivals`
+    override units' own set-up and arrival in this scenario (a unit due before the start arrives on the
+    start turn); `holders` says which side holds which tracked hexes (MovementRules.control_of) at its start.
     """
 
     id: str
@@ -715,7 +724,9 @@ class Scenario:
     vp: dict[str, int] = field(default_factory=dict)  # VP given when the scenario starts
     deployment: tuple[str, ...] = ()
     options: tuple[str, ...] | None = None
-    arrivals: dict[str, int] = field(default_factory=dict)  # unit -> the turn it arrives in this scenario
+    arrivals: dict[str, Arrival] = field(default_factory=dict)  # unit -> how it arrives in this scenario
+    setup: dict[str, Hex | None] = field(default_factory=dict)  # unit -> its set-up hex here (None: free, placed)
+    holders: dict[str, tuple[Hex, ...]] = field(default_factory=dict)  # side -> tracked hexes it holds at the start
 
 
 # -------------------------------------------------------------------- markers

@@ -258,6 +258,7 @@ async function clickUnit(uid, hex) {
   }
   const own = legal.filter((a) => a.unit === uid);
   if (own.length && !own.some((a) => a.hex)) {  // with, lose, remove, delay: the unit is the whole order
+    if (own.length === 1 && own[0].kind === "place") selected = uid;  // a placement's hexes come next: light them up
     if (own.length === 1) return order(own[0].text);
   }
   if (own.length) {
