@@ -55,6 +55,20 @@ def test_free_set_up_inside_the_zone_red_first_then_blue(game):
     assert Action.move("r1", "0303") in state.legal_actions()
 
 
+def test_a_set_up_pool_tells_units_waiting_for_placement_from_reinforcements(game):
+    """Blue's set-up pool is `select(u in units(status = pending) where awaiting_placement(u))`: b1 (set up
+    free) waits to be placed; b3, pending too, waits for its turn of arrival and is not offered."""
+    state = new_game(game)
+    state.apply_action(Action.place("r1", "0203"))
+    state.apply_action(Action.end())
+    assert state.phase.id == "blue_setup"
+    assert state.status("b3") == "pending" and not state.awaiting_placement("b3")
+    assert state.awaiting_placement("b1")
+    assert {u for u, _ in places(state)} == {"b1"}
+    state.apply_action(Action.place("b1", "0501"))
+    assert not state.awaiting_placement("b1")  # placed: on the map
+
+
 def test_units_set_up_freely_never_arrive_by_movement(game):
     state = new_game(game).arrange({"r1": "pending", "b2": "0605"}, phase="red_move")
     assert not [a for a in state.legal_actions() if a.unit == "r1"]

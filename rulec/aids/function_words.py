@@ -18,6 +18,7 @@ FUNCTION_WORDS: dict[str, dict[int, str]] = {
     "moved": {1: "{0} has moved this phase", 2: "{0} moved {1}"},
     "attacked": {1: "{0} has attacked this phase", 2: "{0} attacked {1}"},
     "marked": {2: "{0} carries a {1} marker"},
+    "awaiting_placement": {1: "{0} waits to be placed"},
     "marked_hex": {2: "{0} carries a {1} marker"},
     "phases_since_marked": {1: "the number of {0} phases since the marker was put on"},
     "defended": {1: "{0} was attacked this phase", 2: "{0} was attacked {1}"},

@@ -171,6 +171,8 @@ _add(
              depends=ABOUT_UNIT),
     Function("has_flag", (UNIT, FLAG), BOOL, "({1} in {0}.flags)", "whether a unit carries a flag", depends=STATIC),
     Function("moved", (UNIT,), BOOL, "ctx.moved({0})", "whether a unit has moved in this movement phase"),
+    Function("awaiting_placement", (UNIT,), BOOL, "ctx.awaiting_placement({0})",
+             "whether a unit waits off the map for a placement phase (set up free), not for an arrival turn"),
     Function("attacked", (UNIT,), BOOL, "ctx.attacked({0})", "whether a unit has attacked in this combat phase"),
     # markers (rulec/engine/markers.py)
     Function("marked", (UNIT, MARKER), BOOL, "ctx.marked({0}, {1})", "whether a unit carries a marker"),

@@ -100,6 +100,9 @@ class EngineContext(ContextBase):
             return self.traced(trace, unit)
         return where is not None and where in traced_hexes_without(state, trace, unit.side, gone, EngineContext)
 
+    def awaiting_placement(self, unit: Unit) -> bool:
+        return self._state.awaiting_placement(unit.id)
+
     # ------------------------------------------------------------ markers
     def marked(self, unit: Unit, marker: str) -> bool:
         return marker in markers.on_unit(self._state, unit.id)

@@ -248,6 +248,10 @@ class GameState:
         """'map', 'pending' (not yet arrived), 'exited', 'eliminated' or 'unused' (not in this game)."""
         return self.where[uid]
 
+    def awaiting_placement(self, uid: str) -> bool:
+        """Whether the unit waits off the map for a placement phase (set up free), not for a turn of arrival."""
+        return self.where[uid] == PENDING and self.due.get(uid, -1) == scenarios.NEVER
+
     def units(self, side: str | None = None, status: str | None = None) -> list[str]:
         """Unit ids in game-file order, of one side and/or with one status ('map', 'pending', ...)."""
         return [uid for uid, unit in self._units.items()

@@ -68,7 +68,7 @@ class ScoresContext(ContextBase):
     def _no_position(self, *_: Any) -> Any:
         raise ValueError("this victory condition reads the position; decide it from a game state (GameState.outcome)")
 
-    units = units_at = hex_of = status_of = exited_from = controller = moved = attacked = _no_position
+    units = units_at = hex_of = status_of = exited_from = controller = moved = attacked = awaiting_placement = _no_position
     marked = marked_hex = phases_since_marked = scope = previous = did = entered = last_to_enter = _no_position
 
     def unit_named(self, uid: str) -> Unit:

@@ -138,6 +138,10 @@ class EvalContext(Protocol):
         """Whether the unit carries the marker."""
         ...
 
+    def awaiting_placement(self, unit: Unit) -> bool:
+        """Whether the unit waits off the map for a placement phase (set up free)."""
+        ...
+
     def marked_hex(self, hex: str, marker: str) -> bool:
         """Whether the hex carries the marker."""
         ...
@@ -406,6 +410,9 @@ class StandInContext(ContextBase):
 
     # A made-up position carries no marker and has no history.
     def marked(self, unit: Unit, marker: str) -> bool:
+        return False
+
+    def awaiting_placement(self, unit: Unit) -> bool:
         return False
 
     def marked_hex(self, hex: str, marker: str) -> bool:
