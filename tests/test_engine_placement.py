@@ -202,3 +202,20 @@ def test_the_greedy_player_places_its_units_in_two_steps_and_never_goes_round_in
     assert all(state.status(u) == "map" for u in ("r1", "r2", "b1"))  # every unit set up, none left pending
     assert "cancel" not in {a.kind for a in chosen}
     assert [a.kind for a in chosen] == ["place"] * 4 + ["end"] + ["place"] * 2 + ["end"]
+
+
+def test_a_game_may_name_the_scenario_played_when_none_is_chosen(tmp_path):
+    """`game { scenario = NAME }`: new_game without a scenario plays that one; a misspelt name is an
+    unknown scenario with a did-you-mean at its line."""
+    text = (GAMES / "free_setup.rulec").read_text()
+    marked = text.replace("  turns = 4\n}", "  turns = 4\n  scenario = counterattack\n}", 1)
+    assert marked != text
+    path = tmp_path / "default_scenario.rulec"
+    path.write_text(marked)
+    state = new_game(load_game(str(path)))
+    assert state.scenario == "counterattack" and (state.turn, state.phase.id) == (2, "blue_setup")
+    from rulec.pipeline import check, parse
+    path.write_text(marked.replace("scenario = counterattack", "scenario = counterattak"))
+    found = [d for d in check(parse(path))[1] if d.code == "unknown-scenario"]
+    assert len(found) == 1 and "counterattack" in (found[0].hint or "") \
+        and found[0].span.line == marked.splitlines().index("  scenario = counterattack") + 1

@@ -10,6 +10,7 @@ references.py.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Iterable
 
 from rulec.check.build_combat import CombatSections
@@ -93,6 +94,8 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
         options = self.options(sides, units, game_map)
         markers = self.markers(compiler)
         scenarios = self.scenarios(sides, units, sequence, options, info.turns if info else 0, game_map, objectives)
+        if info.scenario is not None and self.reference(info.scenario, scenarios, "scenario", ("game", info.id, "scenario")) is None:
+            info = dataclasses.replace(info, scenario=None)
         terrain = self.movement_expressions(terrain, "terrain", unit_types, compiler)
         hexside_types = self.movement_expressions(hexside_types, "hexside", unit_types, compiler)
         game = m.Game(
@@ -175,6 +178,7 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
             die=body.get("die", 6),
             turns=turns,
             turn_labels=labels,
+            scenario=body.get("scenario"),
         )
 
     def sides(self) -> dict[str, m.Side]:

@@ -64,6 +64,8 @@ def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario
 
     Raises UnknownOption, or scenarios.ScenarioError for an unknown scenario or options that may not be chosen together."""
     options = tuple(options)
+    if scenario is None:
+        scenario = game.info.scenario  # a game may name the scenario played when none is chosen
     for option in options:
         if option not in game.options:
             hint = did_you_mean(option, list(game.options))

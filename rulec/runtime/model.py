@@ -66,6 +66,7 @@ class GameInfo:
     die: int = 6
     turns: int = 0
     turn_labels: tuple[str, ...] = ()
+    scenario: str | None = None  # the scenario played when none is chosen (a game whose full set-up is no game)
 
     def turn_label(self, turn: int) -> str:
         if 1 <= turn <= len(self.turn_labels):
