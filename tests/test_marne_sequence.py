@@ -337,6 +337,25 @@ def test_first_phase_disruption_ends_after_the_second_combat_phase_even_after_a_
     assert state.phase.id == "al_move_1" and not disrupted(state, "de_3") and not disrupted(state, "de_4")
 
 
+@rule("marne:3.1.4")
+def test_first_phase_attackers_zocs_still_trap_a_retreating_enemy_in_the_second_phase(marne, base):
+    # 3.1.4B: de_3 and de_4, disrupted by their first-phase attack, stand south-east and south-west of
+    # fr_33 in 2614; de_7, fresh, attacks it from the north and throws it back (D1). Every hex it could
+    # retreat to is occupied or in a German ZOC, the disrupted units' included: it is eliminated.
+    n, se, sw = near(marne, CENTRE, "n"), near(marne, CENTRE, "se"), near(marne, CENTRE, "sw")
+    open_country(marne, CENTRE, n, se, sw)
+    position = {"de_7": n, "de_3": se, "de_4": sw, "fr_33": CENTRE}
+    state = at(base, position, turn=9, phase="de_combat_2")
+    state.mark("de_3", "disrupted")
+    state.mark("de_4", "disrupted")
+    assert attackers_for(state, CENTRE) == ("de_7",)
+    fight(state, CENTRE, ("de_7",), "D1")
+    assert state.status("fr_33") == "eliminated" and state.vp["germany"] == 7
+    # Without de_3 and de_4 the same result is a retreat.
+    alone = fight(at(base, {"de_7": n, "fr_33": CENTRE}, turn=9, phase="de_combat_2"), CENTRE, ("de_7",), "D1")
+    assert alone.status("fr_33") == "map" and disrupted(alone, "fr_33")
+
+
 # -------------------------------------------------------------------- 3.2 the Allied player-turn
 @rule("marne:3.2")
 def test_the_allied_player_turn_repeats_the_structure_and_the_turn_advances(marne, base):
@@ -406,6 +425,22 @@ def test_stacking_is_checked_only_at_the_end_of_a_friendly_movement_phase(marne,
         assert state.phase.id == phase and state.removing is None
     state.apply_action(Action.end())
     assert state.phase.id == "de_move_1" and state.removing == "germany"
+
+
+@rule("marne:5.0")
+def test_a_fort_is_not_a_unit_for_stacking(marne, base):
+    # 9.2A: the Allies may place units in a fort's hex. Fort de Chelles (0611) and three units end the
+    # Allied movement phase with nothing removed; with four, the owner removes one of them, never the fort.
+    fort = "0611"
+    assert marne.units["fort_0611"].setup == fort and marne.units["fort_0611"].type == "fort"
+    three = at(base, {"fort_0611": fort, "fr_51r": fort, "fr_53r": fort, "fr_69r": fort}, turn=9, phase="al_move_1")
+    three.apply_action(Action.end())
+    assert three.removing is None and three.phase.id == "al_combat_1"
+    four = at(base, {"fort_0611": fort, "fr_51r": fort, "fr_53r": fort, "fr_69r": fort, "fr_35": fort},
+              turn=9, phase="al_move_1")
+    four.apply_action(Action.end())
+    assert four.removing == "allies"
+    assert {a.unit for a in four.legal_actions()} == {"fr_51r", "fr_53r", "fr_69r", "fr_35"}
 
 
 @rule("marne:5.0")
