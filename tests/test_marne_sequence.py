@@ -169,19 +169,23 @@ def test_the_pursuit_lasts_seventeen_turns_from_30_aug(marne):
 @rule("marne:1.4")
 def test_victory_is_judged_after_the_last_allied_player_turn(marne, base):
     # In the last Allied combat phase of the game three BEF 8-3s wipe out a German 2-4 cavalry division:
-    # its 2 VP count, and turn a German Marginal Victory (no VP either side) into an Allied one.
+    # its 2 VP count in the result judged as the game ends.
     d, s, sw, se = CENTRE, near(marne, CENTRE, "s"), near(marne, CENTRE, "sw"), near(marne, CENTRE, "se")
     open_country(marne, d, s, sw, se)
     position = {"de_cav4": d, "gb_1": s, "gb_2": sw, "gb_3": se}
     quiet = at(base, position, turn=17, phase="al_combat_2")
     quiet.apply_action(Action.end())
-    assert quiet.is_terminal() and quiet.outcome().winner == "germany"
+    assert quiet.is_terminal()
+    before = quiet.outcome().vp
     state = fight(at(base, position, turn=17, phase="al_combat_2"), d, ("gb_1", "gb_2", "gb_3"), "DE")
     assert state.status("de_cav4") == "eliminated" and not state.is_terminal()
     state.apply_action(Action.end())
-    outcome = state.outcome()
-    assert state.is_terminal() and outcome.vp == {"germany": 0, "allies": 2}
-    assert (outcome.winner, outcome.level) == ("allies", "Allied Decisive Victory")
+    assert state.is_terminal()
+    assert state.outcome().vp == {"germany": before["germany"], "allies": before["allies"] + 2}
+    # With nothing else scored (arrange leaves no town to anybody), that turns a German Marginal
+    # Victory into an Allied Decisive one.
+    assert before == {"germany": 0, "allies": 0} and quiet.outcome().winner == "germany"
+    assert (state.outcome().winner, state.outcome().level) == ("allies", "Allied Decisive Victory")
 
 
 # -------------------------------------------------------------------- 3.1.1 first movement phase
@@ -505,11 +509,11 @@ def test_each_combat_result_in_play(marne, base, code):
 # -------------------------------------------------------------------- 8.11 disruption
 @rule("marne:8.11")
 def test_disrupted_units_miss_their_next_movement_and_combat_phase_then_recover(marne, base):
-    # fr_33, thrown back in the first German combat phase (de_3 advances after it), sits out the first
+    # fr_33, thrown back in the second German combat phase (de_3 advances after it), sits out the first
     # Allied movement and combat phases and is back to normal for the second ones.
     n, nw = near(marne, CENTRE, "n"), near(marne, CENTRE, "nw")
     open_country(marne, CENTRE, n, nw)
-    state = at(base, {"de_3": n, "de_4": nw, "fr_33": CENTRE}, turn=9, phase="de_combat_1")
+    state = at(base, {"de_3": n, "de_4": nw, "fr_33": CENTRE}, turn=9, phase="de_combat_2")
     fight(state, CENTRE, ("de_3", "de_4"), "D1", advancing=("de_3",))
     assert disrupted(state, "fr_33") and state.positions["de_3"] == CENTRE
     assert distance(marne, CENTRE, state.positions["fr_33"]) == 1
