@@ -1171,6 +1171,10 @@ class GameState:
         free = self._uncounted()  # units that do not count are never removed for overstacking
         counted = self._occupants().values() if not free else [[u for u in us if u not in free] for us in self._occupants().values()]
         units = [u for us in counted if len(us) > limit for u in us]
+        side = self.phase.side if self.game.sequence else None
+        if self.game.stacking.checked == "end_of_movement" and side is not None:
+            # checked at the end of a side's own movement phase: its stacks only (the enemy's wait for theirs)
+            units = [u for u in units if self._units[u].side == side]
         return sorted(units, key=order.__getitem__)
 
     def _late_arrivals(self) -> None:
