@@ -82,11 +82,11 @@ def movement_entry_blocked(ctx: EvalContext) -> bool:
 def movement_may_end_move(ctx: EvalContext) -> bool:
     """The may_end_move of movement rules.
 
-    The game file says: if(marked(unit, isolated), if(unit.side == germany, distance_to(north, hex) < distance_to(north, unit.hex), min(distance_to(south, hex), distance_to(paris, hex)) < min(distance_to(south, unit.hex), distance_to(paris, unit.hex))), traced_hex(supply, unit.side, hex))
+    The game file says: if(marked(unit, isolated), if(unit.side == germany, distance_to(north, hex) < distance_to(north, unit.hex), min(distance_to(south, hex), distance_to(paris, hex)) < min(distance_to(south, unit.hex), distance_to(paris, unit.hex))), any(n in neighbours(hex) where traced_hex(supply, unit.side, n) and (n != unit.hex or not enemy_zoc(unit.side, n))) or unit.side == germany and hex in north or unit.side == allies and (hex in south or hex in paris and not controls(germany, hex)))
     """
     unit = ctx.unit
     assert unit is not None, 'this expression is about a unit'
-    return (((ctx.distance_to(ctx.zone('north'), ctx.hex) < ctx.distance_to(ctx.zone('north'), ctx.hex_of(unit))) if (unit.side == 'germany') else (min(ctx.distance_to(ctx.zone('south'), ctx.hex), ctx.distance_to(ctx.zone('paris'), ctx.hex)) < min(ctx.distance_to(ctx.zone('south'), ctx.hex_of(unit)), ctx.distance_to(ctx.zone('paris'), ctx.hex_of(unit))))) if ctx.marked(unit, 'isolated') else ctx.traced_hex('supply', unit.side, ctx.hex))
+    return (((ctx.distance_to(ctx.zone('north'), ctx.hex) < ctx.distance_to(ctx.zone('north'), ctx.hex_of(unit))) if (unit.side == 'germany') else (min(ctx.distance_to(ctx.zone('south'), ctx.hex), ctx.distance_to(ctx.zone('paris'), ctx.hex)) < min(ctx.distance_to(ctx.zone('south'), ctx.hex_of(unit)), ctx.distance_to(ctx.zone('paris'), ctx.hex_of(unit))))) if ctx.marked(unit, 'isolated') else (any((ctx.traced_hex('supply', unit.side, v_n) and ((v_n != ctx.hex_of(unit)) or (not (v_n in ctx.enemy_zoc(unit.side))))) for v_n in ctx.neighbours(ctx.hex)) or ((unit.side == 'germany') and (ctx.hex in ctx.zone('north'))) or ((unit.side == 'allies') and ((ctx.hex in ctx.zone('south')) or ((ctx.hex in ctx.zone('paris')) and (not (ctx.controller(ctx.hex) == 'germany')))))))
 
 
 def stacking_counts(ctx: EvalContext) -> bool:
@@ -5156,7 +5156,6 @@ GAME: Game = Game(
         ),
     },
     movement=MovementRules(
-        zoc='extra_cost',
         zoc_extra_cost=1,
         zoc_to_zoc=False,
         zoc_across_rivers=False,
@@ -5168,7 +5167,7 @@ GAME: Game = Game(
         exit_cost=1,
         reinforcement_delay=Expr(source='side == germany', function=movement_reinforcement_delay),
         entry_blocked=Expr(source='enemy_zoc(unit.side, hex)', function=movement_entry_blocked),
-        may_end_move=Expr(source='if(marked(unit, isolated), if(unit.side == germany, distance_to(north, hex) < distance_to(north, unit.hex), min(distance_to(south, hex), distance_to(paris, hex)) < min(distance_to(south, unit.hex), distance_to(paris, unit.hex))), traced_hex(supply, unit.side, hex))', function=movement_may_end_move),
+        may_end_move=Expr(source='if(marked(unit, isolated), if(unit.side == germany, distance_to(north, hex) < distance_to(north, unit.hex), min(distance_to(south, hex), distance_to(paris, hex)) < min(distance_to(south, unit.hex), distance_to(paris, unit.hex))), any(n in neighbours(hex) where traced_hex(supply, unit.side, n) and (n != unit.hex or not enemy_zoc(unit.side, n))) or unit.side == germany and hex in north or unit.side == allies and (hex in south or hex in paris and not controls(germany, hex)))', function=movement_may_end_move),
         control_of=(
             '0907', '1112', '1114', '1216', '1418', '1606', '1811', '1813', '1905', '2012', '2311',
             '2313', '2807', '2814', '3007', '3018', '3512', '0605', '0811', '1119', '1306', '1310',

@@ -110,7 +110,7 @@ CODES: dict[str, str] = {
     "crt-missing-row": "a roll of the die (or a modified roll between rows) with no CRT row",
     "unused-result-code": "a warning: a result code no table uses",
     "no-combat-rules": "combat phases without a 'combat' block",
-    "field-alone": "a field that does nothing without another (zoc_extra_cost without zoc = extra_cost ...)",
+    "field-alone": "a field that does nothing without another (zoc_extra_cost with zoc = none ...)",
     # --------------------------------------------------- sequence, victory
     "side-without-phase": "a warning: a side with no phase in the sequence of play",
     "phase-without-side": "a movement or combat phase that names no side (nobody would move or attack in it)",
