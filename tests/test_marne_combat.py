@@ -56,6 +56,13 @@ def settle(state):
     return state
 
 
+def settle_retreats(state):
+    """Make the pending retreats (first path offered), leaving the advance to the test."""
+    while state.retreats:
+        state.apply_action(state.legal_actions()[0])
+    return state
+
+
 def side(a, b):
     return f"{min(a, b)}/{max(a, b)}"
 
@@ -407,3 +414,249 @@ def test_odds_beyond_ten_to_one_or_below_one_to_five_use_the_end_columns():
     attack(state, "2715", "de_cav4", roll=6)
     assert state.last_battle.result == TABLE.rows[6][0] == "AE"
     assert state.status("de_cav4") == ELIMINATED
+
+
+# ------------------------------------------------------------------ 8.12.1: advance after combat
+@rule("marne:8.12.1")
+def test_any_or_all_of_the_involved_units_may_advance_at_once():
+    # de_3, de_4 and de_5 attack fr_35 from three hexes; de_6, stacked with de_4, stands by.
+    units = {"de_3": "2714", "de_4": "2614", "de_5": "2814", "de_6": "2614", "fr_35": "2715", "fr_36": "2515"}
+    state = attack(at(units), "2715", "de_3", "de_4", "de_5", roll=1)  # 24:7 is 3-1, 1: D2
+    assert state.last_battle.result == "D2" and state.positions["fr_35"] != "2715"
+    offered = {a.unit for a in state.legal_actions() if a.kind == "advance" and a.unit}
+    assert offered == {"de_3", "de_4", "de_5"}  # not de_6, which did not attack
+    assert all(a.kind == "advance" for a in state.legal_actions())  # before any other battle
+    state.apply_action(Action.advance("de_3", "2715"))
+    state.apply_action(Action.advance("de_5", "2715"))
+    state.apply_action(Action.advance())  # de_4 stays
+    assert (state.positions["de_3"], state.positions["de_4"], state.positions["de_5"]) == ("2715", "2614", "2715")
+    # Attackers of a first combat phase advance before they are disrupted for attacking (3.1.2B).
+    assert all("disrupted" in state.markers_on(u) for u in ("de_3", "de_4", "de_5"))
+    assert attackers_for(state, "2515") == ("de_6",)  # the phase goes on
+    assert attackers_for(state, "2515") == ("de_6",)  # the phase goes on
+
+
+@rule("marne:8.12.1")
+def test_advancing_units_obey_the_stacking_limit():
+    # Four attackers from four hexes; three units fill 2715 (5.0A).
+    units = {"de_3": "2714", "de_4": "2614", "de_5": "2814", "de_6": "2815", "fr_35": "2715"}
+    state = attack(at(units), "2715", "de_3", "de_4", "de_5", "de_6", roll=1)
+    assert state.last_battle.result in ("D3", "DE")
+    for uid in ("de_3", "de_4", "de_5"):
+        state.apply_action(Action.advance(uid, "2715"))
+    assert state.advancing is None and state.positions["de_6"] == "2815"
+    assert sorted(u for u, h in state.positions.items() if h == "2715") == ["de_3", "de_4", "de_5"]
+
+
+@rule("marne:8.12.1")
+def test_advance_from_one_enemy_zone_of_control_to_another():
+    # de_3 in 2714 is in the ZOC of fr_37alg (2613); the vacated 2715 is in the ZOC of fr_36 (2716),
+    # where fr_35 retreats. A move could not go from one to the other (4.1L); an advance may.
+    units = {"de_3": "2714", "fr_35": "2715", "fr_36": "2716", "fr_37alg": "2613"}
+    state = attack(at(units), "2715", "de_3", roll=1)  # 8:7, 1-1, 1: D1
+    settle_retreats(state)
+    assert Action.advance("de_3", "2715") in state.legal_actions()
+    state.apply_action(Action.advance("de_3", "2715"))
+    assert state.positions["de_3"] == "2715"
+
+
+@rule("marne:8.12.1")
+def test_disrupted_units_do_not_advance():
+    # fr_35 and fr_53r (disrupted earlier) hold 2715; de_3's attack fails (8:12 is 1-2, 4: A2).
+    state = at({"de_3": "2714", "fr_35": "2715", "fr_53r": "2715"})
+    state.mark("fr_53r", "disrupted")
+    attack(state, "2715", "de_3", roll=4)
+    assert state.last_battle.result == "A2"
+    settle_retreats(state)
+    offered = {a.unit for a in state.legal_actions() if a.kind == "advance" and a.unit}
+    assert offered == {"fr_35"}
+    with pytest.raises(IllegalAction):
+        state.apply_action(Action.advance("fr_53r", "2714"))
+
+
+# ------------------------------------------------------------------ 8.12.2: retreats
+@rule("marne:8.12.2")
+def test_the_victor_retreats_the_beaten_units_one_at_a_time_strongest_first():
+    # The Allies beat de_7r (6) and de_3 (8) in 2714; the ways north are 2613 and 2713.
+    state = at({"de_7r": "2714", "de_3": "2714", "fr_35": "2715", "fr_36": "2814"}, phase="al_combat_1")
+    attack(state, "2714", "fr_35", "fr_36", roll=1)  # 14:14, 1-1, 1: D1
+    assert state.last_battle.result == "D1"
+    assert [r.unit for r in state.retreats] == ["de_3", "de_7r"]  # the 8 first
+    assert state.current_player() == 1  # the Allies choose
+    assert {a.path for a in state.legal_actions()} == {("2613",), ("2713",)}
+    state.apply_action(Action.retreat(("2713",)))
+    # de_7r's way is worked out after de_3 moved: the vacant 2613 now beats 2713 (8.12.2.1).
+    assert not state.retreats and state.positions["de_7r"] == "2613" and state.positions["de_3"] == "2713"
+    # Germany never chose: the next decision is the Allies' advance.
+    assert state.current_player() == 1 and state.advancing is not None
+
+
+# ------------------------------------------------------------------ 8.12.2.1: retreat priorities
+# In the tests below fr_35 (7) beats de_3 (8) in 2714 (1-2, a 1: D1). The hexes toward the
+# German army are 2613, 2713 and 2813; a French unit in 2814 puts the vacant 2813 in an enemy ZOC.
+@rule("marne:8.12.2.1")
+def test_a_vacant_hex_free_of_enemy_zoc_comes_first():
+    # de_3 beaten in 2714: 2613 is vacant, 2713 holds de_4, far from any enemy.
+    state = at({"de_3": "2714", "de_4": "2713", "fr_35": "2715"}, phase="al_combat_1")
+    attack(state, "2714", "fr_35", roll=1)  # 7:8 is 1-2, 1: D1
+    assert state.last_battle.result == "D1"
+    assert state.current_player() == 1  # the Allies choose between the two vacant hexes, not de_4's
+    assert {a.path for a in state.legal_actions()} == {("2613",), ("2813",)}
+    # With every vacant hex behind it in an enemy ZOC, it joins de_4.
+    state = at({"de_3": "2714", "de_4": "2713", "fr_35": "2715", "fr_36": "2612", "fr_5": "2814"}, phase="al_combat_1")
+    attack(state, "2714", "fr_35", roll=1)
+    assert state.positions["de_3"] == "2713"
+
+
+@rule("marne:8.12.2.1")
+def test_then_the_friendly_hex_whose_units_are_not_next_to_enemies():
+    # de_4 in 2613 is next to fr_5 (2513); de_5 and de_6 in 2713 are next to no enemy.
+    units = {"de_3": "2714", "de_4": "2613", "de_5": "2713", "de_6": "2713", "fr_35": "2715",
+             "fr_36": "2814", "fr_5": "2513"}
+    state = at(units, phase="al_combat_1")
+    attack(state, "2714", "fr_35", roll=1)
+    assert state.last_battle.result == "D1"
+    assert state.positions["de_3"] == "2713"  # two units there, yet not next to an enemy
+
+
+@rule("marne:8.12.2.1")
+def test_then_the_friendly_hex_with_the_fewest_units():
+    # fr_6 in 2712 is next to 2713 too: both friendly hexes touch an enemy; 2613 (one unit) beats 2713 (two).
+    units = {"de_3": "2714", "de_4": "2613", "de_5": "2713", "de_6": "2713", "fr_35": "2715",
+             "fr_36": "2814", "fr_5": "2513", "fr_6": "2712"}
+    state = at(units, phase="al_combat_1")
+    attack(state, "2714", "fr_35", roll=1)
+    assert state.positions["de_3"] == "2613"
+    # With one unit in each the victor picks (no battle is ever pending: docs/rulings.md).
+    units["de_6"] = "2711"
+    state = at(units, phase="al_combat_1")
+    attack(state, "2714", "fr_35", roll=1)
+    assert state.current_player() == 1 and {a.path for a in state.legal_actions()} == {("2613",), ("2713",)}
+
+
+# ------------------------------------------------------------------ 8.12.2.2: retreat considerations
+@rule("marne:8.12.2.2")
+def test_retreats_go_straight_toward_the_own_army():
+    # Nothing German south of 2715: of the six hexes around fr_35 only 2716 is a step nearer
+    # the Allied (south) edge; 2615 and 2815, vacant and free of ZOC too, are not taken.
+    state = attack(at({"de_3": "2714", "de_4": "2614", "fr_35": "2715"}), "2715", "de_3", "de_4", roll=1)  # 2-1: D2
+    assert state.last_battle.result == "D2"
+    assert state.positions["fr_35"] == "2717"  # 2716, then 2717: straight south, no choice offered
+    # German units retreat north: from 2714 toward 2613, 2713 or 2813, the victor choosing.
+    state = attack(at({"de_3": "2714", "fr_35": "2715"}, phase="al_combat_1"), "2714", "fr_35", roll=1)
+    assert {a.path for a in state.legal_actions()} == {("2613",), ("2713",), ("2813",)}
+
+
+@rule("marne:8.12.2.2")
+def test_no_retreat_into_enemy_units_or_their_zoc_unless_friendly_occupied():
+    # fr_5 in 2612 covers 2613 and 2713, fr_36 in 2814 covers 2813: de_3 has nowhere to go.
+    units = {"de_3": "2714", "fr_35": "2715", "fr_5": "2612", "fr_36": "2814"}
+    state = attack(at(units, phase="al_combat_1"), "2714", "fr_35", roll=1)  # 7:8 is 1-2, 1: D1
+    assert state.last_battle.result == "D1" and state.status("de_3") == ELIMINATED
+    # Enemy units in the way block it the same.
+    units = {"de_3": "2714", "fr_35": "2715", "fr_5": "2613", "fr_6": "2713", "fr_36": "2813"}
+    state = attack(at(units, phase="al_combat_1"), "2714", "fr_35", roll=1)
+    assert state.status("de_3") == ELIMINATED
+    # A friendly unit in 2713 opens it: the ZOC does not reach into a friendly-occupied hex.
+    units = {"de_3": "2714", "de_4": "2713", "fr_35": "2715", "fr_5": "2612", "fr_36": "2814"}
+    state = attack(at(units, phase="al_combat_1"), "2714", "fr_35", roll=1)
+    assert state.positions["de_3"] == "2713"
+
+
+@rule("marne:8.12.2.2")
+def test_no_retreat_across_a_river_units_are_eliminated_instead():
+    # fr_35 on the north bank (2717), beaten from 2716: the way south crosses the river.
+    state = attack(at({"de_3": "2716", "fr_35": NORTH_BANK}), NORTH_BANK, "de_3", roll=1)  # 1-1, 1: D1
+    assert state.last_battle.result == "D1" and state.status("fr_35") == ELIMINATED
+    assert Action.advance("de_3", NORTH_BANK) in state.legal_actions()
+
+
+def _south_edge_hex():
+    """A clear hex on the south edge whose northern neighbour is clear, with no river between."""
+    for h in sorted(MAP.edges["south"]):
+        north = MAP.neighbours[h].get("n")
+        if north and MAP.terrain[h] == MAP.terrain[north] == ("clear",) and not river(h, north):
+            return h, north
+    raise AssertionError("no open hex on the south edge")
+
+
+@rule("marne:8.12.2.2")
+def test_no_retreat_off_the_map_units_are_eliminated_instead():
+    edge, north = _south_edge_hex()
+    assert "s" not in MAP.neighbours[edge]
+    state = attack(at({"de_3": north, "fr_35": edge}), edge, "de_3", roll=1)  # 1-1, 1: D1
+    assert state.last_battle.result == "D1" and state.status("fr_35") == ELIMINATED
+
+
+@rule("marne:8.12.2.2")
+def test_no_retreat_over_the_stacking_limit_units_are_eliminated_instead():
+    # 2716, fr_35's only way south (de_4 and de_5 cover 2615 and 2815 anyway), already holds three units.
+    units = {"de_3": "2714", "de_4": "2614", "de_5": "2814", "fr_35": "2715",
+             "fr_36": "2716", "fr_5": "2716", "fr_6": "2716"}
+    state = attack(at(units), "2715", "de_3", roll=1)  # 8:7, 1-1, 1: D1
+    assert state.last_battle.result == "D1"
+    assert state.status("fr_35") == ELIMINATED
+    assert sorted(u for u, h in state.positions.items() if h == "2716") == ["fr_36", "fr_5", "fr_6"]
+    # A two-hex retreat passes through the full stack to the vacant 2717 (16:7 is 2-1, 1: D2).
+    state = attack(at(units), "2715", "de_3", "de_4", roll=1)
+    assert state.last_battle.result == "D2" and state.positions["fr_35"] == "2717"
+    # With two units there it fits.
+    del units["fr_6"]
+    state = attack(at(units), "2715", "de_3", roll=1)
+    assert state.positions["fr_35"] == "2716"
+
+
+# ------------------------------------------------------------------ 8.13: retreated units
+@rule("marne:8.13")
+def test_retreated_units_add_no_strength_and_share_the_defending_hosts_fate():
+    # fr_35, beaten in 2715, retreats into 2716 beside fr_36 (its only way south).
+    units = {"de_3": "2714", "de_4": "2815", "de_5": "2615", "fr_35": "2715", "fr_36": "2716"}
+    state = settle(attack(at(units), "2715", "de_3", roll=1))  # 8:7, 1-1, 1: D1
+    assert state.last_battle.result == "D1" and state.positions["fr_35"] == "2716"
+    odds = state.odds(Action.attack("2716", ("de_4", "de_5")))
+    assert (odds.defence, odds.label) == (7, "2-1")  # fr_36 alone: fr_35 adds nothing (8.13C)
+    assert "retreated_guests" in odds.modifiers
+    # 2716 may be attacked: fr_36 has not been this phase. Beaten, its guest retreats with it (8.13A),
+    # a second time this phase ...
+    retreated = settle(attack(state.clone(), "2716", "de_4", "de_5", roll=2))  # 2-1, 2: D1
+    assert retreated.last_battle.result == "D1" and set(retreated.last_battle.defenders) == {"fr_35", "fr_36"}
+    assert retreated.positions["fr_35"] == retreated.positions["fr_36"] == "2717"
+    # ... and with no way back across the river behind 2717, both are eliminated.
+    eliminated = settle(attack(state, "2716", "de_4", "de_5", roll=1))  # 2-1, 1: D2
+    assert eliminated.last_battle.result == "D2"
+    assert eliminated.status("fr_35") == eliminated.status("fr_36") == ELIMINATED
+
+
+def _guest_in_2713(extra=()):
+    """de_3 attacks fr_35 and loses (A1); with 2613 and 2813 in enemy ZOCs it joins de_4 in 2713."""
+    units = {"de_3": "2714", "de_4": "2713", "fr_35": "2715", "fr_5": "2612", "fr_36": "2814", **dict(extra)}
+    state = attack(at(units), "2715", "de_3", roll=4)  # 8:7, 1-1, 4: A1
+    assert state.last_battle.result == "A1"
+    settle(state)
+    assert state.positions["de_3"] == "2713" and "disrupted" in state.markers_on("de_3")
+    return state
+
+
+@rule("marne:8.13")
+def test_an_attacking_host_that_loses_takes_its_guest_along():
+    state = _guest_in_2713()
+    attack(state, "2612", "de_4", roll=4)  # 8:7, 1-1, 4: A1
+    assert state.last_battle.result == "A1" and state.last_battle.attackers == ("de_4",)
+    settle(state)
+    assert state.positions.get("de_4") != "2713" and state.positions.get("de_3") != "2713"
+    # With de_5 in 2713 taking no part in the failed attack, the guest stays (8.13B).
+    state = _guest_in_2713({"de_5": "2713"})
+    attack(state, "2612", "de_4", roll=4)
+    settle(state)
+    assert state.positions.get("de_4") != "2713"
+    assert state.positions["de_3"] == state.positions["de_5"] == "2713"
+
+
+@rule("marne:8.13")
+def test_retreated_units_do_not_advance_with_their_host():
+    state = _guest_in_2713()
+    attack(state, "2612", "de_4", roll=1)  # 1-1, 1: D1
+    assert state.last_battle.result == "D1"
+    settle_retreats(state)
+    offered = {a.unit for a in state.legal_actions() if a.kind == "advance" and a.unit}
+    assert offered == {"de_4"}  # de_3, retreated (and so disrupted: 8.10), stays behind
