@@ -137,6 +137,14 @@ def combat_retreat_may_enter(ctx: EvalContext) -> bool:
     return ((not any(x_.side != unit.side for x_ in ctx.units_at(ctx.hex))) and ((not (ctx.hex in ctx.enemy_zoc(unit.side))) or any(x_.side == unit.side for x_ in ctx.units_at(ctx.hex))))
 
 
+def combat_retreat_may_end(ctx: EvalContext) -> bool:
+    """The may_end of retreat policy.
+
+    The game file says: count(f in units_at(hex) where f.type != fort) < 3
+    """
+    return (len([v_f for v_f in ctx.units_at(ctx.hex) if (v_f.type != 'fort')]) < 3)
+
+
 def combat_share_fate(ctx: EvalContext) -> bool:
     """The share_fate of combat rules.
 
@@ -5303,6 +5311,7 @@ GAME: Game = Game(
                 Expr(source='count(f in units_at(hex) where f.type != fort)', function=combat_retreat_2),
             ),
             may_enter=Expr(source='not enemy_occupied(unit.side, hex) and (not enemy_zoc(unit.side, hex) or occupied_by(unit.side, hex))', function=combat_retreat_may_enter),
+            may_end=Expr(source='count(f in units_at(hex) where f.type != fort) < 3', function=combat_retreat_may_end),
             order='strongest_first',
             exempt=('fort',),
         ),

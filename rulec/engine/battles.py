@@ -78,7 +78,9 @@ def target_actions(state: "GameState", joinable_only: bool = True) -> list[Actio
     actions = []
     for h in sorted(near.intersection(occupants)):
         there = occupants[h]
-        if units[there[0]].side == side or (defended and not defended.isdisjoint(there)):
+        # A hex stays open while it holds a unit not yet attacked this phase: units that
+        # retreated into it after defending elsewhere defend with their host again.
+        if units[there[0]].side == side or (defended and defended.issuperset(there)):
             continue
         actions.append(Action.attack(h))
     combat = state.game.combat
