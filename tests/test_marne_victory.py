@@ -206,3 +206,168 @@ def test_next_to_a_fort_and_another_allied_unit_the_german_must_attack_the_fort(
     assert state.legal_actions() == [Action.attack(FORT_HEX)]
     refusal = state.explain("attack 0607")
     assert refusal is not None and "must_attack_target" in refusal
+
+
+# ------------------------------------------------------------------ 10.1 eliminated units
+@rule("marne:10.1")
+def test_each_side_scores_1_vp_per_strength_point_it_eliminates():
+    eight = next(u.id for u in GAME.units.values() if u.side == "allies" and u.type == "infantry" and u.strength == 8)
+    around = list(MAP.neighbours["0609"].values())   # 0609 is clear; no river on its hexsides
+    assert MAP.terrain["0609"] == ("clear",) and not any(river_between("0609", h) for h in around)
+    germans = ["de_3", "de_4", "de_7", "de_8", "de_5", "de_6", "de_17", "de_18"]   # eight 8-3s
+    placed = {uid: around[i % len(around)] for i, uid in enumerate(germans)}
+    # 64 to 8 is 8-1; roll 1 reads a DE. The rule's example: a French 8-3 is worth 8 VP.
+    state = at({eight: "0609", **placed})
+    attack(state, "0609", *germans, roll=1)
+    assert state.status(eight) == "eliminated" and state.vp == {"germany": 8, "allies": 0}
+    # The Allies score the same way: 15 SP against a German 2-4 cavalry is 7-1, roll 1: DE.
+    allied = at({"de_cav2": "0609", "fr_45alg": around[0], "fr_92t": around[1], "fr_83t": around[2]}, phase="al_combat_1")
+    attack(allied, "0609", "fr_45alg", "fr_92t", "fr_83t", roll=1)
+    assert allied.status("de_cav2") == "eliminated" and allied.vp == {"germany": 0, "allies": 2}
+    # A fort destroyed by a DE counts its printed strength (docs/rulings.md).
+    assert _fort_battle(1).vp == {"germany": 4, "allies": 0}
+
+
+# ------------------------------------------------------------------ 10.2 towns and cities
+TOWN_5 = "2810"   # a 5-VP town (towns_vp_5) on clear ground
+
+
+def test_the_town_hexes_used_here_are_what_the_tests_say():
+    assert TOWN_5 in MAP.zones["towns_vp_5"] and MAP.terrain[TOWN_5] == ("clear", "town")
+    assert sorted(MAP.zones["reims"]) == ["2306", "2405"]
+    assert {"0311", "0511", "0512"} <= set(MAP.zones["paris"])
+
+
+@rule("marne:10.2")
+def test_a_town_held_by_a_supplied_unit_at_the_end_scores_its_value():
+    state = end_game(at({"de_3": TOWN_5}, turn=17, phase="al_combat_2"))
+    assert state.vp == {"germany": 5, "allies": 0}
+    # The same unit cut off from the north edge scores nothing: Allied units ring the town.
+    ring = dict(zip(["fr_45alg", "fr_92t", "fr_83t", "fr_89t", "fr_mar", "fr_14"], MAP.neighbours[TOWN_5].values()))
+    cut = at({"de_3": TOWN_5, **ring}, turn=17, phase="al_combat_2")
+    assert not supplied(cut, "de_3")
+    assert end_game(cut).vp["germany"] == 0
+
+
+@rule("marne:10.2")
+def test_a_town_scores_for_the_last_side_through_it_if_it_traces_supply_there():
+    # A German cavalry passes through the town, 2809 -> 2810 -> 2811 (all clear), and leaves it
+    # empty: the Germans hold it. A French infantry waits at 3110, three columns east.
+    assert [MAP.neighbours["2809"]["s"], MAP.neighbours["2810"]["s"]] == [TOWN_5, "2811"]
+    state = at({"de_cav2": "2809", "fr_45alg": "3110"}, turn=17, phase="de_move_2")
+    assert state.move_cost("de_cav2", "2811") == 2
+    state.apply_action(Action.move("de_cav2", "2811"))
+    assert state.holders.get(TOWN_5) == "germany" and state.units_at(TOWN_5) == []
+    assert end_game(state.clone()).vp == {"germany": 5, "allies": 0}
+    # The French infantry ends its move next to the empty town (2910): its ZOC on the hex cuts the
+    # German line to it. No VP for the Germans, and none for the Allies, who did not pass last.
+    state.apply_action(Action.end())
+    state.apply_action(Action.end())
+    assert state.phase.id == "al_move_1"
+    assert MAP.neighbours[TOWN_5]["ne"] == "2910"
+    state.apply_action(Action.move("fr_45alg", "2910"))
+    assert TOWN_5 in state.enemy_zoc("germany") and state.holders.get(TOWN_5) == "germany"
+    assert end_game(state).vp == {"germany": 0, "allies": 0}
+
+
+@rule("marne:10.2")
+def test_germany_scores_paris_with_one_supplied_unit_in_any_of_its_hexes():
+    # The rule's example: 25 VP for Germany although the Allies hold the other Paris hexes. The
+    # forts are left out (destroyed): with them the German unit could trace no supply (9.2F).
+    state = at({"de_3": "0311", "fr_45alg": "0511", "fr_83t": "0512"}, turn=17, phase="al_combat_2")
+    assert supplied(state, "de_3") and supplied(state, "fr_45alg")
+    assert end_game(state).vp == {"germany": 25, "allies": 0}
+    # The German unit out of supply scores nothing, and the Allies score Paris (the unit is ringed
+    # by the forts in the same hex).
+    forts = {u.id: u.setup for u in GAME.units.values() if u.type == "fort"}
+    cut = at({**forts, "de_3": "0411", "fr_45alg": "0511"}, turn=17, phase="al_combat_2")
+    assert not supplied(cut, "de_3")
+    assert end_game(cut).vp == {"germany": 0, "allies": 25}
+
+
+@rule("marne:10.2")
+def test_reims_goes_to_germany_with_one_supplied_unit_else_to_the_allies_holding_it():
+    both = end_game(at({"de_3": "2306", "fr_45alg": "2405"}, turn=17, phase="al_combat_2"))
+    assert both.vp == {"germany": 10, "allies": 0}
+    allied = end_game(at({"fr_45alg": "2405"}, turn=17, phase="al_combat_2"))
+    assert allied.vp == {"germany": 0, "allies": 10}
+
+
+# ------------------------------------------------------------------ 10.3 exited units
+SOUTH_EXIT = "1020"   # a clear hex of the south edge
+NORTH_EXIT = "1001"   # a clear hex of the north edge
+
+
+@rule("marne:10.3")
+def test_germany_scores_5_per_sp_exited_south_if_the_exit_hex_is_supplied_at_the_end():
+    assert SOUTH_EXIT in MAP.edges["south"] and MAP.terrain[SOUTH_EXIT] == ("clear",)
+    state = at({"de_3": SOUTH_EXIT, "fr_45alg": "1018"}, turn=17, phase="de_move_2")   # 1018: two hexes north
+    assert state.exit_cost("de_3", "south") == 1      # 1 MP to leave the map
+    assert state.exit_cost("de_3", "north") is None
+    state.apply_action(Action.exit("de_3", "south"))
+    assert state.status("de_3") == "exited" and state.exited_from == {"de_3": SOUTH_EXIT}
+    assert end_game(state.clone()).vp == {"germany": 5 * 8, "allies": 0}
+    # The French 6-3 walks onto the exit hex in the Allied player-turn: it is out of German supply
+    # at the end, and the exited 8-3 earns nothing.
+    state.apply_action(Action.end())
+    state.apply_action(Action.end())
+    state.apply_action(Action.move("fr_45alg", SOUTH_EXIT))
+    assert not traced_hex(state, "germany", SOUTH_EXIT)
+    assert end_game(state).vp == {"germany": 0, "allies": 0}
+
+
+@rule("marne:10.3")
+def test_the_allies_score_3_per_sp_exited_north():
+    assert NORTH_EXIT in MAP.edges["north"] and MAP.terrain[NORTH_EXIT] == ("clear",)
+    state = at({"fr_45alg": NORTH_EXIT}, turn=17, phase="al_move_2")
+    assert state.exit_cost("fr_45alg", "north") == 1
+    state.apply_action(Action.exit("fr_45alg", "north"))
+    assert end_game(state).vp == {"germany": 0, "allies": 3 * 6}
+    # A German unit on the exit hex at the end leaves the Allies without those VP.
+    held = at({"fr_45alg": NORTH_EXIT, "de_3": "1101"}, turn=17, phase="al_move_2")
+    assert held.exit_cost("fr_45alg", "north") == 1
+    held.apply_action(Action.exit("fr_45alg", "north"))
+    assert traced_hex(held, "allies", NORTH_EXIT) is False  # in the German unit's ZOC, empty
+    assert end_game(held).vp == {"germany": 0, "allies": 0}
+
+
+@rule("marne:10.3")
+def test_an_exited_unit_never_returns():
+    state = at({"de_3": SOUTH_EXIT}, turn=16, phase="de_move_2")
+    state.apply_action(Action.exit("de_3", "south"))
+    for _ in range(8):   # on to the next German movement phase
+        state.apply_action(Action.end())
+    assert (state.turn, state.phase.id) == (17, "de_move_2")
+    assert not [a for a in state.legal_actions() if a.unit == "de_3"]
+    assert state.status("de_3") == "exited"
+
+
+# ------------------------------------------------------------------ 10.5 levels of victory
+@rule("marne:10.5")
+def test_the_ratio_is_rounded_in_favour_of_the_side_with_the_lower_total():
+    def level(allies: int, germany: int) -> tuple[str | None, str]:
+        result = outcome(GAME, {"allies": allies, "germany": germany})
+        return result.winner, result.level
+
+    # The rule's example: 185 to 65 is 2.85 to 1, read as 2-1: an Allied Marginal Victory.
+    assert level(185, 65) == ("allies", "Allied Marginal Victory")
+    assert level(260, 65) == ("allies", "Allied Decisive Victory")       # 4-1
+    assert level(259, 65) == ("allies", "Allied Substantive Victory")    # 3.98-1 reads 3-1
+    assert level(195, 65) == ("allies", "Allied Substantive Victory")    # 3-1
+    assert level(129, 65) == ("germany", "German Marginal Victory")      # 1.98-1 reads 1-1
+    assert level(65, 65) == ("germany", "German Marginal Victory")       # 1-1
+    assert level(65, 129) == ("germany", "German Marginal Victory")      # 1-1.98 reads 1-1
+    assert level(65, 130) == ("germany", "German Substantive Victory")   # 1-2
+    assert level(65, 194) == ("germany", "German Substantive Victory")   # 1-2.98 reads 1-2
+    assert level(65, 195) == ("germany", "German Decisive Victory")      # 1-3
+    # Rulings: a side with VP against none has the widest ratio; nothing against nothing is 1-1.
+    assert level(10, 0) == ("allies", "Allied Decisive Victory")
+    assert level(0, 10) == ("germany", "German Decisive Victory")
+    assert level(0, 0) == ("germany", "German Marginal Victory")
+
+
+@rule("marne:10.5")
+def test_the_level_is_read_from_the_vp_scored_in_play():
+    state = end_game(at({"de_3": "2306", "fr_45alg": "2405", "fr_83t": "3907"}, turn=17, phase="al_combat_2"))
+    assert state.vp == {"germany": 10, "allies": 5}   # Reims to Germany, a 5-VP town to the Allies
+    assert (state.outcome().winner, state.outcome().level) == ("germany", "German Substantive Victory")
