@@ -371,3 +371,190 @@ def test_the_level_is_read_from_the_vp_scored_in_play():
     state = end_game(at({"de_3": "2306", "fr_45alg": "2405", "fr_83t": "3907"}, turn=17, phase="al_combat_2"))
     assert state.vp == {"germany": 10, "allies": 5}   # Reims to Germany, a 5-VP town to the Allies
     assert (state.outcome().winner, state.outcome().level) == ("germany", "German Substantive Victory")
+
+
+# ------------------------------------------------------------------ 11.1 order-of-battle options
+OPTION_VP = {"oob_a": 7, "oob_b": 30, "oob_c": 13, "oob_d": 20}
+
+
+@rule("marne:11.1")
+@pytest.mark.parametrize("option", sorted(OPTION_VP))
+def test_each_ob_option_adds_its_vp_to_the_allies(option):
+    for scenario in ("counterattack", "pursuit"):
+        state = new_game(GAME, scenario=scenario, options=[option])
+        assert state.vp == {"germany": 0, "allies": OPTION_VP[option]}
+        assert [(e.side, e.amount, e.source) for e in state.vp_log] == [("allies", OPTION_VP[option], f"option:{option}")]
+
+
+@rule("marne:11.1")
+def test_the_ob_options_change_the_german_forces():
+    historical = new_game(GAME, scenario="counterattack")
+    option_units = {u for o in OPTION_VP for u in GAME.options[o].adds}
+    assert all(historical.status(u) == "unused" for u in option_units)
+    # A: the units kept from the East Front; C: the besiegers of Antwerp; D: both; B: both and the S divisions.
+    a, b, c, d = (set(GAME.options[o].adds) for o in ("oob_a", "oob_b", "oob_c", "oob_d"))
+    assert d == a | c and b == d | {"de_s1", "de_s2", "de_s3", "de_s4", "de_s5"}
+    for option, added in (("oob_a", a), ("oob_b", b), ("oob_c", c), ("oob_d", d)):
+        state = new_game(GAME, scenario="counterattack", options=[option])
+        assert {u for u in option_units if state.status(u) != "unused"} == added
+        # VII Reserve Corps is freed from Maubeuge under B, C and D: it comes on 6 Sep, not 12 Sep.
+        assert state.arrival_turn("de_13r") == (14 if option == "oob_a" else 8)
+    assert historical.arrival_turn("de_13r") == 14
+    # 11.1A: in the Counterattack the added units are set up first, within their army boundary.
+    state = new_game(GAME, scenario="counterattack", options=["oob_a"])
+    assert state.phase.id == "de_2_setup" and state.phase.side == "germany"
+    pool = {a.unit for a in state.legal_actions() if a.kind == "place"}
+    assert pool == {"de_gd3", "de_gdr1"}   # the 2nd Army's; the 3rd Army's come next
+    state.apply_action(Action.place("de_gd3"))
+    assert {a.hex for a in state.legal_actions() if a.kind == "place"} == set(MAP.zones["zone_de_2"])
+
+
+@rule("marne:11.1")
+def test_only_one_ob_option_may_be_chosen():
+    with pytest.raises(ScenarioError, match="exclude each other"):
+        new_game(GAME, scenario="counterattack", options=["oob_a", "oob_c"])
+
+
+# ------------------------------------------------------------------ 11.2-11.4 scenarios
+@rule("marne:11.2")
+def test_the_historical_counterattack_starts_on_6_sep_with_the_printed_set_up():
+    state = new_game(GAME)            # the game's default scenario
+    assert state.scenario == "counterattack"
+    assert (state.turn, state.phase.id, state.phase.side) == (8, "de_move_1", "germany")
+    assert GAME.info.turn_label(8) == "6 Sep" and state.last_turn == 17   # ten turns: 8 to 17
+    # Every unit with a printed position is on it; nothing waits to be placed.
+    printed = {uid: u.setup for uid, u in GAME.units.items() if u.setup is not None}
+    assert printed and all(state.positions[uid] == h for uid, h in printed.items())
+    assert {"de_3", "fr_45alg", FORT} <= set(printed)
+    assert not [a for a in state.legal_actions() if a.kind == "place"]
+
+
+@rule("marne:11.3")
+def test_the_free_set_up_places_each_army_inside_its_boundary_germans_first():
+    state = new_game(GAME, scenario="counterattack_free")
+    order = []
+    while state.phase.kind == "placement":
+        order.append(state.phase.side)
+        if state.phase.id == "de_1_setup":
+            state.apply_action(Action.place("de_3"))
+            hexes = {a.hex for a in state.legal_actions() if a.kind == "place"}
+            assert hexes == set(MAP.zones["zone_de_1"]) and "1212" in hexes
+            outside = next(h for h in MAP.zones["zone_de_2"] if h not in MAP.zones["zone_de_1"])
+            assert Action.place("de_3", outside) not in state.legal_actions()
+            state.apply_action(Action.place("de_3", "1212"))
+        if state.phase.id == "paris_garrison_setup":
+            state.apply_action(Action.place("fr_45alg"))
+            assert {a.hex for a in state.legal_actions() if a.kind == "place"} == set(MAP.zones["zone_paris_garrison"])
+            state.apply_action(Action.cancel())
+        state.apply_action(Action.end())
+    assert order == ["germany"] * 5 + ["allies"] * 7
+    assert state.positions["de_3"] == "1212" and state.status("fr_45alg") == "pending"
+    assert (state.turn, state.phase.id) == (8, "de_move_1") and state.last_turn == 17
+
+
+@rule("marne:11.4")
+def test_the_pursuit_starts_on_30_aug_with_only_paris_garrison_and_forts_on_the_map():
+    state = new_game(GAME, scenario="pursuit")
+    assert state.turn == 1 and GAME.info.turn_label(1) == "30 Aug" and state.last_turn == 17
+    on_map = {uid for uid in GAME.units if state.status(uid) == "map"}
+    assert on_map == {uid for uid, u in GAME.units.items() if u.type == "fort"}
+    state = _pursuit_placed()
+    # The German player-turn of 30 Aug comes first and has nothing to do (11.4B).
+    for phase in ("de_move_1", "de_combat_1", "de_move_2", "de_combat_2"):
+        assert (state.turn, state.phase.id) == (1, phase) and state.legal_actions() == [Action.end()]
+        state.apply_action(Action.end())
+    # The Allied player-turn: the armies march on from the north edge (11.4C).
+    assert state.phase.id == "al_move_1"
+    entering = {a.unit for a in state.legal_actions() if a.kind == "move" and state.status(a.unit) == "pending"}
+    assert {"gb_1", "fr_14", "fr_35", "fr_33"} <= entering
+    assert all(GAME.units[u].side == "allies" for u in entering)
+    gb_entry = set(MAP.zones["entry_bef"])
+    assert gb_entry <= set(MAP.edges["north"])
+    assert gb_entry <= {a.hex for a in state.legal_actions() if a.unit == "gb_1"}
+    # The Germans come on 31 Aug, on the north edge too (11.4D).
+    germans = [uid for uid, u in GAME.units.items() if u.side == "germany" and state.status(uid) == "pending"]
+    assert germans and min(state.arrival_turn(u) for u in germans) == 2
+    assert state.arrival_turn("de_17") == 2
+
+
+def _pursuit_placed():
+    """The Pursuit after the Paris Garrison's set-up (11.4.2)."""
+    state = new_game(GAME, scenario="pursuit")
+    for uid, h in zip(["fr_45alg", "fr_92t", "fr_83t", "fr_89t", "fr_mar"], ["0410", "0411", "0511", "0512", "0311"]):
+        state.apply_action(Action.place(uid))
+        state.apply_action(Action.place(uid, h))
+    assert state.legal_actions() == [Action.end()]   # the pool is empty: the phase ends when the Allies say so
+    state.apply_action(Action.end())
+    return state
+
+
+@rule("marne:11.4.2")
+def test_the_pursuit_set_up_is_five_french_units_inside_the_paris_garrison():
+    state = new_game(GAME, scenario="pursuit")
+    assert (state.phase.id, state.phase.side) == ("paris_garrison_setup", "allies")
+    pool = {a.unit for a in state.legal_actions() if a.kind == "place"}
+    assert sorted(GAME.units[u].strength for u in pool) == [2, 4, 4, 5, 6]
+    assert all(GAME.units[u].move == 3 and GAME.units[u].side == "allies" for u in pool)
+    state.apply_action(Action.place("fr_45alg"))
+    assert {a.hex for a in state.legal_actions() if a.kind == "place"} == set(MAP.zones["zone_paris_garrison"])
+    assert Action.place("fr_45alg", "0810") not in state.legal_actions()   # 0810: outside the garrison's boundary
+    assert "0810" not in MAP.zones["zone_paris_garrison"]
+    placed = _pursuit_placed()
+    assert (placed.turn, placed.phase.id) == (1, "de_move_1")
+    assert {uid: placed.positions[uid] for uid in pool} == {"fr_45alg": "0410", "fr_92t": "0411", "fr_83t": "0511",
+                                                            "fr_89t": "0512", "fr_mar": "0311"}
+
+
+@rule("marne:11.4.1.1")
+def test_the_allies_are_at_half_strength_through_turn_6_on_top_of_supply():
+    units = {"fr_45alg": "0609", "de_3": "0608"}   # a French 6-3 and a German 8-3, in clear hexes
+    for turn, defence in ((1, 3), (6, 3), (7, 6), (9, 6)):
+        state = at(units, turn=turn, scenario="pursuit")
+        assert state.odds(Action.attack("0609", ("de_3",))).defence == defence, turn
+    # Attacking too: on turn 6 the 6-3 attacks with 3.
+    allied = at(units, turn=6, phase="al_combat_1", scenario="pursuit")
+    assert allied.odds(Action.attack("0608", ("fr_45alg",))).attack == 3
+    # Out of supply as well (ringed by Germans), the halves multiply: 6 -> 1.5, fractions kept.
+    ring = dict(zip(["de_4", "de_5", "de_6", "de_7", "de_8", "de_17"], MAP.neighbours["0609"].values()))
+    cut = at({"fr_45alg": "0609", **ring}, turn=6, scenario="pursuit")
+    assert not supplied(cut, "fr_45alg")
+    attacker = next(iter(ring))
+    assert cut.odds(Action.attack("0609", (attacker,))).defence == 1.5
+    assert at({"fr_45alg": "0609", **ring}, turn=7, scenario="pursuit").odds(Action.attack("0609", (attacker,))).defence == 3
+    # A fort is not demoralized.
+    assert at({FORT: FORT_HEX, "de_3": "0608"}, turn=6, scenario="pursuit").odds(Action.attack(FORT_HEX, ("de_3",))).defence == 4
+
+
+@rule("marne:11.4.1.2")
+def test_german_reinforcements_may_wait_or_sidestep_a_blocked_entry_boundary():
+    entry = sorted(MAP.zones["entry_de_1"])
+    assert entry == [f"{c:02d}01" for c in range(1, 14)]
+    # French units on every other hex of the 1st Army's boundary: the rest lie in their ZOCs.
+    blockers = dict(zip(["fr_45alg", "fr_92t", "fr_83t", "fr_89t", "fr_mar", "fr_14"], ["0201", "0401", "0601", "0801", "1001", "1201"]))
+    state = at({**blockers, "de_17": "pending"}, turn=2, phase="de_move_1", scenario="pursuit")
+    assert all(h in blockers.values() or h in state.enemy_zoc("germany") for h in entry)
+    options = [a for a in state.legal_actions() if a.unit == "de_17"]
+    assert Action.delay("de_17") in options                          # Germany may hold it back
+    assert state.explain("end") is None                               # ... for as long as it likes
+    assert Action.move("de_17", "1401") in options                    # or step just right of the boundary
+    assert not any(a.hex in entry for a in options)
+    # An unblocked boundary is entered as printed, and the unit may still wait.
+    free = at({"de_17": "pending"}, turn=2, phase="de_move_1", scenario="pursuit")
+    hexes = {a.hex for a in free.legal_actions() if a.unit == "de_17" and a.kind == "move"}
+    assert set(entry) <= hexes and Action.delay("de_17") in free.legal_actions()
+
+
+@rule("marne:11.4.1.2")
+def test_allied_reinforcements_must_enter_on_time_sidestepping_a_blocked_boundary():
+    entry = sorted(MAP.zones["entry_bef"])
+    blockers = dict(zip(["de_3", "de_4", "de_5", "de_6"], ["0901", "1101", "1301", "1501"]))
+    state = at({**blockers, "gb_1": "pending"}, turn=1, phase="al_move_1", scenario="pursuit")
+    assert all(h in blockers.values() or h in state.enemy_zoc("allies") for h in entry)
+    options = [a for a in state.legal_actions() if a.unit == "gb_1"]
+    assert Action.delay("gb_1") not in options
+    assert "may not be held back" in state.explain("end")
+    # The nearest free hexes on either side of the boundary (0801 and 1601 lie in German ZOCs).
+    assert {Action.move("gb_1", "0701"), Action.move("gb_1", "1701")} <= set(options)
+    assert not any(a.hex in entry for a in options)
+    state.apply_action(Action.move("gb_1", "1701"))
+    assert state.positions["gb_1"] == "1701" and state.explain("end") is None
