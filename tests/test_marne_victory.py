@@ -68,12 +68,15 @@ def test_the_fort_hexes_used_here_are_what_the_tests_say():
 # ------------------------------------------------------------------ 9.1 forts in general
 @rule("marne:9.1")
 def test_a_fort_zoc_blocks_german_movement_but_not_allied():
-    # 0608 and 0609 both lie in the fort's ZOC: a German unit may not step from one to the other.
+    # 0608 and 0609 both lie in the fort's ZOC: a German cavalry may not step from one to the other,
+    # so it cannot reach 0610 (beyond the ZOC, all clear) through 0609 as it could without the fort.
     state = at({FORT: FORT_HEX, "de_cav2": "0608"}, phase="de_move_1")
-    assert {"0508", "0608", "0609"} <= state.enemy_zoc("germany")
-    assert state.move_cost("de_cav2", "0609") is None
+    assert {"0508", "0608", "0609"} <= state.enemy_zoc("germany") and "0610" not in state.enemy_zoc("germany")
+    assert [MAP.neighbours["0608"]["s"], MAP.neighbours["0609"]["s"]] == ["0609", "0610"]
+    assert state.move_cost("de_cav2", "0609") != 1
     without_fort = at({"de_cav2": "0608"}, phase="de_move_1")
-    assert without_fort.move_cost("de_cav2", "0609") == 1
+    assert without_fort.move_cost("de_cav2", "0609") == 1 and without_fort.move_cost("de_cav2", "0610") == 2
+    assert state.move_cost("de_cav2", "0610") > 2   # a detour round the ZOC
     # Friendly ZOCs never affect friendly units (6.1D): an Allied cavalry walks past the fort.
     allied = at({FORT: FORT_HEX, "fr_cav1": "0608"}, phase="al_move_1")
     assert "0609" not in allied.enemy_zoc("allies")
@@ -537,7 +540,9 @@ def test_german_reinforcements_may_wait_or_sidestep_a_blocked_entry_boundary():
     assert Action.delay("de_17") in options                          # Germany may hold it back
     assert state.explain("end") is None                               # ... for as long as it likes
     assert Action.move("de_17", "1401") in options                    # or step just right of the boundary
-    assert not any(a.hex in entry for a in options)
+    assert state.move_cost("de_17", "1401") == 1                      # its first hex, counted against its MA
+    # No hex of the boundary is its first hex: it reaches one, if at all, only through 1401.
+    assert all(state.move_cost("de_17", a.hex) > 1 for a in options if a.hex in entry)
     # An unblocked boundary is entered as printed, and the unit may still wait.
     free = at({"de_17": "pending"}, turn=2, phase="de_move_1", scenario="pursuit")
     hexes = {a.hex for a in free.legal_actions() if a.unit == "de_17" and a.kind == "move"}
@@ -555,6 +560,8 @@ def test_allied_reinforcements_must_enter_on_time_sidestepping_a_blocked_boundar
     assert "may not be held back" in state.explain("end")
     # The nearest free hexes on either side of the boundary (0801 and 1601 lie in German ZOCs).
     assert {Action.move("gb_1", "0701"), Action.move("gb_1", "1701")} <= set(options)
-    assert not any(a.hex in entry for a in options)
+    assert MAP.terrain["0701"] == ("clear",) and MAP.terrain["1701"] == ("woods",)
+    assert (state.move_cost("gb_1", "0701"), state.move_cost("gb_1", "1701")) == (1, 2)   # the first hex's cost counts
+    assert all(state.move_cost("gb_1", a.hex) > 1 for a in options if a.hex in entry)
     state.apply_action(Action.move("gb_1", "1701"))
     assert state.positions["gb_1"] == "1701" and state.explain("end") is None
