@@ -425,6 +425,7 @@ def test_the_historical_counterattack_starts_on_6_sep_with_the_printed_set_up():
     assert state.scenario == "counterattack"
     assert (state.turn, state.phase.id, state.phase.side) == (8, "de_move_1", "germany")
     assert GAME.info.turn_label(8) == "6 Sep" and state.last_turn == 17   # ten turns: 8 to 17
+    assert GAME.info.turn_label(17) == "15 Sep"                          # VP counted then (10.0C)
     # Every unit with a printed position is on it; nothing waits to be placed.
     printed = {uid: u.setup for uid, u in GAME.units.items() if u.setup is not None}
     assert printed and all(state.positions[uid] == h for uid, h in printed.items())
