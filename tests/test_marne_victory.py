@@ -286,6 +286,9 @@ def test_germany_scores_paris_with_one_supplied_unit_in_any_of_its_hexes():
     cut = at({**forts, "de_3": "0411", "fr_45alg": "0511"}, turn=17, phase="al_combat_2")
     assert not supplied(cut, "de_3")
     assert end_game(cut).vp == {"germany": 0, "allies": 25}
+    # A city is scored once, however many of its hexes a side holds.
+    allied = at({"fr_45alg": "0511", "fr_83t": "0512", "fr_92t": "0311"}, turn=17, phase="al_combat_2")
+    assert end_game(allied).vp == {"germany": 0, "allies": 25}
 
 
 @rule("marne:10.2")
