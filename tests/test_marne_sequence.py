@@ -545,7 +545,9 @@ def test_disrupted_units_defend_at_full_strength_and_keep_their_zoc(marne, base)
     state = at(base, {"de_3": n, "fr_33": CENTRE}, turn=9, phase="de_move_2")
     state.mark("fr_33", "disrupted")
     assert ne in state.enemy_zoc("germany") and n in state.enemy_zoc("germany")
-    assert ne not in moves(state, "de_3")
+    # not straight from n to ne (1 MP + 1 for the ZOC): only round by a hex free of enemy control, which
+    # costs the whole 3 MP (1, then 1 + 1 to re-enter the ZOC).
+    assert state.move_cost("de_3", ne) == 3
     # ... and entering its ZOC costs the extra MP (6.2B) as if it were not disrupted.
     plain = at(base, {"de_3": n, "fr_33": CENTRE}, turn=9, phase="de_move_2")
     assert moves(plain, "de_3") == moves(state, "de_3")
