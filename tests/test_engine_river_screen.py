@@ -129,6 +129,15 @@ def test_end_of_movement_checks_only_the_moving_sides_stacks(game):
     assert state.removing == "red" and set(state.legal_actions()) == {Action.remove("r_line"), Action.remove("r_reserve")}
 
 
+def test_conformance_expects_only_the_moving_sides_hexes_within_the_limit_after_its_movement(game):
+    from rulec.engine.conformance import _over_stacked
+
+    state = new_game(game).arrange({**START, "r_line": "0101", "r_reserve": "0101"}, turn=1, phase="red_fight")
+    index = {p.id: i for i, p in enumerate(game.sequence)}
+    assert _over_stacked(state, index["blue_move"]) == [] and _over_stacked(state, index["red_fight"]) == []
+    assert _over_stacked(state, index["red_move"]) == ["0101"]
+
+
 # ------------------------------------------------------------ blocked entry areas
 BLUE = {"b_fort": "0402", "b_guard": "0404", "b_picket": "0501"}
 

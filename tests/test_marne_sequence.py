@@ -200,7 +200,7 @@ def test_reinforcements_due_are_placed_then_move_with_the_other_units(marne, bas
     assert 1 in rows and max(rows) == 3, "placed on the edge, it moves on with its 3 MP (entering costs the first)"
     deep = min(h for h in reachable if h.endswith("03"))
     state.apply_action(Action.move("de_lepel", deep))
-    assert state.status("de_lepel") == "map" and state.positions[("de_lepel")] == deep
+    assert state.status("de_lepel") == "map" and state.positions["de_lepel"] == deep
     # Every other German unit moves in the same phase; no Allied unit does.
     assert moves(state, "de_3")
     assert not moves(state, "fr_33")
@@ -277,6 +277,8 @@ def test_units_disrupted_in_the_second_combat_phase_recover_at_the_end_of_the_ne
     for phase in ("al_move_1", "al_combat_1", "al_move_2", "al_combat_2", "de_move_1", "de_combat_1"):
         end_until(state, phase)
         assert disrupted(state, "de_cav4"), phase
+        if phase == "de_move_1":
+            assert not moves(state, "de_cav4")        # it sits out its next movement phase (8.11A)
     assert state.turn == 10
     state.apply_action(Action.end())
     assert state.phase.id == "de_move_2" and not disrupted(state, "de_cav4") and moves(state, "de_cav4")

@@ -4,7 +4,8 @@
 
 Each random game (random options, random legal actions, seeded) checks after
 every action that the state is consistent (every unit on the map or accounted
-for, no hex over the stacking limit when a phase starts, VP equal to the sum of
+for, no hex over the stacking limit when a phase starts (with `end_of_movement`,
+no hex of the moving side after its movement phase), VP equal to the sum of
 the VP log, a legal action whenever the game is not over, action text that
 reads back), and at a few points that a clone is independent and that random
 illegal orders are refused with a reason. At the end, the
@@ -81,12 +82,19 @@ def check_state(state: GameState) -> list[str]:
     return problems
 
 
-def _over_stacked(state: GameState) -> list[str]:
+def _over_stacked(state: GameState, ended: int) -> list[str]:
+    """Hexes over the limit that the check at the end of phase `ended` (its index) should have cleared."""
     limit = state.game.stacking.limit
+    side = None
+    if state.game.stacking.checked == "end_of_movement":  # only the moving side's hexes, after its movement
+        phase = state.game.sequence[ended]
+        if phase.kind != "movement":
+            return []
+        side = phase.side
     counts: dict[str, int] = {}
     free = state._uncounted()  # units that do not count for stacking
     for uid, hex in state.pos.items():
-        if uid not in free:
+        if uid not in free and (side is None or state.unit(uid).side == side):
             counts[hex] = counts.get(hex, 0) + 1
     return [h for h, n in counts.items() if n > limit]
 
@@ -157,7 +165,7 @@ def random_game(game: Game, seed: int, report: Report, max_actions: int = 5000) 
         report.actions += 1
         problems = check_state(state)
         if (state.turn, state.phase_index) != phase_before and state.removing is None and not state.terminal:
-            problems += [f"hex {h} over-stacked at the start of {state.phase.name}" for h in _over_stacked(state)]
+            problems += [f"hex {h} over-stacked at the start of {state.phase.name}" for h in _over_stacked(state, phase_before[1])]
         report.problems += [f"{where}, after '{text}': {p}" for p in problems]
         if len(report.problems) > 20:
             break
