@@ -195,70 +195,6 @@ def combat_must_attack_target(ctx: EvalContext) -> object:
     return (unit.type == 'fort')
 
 
-def phase_de_move_1_0_0_units(ctx: EvalContext) -> object:
-    """The units of hook effect.
-
-    The game file says: select(u in units(side = germany) where not supplied(u))
-    """
-    return [v_u for v_u in ctx.units(side='germany') if (not ctx.traced('supply', v_u))]
-
-
-def phase_de_move_1_1_0_units(ctx: EvalContext) -> object:
-    """The units of hook effect.
-
-    The game file says: units(side = germany)
-    """
-    return ctx.units(side='germany')
-
-
-def phase_de_move_2_0_0_units(ctx: EvalContext) -> object:
-    """The units of hook effect.
-
-    The game file says: select(u in units(side = germany) where not supplied(u))
-    """
-    return [v_u for v_u in ctx.units(side='germany') if (not ctx.traced('supply', v_u))]
-
-
-def phase_de_move_2_1_0_units(ctx: EvalContext) -> object:
-    """The units of hook effect.
-
-    The game file says: units(side = germany)
-    """
-    return ctx.units(side='germany')
-
-
-def phase_al_move_1_0_0_units(ctx: EvalContext) -> object:
-    """The units of hook effect.
-
-    The game file says: select(u in units(side = allies) where not supplied(u))
-    """
-    return [v_u for v_u in ctx.units(side='allies') if (not ctx.traced('supply', v_u))]
-
-
-def phase_al_move_1_1_0_units(ctx: EvalContext) -> object:
-    """The units of hook effect.
-
-    The game file says: units(side = allies)
-    """
-    return ctx.units(side='allies')
-
-
-def phase_al_move_2_0_0_units(ctx: EvalContext) -> object:
-    """The units of hook effect.
-
-    The game file says: select(u in units(side = allies) where not supplied(u))
-    """
-    return [v_u for v_u in ctx.units(side='allies') if (not ctx.traced('supply', v_u))]
-
-
-def phase_al_move_2_1_0_units(ctx: EvalContext) -> object:
-    """The units of hook effect.
-
-    The game file says: units(side = allies)
-    """
-    return ctx.units(side='allies')
-
-
 def phase_de_1_setup_when(ctx: EvalContext) -> bool:
     """The when of phase de_1_setup (side germany).
 
@@ -569,6 +505,70 @@ def phase_paris_garrison_setup_placement_hexes(ctx: EvalContext) -> object:
     The game file says: hexes(zone = zone_paris_garrison)
     """
     return ctx.hexes(zone='zone_paris_garrison')
+
+
+def phase_de_move_1_0_0_units(ctx: EvalContext) -> object:
+    """The units of hook effect.
+
+    The game file says: select(u in units(side = germany) where not supplied(u))
+    """
+    return [v_u for v_u in ctx.units(side='germany') if (not ctx.traced('supply', v_u))]
+
+
+def phase_de_move_1_1_0_units(ctx: EvalContext) -> object:
+    """The units of hook effect.
+
+    The game file says: units(side = germany)
+    """
+    return ctx.units(side='germany')
+
+
+def phase_de_move_2_0_0_units(ctx: EvalContext) -> object:
+    """The units of hook effect.
+
+    The game file says: select(u in units(side = germany) where not supplied(u))
+    """
+    return [v_u for v_u in ctx.units(side='germany') if (not ctx.traced('supply', v_u))]
+
+
+def phase_de_move_2_1_0_units(ctx: EvalContext) -> object:
+    """The units of hook effect.
+
+    The game file says: units(side = germany)
+    """
+    return ctx.units(side='germany')
+
+
+def phase_al_move_1_0_0_units(ctx: EvalContext) -> object:
+    """The units of hook effect.
+
+    The game file says: select(u in units(side = allies) where not supplied(u))
+    """
+    return [v_u for v_u in ctx.units(side='allies') if (not ctx.traced('supply', v_u))]
+
+
+def phase_al_move_1_1_0_units(ctx: EvalContext) -> object:
+    """The units of hook effect.
+
+    The game file says: units(side = allies)
+    """
+    return ctx.units(side='allies')
+
+
+def phase_al_move_2_0_0_units(ctx: EvalContext) -> object:
+    """The units of hook effect.
+
+    The game file says: select(u in units(side = allies) where not supplied(u))
+    """
+    return [v_u for v_u in ctx.units(side='allies') if (not ctx.traced('supply', v_u))]
+
+
+def phase_al_move_2_1_0_units(ctx: EvalContext) -> object:
+    """The units of hook effect.
+
+    The game file says: units(side = allies)
+    """
+    return ctx.units(side='allies')
 
 
 def f_0_0_units(ctx: EvalContext) -> object:
@@ -5324,122 +5324,6 @@ GAME: Game = Game(
     ),
     sequence=(
         Phase(
-            id='de_move_1',
-            name='First German Movement Phase',
-            kind='movement',
-            side='germany',
-            hooks=(
-                Hook(
-                    event='phase_start',
-                    effects=(
-                        HookEffect(
-                            kind='mark',
-                            units=Expr(source='select(u in units(side = germany) where not supplied(u))', function=phase_de_move_1_0_0_units),
-                            marker='isolated',
-                        ),
-                    ),
-                ),
-                Hook(
-                    event='phase_end',
-                    effects=(
-                        HookEffect(
-                            kind='unmark',
-                            units=Expr(source='units(side = germany)', function=phase_de_move_1_1_0_units),
-                            marker='isolated',
-                        ),
-                    ),
-                ),
-            ),
-        ),
-        Phase(id='de_combat_1', name='First German Combat Phase', kind='combat', side='germany'),
-        Phase(
-            id='de_move_2',
-            name='Second German Movement Phase',
-            kind='movement',
-            side='germany',
-            hooks=(
-                Hook(
-                    event='phase_start',
-                    effects=(
-                        HookEffect(
-                            kind='mark',
-                            units=Expr(source='select(u in units(side = germany) where not supplied(u))', function=phase_de_move_2_0_0_units),
-                            marker='isolated',
-                        ),
-                    ),
-                ),
-                Hook(
-                    event='phase_end',
-                    effects=(
-                        HookEffect(
-                            kind='unmark',
-                            units=Expr(source='units(side = germany)', function=phase_de_move_2_1_0_units),
-                            marker='isolated',
-                        ),
-                    ),
-                ),
-            ),
-        ),
-        Phase(id='de_combat_2', name='Second German Combat Phase', kind='combat', side='germany'),
-        Phase(
-            id='al_move_1',
-            name='First Allied Movement Phase',
-            kind='movement',
-            side='allies',
-            hooks=(
-                Hook(
-                    event='phase_start',
-                    effects=(
-                        HookEffect(
-                            kind='mark',
-                            units=Expr(source='select(u in units(side = allies) where not supplied(u))', function=phase_al_move_1_0_0_units),
-                            marker='isolated',
-                        ),
-                    ),
-                ),
-                Hook(
-                    event='phase_end',
-                    effects=(
-                        HookEffect(
-                            kind='unmark',
-                            units=Expr(source='units(side = allies)', function=phase_al_move_1_1_0_units),
-                            marker='isolated',
-                        ),
-                    ),
-                ),
-            ),
-        ),
-        Phase(id='al_combat_1', name='First Allied Combat Phase', kind='combat', side='allies'),
-        Phase(
-            id='al_move_2',
-            name='Second Allied Movement Phase',
-            kind='movement',
-            side='allies',
-            hooks=(
-                Hook(
-                    event='phase_start',
-                    effects=(
-                        HookEffect(
-                            kind='mark',
-                            units=Expr(source='select(u in units(side = allies) where not supplied(u))', function=phase_al_move_2_0_0_units),
-                            marker='isolated',
-                        ),
-                    ),
-                ),
-                Hook(
-                    event='phase_end',
-                    effects=(
-                        HookEffect(
-                            kind='unmark',
-                            units=Expr(source='units(side = allies)', function=phase_al_move_2_1_0_units),
-                            marker='isolated',
-                        ),
-                    ),
-                ),
-            ),
-        ),
-        Phase(id='al_combat_2', name='Second Allied Combat Phase', kind='combat', side='allies'),
-        Phase(
             id='de_1_setup',
             name='German 1 Army set-up',
             kind='placement',
@@ -5571,6 +5455,122 @@ GAME: Game = Game(
                 hexes=Expr(source='hexes(zone = zone_paris_garrison)', function=phase_paris_garrison_setup_placement_hexes),
             ),
         ),
+        Phase(
+            id='de_move_1',
+            name='First German Movement Phase',
+            kind='movement',
+            side='germany',
+            hooks=(
+                Hook(
+                    event='phase_start',
+                    effects=(
+                        HookEffect(
+                            kind='mark',
+                            units=Expr(source='select(u in units(side = germany) where not supplied(u))', function=phase_de_move_1_0_0_units),
+                            marker='isolated',
+                        ),
+                    ),
+                ),
+                Hook(
+                    event='phase_end',
+                    effects=(
+                        HookEffect(
+                            kind='unmark',
+                            units=Expr(source='units(side = germany)', function=phase_de_move_1_1_0_units),
+                            marker='isolated',
+                        ),
+                    ),
+                ),
+            ),
+        ),
+        Phase(id='de_combat_1', name='First German Combat Phase', kind='combat', side='germany'),
+        Phase(
+            id='de_move_2',
+            name='Second German Movement Phase',
+            kind='movement',
+            side='germany',
+            hooks=(
+                Hook(
+                    event='phase_start',
+                    effects=(
+                        HookEffect(
+                            kind='mark',
+                            units=Expr(source='select(u in units(side = germany) where not supplied(u))', function=phase_de_move_2_0_0_units),
+                            marker='isolated',
+                        ),
+                    ),
+                ),
+                Hook(
+                    event='phase_end',
+                    effects=(
+                        HookEffect(
+                            kind='unmark',
+                            units=Expr(source='units(side = germany)', function=phase_de_move_2_1_0_units),
+                            marker='isolated',
+                        ),
+                    ),
+                ),
+            ),
+        ),
+        Phase(id='de_combat_2', name='Second German Combat Phase', kind='combat', side='germany'),
+        Phase(
+            id='al_move_1',
+            name='First Allied Movement Phase',
+            kind='movement',
+            side='allies',
+            hooks=(
+                Hook(
+                    event='phase_start',
+                    effects=(
+                        HookEffect(
+                            kind='mark',
+                            units=Expr(source='select(u in units(side = allies) where not supplied(u))', function=phase_al_move_1_0_0_units),
+                            marker='isolated',
+                        ),
+                    ),
+                ),
+                Hook(
+                    event='phase_end',
+                    effects=(
+                        HookEffect(
+                            kind='unmark',
+                            units=Expr(source='units(side = allies)', function=phase_al_move_1_1_0_units),
+                            marker='isolated',
+                        ),
+                    ),
+                ),
+            ),
+        ),
+        Phase(id='al_combat_1', name='First Allied Combat Phase', kind='combat', side='allies'),
+        Phase(
+            id='al_move_2',
+            name='Second Allied Movement Phase',
+            kind='movement',
+            side='allies',
+            hooks=(
+                Hook(
+                    event='phase_start',
+                    effects=(
+                        HookEffect(
+                            kind='mark',
+                            units=Expr(source='select(u in units(side = allies) where not supplied(u))', function=phase_al_move_2_0_0_units),
+                            marker='isolated',
+                        ),
+                    ),
+                ),
+                Hook(
+                    event='phase_end',
+                    effects=(
+                        HookEffect(
+                            kind='unmark',
+                            units=Expr(source='units(side = allies)', function=phase_al_move_2_1_0_units),
+                            marker='isolated',
+                        ),
+                    ),
+                ),
+            ),
+        ),
+        Phase(id='al_combat_2', name='Second Allied Combat Phase', kind='combat', side='allies'),
     ),
     hooks=(
         Hook(
