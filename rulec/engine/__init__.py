@@ -54,7 +54,7 @@ Where later games' rules go (each is an addition, not a rewrite):
     - disruption and recovery: markers with expiry (markers.py; tests/games/disruption.rulec).
     - supply tracing: traces.py (a `trace` block's `through` condition says what blocks it);
       its effects are modifiers (modifiers.py) or any rule that asks `supplied(u)`.
-    - forts: terrain rows with their own shifts already work; unit-type guards (a unit
+    - fortifications: terrain rows with their own shifts already work; unit-type guards (a unit
       that does not retreat, one eliminated only by listed results) would be read by
       effects.py where it eliminates and retreats.
 """
