@@ -106,7 +106,7 @@ def combat_retreat_0(ctx: EvalContext) -> object:
     """
     unit = ctx.unit
     assert unit is not None, 'this expression is about a unit'
-    return ((not (len(ctx.units_at(ctx.hex)) > 0)) and (not (ctx.hex in ctx.enemy_zoc(unit.side))))
+    return ((not (len(ctx.sides_at(ctx.hex)) > 0)) and (not (ctx.hex in ctx.enemy_zoc(unit.side))))
 
 
 def combat_retreat_1(ctx: EvalContext) -> object:
@@ -116,7 +116,7 @@ def combat_retreat_1(ctx: EvalContext) -> object:
     """
     unit = ctx.unit
     assert unit is not None, 'this expression is about a unit'
-    return (not any(any(x_.side != unit.side for x_ in ctx.units_at(v_n)) for v_n in ctx.neighbours(ctx.hex)))
+    return (not any(any(x_ != unit.side for x_ in ctx.sides_at(v_n)) for v_n in ctx.neighbours(ctx.hex)))
 
 
 def combat_retreat_2(ctx: EvalContext) -> object:
@@ -134,7 +134,7 @@ def combat_retreat_may_enter(ctx: EvalContext) -> bool:
     """
     unit = ctx.unit
     assert unit is not None, 'this expression is about a unit'
-    return ((not any(x_.side != unit.side for x_ in ctx.units_at(ctx.hex))) and ((not (ctx.hex in ctx.enemy_zoc(unit.side))) or any(x_.side == unit.side for x_ in ctx.units_at(ctx.hex))))
+    return ((not any(x_ != unit.side for x_ in ctx.sides_at(ctx.hex))) and ((not (ctx.hex in ctx.enemy_zoc(unit.side))) or (unit.side in ctx.sides_at(ctx.hex))))
 
 
 def combat_retreat_may_end(ctx: EvalContext) -> bool:
@@ -716,7 +716,7 @@ def trace_supply_through(ctx: EvalContext) -> bool:
 
     The game file says: not enemy_occupied(hex) and (not enemy_zoc(hex) or friendly_occupied(hex))
     """
-    return ((not any(x_.side != ctx.friendly for x_ in ctx.units_at(ctx.hex))) and ((not (ctx.hex in ctx.enemy_zoc(ctx.friendly))) or any(x_.side == ctx.friendly for x_ in ctx.units_at(ctx.hex))))
+    return ((not any(x_ != ctx.friendly for x_ in ctx.sides_at(ctx.hex))) and ((not (ctx.hex in ctx.enemy_zoc(ctx.friendly))) or (ctx.friendly in ctx.sides_at(ctx.hex))))
 
 
 def trace_supply_lost_when(ctx: EvalContext) -> bool:
@@ -724,7 +724,7 @@ def trace_supply_lost_when(ctx: EvalContext) -> bool:
 
     The game file says: enemy_occupied(hex) or friendly == allies and controls(germany, hex)
     """
-    return (any(x_.side != ctx.friendly for x_ in ctx.units_at(ctx.hex)) or ((ctx.friendly == 'allies') and (ctx.controller(ctx.hex) == 'germany')))
+    return (any(x_ != ctx.friendly for x_ in ctx.sides_at(ctx.hex)) or ((ctx.friendly == 'allies') and (ctx.controller(ctx.hex) == 'germany')))
 
 
 def modifier_out_of_supply_when(ctx: EvalContext) -> bool:

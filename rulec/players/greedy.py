@@ -185,9 +185,13 @@ def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tupl
             child.apply_action(outcome)
             total += probability * resolve(child, seat, evaluator, depth - 1, phase)
         return total
+    if phase_key(state) != phase:
+        return evaluator.score(state, seat)
+    free = getattr(state, "may_end_phase", None)  # an engine that tells a free decision without listing every order
+    if free is not None and free():
+        return evaluator.score(state, seat)
     actions = state.legal_actions()
-    if (phase_key(state) != phase or is_free_decision(state, actions)
-            or len(actions) > MAX_REACTION_CHOICES):
+    if is_free_decision(state, actions) or len(actions) > MAX_REACTION_CHOICES:
         return evaluator.score(state, seat)
     values = []
     for action in actions:
