@@ -29,7 +29,11 @@ from rulec.players.evaluation import Evaluator, evaluator_for
 
 MAX_REACTION_CHOICES = 12  # reactions with more choices are scored as they stand
 REACTION_DEPTH = 3
+MAX_REACTION_LINES = 16  # reactions after reactions are weighed until they branch into more lines of play than this
 END_ORDER = "end"
+MOVE_ORDER = "move"
+# Of many moves, only this many (the best by a quick estimate) are played out on clones; the other orders always are.
+MOVES_PLAYED_OUT = 16
 ALL_GROUPS_UP_TO = 5  # attackers of one target: every group of up to this many is weighed, else a few
 
 
@@ -65,7 +69,8 @@ class GreedyPlayer:
             return self._choose_plan(state, battle_plans(state, actions), seat, evaluator)
         if _chooses_units_to_place(actions):
             return self._choose_plan(state, placement_plans(state, actions), seat, evaluator)
-        scored = [(self.action_value(state, action, seat, evaluator), index) for index, action in enumerate(actions)]
+        scored = [(self.action_value(state, actions[index], seat, evaluator), index)
+                  for index in shortlist(state, actions, seat, evaluator)]
         best = max(score for score, _ in scored)
         # Near-ties (float noise) count as ties; ending the phase wins ties so units are not shuffled in vain.
         tied = [index for score, index in scored if score >= best - 1e-9]
@@ -103,6 +108,27 @@ class GreedyPlayer:
         child = state.clone()
         child.apply_action(action)
         return resolve(child, seat, evaluator, REACTION_DEPTH, phase_key(state))
+
+
+def _phases_own_decision(state: Any) -> bool:
+    """The decision due is the phase's own (more orders, or `end`), not a reaction pending in it: known from
+    the engine's `pending` without listing the legal actions (a movement phase's are costly to list)."""
+    return getattr(state, "pending", _UNKNOWN) is None
+
+
+_UNKNOWN = object()  # a state that does not say what is pending (a toy game): its legal actions tell
+
+
+def shortlist(state: Any, actions: list, seat: int, evaluator: Evaluator) -> list[int]:
+    """The indexes of the actions worth playing out on a clone: every order but a move, and the moves
+    the evaluator rates best without playing them (`Evaluator.move_values`) when there are many."""
+    moves = [index for index, action in enumerate(actions) if getattr(action, "kind", None) == MOVE_ORDER]
+    if len(moves) <= MOVES_PLAYED_OUT:
+        return list(range(len(actions)))
+    values = evaluator.move_values(state, seat, [(actions[i].unit, actions[i].hex) for i in moves])
+    best = sorted(range(len(moves)), key=values.__getitem__, reverse=True)[:MOVES_PLAYED_OUT]
+    kept = {moves[i] for i in best}
+    return [index for index, action in enumerate(actions) if index in kept or action.kind != MOVE_ORDER]
 
 
 def _moment(state: Any, ahead: int) -> tuple:
@@ -170,11 +196,15 @@ def phase_key(state: Any) -> tuple:
     return (getattr(state, "turn", 0), getattr(phase, "id", phase))
 
 
-def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tuple) -> float:
+def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tuple, lines: int = 1) -> float:
     """The value for `seat` of `state` once its chance outcomes and forced reactions are played out.
 
     A reaction is a decision in the same phase that cannot be ended (a retreat,
     an advance); the reacting player is assumed to choose what is best for it.
+    `lines` counts the lines of play the reactions so far branched into (each
+    die roll is weighed whatever its count): a reaction that would make more
+    than MAX_REACTION_LINES of them is scored as it stands (removing units one
+    by one from a crowded stack, say, would otherwise branch at every unit).
     """
     if state.is_terminal() or depth == 0:
         return evaluator.score(state, seat)
@@ -183,15 +213,17 @@ def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tupl
         for outcome, probability in state.chance_outcomes():
             child = state.clone()
             child.apply_action(outcome)
-            total += probability * resolve(child, seat, evaluator, depth - 1, phase)
+            total += probability * resolve(child, seat, evaluator, depth - 1, phase, lines)
         return total
+    if phase_key(state) != phase or _phases_own_decision(state):
+        return evaluator.score(state, seat)
     actions = state.legal_actions()
-    if (phase_key(state) != phase or is_free_decision(state, actions)
-            or len(actions) > MAX_REACTION_CHOICES):
+    lines *= len(actions)
+    if is_free_decision(state, actions) or len(actions) > MAX_REACTION_CHOICES or lines > MAX_REACTION_LINES:
         return evaluator.score(state, seat)
     values = []
     for action in actions:
         child = state.clone()
         child.apply_action(action)
-        values.append(resolve(child, seat, evaluator, depth - 1, phase))
+        values.append(resolve(child, seat, evaluator, depth - 1, phase, lines))
     return max(values) if state.current_player() == seat else min(values)
