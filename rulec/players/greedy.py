@@ -66,9 +66,11 @@ class GreedyPlayer:
         seat = state.current_player()
         evaluator = self.evaluator or evaluator_for(state)
         if _declares_battles(state, actions):
-            return self._choose_plan(state, battle_plans(state, actions), seat, evaluator)
+            started: dict[Action, Any] = {}
+            return self._choose_plan(state, battle_plans(state, actions, started), seat, evaluator, started)
         if _chooses_units_to_place(actions):
-            return self._choose_plan(state, placement_plans(state, actions), seat, evaluator)
+            started = {}
+            return self._choose_plan(state, placement_plans(state, actions, started), seat, evaluator, started)
         scored = [(self.action_value(state, actions[index], seat, evaluator), index)
                   for index in shortlist(state, actions, seat, evaluator)]
         best = max(score for score, _ in scored)
@@ -88,13 +90,16 @@ class GreedyPlayer:
         self._plan_at = _moment(state, 1)
         return step
 
-    def _choose_plan(self, state: Any, plans: list[list], seat: int, evaluator: Evaluator) -> Action:
-        """The first step of the best plan (ending the phase wins ties); its other steps follow, one a decision."""
+    def _choose_plan(self, state: Any, plans: list[list], seat: int, evaluator: Evaluator,
+                     started: dict[Action, Any]) -> Action:
+        """The first step of the best plan (ending the phase wins ties); its other steps follow, one a decision.
+        `started`: a first step -> the state after it, made when the plans were listed (it is not played again)."""
         phase = phase_key(state)
         scored = []
         for index, plan in enumerate(plans):
-            child = state.clone()
-            for step in plan:
+            after_first = started.get(plan[0]) if len(plan) > 1 else None
+            child = (after_first or state).clone()
+            for step in plan[1 if after_first is not None else 0:]:
                 child.apply_action(step)
             scored.append((resolve(child, seat, evaluator, REACTION_DEPTH, phase), index))
         best = max(score for score, _ in scored)
@@ -146,22 +151,26 @@ def _chooses_units_to_place(actions: list) -> bool:
     return any(getattr(a, "kind", None) == "place" and getattr(a, "hex", "") is None for a in actions)
 
 
-def placement_plans(state: Any, actions: list) -> list[list]:
-    """Each unit placed in each hex open to it (both steps), or ending the phase."""
+def placement_plans(state: Any, actions: list, started: dict | None = None) -> list[list]:
+    """Each unit placed in each hex open to it (both steps), or ending the phase (`started`, if given,
+    keeps the state after each first step)."""
     plans: list[list] = []
     for action in actions:
         if getattr(action, "kind", None) == "place" and action.hex is None:
             child = state.clone()
             child.apply_action(action)
             plans.extend([action, second] for second in child.legal_actions() if second.kind == "place")
+            if started is not None:
+                started[action] = child
         else:
             plans.append([action])
     return plans
 
 
-def battle_plans(state: Any, actions: list) -> list[list]:
+def battle_plans(state: Any, actions: list, started: dict | None = None) -> list[list]:
     """Whole courses of action from here: each battle that may be declared (a target and a group of
-    attackers, resolved), or ending the phase, or (mid-declaration) cancelling."""
+    attackers, resolved), or ending the phase, or (mid-declaration) cancelling (`started`, if given,
+    keeps the state after each first step)."""
     plans: list[list] = []
     if getattr(state, "declaring", None) is not None:
         return _group_plans(state, actions, [])
@@ -170,6 +179,8 @@ def battle_plans(state: Any, actions: list) -> list[list]:
             child = state.clone()
             child.apply_action(action)
             plans.extend(p for p in _group_plans(child, child.legal_actions(), [action]) if p[-1].kind != "cancel")
+            if started is not None:
+                started[action] = child
         else:
             plans.append([action])
     return plans
