@@ -92,6 +92,8 @@ class Evaluator:
             self.tables = tables_for(game)
             self.neighbours = self.tables.neighbours
             self.objectives = self._objectives(game)
+        # Hexes an award pays for holding: entering one may score at once, which move_values does not see.
+        self.held_hexes = frozenset(h for o in self.objectives if not o.recurring and not o.edges for h in o.targets)
 
     # ------------------------------------------------------------------ scoring
     def score(self, state: Any, seat: int) -> float:

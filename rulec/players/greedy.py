@@ -126,13 +126,15 @@ _UNKNOWN = object()  # a state that does not say what is pending (a toy game): i
 
 def shortlist(state: Any, actions: list, seat: int, evaluator: Evaluator) -> list[int]:
     """The indexes of the actions worth playing out on a clone: every order but a move, and the moves
-    the evaluator rates best without playing them (`Evaluator.move_values`) when there are many."""
+    the evaluator rates best without playing them (`Evaluator.move_values`) when there are many, and
+    the moves into a hex an award pays for holding (what the engine scores for that, the quick value misses)."""
     moves = [index for index, action in enumerate(actions) if getattr(action, "kind", None) == MOVE_ORDER]
     if len(moves) <= MOVES_PLAYED_OUT:
         return list(range(len(actions)))
     values = evaluator.move_values(state, seat, [(actions[i].unit, actions[i].hex) for i in moves])
     best = sorted(range(len(moves)), key=values.__getitem__, reverse=True)[:MOVES_PLAYED_OUT]
-    kept = {moves[i] for i in best}
+    held = getattr(evaluator, "held_hexes", ())
+    kept = {moves[i] for i in best} | {i for i in moves if actions[i].hex in held}
     return [index for index, action in enumerate(actions) if index in kept or action.kind != MOVE_ORDER]
 
 
