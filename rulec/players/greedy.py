@@ -8,6 +8,16 @@ resulting state is scored by `rulec.players.evaluation.Evaluator` (VP, strength
 on the map, closeness to the objectives, units in danger). Ties go to a seeded
 random choice, so two greedy players do not mirror each other.
 
+On a big map a movement phase offers a thousand moves or more, so not every one
+is played out: each move is first given its value without a clone
+(`Evaluator.move_values`: the evaluator's terms of the moved unit and of the
+enemies next to the hexes it leaves and enters, worked out again), and only the
+best MOVES_PLAYED_OUT of them, the moves into a hex an award pays for holding,
+and every other order (`end` among them) are played out on clones. A look-ahead
+stops at a decision the engine says is the phase's own (`state.pending` is
+None) without listing its legal actions, and reactions are followed only while
+they branch into at most MAX_REACTION_LINES lines of play.
+
 Battles are declared step by step (`attack HEX`, `with UNIT`..., `resolve`), so
 the greedy player weighs a battle as a plan: for each target, groups of the
 units that may attack it (every group when there are few, the strongest k and
