@@ -39,7 +39,7 @@ from rulec.players.evaluation import Evaluator, evaluator_for
 
 MAX_REACTION_CHOICES = 12  # reactions with more choices are scored as they stand
 REACTION_DEPTH = 3
-MAX_REACTION_LINES = 16  # reactions after reactions are weighed until they branch into more lines of play than this
+MAX_REACTION_LINES = 48  # reactions are weighed while they branch into at most this many lines (a retreat, then the advance)
 END_ORDER = "end"
 MOVE_ORDER = "move"
 # Of many moves, only this many (the best by a quick estimate) are played out on clones; the other orders always are.
