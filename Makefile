@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 SYSTEM_STAMP := $(VENV)/.system-deps
 
-.PHONY: run test compile aids play battle benchmark clean
+.PHONY: run test compile aids play battle benchmark conformance-marne clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,10 @@ benchmark: $(STAMP)
 	$(PY) benchmarks/scaling.py
 	$(PY) benchmarks/greedy.py
 	$(PY) benchmarks/conformance.py
+
+## conformance-marne: a thousand random games of each scenario of The Marne through the engine's promises (long: hours)
+conformance-marne: $(STAMP)
+	$(PY) benchmarks/conformance.py --game the_marne --each-scenario -n 1000
 
 clean:
 	rm -rf $(VENV) .pytest_cache build

@@ -3,12 +3,18 @@ greedy game costs in random games.
 
     .venv/bin/python benchmarks/greedy.py [-n 3] [--game drive_on_metz]
     .venv/bin/python benchmarks/greedy.py --against 20317e9     # and a reference commit, side by side
+    .venv/bin/python benchmarks/greedy.py --game the_marne --decisions 100 --wins 20 --jobs 2
 
 Measured on a made-up game of 140 hexes and 40 units (benchmarks/made_up_game.py,
 compiled through the normal pipeline) and on a game of games/ (`--game`). Each
 game is greedy against random, greedy on each side in turn; a decision with one
 legal action is not counted (the player does not think about it). The aim is
 under 10 ms per decision on the 140-hex, 40-unit game.
+
+On a big game, `--decisions N` times only the first N greedy decisions of each
+game (the game's whole cost is then not measured), and `--wins N` plays N whole
+greedy-against-random games from each side (`rulec simulate`, `--jobs` processes)
+and prints greedy's win rate on each side.
 """
 
 from __future__ import annotations
@@ -33,9 +39,10 @@ from rulec.players.match import chance_rng, play_match  # noqa: E402
 AIM_MS = 10.0
 
 
-def greedy_decisions(game, games: int) -> tuple[float, int, float]:
-    """(CPU ms per greedy decision, decisions, CPU seconds per whole greedy-against-random game)."""
-    thinking, decisions, whole = 0.0, 0, 0.0
+def greedy_decisions(game, games: int, most: int = 0) -> tuple[float, float, int, float]:
+    """(CPU ms per greedy decision, the longest in ms, decisions, CPU seconds per whole greedy-against-random
+    game); with `most`, each game stops after that many greedy decisions."""
+    thinking, longest, decisions, whole = 0.0, 0.0, 0, 0.0
     for seed in range(games):
         for greedy_seat in range(len(game.sides)):
             state = new_game(game, seed=seed)
@@ -43,20 +50,22 @@ def greedy_decisions(game, games: int) -> tuple[float, int, float]:
                        for i in range(len(state.players))]
             rng = chance_rng(seed)
             started_game = time.process_time()
-            while not state.is_terminal():
+            made = 0
+            while not state.is_terminal() and not (most and made >= most):
                 seat = state.current_player()
                 if state.is_chance_node():
                     action = sample_chance(state, rng)
                 elif seat == greedy_seat and len(state.legal_actions()) > 1:
                     started = time.process_time()
                     action = players[seat].choose(state)
-                    thinking += time.process_time() - started
-                    decisions += 1
+                    took = time.process_time() - started
+                    thinking, longest = thinking + took, max(longest, took)
+                    decisions, made = decisions + 1, made + 1
                 else:
                     action = players[seat].choose(state)
                 state.apply_action(action)
             whole += time.process_time() - started_game
-    return 1000 * thinking / max(1, decisions), decisions, whole / (games * len(game.sides))
+    return 1000 * thinking / max(1, decisions), 1000 * longest, decisions, whole / (games * len(game.sides))
 
 
 def random_game_seconds(game, games: int) -> float:
@@ -67,16 +76,38 @@ def random_game_seconds(game, games: int) -> float:
     return (time.process_time() - started) / games
 
 
-def measure(game, games: int) -> dict:
-    per_decision, decisions, greedy_game = greedy_decisions(game, games)
-    random_game = random_game_seconds(game, max(10, games * 10))
-    return {"hexes": len(game.map.hexes) if game.map else 0, "units": len(game.units), "ms_per_decision": per_decision,
-            "decisions": decisions, "greedy_game_s": greedy_game, "in_random_games": greedy_game / random_game}
+def measure(game, games: int, most: int = 0) -> dict:
+    per_decision, longest, decisions, greedy_game = greedy_decisions(game, games, most)
+    found = {"hexes": len(game.map.hexes) if game.map else 0, "units": len(game.units), "ms_per_decision": per_decision,
+             "max_ms": longest, "decisions": decisions}
+    if not most:
+        random_game = random_game_seconds(game, max(10, games * 10))
+        found.update(greedy_game_s=greedy_game, in_random_games=greedy_game / random_game)
+    return found
+
+
+def win_rates(name: str, game, games: int, jobs: int) -> dict[str, float]:
+    """Side -> the share of `games` greedy-against-random games greedy won playing it (seeds 0..games-1)."""
+    from rulec.cli.simulate_command import simulate
+
+    sides = list(game.sides)
+    rates = {}
+    for side in sides:
+        kinds = {s: "greedy" if s == side else "random" for s in sides}
+        records = simulate(name, game, (), kinds, range(games), jobs)
+        rates[side] = sum(r.winner == side for r in records) / len(records)
+    return rates
 
 
 def line(name: str, row: dict) -> str:
-    return (f"{name}: {row['ms_per_decision']:6.2f} ms per greedy decision ({row['decisions']} decisions);"
-            f" a greedy-against-random game costs {row['in_random_games']:5.1f} random games ({row['greedy_game_s']:.2f} s)")
+    text = (f"{name}: {row['ms_per_decision']:6.2f} ms per greedy decision, at most {row['max_ms']:6.1f}"
+            f" ({row['decisions']} decisions)")
+    if "in_random_games" in row:
+        text += f"; a greedy-against-random game costs {row['in_random_games']:5.1f} random games ({row['greedy_game_s']:.2f} s)"
+    if "wins" in row:
+        text += "; greedy wins " + ", ".join(f"{100 * rate:.0f}% as {side}" for side, rate in row["wins"].items())
+        text += f" of {row['win_games']} games a side"
+    return text
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,17 +117,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", metavar="REV", help="also measure commit REV, side by side")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--quick", action="store_true", help="a tiny made-up game, one game a side (a test runs it)")
+    parser.add_argument("--decisions", type=int, default=0, metavar="N",
+                        help="on --game, time only the first N greedy decisions of each game")
+    parser.add_argument("--wins", type=int, default=0, metavar="N",
+                        help="also play N greedy-against-random games a side on --game and print the win rates")
+    parser.add_argument("--jobs", type=int, default=1, help="processes for --wins")
     args = parser.parse_args(argv)
     if args.quick:
         args.n = 1
     if args.against:
-        arguments = ["-n", str(args.n), "--game", args.game, "--json"] + (["--quick"] if args.quick else [])
+        arguments = ["-n", str(args.n), "--game", args.game, "--json", "--decisions", str(args.decisions),
+                     "--wins", str(args.wins), "--jobs", str(args.jobs)] + (["--quick"] if args.quick else [])
         with reference.checkout(args.against) as tree:
             rows = [("this " + reference.describe("HEAD"), reference.run_json(reference.ROOT, "greedy.py", arguments)),
                     (reference.describe(args.against), reference.run_json(tree, "greedy.py", arguments))]
     else:
         made_up = compile_text(game_text(columns=8, rows=6, units=8) if args.quick else game_text(columns=14, rows=10, units=40))
-        found = {"made_up": measure(made_up, args.n), "game": measure(load_game(args.game), args.n)}
+        game = load_game(args.game)
+        found = {"made_up": measure(made_up, args.n), "game": measure(game, args.n, args.decisions)}
+        if args.wins:
+            found["game"].update(wins=win_rates(args.game, game, args.wins, args.jobs), win_games=args.wins)
         if args.json:
             print(json.dumps(found))
             return 0

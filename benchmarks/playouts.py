@@ -3,6 +3,7 @@ and how `rulec simulate` scales from one worker process to two.
 
     .venv/bin/python benchmarks/playouts.py [--game drive_on_metz] [-n 200] [--profile]
     .venv/bin/python benchmarks/playouts.py --against 20317e9 [-n 200] [--rounds 3]
+    .venv/bin/python benchmarks/playouts.py --side-by-side drive_on_metz,the_marne [--seconds 10] [--top 12]
 
 The aim for Drive on Metz is 200 random playouts per second on one core.
 `--profile` prints where the time of the one-core run goes (cProfile, top 25).
@@ -10,6 +11,9 @@ The aim for Drive on Metz is 200 random playouts per second on one core.
 those of commit REV side by side: REV is checked out into a temporary directory
 (`git archive`), and the two are measured in turns, each in a fresh process, the
 best of `--rounds` rounds kept for each (the machine may be busy in between).
+`--side-by-side` measures several games in one run (each scenario of a game that has
+scenarios), as many games a row as fit in `--seconds` of CPU time, prints each row's
+ratio to the first game's, then each game's top functions.
 """
 
 from __future__ import annotations
@@ -34,15 +38,49 @@ from rulec.players.match import play_match  # noqa: E402
 AIM = 200.0
 
 
-def one_core(game, games: int) -> tuple[float, float]:
-    """(playouts per CPU second, actions per CPU second) of random games in this process."""
-    actions = 0
+def one_core(game, games: int, scenario: str | None = None, seconds: float | None = None) -> tuple[float, float]:
+    """(playouts per CPU second, actions per CPU second) of random games in this process: `games` of them, or
+    with `seconds` as many as fit in that much CPU time (at least two)."""
+    actions = played = 0
     started = time.process_time()
-    for seed in range(games):
-        state = new_game(game, seed=seed)
+    for seed in range(games if seconds is None else 1_000_000):
+        if seconds is not None and played >= 2 and time.process_time() - started >= seconds:
+            break
+        state = new_game(game, seed=seed, scenario=scenario)
         actions += play_match(state, [RandomPlayer(seed * 2 + i) for i in range(len(state.players))], seed=seed).actions
+        played += 1
     elapsed = time.process_time() - started
-    return games / elapsed, actions / elapsed
+    return played / elapsed, actions / elapsed
+
+
+def side_by_side(names: list[str], seconds: float, top: int) -> None:
+    """Each game's random playouts per CPU second (each scenario of a game that has them) beside the first
+    game's, then where each game's time goes (its top functions by own time)."""
+    rows = []
+    for name in names:
+        game = load_game(name)
+        for scenario in list(game.scenarios) or [None]:
+            one_core(game, 1, scenario)  # warm the per-game tables
+            playouts, actions = one_core(game, 0, scenario, seconds)
+            rows.append((name + (f" / {scenario}" if scenario else ""), playouts, actions))
+    print(f"random playouts, CPU time on one core (about {seconds:.0f} s a row)")
+    width = max(len(label) for label, _, _ in rows)
+    for label, playouts, actions in rows:
+        print(f"  {label:<{width}} {playouts:9.2f} playouts/s {actions:9.0f} actions/s"
+              f"   x{playouts / rows[0][1]:.3f} of {rows[0][0]}'s playouts/s, x{actions / rows[0][2]:.2f} its actions/s")
+    for name in names:
+        game = load_game(name)
+        profiler = cProfile.Profile()
+        profiler.enable()
+        one_core(game, 0, None, seconds / 2)
+        profiler.disable()
+        print(f"\nwhere {name}'s time goes (top {top} functions by own time, profiled):")
+        stats = pstats.Stats(profiler)
+        total = sum(row[2] for row in stats.stats.values()) or 1.0
+        ranked = sorted(stats.stats.items(), key=lambda item: item[1][2], reverse=True)[:top]
+        for (path, line, function), (_, calls, own, cumulative, _) in ranked:
+            where = f"{path.rsplit('rulec/', 1)[-1]}:{line}({function})"
+            print(f"  {own / total:6.1%} own  {cumulative / total:6.1%} with callees  {calls:9d} calls  {where}")
 
 
 def simulate_rate(name: str, game, games: int, jobs: int) -> float:
@@ -77,7 +115,14 @@ def main() -> None:
     parser.add_argument("--against", metavar="REV", help="also measure commit REV, side by side")
     parser.add_argument("--rounds", type=int, default=3, help="with --against: rounds, the best of each kept")
     parser.add_argument("--json", action="store_true", help="print only the one-core figures (CPU time), as JSON")
+    parser.add_argument("--side-by-side", metavar="GAMES", help="comma-separated games (e.g. drive_on_metz,the_marne): "
+                        "playouts/s of each (and of each scenario) beside the first's, and their top functions")
+    parser.add_argument("--seconds", type=float, default=10.0, help="with --side-by-side: CPU seconds a row")
+    parser.add_argument("--top", type=int, default=12, help="with --side-by-side: functions listed a game")
     args = parser.parse_args()
+    if args.side_by_side:
+        side_by_side(args.side_by_side.split(","), args.seconds, args.top)
+        return
     if args.against:
         against(args.against, args.game, args.n, args.rounds)
         return

@@ -6,11 +6,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from big_games import is_big
 
 pytest.importorskip("pettingzoo", reason="PettingZoo is not installed (pip install -e '.[pettingzoo]')")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from rulec.adapters.games import map_game_names  # noqa: E402
+from rulec.adapters.games import load, map_game_names  # noqa: E402
 from rulec.engine import IllegalAction  # noqa: E402
 from rulec.pettingzoo import env  # noqa: E402
 
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning:pettingzoo.test.api
 
 @pytest.mark.parametrize("name", map_game_names())
 def test_pettingzoos_api_test_passes_on_every_map_game(name):
-    api_test(env(name), num_cycles=1000)
+    api_test(env(name), num_cycles=300 if is_big(load(name)) else 1000)
 
 
 @pytest.mark.parametrize("path", TEST_GAMES)

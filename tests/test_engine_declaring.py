@@ -75,7 +75,7 @@ def test_a_unit_attacks_once_a_player_turn_when_the_game_says_so(game):
     assert {a.unit for a in state.legal_actions() if a.kind == "with"} == {"b3"}
     with pytest.raises(IllegalAction) as error:
         state.apply_action(Action.with_unit("b1"))
-    assert "already attacked" in error.value.message
+    assert "already attacked this player-turn" in error.value.message
     # With one attack a phase, b1 may attack again in the second combat phase.
     per_phase = replace(two_fights, combat=replace(two_fights.combat, one_attack_per_unit="phase"))
     state = new_game(per_phase).arrange(PLACES, phase="blue_fight")

@@ -117,6 +117,27 @@ def test_stacking_is_not_checked_at_the_end_of_a_combat_phase(game):
     assert state.removing is None and set(state.units_at("0501")) == {"b_guard", "b_picket"}
 
 
+def test_end_of_movement_checks_only_the_moving_sides_stacks(game):
+    # Red is over the limit in 0101 (as after a retreat): Blue's movement phase ends without a check of
+    # it; Red's own next movement phase ends with Red removing one.
+    state = new_game(game).arrange({**START, "r_line": "0101", "r_reserve": "0101"}, turn=1, phase="blue_move")
+    state.apply_action(Action.end())
+    assert state.removing is None and state.phase.id == "blue_fight"
+    state.apply_action(Action.end())
+    assert (state.turn, state.phase.id) == (2, "red_move")
+    state.apply_action(Action.end())
+    assert state.removing == "red" and set(state.legal_actions()) == {Action.remove("r_line"), Action.remove("r_reserve")}
+
+
+def test_conformance_expects_only_the_moving_sides_hexes_within_the_limit_after_its_movement(game):
+    from rulec.engine.conformance import _over_stacked
+
+    state = new_game(game).arrange({**START, "r_line": "0101", "r_reserve": "0101"}, turn=1, phase="red_fight")
+    index = {p.id: i for i, p in enumerate(game.sequence)}
+    assert _over_stacked(state, index["blue_move"]) == [] and _over_stacked(state, index["red_fight"]) == []
+    assert _over_stacked(state, index["red_move"]) == ["0101"]
+
+
 # ------------------------------------------------------------ blocked entry areas
 BLUE = {"b_fort": "0402", "b_guard": "0404", "b_picket": "0501"}
 

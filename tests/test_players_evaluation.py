@@ -57,3 +57,58 @@ def test_scoring_from_the_last_full_score_equals_scoring_afresh(which, metz):
                 compared += 1
         state.apply_action(rng.choice(actions) if not state.is_chance_node() else state.chance_outcomes()[0][0])
     assert compared >= 100
+
+
+@pytest.mark.parametrize("which", ["metz", "made_up"])
+def test_a_moves_quick_value_is_the_score_of_the_position_it_makes(which, metz):
+    """Evaluator.move_values (no clone, no engine) scores each move as scoring the position after it afresh,
+    but for the VP the engine scores at once (entering a hex an award pays for holding: the greedy player
+    always plays those moves out)."""
+    game = metz if which == "metz" else made_up_map_game(12, 8, 24)
+    state = new_game(game, seed=3)
+    play_match(state, [RandomPlayer(1), RandomPlayer(2)], seed=3, max_turns=2)
+    weighed = 0
+    while weighed < 200 and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        actions = state.legal_actions()
+        moves = [a for a in actions if a.kind == "move"]
+        if moves and state.pending is None:
+            seat = state.current_player()
+            quick = Evaluator(game).move_values(state, seat, [(m.unit, m.hex) for m in moves])
+            for move, value in zip(moves, quick):
+                child = state.clone()
+                child.apply_action(move)
+                scored_at_once = margin(child, seat) - margin(state, seat)
+                assert scored_at_once == 0 or move.hex in Evaluator(game).held_hexes
+                assert value + scored_at_once == pytest.approx(Evaluator(game).score(child, seat), abs=1e-9), move
+            weighed += len(moves)
+        state.apply_action(moves[0] if moves else actions[-1])
+    assert weighed >= 200
+
+
+def margin(state, seat: int) -> int:
+    side = state.players[seat]
+    return state.vp.get(side, 0) - max(state.vp.get(p, 0) for p in state.players if p != side)
+
+
+def test_the_greedy_player_plays_out_the_best_moves_by_their_quick_value(metz, monkeypatch):
+    """Of many moves only a few are played out on clones; the best of them is the best of all of them."""
+    from rulec.players import greedy
+
+    state = new_game(metz, seed=2)
+    play_match(state, [RandomPlayer(1), RandomPlayer(2)], seed=2, max_turns=1)
+    while state.phase.kind != "movement" or state.pending is not None:
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[-1])
+    actions, seat = state.legal_actions(), state.current_player()
+    player, evaluator = GreedyPlayer(1), Evaluator(metz)
+    kept = greedy.shortlist(state, actions, seat, evaluator)
+    moves = [i for i, a in enumerate(actions) if a.kind == "move"]
+    assert len(moves) > greedy.MOVES_PLAYED_OUT
+    held = [i for i in moves if actions[i].hex in evaluator.held_hexes]
+    assert greedy.MOVES_PLAYED_OUT <= len([i for i in kept if actions[i].kind == "move"]) <= greedy.MOVES_PLAYED_OUT + len(held)
+    assert set(held) <= set(kept)
+    assert {i for i, a in enumerate(actions) if a.kind != "move"} <= set(kept)  # `end` and the rest, always
+    value = [player.action_value(state, a, seat, evaluator) for a in actions]
+    assert max(value[i] for i in kept) == pytest.approx(max(value), abs=1e-9)

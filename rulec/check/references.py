@@ -139,8 +139,8 @@ def _option_fields_alone(game: Game, option, report: _Reporter) -> None:
 def _rule_fields_alone(game: Game, report: _Reporter) -> None:
     """Movement and hexside settings that only mean something beside another setting."""
     movement = game.movement
-    if _written(report, ("movement", "zoc_extra_cost")) and movement.zoc != "extra_cost":
-        _alone(report, "movement", ("movement",), "zoc_extra_cost", "'zoc = extra_cost'")
+    if _written(report, ("movement", "zoc_extra_cost")) and movement.zoc == "none":
+        _alone(report, "movement", ("movement",), "zoc_extra_cost", "'zoc = extra_cost' or 'zoc = stop_on_entry'")
     if _written(report, ("movement", "exit_cost")) and not movement.exit_map:
         _alone(report, "movement", ("movement",), "exit_cost", "'exit_map = true'")
     if _written(report, ("movement", "leave_zoc")) and movement.zoc_to_zoc and not movement.zoc_locks_start:

@@ -218,10 +218,10 @@ _add(
     Function("distance_to", (HEXES, HEX), NUMBER, "ctx.distance_to({0}, {1})",
              "the distance in hexes from the nearest hex of the set, counted across the grid (a very large number if "
              "the set is empty or the hex is no hex)"),
-    Function("occupied", (HEX,), BOOL, "(len(ctx.units_at({0})) > 0)", "whether any unit stands in a hex"),
-    Function("occupied_by", (SIDE, HEX), BOOL, "any(x_.side == {0} for x_ in ctx.units_at({1}))",
+    Function("occupied", (HEX,), BOOL, "(len(ctx.sides_at({0})) > 0)", "whether any unit stands in a hex"),
+    Function("occupied_by", (SIDE, HEX), BOOL, "({0} in ctx.sides_at({1}))",
              "whether a unit of the side stands in a hex"),
-    Function("enemy_occupied", (SIDE, HEX), BOOL, "any(x_.side != {0} for x_ in ctx.units_at({1}))",
+    Function("enemy_occupied", (SIDE, HEX), BOOL, "any(x_ != {0} for x_ in ctx.sides_at({1}))",
              "whether a unit of another side than the one given stands in a hex"),
     Function("controls", (SIDE, HEX), BOOL, "(ctx.controller({1}) == {0})",
              "whether the side holds an objective hex (see `objectives`): its unit was the last to enter or pass through it, "
@@ -229,9 +229,9 @@ _add(
     Function("enemy_zoc", (SIDE, HEX), BOOL, "({1} in ctx.enemy_zoc({0}))",
              "whether a hex is in the zone of control of a unit of another side than the one given"),
     # the same, for the side tracing (a trace's `through` and `lost_when`)
-    Function("enemy_occupied", (HEX,), BOOL, "any(x_.side != ctx.friendly for x_ in ctx.units_at({0}))",
+    Function("enemy_occupied", (HEX,), BOOL, "any(x_ != ctx.friendly for x_ in ctx.sides_at({0}))",
              "in a trace: whether a unit of another side than the one tracing stands in a hex", within=IN_TRACE),
-    Function("friendly_occupied", (HEX,), BOOL, "any(x_.side == ctx.friendly for x_ in ctx.units_at({0}))",
+    Function("friendly_occupied", (HEX,), BOOL, "(ctx.friendly in ctx.sides_at({0}))",
              "in a trace: whether a unit of the side tracing stands in a hex", within=IN_TRACE),
     Function("enemy_zoc", (HEX,), BOOL, "({0} in ctx.enemy_zoc(ctx.friendly))",
              "in a trace: whether a hex is in the zone of control of a unit of another side than the one tracing",

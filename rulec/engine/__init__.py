@@ -45,18 +45,10 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       legal actions. A move, exit or delay patches the occupants, full hexes and each
       unit's legal moves of the position before (GameState._carry_over) instead.
 
-Where later games' rules go (each is an addition, not a rewrite):
-    - stacking above 1, several units per hex defending together: already generic
-      (StackingRules.limit; defenders are every unit of the hex).
-    - two movement/combat phases per player turn: the sequence is data; Arrival.phase
-      names the phase a reinforcement enters in; CombatRules.one_attack_per_unit =
-      "player_turn" keeps `attacked` across the combat phases of one player turn.
-    - disruption and recovery: markers with expiry (markers.py; tests/games/disruption.rulec).
-    - supply tracing: traces.py (a `trace` block's `through` condition says what blocks it);
-      its effects are modifiers (modifiers.py) or any rule that asks `supplied(u)`.
-    - forts: terrain rows with their own shifts already work; unit-type guards (a unit
-      that does not retreat, one eliminated only by listed results) would be read by
-      effects.py where it eliminates and retreats.
+Game rules live in the game file, never here: every engine module plays a general mechanism
+of the language (docs/language.md) that any game may declare — two movement and combat phases
+are sequence data, disruption is a marker with expiry, supply a trace, strength and MP effects
+modifiers, fortifications unit types with their own guards (`retreat { exempt }`, `must_attack`).
 """
 
 from rulec.engine.actions import Action, ActionSyntaxError, IllegalAction, compact, expand

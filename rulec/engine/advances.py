@@ -7,7 +7,8 @@ the game's advance policy (model.AdvancePolicy): into that hex, and on along the
 hexes the beaten side's retreats passed through (unless it stops on entering an
 enemy zone of control), within the stacking limit, never across a hexside that
 blocks that side's advance. The frame's `hexes` are
-exactly the hexes some unit may enter now, so what is announced is what is legal.
+exactly the hexes some unit may enter now, so what is announced is what is legal. A unit
+printed with no movement allowance (move = 0: a fort) never advances.
 Each `advance UNIT HEX` moves one unit; `advance none` declines.
 """
 
@@ -87,7 +88,8 @@ def advance_moves(state: "GameState", frame: Advance) -> list[Action]:
     actions = []
     held = markers.forbidden(state, "advance")
     for uid in frame.units:
-        if state.where.get(uid) != ON_MAP or uid in held:
+        # A unit printed with no movement allowance (a fort) never moves, so never advances either.
+        if state.where.get(uid) != ON_MAP or uid in held or state._units[uid].move == 0:
             continue
         for target in frame.vacated:
             if _route_problem(state, uid, target, frame) is None:

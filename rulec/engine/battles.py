@@ -78,7 +78,9 @@ def target_actions(state: "GameState", joinable_only: bool = True) -> list[Actio
     actions = []
     for h in sorted(near.intersection(occupants)):
         there = occupants[h]
-        if units[there[0]].side == side or (defended and not defended.isdisjoint(there)):
+        # A hex stays open while it holds a unit not yet attacked this phase: units that
+        # retreated into it after defending elsewhere defend with their host again.
+        if units[there[0]].side == side or (defended and defended.issuperset(there)):
             continue
         actions.append(Action.attack(h))
     combat = state.game.combat
@@ -237,8 +239,9 @@ def why_not_attack(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tu
     name = state.tables.short_name.get(uid, uid)
     if state.where.get(uid) != ON_MAP or state._units[uid].side != state.phase.side:
         return f"{name} is not a unit of the phasing side on the map", None
-    if uid in state.attacked:
-        return f"{name} has already attacked this phase", "one_attack"
+    if uid in state.attacked:  # within the scope the game sets (one_attack_per_unit)
+        scope = "player-turn" if state.game.combat.one_attack_per_unit == "player_turn" else "phase"
+        return f"{name} has already attacked this {scope}", "one_attack"
     refused = markers.refusal(state, uid, "attack")
     if refused is not None:
         return refused

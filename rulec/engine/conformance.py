@@ -4,7 +4,8 @@
 
 Each random game (random options, random legal actions, seeded) checks after
 every action that the state is consistent (every unit on the map or accounted
-for, no hex over the stacking limit when a phase starts, VP equal to the sum of
+for, no hex over the stacking limit when a phase starts (with `end_of_movement`,
+no hex of the moving side after its movement phase), VP equal to the sum of
 the VP log, a legal action whenever the game is not over, action text that
 reads back), and at a few points that a clone is independent and that random
 illegal orders are refused with a reason. At the end, the
@@ -18,6 +19,7 @@ import random
 from dataclasses import dataclass, field
 
 from rulec.engine.actions import Action, IllegalAction
+from rulec.engine.scenarios import compatible_options
 from rulec.engine.state import CHANCE, ON_MAP, TERMINAL, GameState, new_game
 from rulec.runtime.model import Game
 
@@ -81,12 +83,19 @@ def check_state(state: GameState) -> list[str]:
     return problems
 
 
-def _over_stacked(state: GameState) -> list[str]:
+def _over_stacked(state: GameState, ended: int) -> list[str]:
+    """Hexes over the limit that the check at the end of phase `ended` (its index) should have cleared."""
     limit = state.game.stacking.limit
+    side = None
+    if state.game.stacking.checked == "end_of_movement":  # only the moving side's hexes, after its movement
+        phase = state.game.sequence[ended]
+        if phase.kind != "movement":
+            return []
+        side = phase.side
     counts: dict[str, int] = {}
     free = state._uncounted()  # units that do not count for stacking
     for uid, hex in state.pos.items():
-        if uid not in free:
+        if uid not in free and (side is None or state.unit(uid).side == side):
             counts[hex] = counts.get(hex, 0) + 1
     return [h for h, n in counts.items() if n > limit]
 
@@ -119,17 +128,16 @@ def _refuses_nonsense(state: GameState, rng: random.Random) -> list[str]:
     return problems
 
 
-def random_game(game: Game, seed: int, report: Report, max_actions: int = 5000) -> GameState:
+ANY_SCENARIO = "*"  # random_game's and check_game's default: a scenario drawn at random (or none) each game
+
+
+def random_game(game: Game, seed: int, report: Report, max_actions: int = 5000,
+                scenario: str | None = ANY_SCENARIO) -> GameState:
     rng = random.Random(seed)
     options = tuple(o for o in game.options if rng.random() < 0.5)
-    scenario = rng.choice([None, *game.scenarios]) if game.scenarios else None
-    allowed = game.scenarios[scenario].options if scenario else None
-    chosen: list[str] = []
-    for option in options:  # options a scenario does not allow, or that exclude one already chosen, are dropped
-        if (allowed is None or option in allowed) and not any(option in game.options[c].excludes or c in game.options[option].excludes
-                                                              for c in chosen):
-            chosen.append(option)
-    options = tuple(chosen)
+    drawn = rng.choice([None, *game.scenarios]) if game.scenarios else None
+    scenario = drawn if scenario == ANY_SCENARIO else scenario
+    options = compatible_options(game, options, scenario)  # those a scenario does not allow, or that exclude one before, are dropped
     state = new_game(game, options=options, seed=seed, scenario=scenario)
     where = f"game seed {seed} options {options}" + (f" scenario {scenario}" if scenario else "")
     report.problems += [f"{where}, start: {p}" for p in check_state(state)]
@@ -157,7 +165,7 @@ def random_game(game: Game, seed: int, report: Report, max_actions: int = 5000) 
         report.actions += 1
         problems = check_state(state)
         if (state.turn, state.phase_index) != phase_before and state.removing is None and not state.terminal:
-            problems += [f"hex {h} over-stacked at the start of {state.phase.name}" for h in _over_stacked(state)]
+            problems += [f"hex {h} over-stacked at the start of {state.phase.name}" for h in _over_stacked(state, phase_before[1])]
         report.problems += [f"{where}, after '{text}': {p}" for p in problems]
         if len(report.problems) > 20:
             break
@@ -166,12 +174,13 @@ def random_game(game: Game, seed: int, report: Report, max_actions: int = 5000) 
     return state
 
 
-def check_game(game: Game, n_games: int = 10, seed: int = 0) -> list[str]:
-    """Play `n_games` random games and return every broken promise found (empty: none)."""
+def check_game(game: Game, n_games: int = 10, seed: int = 0, scenario: str | None = ANY_SCENARIO) -> list[str]:
+    """Play `n_games` random games (of `scenario`; by default each of a scenario drawn at random) and return every
+    broken promise found (empty: none)."""
     report = Report()
     for i in range(n_games):
         game_seed = seed * 1_000_003 + i
-        state = random_game(game, game_seed, report)
+        state = random_game(game, game_seed, report, scenario=scenario)
         report.games += 1
         replayed = new_game(game, options=state.options, seed=state.seed, scenario=state.scenario)
         for action in state.history():
@@ -179,7 +188,7 @@ def check_game(game: Game, n_games: int = 10, seed: int = 0) -> list[str]:
         if snapshot(replayed) != snapshot(state):
             report.problems.append(f"game seed {game_seed}: replaying the history gives another state")
         if i == 0:
-            again = random_game(game, game_seed, Report())
+            again = random_game(game, game_seed, Report(), scenario=scenario)
             if again.history() != state.history() or snapshot(again) != snapshot(state):
                 report.problems.append(f"game seed {game_seed}: the same seed gave another game")
         if len(report.problems) > 20:

@@ -57,6 +57,9 @@ class EngineContext(ContextBase):
         state = self._state  # the occupants of the position, worked out once (a trace asks of every hex)
         return [state.unit(uid) for uid in state._occupants().get(hex, ())]
 
+    def sides_at(self, hex: str) -> Collection[str]:
+        return self._state._occupant_sides().get(hex, ())  # no unit list built: a trace asks of every hex
+
     def hex_of(self, unit: Unit) -> str:
         return self._state.positions.get(unit.id, "")
 
@@ -87,10 +90,11 @@ class EngineContext(ContextBase):
 
     def traced(self, trace: str, unit: Unit) -> bool:
         where = self._state.positions.get(unit.id)
-        return where is not None and where in traced_hexes(self._state, trace, unit.side, EngineContext(self._state))
+        return where is not None and where in traced_hexes(self._state, trace, unit.side, EngineContext)
 
     def traced_hex(self, trace: str, side: str, hex: str) -> bool:
-        return hex in traced_hexes(self._state, trace, side, EngineContext(self._state))
+        found = self._state._cache.get(("trace", trace, side))  # asked per destination of every move: the kept answer first
+        return hex in (found if found is not None else traced_hexes(self._state, trace, side, EngineContext))
 
     def traced_without(self, trace: str, unit: Unit, units: Collection[Unit]) -> bool:
         state = self._state

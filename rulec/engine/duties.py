@@ -105,7 +105,7 @@ def _attackable_near(state: "GameState", uid: str, occupants: dict, leaving_out:
     side, units, defended = state.unit(uid).side, state._units, state.defended
     return [n for n in state.tables.neighbours[state.pos[uid]]
             if n not in leaving_out and n in occupants and units[occupants[n][0]].side != side
-            and defended.isdisjoint(occupants[n]) and holds_target(state, n) and joining.may_join(state, uid, (n,), ())]
+            and not defended.issuperset(occupants[n]) and holds_target(state, n) and joining.may_join(state, uid, (n,), ())]
 
 
 def holds_target(state: "GameState", h: Hex) -> bool:

@@ -113,7 +113,7 @@ def _why_not_attack(state: "GameState", action: Action) -> tuple[str, str | None
     defenders = occupants.get(action.hex, [])
     if not defenders or state._units[defenders[0]].side == state.phase.side:
         return f"{action.hex} holds no enemy unit", "attack_target"
-    if any(u in state.defended for u in defenders):
+    if all(u in state.defended for u in defenders):
         return f"the units in {action.hex} have already been attacked this phase", "one_defence"
     for uid in action.units:
         refused = battles.why_not_attack(state, uid, (action.hex,))

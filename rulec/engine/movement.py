@@ -172,7 +172,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     """
     rules = tables.game.movement
     stop_in_zoc = rules.zoc == "stop_on_entry"
-    zoc_extra = rules.zoc_extra_cost if rules.zoc == "extra_cost" else 0
+    zoc_extra = rules.zoc_extra_cost if rules.zoc != "none" else 0  # with stop_on_entry too: pay, then stop
     zoc_to_zoc = rules.zoc_to_zoc
     index, hexes, bit = tables.index, tables.numbered, tables.index_bit
     enemy, zoc, no_pass, special = board.enemy, board.zoc, board.no_pass, board.special
@@ -315,7 +315,7 @@ def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
     rules = tables.game.movement
     steps = costs or tables.base_costs
     stop_in_zoc = rules.zoc == "stop_on_entry"
-    zoc_extra = rules.zoc_extra_cost if rules.zoc == "extra_cost" else 0
+    zoc_extra = rules.zoc_extra_cost if rules.zoc != "none" else 0
     enemy_hexes, zoc_hexes, no_pass = _bits_to_numbers(enemy), _bits_to_numbers(zoc), _bits_to_numbers(friends)
     hexes = tables.numbered
     most_left: dict[int, int] = {}  # hex the unit may end in -> most MP left on arriving there

@@ -51,6 +51,19 @@ def check_choice(game: Game, scenario: str | None, options: Iterable[str]) -> No
                 raise ScenarioError(f"options '{option}' and '{other}' exclude each other: choose one")
 
 
+def compatible_options(game: Game, wanted: Iterable[str], scenario: str | None = None) -> tuple[str, ...]:
+    """Of the options `wanted`, in order, those that can be played together (see check_choice): each one the scenario
+    (or the game's own scenario when none is given) allows and that excludes none kept before it."""
+    scenario = scenario or game.info.scenario
+    allowed = game.scenarios[scenario].options if scenario in game.scenarios else None
+    kept: list[str] = []
+    for option in wanted:
+        if (allowed is None or option in allowed) and not any(
+                option in game.options[other].excludes or other in game.options[option].excludes for other in kept):
+            kept.append(option)
+    return tuple(kept)
+
+
 def in_play(game: Game, scenario: str | None, added: set[str]) -> list[str]:
     """The units in play: the regular ones and those `added` by options, with the scenario's additions and removals."""
     chosen = game.scenarios[scenario] if scenario else None

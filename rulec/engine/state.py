@@ -436,6 +436,22 @@ class GameState:
             cached = self._cache["legal"] = self._legal_actions()
         return list(cached)
 
+    def may_end_phase(self) -> bool | None:
+        """Is `end` among the legal actions, when that is known without listing them all (an AI looking ahead asks of
+        many positions whether the mover is free or reacting): True or False, or None when only the list tells."""
+        if self.terminal or self._stack:
+            return None if self._stack else False
+        kind = self.phase.kind
+        if kind == "movement":
+            delay = self.game.movement.reinforcement_delay
+            due = delay is not True and any(self.where[uid] == PENDING and self.due.get(uid) == self.turn
+                                            and self._arrives_now(uid) and not self._delay_allowed(uid)
+                                            for uid in self._movers if uid not in self.moved)
+            return None if due else True  # reinforcements that must enter now may hold the phase open
+        if kind == "combat":
+            return None if duties.binding(self) else True  # a duty still open holds the phase open
+        return True
+
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         if not self.is_chance_node():
             return []
@@ -606,6 +622,15 @@ class GameState:
                 occupants.setdefault(h, []).append(uid)
             self._cache["occupants"] = occupants
         return occupants
+
+    def _occupant_sides(self) -> dict[Hex, frozenset[str]]:
+        """The sides standing in each occupied hex, worked out once a position (occupied, enemy_occupied, ...)."""
+        sides = self._cache.get("occupant sides")
+        if sides is None:
+            units = self._units
+            sides = self._cache["occupant sides"] = {h: frozenset(units[uid].side for uid in uids)
+                                                     for h, uids in self._occupants().items()}
+        return sides
 
     def _occupants_after(self, occupants: dict[Hex, list[str]], uid: str, left: Hex | None,
                          to: Hex | None) -> dict[Hex, list[str]]:
@@ -1171,6 +1196,10 @@ class GameState:
         free = self._uncounted()  # units that do not count are never removed for overstacking
         counted = self._occupants().values() if not free else [[u for u in us if u not in free] for us in self._occupants().values()]
         units = [u for us in counted if len(us) > limit for u in us]
+        side = self.phase.side if self.game.sequence else None
+        if self.game.stacking.checked == "end_of_movement" and side is not None:
+            # checked at the end of a side's own movement phase: its stacks only (the enemy's wait for theirs)
+            units = [u for u in units if self._units[u].side == side]
         return sorted(units, key=order.__getitem__)
 
     def _late_arrivals(self) -> None:

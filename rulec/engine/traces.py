@@ -21,13 +21,13 @@ if TYPE_CHECKING:
     from rulec.engine.state import GameState
 
 
-def traced_hexes(state: "GameState", trace_id: str, side: str, context: Any) -> frozenset[Hex]:
+def traced_hexes(state: "GameState", trace_id: str, side: str, context_of: Any) -> frozenset[Hex]:
     """Every hex `side`'s trace `trace_id` reaches in this position (kept for the position);
-    `context` is a fresh EngineContext of the state, for the trace's conditions."""
+    `context_of` makes an EngineContext of a state, for the trace's conditions (only when it must search)."""
     key = ("trace", trace_id, side)
     found = state._cache.get(key)
     if found is None:
-        found = state._cache[key] = search(state, state.game.traces[trace_id], side, context)
+        found = state._cache[key] = search(state, state.game.traces[trace_id], side, context_of(state))
     return found
 
 
@@ -68,17 +68,26 @@ def search(state: "GameState", trace: Trace, side: str, context: Any) -> frozens
     refused: set[Hex] = set() if static is None else set(state.tables.hexes).difference(allowed)
     neighbours = state.tables.neighbours
     steps, limit = 0, trace.max_length
+    seen = reached | refused  # every hex decided, either way
+    passes = through.function if through is not None else None  # the compiled condition, called straight (hot)
     while frontier and (limit is None or steps < limit):
         steps += 1
         following = []
         for h in frontier:
             for n in neighbours[h]:
-                if n in reached or n in refused:
+                if n in seen:
                     continue
-                if through is None or holds(through, n):
-                    reached.add(n)
+                seen.add(n)
+                if passes is None:
                     following.append(n)
-                else:
-                    refused.add(n)
+                    continue
+                context.hex = n
+                try:
+                    ok = passes(context)
+                except Exception:  # let the expression report its own failure, with its source text
+                    ok = holds(through, n)
+                if ok:
+                    following.append(n)
+        reached.update(following)
         frontier = following
     return frozenset(reached)

@@ -26,7 +26,7 @@ MAX_LIST_ITEMS = 10_000  # items of one list or entries of one { } value
 MAX_NUMBER = 10**9  # a whole number written in the file
 MAX_RANGE_SPAN = 1_000_000  # high minus low of a range of whole numbers (a hex range of 6-digit hexes fits)
 MAX_MAP_HEXES = 10_000  # columns times rows (100 x 100)
-MAX_UNITS = 2_000  # unit blocks, improved counters included
+MAX_UNITS = 2_000  # unit blocks
 MAX_DIAGNOSTICS_SHOWN = 1_000  # printed for one file; a note counts the rest
 MAX_OUTCOME_BANDS = 6  # of a battle system: the checker proves its army-state table for every army, which grows
                        # as (units + 1) ** outcomes
@@ -131,7 +131,7 @@ def document_limits(data: dict[str, Any], spans: dict, file: str) -> list[Diagno
             problems.append(Diagnostic("limit-map-size", f"this map has {columns:,} x {rows:,} = {columns * rows:,} hexes; a "
                                                          f"map may have at most {MAX_MAP_HEXES:,}",
                                        spans.get(("map", "columns")) or Span(file, 1, 1)))
-    units = [key for section in ("unit", "improved") if isinstance(data.get(section), dict) for key in data[section]]
+    units = list(data["unit"]) if isinstance(data.get("unit"), dict) else []
     if len(units) > MAX_UNITS:
         problems.append(Diagnostic("limit-units", f"this game has {len(units):,} units; a game may have at most {MAX_UNITS:,}",
                                    spans.get(("unit",)) or Span(file, 1, 1)))

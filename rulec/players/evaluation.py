@@ -92,6 +92,8 @@ class Evaluator:
             self.tables = tables_for(game)
             self.neighbours = self.tables.neighbours
             self.objectives = self._objectives(game)
+        # Hexes an award pays for holding: entering one may score at once, which move_values does not see.
+        self.held_hexes = frozenset(h for o in self.objectives if not o.recurring and not o.edges for h in o.targets)
 
     # ------------------------------------------------------------------ scoring
     def score(self, state: Any, seat: int) -> float:
@@ -133,6 +135,64 @@ class Evaluator:
         table = getattr(state, "_units", None)
         base.unit_table = dict(table) if isinstance(table, dict) else None
         return base.total(side)
+
+    # ------------------------------------------------- moves weighed without playing them
+    def move_values(self, state: Any, seat: int, moves: list[tuple[str, Hex]]) -> list[float]:
+        """The score for `seat` of `state` with each (unit, hex) of `moves` made alone, nothing else changed.
+
+        A quick estimate of a move's outcome (no clone, no engine): the moved unit's term and the
+        danger terms next to the hexes it leaves and enters are worked out again, as `score` does for
+        a position that differs in one unit. What the engine would do besides (a town changing hands,
+        a hook, a reaction) is not seen: the greedy player plays the best few moves on clones for that.
+        """
+        value = self.score(state, seat)  # VP and position as they stand; a move changes no VP here
+        if not self.objectives and (self.game is None or self.game.map is None):
+            return [value] * len(moves)
+        side = state.players[seat]
+        base = self._rebase(state)
+        worth, terms, unit_of, positions = self._worth, base.terms, base.unit_of, base.positions
+        neighbours, turns_left, threat = self.neighbours, base.turns_left, base.threat
+        found = []
+        for uid, hex_ in moves:
+            unit = unit_of.get(uid) or state.unit(uid)
+            mover = unit.side
+            # The mover's own strength is no threat to it, wherever it stands: its threat is its new hex's.
+            old = terms.get(uid)
+            change = worth(unit, hex_, threat(hex_, mover, neighbours), turns_left) - (old[1] if old else 0.0)
+            if mover != side:
+                change = -change
+            # Its enemies next to the hex it leaves are threatened less, next to the one it enters more.
+            shift: dict[str, int] = {}
+            for there, by in ((positions.get(uid), -unit.strength), (hex_, unit.strength)):
+                if there is not None:
+                    for other, owner in base.next_to(there, neighbours):
+                        if owner != mover:
+                            shift[other] = shift.get(other, 0) + by
+            for other, by in shift.items():
+                if by:
+                    enemy, at = unit_of[other], positions[other]
+                    before = terms[other][1]
+                    after = worth(enemy, at, threat(at, enemy.side, neighbours) + by, turns_left)
+                    change += after - before if enemy.side == side else before - after
+            found.append(value + change)
+        return found
+
+    def _rebase(self, state: Any) -> "_Scored":
+        """The last position scored in full made `state`'s own (scored afresh unless it already is)."""
+        positions = view.unit_hexes(state)
+        base = self._base
+        table = getattr(state, "_units", None)
+        turns_left = self._turns_left(state)
+        if (base is None or base.turns_left != turns_left or base.positions != positions
+                or not (isinstance(table, dict) and table == base.unit_table)):
+            uids = list(positions)
+            base = self._base = self._score_in_full(positions, uids, list(map(state.unit, uids)), turns_left)
+            base.unit_table = dict(table) if isinstance(table, dict) else None
+        return base
+
+    def _turns_left(self, state: Any) -> int:
+        turns = self.game.info.turns
+        return max(1, turns - state.turn + 1) if turns else 1
 
     def _score_in_full(self, positions: dict[str, Hex], uids: list[str], units: list[Unit], turns_left: int) -> "_Scored":
         totals: dict[Hex, int] = {}  # hex -> strength there
@@ -194,13 +254,17 @@ class Evaluator:
     def _term(self, unit: Unit, hex_: Hex, totals: dict[Hex, int], by_side: dict[Hex, dict[str, int]],
               turns_left: int) -> float:
         """What one unit is worth to its own side where it stands (see the module docstring)."""
-        weights = self.weights
         threat = 0
         side = unit.side
         for neighbour in self.neighbours.get(hex_, ()):
             total = totals.get(neighbour)
             if total:
                 threat += total - by_side[neighbour].get(side, 0)
+        return self._worth(unit, hex_, threat, turns_left)
+
+    def _worth(self, unit: Unit, hex_: Hex, threat: int, turns_left: int) -> float:
+        """A unit's term where it stands, `threat` being the enemy strength next to it."""
+        weights = self.weights
         objective = weights.objective * self._best_objective(unit, hex_, turns_left)
         if not threat:
             return weights.strength * unit.strength + objective
@@ -274,6 +338,17 @@ class _Scored:
     sums: dict[str, float]  # side -> the sum of its units' terms
     unit_table: dict | None = None  # a copy of the state's own table of units, if it has one
     _next_to: dict = field(default_factory=dict)
+    _threats: dict = field(default_factory=dict)
+
+    def threat(self, hex_: Hex, side: str, neighbours: dict[Hex, tuple[Hex, ...]]) -> int:
+        """The strength of `side`'s enemies next to `hex_` (made when first asked for)."""
+        key = (hex_, side)
+        found = self._threats.get(key)
+        if found is None:
+            totals, by_side = self.totals, self.by_side
+            found = self._threats[key] = sum(totals[n] - by_side[n].get(side, 0)
+                                             for n in neighbours.get(hex_, ()) if n in totals)
+        return found
 
     def next_to(self, hex_: Hex, neighbours: dict[Hex, tuple[Hex, ...]]) -> list[tuple[str, str]]:
         """(unit id, side) of the units next to `hex_` (made when first asked for)."""

@@ -8,6 +8,16 @@ resulting state is scored by `rulec.players.evaluation.Evaluator` (VP, strength
 on the map, closeness to the objectives, units in danger). Ties go to a seeded
 random choice, so two greedy players do not mirror each other.
 
+On a big map a movement phase offers a thousand moves or more, so not every one
+is played out: each move is first given its value without a clone
+(`Evaluator.move_values`: the evaluator's terms of the moved unit and of the
+enemies next to the hexes it leaves and enters, worked out again), and only the
+best MOVES_PLAYED_OUT of them, the moves into a hex an award pays for holding,
+and every other order (`end` among them) are played out on clones. A look-ahead
+stops at a decision the engine says is the phase's own (`state.pending` is
+None) without listing its legal actions, and reactions are followed only while
+they branch into at most MAX_REACTION_LINES lines of play.
+
 Battles are declared step by step (`attack HEX`, `with UNIT`..., `resolve`), so
 the greedy player weighs a battle as a plan: for each target, groups of the
 units that may attack it (every group when there are few, the strongest k and
@@ -29,7 +39,11 @@ from rulec.players.evaluation import Evaluator, evaluator_for
 
 MAX_REACTION_CHOICES = 12  # reactions with more choices are scored as they stand
 REACTION_DEPTH = 3
+MAX_REACTION_LINES = 48  # reactions are weighed while they branch into at most this many lines (a retreat, then the advance)
 END_ORDER = "end"
+MOVE_ORDER = "move"
+# Of many moves, only this many (the best by a quick estimate) are played out on clones; the other orders always are.
+MOVES_PLAYED_OUT = 16
 ALL_GROUPS_UP_TO = 5  # attackers of one target: every group of up to this many is weighed, else a few
 
 
@@ -62,10 +76,13 @@ class GreedyPlayer:
         seat = state.current_player()
         evaluator = self.evaluator or evaluator_for(state)
         if _declares_battles(state, actions):
-            return self._choose_plan(state, battle_plans(state, actions), seat, evaluator)
+            started: dict[Action, Any] = {}
+            return self._choose_plan(state, battle_plans(state, actions, started), seat, evaluator, started)
         if _chooses_units_to_place(actions):
-            return self._choose_plan(state, placement_plans(state, actions), seat, evaluator)
-        scored = [(self.action_value(state, action, seat, evaluator), index) for index, action in enumerate(actions)]
+            started = {}
+            return self._choose_plan(state, placement_plans(state, actions, started), seat, evaluator, started)
+        scored = [(self.action_value(state, actions[index], seat, evaluator), index)
+                  for index in shortlist(state, actions, seat, evaluator)]
         best = max(score for score, _ in scored)
         # Near-ties (float noise) count as ties; ending the phase wins ties so units are not shuffled in vain.
         tied = [index for score, index in scored if score >= best - 1e-9]
@@ -83,13 +100,16 @@ class GreedyPlayer:
         self._plan_at = _moment(state, 1)
         return step
 
-    def _choose_plan(self, state: Any, plans: list[list], seat: int, evaluator: Evaluator) -> Action:
-        """The first step of the best plan (ending the phase wins ties); its other steps follow, one a decision."""
+    def _choose_plan(self, state: Any, plans: list[list], seat: int, evaluator: Evaluator,
+                     started: dict[Action, Any]) -> Action:
+        """The first step of the best plan (ending the phase wins ties); its other steps follow, one a decision.
+        `started`: a first step -> the state after it, made when the plans were listed (it is not played again)."""
         phase = phase_key(state)
         scored = []
         for index, plan in enumerate(plans):
-            child = state.clone()
-            for step in plan:
+            after_first = started.get(plan[0]) if len(plan) > 1 else None
+            child = (after_first or state).clone()
+            for step in plan[1 if after_first is not None else 0:]:
                 child.apply_action(step)
             scored.append((resolve(child, seat, evaluator, REACTION_DEPTH, phase), index))
         best = max(score for score, _ in scored)
@@ -103,6 +123,29 @@ class GreedyPlayer:
         child = state.clone()
         child.apply_action(action)
         return resolve(child, seat, evaluator, REACTION_DEPTH, phase_key(state))
+
+
+def _phases_own_decision(state: Any) -> bool:
+    """The decision due is the phase's own (more orders, or `end`), not a reaction pending in it: known from
+    the engine's `pending` without listing the legal actions (a movement phase's are costly to list)."""
+    return getattr(state, "pending", _UNKNOWN) is None
+
+
+_UNKNOWN = object()  # a state that does not say what is pending (a toy game): its legal actions tell
+
+
+def shortlist(state: Any, actions: list, seat: int, evaluator: Evaluator) -> list[int]:
+    """The indexes of the actions worth playing out on a clone: every order but a move, and the moves
+    the evaluator rates best without playing them (`Evaluator.move_values`) when there are many, and
+    the moves into a hex an award pays for holding (what the engine scores for that, the quick value misses)."""
+    moves = [index for index, action in enumerate(actions) if getattr(action, "kind", None) == MOVE_ORDER]
+    if len(moves) <= MOVES_PLAYED_OUT:
+        return list(range(len(actions)))
+    values = evaluator.move_values(state, seat, [(actions[i].unit, actions[i].hex) for i in moves])
+    best = sorted(range(len(moves)), key=values.__getitem__, reverse=True)[:MOVES_PLAYED_OUT]
+    held = getattr(evaluator, "held_hexes", ())
+    kept = {moves[i] for i in best} | {i for i in moves if actions[i].hex in held}
+    return [index for index, action in enumerate(actions) if index in kept or action.kind != MOVE_ORDER]
 
 
 def _moment(state: Any, ahead: int) -> tuple:
@@ -120,22 +163,26 @@ def _chooses_units_to_place(actions: list) -> bool:
     return any(getattr(a, "kind", None) == "place" and getattr(a, "hex", "") is None for a in actions)
 
 
-def placement_plans(state: Any, actions: list) -> list[list]:
-    """Each unit placed in each hex open to it (both steps), or ending the phase."""
+def placement_plans(state: Any, actions: list, started: dict | None = None) -> list[list]:
+    """Each unit placed in each hex open to it (both steps), or ending the phase (`started`, if given,
+    keeps the state after each first step)."""
     plans: list[list] = []
     for action in actions:
         if getattr(action, "kind", None) == "place" and action.hex is None:
             child = state.clone()
             child.apply_action(action)
             plans.extend([action, second] for second in child.legal_actions() if second.kind == "place")
+            if started is not None:
+                started[action] = child
         else:
             plans.append([action])
     return plans
 
 
-def battle_plans(state: Any, actions: list) -> list[list]:
+def battle_plans(state: Any, actions: list, started: dict | None = None) -> list[list]:
     """Whole courses of action from here: each battle that may be declared (a target and a group of
-    attackers, resolved), or ending the phase, or (mid-declaration) cancelling."""
+    attackers, resolved), or ending the phase, or (mid-declaration) cancelling (`started`, if given,
+    keeps the state after each first step)."""
     plans: list[list] = []
     if getattr(state, "declaring", None) is not None:
         return _group_plans(state, actions, [])
@@ -144,6 +191,8 @@ def battle_plans(state: Any, actions: list) -> list[list]:
             child = state.clone()
             child.apply_action(action)
             plans.extend(p for p in _group_plans(child, child.legal_actions(), [action]) if p[-1].kind != "cancel")
+            if started is not None:
+                started[action] = child
         else:
             plans.append([action])
     return plans
@@ -170,11 +219,15 @@ def phase_key(state: Any) -> tuple:
     return (getattr(state, "turn", 0), getattr(phase, "id", phase))
 
 
-def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tuple) -> float:
+def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tuple, lines: int = 1) -> float:
     """The value for `seat` of `state` once its chance outcomes and forced reactions are played out.
 
     A reaction is a decision in the same phase that cannot be ended (a retreat,
     an advance); the reacting player is assumed to choose what is best for it.
+    `lines` counts the lines of play the reactions so far branched into (each
+    die roll is weighed whatever its count): a reaction that would make more
+    than MAX_REACTION_LINES of them is scored as it stands (removing units one
+    by one from a crowded stack, say, would otherwise branch at every unit).
     """
     if state.is_terminal() or depth == 0:
         return evaluator.score(state, seat)
@@ -183,15 +236,17 @@ def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tupl
         for outcome, probability in state.chance_outcomes():
             child = state.clone()
             child.apply_action(outcome)
-            total += probability * resolve(child, seat, evaluator, depth - 1, phase)
+            total += probability * resolve(child, seat, evaluator, depth - 1, phase, lines)
         return total
+    if phase_key(state) != phase or _phases_own_decision(state):
+        return evaluator.score(state, seat)
     actions = state.legal_actions()
-    if (phase_key(state) != phase or is_free_decision(state, actions)
-            or len(actions) > MAX_REACTION_CHOICES):
+    lines *= len(actions)
+    if is_free_decision(state, actions) or len(actions) > MAX_REACTION_CHOICES or lines > MAX_REACTION_LINES:
         return evaluator.score(state, seat)
     values = []
     for action in actions:
         child = state.clone()
         child.apply_action(action)
-        values.append(resolve(child, seat, evaluator, depth - 1, phase))
+        values.append(resolve(child, seat, evaluator, depth - 1, phase, lines))
     return max(values) if state.current_player() == seat else min(values)

@@ -52,6 +52,10 @@ class EvalContext(Protocol):
         """The units in a hex."""
         ...
 
+    def sides_at(self, hex: str) -> Collection[str]:
+        """The sides of the units in a hex (empty when none stands there)."""
+        ...
+
     def hex_of(self, unit: Unit) -> str:
         """The hex a unit stands in; "" when it is not on the map."""
         ...
@@ -249,6 +253,9 @@ class ContextBase:
 
     def vp(self, side: str) -> int:
         raise NotImplementedError
+
+    def sides_at(self, hex: str) -> Collection[str]:
+        return {unit.side for unit in self.units_at(hex)}  # a context that keeps the sides per hex answers faster
 
     # ------------------------------------------------------------ scores
     def _ranked(self) -> list[str]:
