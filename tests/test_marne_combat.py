@@ -14,6 +14,7 @@ import pytest
 
 from rulec.engine import ELIMINATED, Action, IllegalAction, new_game
 from tests.conftest import _game
+from battle_steps import attack, attackers_for
 
 rule = pytest.mark.rule
 
@@ -25,28 +26,6 @@ TABLE = GAME.tables["main"]
 
 def at(units, phase="de_combat_1", turn=9):
     return START.arrange(units, turn=turn, phase=phase)
-
-
-def attack(state, hex, *units, more=(), roll=None):
-    """Declare a battle step by step (the target, each attacker, other target hexes, resolve), then roll."""
-    state.apply_action(Action.attack(hex))
-    for unit in units:
-        state.apply_action(Action.with_unit(unit))
-    for other in more:
-        state.apply_action(Action.attack(other))
-    state.apply_action(Action.resolve())
-    if roll is not None:
-        state.apply_action(Action.roll(roll))
-    return state
-
-
-def attackers_for(state, hex):
-    """The units offered to join a battle against `hex` (empty if it may not be attacked)."""
-    if Action.attack(hex) not in state.legal_actions():
-        return ()
-    trial = state.clone()
-    trial.apply_action(Action.attack(hex))
-    return tuple(a.unit for a in trial.legal_actions() if a.kind == "with")
 
 
 def settle(state):

@@ -17,6 +17,7 @@ import pytest
 from conftest import _game
 from rulec.engine import ON_MAP, Action, IllegalAction, new_game
 from rulec.engine.context import EngineContext
+from battle_steps import attackers_for
 
 rule = pytest.mark.rule
 
@@ -43,15 +44,6 @@ def refusal(state, action):
 
 def traced(state, side, hex):
     return EngineContext(state).traced_hex("supply", side, hex)
-
-
-def attackers_for(state, hex):
-    """The units offered to join a battle against `hex` (empty if it may not be attacked)."""
-    if Action.attack(hex) not in state.legal_actions():
-        return ()
-    trial = state.clone()
-    trial.apply_action(Action.attack(hex))
-    return tuple(a.unit for a in trial.legal_actions() if a.kind == "with")
 
 
 def river(game, a, b):

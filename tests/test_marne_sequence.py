@@ -14,6 +14,7 @@ import pytest
 from rulec.engine import Action, IllegalAction, new_game
 
 from conftest import _game
+from battle_steps import attackers_for
 
 rule = pytest.mark.rule
 
@@ -121,15 +122,6 @@ def disrupted(state, uid: str) -> bool:
 
 def moves(state, uid: str) -> set[str]:
     return {a.hex for a in state.legal_actions() if a.kind == "move" and a.unit == uid}
-
-
-def attackers_for(state, hex) -> tuple[str, ...]:
-    """The units offered to join a battle against `hex` (empty if it may not be attacked)."""
-    if Action.attack(hex) not in state.legal_actions():
-        return ()
-    trial = state.clone()
-    trial.apply_action(Action.attack(hex))
-    return tuple(a.unit for a in trial.legal_actions() if a.kind == "with")
 
 
 def refused(state, action: Action) -> str:

@@ -7,32 +7,13 @@ import pytest
 from itertools import combinations
 
 from rulec.engine import CHANCE, ELIMINATED, Action, IllegalAction, new_game
+from battle_steps import attack, attackers_for
 
 rule = pytest.mark.rule
 
 
 def at(metz, units, phase="us_combat", turn=2, options=()):
     return new_game(metz, options=options).arrange(units, turn=turn, phase=phase)
-
-
-def attack(state, hex, *units, roll=None):
-    """Declare a battle step by step (the target, each attacker, resolve), then roll."""
-    state.apply_action(Action.attack(hex))
-    for unit in units:
-        state.apply_action(Action.with_unit(unit))
-    state.apply_action(Action.resolve())
-    if roll is not None:
-        state.apply_action(Action.roll(roll))
-    return state
-
-
-def attackers_for(state, hex):
-    """The units offered to join a battle against `hex` (empty if it may not be attacked)."""
-    if Action.attack(hex) not in state.legal_actions():
-        return ()
-    trial = state.clone()
-    trial.apply_action(Action.attack(hex))
-    return tuple(a.unit for a in trial.legal_actions() if a.kind == "with")
 
 
 def attacks_on(state, hex):
