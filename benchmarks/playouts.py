@@ -46,7 +46,8 @@ def one_core(game, games: int, scenario: str | None = None, seconds: float | Non
     for seed in range(games if seconds is None else 1_000_000):
         if seconds is not None and played >= 2 and time.process_time() - started >= seconds:
             break
-        state = new_game(game, seed=seed, scenario=scenario)
+        # a reference engine older than scenarios (--against) takes no scenario argument
+        state = new_game(game, seed=seed, scenario=scenario) if scenario else new_game(game, seed=seed)
         actions += play_match(state, [RandomPlayer(seed * 2 + i) for i in range(len(state.players))], seed=seed).actions
         played += 1
     elapsed = time.process_time() - started
