@@ -5332,6 +5332,7 @@ GAME: Game = Game(
             placement=Placement(
                 pool=Expr(source='select(u in units(side = germany, status = pending, flag = army_de_1) where awaiting_placement(u))', function=phase_de_1_setup_placement_pool),
                 hexes=Expr(source='hexes(zone = zone_de_1)', function=phase_de_1_setup_placement_hexes),
+                all=True,
             ),
         ),
         Phase(
@@ -5343,6 +5344,7 @@ GAME: Game = Game(
             placement=Placement(
                 pool=Expr(source='select(u in units(side = germany, status = pending, flag = army_de_2) where awaiting_placement(u))', function=phase_de_2_setup_placement_pool),
                 hexes=Expr(source='hexes(zone = zone_de_2)', function=phase_de_2_setup_placement_hexes),
+                all=True,
             ),
         ),
         Phase(
@@ -5354,6 +5356,7 @@ GAME: Game = Game(
             placement=Placement(
                 pool=Expr(source='select(u in units(side = germany, status = pending, flag = army_de_3) where awaiting_placement(u))', function=phase_de_3_setup_placement_pool),
                 hexes=Expr(source='hexes(zone = zone_de_3)', function=phase_de_3_setup_placement_hexes),
+                all=True,
             ),
         ),
         Phase(
@@ -5365,6 +5368,7 @@ GAME: Game = Game(
             placement=Placement(
                 pool=Expr(source='select(u in units(side = germany, status = pending, flag = army_de_4) where awaiting_placement(u))', function=phase_de_4_setup_placement_pool),
                 hexes=Expr(source='hexes(zone = zone_de_4)', function=phase_de_4_setup_placement_hexes),
+                all=True,
             ),
         ),
         Phase(
@@ -5376,6 +5380,7 @@ GAME: Game = Game(
             placement=Placement(
                 pool=Expr(source='select(u in units(side = germany, status = pending, flag = army_de_5) where awaiting_placement(u))', function=phase_de_5_setup_placement_pool),
                 hexes=Expr(source='hexes(zone = zone_de_5)', function=phase_de_5_setup_placement_hexes),
+                all=True,
             ),
         ),
         Phase(
@@ -5387,6 +5392,7 @@ GAME: Game = Game(
             placement=Placement(
                 pool=Expr(source='select(u in units(side = allies, status = pending, flag = army_fr_6) where awaiting_placement(u))', function=phase_fr_6_setup_placement_pool),
                 hexes=Expr(source='hexes(zone = zone_fr_6)', function=phase_fr_6_setup_placement_hexes),
+                all=True,
             ),
         ),
         Phase(
@@ -5398,6 +5404,7 @@ GAME: Game = Game(
             placement=Placement(
                 pool=Expr(source='select(u in units(side = allies, status = pending, flag = army_bef) where awaiting_placement(u))', function=phase_bef_setup_placement_pool),
                 hexes=Expr(source='hexes(zone = zone_bef)', function=phase_bef_setup_placement_hexes),
+                all=True,
             ),
         ),
         Phase(
@@ -5409,6 +5416,7 @@ GAME: Game = Game(
             placement=Placement(
                 pool=Expr(source='select(u in units(side = allies, status = pending, flag = army_fr_5) where awaiting_placement(u))', function=phase_fr_5_setup_placement_pool),
                 hexes=Expr(source='hexes(zone = zone_fr_5)', function=phase_fr_5_setup_placement_hexes),
+                all=True,
             ),
         ),
         Phase(
@@ -5420,6 +5428,7 @@ GAME: Game = Game(
             placement=Placement(
                 pool=Expr(source='select(u in units(side = allies, status = pending, flag = army_fr_9) where awaiting_placement(u))', function=phase_fr_9_setup_placement_pool),
                 hexes=Expr(source='hexes(zone = zone_fr_9)', function=phase_fr_9_setup_placement_hexes),
+                all=True,
             ),
         ),
         Phase(
@@ -5431,6 +5440,7 @@ GAME: Game = Game(
             placement=Placement(
                 pool=Expr(source='select(u in units(side = allies, status = pending, flag = army_fr_4) where awaiting_placement(u))', function=phase_fr_4_setup_placement_pool),
                 hexes=Expr(source='hexes(zone = zone_fr_4)', function=phase_fr_4_setup_placement_hexes),
+                all=True,
             ),
         ),
         Phase(
@@ -5442,6 +5452,7 @@ GAME: Game = Game(
             placement=Placement(
                 pool=Expr(source='select(u in units(side = allies, status = pending, flag = army_fr_3) where awaiting_placement(u))', function=phase_fr_3_setup_placement_pool),
                 hexes=Expr(source='hexes(zone = zone_fr_3)', function=phase_fr_3_setup_placement_hexes),
+                all=True,
             ),
         ),
         Phase(
@@ -5453,6 +5464,7 @@ GAME: Game = Game(
             placement=Placement(
                 pool=Expr(source='select(u in units(side = allies, status = pending, flag = paris_garrison) where awaiting_placement(u))', function=phase_paris_garrison_setup_placement_pool),
                 hexes=Expr(source='hexes(zone = zone_paris_garrison)', function=phase_paris_garrison_setup_placement_hexes),
+                all=True,
             ),
         ),
         Phase(

@@ -219,3 +219,25 @@ def test_a_game_may_name_the_scenario_played_when_none_is_chosen(tmp_path):
     found = [d for d in check(parse(path))[1] if d.code == "unknown-scenario"]
     assert len(found) == 1 and "counterattack" in (found[0].hint or "") \
         and found[0].span.line == marked.splitlines().index("  scenario = counterattack") + 1
+
+
+def test_a_set_up_that_places_every_unit_may_not_end_before(tmp_path):
+    """`placement { all = true }`: `end` is refused, naming the units left, while a unit of the pool can
+    still be placed; once none can, the phase ends as usual."""
+    text = (GAMES / "free_setup.rulec").read_text()
+    marked = text.replace("placement { pool = units(side = red, status = pending)  hexes = red_zone }",
+                          "placement { pool = units(side = red, status = pending)  hexes = red_zone  all = true }", 1)
+    assert marked != text
+    path = tmp_path / "place_all.rulec"
+    path.write_text(marked)
+    state = new_game(load_game(str(path)))
+    assert state.phase.id == "red_setup" and Action.end() not in state.legal_actions()
+    assert state.may_end_phase() is False
+    with pytest.raises(IllegalAction, match="every unit must be placed"):
+        state.apply_action(Action.end())
+    state.apply_action(Action.place("r1", "0203"))
+    assert Action.end() not in state.legal_actions()  # r2 is still to place
+    state.apply_action(Action.place("r2", "0204"))
+    assert state.legal_actions() == [Action.end()] and state.may_end_phase() is True
+    state.apply_action(Action.end())
+    assert state.phase.id == "blue_setup"

@@ -453,9 +453,15 @@ def test_the_free_set_up_places_each_army_inside_its_boundary_germans_first():
             state.apply_action(Action.place("fr_45alg"))
             assert {a.hex for a in state.legal_actions() if a.kind == "place"} == set(MAP.zones["zone_paris_garrison"])
             state.apply_action(Action.cancel())
+        # Every unit of the army must be placed (11.3B: placement { all = true }): no end before.
+        assert Action.end() not in state.legal_actions()
+        while Action.end() not in state.legal_actions():
+            state.apply_action(state.legal_actions()[0])      # the next unit ...
+            state.apply_action(state.legal_actions()[0])      # ... in the first hex with room
         state.apply_action(Action.end())
     assert order == ["germany"] * 5 + ["allies"] * 7
-    assert state.positions["de_3"] == "1212" and state.status("fr_45alg") == "pending"
+    assert state.positions["de_3"] == "1212" and state.positions["fr_45alg"] in MAP.zones["zone_paris_garrison"]
+    assert not [u for u in GAME.units if state.awaiting_placement(u)]
     assert (state.turn, state.phase.id) == (8, "de_move_1") and state.last_turn == 17
 
 

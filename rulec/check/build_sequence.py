@@ -163,7 +163,7 @@ class SequenceSections:
             cost = self.expression(body["cost"], path + ("cost",), compiler.for_unit(True), kinds.NUMBER)
         if pool is None or hexes is None:
             return None
-        return m.Placement(pool=pool, hexes=hexes, points=points, cost=cost)
+        return m.Placement(pool=pool, hexes=hexes, points=points, cost=cost, all=bool(body.get("all", False)))
 
     # ------------------------------------------------------------ options, scenarios
     def exclusions(self, body: dict, path: Path) -> tuple[str, ...]:

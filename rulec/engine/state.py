@@ -450,6 +450,8 @@ class GameState:
             return None if due else True  # reinforcements that must enter now may hold the phase open
         if kind == "combat":
             return None if duties.binding(self) else True  # a duty still open holds the phase open
+        if kind == "placement" and placement.rules(self).all:
+            return not placement.placements(self)  # units still to place hold the phase open
         return True
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -475,6 +477,8 @@ class GameState:
                 return actions  # mandatory combat: the phase goes on until every duty is met
         elif kind == "placement":
             actions = placement.placements(self)
+            if actions and placement.rules(self).all:
+                return actions  # placement { all = true }: every unit that can be placed must be, first
         else:
             actions = []
         actions.append(Action.end())
@@ -1089,7 +1093,8 @@ class GameState:
             return (move is action or move == action) and (h not in self._occupants() or self._may_end(uid, h))
         if kind == PLACE and action.hex is not None and not self._stack and not self.terminal:
             return placement.may_place(self, action.unit, action.hex)  # both steps in one order (not listed)
-        if kind == END and not self._stack and self.game.movement.reinforcement_delay is True and not duties.binding(self):
+        if kind == END and not self._stack and self.game.movement.reinforcement_delay is True and not duties.binding(self) \
+                and not (self.phase.kind == "placement" and placement.rules(self).all):
             # legal_actions ends with it whenever nothing else must come first (reinforcement_delay = false:
             # not while reinforcements due now may still enter, so the full list decides)
             return action == Action.end() and not self.terminal

@@ -558,6 +558,7 @@ class Placement:
     hexes: Expr
     points: Expr | None = None
     cost: Expr | None = None
+    all: bool = False  # the phase may not end while a unit of the pool can still be placed
 
 
 @dataclass(frozen=True)

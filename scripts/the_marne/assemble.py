@@ -72,7 +72,7 @@ def placement() -> str:
         flag = army if army == "paris_garrison" else f"army_{army}"
         pool = f"select(u in units(side = {side}, status = pending, flag = {flag}) where awaiting_placement(u))"
         return (f"  phase {army}_setup {{\n    side = {side}  kind = placement  when = false  name = \"{title}\"\n"
-                f"    placement {{ pool = {pool}  hexes = zone_{army} }}\n  }}\n")
+                f"    placement {{ pool = {pool}  hexes = zone_{army}  all = true }}\n  }}\n")
     text = ["  # Set-up phases, played by the scenarios before their first turn (11.1A, 11.3, 11.4.2); never in the\n  # turn sequence (when = false), so a finished game stands in its last Allied phase.\n"]
     for army in GERMAN_ARMIES:
         text.append(phase(army, "germany", f"German {army[3:]} Army set-up"))
