@@ -38,9 +38,10 @@ def why_illegal(state: "GameState", action: Action) -> tuple[str, str | None]:
         if due:
             return (f"{', '.join(state.unit_name(u) for u in due)} must enter the map first: "
                     "reinforcements may not be held back", "reinforcement")
-        if phase.kind == "placement" and placement.rules(state).all and placement.placements(state):
-            left = ", ".join(state.unit_name(a.unit) for a in placement.placements(state))
-            return f"every unit must be placed before the {phase.name} ends: {left}", "placement"
+        left = placement.placements(state) if phase.kind == "placement" and placement.rules(state).all else []
+        if left:
+            names = ", ".join(state.unit_name(a.unit) for a in left)
+            return f"every unit must be placed before the {phase.name} ends: {names}", "placement"
         return duties.why_not_end(state) or ("this phase cannot end now", None)
     if kind in (MOVE, EXIT, DELAY):
         if phase.kind != "movement":

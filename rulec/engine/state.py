@@ -1093,11 +1093,10 @@ class GameState:
             return (move is action or move == action) and (h not in self._occupants() or self._may_end(uid, h))
         if kind == PLACE and action.hex is not None and not self._stack and not self.terminal:
             return placement.may_place(self, action.unit, action.hex)  # both steps in one order (not listed)
-        if kind == END and not self._stack and self.game.movement.reinforcement_delay is True and not duties.binding(self) \
-                and not (self.phase.kind == "placement" and placement.rules(self).all):
-            # legal_actions ends with it whenever nothing else must come first (reinforcement_delay = false:
-            # not while reinforcements due now may still enter, so the full list decides)
-            return action == Action.end() and not self.terminal
+        if kind == END and not self._stack:
+            free = self.may_end_phase()  # known without listing every order, unless something may hold the phase open
+            if free is not None:
+                return free and action == Action.end()
         legal = self._cache.get("legal")
         if legal is None:
             legal = self._cache["legal"] = self._legal_actions()

@@ -65,10 +65,11 @@ def search(state: "GameState", trace: Trace, side: str, context: Any) -> frozens
     frontier = [h for h in dict.fromkeys(sources)
                 if (static is None or h in allowed) and (through is None or holds(through, h))]
     reached = set(frontier)
-    refused: set[Hex] = set() if static is None else set(state.tables.hexes).difference(allowed)
     neighbours = state.tables.neighbours
     steps, limit = 0, trace.max_length
-    seen = reached | refused  # every hex decided, either way
+    seen = set(reached)  # every hex decided, either way: the map's closed hexes from the start
+    if static is not None:
+        seen.update(h for h in state.tables.hexes if h not in allowed)
     passes = through.function if through is not None else None  # the compiled condition, called straight (hot)
     while frontier and (limit is None or steps < limit):
         steps += 1
