@@ -40,9 +40,11 @@ def parser() -> Lark:
     return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=False)
 
 
-def _strict_parse(text: str) -> Tree:
-    """Parse without recovery (used to classify example mistakes)."""
-    return parser().parse(text)
+def _strict_parse() -> Callable[[str], Tree]:
+    """The current parser's parse without recovery, to classify example mistakes. The bound method, not a
+    function: the table of example mistakes is kept per parser (syntax_errors._example_table), because its
+    keys are the parser's state numbers, which another build of the same grammar may number otherwise."""
+    return parser().parse
 
 
 def parse_text(text: str, file: str = "<game>") -> Document:
@@ -84,7 +86,7 @@ def parse_tree(text: str, file: str = "<game>") -> tuple[Tree | None, list[Diagn
     line_starts = _line_starts(text)
 
     def on_error(error: UnexpectedInput) -> bool:
-        diagnostic = syntax_diagnostic(error, text, file, _strict_parse)
+        diagnostic = syntax_diagnostic(error, text, file, _strict_parse())
         line = diagnostic.span.line if diagnostic.span else 0
         diagnostics.setdefault(line, diagnostic)
         if len(diagnostics) >= MAX_SYNTAX_ERRORS:
@@ -106,7 +108,7 @@ def parse_tree(text: str, file: str = "<game>") -> tuple[Tree | None, list[Diagn
         tree = parser().parse(text, on_error=on_error)
     except UnexpectedInput as error:  # recovery gave up: the errors so far are the report
         if not diagnostics:
-            diagnostics[0] = syntax_diagnostic(error, text, file, _strict_parse)
+            diagnostics[0] = syntax_diagnostic(error, text, file, _strict_parse())
         tree = None
     except RecursionError:
         diagnostics[0] = Diagnostic("syntax-too-deep", "values or expressions are nested too deeply", Span(file, 1, 1))
