@@ -64,10 +64,14 @@ def test_observations_show_where_the_units_stand_and_strings_tell_the_position_a
     game = pyspiel.load_game("rulec_drive_on_metz")
     state = game.new_initial_state()
     layout = game.layout
+    chosen = next(a for a in state.legal_actions() if state.action_to_string(a).startswith("move "))  # the unit, then its hex
+    chose = state.action_to_string(chosen)
+    state.apply_action(chosen)
     first = state.legal_actions()[0]
     text = state.action_to_string(first)
     state.apply_action(first)
     unit, hex_ = text.split()[1], text.split()[2]  # "move UNIT HEX"
+    assert chose == f"move {unit}"
     uid = next(u for u in layout.units if state.engine.unit_name(u) == unit)
     tensor = np.array(state.observation_tensor(0)).reshape(-1)
     views = layout.views(tensor)
@@ -75,7 +79,7 @@ def test_observations_show_where_the_units_stand_and_strings_tell_the_position_a
     assert views["unit_flags"][layout.unit_index[uid], 0] == 1  # moved
     assert views["player"].tolist() == [1, 0] and views["to_move"][0] == 1
     assert f"{unit}: {hex_}" in state.observation_string(1)
-    assert state.information_state_string(0).splitlines() == ["player us", text]
+    assert state.information_state_string(0).splitlines() == ["player us", chose, text]
     assert len(state.information_state_tensor(1)) == layout.size
 
 

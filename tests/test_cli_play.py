@@ -57,7 +57,7 @@ def test_unknown_option_is_refused_with_a_hint(capsys, monkeypatch):
 
 def test_a_bad_order_is_refused_with_its_rule_and_the_game_goes_on(capsys, monkeypatch, metz, tmp_path):
     state = new_game(metz, seed=4)
-    legal = state.action_to_string(state.legal_actions()[0])
+    legal = state.action_to_string(state.legal_orders()[0])  # a move given at once, both its steps
     unit = legal.split()[1]
     expected = state.explain(f"move {unit} 0911")  # the engine's own reason, rule reference included
     assert expected and "(" in expected

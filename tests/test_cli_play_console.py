@@ -33,7 +33,8 @@ def test_undo_takes_back_the_last_order_and_no_further(capsys, monkeypatch, tmp_
 
 def test_exit_with_a_unit_is_an_order_and_bare_exit_still_stops(capsys, monkeypatch, metz, tmp_path):
     state = new_game(metz, seed=1)
-    exit_order = next(state.action_to_string(a) for a in state.legal_actions() if a.kind == "exit")
+    exit_order = next(state.action_to_string(a) for m in state.legal_actions() if m.kind == "move"
+                      for a in state.moves_of(m.unit) if a.kind == "exit")
     out = _play(capsys, monkeypatch, f"{exit_order}\nsave s.json\nexit\n")
     assert json.loads((tmp_path / "s.json").read_text())["history"] == [exit_order]
     assert "`quit` stops the game" in out and "game stopped." in out

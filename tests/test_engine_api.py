@@ -84,9 +84,12 @@ def test_attack_is_a_chance_node(metz):
 def test_clone_is_independent(metz):
     state = new_game(metz, seed=2)
     copy = state.clone()
-    state.apply_action(state.legal_actions()[0])
-    assert copy.history() == [] and len(state.history()) == 1
+    chosen = state.legal_actions()[0]
+    state.apply_action(chosen)  # a unit chosen to move: nothing moves yet
+    assert copy.history() == [] and len(state.history()) == 1 and copy.pending is None and state.pending is not None
+    state.apply_action(state.legal_actions()[0])  # where it goes
     assert copy.positions != state.positions or copy.where != state.where
+    assert copy.legal_actions()[0] == chosen
 
 
 def test_end_is_always_legal_in_a_players_phase(metz):

@@ -27,7 +27,7 @@ def end_game(state) -> None:
 
 
 def entries(state, uid: str) -> set[str]:
-    return {a.hex for a in state.legal_actions() if a.unit == uid and a.kind == "move"}
+    return {a.hex for a in state.moves_of(uid) if a.kind == "move"}
 
 
 def test_the_full_game_sets_red_up_on_the_map_and_blue_holds_the_towns(game):

@@ -30,7 +30,7 @@ def sources(state, phase_id):
 def red_attacks_with_a_moved_and_an_unmoved_unit(game):
     state = new_game(game)
     near_b1 = state.tables.neighbours["0302"]
-    move = next(a for a in state.legal_actions() if a.kind == "move" and a.unit == "r2" and a.hex in near_b1)
+    move = next(a for a in state.moves_of("r2") if a.kind == "move" and a.hex in near_b1)
     state.apply_action(move)
     end_until(state, "red_fight")
     for step in state.parse_orders("attack 0302 with r1, r2"):

@@ -30,7 +30,7 @@ def to_turn_2(state):
 def test_a_reinforcement_not_entered_in_its_phase_is_removed(game):
     state = new_game(game)
     to_turn_2(state)
-    move = next(a for a in state.legal_actions() if a.kind == "move" and a.unit == "r_reserve")
+    move = next(a for a in state.moves_of("r_reserve") if a.kind == "move")
     state.apply_action(move)
     state.apply_action(Action.end())  # r_second stays off the map
     assert state.status("r_reserve") == "map"

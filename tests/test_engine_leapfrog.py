@@ -25,7 +25,7 @@ def game():
 
 
 def costs(state, uid="r_mover"):
-    return {a.hex: state.move_cost(uid, a.hex) for a in state.legal_actions() if a.kind == "move" and a.unit == uid}
+    return {a.hex: state.move_cost(uid, a.hex) for a in state.moves_of(uid) if a.kind == "move"}
 
 
 def with_leave(game, **changes):

@@ -15,7 +15,7 @@ def at(game, units, phase="us_movement", turn=2):
 
 
 def destinations(state, uid):
-    return {a.hex for a in state.legal_actions() if a.kind == "move" and a.unit == uid}
+    return {a.hex for a in state.moves_of(uid) if a.kind == "move"}
 
 
 def test_odds_tables_round_in_the_defenders_favour():
@@ -77,8 +77,8 @@ def test_the_victor_chooses_the_retreat_when_the_game_says_so(metz):
 def test_no_exit_when_the_map_may_not_be_left(metz):
     variant = replace(metz, movement=replace(metz.movement, exit_map=False))
     state = at(variant, {"us_357": "0905", "de_1010": "0101"})
-    assert not [a for a in state.legal_actions() if a.kind == "exit"]
-    assert [a for a in at(metz, {"us_357": "0905", "de_1010": "0101"}).legal_actions() if a.kind == "exit"]
+    assert not [a for a in state.moves_of("us_357") if a.kind == "exit"]
+    assert [a for a in at(metz, {"us_357": "0905", "de_1010": "0101"}).moves_of("us_357") if a.kind == "exit"]
 
 
 def test_no_passing_through_friends_when_the_game_says_so(metz):

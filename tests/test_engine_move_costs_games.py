@@ -30,7 +30,7 @@ def at(game, units, turn=1, phase="red_move"):
 
 
 def destinations(state, uid):
-    return {a.hex for a in state.legal_actions() if a.kind == "move" and a.unit == uid}
+    return {a.hex for a in state.moves_of(uid) if a.kind == "move"}
 
 
 ROW = ("0202", "0302", "0402", "0502", "0602")  # clear, forest, clear, swamp, clear

@@ -52,7 +52,7 @@ def test_free_set_up_inside_the_zone_red_first_then_blue(game):
     state.apply_action(Action.end())
     # No replacements on turn 1 (its `when` fails): red moves, and its placed units move like any other.
     assert state.phase.id == "red_move"
-    assert Action.move("r1", "0303") in state.legal_actions()
+    assert state.is_legal(Action.move("r1", "0303"))
 
 
 def test_a_set_up_pool_tells_units_waiting_for_placement_from_reinforcements(game):
@@ -110,7 +110,7 @@ def test_a_scenario_starts_mid_game_with_its_own_units_deployment_length_and_vp(
     for _ in range(3):
         state.apply_action(Action.end())
     assert state.arrival_turn("b3") == 3  # the scenario brings it a turn early: it must enter now
-    state.apply_action(next(a for a in state.legal_actions() if a.unit == "b3" and a.kind == "move"))
+    state.apply_action(next(a for a in state.moves_of("b3") if a.kind == "move"))
     state.apply_action(Action.end())
     assert state.is_terminal() and state.turn == 3  # it ends after turn 3, not the game's 4
     assert state.status("b3") == "map"  # the blue armour arrived on turn 3, a turn early

@@ -24,7 +24,7 @@ def game():
 
 
 def destinations(state, uid):
-    return {a.hex for a in state.legal_actions() if a.kind == "move" and a.unit == uid}
+    return {a.hex for a in state.moves_of(uid) if a.kind == "move"}
 
 
 def supplied_hexes(state):
@@ -65,7 +65,7 @@ def test_the_condition_follows_the_position(game):
     state = new_game(game).arrange({"b_scout": "0302", "b_lost": "0702", "r_guard": "0503"}, turn=1, phase="blue_move")
     assert {"0402", "0403", "0502"} <= state.enemy_zoc("blue")
     assert destinations(state, "b_scout") == {"0101", "0102", "0103", "0201", "0202", "0203", "0301", "0303", "0401", "0501"}
-    assert Action.move("b_scout", "0402") not in state.legal_actions()
+    assert not state.is_legal(Action.move("b_scout", "0402"))
 
 
 def test_distance_to_counts_from_the_nearest_hex_of_the_set(game):

@@ -42,10 +42,10 @@ def test_a_unit_cut_off_by_enemy_units_and_zones_of_control_fights_at_half_stren
 def test_out_of_supply_units_move_one_mp_less(game):
     far = Action.move("b1", "0903")  # four clear hexes east of 0503
     cut_off = new_game(game).arrange({"b1": "0503", "r1": "0302", "r3": "1001"}, phase="blue_move")
-    assert cut_off.allowance("b1") == 3 and far not in cut_off.legal_actions()
-    assert Action.move("b1", "0803") in cut_off.legal_actions()
+    assert cut_off.allowance("b1") == 3 and not cut_off.is_legal(far)
+    assert cut_off.is_legal(Action.move("b1", "0803"))
     open_road = new_game(game).arrange({"b1": "0503", "b3": "0303", "r1": "0302", "r3": "1001"}, phase="blue_move")
-    assert open_road.allowance("b1") == 4 and far in open_road.legal_actions()
+    assert open_road.allowance("b1") == 4 and open_road.is_legal(far)
 
 
 def test_supply_is_asked_when_the_rule_is_evaluated(game):

@@ -33,7 +33,7 @@ def at(game, units, phase="de_move_1", turn=9):
 
 def reach(state, uid):
     """Every hex `uid` may move to now, with its MP cost."""
-    return {a.hex: state.move_cost(uid, a.hex) for a in state.legal_actions() if a.kind == "move" and a.unit == uid}
+    return {a.hex: state.move_cost(uid, a.hex) for a in state.moves_of(uid) if a.kind == "move"}
 
 
 def refusal(state, action):

@@ -121,7 +121,7 @@ def disrupted(state, uid: str) -> bool:
 
 
 def moves(state, uid: str) -> set[str]:
-    return {a.hex for a in state.legal_actions() if a.kind == "move" and a.unit == uid}
+    return {a.hex for a in state.moves_of(uid) if a.kind == "move"}
 
 
 def refused(state, action: Action) -> str:

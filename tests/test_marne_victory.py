@@ -447,7 +447,7 @@ def test_the_free_set_up_places_each_army_inside_its_boundary_germans_first():
             hexes = {a.hex for a in state.legal_actions() if a.kind == "place"}
             assert hexes == set(MAP.zones["zone_de_1"]) and "1212" in hexes
             outside = next(h for h in MAP.zones["zone_de_2"] if h not in MAP.zones["zone_de_1"])
-            assert Action.place("de_3", outside) not in state.legal_actions()
+            assert not state.is_legal(Action.place("de_3", outside))
             state.apply_action(Action.place("de_3", "1212"))
         if state.phase.id == "paris_garrison_setup":
             state.apply_action(Action.place("fr_45alg"))
@@ -483,7 +483,7 @@ def test_the_pursuit_starts_on_30_aug_with_only_paris_garrison_and_forts_on_the_
     assert all(GAME.units[u].side == "allies" for u in entering)
     gb_entry = set(MAP.zones["entry_bef"])
     assert gb_entry <= set(MAP.edges["north"])
-    assert gb_entry <= {a.hex for a in state.legal_actions() if a.unit == "gb_1"}
+    assert gb_entry <= {a.hex for a in state.moves_of("gb_1")}
     # The Germans come on 31 Aug, on the north edge too (11.4D).
     germans = [uid for uid, u in GAME.units.items() if u.side == "germany" and state.status(uid) == "pending"]
     assert germans and min(state.arrival_turn(u) for u in germans) == 2
@@ -510,7 +510,7 @@ def test_the_pursuit_set_up_is_five_french_units_inside_the_paris_garrison():
     assert all(GAME.units[u].move == 3 and GAME.units[u].side == "allies" for u in pool)
     state.apply_action(Action.place("fr_45alg"))
     assert {a.hex for a in state.legal_actions() if a.kind == "place"} == set(MAP.zones["zone_paris_garrison"])
-    assert Action.place("fr_45alg", "0810") not in state.legal_actions()   # 0810: outside the garrison's boundary
+    assert not state.is_legal(Action.place("fr_45alg", "0810"))   # 0810: outside the garrison's boundary
     assert "0810" not in MAP.zones["zone_paris_garrison"]
     placed = _pursuit_placed()
     assert (placed.turn, placed.phase.id) == (1, "de_move_1")
@@ -546,7 +546,7 @@ def test_german_reinforcements_may_wait_or_sidestep_a_blocked_entry_boundary():
     blockers = dict(zip(["fr_45alg", "fr_92t", "fr_83t", "fr_89t", "fr_mar", "fr_14"], ["0201", "0401", "0601", "0801", "1001", "1201"]))
     state = at({**blockers, "de_17": "pending"}, turn=2, phase="de_move_1", scenario="pursuit")
     assert all(h in blockers.values() or h in state.enemy_zoc("germany") for h in entry)
-    options = [a for a in state.legal_actions() if a.unit == "de_17"]
+    options = [a for a in [*state.legal_actions(), *state.moves_of("de_17")] if a.unit == "de_17"]
     assert Action.delay("de_17") in options                          # Germany may hold it back
     assert state.explain("end") is None                               # ... for as long as it likes
     assert Action.move("de_17", "1401") in options                    # or step just right of the boundary
@@ -555,7 +555,7 @@ def test_german_reinforcements_may_wait_or_sidestep_a_blocked_entry_boundary():
     assert all(state.move_cost("de_17", a.hex) > 1 for a in options if a.hex in entry)
     # An unblocked boundary is entered as printed, and the unit may still wait.
     free = at({"de_17": "pending"}, turn=2, phase="de_move_1", scenario="pursuit")
-    hexes = {a.hex for a in free.legal_actions() if a.unit == "de_17" and a.kind == "move"}
+    hexes = {a.hex for a in free.moves_of("de_17") if a.kind == "move"}
     assert set(entry) <= hexes and Action.delay("de_17") in free.legal_actions()
 
 
@@ -565,7 +565,7 @@ def test_allied_reinforcements_must_enter_on_time_sidestepping_a_blocked_boundar
     blockers = dict(zip(["de_3", "de_4", "de_5", "de_6"], ["0901", "1101", "1301", "1501"]))
     state = at({**blockers, "gb_1": "pending"}, turn=1, phase="al_move_1", scenario="pursuit")
     assert all(h in blockers.values() or h in state.enemy_zoc("allies") for h in entry)
-    options = [a for a in state.legal_actions() if a.unit == "gb_1"]
+    options = [a for a in [*state.legal_actions(), *state.moves_of("gb_1")] if a.unit == "gb_1"]
     assert Action.delay("gb_1") not in options
     assert "may not be held back" in state.explain("end")
     # The nearest free hexes on either side of the boundary (0801 and 1601 lie in German ZOCs).

@@ -17,11 +17,11 @@ def at(metz, units, phase="us_movement", turn=2, options=()):
 
 
 def destinations(state, uid):
-    return {a.hex for a in state.legal_actions() if a.kind == "move" and a.unit == uid}
+    return {a.hex for a in state.moves_of(uid) if a.kind == "move"}
 
 
 def exits(state, uid):
-    return {a.edge for a in state.legal_actions() if a.kind == "exit" and a.unit == uid}
+    return {a.edge for a in state.moves_of(uid) if a.kind == "exit"}
 
 
 @rule("metz:7.11")

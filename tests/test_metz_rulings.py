@@ -17,7 +17,7 @@ def at(metz, units, phase="us_combat", turn=2, options=()):
 
 
 def destinations(state, uid):
-    return {a.hex for a in state.legal_actions() if a.kind == "move" and a.unit == uid}
+    return {a.hex for a in state.moves_of(uid) if a.kind == "move"}
 
 
 @rule("metz:10.4")
@@ -80,6 +80,6 @@ def test_over_stacking_is_checked_at_the_end_of_a_combat_phase_too(metz):
 @rule("metz:7.51")
 def test_a_corner_hex_may_leave_by_either_edge(metz):
     state = at(metz, {"de_1125": "0101", "us_357": "0911"}, phase="germany_movement")
-    exits = {a.edge for a in state.legal_actions() if a.kind == "exit" and a.unit == "de_1125"}
+    exits = {a.edge for a in state.moves_of("de_1125") if a.kind == "exit"}
     assert exits == {"north", "west"}
     assert state.parse_action("exit 1125 north") == Action.exit("de_1125", "north")

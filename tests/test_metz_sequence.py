@@ -14,7 +14,7 @@ def at(metz, units, phase="us_movement", turn=1, options=()):
 
 
 def destinations(state, uid):
-    return {a.hex for a in state.legal_actions() if a.kind == "move" and a.unit == uid}
+    return {a.hex for a in state.moves_of(uid) if a.kind == "move"}
 
 
 @rule("metz:4.0")

@@ -10,6 +10,7 @@ import pytest
 from rulec.engine import new_game
 from rulec.players import GreedyPlayer, RandomPlayer
 from rulec.players.evaluation import Evaluator, zones_counted
+from rulec.players.base import legal_orders
 from rulec.players.match import play_match
 from made_up_maps import made_up_map_game
 
@@ -48,7 +49,7 @@ def test_scoring_from_the_last_full_score_equals_scoring_afresh(which, metz):
     rng = random.Random(5)
     compared = 0
     while not state.is_terminal() and compared < 400:
-        actions = state.legal_actions()
+        actions = legal_orders(state)
         for action in rng.sample(actions, min(8, len(actions))):
             child = state.clone()
             child.apply_action(action)
@@ -72,7 +73,7 @@ def test_a_moves_quick_value_is_the_score_of_the_position_it_makes(which, metz):
         if state.is_chance_node():
             state.apply_action(state.chance_outcomes()[0][0])
             continue
-        actions = state.legal_actions()
+        actions = legal_orders(state)
         moves = [a for a in actions if a.kind == "move"]
         if moves and state.pending is None:
             seat = state.current_player()
@@ -101,7 +102,7 @@ def test_the_greedy_player_plays_out_the_best_moves_by_their_quick_value(metz, m
     play_match(state, [RandomPlayer(1), RandomPlayer(2)], seed=2, max_turns=1)
     while state.phase.kind != "movement" or state.pending is not None:
         state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[-1])
-    actions, seat = state.legal_actions(), state.current_player()
+    actions, seat = legal_orders(state), state.current_player()
     player, evaluator = GreedyPlayer(1), Evaluator(metz)
     kept = greedy.shortlist(state, actions, seat, evaluator)
     moves = [i for i, a in enumerate(actions) if a.kind == "move"]

@@ -116,7 +116,7 @@ def test_a_full_turn_of_drive_on_metz_by_clicks(browser, metz, tmp_path):
         WebDriverWait(browser, 10).until(lambda d: d.find_elements(By.CSS_SELECTOR, "polygon.reach"))
         reach = {p.get_attribute("data-hex") for p in browser.find_elements(By.CSS_SELECTOR, "polygon.reach")}
         state = new_game(metz, seed=1)
-        assert reach == {a.hex for a in state.legal_actions() if a.kind == "move" and a.unit == "us_357"}
+        assert reach == {a.hex for a in state.moves_of("us_357") if a.kind == "move"}
         click_hex(browser, "0304")
         wait_steps(browser, 1)
         assert browser.find_element(By.CSS_SELECTOR, 'g.piece[data-unit="us_357"]').get_attribute("data-hex") == "0304"

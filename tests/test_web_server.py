@@ -50,7 +50,7 @@ def test_the_pages_and_a_new_game_with_its_legal_orders(client, metz):
     assert 'class="map-sheet"' in page and 'id="counter-us_357-base"' in page
     view = client.get(f"/api/games/{game_id}").json()
     state = new_game(metz, seed=1)
-    assert [a["text"] for a in view["legal"]] == [state.action_to_string(a) for a in state.legal_actions()]
+    assert [a["text"] for a in view["legal"]] == [state.action_to_string(a) for a in state.legal_orders()]
     assert view["deciding"] == "us" and view["turn"] == 1
     assert {u["name"]: u["hex"] for u in view["units"] if u["status"] == "map"} == \
         {state.unit_name(u): h for u, h in state.positions.items()}
@@ -211,7 +211,7 @@ def test_move_costs_for_the_hover_are_the_engines(client, metz):
     game_id = start(client)
     costs = client.get(f"/api/games/{game_id}/costs/us_357").json()["costs"]
     state = new_game(metz, seed=1)
-    reach = {a.hex for a in state.legal_actions() if a.kind == "move" and a.unit == "us_357"}
+    reach = {a.hex for a in state.moves_of("us_357") if a.kind == "move"}
     assert set(costs) == reach and costs == {h: state.move_cost("us_357", h) for h in reach}
     assert client.get(f"/api/games/{game_id}/costs/nobody").json()["costs"] == {}
 

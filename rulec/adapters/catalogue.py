@@ -16,6 +16,9 @@ Three arguments need a position to be read:
     - placements: a placement's first step, `place UNIT`, is numbered by its unit; its
       second, `place UNIT HEX`, by its hex alone (block "place_in"), the unit being the
       one the position has chosen: units + hexes numbers, not units x hexes.
+
+A move's first step, `move UNIT` (no hex), is numbered by its unit (block "move_unit");
+its second, `move UNIT HEX`, in the `move` block, as a move given at once is.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ if TYPE_CHECKING:
     from rulec.engine.state import GameState
 
 PLACE_IN = "place_in"  # the block of `place UNIT HEX` (an action of kind place with a hex)
+MOVE_UNIT = "move_unit"  # the block of `move UNIT` (an action of kind move without a hex: the unit chosen)
 
 # What each kind's arguments are, in order: an Action field name, "?" when it may be None
 # (`advance none`), "path" for a retreat path. Chance (`roll`) is numbered apart (chance_outcome).
@@ -53,6 +57,7 @@ ARGUMENTS: dict[str, tuple[str, ...]] = {
     # Kinds added later go below, so that the numbers of the kinds above stay as they were.
     "place": ("unit",),  # a placement phase's first step: the unit (set-up, replacements)
     PLACE_IN: ("hex",),  # its second step, `place UNIT HEX`: the hex, for the unit the position has chosen
+    MOVE_UNIT: ("unit",),  # a move's first step, `move UNIT`: the unit chosen to move
 }
 CHANCE_KINDS = (ROLL,)
 
@@ -62,6 +67,15 @@ SPACES: dict[str, Callable[[Game], Sequence]] = {
     "hex": lambda game: tuple(game.map.hexes),
     "edge": lambda game: tuple(game.map.edges),
 }
+
+
+def _block(action: Action) -> str:
+    """The block an action is numbered in: its kind's, but for the steps that share a kind with another."""
+    if action.kind == PLACE and action.hex is not None:
+        return PLACE_IN
+    if action.kind == MOVE and action.hex is None:
+        return MOVE_UNIT
+    return action.kind
 
 
 class NotInCatalogue(ValueError):
@@ -117,7 +131,7 @@ class Catalogue:
         found = self._numbers.get(action)
         if found is not None:
             return found
-        block = PLACE_IN if action.kind == PLACE and action.hex is not None else action.kind
+        block = _block(action)
         arguments = ARGUMENTS.get(block)
         if arguments is None:
             raise NotInCatalogue(f"action kind '{action.kind}' has no number: add it to "
@@ -148,6 +162,8 @@ class Catalogue:
         fields: dict = {}
         if kind == PLACE_IN:
             return Action.place(self._placing(state), self.hexes[code])
+        if kind == MOVE_UNIT:
+            return Action.move(self._space("unit")[code])
         for argument in reversed(ARGUMENTS[kind]):
             size = self._space_size(argument)
             code, digit = divmod(code, size)

@@ -470,6 +470,8 @@ def describe_order(state: Any, action: Any, text: str) -> str:
     unit_id = getattr(action, "unit", None)
     name = state.unit_name(unit_id) if unit_id and hasattr(state, "unit_name") else unit_id
     here = view.unit_hexes(state).get(unit_id) if unit_id else None
+    if kind == "move" and name and getattr(action, "hex", None) is None:
+        return f"{name} is chosen to move" + (f" from {here}" if here else " onto the map")
     if kind == "move" and name:
         spent = _movement_points(state, unit_id, state.move_cost(unit_id, action.hex)
                                  if hasattr(state, "move_cost") else None)

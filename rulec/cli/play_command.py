@@ -33,6 +33,7 @@ from rulec.players import QuitGame
 from rulec.cli.arguments import bounded_int
 from rulec.check.locate import expression_span
 from rulec.players.match import ChanceDice, play_match
+from rulec.players.base import legal_orders
 from rulec.runtime.errors import ExpressionFailed
 from rulec.players.saves import SavedGame, check_writable, game_hash, history_strings, read_save, restore, write_save
 from rulec.players.setup import PLAYER_KINDS, build_players, check_options, parse_player_specs
@@ -305,7 +306,7 @@ class _OrderCompletion:
             return list(self.commands)
         moment = (id(self.state), len(self.state.history()))  # the state changes in place as orders are given
         if self._texts[0] != moment:
-            texts = [self.state.action_to_string(a) for a in self.state.legal_actions()]
+            texts = [self.state.action_to_string(a) for a in legal_orders(self.state)]
             self._texts = (moment, texts + list(self.commands))
         return self._texts[1]
 

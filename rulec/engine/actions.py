@@ -23,8 +23,9 @@ KINDS = (MOVE, EXIT, DELAY, ATTACK, WITH, RESOLVE, CANCEL, FIGHT, ROLL, RETREAT,
 class Action:
     """One decision.
 
-    move:    `unit` to `hex` (from the map, or entering it when the unit is off the map)
-    exit:    `unit` leaves the map by `edge`
+    move:    `unit` is chosen to move (no hex: a movement phase's first step), or moves to `hex`
+             (its second step, or both at once), from the map or entering it from off the map
+    exit:    `unit` leaves the map by `edge` (a second step, or at once)
     delay:   `unit`, a reinforcement due now, is held back one turn
     attack:  a battle against the enemy-occupied `hex` is declared (its attackers follow);
              with `units` it is a whole battle in one order, the old notation
@@ -32,7 +33,7 @@ class Action:
     with:    `unit` joins the battle being declared
     resolve: the battle being declared is fought (its die roll follows); in a game that
              declares every battle first, it is declared and waits for its `fight`
-    cancel:  the battle being declared is called off (or the unit chosen to be placed is put back)
+    cancel:  the battle being declared is called off (or the unit chosen to move or be placed is put back)
     fight:   the declared battle against `hex` is fought now (games that declare every battle first)
     roll:    chance: the die shows `number`
     retreat: the retreating unit (the first one waiting) goes along `path`
@@ -68,7 +69,12 @@ class Action:
                 and self.number == other.number)
 
     @staticmethod
-    def move(unit: str, hex: str) -> "Action":
+    def move(unit: str, hex: str | None = None) -> "Action":
+        if hex is None:
+            found = _CHOOSE.get(unit)
+            if found is None:
+                found = _CHOOSE[unit] = Action(MOVE, unit=unit)
+            return found
         return Action(MOVE, unit=unit, hex=hex)
 
     @staticmethod
@@ -144,6 +150,7 @@ _RESOLVE = Action(RESOLVE)
 _CANCEL = Action(CANCEL)
 _TARGETS: dict[str, Action] = {}  # hex -> `attack HEX`, made once (hex ids are the same strings in every game)
 _WITH: dict[str, Action] = {}  # unit id -> `with UNIT`
+_CHOOSE: dict[str, Action] = {}  # unit id -> `move UNIT`, a move's first step
 
 
 def expand(action: Action) -> list[Action]:
@@ -199,10 +206,10 @@ class ActionSyntaxError(ValueError):
 def format_action(action: Action, name: dict[str, str]) -> str:
     """The text form; `name` maps unit ids to the names players use."""
     kind = action.kind
-    if kind == MOVE or (kind == PLACE and action.hex is not None):
+    if (kind == MOVE or kind == PLACE) and action.hex is not None:
         return f"{kind} {name[action.unit]} {action.hex}"
-    if kind == PLACE:
-        return f"place {name[action.unit]}"
+    if kind == PLACE or kind == MOVE:
+        return f"{kind} {name[action.unit]}"
     if kind == EXIT:
         return f"exit {name[action.unit]} {action.edge}"
     if kind in (DELAY, REMOVE, WITH, LOSE):
@@ -223,7 +230,7 @@ def format_action(action: Action, name: dict[str, str]) -> str:
 
 
 _USAGE = {
-    MOVE: "move UNIT HEX", EXIT: "exit UNIT EDGE", DELAY: "delay UNIT", ATTACK: "attack HEX [with UNIT...]",
+    MOVE: "move UNIT [HEX]", EXIT: "exit UNIT EDGE", DELAY: "delay UNIT", ATTACK: "attack HEX [with UNIT...]",
     WITH: "with UNIT", RESOLVE: "resolve", CANCEL: "cancel", FIGHT: "fight HEX",
     ROLL: "roll N", RETREAT: "retreat HEX [HEX...]", LOSE: "lose UNIT", ADVANCE: "advance UNIT HEX | advance none",
     REMOVE: "remove UNIT", PLACE: "place UNIT [HEX]", END: "end",
@@ -246,6 +253,8 @@ def parse_words(text: str, unit_id, hex_id) -> Action:
 
     if kind == PLACE and len(args) == 1:
         return Action.place(unit_id(args[0]))
+    if kind == MOVE and len(args) == 1:
+        return Action.move(unit_id(args[0]))
     if kind == MOVE or kind == PLACE:
         need(2)
         return Action(kind, unit=unit_id(args[0]), hex=hex_id(args[1]))

@@ -100,12 +100,28 @@ def _over_stacked(state: GameState, ended: int) -> list[str]:
     return [h for h, n in counts.items() if n > limit]
 
 
+def _check_choice(state: GameState) -> list[str]:
+    """Every unit offered to move has somewhere to go: its second step lists exactly its moves, and cancel."""
+    problems = []
+    for action in state.legal_actions():
+        if action.kind == "move" and action.hex is None:
+            moves = state.moves_of(action.unit)
+            if not moves:
+                problems.append(f"'{action}' is offered but the unit has no move")
+            chosen = state.clone()
+            chosen.apply_action(action)
+            if set(chosen.legal_actions()) != {*moves, Action.cancel()}:
+                problems.append(f"after '{action}' the orders are not the unit's moves and cancel")
+            break  # one a position: a clone each is not cheap
+    return problems
+
+
 def _refuses_nonsense(state: GameState, rng: random.Random) -> list[str]:
     """Random orders that are not legal must raise IllegalAction, explain themselves and change nothing."""
     problems = []
     units = list(state.game.units)
     hexes = list(state.tables.hexes)
-    legal = set(state.legal_actions())
+    legal = {*state.legal_actions(), *state.legal_orders()}
     tries = [Action.move(rng.choice(units), rng.choice(hexes)), Action.exit(rng.choice(units), "nowhere"),
              Action.attack(rng.choice(hexes)), Action.with_unit(rng.choice(units)), Action.resolve(),
              Action.lose(rng.choice(units)), Action.delay(rng.choice(units)),
@@ -154,6 +170,7 @@ def random_game(game: Game, seed: int, report: Report, max_actions: int = 5000,
             report.problems.append(f"{where}: '{text}' does not read back: {error}")
         if step % 11 == 0:
             report.problems += [f"{where}: {p}" for p in _refuses_nonsense(state, rng)]
+            report.problems += [f"{where}: {p}" for p in _check_choice(state)]
         if step % 37 == 0 or state.pending is not None:  # mid-battle states are the tricky ones
             before = snapshot(state)
             copy = state.clone()

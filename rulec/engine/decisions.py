@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from rulec.engine import advances, battles, effects, placement, retreats
 from rulec.engine.actions import Action
-from rulec.engine.frames import Advance, Declare, Declared, Effects, Loss, Placing, Remove, Retreat, Roll
+from rulec.engine.frames import Advance, Declare, Declared, Effects, Loss, Moving, Placing, Remove, Retreat, Roll
 
 if TYPE_CHECKING:
     from rulec.engine.state import GameState
@@ -56,6 +56,20 @@ def _remove_why(state: "GameState", frame: Remove, action: Action) -> tuple[str,
     return f"{frame.side} must first remove units from over-stacked hexes", "overstack"
 
 
+# ------------------------------------------------------------ a move's second step
+def _moving_legal(state: "GameState", frame: Moving) -> list[Action]:
+    return [*state.moves_of(frame.unit), Action.cancel()]
+
+
+def _moving_apply(state: "GameState", frame: Moving, action: Action) -> None:
+    raise AssertionError("GameState.apply_action carries out a move's second step itself, as it does a move at once")
+
+
+def _moving_why(state: "GameState", frame: Moving, action: Action) -> tuple[str, str | None]:
+    name = state.tables.short_name.get(frame.unit, frame.unit)
+    return f"where {name} goes is due: 'move {name} HEX' (or 'exit {name} EDGE'), or 'cancel' to choose another unit", None
+
+
 HANDLERS: dict[type, Handler] = {
     Declare: Handler(battles.declare_legal, battles.declare_apply, _waits, battles.declare_why, lambda s, f: f.side),
     Declared: Handler(battles.declared_legal, battles.declared_apply, _waits, battles.declared_why,
@@ -70,4 +84,5 @@ HANDLERS: dict[type, Handler] = {
                      lambda s, f: f.side),
     Remove: Handler(_remove_legal, _remove_apply, _waits, _remove_why, lambda s, f: f.side),
     Placing: Handler(placement.placing_legal, placement.placing_apply, _waits, placement.placing_why, lambda s, f: f.side),
+    Moving: Handler(_moving_legal, _moving_apply, _waits, _moving_why, lambda s, f: f.side),
 }

@@ -15,6 +15,7 @@ from rulec.engine.actions import (ADVANCE, ATTACK, CANCEL, DELAY, END, EXIT, LOS
                                   WITH, Action)
 from rulec.engine import battles, duties, markers
 from rulec.engine.decisions import HANDLERS
+from rulec.engine.frames import Moving
 from rulec.engine.movement import reachable
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 
@@ -28,6 +29,9 @@ def why_illegal(state: "GameState", action: Action) -> tuple[str, str | None]:
     if state.terminal:
         return "the game is over", None
     frame = state.pending
+    if frame.__class__ is Moving and action.kind in (MOVE, EXIT) and action.unit == frame.unit and (
+            action.hex is not None or action.kind == EXIT):
+        return _why_not_move(state, action)  # the chosen unit's move, refused for the reason a move at once would be
     if frame is not None:
         return HANDLERS[frame.__class__].why(state, frame, action)
     kind, phase = action.kind, state.phase
@@ -86,6 +90,8 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
             return (f"{name} began the phase in an enemy zone of control: it may leave it only with its first step "
                     f"costing {leave.cost} MP more{free}", "withdrawal")
     reach = state._reach(uid)
+    if action.kind == MOVE and action.hex is None:
+        return f"{name} has no hex it may move to now", "movement_allowance"
     if action.kind == EXIT:
         if not state.game.movement.exit_map:
             return "units may not leave the map", "exit"

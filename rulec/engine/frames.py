@@ -136,4 +136,12 @@ class Placing:
     unit: str
 
 
-Frame = Declare | Declared | Roll | Effects | Retreat | Loss | Advance | Remove | Placing
+@dataclass(frozen=True)
+class Moving:
+    """A move's second step: `side` has chosen `unit` and now chooses where it goes (or goes back)."""
+
+    side: str
+    unit: str
+
+
+Frame = Declare | Declared | Roll | Effects | Retreat | Loss | Advance | Remove | Placing | Moving

@@ -31,11 +31,11 @@ from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, PLACE,
 from rulec.engine.battles import BattleReport
 from rulec.engine.decisions import HANDLERS
 from rulec.engine.explain import why_illegal
-from rulec.engine.frames import Advance, Declare, Frame, Remove, Retreat, Roll
+from rulec.engine.frames import Advance, Declare, Frame, Moving, Remove, Retreat, Roll
 from rulec.engine.context import EngineContext
 from rulec.engine.history import History
 from rulec.engine.markers import MarkerTable
-from rulec.engine.movement import NOWHERE, Leave, MoveCosts, Reach, costs_of, merge_moves, patch_moves, reach_of
+from rulec.engine.movement import NOWHERE, Leave, MoveCosts, Reach, costs_of, merge_moves, reach_of
 from rulec.engine.step_costs import StepCosts
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import Tables, tables_for
@@ -436,6 +436,20 @@ class GameState:
             cached = self._cache["legal"] = self._legal_actions()
         return list(cached)
 
+    def legal_orders(self) -> list[Action]:
+        """The legal actions with each `move UNIT` (a move's first step) replaced by that unit's moves given at
+        once (`move UNIT HEX`, `exit UNIT EDGE`): every order a player may type now, for lists, help and AIs
+        that weigh a move by where it ends. Longer than legal_actions() in a movement phase, by design."""
+        actions = self.legal_actions()
+        if self._stack or self.phase.kind != "movement":
+            return actions
+        return [order for a in actions for order in (self.moves_of(a.unit) if a.kind == MOVE and a.hex is None else (a,))]
+
+    def is_legal(self, action: Action) -> bool:
+        """May `action` be played now? True for the listed actions, and for orders that do two steps at once
+        (`move UNIT HEX`, `exit UNIT EDGE`, `place UNIT HEX`), which are legal without being listed."""
+        return self._is_legal(self._canonical(action))
+
     def may_end_phase(self) -> bool | None:
         """Is `end` among the legal actions, when that is known without listing them all (an AI looking ahead asks of
         many positions whether the mover is free or reacting): True or False, or None when only the list tells."""
@@ -485,40 +499,64 @@ class GameState:
         return actions
 
     def _movement_actions(self) -> list[Action]:
+        """A movement phase's own decision: `move UNIT` (the unit's destination is the next decision) for each unit
+        with somewhere to go, and `delay UNIT` for each reinforcement that may be held back. Choosing first the unit,
+        then its hex keeps every decision small: never every unit times every hex."""
         actions: list[Action] = []
-        full = self._full_hexes()
-        free = self._uncounted()
-        ends_rule = self.game.movement.may_end_move
-        # A move changes the stacking in two hexes only: a unit that can end its move in
-        # neither keeps the moves it had before (see apply_action).
-        left, entered, before = self._cache.get("moves before") or (None, None, {})
-        segments: dict[str, list[Action] | tuple[Action, ...]] = {}  # unit -> its legal moves
-        where, moved, unmoved = self.where, self.moved, self._phase_moves
-        held = markers.forbidden(self, "move") if self.markers.units else ()
+        choose = Action.move
         for uid in self._movers:
-            if uid in moved or uid in held:
-                continue
-            status = where[uid]
-            if status == ON_MAP or (status == PENDING and self._arrives_now(uid)):
-                kept = unmoved.get(uid)  # None: its moves depend on where friends stand; redo them
-                moves, exits, hexes, to = kept or self._unit_moves(uid)
-                if ends_rule is not None:  # where a move may end depends on the position: no patching
-                    moves, hexes, to = self._allowed_ends(uid, moves, to)
-                    kept = None
-                legal = before.get(uid) if kept else None
-                if uid in free:  # it does not count for stacking: no hex is full for it
-                    legal = moves
-                elif legal is None:
-                    legal = moves if full.isdisjoint(hexes) else [m for m, h in zip(moves, to) if h not in full]
-                elif left in hexes or entered in hexes:
-                    legal = patch_moves(legal, moves, to, full, (left, entered))
-                segments[uid] = legal
-                actions.extend(legal)
-                actions.extend(exits)
-                if status == PENDING and self._may_delay(uid):
+            if self._may_move_now(uid):
+                if self._has_move(uid):
+                    actions.append(choose(uid))
+                if self.where[uid] == PENDING and self._may_delay(uid):
                     actions.append(self.tables.delay_action(uid))
-        self._cache["moves"] = segments
         return actions
+
+    def _may_move_now(self, uid: str) -> bool:
+        """Is `uid` one of the phasing side's units that may still move this phase (wherever it could go)?"""
+        unit = self._units.get(uid)
+        if unit is None or uid in self.moved or unit.side != self.phase.side:
+            return False
+        if self.phase.movers is not None and uid not in self._movers:  # a phase for some units only
+            return False
+        if self.markers.units and uid in markers.forbidden(self, "move"):
+            return False
+        status = self.where[uid]
+        return status == ON_MAP or (status == PENDING and self._arrives_now(uid))
+
+    def moves_of(self, uid: str) -> list[Action]:
+        """Every legal one-step order of `uid` now: `move UNIT HEX` for each hex it may end its move in, and
+        `exit UNIT EDGE` for each edge it may leave by (a move's second step lists these; each is also legal
+        at once, in place of both steps). Empty when the unit may not move now."""
+        key = ("legal moves", uid)
+        found = self._cache.get(key)
+        if found is None:
+            if not (self.phase.kind == "movement" and not self.terminal and self._may_move_now(uid)):
+                found = ()
+            else:
+                moves, exits, hexes, to = self._unit_moves(uid)
+                if self.game.movement.may_end_move is not None:
+                    moves, hexes, to = self._allowed_ends(uid, moves, to)
+                full = () if uid in self._uncounted() else self._full_hexes()  # a unit that does not count fits anywhere
+                if full and not full.isdisjoint(hexes):
+                    moves = tuple(m for m, h in zip(moves, to) if h not in full)
+                found = (*moves, *exits)
+            self._cache[key] = found
+        return list(found)
+
+    def _has_move(self, uid: str) -> bool:
+        """Has `uid` (a unit that may move now) a legal move or exit? Decided hex by hex, stopping at the first:
+        listing the unit's moves may cost a may_end_move evaluation per hex, and only the chosen unit's are listed."""
+        found = self._cache.get(("legal moves", uid))
+        if found is not None:
+            return bool(found)
+        _, exits, hexes, to = self._unit_moves(uid)
+        if exits:
+            return True
+        full = () if uid in self._uncounted() else self._full_hexes()
+        if self.game.movement.may_end_move is None:
+            return bool(hexes) and (not full or not full.issuperset(hexes))
+        return any(h not in full and self._end_allowed(uid, h) for h in to)
 
     def _unit_moves(self, uid: str) -> tuple[tuple[Action, ...], tuple[Action, ...], KeysView[Hex], tuple[Hex, ...]]:
         """Every move and exit of one unit, before the stacking check, and the destinations as a set and in order.
@@ -556,22 +594,29 @@ class GameState:
         key = ("ends", uid)
         found = self._cache.get(key)
         if found is None:
-            rule = self.game.movement.may_end_move
-            context = EngineContext(self, self._units[uid])
-            keep = []
-            for h in to:
-                context.hex = h
-                keep.append(bool(rule(context)))
+            keep = [self._end_allowed(uid, h) for h in to]
             allowed = tuple(h for h, ok in zip(to, keep) if ok)
             found = self._cache[key] = (tuple(m for m, ok in zip(moves, keep) if ok), frozenset(allowed), allowed)
         return found
+
+    def _end_allowed(self, uid: str, h: Hex) -> bool:
+        """movement { may_end_move } for `uid` ending in `h`, evaluated once a position (and only when asked)."""
+        key = ("end allowed", uid)
+        known = self._cache.get(key)
+        if known is None:
+            known = self._cache[key] = {}
+        ok = known.get(h)
+        if ok is None:
+            context = EngineContext(self, self._units[uid])
+            context.hex = h
+            ok = known[h] = bool(self.game.movement.may_end_move(context))
+        return ok
 
     def may_end_move(self, uid: str, h: Hex) -> bool:
         """Does movement { may_end_move } let `uid` end a move in `h` now (True without the rule)?"""
         if self.game.movement.may_end_move is None:
             return True
-        moves, _, _, to = self._unit_moves(uid)
-        return h in self._allowed_ends(uid, moves, to)[1]
+        return h in self._unit_moves(uid)[2] and self._end_allowed(uid, h)
 
     def _moves_key(self, uid: str) -> tuple:
         """What a unit's moves are kept under within the phase: where it stands, and its allowance when
@@ -686,9 +731,10 @@ class GameState:
 
     def _entries_due(self) -> list[str]:
         """Without reinforcement_delay, the reinforcements due this turn that can enter now and must (docs/rulings.md)."""
-        moves = self._cache.get("moves") if self.game.movement.reinforcement_delay is not True else None
-        return [u for u, legal in (moves or {}).items() if legal and self.where[u] == PENDING and self.due.get(u) == self.turn
-                and not self._delay_allowed(u)]
+        if self.game.movement.reinforcement_delay is True or self.phase.kind != "movement":
+            return []
+        return [u for u in self._movers if self.where[u] == PENDING and self.due.get(u) == self.turn
+                and self._may_move_now(u) and not self._delay_allowed(u) and self._has_move(u)]
 
     def _may_delay(self, uid: str) -> bool:
         return self.due.get(uid) == self.turn and self._delay_allowed(uid)
@@ -980,6 +1026,18 @@ class GameState:
         action = self._canonical(action)
         self._check(action)
         kind = action.kind
+        stack = self._stack
+        if stack and stack[-1].__class__ is Moving:
+            stack.pop()  # a move's second step: the chosen unit moves, exits, or is put back (cancel)
+            if kind == CANCEL:
+                self._history.append(action)
+                self._keep_position()
+                return
+        elif kind == MOVE and action.hex is None:  # a move's first step: the unit is chosen, nothing moves yet
+            self._history.append(action)
+            stack.append(Moving(self.phase.side, action.unit))
+            self._keep_position()
+            return
         before = self._cache
         left = self.pos.get(action.unit) if kind == MOVE or kind == EXIT else None
         self._cache = {}
@@ -992,8 +1050,8 @@ class GameState:
             self._exit(action.unit, action.edge)
         elif kind == DELAY:
             self.due[action.unit] = self.turn + 1
-        elif self._stack:
-            frame = self._stack[-1]
+        elif stack:
+            frame = stack[-1]
             HANDLERS[frame.__class__].apply(self, frame, action)
             self._settle()
         elif kind == ATTACK:
@@ -1016,6 +1074,11 @@ class GameState:
                     if key == "occupants" or (key.__class__ is tuple and key[0] in _WHERE_UNITS_STAND):
                         self._cache.setdefault(key, value)
 
+    def _keep_position(self) -> None:
+        """After a step that moved nothing (a unit chosen to move, or put back): what is known of the position
+        still holds, but not the list of legal actions. A new dict: clones may share the old one."""
+        self._cache = {key: value for key, value in self._cache.items() if key != "legal"}
+
     def _settle(self) -> None:
         """Let the rules make the decisions that need no player (a forced retreat, the next effect of a
         result), until a player must decide or nothing is pending."""
@@ -1027,8 +1090,8 @@ class GameState:
             self._cache = {}
 
     def _carry_over(self, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
-        """After a move, exit or delay: patch what it changed in the cached stacking and moves of the
-        position before, rather than work them out again (the phase goes on, only `uid` moved)."""
+        """After a move, exit or delay: patch what it changed in the cached stacking of the position
+        before, rather than work it out again (the phase goes on, only `uid` moved)."""
         occupants = before.get("occupants")
         if occupants is None:
             return
@@ -1048,8 +1111,6 @@ class GameState:
                     else:
                         full.discard(h)
         self._cache["full"] = full
-        if "moves" in before:
-            self._cache["moves before"] = (left, entered, before["moves"])
 
     def _canonical(self, action: Action) -> Action:
         """Attackers listed in game-file order, whatever order the player named them in."""
@@ -1068,26 +1129,27 @@ class GameState:
 
     def _is_legal(self, action: Action) -> bool:
         kind = action.kind
-        if kind in (MOVE, EXIT) and self._free_to_move():
+        if kind in (MOVE, EXIT, CANCEL) and self._free_to_move():
             # The common case, checked against the one unit's moves rather than every action.
             uid = action.unit
-            unit = self._units.get(uid)
-            phase = self.phase
-            if unit is None or unit.side != phase.side or uid in self.moved or (
-                    self.markers.units and uid in markers.forbidden(self, "move")):
+            if self._stack:  # the second step: the chosen unit's move or exit, or back to the choice of unit
+                if kind == CANCEL:
+                    return True
+                if uid != self._stack[-1].unit or (kind == MOVE and action.hex is None):
+                    return False
+            elif kind == CANCEL:
                 return False
-            if phase.movers is not None and uid not in self._movers:  # a phase for some units only
+            if uid not in self._units or not self._may_move_now(uid):
                 return False
-            where = self.where[uid]
-            if not (where == ON_MAP or (where == PENDING and self._arrives_now(uid))):
-                return False
+            if action.hex is None and kind == MOVE:
+                return self._has_move(uid)
             moves, exits, hexes, to = self._unit_moves(uid)
             if kind == EXIT:
                 return action in exits
             h = action.hex
             if h not in hexes:
                 return False
-            if self.game.movement.may_end_move is not None and h not in self._allowed_ends(uid, moves, to)[1]:
+            if self.game.movement.may_end_move is not None and not self._end_allowed(uid, h):
                 return False
             move = self.tables.move_actions[(uid, h)]  # the one in `moves`
             return (move is action or move == action) and (h not in self._occupants() or self._may_end(uid, h))
@@ -1103,8 +1165,9 @@ class GameState:
         return action in legal
 
     def _free_to_move(self) -> bool:
-        """A movement phase with no removal, battle, retreat or advance pending."""
-        return self.phase.kind == "movement" and not self.terminal and not self._stack
+        """A movement phase with no removal, battle, retreat or advance pending (a unit chosen to move may be)."""
+        return self.phase.kind == "movement" and not self.terminal and (
+            not self._stack or self._stack[-1].__class__ is Moving)
 
     def _move(self, uid: str, h: Hex) -> None:
         reach = self._reach(uid)

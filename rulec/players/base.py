@@ -20,8 +20,15 @@ class Player(Protocol):
     name: str
 
     def choose(self, state: Any) -> Action:
-        """The action to play in `state` (one of `state.legal_actions()`)."""
+        """The action to play in `state` (one of `state.legal_actions()`, or of `legal_orders`)."""
         ...
+
+
+def legal_orders(state: Any) -> list:
+    """Every order legal now, a move given at once (`move UNIT HEX`) rather than in its two steps, where the
+    engine says so (GameState.legal_orders); otherwise the legal actions (a toy game)."""
+    orders = getattr(state, "legal_orders", None)
+    return orders() if orders is not None else state.legal_actions()
 
 
 def sample_chance(state: Any, rng: random.Random) -> Action:

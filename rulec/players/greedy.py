@@ -34,7 +34,7 @@ from itertools import combinations
 from typing import Any
 
 from rulec.engine.actions import Action as EngineAction
-from rulec.players.base import Action
+from rulec.players.base import Action, legal_orders
 from rulec.players.evaluation import Evaluator, evaluator_for
 
 MAX_REACTION_CHOICES = 12  # reactions with more choices are scored as they stand
@@ -70,7 +70,7 @@ class GreedyPlayer:
         planned = self._next_step(state)
         if planned is not None:
             return planned
-        actions = state.legal_actions()
+        actions = legal_orders(state)  # a move weighed by where it ends: both steps at once
         if len(actions) == 1:
             return actions[0]
         seat = state.current_player()

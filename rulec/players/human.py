@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable, TextIO
 
 from rulec.diagnostics import did_you_mean
-from rulec.players.base import Action
+from rulec.players.base import Action, legal_orders
 
 ORDER_FORMS = {
     "move": "move UNIT HEX", "exit": "exit UNIT EDGE", "delay": "delay UNIT (enter on a later turn)",
@@ -35,7 +35,7 @@ see docs/playing.md for a player's guide"""
 def help_text(state: Any) -> str:
     """The order forms, one legal example of each kind allowed now, and the console commands."""
     examples: dict[str, str] = {}
-    for action in state.legal_actions():
+    for action in legal_orders(state):
         text = state.action_to_string(action)
         examples.setdefault(text.split()[0], text)
     lines = ["orders now:"] if examples else ["no orders now"]
@@ -123,7 +123,7 @@ class HumanPlayer:
 
     def _confirm_end(self, state: Any) -> bool:
         """Ending a phase that eliminates units (over-stacked) or leaves due reinforcements off the map asks first."""
-        legal = state.legal_actions()
+        legal = legal_orders(state)
         end = next((a for a in legal if a.kind == "end"), None)
         if end is None or not hasattr(state, "clone"):
             return True
@@ -162,7 +162,7 @@ class HumanPlayer:
         kind); a bare `list` numbers them all when they are few and otherwise sums them up one line per
         unit, since a movement phase has hundreds."""
         wanted = words.lower().split()
-        texts = [(a, state.action_to_string(a)) for a in state.legal_actions()]
+        texts = [(a, state.action_to_string(a)) for a in legal_orders(state)]
         chosen = [(a, t) for a, t in texts if all(w in t.lower().split() for w in wanted)]
         if not chosen:
             self._listed = []
@@ -187,7 +187,7 @@ class HumanPlayer:
         units = self._unit_names(state)
         if not units:
             return
-        texts = [state.action_to_string(a) for a in state.legal_actions()]
+        texts = [state.action_to_string(a) for a in legal_orders(state)]
         left = list(dict.fromkeys(w for t in texts if t.split()[0] in UNIT_ORDERS or t.startswith("attack")
                                   for w in t.split()[1:] if w in units))
         if left and any(t == "end" for t in texts):
@@ -202,7 +202,7 @@ class HumanPlayer:
     def _parse(self, state: Any, line: str) -> list[Action] | None:
         """The steps the line stands for (one, or a whole attack: `attack HEX with UNIT...`)."""
         words = line.split()
-        texts = [state.action_to_string(a) for a in state.legal_actions()]
+        texts = [state.action_to_string(a) for a in legal_orders(state)]
         order_words = sorted({t.split()[0] for t in texts} | set(ORDER_WORDS))
         if words[0].lower() not in order_words:  # not an order at all: a typo of an order word or command?
             hint = (did_you_mean(line, texts) if len(words) > 1 else None) or \

@@ -195,8 +195,7 @@ def create_app(games: dict[str, Any]) -> Starlette:
 
         def work(session: GameSession) -> dict:
             state = session.state
-            hexes = {a.hex for a in (state.legal_actions() if not state.is_terminal() else [])
-                     if a.kind == "move" and a.unit == uid}
+            hexes = {a.hex for a in state.moves_of(uid) if a.kind == "move"}
             costs = {h: state.move_cost(uid, h) for h in sorted(hexes)}
             # A move in a mode such as rail may cost a fraction of a MP: shown as its text ("3/2").
             return {"unit": uid, "costs": {h: c if c is None or isinstance(c, int) else str(c) for h, c in costs.items()}}

@@ -58,7 +58,7 @@ def position_view(state: GameState, kinds: dict[str, str]) -> dict[str, Any]:
                       "face": counter_face(state, uid)})
     # Orders are offered only to a human: an AI's decision is made with the page's "AI move".
     human_decides = deciding not in (None, "chance") and kinds.get(deciding, "human") == "human"
-    legal = state.legal_actions() if human_decides else []
+    legal = state.legal_orders() if human_decides else []  # a move at once: the board sends "move UNIT HEX"
     view: dict[str, Any] = {
         "title": game.info.title, "turn": state.turn, "turn_label": game.info.turn_label(state.turn),
         "phase": state.phase.name, "phase_side": state.phase.side, "deciding": deciding,
