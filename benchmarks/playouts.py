@@ -22,6 +22,7 @@ import argparse
 import cProfile
 import json
 import pstats
+import random
 import sys
 import time
 
@@ -54,20 +55,34 @@ def one_core(game, games: int, scenario: str | None = None, seconds: float | Non
     return played / elapsed, actions / elapsed
 
 
+def decision_sizes(game, scenario: str | None, seed: int = 0) -> tuple[float, int]:
+    """(mean, largest) number of legal actions at the players' decisions of one random game (not timed)."""
+    state = new_game(game, seed=seed, scenario=scenario) if scenario else new_game(game, seed=seed)
+    rng, sizes = random.Random(seed), []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        actions = state.legal_actions()
+        sizes.append(len(actions))
+        state.apply_action(rng.choice(actions))
+    return sum(sizes) / max(1, len(sizes)), max(sizes, default=0)
+
+
 def side_by_side(names: list[str], seconds: float, top: int) -> None:
     """Each game's random playouts per CPU second (each scenario of a game that has them) beside the first
-    game's, then where each game's time goes (its top functions by own time)."""
+    game's, the size of its decisions, then where each game's time goes (its top functions by own time)."""
     rows = []
     for name in names:
         game = load_game(name)
         for scenario in list(game.scenarios) or [None]:
             one_core(game, 1, scenario)  # warm the per-game tables
             playouts, actions = one_core(game, 0, scenario, seconds)
-            rows.append((name + (f" / {scenario}" if scenario else ""), playouts, actions))
-    print(f"random playouts, CPU time on one core (about {seconds:.0f} s a row)")
-    width = max(len(label) for label, _, _ in rows)
-    for label, playouts, actions in rows:
-        print(f"  {label:<{width}} {playouts:9.2f} playouts/s {actions:9.0f} actions/s"
+            rows.append((name + (f" / {scenario}" if scenario else ""), playouts, actions, decision_sizes(game, scenario)))
+    print(f"random playouts, CPU time on one core (about {seconds:.0f} s a row); legal actions a decision, mean and largest")
+    width = max(len(row[0]) for row in rows)
+    for label, playouts, actions, (mean, largest) in rows:
+        print(f"  {label:<{width}} {playouts:9.2f} playouts/s {actions:9.0f} actions/s {mean:6.1f} / {largest:4d} actions"
               f"   x{playouts / rows[0][1]:.3f} of {rows[0][0]}'s playouts/s, x{actions / rows[0][2]:.2f} its actions/s")
     for name in names:
         game = load_game(name)
