@@ -27,6 +27,7 @@ IN_TRACE, IN_BATTLE = "trace", "battle"
 IN_UNIT_MODIFIER = "unit modifier"  # whether the unit is fighting, and on which side of the battle
 IN_MOVE = "move"  # a move's own condition (movement { may_end_move }): the hex the move ends in
 IN_HEX = "hex"  # the hex being considered: a trace's hex, a hex of a retreat path (retreat { prefer may_enter may_end })
+IN_STEP = "step"  # a step between two hexes: a trace's `across`, where `from_hex` is the hex the step leaves
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,9 @@ NAMES.update({n.name: n for n in (
     Name("hex", HEX, "ctx.hex", "in a trace: the hex the path enters (in `lost_when`: the source); in a retreat's "
          "`prefer` and `may_end`: the hex the path ends in, in its `may_enter`: each hex of the path", IN_HEX),
     Name("friendly", SIDE, "ctx.friendly", "in a trace: the side tracing", IN_TRACE),
+    # In a trace's `across` only: each step of the path leaves `from_hex` for `hex`.
+    Name("from_hex", HEX, "ctx.from_hex", "in a trace's `across`: the hex the step leaves (`hex` is the hex it enters)",
+         IN_STEP),
 )})
 # In a unit modifier's `when`: what the unit's strength is being worked out for.
 NAMES.update({n.name: n for n in (
