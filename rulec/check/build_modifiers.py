@@ -20,7 +20,8 @@ from typing import Any
 from rulec.check.fields import plain
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler, to_function
-from rulec.compile.functions import IN_BATTLE, IN_HEX, IN_STEP, IN_TRACE, IN_UNIT_MODIFIER, STATIC
+from rulec.compile.expressions import ExpressionError
+from rulec.compile.functions import HEX_FACTS, IN_BATTLE, IN_HEX, IN_STEP, IN_TRACE, IN_UNIT_MODIFIER, POSITION, STATIC
 from rulec.language.parse import unparse
 from rulec.runtime import model as m
 
@@ -49,8 +50,11 @@ class TraceAndModifierSections:
             across_static, across = (self._through(body["across"], path + ("across",), stepping, _STEP_ON_MAP_ONLY)
                                      if "across" in body else (None, None))
             lost = self.expression(body["lost_when"], path + ("lost_when",), tracing, kinds.BOOL) if "lost_when" in body else None
+            reads = _reads_at_hex([(body.get("through"), tracing), (body.get("lost_when"), tracing),
+                                   (body.get("across"), stepping)])
             result[tid] = m.Trace(id=tid, sources=sources, through=through, through_static=through_static,
-                                  max_length=body.get("max_length"), lost_when=lost, across=across, across_static=across_static)
+                                  max_length=body.get("max_length"), lost_when=lost, across=across, across_static=across_static,
+                                  reads_at_hex=reads)
         return result
 
     def _through(self, value: Any, path: tuple, tracing: ExpressionCompiler,
@@ -114,3 +118,49 @@ def _conjunction(parts: list, compiler: ExpressionCompiler) -> m.Expr | None:
         return None
     tree = parts[0] if len(parts) == 1 else ["and", parts]
     return m.Expr(source=unparse(tree), function=to_function(compiler.source(tree, kinds.BOOL)))
+
+
+def _reads_at_hex(fields: list[tuple[Any, ExpressionCompiler]]) -> tuple[str, ...] | None:
+    """The facts of the position a trace's conditions read, when they read each only at `hex` or `from_hex` through
+    a function of functions.HEX_FACTS (enemy_occupied(hex), enemy_zoc(hex) ...); None when they read it otherwise
+    (`turn`, units(), a neighbour's occupant): the engine then cannot tell which hexes a change touches."""
+    facts: set[str] = set()
+    for value, compiler in fields:
+        if value is None:
+            continue
+        tree = value.get("tree") if isinstance(value, dict) else None
+        found = _hex_facts(tree, compiler) if tree is not None else None
+        if found is None:
+            return None
+        facts |= found
+    return tuple(sorted(facts))
+
+
+def _hex_facts(tree: list, compiler: ExpressionCompiler) -> set[str] | None:
+    try:
+        if POSITION not in compiler.typed(tree).depends:
+            return set()
+    except ExpressionError:  # reported where the field is built
+        return None
+    form = tree[0]
+    if form in ("not", "neg"):
+        parts = [tree[1]]
+    elif form in ("and", "or"):
+        parts = tree[1]
+    elif form == "op":
+        parts = [tree[2], tree[3]]
+    elif form == "call" and tree[1] == "if" and not tree[3]:
+        parts = tree[2]
+    elif form == "call" and tree[1] in HEX_FACTS and not tree[3] and tree[2]:
+        *sides, place = tree[2]
+        still = all(_hex_facts(side, compiler) == set() for side in sides)
+        return {HEX_FACTS[tree[1]]} if still and place in (["name", "hex"], ["name", "from_hex"]) else None
+    else:
+        return None
+    facts: set[str] = set()
+    for part in parts:
+        found = _hex_facts(part, compiler)
+        if found is None:
+            return None
+        facts |= found
+    return facts

@@ -261,6 +261,12 @@ _add(
     Function("abs", (NUMBER,), NUMBER, "abs({0})", "a number without its sign", depends=STATIC),
 )
 
+# Functions whose answer reads the position at their last argument, a hex, and nowhere else, by the fact read
+# there (the occupying sides, the enemy ZOC, the side holding it): a trace whose conditions read the position only
+# so, at `hex` and `from_hex`, is searched again only where those facts changed (rulec/engine/traces.py).
+HEX_FACTS = {"occupied": "occupants", "occupied_by": "occupants", "enemy_occupied": "occupants",
+             "friendly_occupied": "occupants", "enemy_zoc": "zoc", "controls": "holders"}
+
 # Quantifiers over a set with a bound variable: `count(u in S where C)` (count, any, all, select) and
 # `sum(V for u in S where C)` (sum, min, max; 0 over an empty set). The compiler writes them.
 FILTERS = {"count": "how many members of the set meet the condition",

@@ -665,6 +665,9 @@ class Trace:
     lost_when: Expr | None = None
     across: Expr | None = None  # None: no step condition on the position
     across_static: Expr | None = None  # None: no step condition on the map alone
+    # The facts of the position the conditions read, each only at the hex they are about (functions.HEX_FACTS):
+    # the engine then asks them again only where those facts changed. None: they read more (every search afresh).
+    reads_at_hex: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
