@@ -25,6 +25,12 @@ from rulec.pipeline import check  # noqa: E402
 from rulec.runtime.model import Game  # noqa: E402
 
 
+def _items(items) -> str:
+    """A list's items, 50 to a line: a game file's line holds at most 10,000 characters."""
+    items = list(items)
+    return ",\n    ".join(", ".join(items[i:i + 50]) for i in range(0, len(items), 50))
+
+
 def game_text(columns: int, rows: int, units: int, turns: int = 5) -> str:
     """The text of a game on a `columns` x `rows` map with `units` units in all (half a side)."""
     digits = 2 if max(columns, rows) < 100 else 3
@@ -52,14 +58,14 @@ def game_text(columns: int, rows: int, units: int, turns: int = 5) -> str:
         'side west { name = "West" }', 'side east { name = "East" }',
         "map {", "  orientation = flat_top", "  offset = even_columns_down", f"  numbering = {numbering}",
         f"  columns = 1..{columns}", f"  rows = 1..{rows}", "  default_terrain = clear",
-        f"  features {{ forest = [{', '.join(forests) or town}]  town = [{town}] }}",
-        f"  hexsides roads {{ feature = road  sides = [{', '.join(roads)}] }}" if roads else "",
-        f"  hexsides river {{ feature = river  sides = [{', '.join(river)}] }}",
+        f"  features {{ forest = [{_items(forests) or town}]  town = [{town}] }}",
+        f"  hexsides roads {{ feature = road  sides = [{_items(roads)}] }}" if roads else "",
+        f"  hexsides river {{ feature = river  sides = [{_items(river)}] }}",
         "  edges {",
         f"    west = {number(1, 1)}..{number(1, rows)}",
         f"    east = {number(columns, 1)}..{number(columns, rows)}",
         "  }",
-        f"  zones {{ east_bank = [{', '.join(number(c, r) for c in range(middle + 1, min(columns, middle + 3) + 1) for r in range(1, rows + 1))}] }}",
+        f"  zones {{ east_bank = [{_items(number(c, r) for c in range(middle + 1, min(columns, middle + 3) + 1) for r in range(1, rows + 1))}] }}",
         "}",
         "terrain clear { move = 1 }",
         "terrain forest { move = 2  combat_shift = -1 }",

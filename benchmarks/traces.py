@@ -9,7 +9,9 @@ control block and forests never let through, and a modifier halving the strength
 and taking 1 MP from units out of supply. Columns (CPU time):
 
 - fold ms: the first search of a side, its map conditions folded into a set of hexes;
-- search ms: a search in a new position (the fold kept);
+- search ms: a search in a new position (the fold kept, no answer kept);
+- moved ms: a search once one unit has moved a hex, the answers of the position before kept
+  (engine/trace_memory.py: asked again only where occupants or ZOC changed);
 - plain us/action, traced us/action: random play without and with the trace and modifier,
   and their ratio.
 """
@@ -58,18 +60,27 @@ def per_action(game, actions: int, seed: int = 0) -> float:
     return (time.process_time() - started) / actions * 1e6
 
 
-def searches(game) -> tuple[float, float]:
-    """(ms of the first search of a side, ms of a search in a new position)."""
+def searches(game) -> tuple[float, float, float]:
+    """(ms of the first search of a side, ms of a search afresh in a new position, ms of a search once one unit
+    has moved a hex, from the answers kept for the position before)."""
     state = new_game(game)
     unit = next(iter(state.positions))
-    started = time.process_time()
-    EngineContext(state).traced("supply", state.unit(unit))
-    first = time.process_time() - started
+
+    def timed(position) -> float:
+        started = time.process_time()
+        EngineContext(position).traced("supply", position.unit(unit))
+        return (time.process_time() - started) * 1000
+
+    first = timed(state)
     state._cache.clear()  # a new position: the search is done again, the folded map conditions kept
-    started = time.process_time()
-    EngineContext(state).traced("supply", state.unit(unit))
-    again = time.process_time() - started
-    return first * 1000, again * 1000
+    for key in [k for k in state._folded_traces if k[0] == "kept"]:  # and no answer kept (engine/trace_memory.py)
+        del state._folded_traces[key]
+    again = timed(state)
+    places = dict(state.positions)
+    mover = next(uid for uid in places if uid != unit)
+    places[mover] = next(n for n in state.tables.neighbours[places[mover]] if n not in places.values())
+    moved = state.arrange(places)  # shares the kept answers, like a clone
+    return first, again, timed(moved)
 
 
 def main() -> None:
@@ -79,13 +90,13 @@ def main() -> None:
     args = parser.parse_args()
     sizes = QUICK if args.quick else FULL
     actions = args.actions or (60 if args.quick else 2000)
-    print(f"{'hexes':>6} {'units':>6} {'fold ms':>8} {'search ms':>10} {'plain us/action':>16} {'traced us/action':>17} {'ratio':>6}")
+    print(f"{'hexes':>6} {'units':>6} {'fold ms':>8} {'search ms':>10} {'moved ms':>9} {'plain us/action':>16} {'traced us/action':>17} {'ratio':>6}")
     for columns, rows, units in sizes:
         text = game_text(columns, rows, units)
         plain, traced = compile_text(text), compile_text(text + SUPPLY)
-        fold, search = searches(traced)
+        fold, search, moved = searches(traced)
         a, b = per_action(plain, actions), per_action(traced, actions)
-        print(f"{columns * rows:>6} {units:>6} {fold:>8.2f} {search:>10.2f} {a:>16.0f} {b:>17.0f} {b / a:>6.2f}")
+        print(f"{columns * rows:>6} {units:>6} {fold:>8.2f} {search:>10.2f} {moved:>9.2f} {a:>16.0f} {b:>17.0f} {b / a:>6.2f}")
 
 
 if __name__ == "__main__":

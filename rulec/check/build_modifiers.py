@@ -3,6 +3,7 @@
     trace supply {
       from { blue = west  red = [east, 0905] }     # each side's sources: zones, edges, hexes
       through = not enemy_occupied(hex) and (not enemy_zoc(hex) or friendly_occupied(hex))
+      across = not crossing(from_hex, hex, river) or crossing(from_hex, hex, bridge)   # each step
       max_length = 6
       lost_when = enemy_occupied(hex)               # a source held by the enemy supplies nobody
     }
@@ -19,12 +20,15 @@ from typing import Any
 from rulec.check.fields import plain
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler, to_function
-from rulec.compile.functions import IN_BATTLE, IN_HEX, IN_TRACE, IN_UNIT_MODIFIER, STATIC
+from rulec.compile.expressions import ExpressionError
+from rulec.compile.functions import HEX_FACTS, IN_BATTLE, IN_HEX, IN_STEP, IN_TRACE, IN_UNIT_MODIFIER, POSITION, STATIC
 from rulec.language.parse import unparse
 from rulec.runtime import model as m
 
 # What a condition of a trace may depend on and still be folded when the game starts: the map, the hex, the side.
 _MAP_ONLY = frozenset({STATIC, IN_TRACE, IN_HEX})
+# The same for a step's condition (`across`), which may also read the hex the step leaves.
+_STEP_ON_MAP_ONLY = _MAP_ONLY | {IN_STEP}
 _UNIT_ONLY = ("strength_times", "strength_plus", "move_times", "move_plus")
 _BATTLE_ONLY = ("shift", "drm")
 
@@ -35,6 +39,7 @@ class TraceAndModifierSections:
     def traces(self, sides: dict, game_map: m.MapDef | None, compiler: ExpressionCompiler) -> dict[str, m.Trace]:
         result = {}
         tracing = compiler.inside(IN_TRACE)
+        stepping = compiler.inside(IN_TRACE, also=(IN_STEP,))  # `across`: `from_hex` too
         for tid, body in self.get(("trace",), {}).items():
             path = ("trace", tid)
             sources: dict[str, tuple[str, ...]] = {}
@@ -42,20 +47,27 @@ class TraceAndModifierSections:
                 if self.reference(side, sides, "side", path + ("from", side), key=True):
                     sources[side] = tuple(dict.fromkeys(self._source_hexes(value, path + ("from", side), game_map)))
             through_static, through = self._through(body["through"], path + ("through",), tracing) if "through" in body else (None, None)
+            across_static, across = (self._through(body["across"], path + ("across",), stepping, _STEP_ON_MAP_ONLY)
+                                     if "across" in body else (None, None))
             lost = self.expression(body["lost_when"], path + ("lost_when",), tracing, kinds.BOOL) if "lost_when" in body else None
+            reads = _reads_at_hex([(body.get("through"), tracing), (body.get("lost_when"), tracing),
+                                   (body.get("across"), stepping)])
             result[tid] = m.Trace(id=tid, sources=sources, through=through, through_static=through_static,
-                                  max_length=body.get("max_length"), lost_when=lost)
+                                  max_length=body.get("max_length"), lost_when=lost, across=across, across_static=across_static,
+                                  reads_at_hex=reads)
         return result
 
-    def _through(self, value: Any, path: tuple, tracing: ExpressionCompiler) -> tuple[m.Expr | None, m.Expr | None]:
-        """A trace's `through`, split into the conditions that depend on the map alone (folded into a set of
-        hexes when the game starts) and those that depend on the position (asked at each search)."""
+    def _through(self, value: Any, path: tuple, tracing: ExpressionCompiler,
+                 map_only: frozenset[str] = _MAP_ONLY) -> tuple[m.Expr | None, m.Expr | None]:
+        """A trace's `through` (or `across`), split into the conditions that depend on the map alone (folded
+        into a set of hexes, or of blocked steps, when the game starts) and those that depend on the position
+        (asked at each search)."""
         whole = self.expression(value, path, tracing, kinds.BOOL)
         tree = value.get("tree") if isinstance(value, dict) else None
         if whole is None or tree is None:
             return None, whole
         parts = tree[1] if tree[0] == "and" else [tree]
-        static = [p for p in parts if tracing.typed(p, kinds.BOOL).depends <= _MAP_ONLY]
+        static = [p for p in parts if tracing.typed(p, kinds.BOOL).depends <= map_only]
         moving = [p for p in parts if not any(p is q for q in static)]
         return _conjunction(static, tracing), _conjunction(moving, tracing)
 
@@ -106,3 +118,49 @@ def _conjunction(parts: list, compiler: ExpressionCompiler) -> m.Expr | None:
         return None
     tree = parts[0] if len(parts) == 1 else ["and", parts]
     return m.Expr(source=unparse(tree), function=to_function(compiler.source(tree, kinds.BOOL)))
+
+
+def _reads_at_hex(fields: list[tuple[Any, ExpressionCompiler]]) -> tuple[str, ...] | None:
+    """The facts of the position a trace's conditions read, when they read each only at `hex` or `from_hex` through
+    a function of functions.HEX_FACTS (enemy_occupied(hex), enemy_zoc(hex) ...); None when they read it otherwise
+    (`turn`, units(), a neighbour's occupant): the engine then cannot tell which hexes a change touches."""
+    facts: set[str] = set()
+    for value, compiler in fields:
+        if value is None:
+            continue
+        tree = value.get("tree") if isinstance(value, dict) else None
+        found = _hex_facts(tree, compiler) if tree is not None else None
+        if found is None:
+            return None
+        facts |= found
+    return tuple(sorted(facts))
+
+
+def _hex_facts(tree: list, compiler: ExpressionCompiler) -> set[str] | None:
+    try:
+        if POSITION not in compiler.typed(tree).depends:
+            return set()
+    except ExpressionError:  # reported where the field is built
+        return None
+    form = tree[0]
+    if form in ("not", "neg"):
+        parts = [tree[1]]
+    elif form in ("and", "or"):
+        parts = tree[1]
+    elif form == "op":
+        parts = [tree[2], tree[3]]
+    elif form == "call" and tree[1] == "if" and not tree[3]:
+        parts = tree[2]
+    elif form == "call" and tree[1] in HEX_FACTS and not tree[3] and tree[2]:
+        *sides, place = tree[2]
+        still = all(_hex_facts(side, compiler) == set() for side in sides)
+        return {HEX_FACTS[tree[1]]} if still and place in (["name", "hex"], ["name", "from_hex"]) else None
+    else:
+        return None
+    facts: set[str] = set()
+    for part in parts:
+        found = _hex_facts(part, compiler)
+        if found is None:
+            return None
+        facts |= found
+    return facts

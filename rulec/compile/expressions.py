@@ -23,6 +23,7 @@ from rulec.compile import kinds as k
 from rulec.compile.functions import (ABOUT_MARKER, ABOUT_UNIT, AGGREGATES, CONTEXT_NAMES, FILTERS, FUNCTIONS, IN_BATTLE,
                                      IN_HEX, IN_MOVE, IN_TRACE, IN_UNIT_MODIFIER, LATE_KINDS, NAMES, POSITION, STATIC,
                                      UNIT_ATTRIBUTES, Function, known_functions)
+from rulec.compile.functions import IN_STEP
 from rulec.diagnostics import did_you_mean
 from rulec.language.parse import unparse
 from rulec.runtime.model import Game
@@ -33,14 +34,19 @@ _EQUALITY = {"==", "!="}
 # Kinds of game ids, in the order a name that is several things is first read as.
 _ID_KINDS = (k.SIDE, k.UNIT, k.HEX, k.ZONE, k.EDGE, k.TERRAIN, k.UNIT_TYPE, k.FLAG, k.PHASE, k.TRACE, k.MARKER,
              k.HEXSIDE_TYPE)
-_DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER, IN_HEX, IN_MOVE)
+_DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER, IN_HEX, IN_MOVE, IN_STEP)
 # Where names of a field's own context exist, for the message when they are used elsewhere.
 _CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'",
                   IN_BATTLE: "in a battle modifier's 'when', combat's 'may_join' and 'on battle_resolved' hooks",
                   IN_UNIT_MODIFIER: "in a unit modifier's 'when'",
                   IN_HEX: "in a trace's 'through' and 'lost_when', a retreat's 'prefer', 'may_enter' and 'may_end', "
                           "movement's 'may_end_move' and 'entry_blocked', and leave_zoc's 'into_zoc'",
-                  IN_MOVE: "in movement's 'may_end_move', 'entry_blocked' and leave_zoc's 'into_zoc'"}
+                  IN_MOVE: "in movement's 'may_end_move', 'entry_blocked' and leave_zoc's 'into_zoc'",
+                  IN_STEP: "in a trace's 'across', a condition on each step of the path"}
+# What to write instead, for the names of a context whose mistake has a usual fix.
+_CONTEXT_HINT = {IN_STEP: "a condition on a hexside crossed (a river, a ridge) goes in the trace's "
+                          "'across = ...', where from_hex is the hex a step leaves and hex the hex it enters: "
+                          "across = not crossing(from_hex, hex, river)"}
 
 
 class ExpressionError(Exception):
@@ -103,7 +109,8 @@ class ExpressionCompiler:
     def check_within(self, what: str, depends: frozenset[str] | str) -> None:
         for context in _CONTEXT_WHERE:
             if context in ({depends} if isinstance(depends, str) else depends) and context not in self.within:
-                raise ExpressionError("unknown-name", f"'{what}' exists only {_CONTEXT_WHERE[context]}")
+                raise ExpressionError("unknown-name", f"'{what}' exists only {_CONTEXT_WHERE[context]}",
+                                      _CONTEXT_HINT.get(context))
 
     def for_marker(self) -> "ExpressionCompiler":
         """The compiler for a marker's `expires`, about no unit."""
@@ -375,10 +382,15 @@ class ExpressionCompiler:
         if names_a_thing:
             wanted = "zone" if kind == k.AREA else kind
             known = sorted(self.names_by_kind.get(k.ZONE, frozenset()) | self.names_by_kind.get(k.EDGE, frozenset())
-                           if kind == k.AREA else self.names_by_kind.get(kind, frozenset()))
+                           if kind == k.AREA else self.names_by_kind.get(kind, frozenset())) + self.builtin_names(kind)
             raise ExpressionError("wrong-kind-argument", f"{label} of '{function}' must name {k.article(wanted)}, not '{tree[1]}'",
                                   did_you_mean(str(tree[1]), known), node=tree)
         raise self.wrong_kind(f"{label} of '{function}' must be {k.article(kind)}, not {k.article(result.kind)}", tree, kind)
+
+    def builtin_names(self, kind: str) -> list[str]:
+        """The built-in names of a kind this field may use (`hex`, `from_hex` where a hex belongs), for did-you-mean."""
+        return [n for n, name in NAMES.items() if name.kind == kind and (name.depends != ABOUT_UNIT or self.about_unit)
+                and (name.depends not in _CONTEXT_WHERE or name.depends in self.within)]
 
     def if_call(self, args: list, keywords: dict, scope: dict[str, str], want: tuple[str, ...] | None) -> Typed:
         if keywords:

@@ -27,6 +27,7 @@ IN_TRACE, IN_BATTLE = "trace", "battle"
 IN_UNIT_MODIFIER = "unit modifier"  # whether the unit is fighting, and on which side of the battle
 IN_MOVE = "move"  # a move's own condition (movement { may_end_move }): the hex the move ends in
 IN_HEX = "hex"  # the hex being considered: a trace's hex, a hex of a retreat path (retreat { prefer may_enter may_end })
+IN_STEP = "step"  # a step between two hexes: a trace's `across`, where `from_hex` is the hex the step leaves
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,9 @@ NAMES.update({n.name: n for n in (
     Name("hex", HEX, "ctx.hex", "in a trace: the hex the path enters (in `lost_when`: the source); in a retreat's "
          "`prefer` and `may_end`: the hex the path ends in, in its `may_enter`: each hex of the path", IN_HEX),
     Name("friendly", SIDE, "ctx.friendly", "in a trace: the side tracing", IN_TRACE),
+    # In a trace's `across` only: each step of the path leaves `from_hex` for `hex`.
+    Name("from_hex", HEX, "ctx.from_hex", "in a trace's `across`: the hex the step leaves (`hex` is the hex it enters)",
+         IN_STEP),
 )})
 # In a unit modifier's `when`: what the unit's strength is being worked out for.
 NAMES.update({n.name: n for n in (
@@ -256,6 +260,12 @@ _add(
     Function("max", (NUMBER,), NUMBER, "max({args})", "the greatest of numbers", variadic=True, depends=STATIC),
     Function("abs", (NUMBER,), NUMBER, "abs({0})", "a number without its sign", depends=STATIC),
 )
+
+# Functions whose answer reads the position at their last argument, a hex, and nowhere else, by the fact read
+# there (the occupying sides, the enemy ZOC, the side holding it): a trace whose conditions read the position only
+# so, at `hex` and `from_hex`, is searched again only where those facts changed (rulec/engine/traces.py).
+HEX_FACTS = {"occupied": "occupants", "occupied_by": "occupants", "enemy_occupied": "occupants",
+             "friendly_occupied": "occupants", "enemy_zoc": "zoc", "controls": "holders"}
 
 # Quantifiers over a set with a bound variable: `count(u in S where C)` (count, any, all, select) and
 # `sum(V for u in S where C)` (sum, min, max; 0 over an empty set). The compiler writes them.

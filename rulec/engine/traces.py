@@ -5,16 +5,22 @@ A trace (model.Trace) is a breadth-first search over the map's neighbour table
 joins the search when the trace's `through` conditions hold for it, evaluated
 with `hex` the hex and `friendly` the side tracing: those on the map alone
 (`through_static`) once a game, into a set of hexes; the others at each search.
-A source whose `lost_when` holds supplies nobody. The answer depends on the
-position (who stands where, the turn), so it is kept in GameState._cache, which
-every action drops: a rule asking `supplied(u)` gets the answer for the
-position it is asked in.
+A step from one hex into the next (a hexside crossed) is taken when the
+trace's `across` holds, with `from_hex` the hex left: its map part
+(`across_static`) folded once a game and side into a set of blocked steps, the
+rest asked per step. A source whose `lost_when` holds supplies nobody. The
+answer depends on the position (who stands where, the turn), so it is kept in
+GameState._cache, which every action drops: a rule asking `supplied(u)` gets
+the answer for the position it is asked in. The next position's search starts
+from the answers of the last one where the trace's conditions allow it
+(trace_memory.py): asked again only at the hexes whose facts changed.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rulec.engine.trace_memory import TraceValues, values_for
 from rulec.runtime.model import Hex, Trace
 
 if TYPE_CHECKING:
@@ -48,47 +54,110 @@ def traced_hexes_without(state: "GameState", trace_id: str, side: str, gone: fro
 
 
 def search(state: "GameState", trace: Trace, side: str, context: Any) -> frozenset[Hex]:
-    """The breadth-first search itself; each hex's `through` is evaluated once."""
-    context.friendly = side
+    """The hexes the trace reaches; its conditions asked again only where the position changed since they were
+    last asked in the game, when they read the position only at their hex (trace_memory.py)."""
+    ask = _Ask(trace, side, context)
+    neighbours = state.tables.neighbours
+    values = values_for(state, trace.id, side, trace.reads_at_hex, neighbours, ask)
+    if values.reached is None:
+        values.reached = _spread(state, trace, side, values, ask)
+    return values.reached
 
-    def holds(condition, h: Hex) -> bool:
-        context.hex = h
+
+class _Ask:
+    """Evaluates a trace's conditions for one side, with `hex` (and `from_hex`) set; a failure is reported by
+    the expression itself, with its source text."""
+
+    def __init__(self, trace: Trace, side: str, context: Any):
+        context.friendly = side
+        self.context = context
+        self._through, self._lost, self._across = trace.through, trace.lost_when, trace.across
+        self.passes = trace.through.function if trace.through is not None else None  # called straight (hot)
+
+    def holds(self, condition: Any, h: Hex, leaving: Hex = "") -> bool:
+        context = self.context
+        context.hex, context.from_hex = h, leaving
         return bool(condition(context))
 
-    through, lost_when = trace.through, trace.lost_when
+    def through(self, h: Hex) -> bool:
+        return self._through is None or self.holds(self._through, h)
+
+    def lost(self, h: Hex) -> bool:
+        return self._lost is not None and self.holds(self._lost, h)
+
+    def across(self, h: Hex, n: Hex) -> bool:
+        return self._across is None or self.holds(self._across, n, h)
+
+
+def _spread(state: "GameState", trace: Trace, side: str, values: TraceValues, ask: _Ask) -> frozenset[Hex]:
+    """The breadth-first search, from the side's sources not lost, at most `max_length` steps. A hex is decided
+    (`seen`) once it fails `through` or is entered; a hex refused one step (`across`) may be entered by another.
+    The answers of the position's conditions are taken from `values` when there, else asked and put there."""
     static = trace.through_static
     if static is not None:  # the conditions on the map alone: worked out once a game and side (shared by clones)
         allowed = state._folded_traces.get((trace.id, side))
         if allowed is None:
-            allowed = state._folded_traces[(trace.id, side)] = frozenset(h for h in state.tables.hexes if holds(static, h))
-    sources = [h for h in trace.sources.get(side, ()) if lost_when is None or not holds(lost_when, h)]
-    frontier = [h for h in dict.fromkeys(sources)
-                if (static is None or h in allowed) and (through is None or holds(through, h))]
-    reached = set(frontier)
+            allowed = state._folded_traces[(trace.id, side)] = frozenset(h for h in state.tables.hexes if ask.holds(static, h))
     neighbours = state.tables.neighbours
-    steps, limit = 0, trace.max_length
+    blocked = None
+    if trace.across_static is not None:  # the steps the map alone forbids (a river): likewise once a game and side
+        blocked = state._folded_traces.get(("across", trace.id, side))
+        if blocked is None:
+            blocked = state._folded_traces[("across", trace.id, side)] = frozenset(
+                (h, n) for h in state.tables.hexes for n in neighbours[h]
+                if (static is None or (h in allowed and n in allowed)) and not ask.holds(trace.across_static, n, h))
+    through, lost, across = values.through, values.lost, values.across
+    frontier = []
+    for h in dict.fromkeys(trace.sources.get(side, ())):
+        if trace.lost_when is not None:
+            gone = lost.get(h)
+            if gone is None:
+                gone = lost[h] = ask.lost(h)
+            if gone:
+                continue
+        if static is not None and h not in allowed:
+            continue
+        ok = through.get(h)
+        if ok is None:
+            ok = through[h] = ask.through(h)
+        if ok:
+            frontier.append(h)
+    reached = set(frontier)
     seen = set(reached)  # every hex decided, either way: the map's closed hexes from the start
     if static is not None:
         seen.update(h for h in state.tables.hexes if h not in allowed)
-    passes = through.function if through is not None else None  # the compiled condition, called straight (hot)
+    steps, limit = 0, trace.max_length
+    stepping = trace.across is not None
+    passes, context = ask.passes, ask.context  # the compiled condition, called straight (hot)
     while frontier and (limit is None or steps < limit):
         steps += 1
         following = []
         for h in frontier:
             for n in neighbours[h]:
-                if n in seen:
+                if n in seen or (blocked is not None and (h, n) in blocked):
                     continue
+                ok = through.get(n)
+                if ok is None:
+                    if passes is None:
+                        ok = True
+                    else:
+                        context.hex = n
+                        try:
+                            ok = passes(context)
+                        except Exception:  # let the expression report its own failure, with its source text
+                            ok = ask.through(n)
+                    through[n] = ok
+                if not ok:
+                    seen.add(n)
+                    continue
+                if stepping:
+                    ok = across.get((h, n))
+                    if ok is None:
+                        ok = across[(h, n)] = ask.across(h, n)
+                    if not ok:
+                        continue
                 seen.add(n)
-                if passes is None:
-                    following.append(n)
-                    continue
-                context.hex = n
-                try:
-                    ok = passes(context)
-                except Exception:  # let the expression report its own failure, with its source text
-                    ok = holds(through, n)
-                if ok:
-                    following.append(n)
+                following.append(n)
         reached.update(following)
         frontier = following
     return frozenset(reached)

@@ -29,6 +29,7 @@ class EvalContext(Protocol):
     # may_end_move, entry_blocked and leave_zoc's into_zoc: the hex the move ends in, enters by, steps into.
     hex: str
     friendly: str
+    from_hex: str  # a trace's `across`: the hex the step leaves (it enters `hex`)
     # A unit modifier's `when`: "attack" or "defence" while the unit's strength in a battle is asked ("" otherwise).
     role: str
     # A battle modifier's `when`: the battle as declared.
@@ -243,6 +244,7 @@ class ContextBase:
     # Set only while a trace or a battle modifier is evaluated (the names of those fields).
     hex: str = ""
     friendly: str = ""
+    from_hex: str = ""
     role: str = ""
     attackers: Sequence[Unit] = ()
     defenders: Sequence[Unit] = ()

@@ -651,7 +651,10 @@ class Trace:
     file's `through` (a condition on `hex`, with `friendly` the side tracing). The checker
     splits it: `through_static`, the conditions on the map alone (folded into a set of hexes
     once per game and side), and `through`, those on the position. A source for which
-    `lost_when` holds (a condition on the source `hex`) supplies nobody.
+    `lost_when` holds (a condition on the source `hex`) supplies nobody. Each step of the
+    path, from `from_hex` into `hex`, meets the file's `across` (a hexside it may not cross),
+    split the same way: `across_static` folded into a set of blocked steps, `across` asked
+    at each search.
     """
 
     id: str
@@ -660,6 +663,11 @@ class Trace:
     through_static: Expr | None = None  # None: no condition on the map alone
     max_length: int | None = None  # None: no limit
     lost_when: Expr | None = None
+    across: Expr | None = None  # None: no step condition on the position
+    across_static: Expr | None = None  # None: no step condition on the map alone
+    # The facts of the position the conditions read, each only at the hex they are about (functions.HEX_FACTS):
+    # the engine then asks them again only where those facts changed. None: they read more (every search afresh).
+    reads_at_hex: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,116 @@
+"""What a trace search keeps from one position to the next: its conditions' answers, asked again only where the
+position changed.
+
+A trace whose conditions read the position only at the hex they are about (model.Trace.reads_at_hex, worked out
+by the checker: enemy_occupied(hex), enemy_zoc(hex), controls(side, hex) ...) gives the same answers at every hex
+whose facts are unchanged. So each trace and side keeps, for the game (in GameState._folded_traces, shared by
+clones), the answers of `through` and `lost_when` by hex and of `across` by step, the facts of the position they
+were asked in, and the hexes the search reached. The next search, in any position of the game, compares the facts
+(which hexes' occupants, enemy ZOC or holder differ), asks again at those hexes only, and keeps the hexes reached
+when no answer changed. The facts compared are exactly those the context's functions read (rulec/engine/context.py:
+sides_at, enemy_zoc, controller), so the answer is the one a search from scratch gives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+from rulec.runtime.model import Hex
+
+if TYPE_CHECKING:
+    from rulec.engine.state import GameState
+
+Step = tuple[Hex, Hex]
+
+
+@dataclass
+class TraceValues:
+    """The answers of a trace's position conditions in one position: `through` and `lost_when` by hex, `across`
+    by step (from, to); and, once searched, the hexes reached."""
+
+    through: dict[Hex, bool] = field(default_factory=dict)
+    lost: dict[Hex, bool] = field(default_factory=dict)
+    across: dict[Step, bool] = field(default_factory=dict)
+    reached: frozenset[Hex] | None = None
+    facts: dict[str, Any] | None = None  # the position facts the answers hold for (kept values only)
+
+
+# How each fact a condition may read (functions.HEX_FACTS) is taken from a position, and which hexes differ
+# between two of them. The readers are those of the EngineContext: sides_at, enemy_zoc(side), controller.
+def _occupants(state: "GameState") -> Any:
+    return state._occupant_sides()  # made once a position, never changed: kept as it is
+
+
+def _zoc(state: "GameState") -> Any:
+    return {side: state.enemy_zoc(side) for side in state.game.sides}
+
+
+def _holders(state: "GameState") -> Any:
+    return dict(state.holders)  # changed in place by the actions: copied
+
+
+def _mapping_changes(before: dict, after: dict) -> set[Hex]:
+    return {h for h, _ in before.items() ^ after.items()}
+
+
+def _zoc_changes(before: dict, after: dict) -> set[Hex]:
+    return set().union(*(before[side] ^ after[side] for side in after))
+
+
+FACTS: dict[str, tuple[Callable[["GameState"], Any], Callable[[Any, Any], set[Hex]]]] = {
+    "occupants": (_occupants, _mapping_changes),
+    "zoc": (_zoc, _zoc_changes),
+    "holders": (_holders, _mapping_changes),
+}
+
+
+def values_for(state: "GameState", trace_id: str, side: str, reads: tuple[str, ...] | None,
+               neighbours: dict[Hex, tuple[Hex, ...]], ask: Any) -> TraceValues:
+    """The answers to start a search with: those kept for the trace and side, brought up to this position by
+    asking again where its facts changed (`reached` kept when no answer changed); fresh ones when the trace's
+    conditions read the position more widely (`reads` None). `ask` evaluates a condition (traces._Ask)."""
+    if reads is None:
+        return TraceValues()
+    facts = {name: FACTS[name][0](state) for name in reads}
+    key = ("kept", trace_id, side)
+    kept = state._folded_traces.get(key)
+    if kept is None:
+        kept = state._folded_traces[key] = TraceValues(facts=facts)
+        return kept
+    changed: set[Hex] = set()
+    for name in reads:
+        old, new = kept.facts[name], facts[name]
+        if old is not new:
+            changed |= FACTS[name][1](old, new)
+    kept.facts = facts
+    try:
+        if changed and _ask_again(kept, changed, neighbours, ask):
+            kept.reached = None
+    except BaseException:  # a condition failed half-way: answers of two positions are mixed, so none is kept
+        del state._folded_traces[key]
+        raise
+    return kept
+
+
+def _ask_again(kept: TraceValues, changed: set[Hex], neighbours: dict[Hex, tuple[Hex, ...]], ask: Any) -> bool:
+    """Ask again every kept answer about a hex in `changed`; whether any differs."""
+    differs = False
+    through, lost, across = kept.through, kept.lost, kept.across
+    for h in changed:
+        if h in through:
+            answer = ask.through(h)
+            differs |= answer != bool(through[h])
+            through[h] = answer
+        if h in lost:
+            answer = ask.lost(h)
+            differs |= answer != lost[h]
+            lost[h] = answer
+        if across:
+            for n in neighbours.get(h, ()):
+                for step in ((h, n), (n, h)):
+                    if step in across:
+                        answer = ask.across(*step)
+                        differs |= answer != across[step]
+                        across[step] = answer
+    return differs

@@ -1,0 +1,119 @@
+"""A trace search keeps its conditions' answers from one position to the next and asks again only where the
+position changed (rulec/engine/trace_memory.py): the answer must be the one a search from scratch gives, at every
+position of random games, in positions far apart (clones of earlier positions) and after counterfactual searches
+(traced_without). Played on made-up games, The Marne, and Drive on Metz given a supply trace."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from rulec.engine import EngineContext, new_game
+from rulec.engine.traces import search, traced_hexes
+from rulec.pipeline import load_game
+from rulec.players import RandomPlayer
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = Path(__file__).parent / "games"
+
+# Drive on Metz has no supply rule; this one reads occupants, enemy ZOC and holders at the hex, and a river step:
+# an objective (0701, 0807) held by the enemy blocks it, and supplies its holder.
+METZ_SUPPLY = """
+trace supply {
+  from { us = [west, 0701, 0807]  germany = [east, 0701, 0807] }
+  through = not enemy_occupied(hex) and (not enemy_zoc(hex) or friendly_occupied(hex))
+            and (not (hex in objectives) or controls(friendly, hex) or friendly_occupied(hex))
+  across = not crossing(from_hex, hex, river) or friendly_occupied(from_hex) or friendly_occupied(hex)
+  max_length = 7
+  lost_when = enemy_occupied(hex) or (hex in objectives and not controls(friendly, hex))
+}
+modifier out_of_supply { applies = unit  when = not supplied(unit)  strength_times = 0.5 }
+"""
+
+
+def metz_with_supply(tmp_path):
+    path = tmp_path / "metz_supply.rulec"
+    path.write_text((ROOT / "games" / "drive_on_metz.rulec").read_text() + METZ_SUPPLY)
+    return load_game(str(path))
+
+
+def afresh(state, trace, side):
+    """The search from scratch: no answer kept from another position."""
+    return search(state, replace(trace, reads_at_hex=None), side, EngineContext(state))
+
+
+def assert_kept_answers_exact(state) -> None:
+    for trace in state.game.traces.values():
+        for side in state.game.sides:
+            assert traced_hexes(state, trace.id, side, EngineContext) == afresh(state, trace, side), (trace.id, side)
+
+
+def play_and_compare(game, seeds: range, positions: int) -> int:
+    """Random games; at every position the kept answers are checked, and now and then those of a clone of an
+    earlier position (the kept answers then come from a position far away). Returns the positions checked."""
+    checked = 0
+    rng = random.Random(11)
+    for seed in seeds:
+        state = new_game(game, seed=seed)
+        player, earlier = RandomPlayer(seed), []
+        while not state.is_terminal() and checked < positions:
+            assert_kept_answers_exact(state)
+            checked += 1
+            if rng.random() < 0.1:
+                earlier.append(state.clone())
+            if earlier and rng.random() < 0.1:
+                old = rng.choice(earlier)
+                old._cache = {}  # ask again, from the answers kept for the newest position
+                assert_kept_answers_exact(old)
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            else:
+                state.apply_action(player.choose(state))
+    return checked
+
+
+def test_the_checker_tells_which_traces_read_the_position_only_at_their_hex(tmp_path):
+    assert load_game("the_marne").traces["supply"].reads_at_hex == ("holders", "occupants", "zoc")
+    assert load_game(str(GAMES / "bridgehead.rulec")).traces["supply"].reads_at_hex == ("occupants",)
+    assert metz_with_supply(tmp_path).traces["supply"].reads_at_hex == ("holders", "occupants", "zoc")
+    # A condition that reads a neighbour's occupant, or the turn, cannot be followed hex by hex.
+    text = (GAMES / "bridgehead.rulec").read_text()
+    for through in ("not enemy_occupied(hex) and not any(n in neighbours(hex) where enemy_occupied(n))",
+                    "not enemy_occupied(hex) or turn > 2", "not enemy_occupied(0101)"):
+        path = tmp_path / "g.rulec"
+        path.write_text(text.replace("through = not enemy_occupied(hex)", f"through = {through}"))
+        assert load_game(str(path)).traces["supply"].reads_at_hex is None, through
+
+
+def test_a_search_asks_again_only_where_the_position_changed():
+    game = load_game(str(GAMES / "bridgehead.rulec"))
+    asked = []
+    trace = game.traces["supply"]
+    counting = replace(trace, through=replace(trace.through, function=lambda ctx: asked.append(ctx.hex) or
+                                              trace.through.function(ctx)))
+    game = replace(game, traces={"supply": counting})
+    state = new_game(game).arrange({"b1": "0602", "r1": "0702", "r2": "0804"}, phase="blue_combat")
+    first = traced_hexes(state, "supply", "blue", EngineContext)
+    assert len(asked) > 20
+    asked.clear()
+    moved = state.arrange({"b1": "0602", "r1": "0702", "r2": "0502"}, phase="blue_combat")  # r2 onto the bridge
+    second = traced_hexes(moved, "supply", "blue", EngineContext)
+    assert set(asked) <= {"0804", "0502"} and "0502" in asked  # only the hexes whose occupants changed
+    assert "0602" in first and "0602" not in second  # and the answer follows: the bridge is held
+    assert second == afresh(moved, counting, "blue")
+
+
+@pytest.mark.parametrize("name", ["bridgehead", "cut_off", "supply_leash", "river_assault"])
+def test_kept_answers_are_exact_over_random_games_of_made_up_games(name):
+    assert play_and_compare(load_game(str(GAMES / f"{name}.rulec")), range(40), 400) >= 300
+
+
+def test_kept_answers_are_exact_over_random_games_of_drive_on_metz_with_a_supply_trace(tmp_path):
+    assert play_and_compare(metz_with_supply(tmp_path), range(20), 1000) == 1000
+
+
+def test_kept_answers_are_exact_over_random_games_of_the_marne():
+    assert play_and_compare(load_game("the_marne"), range(1), 250) == 250
