@@ -59,7 +59,7 @@ benchmark: $(STAMP)
 
 ## conformance-marne: a thousand random games of each scenario of The Marne through the engine's promises (long: hours)
 conformance-marne: $(STAMP)
-	$(PY) benchmarks/conformance.py --game the_marne --each-scenario -n 1000
+	$(PY) benchmarks/conformance.py --game the_marne --each-scenario -n 1000 --jobs 2
 
 clean:
 	rm -rf $(VENV) .pytest_cache build

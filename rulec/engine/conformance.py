@@ -191,11 +191,13 @@ def random_game(game: Game, seed: int, report: Report, max_actions: int = 5000,
     return state
 
 
-def check_game(game: Game, n_games: int = 10, seed: int = 0, scenario: str | None = ANY_SCENARIO) -> list[str]:
+def check_game(game: Game, n_games: int = 10, seed: int = 0, scenario: str | None = ANY_SCENARIO,
+               first: int = 0) -> list[str]:
     """Play `n_games` random games (of `scenario`; by default each of a scenario drawn at random) and return every
-    broken promise found (empty: none)."""
+    broken promise found (empty: none). The games are numbered from `first`, so that several processes may
+    share a run (game i of a seed is the same game whoever plays it)."""
     report = Report()
-    for i in range(n_games):
+    for i in range(first, first + n_games):
         game_seed = seed * 1_000_003 + i
         state = random_game(game, game_seed, report, scenario=scenario)
         report.games += 1
@@ -204,7 +206,7 @@ def check_game(game: Game, n_games: int = 10, seed: int = 0, scenario: str | Non
             replayed.apply_action(action)
         if snapshot(replayed) != snapshot(state):
             report.problems.append(f"game seed {game_seed}: replaying the history gives another state")
-        if i == 0:
+        if i == first:
             again = random_game(game, game_seed, Report(), scenario=scenario)
             if again.history() != state.history() or snapshot(again) != snapshot(state):
                 report.problems.append(f"game seed {game_seed}: the same seed gave another game")
