@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
-from rulec.engine import markers
+from rulec.engine import changes, markers
 from rulec.engine.actions import ADVANCE, Action
 from rulec.engine.frames import Advance, Effects
 from rulec.engine.statuses import ON_MAP
@@ -114,9 +114,9 @@ def advance_apply(state: "GameState", frame: Advance, action: Action) -> None:
         return
     first = frame.targets[0] if frame.targets else frame.vacated[0]
     if action.hex not in frame.targets:  # along the retreat path, through the defender's hex
-        state._enter(action.unit, first, "pass")
-    state._relocate(action.unit, action.hex)
-    state._enter(action.unit, action.hex)
+        changes.enter(state, action.unit, first, "pass")
+    changes.relocate(state, action.unit, action.hex)
+    changes.enter(state, action.unit, action.hex)
     if frame.count > 1:
         rest = replace(frame, units=tuple(u for u in frame.units if u != action.unit), count=frame.count - 1)
         state._stack[-1] = _with_targets(state, rest)

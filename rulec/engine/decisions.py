@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from rulec.engine import advances, battles, effects, placement, retreats
+from rulec.engine import advances, battles, changes, effects, placement, retreats
 from rulec.engine.actions import Action
 from rulec.engine.frames import Advance, Declare, Declared, Effects, Loss, Moving, Placing, Remove, Retreat, Roll
 
@@ -46,7 +46,7 @@ def _remove_legal(state: "GameState", frame: Remove) -> list[Action]:
 
 
 def _remove_apply(state: "GameState", frame: Remove, action: Action) -> None:
-    state._eliminate(action.unit)
+    changes.eliminate(state, action.unit)
     if not state._overstacked_units():
         state._stack.pop()
         state._finish_phase()

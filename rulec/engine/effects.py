@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rulec.engine import advances, markers, procedures, retreats
+from rulec.engine import advances, changes, markers, procedures, retreats
 from rulec.engine.actions import Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Battle, Effects, Loss
@@ -83,13 +83,13 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
     battle = frame.battle
     if effect.kind == "eliminate":
         for uid in suffering(state, frame, effect.who):
-            state._eliminate(uid)
+            changes.eliminate(state, uid)
     elif effect.kind == "retreat":
         retreats.order_retreats(state, battle, effect.who, effect.amount, suffering(state, frame, effect.who))
     elif effect.kind == "exchange":
         lost = sum(state._units[u].strength for u in battle.defenders)
         for uid in units_of(state, battle, "defender"):
-            state._eliminate(uid)
+            changes.eliminate(state, uid)
         state._stack.append(Loss(battle.side, units_of(state, battle, "attacker"), lost))
     elif effect.kind == "lose":
         payers = units_of(state, battle, effect.who)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulec.engine import changes
 from rulec.engine.actions import CANCEL, Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Placing
@@ -126,5 +127,5 @@ def place(state: "GameState", uid: str, hex: str) -> None:
         state.points_left -= cost(state, uid)
     state.where[uid] = ON_MAP
     state.due.pop(uid, None)
-    state._relocate(uid, hex)
-    state._enter(uid, hex)
+    changes.relocate(state, uid, hex)
+    changes.enter(state, uid, hex)

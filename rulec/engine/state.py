@@ -23,7 +23,7 @@ from itertools import chain
 from typing import Any, Callable, Iterable, KeysView, Sequence
 
 from rulec.diagnostics import did_you_mean
-from rulec.engine import battles, history, markers, placement, procedures, scenarios
+from rulec.engine import battles, changes, history, markers, placement, procedures, scenarios, victory
 from rulec.engine import combat as fight
 from rulec.engine import duties, modifiers
 from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, PLACE, RESOLVE, WITH, Action, ActionSyntaxError,
@@ -49,9 +49,6 @@ TERMINAL = -4
 _IN_PLACE = frozenset({DELAY, ATTACK, WITH, RESOLVE, CANCEL, END})
 # Cached facts (GameState._cache keys, with a side) that depend on where the units stand and nothing else.
 _WHERE_UNITS_STAND = frozenset({"obstacles", "zoc", "enemy"})
-# MovementRules.control -> the moments a unit entering a hex takes it (see GameState._enter).
-_CONTROL_MOMENTS = {"pass_through": frozenset({"pass", "stop", "move"}), "enter": frozenset({"stop", "move"}),
-                    "end_move": frozenset({"move"})}
 
 
 
@@ -153,17 +150,17 @@ class GameState:
         # VP given when the game is set up are logged under the phase "setup".
         for option in options:
             for side, amount in game.options[option].vp.items():
-                self._score(side, amount, f"option:{option}", phase="setup")
+                victory.score(self, side, amount, f"option:{option}", phase="setup")
         for option in options:
             choice = game.options[option].choose_variant
             if choice is not None and choice.vp_to:
                 for uid, name in self.variants.items():
                     variant = game.units[uid].variant(name)
                     if name == choice.variant and variant.vp:
-                        self._score(choice.vp_to, variant.vp, f"{name}:{uid}", unit=uid, phase="setup")
+                        victory.score(self, choice.vp_to, variant.vp, f"{name}:{uid}", unit=uid, phase="setup")
         for award in game.awards:
             if award.trigger.kind == "selected":
-                self._score(award.side, award_amount(self, award, None), award.id, phase="setup")
+                victory.score(self, award.side, award_amount(self, award, None), award.id, phase="setup")
         self._enter_phase()
 
     def _choose_variants(self, in_play: list[str], options: tuple[str, ...], seed: int) -> dict[str, str]:
@@ -215,7 +212,7 @@ class GameState:
         if lost < len(unit.reduced):
             self._set_side(uid, lost + 1)
             return unit.strength - self._units[uid].strength
-        self._eliminate(uid)
+        changes.eliminate(self, uid)
         return unit.strength
 
     def steps_left(self, uid: str) -> int:
@@ -1045,9 +1042,9 @@ class GameState:
             self._cache["occupants"] = before["occupants"]  # no unit moves
         self._history.append(action)
         if kind == MOVE:
-            self._move(action.unit, action.hex)
+            changes.move(self, action.unit, action.hex)
         elif kind == EXIT:
-            self._exit(action.unit, action.edge)
+            changes.leave_map(self, action.unit, action.edge)
         elif kind == DELAY:
             self.due[action.unit] = self.turn + 1
         elif stack:
@@ -1169,93 +1166,6 @@ class GameState:
         return self.phase.kind == "movement" and not self.terminal and (
             not self._stack or self._stack[-1].__class__ is Moving)
 
-    def _move(self, uid: str, h: Hex) -> None:
-        reach = self._reach(uid)
-        mask = reach.destinations[h]
-        entering = self.where[uid] != ON_MAP
-        self.where[uid] = ON_MAP
-        self.due.pop(uid, None)
-        self.moved.add(uid)
-        for i, objective in enumerate(self.tables.objectives):
-            if mask >> i & 1 and objective != h:
-                self._enter(uid, objective, "pass")
-        self.pos[uid] = h
-        self._enter(uid, h, "move")
-        history.moved_into(self, uid, h, self._units[uid].side)
-        if entering and self._units[uid].arrives is not None:
-            for marker in self._units[uid].arrives.marks:  # an arrival that marks the unit (a landing that holds it)
-                markers.mark(self, uid, marker)
-
-    def _exit(self, uid: str, edge: str) -> None:
-        mask = (self._reach(uid).exit_masks or {}).get(edge, 0)
-        for i, objective in enumerate(self.tables.objectives):
-            if mask >> i & 1:
-                self._enter(uid, objective, "pass")  # passed through on its way off the map
-        self.moved.add(uid)
-        history.record(self, "moved", (uid,))
-        self.exited_from[uid] = self.pos.pop(uid, "")  # "": it left the map as it entered it
-        self.due.pop(uid, None)
-        self.where[uid] = EXITED
-        if uid in self.markers.units:
-            markers.clear(self, uid)
-        unit = self._units[uid]
-        procedures.run_game_hooks(self, "unit_exited", unit)
-        for award in self.game.awards:
-            trigger = award.trigger
-            # An exit scores for the exiting unit's own side (or the side the trigger names).
-            if trigger.kind == "exits" and edge in trigger.edges and unit.side == (trigger.side or award.side):
-                amount = award_amount(self, award, unit)
-                if amount:
-                    self._score(award.side, amount, award.id, unit=uid)
-
-    def _enter(self, uid: str, h: Hex, moment: str = "stop") -> None:
-        """A unit entered `h`: passing through it ("pass"), ending a retreat or advance there ("stop"), or
-        ending a move there ("move"). As the game's `control` rule says, it may take a 'holds' award from the enemy."""
-        if h not in self.tables.objectives or moment not in _CONTROL_MOMENTS[self.game.movement.control]:
-            return
-        side = self._units[uid].side
-        previous = self.holders.get(h)
-        if previous == side:
-            return
-        self.holders[h] = side
-        for award in self.game.awards:
-            if award.trigger.kind != "holds" or h not in award.trigger.hexes:
-                continue
-            if award.side == side:
-                amount = award_amount(self, award, self._units[uid])
-                if amount:
-                    self.granted[(award.id, h)] = amount
-                    self._score(side, amount, award.id, unit=uid, hex=h)
-            elif (award.id, h) in self.granted:
-                self._score(award.side, -self.granted.pop((award.id, h)), award.id, unit=uid, hex=h)
-
-    def _relocate(self, uid: str, h: Hex) -> None:
-        """The rules put a unit on the map's `h` (a retreat, an advance): what depended on positions is stale."""
-        self.pos[uid] = h
-        history.entered(self, h, self._units[uid].side)
-        self._cache = {}
-
-    def _eliminate(self, uid: str) -> None:
-        self._cache = {}
-        self.pos.pop(uid, None)
-        self.where[uid] = ELIMINATED
-        if uid in self.markers.units:  # a counter leaving the map takes its markers with it
-            markers.clear(self, uid)
-        unit = self._units[uid]
-        procedures.run_game_hooks(self, "unit_eliminated", unit)
-        for award in self.game.awards:
-            if award.trigger.kind == "eliminated" and award.trigger.side == unit.side:
-                amount = award_amount(self, award, unit)
-                if amount:
-                    self._score(award.side, amount, award.id, unit=uid)
-
-    def _score(self, side: str, amount: int, source: str, unit: str | None = None, hex: Hex | None = None,
-               phase: str | None = None) -> None:
-        self.vp[side] = self.vp.get(side, 0) + amount
-        if phase is None:
-            phase = self.phase.id if self.game.sequence else ""
-        self.vp_log.append(VpEntry(self.turn, phase, side, amount, source, unit, hex))
-
     # ------------------------------------------------------------ phases
     def _overstacked_units(self) -> list[str]:
         limit = self.game.stacking.limit
@@ -1338,7 +1248,7 @@ class GameState:
         procedures.run_game_hooks(self, "game_end")
         for award, amount in score_game_end(self):
             if amount:
-                self._score(award.side, amount, award.id)
+                victory.score(self, award.side, amount, award.id)
 
     def _enter_phase(self) -> None:
         """Start the current phase: score its awards, reset its bookkeeping; run phases that need no decision."""
@@ -1351,7 +1261,7 @@ class GameState:
                     if award.trigger.kind == "phase" and award.trigger.phase == phase.id:
                         amount = award_amount(self, award, None)
                         if amount:
-                            self._score(award.side, amount, award.id)
+                            victory.score(self, award.side, amount, award.id)
                 procedures.run_hooks(self, "phase_start")
                 self._cache = {}
                 if self._begin_phase():
