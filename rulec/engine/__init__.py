@@ -13,7 +13,7 @@ Modules, one job each:
     joining.py      who may join a given battle (combat { may_join }), the battle as expressions see it
     sight.py        ranged attacks: hexes in range with a clear line of sight
     effects.py      a result's effects carried out in order (eliminate, retreat, exchange, losses, advance);
-                    losses are paid a step at a time (units with reduced sides flip: GameState._lose_step)
+                    losses are paid a step at a time (units with reduced sides flip: steps.py)
     retreats.py     who retreats, who picks the path, forced retreats
     advances.py     the advance after combat
     actions.py      Action values, their text form, IllegalAction / ActionSyntaxError

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rulec.engine import advances, changes, markers, procedures, retreats
+from rulec.engine import advances, changes, markers, procedures, retreats, steps
 from rulec.engine.actions import Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Battle, Effects, Loss
@@ -126,13 +126,13 @@ def loss_settle(state: "GameState", frame: Loss) -> bool:
     state._stack.pop()
     owed = frame.owed
     while owed > 0 and payers and state.where[payers[0]] == ON_MAP:  # the only unit left pays, a step at a time
-        paid = state._lose_step(payers[0])
+        paid = steps.lose_step(state, payers[0])
         owed -= 1 if frame.in_steps else paid
     return True
 
 
 def loss_apply(state: "GameState", frame: Loss, action: Action) -> None:
-    paid = state._lose_step(action.unit)  # one step: a flip to the reduced side, or the unit's elimination
+    paid = steps.lose_step(state, action.unit)  # one step: a flip to the reduced side, or the unit's elimination
     state._stack[-1] = replace(frame, owed=frame.owed - (1 if frame.in_steps else paid))
 
 

@@ -23,7 +23,7 @@ from itertools import chain
 from typing import Any, Callable, Iterable, KeysView, Sequence
 
 from rulec.diagnostics import did_you_mean
-from rulec.engine import battles, changes, history, markers, placement, procedures, scenarios, victory
+from rulec.engine import battles, changes, history, markers, placement, procedures, scenarios, steps, victory
 from rulec.engine import combat as fight
 from rulec.engine import duties, modifiers
 from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, PLACE, RESOLVE, WITH, Action, ActionSyntaxError,
@@ -112,9 +112,9 @@ class GameState:
         self.variants: dict[str, str] = self._choose_variants(in_play, options, seed)
         # The units as they start with this scenario and options (their set-up and arrival; scenarios.py); shared by clones.
         self._setup_units: dict[str, Unit] = scenarios.units_for(game, scenario, options)
-        self._units: dict[str, Unit] = {uid: self._side_after(uid, 0) if uid in self.variants else unit
+        self._units: dict[str, Unit] = {uid: steps.side_after(self, uid, 0) if uid in self.variants else unit
                                         for uid, unit in self._setup_units.items()}
-        self.lost_steps: dict[str, int] = {}  # units flipped to a reduced side -> steps lost (see steps below)
+        self.lost_steps: dict[str, int] = {}  # units flipped to a reduced side -> steps lost (steps.py)
 
         self.pos: dict[str, Hex] = {}
         self.where: dict[str, str] = {}
@@ -179,56 +179,6 @@ class GameState:
             chosen.update((uid, choice.variant) for uid in candidates if uid in picked)
         return chosen
 
-    # ------------------------------------------------------------ steps (units with reduced sides)
-    def _side_after(self, uid: str, lost: int) -> Unit:
-        """The unit as it plays with `lost` steps lost: its set-up counter, or its reduced side number `lost`."""
-        full = self._setup_units[uid]
-        variant = full.variant(self.variants[uid]) if uid in self.variants else None
-        if variant is not None:  # the counter an option chose at set-up
-            full = replace(full, strength=variant.strength, move=variant.move if variant.move is not None else full.move)
-        move, kind = full.move, full.type
-        for step in full.reduced[:lost]:
-            move = step.move if step.move is not None else move
-            kind = step.type if step.type is not None else kind
-        strength = full.reduced[lost - 1].strength if lost else full.strength
-        return replace(full, strength=strength, move=move, type=kind)
-
-    def _set_side(self, uid: str, lost: int) -> None:
-        self._units = dict(self._units)  # shared with clones: copied when a unit flips, which is rare
-        self._units[uid] = self._side_after(uid, lost)
-        if lost:
-            self.lost_steps[uid] = lost
-        else:
-            self.lost_steps.pop(uid, None)
-        self._cache = {}
-        self._phase_moves = {}  # a new allowance: the moves kept for this phase (shared with clones) are stale
-        self._able_to_attack = {}  # a new strength or type: who may attack at all is worked out again
-
-    def _lose_step(self, uid: str) -> int:
-        """The unit loses one step: it flips to its next reduced side, or with none left is eliminated.
-        Returns the strength that step was worth (all that was left when it is eliminated)."""
-        unit = self._units[uid]
-        lost = self.lost_steps.get(uid, 0)
-        if lost < len(unit.reduced):
-            self._set_side(uid, lost + 1)
-            return unit.strength - self._units[uid].strength
-        changes.eliminate(self, uid)
-        return unit.strength
-
-    def steps_left(self, uid: str) -> int:
-        """How many steps the unit has left (0 once it is off the map for good)."""
-        if self.where[uid] == ELIMINATED:
-            return 0
-        return self._units[uid].steps - self.lost_steps.get(uid, 0)
-
-    def restore_step(self, uid: str) -> bool:
-        """Replacements: a reduced unit on the map flips back one side. False if it has no step to regain."""
-        lost = self.lost_steps.get(uid, 0)
-        if not lost or self.where[uid] != ON_MAP:
-            return False
-        self._set_side(uid, lost - 1)
-        return True
-
     # ------------------------------------------------------------ basic queries
     @property
     def phase(self) -> Phase:
@@ -273,6 +223,14 @@ class GameState:
 
     def unit_name(self, uid: str) -> str:
         return self.tables.short_name[uid]
+
+    def steps_left(self, uid: str) -> int:
+        """How many steps the unit has left (0 once it is off the map for good)."""
+        return steps.steps_left(self, uid)
+
+    def restore_step(self, uid: str) -> bool:
+        """Replacements: a reduced unit on the map flips back one side. False if it has no step to regain."""
+        return steps.restore_step(self, uid)
 
     def current_player(self) -> int:
         if self.terminal:
