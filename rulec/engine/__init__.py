@@ -43,7 +43,7 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
     - per movement phase (GameState._phase_moves, shared by clones): each unit's moves;
     - per position (GameState._cache, dropped by apply_action): occupants, full hexes,
       legal actions. A move, exit or delay patches the occupants, full hexes and each
-      unit's legal moves of the position before (GameState._carry_over) instead.
+      unit's legal moves of the position before (stacking.carry_over) instead.
 
 Game rules live in the game file, never here: every engine module plays a general mechanism
 of the language (docs/language.md) that any game may declare — two movement and combat phases

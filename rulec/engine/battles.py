@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
-from rulec.engine import duties, history, joining, markers, modifiers, sight
+from rulec.engine import duties, history, joining, markers, modifiers, sight, stacking
 from rulec.engine.actions import ATTACK, CANCEL, END, FIGHT, RESOLVE, WITH, Action
 from rulec.engine.frames import Battle, Declare, Declared, Effects, Roll
 from rulec.engine.statuses import ON_MAP
@@ -64,7 +64,7 @@ def target_actions(state: "GameState", joinable_only: bool = True) -> list[Actio
     if state.game.combat is None:
         return []
     side = state.phase.side
-    occupants = state._occupants()
+    occupants = stacking.occupants(state)
     units, defended, neighbours = state._units, state.defended, state.tables.neighbours
     ready = state._ready_to_attack()
     if not ready:
@@ -98,7 +98,7 @@ def eligible(state: "GameState", frame: Declare, targets: tuple[Hex, ...] | None
     """Units that may still join the battle (next to every target), in game-file order."""
     targets = targets or frame.targets
     ready = state._ready_to_attack()
-    occupants, neighbours, order = state._occupants(), state.tables.neighbours, state.tables.unit_order
+    occupants, neighbours, order = stacking.occupants(state), state.tables.neighbours, state.tables.unit_order
     first, rest = targets[0], targets[1:]
     found = {u for n in neighbours[first] for u in occupants.get(n, ())
              if u in ready and u not in frame.attackers and all(h in neighbours[n] for h in rest)}
@@ -263,7 +263,7 @@ def out_of_reach(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tupl
 
 def battle_of(state: "GameState", frame: Declare) -> Battle:
     """The battle as it stands now: its attackers still on the map against the units in its targets."""
-    occupants = state._occupants()
+    occupants = stacking.occupants(state)
     defenders = tuple(u for h in frame.targets for u in occupants.get(h, ()))
     attackers = tuple(u for u in frame.attackers if state.where[u] == ON_MAP)
     return Battle(frame.side, frame.targets, attackers, tuple(sorted({state.pos[u] for u in attackers})),
@@ -306,7 +306,7 @@ def declared_why(state: "GameState", frame: Declared, action: Action) -> tuple[s
 
 def odds(state: "GameState", targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> fight.Odds:
     """The column and modifiers a battle of `attackers` against `targets` would be resolved with now."""
-    occupants = state._occupants()
+    occupants = stacking.occupants(state)
     if not any(state._modifiers):  # the game (with its options) has no modifier: printed strengths, terrain alone
         units = state._units
         return fight.odds(state.game, state.tables, sum(units[u].strength for u in attackers),

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from rulec.engine import advances, battles, changes, effects, placement, retreats
+from rulec.engine import advances, battles, changes, effects, placement, retreats, stacking
 from rulec.engine.actions import Action
 from rulec.engine.frames import Advance, Declare, Declared, Effects, Loss, Moving, Placing, Remove, Retreat, Roll
 
@@ -42,12 +42,12 @@ def _never(state: "GameState", frame: Any, action: Action) -> None:
 
 # ------------------------------------------------------------ over-stacked hexes
 def _remove_legal(state: "GameState", frame: Remove) -> list[Action]:
-    return [Action.remove(uid) for uid in state._overstacked_units()]
+    return [Action.remove(uid) for uid in stacking.overstacked_units(state)]
 
 
 def _remove_apply(state: "GameState", frame: Remove, action: Action) -> None:
     changes.eliminate(state, action.unit)
-    if not state._overstacked_units():
+    if not stacking.overstacked_units(state):
         state._stack.pop()
         state._finish_phase()
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulec.engine import joining
+from rulec.engine import joining, stacking
 from rulec.engine.context import EngineContext
 from rulec.engine.statuses import ON_MAP
 from rulec.runtime.model import Hex
@@ -76,7 +76,7 @@ def open_duties(state: "GameState") -> tuple[tuple[str, ...], tuple[str, ...]]:
 def _open_duties(state: "GameState") -> tuple[tuple[str, ...], tuple[str, ...]]:
     combat, neighbours = state.game.combat, state.tables.neighbours
     ready = state._ready_to_attack()
-    occupants = state._occupants()
+    occupants = stacking.occupants(state)
     side = state.phase.side
     must_attack, must_be_attacked = [], []
     if combat.must_attack is not None:
@@ -116,7 +116,7 @@ def holds_target(state: "GameState", h: Hex) -> bool:
     key = ("duty target", h)
     found = state._cache.get(key)
     if found is None:
-        found = state._cache[key] = any(_holds(state, condition, u) for u in state._occupants().get(h, ()))
+        found = state._cache[key] = any(_holds(state, condition, u) for u in stacking.occupants(state).get(h, ()))
     return found
 
 
@@ -126,7 +126,7 @@ def bound_elsewhere(state: "GameState", units: set[str], targets: tuple[Hex, ...
     combat = state.game.combat
     if combat.must_attack_target is None or combat.must_attack is None or any(holds_target(state, h) for h in targets):
         return set()
-    occupants = state._occupants()
+    occupants = stacking.occupants(state)
     return {uid for uid in units if uid in state.pos and _holds(state, combat.must_attack, uid)
             and _attackable_near(state, uid, occupants)}
 
@@ -136,7 +136,7 @@ def left_out(state: "GameState", frame: "Declare", joinable: list[str]) -> list[
     combat = state.game.combat
     if combat is None or combat.must_attack is None:
         return []
-    occupants = state._occupants()
+    occupants = stacking.occupants(state)
     return [uid for uid in joinable if uid in state.pos and _holds(state, combat.must_attack, uid)
             and not _attackable_near(state, uid, occupants, frame.targets)]
 

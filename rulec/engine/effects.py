@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rulec.engine import advances, changes, markers, procedures, retreats, steps
+from rulec.engine import advances, changes, markers, procedures, retreats, stacking, steps
 from rulec.engine.actions import Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Battle, Effects, Loss
@@ -36,7 +36,7 @@ def sharing_fate(state: "GameState", battle: Battle) -> tuple[str, ...]:
     condition = state.game.combat.share_fate
     if condition is None:
         return ()
-    occupants = state._occupants()
+    occupants = stacking.occupants(state)
     context = EngineContext(state)
     context.attackers = [state.unit(u) for u in battle.attackers]
     context.defenders = [state.unit(u) for u in battle.defenders]

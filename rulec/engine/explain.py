@@ -13,7 +13,7 @@ from rulec.engine import placement
 from rulec.engine.actions import (ADVANCE, ATTACK, CANCEL, DELAY, END, EXIT, LOSE, MOVE, PLACE, REMOVE, RESOLVE, RETREAT,
                                   ROLL,
                                   WITH, Action)
-from rulec.engine import battles, duties, markers
+from rulec.engine import battles, duties, markers, stacking
 from rulec.engine.decisions import HANDLERS
 from rulec.engine.frames import Moving
 from rulec.engine.movement import reachable
@@ -119,7 +119,7 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
     return f"{name} cannot reach {h} within its movement allowance of {state.allowance(uid)}", "movement_allowance"
 
 def _why_not_attack(state: "GameState", action: Action) -> tuple[str, str | None]:
-    occupants = state._occupants()
+    occupants = stacking.occupants(state)
     defenders = occupants.get(action.hex, [])
     if not defenders or state._units[defenders[0]].side == state.phase.side:
         return f"{action.hex} holds no enemy unit", "attack_target"

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
-from rulec.engine import changes, history
+from rulec.engine import changes, history, stacking
 from rulec.engine.actions import Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Battle, Effects, Retreat
@@ -47,7 +47,7 @@ def paths(state: "GameState", frame: Retreat) -> list[tuple[Hex, ...]]:
     side = state._units[frame.unit].side
     start = state.pos[frame.unit]
     policy = state.game.combat.retreat
-    occupied = set(state._occupants()) - {start}
+    occupied = set(stacking.occupants(state)) - {start}
     toward = state.game.map.edges.get(policy.edges.get(side, ""), ()) if policy.direction == "toward_edge" else ()
     zoc = state.enemy_zoc(side)
     about = _AboutHexes(state, frame.unit)

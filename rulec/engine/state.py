@@ -23,7 +23,7 @@ from itertools import chain
 from typing import Any, Callable, Iterable, KeysView, Sequence
 
 from rulec.diagnostics import did_you_mean
-from rulec.engine import battles, changes, history, markers, placement, procedures, scenarios, steps, victory
+from rulec.engine import battles, changes, history, markers, placement, procedures, scenarios, stacking, steps, victory
 from rulec.engine import combat as fight
 from rulec.engine import duties, modifiers
 from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, PLACE, RESOLVE, WITH, Action, ActionSyntaxError,
@@ -207,7 +207,7 @@ class GameState:
                 if (side is None or unit.side == side) and (status is None or self.where[uid] == status)]
 
     def units_at(self, hex: Hex) -> list[str]:
-        return list(self._occupants().get(hex, ()))
+        return list(stacking.occupants(self).get(hex, ()))
 
     def off_map(self) -> dict[str, list[str]]:
         """Units not on the map, by status, in game-file order."""
@@ -492,7 +492,7 @@ class GameState:
                 moves, exits, hexes, to = self._unit_moves(uid)
                 if self.game.movement.may_end_move is not None:
                     moves, hexes, to = self._allowed_ends(uid, moves, to)
-                full = () if uid in self._uncounted() else self._full_hexes()  # a unit that does not count fits anywhere
+                full = () if uid in stacking.uncounted(self) else stacking.full_hexes(self)  # a unit that does not count fits anywhere
                 if full and not full.isdisjoint(hexes):
                     moves = tuple(m for m, h in zip(moves, to) if h not in full)
                 found = (*moves, *exits)
@@ -508,7 +508,7 @@ class GameState:
         _, exits, hexes, to = self._unit_moves(uid)
         if exits:
             return True
-        full = () if uid in self._uncounted() else self._full_hexes()
+        full = () if uid in stacking.uncounted(self) else stacking.full_hexes(self)
         if self.game.movement.may_end_move is None:
             return bool(hexes) and (not full or not full.issuperset(hexes))
         return any(h not in full and self._end_allowed(uid, h) for h in to)
@@ -618,43 +618,6 @@ class GameState:
         return unit.strength > 0 and (kind is None or kind.can_attack)
 
     # ------------------------------------------------------------ movement helpers
-    def _occupants(self) -> dict[Hex, list[str]]:
-        occupants = self._cache.get("occupants")
-        if occupants is None:
-            occupants = {}
-            for uid, h in self.pos.items():
-                occupants.setdefault(h, []).append(uid)
-            self._cache["occupants"] = occupants
-        return occupants
-
-    def _occupant_sides(self) -> dict[Hex, frozenset[str]]:
-        """The sides standing in each occupied hex, worked out once a position (occupied, enemy_occupied, ...)."""
-        sides = self._cache.get("occupant sides")
-        if sides is None:
-            units = self._units
-            sides = self._cache["occupant sides"] = {h: frozenset(units[uid].side for uid in uids)
-                                                     for h, uids in self._occupants().items()}
-        return sides
-
-    def _occupants_after(self, occupants: dict[Hex, list[str]], uid: str, left: Hex | None,
-                         to: Hex | None) -> dict[Hex, list[str]]:
-        """The occupants once `uid` has moved from `left` to `to` (None: off the map), from those before."""
-        after = occupants.copy()
-        if left is not None:
-            if len(after[left]) == 1:
-                del after[left]
-            else:
-                after[left] = [u for u in after[left] if u != uid]
-        if to is not None:
-            there = after.get(to)
-            if there is None:
-                after[to] = [uid]
-            else:  # in the order of self.pos, as _occupants lists them
-                there = set(there)
-                there.add(uid)
-                after[to] = [u for u in self.pos if u in there]
-        return after
-
     def enemy_zoc(self, side: str) -> frozenset[Hex]:
         """The hexes in the zone of control of `side`'s enemies."""
         key = ("zoc", side)
@@ -751,7 +714,7 @@ class GameState:
             return found
         arrival = unit.arrives
         if arrival is not None and arrival.placement == "anywhere":
-            occupied = self._occupants()
+            occupied = stacking.occupants(self)
             allowed = set(arrival.terrain)
             terrain = self.game.map.terrain
             spots = {h: 0 for h in self.tables.hexes
@@ -906,60 +869,6 @@ class GameState:
             rings.setdefault(min(distance[a][h] for a in hexes), []).append(h)
         return [sorted(rings[d]) for d in sorted(rings)]
 
-    def _full_hexes(self) -> set[Hex]:
-        """Hexes no moving unit may end its move in (stacking); see _may_end. Do not modify."""
-        full = self._cache.get("full")
-        if full is None:
-            stuck = self.moved | self.locked | markers.forbidden(self, "move")  # units that cannot move away any more
-            crowded = self._crowded
-            full = self._cache["full"] = {h for h, units in self._occupants().items() if crowded(units, stuck)}
-        return full
-
-    def _uncounted(self) -> frozenset[str]:
-        """Units that do not count toward the stacking limit (stacking { counts }), worked out per position."""
-        counts = self.game.stacking.counts
-        if counts is None:
-            return frozenset()
-        found = self._cache.get("uncounted")
-        if found is None:
-            found = self._cache["uncounted"] = frozenset(
-                uid for uid in chain(self.pos, (u for u, w in self.where.items() if w == PENDING))
-                if not counts(EngineContext(self, self._units[uid])))
-        return found
-
-    def _crowded(self, units: list[str], stuck: set[str]) -> bool:
-        """Is a hex holding `units` full for a moving unit, given the units that cannot move away?"""
-        if self.game.stacking.counts is not None:
-            free = self._uncounted()
-            units = [u for u in units if u not in free]
-        over = len(units) + 1 - self.game.stacking.limit
-        if over <= 0:
-            return False
-        if not self.game.stacking.pass_through_friendly:
-            return True
-        if len(units) == 1:
-            return units[0] in stuck
-        return len(units) - len(stuck.intersection(units)) < over
-
-    def _may_end(self, uid: str | None, h: Hex) -> bool:
-        """Stacking: may this unit end its move in `h`?
-
-        Within the limit, yes. Over it, only when the limit is checked at the end of
-        the phase and enough of the units already there can still move away.
-        """
-        free = self._uncounted()
-        if uid in free:
-            return True  # a unit that does not count for stacking ends its move anywhere
-        others = [u for u in self._occupants().get(h, ()) if u != uid and u not in free]
-        over = len(others) + 1 - self.game.stacking.limit
-        if over <= 0:
-            return True
-        if not self.game.stacking.pass_through_friendly:
-            return False
-        held = markers.forbidden(self, "move")
-        movable = [u for u in others if u not in self.moved and u not in self.locked and u not in held]
-        return len(movable) >= over
-
     # ------------------------------------------------------------ combat helpers
     def odds(self, action: Action | None = None) -> fight.Odds:
         """The column and modifiers a battle would be resolved with now.
@@ -1022,7 +931,7 @@ class GameState:
             self._sudden_death(("always",))
         during, self._cache = self._cache, {}
         if kind == MOVE or kind == EXIT or kind == DELAY:
-            self._carry_over(before, action.unit, left, action.hex)
+            stacking.carry_over(self, before, action.unit, left, action.hex)
         if kind in _IN_PLACE:  # every unit stands where it stood: what depends on that alone still holds
             for cache in (before, during):
                 for key, value in cache.items():
@@ -1043,29 +952,6 @@ class GameState:
             if not HANDLERS[frame.__class__].settle(self, frame):
                 return
             self._cache = {}
-
-    def _carry_over(self, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
-        """After a move, exit or delay: patch what it changed in the cached stacking of the position
-        before, rather than work it out again (the phase goes on, only `uid` moved)."""
-        occupants = before.get("occupants")
-        if occupants is None:
-            return
-        if left is not None or entered is not None:
-            occupants = self._occupants_after(occupants, uid, left, entered)
-        self._cache["occupants"] = occupants
-        full = before.get("full")
-        if full is None:
-            return
-        if left is not None or entered is not None:
-            full = set(full)
-            stuck = self.moved | self.locked | markers.forbidden(self, "move")
-            for h in (left, entered):
-                if h is not None:
-                    if h in occupants and self._crowded(occupants[h], stuck):
-                        full.add(h)
-                    else:
-                        full.discard(h)
-        self._cache["full"] = full
 
     def _canonical(self, action: Action) -> Action:
         """Attackers listed in game-file order, whatever order the player named them in."""
@@ -1107,7 +993,7 @@ class GameState:
             if self.game.movement.may_end_move is not None and not self._end_allowed(uid, h):
                 return False
             move = self.tables.move_actions[(uid, h)]  # the one in `moves`
-            return (move is action or move == action) and (h not in self._occupants() or self._may_end(uid, h))
+            return (move is action or move == action) and (h not in stacking.occupants(self) or stacking.may_end(self, uid, h))
         if kind == PLACE and action.hex is not None and not self._stack and not self.terminal:
             return placement.may_place(self, action.unit, action.hex)  # both steps in one order (not listed)
         if kind == END and not self._stack:
@@ -1125,18 +1011,6 @@ class GameState:
             not self._stack or self._stack[-1].__class__ is Moving)
 
     # ------------------------------------------------------------ phases
-    def _overstacked_units(self) -> list[str]:
-        limit = self.game.stacking.limit
-        order = self.tables.unit_order
-        free = self._uncounted()  # units that do not count are never removed for overstacking
-        counted = self._occupants().values() if not free else [[u for u in us if u not in free] for us in self._occupants().values()]
-        units = [u for us in counted if len(us) > limit for u in us]
-        side = self.phase.side if self.game.sequence else None
-        if self.game.stacking.checked == "end_of_movement" and side is not None:
-            # checked at the end of a side's own movement phase: its stacks only (the enemy's wait for theirs)
-            units = [u for u in units if self._units[u].side == side]
-        return sorted(units, key=order.__getitem__)
-
     def _late_arrivals(self) -> None:
         """The end of a movement phase (or its passing over): reinforcements due in it that have not entered
         come next turn or are removed (movement.late_arrival)."""
@@ -1155,7 +1029,7 @@ class GameState:
             self._late_arrivals()
         checked = self.game.stacking.checked
         if checked == "end_of_every_phase" or (checked == "end_of_movement" and phase.kind == "movement"):
-            stacked = self._overstacked_units()
+            stacked = stacking.overstacked_units(self)
             if stacked:
                 owner = self._units[stacked[0]].side
                 if self.game.stacking.overstack == "owner_removes":
