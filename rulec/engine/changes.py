@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulec.engine import history, markers, procedures, victory
+from rulec.engine import history, legal_moves, markers, procedures, victory
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP
 from rulec.runtime.model import Hex
 
@@ -30,7 +30,7 @@ _CONTROL_MOMENTS = {"pass_through": frozenset({"pass", "stop", "move"}), "enter"
 def move(state: "GameState", uid: str, h: Hex) -> None:
     """`uid` ends a move in `h` (entering the map if it was waiting to arrive), passing the objectives its
     path passed (the search's mask for `h`)."""
-    reach = state._reach(uid)
+    reach = legal_moves.unit_reach(state, uid)
     mask = reach.destinations[h]
     entering = state.where[uid] != ON_MAP
     state.where[uid] = ON_MAP
@@ -49,7 +49,7 @@ def move(state: "GameState", uid: str, h: Hex) -> None:
 
 def leave_map(state: "GameState", uid: str, edge: str) -> None:
     """`uid` leaves the map by `edge` (from the map, or straight from its arrival)."""
-    mask = (state._reach(uid).exit_masks or {}).get(edge, 0)
+    mask = (legal_moves.unit_reach(state, uid).exit_masks or {}).get(edge, 0)
     for i, objective in enumerate(state.tables.objectives):
         if mask >> i & 1:
             enter(state, uid, objective, "pass")  # passed through on its way off the map

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from rulec.engine import advances, battles, changes, effects, placement, retreats, stacking
+from rulec.engine import advances, battles, changes, effects, legal_moves, placement, retreats, stacking
 from rulec.engine.actions import Action
 from rulec.engine.frames import Advance, Declare, Declared, Effects, Loss, Moving, Placing, Remove, Retreat, Roll
 
@@ -58,7 +58,7 @@ def _remove_why(state: "GameState", frame: Remove, action: Action) -> tuple[str,
 
 # ------------------------------------------------------------ a move's second step
 def _moving_legal(state: "GameState", frame: Moving) -> list[Action]:
-    return [*state.moves_of(frame.unit), Action.cancel()]
+    return [*legal_moves.moves_of(state, frame.unit), Action.cancel()]
 
 
 def _moving_apply(state: "GameState", frame: Moving, action: Action) -> None:

@@ -17,13 +17,12 @@ states. Facts about one game come from the model only; this module names none.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from fractions import Fraction
 from itertools import chain
-from typing import Any, Callable, Iterable, KeysView, Sequence
+from typing import Iterable
 
 from rulec.diagnostics import did_you_mean
-from rulec.engine import battles, changes, history, markers, placement, procedures, scenarios, stacking, steps, victory
+from rulec.engine import battles, changes, history, legal_moves, markers, placement, procedures, scenarios, stacking, steps, victory
 from rulec.engine import combat as fight
 from rulec.engine import duties, modifiers
 from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, PLACE, RESOLVE, WITH, Action, ActionSyntaxError,
@@ -32,15 +31,12 @@ from rulec.engine.battles import BattleReport
 from rulec.engine.decisions import HANDLERS
 from rulec.engine.explain import why_illegal
 from rulec.engine.frames import Advance, Declare, Frame, Moving, Remove, Retreat, Roll
-from rulec.engine.context import EngineContext
 from rulec.engine.history import History
 from rulec.engine.markers import MarkerTable
-from rulec.engine.movement import NOWHERE, Leave, MoveCosts, Reach, costs_of, merge_moves, reach_of
-from rulec.engine.step_costs import StepCosts
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import Tables, tables_for
 from rulec.engine.victory import Outcome, VpEntry, award_amount, outcome_of, score_game_end, sudden_death
-from rulec.runtime.model import Game, Hex, MovementMode, Phase, Unit
+from rulec.runtime.model import Game, Hex, Phase, Unit
 
 CHANCE = -1
 TERMINAL = -4
@@ -398,12 +394,34 @@ class GameState:
         actions = self.legal_actions()
         if self._stack or self.phase.kind != "movement":
             return actions
-        return [order for a in actions for order in (self.moves_of(a.unit) if a.kind == MOVE and a.hex is None else (a,))]
+        return [order for a in actions for order in (legal_moves.moves_of(self, a.unit) if a.kind == MOVE and a.hex is None else (a,))]
 
     def is_legal(self, action: Action) -> bool:
         """May `action` be played now? True for the listed actions, and for orders that do two steps at once
         (`move UNIT HEX`, `exit UNIT EDGE`, `place UNIT HEX`), which are legal without being listed."""
         return self._is_legal(self._canonical(action))
+
+    def moves_of(self, uid: str) -> list[Action]:
+        """Every legal one-step order of `uid` now: `move UNIT HEX` for each hex it may end its move in, and
+        `exit UNIT EDGE` for each edge it may leave by (a move's second step lists these; each is also legal
+        at once, in place of both steps). Empty when the unit may not move now."""
+        return legal_moves.moves_of(self, uid)
+
+    def may_end_move(self, uid: str, h: Hex) -> bool:
+        """Does movement { may_end_move } let `uid` end a move in `h` now (True without the rule)?"""
+        return legal_moves.may_end_move(self, uid, h)
+
+    def move_cost(self, uid: str, hex: Hex) -> int | Fraction | None:
+        """The MP `uid` would spend to end its move in `hex` now, or None if that is not a legal move.
+
+        The cheapest path's cost; a river crossing (which uses every MP) costs the whole
+        allowance, and a unit placed anywhere spends none. Worked out only when asked.
+        """
+        return legal_moves.move_cost(self, uid, hex)
+
+    def exit_cost(self, uid: str, edge: str) -> int | Fraction | None:
+        """The MP `uid` would spend to leave the map by `edge` now (the step off included), or None if it cannot."""
+        return legal_moves.exit_cost(self, uid, edge)
 
     def may_end_phase(self) -> bool | None:
         """Is `end` among the legal actions, when that is known without listing them all (an AI looking ahead asks of
@@ -414,7 +432,7 @@ class GameState:
         if kind == "movement":
             delay = self.game.movement.reinforcement_delay
             due = delay is not True and any(self.where[uid] == PENDING and self.due.get(uid) == self.turn
-                                            and self._arrives_now(uid) and not self._delay_allowed(uid)
+                                            and legal_moves.arrives_now(self, uid) and not legal_moves.delay_allowed(self, uid)
                                             for uid in self._movers if uid not in self.moved)
             return None if due else True  # reinforcements that must enter now may hold the phase open
         if kind == "combat":
@@ -437,8 +455,8 @@ class GameState:
             return HANDLERS[frame.__class__].legal(self, frame)
         kind = self.phase.kind
         if kind == "movement":
-            actions = self._movement_actions()
-            if self._entries_due():
+            actions = legal_moves.movement_actions(self)
+            if legal_moves.entries_due(self):
                 return actions  # reinforcement_delay = false: reinforcements due now enter before the phase ends
         elif kind == "combat":
             actions = battles.target_actions(self)
@@ -452,152 +470,6 @@ class GameState:
             actions = []
         actions.append(Action.end())
         return actions
-
-    def _movement_actions(self) -> list[Action]:
-        """A movement phase's own decision: `move UNIT` (the unit's destination is the next decision) for each unit
-        with somewhere to go, and `delay UNIT` for each reinforcement that may be held back. Choosing first the unit,
-        then its hex keeps every decision small: never every unit times every hex."""
-        actions: list[Action] = []
-        choose = Action.move
-        for uid in self._movers:
-            if self._may_move_now(uid):
-                if self._has_move(uid):
-                    actions.append(choose(uid))
-                if self.where[uid] == PENDING and self._may_delay(uid):
-                    actions.append(self.tables.delay_action(uid))
-        return actions
-
-    def _may_move_now(self, uid: str) -> bool:
-        """Is `uid` one of the phasing side's units that may still move this phase (wherever it could go)?"""
-        unit = self._units.get(uid)
-        if unit is None or uid in self.moved or unit.side != self.phase.side:
-            return False
-        if self.phase.movers is not None and uid not in self._movers:  # a phase for some units only
-            return False
-        if self.markers.units and uid in markers.forbidden(self, "move"):
-            return False
-        status = self.where[uid]
-        return status == ON_MAP or (status == PENDING and self._arrives_now(uid))
-
-    def moves_of(self, uid: str) -> list[Action]:
-        """Every legal one-step order of `uid` now: `move UNIT HEX` for each hex it may end its move in, and
-        `exit UNIT EDGE` for each edge it may leave by (a move's second step lists these; each is also legal
-        at once, in place of both steps). Empty when the unit may not move now."""
-        key = ("legal moves", uid)
-        found = self._cache.get(key)
-        if found is None:
-            if not (self.phase.kind == "movement" and not self.terminal and self._may_move_now(uid)):
-                found = ()
-            else:
-                moves, exits, hexes, to = self._unit_moves(uid)
-                if self.game.movement.may_end_move is not None:
-                    moves, hexes, to = self._allowed_ends(uid, moves, to)
-                full = () if uid in stacking.uncounted(self) else stacking.full_hexes(self)  # a unit that does not count fits anywhere
-                if full and not full.isdisjoint(hexes):
-                    moves = tuple(m for m, h in zip(moves, to) if h not in full)
-                found = (*moves, *exits)
-            self._cache[key] = found
-        return list(found)
-
-    def _has_move(self, uid: str) -> bool:
-        """Has `uid` (a unit that may move now) a legal move or exit? Decided hex by hex, stopping at the first:
-        listing the unit's moves may cost a may_end_move evaluation per hex, and only the chosen unit's are listed."""
-        found = self._cache.get(("legal moves", uid))
-        if found is not None:
-            return bool(found)
-        _, exits, hexes, to = self._unit_moves(uid)
-        if exits:
-            return True
-        full = () if uid in stacking.uncounted(self) else stacking.full_hexes(self)
-        if self.game.movement.may_end_move is None:
-            return bool(hexes) and (not full or not full.issuperset(hexes))
-        return any(h not in full and self._end_allowed(uid, h) for h in to)
-
-    def _unit_moves(self, uid: str) -> tuple[tuple[Action, ...], tuple[Action, ...], KeysView[Hex], tuple[Hex, ...]]:
-        """Every move and exit of one unit, before the stacking check, and the destinations as a set and in order.
-
-        Within a movement phase only the phasing side moves, so the enemy units a
-        search depends on stay put: results are kept for the whole phase, keyed by
-        where the unit stands, and shared by clones made during the phase. A unit
-        that has not moved yet stands where it began the phase: its moves are also
-        kept under its id alone.
-        """
-        key = self._moves_key(uid) if self._modifiers[1] else (uid, self.pos.get(uid))
-        found = self._phase_moves.get(key)
-        if found is None:
-            reach = self._reach(uid)
-            destinations = reach.destinations
-            if reach.numbers or not destinations:  # a search's: in hex order, with the hex numbers
-                to = tuple(destinations)
-                moves = tuple(map(self.tables.movement_row(uid).__getitem__, reach.numbers))
-            else:
-                to = tuple(sorted(destinations))
-                interned = self.tables.move_actions
-                moves = tuple(interned.get((uid, h)) or interned.setdefault((uid, h), Action.move(uid, h)) for h in to)
-            exits = self.tables.exit_actions(uid, reach.exits) if self.game.movement.exit_map else ()
-            found = (moves, exits, destinations.keys(), to)
-            if self._keeps_moves(uid):
-                self._phase_moves[key] = found
-                if uid not in self.moved and not self._modifiers[1]:  # where it stands for the whole phase (see _movement_actions)
-                    self._phase_moves[uid] = found
-        return found
-
-    def _allowed_ends(self, uid: str, moves: tuple[Action, ...], to: tuple[Hex, ...]
-                      ) -> tuple[tuple[Action, ...], frozenset[Hex], tuple[Hex, ...]]:
-        """The moves (and their destinations, as a set and in order) that end where movement { may_end_move }
-        holds, about the unit where it stands and each destination: evaluated per destination, once a position."""
-        key = ("ends", uid)
-        found = self._cache.get(key)
-        if found is None:
-            keep = [self._end_allowed(uid, h) for h in to]
-            allowed = tuple(h for h, ok in zip(to, keep) if ok)
-            found = self._cache[key] = (tuple(m for m, ok in zip(moves, keep) if ok), frozenset(allowed), allowed)
-        return found
-
-    def _end_allowed(self, uid: str, h: Hex) -> bool:
-        """movement { may_end_move } for `uid` ending in `h`, evaluated once a position (and only when asked)."""
-        key = ("end allowed", uid)
-        known = self._cache.get(key)
-        if known is None:
-            known = self._cache[key] = {}
-        ok = known.get(h)
-        if ok is None:
-            context = EngineContext(self, self._units[uid])
-            context.hex = h
-            ok = known[h] = bool(self.game.movement.may_end_move(context))
-        return ok
-
-    def may_end_move(self, uid: str, h: Hex) -> bool:
-        """Does movement { may_end_move } let `uid` end a move in `h` now (True without the rule)?"""
-        if self.game.movement.may_end_move is None:
-            return True
-        return h in self._unit_moves(uid)[2] and self._end_allowed(uid, h)
-
-    def _moves_key(self, uid: str) -> tuple:
-        """What a unit's moves are kept under within the phase: where it stands, and its allowance when
-        modifiers may change that as the phase goes on (a friendly move may cut a unit's supply)."""
-        if self._modifiers[1]:
-            return uid, self.pos.get(uid), self.allowance(uid)
-        return uid, self.pos.get(uid)
-
-    def _keeps_moves(self, uid: str) -> bool:
-        """May this unit's moves be kept for the rest of the phase?
-
-        Not for a landing, nor when friends may not be passed through, nor for a reinforcement when
-        entry_blocked decides its entry hexes, nor for a unit in an enemy ZOC whose leave_zoc asks a
-        condition of the hex entered: then they depend on where the friendly units are, and those
-        move during the phase.
-        """
-        movement = self.game.movement
-        return (self.phase.kind == "movement" and not self._placed_anywhere(uid)
-                and self.game.stacking.pass_through_friendly
-                and (movement.entry_blocked is None or self.where[uid] != PENDING)
-                and (movement.leave_zoc is None or isinstance(movement.leave_zoc.into_zoc, bool)
-                     or uid not in self.pos or self.pos[uid] not in self.enemy_zoc(self._units[uid].side)))
-
-    def _placed_anywhere(self, uid: str) -> bool:
-        arrival = self._units[uid].arrives
-        return self.where[uid] == PENDING and arrival is not None and arrival.placement == "anywhere"
 
     def _ready_to_attack(self) -> set[str]:
         """The phasing side's units that may still attack this phase (if next to an enemy)."""
@@ -635,239 +507,9 @@ class GameState:
             hexes = self._cache[key] = frozenset(h for uid, h in self.pos.items() if self._units[uid].side != side)
         return hexes
 
-    def _arrives_now(self, uid: str) -> bool:
-        """A pending unit that may enter the map in the current phase."""
-        due = self.due.get(uid)
-        arrival = self._units[uid].arrives
-        if due is None:
-            return True
-        if due != self.turn:
-            return False
-        if arrival is not None and arrival.phase is not None:
-            return arrival.phase == self.phase.id
-        return self.tables.first_movement.get(self.phase.side) == self.phase_index
-
-    def _entries_due(self) -> list[str]:
-        """Without reinforcement_delay, the reinforcements due this turn that can enter now and must (docs/rulings.md)."""
-        if self.game.movement.reinforcement_delay is True or self.phase.kind != "movement":
-            return []
-        return [u for u in self._movers if self.where[u] == PENDING and self.due.get(u) == self.turn
-                and self._may_move_now(u) and not self._delay_allowed(u) and self._has_move(u)]
-
-    def _may_delay(self, uid: str) -> bool:
-        return self.due.get(uid) == self.turn and self._delay_allowed(uid)
-
-    def _delay_allowed(self, uid: str) -> bool:
-        """May the owner hold `uid` back a turn (movement { reinforcement_delay }, a condition about the unit
-        evaluated once a phase)?"""
-        rule = self.game.movement.reinforcement_delay
-        if isinstance(rule, bool):
-            return rule
-        key = ("delay", uid)
-        allowed = self._phase_moves.get(key)
-        if allowed is None:
-            allowed = self._phase_moves[key] = bool(rule(EngineContext(self, self._units[uid])))
-        return allowed
-
-    def _reach(self, uid: str) -> Reach:
-        key = ("reach", *self._moves_key(uid)) if self._modifiers[1] else ("reach", uid, self.pos.get(uid))
-        reach = self._phase_moves.get(key) or self._cache.get(key)
-        if reach is None:
-            reach = self._compute_reach(uid)
-            if self._keeps_moves(uid):
-                self._phase_moves[key] = reach
-            else:
-                self._cache[key] = reach
-        return reach
-
-    def _compute_reach(self, uid: str) -> Reach:
-        return self._search_moves(uid, reach_of)
-
     def allowance(self, uid: str) -> int:
         """The MP a unit may spend now: its movement allowance through the game's unit modifiers."""
         return modifiers.allowance(self, uid)
-
-    def _search_moves(self, uid: str, search: Callable[..., Any]) -> Any:
-        """Run `search` (movement.reach_of, or movement.costs_of for what moves cost) with the unit's
-        allowance, start or entry hexes and obstacles; either result has `destinations`."""
-        unit = self._units[uid]
-        allowance = self.allowance(uid) if self._modifiers[1] else unit.move
-        enemy, zoc, friends = self._obstacles(unit.side)
-        if self.game.movement.zoc == "none":
-            zoc = 0
-        if self.game.stacking.pass_through_friendly:
-            friends = 0  # no friend is in the way
-        tables = self.tables
-        costs = self._step_costs(unit) if tables.varying_costs else tables.base_costs
-        if self.where[uid] == ON_MAP:
-            locked = uid in self.locked
-            if locked:
-                leave = self._leave_zoc(unit)
-            elif zoc and not self.game.movement.zoc_to_zoc and zoc & tables.hex_bit[self.pos[uid]]:
-                leave = self._leave_zoc(unit)  # starting in an enemy ZOC: the ZOC-to-ZOC exception, if any
-            else:
-                leave = None
-            found = search(self.tables, allowance=allowance, start=self.pos[uid], enemy=enemy, zoc=zoc, friends=friends,
-                           locked=locked, leave=leave, costs=costs)
-            if self.game.modes and not locked:  # a unit held in an enemy zone of control leaves only as leave_zoc says
-                found = self._moves_by_mode(unit, found, search, enemy, zoc, friends)
-            return found
-        arrival = unit.arrives
-        if arrival is not None and arrival.placement == "anywhere":
-            occupied = stacking.occupants(self)
-            allowed = set(arrival.terrain)
-            terrain = self.game.map.terrain
-            spots = {h: 0 for h in self.tables.hexes
-                     if h not in occupied and (not allowed or set(terrain.get(h, ())) <= allowed)}
-            # A unit placed anywhere spends no MP (spots hold no objectives mask either).
-            return Reach(spots, ()) if search is reach_of else MoveCosts(spots, {})
-        hexes = arrival.hexes if arrival is not None else ()
-        entry_cost = costs.offmap_entry_cost
-        reach = search(self.tables, allowance=allowance, start=None,
-                       entries=tuple((h, entry_cost[h]) for h in self._open_entries(unit, hexes)),
-                       enemy=enemy, zoc=zoc, friends=friends, costs=costs)
-        if reach.destinations or self.game.movement.blocked_entry != "closest_legal":
-            return reach
-        # Blocked entry: the closest hexes of the same map edge where entering is legal.
-        for ring in self._fallback_rings(hexes):
-            reach = search(self.tables, allowance=allowance, start=None,
-                           entries=tuple((h, entry_cost[h]) for h in self._open_entries(unit, ring)),
-                           enemy=enemy, zoc=zoc, friends=friends, costs=costs)
-            if reach.destinations:
-                return reach
-        return NOWHERE if search is reach_of else MoveCosts({}, {})
-
-    def _open_entries(self, unit: Unit, hexes: Sequence[Hex]) -> Sequence[Hex]:
-        """The entry hexes movement { entry_blocked } does not block for `unit` (the search itself skips
-        enemy-occupied ones)."""
-        rule = self.game.movement.entry_blocked
-        if rule is None:
-            return hexes
-        context = EngineContext(self, unit)
-        open_hexes = []
-        for h in hexes:
-            context.hex = h
-            if not rule(context):
-                open_hexes.append(h)
-        return open_hexes
-
-    def _step_costs(self, unit: Unit) -> StepCosts:
-        """What steps cost `unit` in this phase (its type's costs, with the cost expressions' values of the phase)."""
-        tables = self.tables
-        if not tables.varying_costs:
-            return tables.base_costs
-        return tables.costs_for(unit.type, self._cost_values())
-
-    def _cost_values(self) -> tuple:
-        """The values of the game's cost expressions in this phase (Tables.cost_expressions), worked out as it begins."""
-        values = self._phase_moves.get("cost values")
-        if values is None:
-            context = EngineContext(self)
-            values = self._phase_moves["cost values"] = tuple(e(context) for e in self.tables.cost_expressions)
-        return values
-
-    def _moves_by_mode(self, unit: Unit, found: Any, search: Callable[..., Any], enemy: int, zoc: int, friends: int) -> Any:
-        """`found` (a search's result for an ordinary move) with the moves of every movement mode the unit may use."""
-        start = self.pos[unit.id]
-        for mode in self.game.modes.values():
-            if not self._may_use(mode, unit):
-                continue
-            if "enemy_zoc" in mode.may_not_start_in and zoc & self.tables.hex_bit[start]:
-                continue
-            costs = self.tables.mode_costs_for(mode, self._cost_values())
-            blocked = enemy | zoc if "enemy_zoc" in mode.may_not_enter else enemy
-            other = search(self.tables, allowance=self.allowance(unit.id) * costs.per_mp, start=start, enemy=blocked, zoc=zoc,
-                           friends=friends, costs=costs)
-            found = merge_moves(self.tables, found, other, costs.per_mp)
-        return found
-
-    def _may_use(self, mode: MovementMode, unit: Unit) -> bool:
-        """May `unit` move in `mode` this phase (its option chosen, the unit eligible)? Worked out once a phase."""
-        key = ("mode", mode.id, unit.id)
-        allowed = self._phase_moves.get(key)
-        if allowed is None:
-            allowed = self._phase_moves[key] = (mode.option is None or mode.option in self.options) and (
-                mode.eligible is None or bool(mode.eligible(EngineContext(self, unit))))
-        return allowed
-
-    def _leave_zoc(self, unit: Unit) -> Leave | None:
-        """How `unit`, in an enemy zone of control, may leave it this phase (None: it may not); see movement.Leave.
-
-        Whether the rule applies to the unit is worked out once a phase; an `into_zoc` condition about
-        the hex entered, for each enemy-controlled neighbour once a position (it may ask where friends are).
-        """
-        key = ("leave", unit.id)
-        if key in self._phase_moves:
-            leave = self._phase_moves[key]
-        else:
-            rule = self.game.movement.leave_zoc
-            leave = None
-            if rule is not None and (rule.option is None or rule.option in self.options) and (
-                    rule.when is None or rule.when(EngineContext(self, unit))):
-                leave = Leave(rule.cost, rule.into_zoc is True, self.tables.hexsides_of(rule.not_across),
-                              then_stop=rule.then_stop)
-            self._phase_moves[key] = leave
-        into = self.game.movement.leave_zoc.into_zoc if leave is not None else False
-        if isinstance(into, bool):
-            return leave
-        found = self._cache.get(key)
-        if found is None:
-            context, index = EngineContext(self, unit), self.tables.index
-            zoc, allowed = self.enemy_zoc(unit.side), set()
-            for n in self.tables.neighbours[self.pos[unit.id]]:
-                context.hex = n
-                if n in zoc and into(context):
-                    allowed.add(index[n])
-            found = self._cache[key] = replace(leave, into_hexes=frozenset(allowed))
-        return found
-
-    def move_cost(self, uid: str, hex: Hex) -> int | Fraction | None:
-        """The MP `uid` would spend to end its move in `hex` now, or None if that is not a legal move.
-
-        The cheapest path's cost; a river crossing (which uses every MP) costs the whole
-        allowance, and a unit placed anywhere spends none. Worked out only when asked.
-        """
-        if not self._is_legal(Action.move(uid, hex)):
-            return None
-        return self._search_moves(uid, costs_of).destinations.get(hex)
-
-    def exit_cost(self, uid: str, edge: str) -> int | Fraction | None:
-        """The MP `uid` would spend to leave the map by `edge` now (the step off included), or None if it cannot."""
-        if not self._is_legal(Action.exit(uid, edge)):
-            return None
-        return self._search_moves(uid, costs_of).exits.get(edge)
-
-    def _obstacles(self, side: str) -> tuple[int, int, int]:
-        """Hexes of the enemies of `side`, of their zones of control, and of `side`'s units, as bits of
-        hex numbers (see Tables.index)."""
-        key = ("obstacles", side)
-        found = self._cache.get(key)
-        if found is None:
-            bit, zoc_bits, units = self.tables.hex_bit, self.tables.zoc_bits, self._units
-            typed = self.tables.zoc_bits_typed  # unit types whose ZOC reaches across more hexsides
-            enemy = zoc = friends = 0
-            for uid, h in self.pos.items():
-                if units[uid].side != side:
-                    enemy |= bit[h]
-                    zoc |= typed[units[uid].type][h] if typed and units[uid].type in typed else zoc_bits[h]
-                else:
-                    friends |= bit[h]
-            found = self._cache[key] = (enemy, zoc, friends)
-        return found
-
-    def _fallback_rings(self, hexes: tuple[Hex, ...]) -> list[list[Hex]]:
-        """Hexes of the entry area's map edge outside the area, grouped by distance to the area, nearest first."""
-        edges = self.game.map.edges
-        counts = {e: sum(h in hs for h in hexes) for e, hs in edges.items()}
-        if not hexes or not counts or max(counts.values()) == 0:
-            return []
-        best = max(counts.values())
-        candidates = {h for e, hs in edges.items() if counts[e] == best for h in hs} - set(hexes)
-        distance = self.tables.distance
-        rings: dict[int, list[Hex]] = {}
-        for h in candidates:
-            rings.setdefault(min(distance[a][h] for a in hexes), []).append(h)
-        return [sorted(rings[d]) for d in sorted(rings)]
 
     # ------------------------------------------------------------ combat helpers
     def odds(self, action: Action | None = None) -> fight.Odds:
@@ -970,30 +612,8 @@ class GameState:
 
     def _is_legal(self, action: Action) -> bool:
         kind = action.kind
-        if kind in (MOVE, EXIT, CANCEL) and self._free_to_move():
-            # The common case, checked against the one unit's moves rather than every action.
-            uid = action.unit
-            if self._stack:  # the second step: the chosen unit's move or exit, or back to the choice of unit
-                if kind == CANCEL:
-                    return True
-                if uid != self._stack[-1].unit or (kind == MOVE and action.hex is None):
-                    return False
-            elif kind == CANCEL:
-                return False
-            if uid not in self._units or not self._may_move_now(uid):
-                return False
-            if action.hex is None and kind == MOVE:
-                return self._has_move(uid)
-            moves, exits, hexes, to = self._unit_moves(uid)
-            if kind == EXIT:
-                return action in exits
-            h = action.hex
-            if h not in hexes:
-                return False
-            if self.game.movement.may_end_move is not None and not self._end_allowed(uid, h):
-                return False
-            move = self.tables.move_actions[(uid, h)]  # the one in `moves`
-            return (move is action or move == action) and (h not in stacking.occupants(self) or stacking.may_end(self, uid, h))
+        if kind in (MOVE, EXIT, CANCEL) and legal_moves.free_to_move(self):
+            return legal_moves.is_legal_move(self, action)  # the common case: the one unit's moves, not every action
         if kind == PLACE and action.hex is not None and not self._stack and not self.terminal:
             return placement.may_place(self, action.unit, action.hex)  # both steps in one order (not listed)
         if kind == END and not self._stack:
@@ -1005,18 +625,13 @@ class GameState:
             legal = self._cache["legal"] = self._legal_actions()
         return action in legal
 
-    def _free_to_move(self) -> bool:
-        """A movement phase with no removal, battle, retreat or advance pending (a unit chosen to move may be)."""
-        return self.phase.kind == "movement" and not self.terminal and (
-            not self._stack or self._stack[-1].__class__ is Moving)
-
     # ------------------------------------------------------------ phases
     def _late_arrivals(self) -> None:
         """The end of a movement phase (or its passing over): reinforcements due in it that have not entered
         come next turn or are removed (movement.late_arrival)."""
         phase = self.phase
         for uid in [u for u, w in self.where.items() if w == PENDING and self._units[u].side == phase.side]:
-            if self.due.get(uid) == self.turn and self._arrives_now(uid):
+            if self.due.get(uid) == self.turn and legal_moves.arrives_now(self, uid):
                 if self.game.movement.late_arrival == "removed":
                     self.where[uid] = UNUSED
                     self.due.pop(uid)
@@ -1110,13 +725,13 @@ class GameState:
         phase = self.phase
         self._phase_moves = {}
         if self.tables.cost_expressions:
-            self._cost_values()  # costs written as expressions are read as the phase begins
+            legal_moves.cost_values(self)  # costs written as expressions are read as the phase begins
         if phase.kind == "movement":
             # The units that may move in this phase: on the map or waiting to arrive as it begins.
             self._movers = procedures.movers(self, phase)
             self.moved = set()
             if self.game.movement.zoc_locks_start:
-                zoc, bit, units = self._obstacles(phase.side)[1], self.tables.hex_bit, self._units
+                zoc, bit, units = legal_moves.obstacles(self, phase.side)[1], self.tables.hex_bit, self._units
                 self.locked = frozenset(u for u, h in self.pos.items() if units[u].side == phase.side and zoc & bit[h])
             else:
                 self.locked = frozenset()
