@@ -66,7 +66,7 @@ def target_actions(state: "GameState", joinable_only: bool = True) -> list[Actio
     side = state.phase.side
     occupants = stacking.occupants(state)
     units, defended, neighbours = state._units, state.defended, state.tables.neighbours
-    ready = state._ready_to_attack()
+    ready = duties.ready_to_attack(state)
     if not ready:
         return []
     near: set[Hex] = set()  # the hexes next to (or in range of) a unit that may still attack
@@ -97,7 +97,7 @@ def declare(state: "GameState", action: Action) -> None:
 def eligible(state: "GameState", frame: Declare, targets: tuple[Hex, ...] | None = None) -> list[str]:
     """Units that may still join the battle (next to every target), in game-file order."""
     targets = targets or frame.targets
-    ready = state._ready_to_attack()
+    ready = duties.ready_to_attack(state)
     occupants, neighbours, order = stacking.occupants(state), state.tables.neighbours, state.tables.unit_order
     first, rest = targets[0], targets[1:]
     found = {u for n in neighbours[first] for u in occupants.get(n, ())
@@ -227,7 +227,7 @@ def why_no_one_joins(state: "GameState", target: Hex) -> tuple[str, str | None] 
     """Why no unit able to attack `target` may join a battle against it (the game's may_join, a duty owed
     elsewhere); None when no such unit stands next to it, or one may join."""
     frame = Declare(state.phase.side, (target,))
-    ready = [u for u in sorted(state._ready_to_attack(), key=state.tables.unit_order.__getitem__)
+    ready = [u for u in sorted(duties.ready_to_attack(state), key=state.tables.unit_order.__getitem__)
              if u in state.pos and reaches(state, u, target)]
     if not ready or eligible(state, frame):
         return None
@@ -247,7 +247,7 @@ def why_not_attack(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tu
         return refused
     if not all(reaches(state, uid, h) for h in targets):
         return out_of_reach(state, uid, targets)
-    if state._can_attack(uid) and state.game.combat.may_attack is not None:
+    if duties.can_attack(state, uid) and state.game.combat.may_attack is not None:
         return f"{name} may not attack: the game's condition (may_attack = {state.game.combat.may_attack.source}) fails", None
     return None
 

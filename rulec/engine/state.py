@@ -471,24 +471,6 @@ class GameState:
         actions.append(Action.end())
         return actions
 
-    def _ready_to_attack(self) -> set[str]:
-        """The phasing side's units that may still attack this phase (if next to an enemy)."""
-        able = self._able_to_attack.get(self.phase.side)
-        if able is None:  # the same all game (shared with clones)
-            able = self._able_to_attack[self.phase.side] = frozenset(
-                u for u in self.tables.units_of.get(self.phase.side, ()) if self._can_attack(u))
-        ready = able.difference(self.attacked, markers.forbidden(self, "attack")) if self.markers.units else \
-            able.difference(self.attacked)
-        if self._phase_attackers is not None:
-            ready &= self._phase_attackers
-        return ready if self.game.combat.may_attack is None else duties.allowed(self, ready)
-
-    def _can_attack(self, uid: str) -> bool:
-        """Has the unit the strength and the type to attack at all?"""
-        unit = self._units[uid]
-        kind = self.game.unit_types.get(unit.type)
-        return unit.strength > 0 and (kind is None or kind.can_attack)
-
     # ------------------------------------------------------------ movement helpers
     def enemy_zoc(self, side: str) -> frozenset[Hex]:
         """The hexes in the zone of control of `side`'s enemies."""
