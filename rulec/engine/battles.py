@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
-from rulec.engine import duties, history, joining, markers, modifiers, sight, stacking
+from rulec.engine import duties, history, joining, markers, modifiers, phases, sight, stacking
 from rulec.engine.actions import ATTACK, CANCEL, END, FIGHT, RESOLVE, WITH, Action
 from rulec.engine.frames import Battle, Declare, Declared, Effects, Roll
 from rulec.engine.statuses import ON_MAP
@@ -291,7 +291,7 @@ def declared_apply(state: "GameState", frame: Declared, action: Action) -> None:
             state._stack.append(Roll(battle))
     elif action.kind == END:
         state._stack.pop()
-        state._end_phase()
+        phases.end_phase(state)
 
 
 def declared_why(state: "GameState", frame: Declared, action: Action) -> tuple[str, str | None]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from rulec.engine import advances, battles, changes, effects, legal_moves, placement, retreats, stacking
+from rulec.engine import advances, battles, changes, effects, legal_moves, phases, placement, retreats, stacking
 from rulec.engine.actions import Action
 from rulec.engine.frames import Advance, Declare, Declared, Effects, Loss, Moving, Placing, Remove, Retreat, Roll
 
@@ -49,7 +49,7 @@ def _remove_apply(state: "GameState", frame: Remove, action: Action) -> None:
     changes.eliminate(state, action.unit)
     if not stacking.overstacked_units(state):
         state._stack.pop()
-        state._finish_phase()
+        phases.finish_phase(state)
 
 
 def _remove_why(state: "GameState", frame: Remove, action: Action) -> tuple[str, str | None]:

@@ -22,7 +22,7 @@ from itertools import chain
 from typing import Iterable
 
 from rulec.diagnostics import did_you_mean
-from rulec.engine import battles, changes, history, legal_moves, markers, placement, procedures, scenarios, stacking, steps, victory
+from rulec.engine import battles, changes, history, legal_moves, markers, phases, placement, scenarios, stacking, steps, victory
 from rulec.engine import combat as fight
 from rulec.engine import duties, modifiers
 from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, PLACE, RESOLVE, WITH, Action, ActionSyntaxError,
@@ -35,7 +35,7 @@ from rulec.engine.history import History
 from rulec.engine.markers import MarkerTable
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import Tables, tables_for
-from rulec.engine.victory import Outcome, VpEntry, award_amount, outcome_of, score_game_end, sudden_death
+from rulec.engine.victory import Outcome, VpEntry, award_amount, outcome_of
 from rulec.runtime.model import Game, Hex, Phase, Unit
 
 CHANCE = -1
@@ -157,7 +157,7 @@ class GameState:
         for award in game.awards:
             if award.trigger.kind == "selected":
                 victory.score(self, award.side, award_amount(self, award, None), award.id, phase="setup")
-        self._enter_phase()
+        phases.enter_phase(self)
 
     def _choose_variants(self, in_play: list[str], options: tuple[str, ...], seed: int) -> dict[str, str]:
         """Units an option puts in play as one of their variants (`choose_variant`), chosen at random with `seed`:
@@ -550,9 +550,9 @@ class GameState:
             else:  # both steps in one order
                 placement.place(self, action.unit, action.hex)
         elif kind == END:
-            self._end_phase()
+            phases.end_phase(self)
         if self.game.victory is not None and self.game.victory.sudden_death and not self.terminal:
-            self._sudden_death(("always",))
+            phases.check_sudden_death(self, ("always",))
         during, self._cache = self._cache, {}
         if kind == MOVE or kind == EXIT or kind == DELAY:
             stacking.carry_over(self, before, action.unit, left, action.hex)
@@ -607,137 +607,6 @@ class GameState:
             legal = self._cache["legal"] = self._legal_actions()
         return action in legal
 
-    # ------------------------------------------------------------ phases
-    def _late_arrivals(self) -> None:
-        """The end of a movement phase (or its passing over): reinforcements due in it that have not entered
-        come next turn or are removed (movement.late_arrival)."""
-        phase = self.phase
-        for uid in [u for u, w in self.where.items() if w == PENDING and self._units[u].side == phase.side]:
-            if self.due.get(uid) == self.turn and legal_moves.arrives_now(self, uid):
-                if self.game.movement.late_arrival == "removed":
-                    self.where[uid] = UNUSED
-                    self.due.pop(uid)
-                else:
-                    self.due[uid] = self.turn + 1
-
-    def _end_phase(self) -> None:
-        phase = self.phase
-        if phase.kind == "movement":
-            self._late_arrivals()
-        checked = self.game.stacking.checked
-        if checked == "end_of_every_phase" or (checked == "end_of_movement" and phase.kind == "movement"):
-            stacked = stacking.overstacked_units(self)
-            if stacked:
-                owner = self._units[stacked[0]].side
-                if self.game.stacking.overstack == "owner_removes":
-                    remover = owner
-                else:
-                    remover = next(s for s in self.players if s != owner) if len(self.players) > 1 else owner
-                self._stack.append(Remove(remover))
-                return
-        self._finish_phase()
-
-    def _finish_phase(self) -> None:
-        procedures.run_hooks(self, "phase_end")
-        if self._next_phase():
-            self._enter_phase()
-
-    def _next_phase(self) -> bool:
-        """Step to the next phase of the sequence (and turn); False when the game is over."""
-        last = self.phase_index == len(self.game.sequence) - 1 and not self._prelude
-        history.phase_ended(self)
-        if self.markers:
-            markers.expire(self)
-        if self._sudden_death(("always", "end_of_phase", "end_of_turn") if last else ("always", "end_of_phase")):
-            return False
-        if self._prelude:  # a scenario's deployment phases, then its start phase (scenarios.py)
-            self.phase_index, self._prelude = self._prelude[0], self._prelude[1:]
-            return True
-        self.phase_index += 1
-        if self.phase_index >= len(self.game.sequence):
-            self.phase_index = 0
-            self.turn += 1
-        if self.turn > self.last_turn > 0:
-            self.turn = self.last_turn
-            self.phase_index = len(self.game.sequence) - 1
-            self._end_game()
-            return False
-        return True
-
-    def _sudden_death(self, moments: tuple[str, ...]) -> bool:
-        """End the game if a sudden-death condition checked at one of `moments` holds now."""
-        decided = sudden_death(self, moments)
-        if decided is not None:
-            self._end_game(decided)
-        return decided is not None
-
-    def _end_game(self, decided: Outcome | None = None) -> None:
-        """The game is over: score the end-of-game awards; `decided` is a sudden death's result."""
-        self.terminal, self.decided = True, decided
-        procedures.run_game_hooks(self, "game_end")
-        for award, amount in score_game_end(self):
-            if amount:
-                victory.score(self, award.side, amount, award.id)
-
-    def _enter_phase(self) -> None:
-        """Start the current phase: score its awards, reset its bookkeeping; run phases that need no decision."""
-        while True:
-            self._cache = {}
-            phase = self.phase
-            history.phase_began(self)  # every phase of the sequence counts, also one passed over
-            if procedures.comes_up(self):  # a phase whose `when` fails is passed over
-                for award in self.game.awards:
-                    if award.trigger.kind == "phase" and award.trigger.phase == phase.id:
-                        amount = award_amount(self, award, None)
-                        if amount:
-                            victory.score(self, award.side, amount, award.id)
-                procedures.run_hooks(self, "phase_start")
-                self._cache = {}
-                if self._begin_phase():
-                    return
-                # Automatic phases, and placement phases with nothing to place, have no decisions.
-                procedures.run_hooks(self, "phase_end")
-            elif phase.kind == "movement":  # passed over: its reinforcements are late, as if it had ended
-                self._late_arrivals()
-            if not self._next_phase():
-                return
-
-    def _begin_phase(self) -> bool:
-        """Reset the current phase's bookkeeping; False if the phase has no decisions to make."""
-        phase = self.phase
-        self._phase_moves = {}
-        if self.tables.cost_expressions:
-            legal_moves.cost_values(self)  # costs written as expressions are read as the phase begins
-        if phase.kind == "movement":
-            # The units that may move in this phase: on the map or waiting to arrive as it begins.
-            self._movers = procedures.movers(self, phase)
-            self.moved = set()
-            if self.game.movement.zoc_locks_start:
-                zoc, bit, units = legal_moves.obstacles(self, phase.side)[1], self.tables.hex_bit, self._units
-                self.locked = frozenset(u for u, h in self.pos.items() if units[u].side == phase.side and zoc & bit[h])
-            else:
-                self.locked = frozenset()
-            return True
-        if phase.kind == "combat":
-            if not self._same_player_turn(self._combat_began):
-                self.attacked = set()  # one attack per unit a phase, or a player turn (CombatRules.one_attack_per_unit)
-            self.defended = set()
-            self._combat_began = (self.turn, self.phase_index)
-            self._phase_attackers = procedures.attackers(self, phase)
-            return True
-        if phase.kind == "placement":
-            return placement.begin(self)
-        return False
-
-    def _same_player_turn(self, since: tuple[int, int] | None) -> bool:
-        """With one attack per unit a player turn: did a combat phase of this player turn begin at `since`?"""
-        if since is None or self.game.combat is None or self.game.combat.one_attack_per_unit != "player_turn":
-            return False
-        turn, index = since
-        sequence = self.game.sequence
-        return turn == self.turn and index < self.phase_index and all(
-            sequence[i].side in (None, self.phase.side) for i in range(index, self.phase_index + 1))
-
     # ------------------------------------------------------------ positions for tests and puzzles
     def arrange(self, units: dict[str, str], *, turn: int | None = None, phase: str | None = None) -> "GameState":
         """A copy with only `units` in play, at the start of `phase` of `turn` (no award scored for it).
@@ -775,5 +644,5 @@ class GameState:
         other.past.owner = other
         other._cache = {}
         history.phase_began(other)
-        other._begin_phase()
+        phases.begin_phase(other)
         return other
