@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from rulec.engine import stacking
 from rulec.engine.actions import Action, IllegalAction
 from rulec.engine.scenarios import compatible_options
-from rulec.engine.state import CHANCE, ON_MAP, TERMINAL, GameState, new_game
+from rulec.engine.state import CHANCE, TERMINAL, GameState, new_game
+from rulec.engine.statuses import ON_MAP
 from rulec.runtime.model import Game
 
 STATUSES = {"map", "pending", "exited", "eliminated", "unused"}

@@ -16,13 +16,12 @@ states. Facts about one game come from the model only; this module names none.
 
 from __future__ import annotations
 
-import random
 from fractions import Fraction
 from itertools import chain
 from typing import Iterable
 
 from rulec.diagnostics import did_you_mean
-from rulec.engine import battles, changes, history, legal_moves, markers, phases, placement, scenarios, stacking, steps, victory
+from rulec.engine import battles, changes, legal_moves, markers, phases, placement, scenarios, setup, stacking, steps
 from rulec.engine import combat as fight
 from rulec.engine import duties, modifiers
 from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, PLACE, RESOLVE, WITH, Action, ActionSyntaxError,
@@ -33,10 +32,10 @@ from rulec.engine.explain import why_illegal
 from rulec.engine.frames import Advance, Declare, Frame, Moving, Remove, Retreat, Roll
 from rulec.engine.history import History
 from rulec.engine.markers import MarkerTable
-from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
-from rulec.engine.tables import Tables, tables_for
-from rulec.engine.victory import Outcome, VpEntry, award_amount, outcome_of
-from rulec.runtime.model import Game, Hex, Phase, Unit
+from rulec.engine.statuses import ELIMINATED, EXITED, PENDING
+from rulec.engine.tables import Tables
+from rulec.engine.victory import Outcome, VpEntry, outcome_of
+from rulec.runtime.model import Game, Hex, Modifier, Phase, Unit
 
 CHANCE = -1
 TERMINAL = -4
@@ -48,10 +47,6 @@ _WHERE_UNITS_STAND = frozenset({"obstacles", "zoc", "enemy"})
 
 
 
-class UnknownOption(ValueError):
-    """An option the game does not define."""
-
-
 def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario: str | None = None) -> "GameState":
     """A game at its start (or at `scenario`'s), with `options` chosen and `seed` for its set-up randomness.
 
@@ -59,121 +54,66 @@ def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario
     options = tuple(options)
     if scenario is None:
         scenario = game.info.scenario  # a game may name the scenario played when none is chosen
-    for option in options:
-        if option not in game.options:
-            hint = did_you_mean(option, list(game.options))
-            raise UnknownOption(f"'{game.info.id}' has no option '{option}'" + (f"; {hint}" if hint else ""))
-    scenarios.check_choice(game, scenario, options)
+    setup.check_choice(game, options, scenario)
     state = GameState.__new__(GameState)
-    state._setup(game, tuple(dict.fromkeys(options)), seed, scenario)
+    setup.set_up(state, game, tuple(dict.fromkeys(options)), seed, scenario)
     return state
 
 
 class GameState:
     """One position of a map game; see the module docstring. Build it with `new_game`."""
 
+    # ------------------------------------------------------------ the data (filled in by setup.set_up)
     game: Game
     options: tuple[str, ...]
     seed: int
+    tables: Tables  # everything fixed about the game, shared by all its states (tables.py)
     players: tuple[str, ...]
-    turn: int
-    vp: dict[str, int]
     # set by scenarios.prepare: the scenario played, the last turn, deployment phases still to come
     # before the start phase, and a placement phase's points left (None: it counts none)
     scenario: str | None
     last_turn: int
     _prelude: tuple[int, ...]
     points_left: int | None
+    turn: int
+    phase_index: int
+    terminal: bool
+    decided: Outcome | None  # the result of a sudden death that ended the game
+    vp: dict[str, int]
+    vp_log: list[VpEntry]
+    _history: list[Action]  # the actions played, in order
+    # The modifiers in play with these options: changing strength, allowance; of battles (modifiers.py).
+    _modifiers: tuple[tuple[Modifier, ...], tuple[Modifier, ...], tuple[Modifier, ...]]
+    _folded_traces: dict  # (trace, side) -> the hexes its map conditions let through (traces.py); shared by clones
 
-    # ------------------------------------------------------------ set-up
-    def _setup(self, game: Game, options: tuple[str, ...], seed: int, scenario: str | None = None) -> None:
-        self.game, self.options, self.seed = game, options, seed
-        self.tables: Tables = tables_for(game)
-        self.players = tuple(game.sides)
-        added = {uid for o in options for uid in game.options[o].adds}
-        in_play = scenarios.in_play(game, scenario, added)
-        # The modifiers in play with these options: changing strength, allowance; of battles (engine/modifiers.py).
-        self._modifiers = modifiers.in_play(game, options)
-        self._folded_traces: dict = {}  # (trace, side) -> the hexes its map conditions let through (traces.py); shared by clones
-        self.vp = {side: 0 for side in game.sides}
-        self.vp_log: list[VpEntry] = []
-        self.turn = 1
-        self.phase_index = 0
-        self.terminal = False
-        self.decided: Outcome | None = None  # the result of a sudden death that ended the game
-        self._history: list[Action] = []
-        self._cache: dict = {}
+    # the units: variant counters an option chose at set-up (unit -> the variant it plays as); the units as they
+    # start with this scenario and options (shared by clones); each as it plays now, and the steps it lost (steps.py)
+    variants: dict[str, str]
+    _setup_units: dict[str, Unit]
+    _units: dict[str, Unit]
+    lost_steps: dict[str, int]
+    pos: dict[str, Hex]  # units on the map -> their hex
+    where: dict[str, str]  # every unit -> its status (statuses.py)
+    due: dict[str, int | None]  # pending units -> the turn they are due (None: any turn)
+    exited_from: dict[str, Hex]  # units that left the map -> the hex they left it from
+    holders: dict[Hex, str]  # objectives -> the side holding them
+    granted: dict[tuple[str, Hex], int]  # ('holds' award, hex) -> the VP it gave its holder
+    markers: MarkerTable  # markers on units and hexes (markers.py)
+    past: History  # what each unit did, by phase (history.py)
 
-        # Variant counters an option chose at set-up: unit -> the variant it plays as (see _choose_variants).
-        self.variants: dict[str, str] = self._choose_variants(in_play, options, seed)
-        # The units as they start with this scenario and options (their set-up and arrival; scenarios.py); shared by clones.
-        self._setup_units: dict[str, Unit] = scenarios.units_for(game, scenario, options)
-        self._units: dict[str, Unit] = {uid: steps.side_after(self, uid, 0) if uid in self.variants else unit
-                                        for uid, unit in self._setup_units.items()}
-        self.lost_steps: dict[str, int] = {}  # units flipped to a reduced side -> steps lost (steps.py)
-
-        self.pos: dict[str, Hex] = {}
-        self.where: dict[str, str] = {}
-        self.due: dict[str, int | None] = {}
-        for uid, unit in self._setup_units.items():
-            if uid not in in_play:
-                self.where[uid] = UNUSED
-            elif unit.setup is not None:
-                self.where[uid], self.pos[uid] = ON_MAP, unit.setup
-            else:
-                self.where[uid] = PENDING
-                self.due[uid] = unit.arrives.turn if unit.arrives else None
-        self._able_to_attack: dict[str, frozenset[str]] = {}  # side -> its units with the strength and type to attack
-        self.exited_from: dict[str, Hex] = {}  # units that left the map -> the hex they left it from
-        self.holders: dict[Hex, str] = scenarios.first_holders(game, scenario)
-        self.granted: dict[tuple[str, Hex], int] = {}
-        for uid, h in self.pos.items():
-            if h in self.tables.objectives:
-                self.holders[h] = game.units[uid].side
-        self.moved: set[str] = set()
-        self.locked: frozenset[str] = frozenset()
-        self.markers = MarkerTable()  # markers on units and hexes (markers.py)
-        self.past = History()  # what each unit did, by phase (history.py)
-        self.past.owner = self
-        self.attacked: set[str] = set()
-        self.defended: set[str] = set()
-        self._phase_attackers: frozenset[str] | None = None  # a combat phase's `attackers` (procedures.py)
-        self._stack: list[Frame] = []  # pending decisions, the next one last (see frames.py)
-        self._combat_began: tuple[int, int] | None = None  # (turn, phase index) the last combat phase began
-        self.last_battle: BattleReport | None = None
-
-        scenarios.prepare(self, scenario)  # its start, length, deployment and VP; free set-up units held back
-        # VP given when the game is set up are logged under the phase "setup".
-        for option in options:
-            for side, amount in game.options[option].vp.items():
-                victory.score(self, side, amount, f"option:{option}", phase="setup")
-        for option in options:
-            choice = game.options[option].choose_variant
-            if choice is not None and choice.vp_to:
-                for uid, name in self.variants.items():
-                    variant = game.units[uid].variant(name)
-                    if name == choice.variant and variant.vp:
-                        victory.score(self, choice.vp_to, variant.vp, f"{name}:{uid}", unit=uid, phase="setup")
-        for award in game.awards:
-            if award.trigger.kind == "selected":
-                victory.score(self, award.side, award_amount(self, award, None), award.id, phase="setup")
-        phases.enter_phase(self)
-
-    def _choose_variants(self, in_play: list[str], options: tuple[str, ...], seed: int) -> dict[str, str]:
-        """Units an option puts in play as one of their variants (`choose_variant`), chosen at random with `seed`:
-        of the units in play with that variant, in file order, a random count within the option's range."""
-        chosen: dict[str, str] = {}
-        rng = random.Random(seed)
-        for option in options:
-            choice = self.game.options[option].choose_variant
-            if choice is None:
-                continue
-            candidates = [uid for uid in in_play if uid not in chosen and self.game.units[uid].variant(choice.variant)]
-            low, high = choice.count
-            count = rng.randint(min(low, len(candidates)), min(high, len(candidates)))
-            picked = set(rng.sample(candidates, count))
-            chosen.update((uid, choice.variant) for uid in candidates if uid in picked)
-        return chosen
+    # the phase's bookkeeping (phases.begin_phase)
+    moved: set[str]
+    locked: frozenset[str]  # units held in an enemy zone of control since the movement phase began
+    _movers: tuple[str, ...]  # the units that may move in this movement phase
+    _phase_moves: dict  # what is kept for the movement phase: each unit's moves (legal_moves.py); shared by clones
+    attacked: set[str]
+    defended: set[str]
+    _able_to_attack: dict[str, frozenset[str]]  # side -> its units with the strength and type to attack
+    _phase_attackers: frozenset[str] | None  # a combat phase's `attackers` (procedures.py)
+    _combat_began: tuple[int, int] | None  # (turn, phase index) the last combat phase began
+    _stack: list[Frame]  # pending decisions, the next one last (see frames.py)
+    last_battle: BattleReport | None
+    _cache: dict  # what is known of this position, dropped by apply_action (see rulec/engine/__init__.py)
 
     # ------------------------------------------------------------ basic queries
     @property
@@ -291,6 +231,16 @@ class GameState:
 
     def outcome(self) -> Outcome:
         return outcome_of(self)
+
+    def arrange(self, units: dict[str, str], *, turn: int | None = None, phase: str | None = None) -> "GameState":
+        """A copy with only `units` in play, at the start of `phase` of `turn` (no award scored for it).
+
+        Each value is a hex, or 'pending' for a unit waiting to arrive (due this turn,
+        or any turn if it arrives when its owner chooses); every other unit is set
+        aside. 'Holds' objectives go to the side of a unit placed on them. For tests,
+        puzzles and scenario editors.
+        """
+        return setup.arrange(self, units, turn=turn, phase=phase)
 
     def clone(self) -> "GameState":
         other = GameState.__new__(GameState)
@@ -607,42 +557,3 @@ class GameState:
             legal = self._cache["legal"] = self._legal_actions()
         return action in legal
 
-    # ------------------------------------------------------------ positions for tests and puzzles
-    def arrange(self, units: dict[str, str], *, turn: int | None = None, phase: str | None = None) -> "GameState":
-        """A copy with only `units` in play, at the start of `phase` of `turn` (no award scored for it).
-
-        Each value is a hex, or 'pending' for a unit waiting to arrive (due this turn,
-        or any turn if it arrives when its owner chooses); every other unit is set
-        aside. 'Holds' objectives go to the side of a unit placed on them. For tests,
-        puzzles and scenario editors.
-        """
-        other = self.clone()
-        if turn is not None:
-            other.turn = turn
-        if phase is not None:
-            ids = [p.id for p in self.game.sequence]
-            if phase not in ids:
-                raise ValueError(f"no phase '{phase}'; phases are {', '.join(ids)}")
-            other.phase_index = ids.index(phase)
-        other.pos, other.due, other.holders, other.granted, other.exited_from = {}, {}, {}, {}, {}
-        other.where = {uid: UNUSED for uid in self.game.units}
-        for uid, place in units.items():
-            if uid not in self.game.units:
-                raise ValueError(f"no unit '{uid}'")
-            if place == PENDING:
-                other.where[uid] = PENDING
-                arrival = self._units[uid].arrives
-                other.due[uid] = None if arrival is not None and arrival.turn is None else other.turn
-            else:
-                other.where[uid], other.pos[uid] = ON_MAP, place
-                if place in self.tables.objectives:
-                    other.holders[place] = self._units[uid].side
-        other.terminal, other._stack, other.last_battle, other._combat_began = False, [], None, None
-        other.decided, other._prelude = None, ()
-        other.moved, other.attacked, other.defended = set(), set(), set()
-        other.markers, other.past = MarkerTable(), History()
-        other.past.owner = other
-        other._cache = {}
-        history.phase_began(other)
-        phases.begin_phase(other)
-        return other
