@@ -251,6 +251,15 @@ def entries_due(state: "GameState") -> list[str]:
             and may_move_now(state, u) and not delay_allowed(state, u) and has_move(state, u)]
 
 
+def entries_may_be_due(state: "GameState") -> bool:
+    """Might some reinforcements have to enter before the movement phase ends (see entries_due)? Told without
+    searching where they could go: units due now that may not be held back."""
+    if state.game.movement.reinforcement_delay is True:
+        return False
+    return any(state.where[uid] == PENDING and state.due.get(uid) == state.turn and arrives_now(state, uid)
+               and not delay_allowed(state, uid) for uid in state._movers if uid not in state.moved)
+
+
 def may_delay(state: "GameState", uid: str) -> bool:
     """May `uid`, due this turn, be held back a turn now (`delay UNIT`)?"""
     return state.due.get(uid) == state.turn and delay_allowed(state, uid)

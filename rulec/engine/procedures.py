@@ -8,7 +8,7 @@ hooks on phase_start and phase_end, and movement and combat phases a `movers` or
 `attackers` predicate, a set of units evaluated once at the phase start.
 
 The game's own hooks (sequence { on unit_eliminated | unit_exited | battle_resolved |
-game_end }) run from state.py and effects.py where those events happen. New hook effects
+game_end }) run where those events happen: changes.py, effects.py, phases.py. New hook effects
 are entries in EFFECTS: a function of the state, the effect, the evaluation context and
 the name the VP log gives the hook. `mark(UNITS, MARKER)` and `unmark(UNITS, MARKER)` put a
 marker on the units still on the map (or on hexes, for a marker on hexes) or take it off;

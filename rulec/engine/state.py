@@ -12,6 +12,14 @@ history record of history.py) and a stack of pending decisions
 so `clone` is cheap. Everything
 fixed about the game lives in the model and in `tables_for(game)`, shared by all
 states. Facts about one game come from the model only; this module names none.
+
+This module holds the state's data (declared in GameState's class body), its public API
+(most of it thin methods over the modules that do the work), the list of legal actions
+by kind of decision, and apply_action: which checks an action, hands it to the module of
+its job and keeps what is still known of the position. The work itself, in the order of
+play: setup.py (a new game), phases.py (the sequence of play), legal_moves.py (who may move
+where), stacking.py, changes.py (what a move or an elimination changes), steps.py (reduced
+sides), and for decisions within a phase decisions.py and the modules it wires together.
 """
 
 from __future__ import annotations
@@ -44,7 +52,6 @@ TERMINAL = -4
 _IN_PLACE = frozenset({DELAY, ATTACK, WITH, RESOLVE, CANCEL, END})
 # Cached facts (GameState._cache keys, with a side) that depend on where the units stand and nothing else.
 _WHERE_UNITS_STAND = frozenset({"obstacles", "zoc", "enemy"})
-
 
 
 def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario: str | None = None) -> "GameState":
@@ -380,11 +387,7 @@ class GameState:
             return None if self._stack else False
         kind = self.phase.kind
         if kind == "movement":
-            delay = self.game.movement.reinforcement_delay
-            due = delay is not True and any(self.where[uid] == PENDING and self.due.get(uid) == self.turn
-                                            and legal_moves.arrives_now(self, uid) and not legal_moves.delay_allowed(self, uid)
-                                            for uid in self._movers if uid not in self.moved)
-            return None if due else True  # reinforcements that must enter now may hold the phase open
+            return None if legal_moves.entries_may_be_due(self) else True  # reinforcements that must enter hold it open
         if kind == "combat":
             return None if duties.binding(self) else True  # a duty still open holds the phase open
         if kind == "placement" and placement.rules(self).all:
@@ -421,7 +424,7 @@ class GameState:
         actions.append(Action.end())
         return actions
 
-    # ------------------------------------------------------------ movement helpers
+    # ------------------------------------------------------------ zones of control, allowances, odds
     def enemy_zoc(self, side: str) -> frozenset[Hex]:
         """The hexes in the zone of control of `side`'s enemies."""
         key = ("zoc", side)
@@ -433,6 +436,7 @@ class GameState:
         return zoc
 
     def _enemy_occupied(self, side: str) -> frozenset[Hex]:
+        """The hexes where enemies of `side` stand."""
         key = ("enemy", side)
         hexes = self._cache.get(key)
         if hexes is None:
@@ -443,7 +447,6 @@ class GameState:
         """The MP a unit may spend now: its movement allowance through the game's unit modifiers."""
         return modifiers.allowance(self, uid)
 
-    # ------------------------------------------------------------ combat helpers
     def odds(self, action: Action | None = None) -> fight.Odds:
         """The column and modifiers a battle would be resolved with now.
 
