@@ -464,6 +464,9 @@ class GameState:
 
     # ------------------------------------------------------------ applying actions
     def apply_action(self, action: Action) -> None:
+        """Play `action` (IllegalAction if it is not legal now): the module of its job carries it out (changes.py,
+        battles.py, placement.py, phases.py, or the pending frame's handler in decisions.py), and what is still
+        known of the position is kept (a move patches the stacking of the position before, stacking.carry_over)."""
         action = self._canonical(action)
         self._check(action)
         kind = action.kind
