@@ -59,8 +59,7 @@ modifiers, fortifications unit types with their own guards (`retreat { exempt }`
 
 from rulec.engine.actions import Action, ActionSyntaxError, IllegalAction, compact, expand
 from rulec.engine.combat import Odds
-from rulec.engine.setup import UnknownOption
-from rulec.engine.state import CHANCE, TERMINAL, BattleReport, GameState, new_game
+from rulec.engine.state import CHANCE, TERMINAL, BattleReport, GameState, UnknownOption, new_game
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.engine.context import EngineContext
 from rulec.engine.scenarios import ScenarioError

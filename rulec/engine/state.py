@@ -40,6 +40,7 @@ from rulec.engine.explain import why_illegal
 from rulec.engine.frames import Advance, Declare, Frame, Moving, Remove, Retreat, Roll
 from rulec.engine.history import History
 from rulec.engine.markers import MarkerTable
+from rulec.engine.setup import UnknownOption  # new_game raises it (exported with it)
 from rulec.engine.statuses import ELIMINATED, EXITED, PENDING
 from rulec.engine.tables import Tables
 from rulec.engine.victory import Outcome, VpEntry, outcome_of
