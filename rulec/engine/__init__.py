@@ -4,16 +4,22 @@
     state = new_game(game, options=("command_control",), seed=0)   # scenario="NAME": a scenario block's start
     state.legal_actions(); state.apply_action(action); state.clone(); state.outcome()
 
-Modules, one job each:
-    state.py        GameState: the position, the sequence of play, applying actions
+Modules, one job each (a GameState's work, in the order of play, then the mechanisms it calls):
+    state.py        GameState: the position's data, the public API, listing legal actions, applying one
+    setup.py        a new game's start (options, scenario, units in play, variant counters); arranged positions
+    phases.py       the sequence of play: entering, beginning and ending phases, turns, sudden death, the end
+    legal_moves.py  which units may move now and where (move UNIT, delay UNIT, a unit's moves), what a move costs
+    stacking.py     who stands where, the stacking limit: full hexes, units that do not count, over-stacked units
+    changes.py      what a move, exit, entry, relocation or elimination changes: objectives, awards, hooks
+    steps.py        units with reduced sides: the side a unit plays after losing steps; losing and regaining one
     frames.py       the decision stack's frames: decisions pending within a phase (data only)
     decisions.py    what each kind of frame offers, does alone, and explains (wires the modules below)
     battles.py      battles declared step by step (attack HEX, with UNIT, resolve/cancel), the die roll
-    duties.py       who may attack, who must attack (and what), who must be attacked (combat { may_attack ... })
+    duties.py       who may still attack, who must attack (and what), who must be attacked (combat { may_attack ... })
     joining.py      who may join a given battle (combat { may_join }), the battle as expressions see it
     sight.py        ranged attacks: hexes in range with a clear line of sight
     effects.py      a result's effects carried out in order (eliminate, retreat, exchange, losses, advance);
-                    losses are paid a step at a time (units with reduced sides flip: GameState._lose_step)
+                    losses are paid a step at a time (units with reduced sides flip: steps.py)
     retreats.py     who retreats, who picks the path, forced retreats
     advances.py     the advance after combat
     actions.py      Action values, their text form, IllegalAction / ActionSyntaxError
@@ -26,7 +32,7 @@ Modules, one job each:
     markers.py      markers on units and hexes: put on, taken off, what they forbid, their expiry
     history.py      what each unit did (moved, attacked, defended, retreated) and hexes entered, by phase
     context.py      EngineContext: the position as compiled expressions read it
-    victory.py      VP awards, sudden death and victory levels
+    victory.py      VP awards and scoring them, sudden death and victory levels
     procedures.py   a phase's predicates (when, movers, attackers) and hooks (score, eliminate, mark, unmark)
     placement.py    placement phases: `place UNIT HEX` from a pool into allowed hexes (set-up, replacements)
     scenarios.py    a scenario's start, length, units, deployment and VP; options that exclude each other
@@ -40,10 +46,10 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       Actions made once (`attack HEX` and `with UNIT` are made once in actions.py), and
       movement searches remembered by the enemy units and zones of control within the
       unit's reach only (movement.reach_of), across games;
-    - per movement phase (GameState._phase_moves, shared by clones): each unit's moves;
+    - per movement phase (GameState._phase_moves, shared by clones): each unit's moves (legal_moves.py);
     - per position (GameState._cache, dropped by apply_action): occupants, full hexes,
       legal actions. A move, exit or delay patches the occupants, full hexes and each
-      unit's legal moves of the position before (GameState._carry_over) instead.
+      unit's legal moves of the position before (stacking.carry_over) instead.
 
 Game rules live in the game file, never here: every engine module plays a general mechanism
 of the language (docs/language.md) that any game may declare — two movement and combat phases

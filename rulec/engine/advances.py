@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
-from rulec.engine import markers
+from rulec.engine import changes, markers, stacking
 from rulec.engine.actions import ADVANCE, Action
 from rulec.engine.frames import Advance, Effects
 from rulec.engine.statuses import ON_MAP
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 def offer(state: "GameState", effects: Effects, count: int, who: str = "attacker") -> None:
     """Put the chance to advance on the stack for that side of the battle, if some unit may take it."""
     battle = effects.battle
-    occupants = state._occupants()
+    occupants = stacking.occupants(state)
     attacker = who == "attacker"
     beaten = battle.targets if attacker else battle.attacker_hexes
     emptied = tuple(h for h in beaten if h not in occupants)
@@ -58,7 +58,7 @@ def _route_problem(state: "GameState", uid: str, target: Hex, frame: Advance) ->
     first = frame.targets[0] if frame.targets else frame.vacated[0]
     if target not in frame.vacated:
         return f"{target} was not vacated by the battle"
-    there = state._occupants().get(target, ())
+    there = stacking.occupants(state).get(target, ())
     side = state._units[uid].side
     if any(state._units[u].side != side for u in there):
         return f"{target} is occupied by the enemy"
@@ -114,9 +114,9 @@ def advance_apply(state: "GameState", frame: Advance, action: Action) -> None:
         return
     first = frame.targets[0] if frame.targets else frame.vacated[0]
     if action.hex not in frame.targets:  # along the retreat path, through the defender's hex
-        state._enter(action.unit, first, "pass")
-    state._relocate(action.unit, action.hex)
-    state._enter(action.unit, action.hex)
+        changes.enter(state, action.unit, first, "pass")
+    changes.relocate(state, action.unit, action.hex)
+    changes.enter(state, action.unit, action.hex)
     if frame.count > 1:
         rest = replace(frame, units=tuple(u for u in frame.units if u != action.unit), count=frame.count - 1)
         state._stack[-1] = _with_targets(state, rest)

@@ -34,7 +34,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
-from rulec.engine import duties, history, joining, markers, modifiers, sight
+from rulec.engine import duties, history, joining, markers, modifiers, phases, sight, stacking
 from rulec.engine.actions import ATTACK, CANCEL, END, FIGHT, RESOLVE, WITH, Action
 from rulec.engine.frames import Battle, Declare, Declared, Effects, Roll
 from rulec.engine.statuses import ON_MAP
@@ -64,9 +64,9 @@ def target_actions(state: "GameState", joinable_only: bool = True) -> list[Actio
     if state.game.combat is None:
         return []
     side = state.phase.side
-    occupants = state._occupants()
+    occupants = stacking.occupants(state)
     units, defended, neighbours = state._units, state.defended, state.tables.neighbours
-    ready = state._ready_to_attack()
+    ready = duties.ready_to_attack(state)
     if not ready:
         return []
     near: set[Hex] = set()  # the hexes next to (or in range of) a unit that may still attack
@@ -97,8 +97,8 @@ def declare(state: "GameState", action: Action) -> None:
 def eligible(state: "GameState", frame: Declare, targets: tuple[Hex, ...] | None = None) -> list[str]:
     """Units that may still join the battle (next to every target), in game-file order."""
     targets = targets or frame.targets
-    ready = state._ready_to_attack()
-    occupants, neighbours, order = state._occupants(), state.tables.neighbours, state.tables.unit_order
+    ready = duties.ready_to_attack(state)
+    occupants, neighbours, order = stacking.occupants(state), state.tables.neighbours, state.tables.unit_order
     first, rest = targets[0], targets[1:]
     found = {u for n in neighbours[first] for u in occupants.get(n, ())
              if u in ready and u not in frame.attackers and all(h in neighbours[n] for h in rest)}
@@ -227,7 +227,7 @@ def why_no_one_joins(state: "GameState", target: Hex) -> tuple[str, str | None] 
     """Why no unit able to attack `target` may join a battle against it (the game's may_join, a duty owed
     elsewhere); None when no such unit stands next to it, or one may join."""
     frame = Declare(state.phase.side, (target,))
-    ready = [u for u in sorted(state._ready_to_attack(), key=state.tables.unit_order.__getitem__)
+    ready = [u for u in sorted(duties.ready_to_attack(state), key=state.tables.unit_order.__getitem__)
              if u in state.pos and reaches(state, u, target)]
     if not ready or eligible(state, frame):
         return None
@@ -247,7 +247,7 @@ def why_not_attack(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tu
         return refused
     if not all(reaches(state, uid, h) for h in targets):
         return out_of_reach(state, uid, targets)
-    if state._can_attack(uid) and state.game.combat.may_attack is not None:
+    if duties.can_attack(state, uid) and state.game.combat.may_attack is not None:
         return f"{name} may not attack: the game's condition (may_attack = {state.game.combat.may_attack.source}) fails", None
     return None
 
@@ -263,7 +263,7 @@ def out_of_reach(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tupl
 
 def battle_of(state: "GameState", frame: Declare) -> Battle:
     """The battle as it stands now: its attackers still on the map against the units in its targets."""
-    occupants = state._occupants()
+    occupants = stacking.occupants(state)
     defenders = tuple(u for h in frame.targets for u in occupants.get(h, ()))
     attackers = tuple(u for u in frame.attackers if state.where[u] == ON_MAP)
     return Battle(frame.side, frame.targets, attackers, tuple(sorted({state.pos[u] for u in attackers})),
@@ -291,7 +291,7 @@ def declared_apply(state: "GameState", frame: Declared, action: Action) -> None:
             state._stack.append(Roll(battle))
     elif action.kind == END:
         state._stack.pop()
-        state._end_phase()
+        phases.end_phase(state)
 
 
 def declared_why(state: "GameState", frame: Declared, action: Action) -> tuple[str, str | None]:
@@ -306,7 +306,7 @@ def declared_why(state: "GameState", frame: Declared, action: Action) -> tuple[s
 
 def odds(state: "GameState", targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> fight.Odds:
     """The column and modifiers a battle of `attackers` against `targets` would be resolved with now."""
-    occupants = state._occupants()
+    occupants = stacking.occupants(state)
     if not any(state._modifiers):  # the game (with its options) has no modifier: printed strengths, terrain alone
         units = state._units
         return fight.odds(state.game, state.tables, sum(units[u].strength for u in attackers),

@@ -18,9 +18,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from rulec.engine import stacking
 from rulec.engine.actions import Action, IllegalAction
 from rulec.engine.scenarios import compatible_options
-from rulec.engine.state import CHANCE, ON_MAP, TERMINAL, GameState, new_game
+from rulec.engine.state import CHANCE, TERMINAL, GameState, new_game
+from rulec.engine.statuses import ON_MAP
 from rulec.runtime.model import Game
 
 STATUSES = {"map", "pending", "exited", "eliminated", "unused"}
@@ -93,7 +95,7 @@ def _over_stacked(state: GameState, ended: int) -> list[str]:
             return []
         side = phase.side
     counts: dict[str, int] = {}
-    free = state._uncounted()  # units that do not count for stacking
+    free = stacking.uncounted(state)  # units that do not count for stacking
     for uid, hex in state.pos.items():
         if uid not in free and (side is None or state.unit(uid).side == side):
             counts[hex] = counts.get(hex, 0) + 1

@@ -1,15 +1,15 @@
 """What a compiled expression sees of a running game: the engine's EvalContext.
 
 Every answer comes from the GameState's public queries (positions, units(),
-status(), vp, turn, phase, holders, the moved and attacked sets, tables); the
-map's geometry comes from ContextBase.
+status(), vp, turn, phase, holders, the moved and attacked sets, tables) and the
+occupants of each hex (stacking.py); the map's geometry comes from ContextBase.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Collection, Sequence
 
-from rulec.engine import markers
+from rulec.engine import markers, stacking
 from rulec.engine.traces import traced_hexes, traced_hexes_without
 from rulec.runtime.context import ContextBase, select_units
 from rulec.runtime.model import Unit
@@ -55,10 +55,10 @@ class EngineContext(ContextBase):
 
     def units_at(self, hex: str) -> Sequence[Unit]:
         state = self._state  # the occupants of the position, worked out once (a trace asks of every hex)
-        return [state.unit(uid) for uid in state._occupants().get(hex, ())]
+        return [state.unit(uid) for uid in stacking.occupants(state).get(hex, ())]
 
     def sides_at(self, hex: str) -> Collection[str]:
-        return self._state._occupant_sides().get(hex, ())  # no unit list built: a trace asks of every hex
+        return stacking.occupant_sides(self._state).get(hex, ())  # no unit list built: a trace asks of every hex
 
     def hex_of(self, unit: Unit) -> str:
         return self._state.positions.get(unit.id, "")

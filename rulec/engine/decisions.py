@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from rulec.engine import advances, battles, effects, placement, retreats
+from rulec.engine import advances, battles, changes, effects, legal_moves, phases, placement, retreats, stacking
 from rulec.engine.actions import Action
 from rulec.engine.frames import Advance, Declare, Declared, Effects, Loss, Moving, Placing, Remove, Retreat, Roll
 
@@ -42,14 +42,14 @@ def _never(state: "GameState", frame: Any, action: Action) -> None:
 
 # ------------------------------------------------------------ over-stacked hexes
 def _remove_legal(state: "GameState", frame: Remove) -> list[Action]:
-    return [Action.remove(uid) for uid in state._overstacked_units()]
+    return [Action.remove(uid) for uid in stacking.overstacked_units(state)]
 
 
 def _remove_apply(state: "GameState", frame: Remove, action: Action) -> None:
-    state._eliminate(action.unit)
-    if not state._overstacked_units():
+    changes.eliminate(state, action.unit)
+    if not stacking.overstacked_units(state):
         state._stack.pop()
-        state._finish_phase()
+        phases.finish_phase(state)
 
 
 def _remove_why(state: "GameState", frame: Remove, action: Action) -> tuple[str, str | None]:
@@ -58,7 +58,7 @@ def _remove_why(state: "GameState", frame: Remove, action: Action) -> tuple[str,
 
 # ------------------------------------------------------------ a move's second step
 def _moving_legal(state: "GameState", frame: Moving) -> list[Action]:
-    return [*state.moves_of(frame.unit), Action.cancel()]
+    return [*legal_moves.moves_of(state, frame.unit), Action.cancel()]
 
 
 def _moving_apply(state: "GameState", frame: Moving, action: Action) -> None:

@@ -26,14 +26,33 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulec.engine import joining
+from rulec.engine import joining, markers, stacking
 from rulec.engine.context import EngineContext
-from rulec.engine.statuses import ON_MAP
 from rulec.runtime.model import Hex
 
 if TYPE_CHECKING:
     from rulec.engine.frames import Declare
     from rulec.engine.state import GameState
+
+
+def ready_to_attack(state: "GameState") -> set[str]:
+    """The phasing side's units that may still attack this phase (if next to an enemy)."""
+    able = state._able_to_attack.get(state.phase.side)
+    if able is None:  # the same all game (shared with clones)
+        able = state._able_to_attack[state.phase.side] = frozenset(
+            u for u in state.tables.units_of.get(state.phase.side, ()) if can_attack(state, u))
+    ready = able.difference(state.attacked, markers.forbidden(state, "attack")) if state.markers.units else \
+        able.difference(state.attacked)
+    if state._phase_attackers is not None:
+        ready &= state._phase_attackers
+    return ready if state.game.combat.may_attack is None else allowed(state, ready)
+
+
+def can_attack(state: "GameState", uid: str) -> bool:
+    """Has the unit the strength and the type to attack at all?"""
+    unit = state._units[uid]
+    kind = state.game.unit_types.get(unit.type)
+    return unit.strength > 0 and (kind is None or kind.can_attack)
 
 
 def allowed(state: "GameState", units: frozenset[str] | set[str]) -> set[str]:
@@ -75,8 +94,8 @@ def open_duties(state: "GameState") -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def _open_duties(state: "GameState") -> tuple[tuple[str, ...], tuple[str, ...]]:
     combat, neighbours = state.game.combat, state.tables.neighbours
-    ready = state._ready_to_attack()
-    occupants = state._occupants()
+    ready = ready_to_attack(state)
+    occupants = stacking.occupants(state)
     side = state.phase.side
     must_attack, must_be_attacked = [], []
     if combat.must_attack is not None:
@@ -116,7 +135,7 @@ def holds_target(state: "GameState", h: Hex) -> bool:
     key = ("duty target", h)
     found = state._cache.get(key)
     if found is None:
-        found = state._cache[key] = any(_holds(state, condition, u) for u in state._occupants().get(h, ()))
+        found = state._cache[key] = any(_holds(state, condition, u) for u in stacking.occupants(state).get(h, ()))
     return found
 
 
@@ -126,7 +145,7 @@ def bound_elsewhere(state: "GameState", units: set[str], targets: tuple[Hex, ...
     combat = state.game.combat
     if combat.must_attack_target is None or combat.must_attack is None or any(holds_target(state, h) for h in targets):
         return set()
-    occupants = state._occupants()
+    occupants = stacking.occupants(state)
     return {uid for uid in units if uid in state.pos and _holds(state, combat.must_attack, uid)
             and _attackable_near(state, uid, occupants)}
 
@@ -136,7 +155,7 @@ def left_out(state: "GameState", frame: "Declare", joinable: list[str]) -> list[
     combat = state.game.combat
     if combat is None or combat.must_attack is None:
         return []
-    occupants = state._occupants()
+    occupants = stacking.occupants(state)
     return [uid for uid in joinable if uid in state.pos and _holds(state, combat.must_attack, uid)
             and not _attackable_near(state, uid, occupants, frame.targets)]
 

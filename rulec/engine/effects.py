@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rulec.engine import advances, markers, procedures, retreats
+from rulec.engine import advances, changes, markers, procedures, retreats, stacking, steps
 from rulec.engine.actions import Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Battle, Effects, Loss
@@ -36,7 +36,7 @@ def sharing_fate(state: "GameState", battle: Battle) -> tuple[str, ...]:
     condition = state.game.combat.share_fate
     if condition is None:
         return ()
-    occupants = state._occupants()
+    occupants = stacking.occupants(state)
     context = EngineContext(state)
     context.attackers = [state.unit(u) for u in battle.attackers]
     context.defenders = [state.unit(u) for u in battle.defenders]
@@ -83,13 +83,13 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
     battle = frame.battle
     if effect.kind == "eliminate":
         for uid in suffering(state, frame, effect.who):
-            state._eliminate(uid)
+            changes.eliminate(state, uid)
     elif effect.kind == "retreat":
         retreats.order_retreats(state, battle, effect.who, effect.amount, suffering(state, frame, effect.who))
     elif effect.kind == "exchange":
         lost = sum(state._units[u].strength for u in battle.defenders)
         for uid in units_of(state, battle, "defender"):
-            state._eliminate(uid)
+            changes.eliminate(state, uid)
         state._stack.append(Loss(battle.side, units_of(state, battle, "attacker"), lost))
     elif effect.kind == "lose":
         payers = units_of(state, battle, effect.who)
@@ -126,13 +126,13 @@ def loss_settle(state: "GameState", frame: Loss) -> bool:
     state._stack.pop()
     owed = frame.owed
     while owed > 0 and payers and state.where[payers[0]] == ON_MAP:  # the only unit left pays, a step at a time
-        paid = state._lose_step(payers[0])
+        paid = steps.lose_step(state, payers[0])
         owed -= 1 if frame.in_steps else paid
     return True
 
 
 def loss_apply(state: "GameState", frame: Loss, action: Action) -> None:
-    paid = state._lose_step(action.unit)  # one step: a flip to the reduced side, or the unit's elimination
+    paid = steps.lose_step(state, action.unit)  # one step: a flip to the reduced side, or the unit's elimination
     state._stack[-1] = replace(frame, owed=frame.owed - (1 if frame.in_steps else paid))
 
 

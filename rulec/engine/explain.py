@@ -13,7 +13,7 @@ from rulec.engine import placement
 from rulec.engine.actions import (ADVANCE, ATTACK, CANCEL, DELAY, END, EXIT, LOSE, MOVE, PLACE, REMOVE, RESOLVE, RETREAT,
                                   ROLL,
                                   WITH, Action)
-from rulec.engine import battles, duties, markers
+from rulec.engine import battles, duties, legal_moves, markers, stacking
 from rulec.engine.decisions import HANDLERS
 from rulec.engine.frames import Moving
 from rulec.engine.movement import reachable
@@ -38,7 +38,7 @@ def why_illegal(state: "GameState", action: Action) -> tuple[str, str | None]:
     if kind in (ROLL, RETREAT, ADVANCE, REMOVE, WITH, RESOLVE, CANCEL, LOSE):
         return f"no '{kind}' is due now ({phase.name})", None
     if kind == END:
-        due = state._entries_due()
+        due = legal_moves.entries_due(state)
         if due:
             return (f"{', '.join(state.unit_name(u) for u in due)} must enter the map first: "
                     "reinforcements may not be held back", "reinforcement")
@@ -77,19 +77,19 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
     refused = markers.refusal(state, uid, "move")
     if refused is not None:
         return refused
-    if where == PENDING and not state._arrives_now(uid):
+    if where == PENDING and not legal_moves.arrives_now(state, uid):
         return f"{name} is not due to arrive now (turn {state.due.get(uid)})", "reinforcement"
     if action.kind == DELAY:
         return f"{name} may not be delayed", "delay"
     if where == ON_MAP and uid in state.locked:
-        if not state._reach(uid).destinations:
+        if not legal_moves.unit_reach(state, uid).destinations:
             return f"{name} began the phase in an enemy zone of control and may not leave it", "zoc_locked"
-        leave = state._leave_zoc(unit)
-        if action.kind == MOVE and action.hex not in state._reach(uid).destinations and leave is not None:
+        leave = legal_moves.leave_zoc(state, unit)
+        if action.kind == MOVE and action.hex not in legal_moves.unit_reach(state, uid).destinations and leave is not None:
             free = "" if leave.into_zoc else ", into a hex free of enemy control"
             return (f"{name} began the phase in an enemy zone of control: it may leave it only with its first step "
                     f"costing {leave.cost} MP more{free}", "withdrawal")
-    reach = state._reach(uid)
+    reach = legal_moves.unit_reach(state, uid)
     if action.kind == MOVE and action.hex is None:
         return f"{name} has no hex it may move to now", "movement_allowance"
     if action.kind == EXIT:
@@ -113,13 +113,13 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
                 f"({h}){exception}", "zoc_stop")
     if where == ON_MAP:
         free = reachable(state.tables, allowance=state.allowance(uid), start=state.pos[uid],
-                         enemy_occupied=state._enemy_occupied(unit.side), enemy_zoc=frozenset(), costs=state._step_costs(unit))
+                         enemy_occupied=state._enemy_occupied(unit.side), enemy_zoc=frozenset(), costs=legal_moves.step_costs(state, unit))
         if h in free.destinations:
             return f"{name} must stop on entering an enemy zone of control before {h}", "zoc_stop"
     return f"{name} cannot reach {h} within its movement allowance of {state.allowance(uid)}", "movement_allowance"
 
 def _why_not_attack(state: "GameState", action: Action) -> tuple[str, str | None]:
-    occupants = state._occupants()
+    occupants = stacking.occupants(state)
     defenders = occupants.get(action.hex, [])
     if not defenders or state._units[defenders[0]].side == state.phase.side:
         return f"{action.hex} holds no enemy unit", "attack_target"

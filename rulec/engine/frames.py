@@ -9,8 +9,8 @@ combat, a unit removed from an over-stacked hex, the hex of a unit being placed.
 stack as a list and shares the frames; a frame that changes is replaced.
 
 This module holds the data only; what each frame offers and does is in the
-module of its job (battles.py, effects.py, retreats.py, advances.py, stacking
-in state.py, placement in placement.py), wired together by decisions.py.
+module of its job (battles.py, effects.py, retreats.py, advances.py, stacking.py,
+legal_moves.py, placement.py), wired together by decisions.py.
 """
 
 from __future__ import annotations

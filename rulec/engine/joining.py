@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
+from rulec.engine import stacking
 from rulec.engine.context import EngineContext
 from rulec.runtime.model import Hex, Unit
 
@@ -45,7 +46,7 @@ def may_join(state: "GameState", uid: str, targets: tuple[Hex, ...], attackers: 
     key = ("may_join", uid, targets, attackers)
     found = state._cache.get(key)
     if found is None:
-        occupants, pos = state._occupants(), state.pos
+        occupants, pos = stacking.occupants(state), state.pos
         context = battle_context(state, state.phase.side or "", attackers,
                                  tuple(dict.fromkeys(pos[u] for u in attackers if u in pos)),
                                  [u for h in targets for u in occupants.get(h, ())], targets, state.unit(uid))

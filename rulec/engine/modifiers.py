@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Sequence
 
+from rulec.engine import stacking
 from rulec.engine.context import EngineContext
 from rulec.runtime.model import Game, Hex, Modifier, Unit
 
@@ -95,7 +96,7 @@ def battle_steps(state: "GameState", attackers: Sequence[str], targets: Sequence
     steps = state._modifiers[2]
     if not steps:
         return ()
-    occupants = state._occupants()
+    occupants = stacking.occupants(state)
     context = EngineContext(state)
     context.attackers = [state.unit(u) for u in attackers]
     context.defenders = [state.unit(u) for h in targets for u in occupants.get(h, ())]

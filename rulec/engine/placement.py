@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulec.engine import changes, stacking
 from rulec.engine.actions import CANCEL, Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Placing
@@ -61,8 +62,8 @@ def pool(state: "GameState") -> list[str]:
 def hexes(state: "GameState") -> list[str]:
     """The allowed hexes with room for one more unit of the phasing side."""
     side, limit = state.phase.side, state.game.stacking.limit
-    occupants = state._occupants()
-    free = state._uncounted()  # units that do not count for stacking (stacking { counts })
+    occupants = stacking.occupants(state)
+    free = stacking.uncounted(state)  # units that do not count for stacking (stacking { counts })
     allowed = rules(state).hexes(EngineContext(state))
     return sorted(h for h in set(allowed) if sum(u not in free for u in occupants.get(h, ())) < limit
                   and all(state.unit(u).side == side for u in occupants.get(h, ())))
@@ -126,5 +127,5 @@ def place(state: "GameState", uid: str, hex: str) -> None:
         state.points_left -= cost(state, uid)
     state.where[uid] = ON_MAP
     state.due.pop(uid, None)
-    state._relocate(uid, hex)
-    state._enter(uid, hex)
+    changes.relocate(state, uid, hex)
+    changes.enter(state, uid, hex)

@@ -8,7 +8,7 @@ hooks on phase_start and phase_end, and movement and combat phases a `movers` or
 `attackers` predicate, a set of units evaluated once at the phase start.
 
 The game's own hooks (sequence { on unit_eliminated | unit_exited | battle_resolved |
-game_end }) run from state.py and effects.py where those events happen. New hook effects
+game_end }) run where those events happen: changes.py, effects.py, phases.py. New hook effects
 are entries in EFFECTS: a function of the state, the effect, the evaluation context and
 the name the VP log gives the hook. `mark(UNITS, MARKER)` and `unmark(UNITS, MARKER)` put a
 marker on the units still on the map (or on hexes, for a marker on hexes) or take it off;
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from rulec.engine import joining, markers
+from rulec.engine import joining, markers, victory
 from rulec.engine.context import EngineContext
 from rulec.engine.statuses import ON_MAP, PENDING
 from rulec.runtime.model import Hook, HookEffect, Phase, Unit
@@ -100,14 +100,15 @@ def _score(state: "GameState", effect: HookEffect, context: EngineContext, sourc
     amount = int(effect.amount(context))
     if amount:
         unit = context.unit
-        state._score(effect.side, amount, source, unit=unit.id if unit is not None else None)
+        victory.score(state, effect.side, amount, source, unit=unit.id if unit is not None else None)
 
 
 def _eliminate(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
     assert effect.units is not None, "eliminate(units): the checker gives them"
+    from rulec.engine import changes  # changes.py runs this module's unit_eliminated hooks
     for unit in list(effect.units(context)):
         if state.where.get(unit.id) == ON_MAP:
-            state._eliminate(unit.id)
+            changes.eliminate(state, unit.id)
 
 
 def _mark(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:

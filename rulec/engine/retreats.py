@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
-from rulec.engine import history
+from rulec.engine import changes, history, stacking
 from rulec.engine.actions import Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Battle, Effects, Retreat
@@ -47,7 +47,7 @@ def paths(state: "GameState", frame: Retreat) -> list[tuple[Hex, ...]]:
     side = state._units[frame.unit].side
     start = state.pos[frame.unit]
     policy = state.game.combat.retreat
-    occupied = set(state._occupants()) - {start}
+    occupied = set(stacking.occupants(state)) - {start}
     toward = state.game.map.edges.get(policy.edges.get(side, ""), ()) if policy.direction == "toward_edge" else ()
     zoc = state.enemy_zoc(side)
     about = _AboutHexes(state, frame.unit)
@@ -97,7 +97,7 @@ def retreat_settle(state: "GameState", frame: Retreat) -> bool:
     if found:
         move_along(state, frame, found[0])
     elif state.game.combat.retreat.when_blocked == "eliminated":
-        state._eliminate(frame.unit)  # no retreat possible: destroyed
+        changes.eliminate(state, frame.unit)  # no retreat possible: destroyed
     return True
 
 
@@ -112,8 +112,8 @@ def retreat_apply(state: "GameState", frame: Retreat, action: Action) -> None:
 
 def move_along(state: "GameState", frame: Retreat, path: tuple[Hex, ...]) -> None:
     for i, h in enumerate(path):
-        state._enter(frame.unit, h, "stop" if i == len(path) - 1 else "pass")
-    state._relocate(frame.unit, path[-1])
+        changes.enter(state, frame.unit, h, "stop" if i == len(path) - 1 else "pass")
+    changes.relocate(state, frame.unit, path[-1])
     history.record(state, "retreated", (frame.unit,))
     if len(path) > 1:
         record_vacated(state, path[0], frame.defender)

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Iterable
 
 from rulec.diagnostics import did_you_mean
+from rulec.engine import victory
 from rulec.engine.statuses import PENDING
 from rulec.runtime.model import Arrival, Game, Hex, Unit
 
@@ -130,4 +131,4 @@ def prepare(state: "GameState", scenario: str | None) -> None:
         if turn is not None and NEVER < turn < chosen.start_turn:  # due before the start: it arrives on it
             state.due[uid] = chosen.start_turn
     for side, amount in chosen.vp.items():
-        state._score(side, amount, f"scenario:{scenario}", phase="setup")
+        victory.score(state, side, amount, f"scenario:{scenario}", phase="setup")

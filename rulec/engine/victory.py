@@ -18,7 +18,7 @@ from rulec.runtime.model import Award, Game, SuddenDeath, Unit, VictoryLevel
 if TYPE_CHECKING:
     from rulec.engine.state import GameState
 
-__all__ = ["VpEntry", "Outcome", "award_amount", "outcome", "outcome_of", "sudden_death",
+__all__ = ["VpEntry", "Outcome", "award_amount", "score", "outcome", "outcome_of", "sudden_death",
            "score_game_end"]
 
 
@@ -49,6 +49,16 @@ def award_amount(state: "GameState", award: Award, unit: Unit | None) -> int:
     if award.only is not None and not award.only(context):
         return 0
     return int(award.amount(context))
+
+
+def score(state: "GameState", side: str, amount: int, source: str, unit: str | None = None, hex: str | None = None,
+          phase: str | None = None) -> None:
+    """`side` scores `amount` VP (a negative amount takes them back), logged with its `source` (VpEntry)
+    under the current phase, or `phase` ("setup" for VP given as the game is set up)."""
+    state.vp[side] = state.vp.get(side, 0) + amount
+    if phase is None:
+        phase = state.phase.id if state.game.sequence else ""
+    state.vp_log.append(VpEntry(state.turn, phase, side, amount, source, unit, hex))
 
 
 class ScoresContext(ContextBase):

@@ -1,0 +1,485 @@
+"""Which units may move now, and where: the movement phase's decisions and their legality.
+
+A movement phase lists `move UNIT` for each phasing unit that may still move and has somewhere
+to go, and `delay UNIT` for a reinforcement that may be held back (movement { reinforcement_delay });
+after `move UNIT`, the unit's moves (`move UNIT HEX`, `exit UNIT EDGE`) or `cancel`. This module
+decides those lists and whether one order is legal, and what a move or exit would cost.
+
+Where a unit may go is the movement search's (movement.py: MP, terrain, ZOC, objectives passed);
+this module gives it the unit's allowance (modifiers.py), its start or entry hexes (arrivals,
+entry_blocked, the closest legal hexes of a blocked entry), what steps cost it this phase (step_costs.py),
+the obstacles (enemy units, their zones of control, friends that may not be passed through),
+how it may leave an enemy zone of control (leave_zoc) and its movement modes; then stacking.py
+removes the hexes it may not end in, and movement { may_end_move } those the game forbids.
+
+Speed: searches are the engine's hottest work (see rulec/engine/__init__.py). A unit's moves are
+kept for the whole phase (GameState._phase_moves, shared by clones) when they cannot depend on
+friendly units that move during it (keeps_moves), else for the position (GameState._cache);
+may_end_move is evaluated per hex only when asked (has_move stops at the first hex allowed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Callable, KeysView, Sequence
+
+from rulec.engine import markers, modifiers, stacking
+from rulec.engine.actions import CANCEL, EXIT, MOVE, Action
+from rulec.engine.context import EngineContext
+from rulec.engine.frames import Moving
+from rulec.engine.movement import NOWHERE, Leave, MoveCosts, Reach, costs_of, merge_moves, reach_of
+from rulec.engine.statuses import ON_MAP, PENDING
+from rulec.engine.step_costs import StepCosts
+from rulec.runtime.model import Hex, MovementMode, Unit
+
+if TYPE_CHECKING:
+    from rulec.engine.state import GameState
+
+
+def movement_actions(state: "GameState") -> list[Action]:
+    """A movement phase's own decision: `move UNIT` (the unit's destination is the next decision) for each unit
+    with somewhere to go, and `delay UNIT` for each reinforcement that may be held back. Choosing first the unit,
+    then its hex keeps every decision small: never every unit times every hex."""
+    actions: list[Action] = []
+    choose = Action.move
+    for uid in state._movers:
+        if may_move_now(state, uid):
+            if has_move(state, uid):
+                actions.append(choose(uid))
+            if state.where[uid] == PENDING and may_delay(state, uid):
+                actions.append(state.tables.delay_action(uid))
+    return actions
+
+
+def may_move_now(state: "GameState", uid: str) -> bool:
+    """Is `uid` one of the phasing side's units that may still move this phase (wherever it could go)?"""
+    unit = state._units.get(uid)
+    if unit is None or uid in state.moved or unit.side != state.phase.side:
+        return False
+    if state.phase.movers is not None and uid not in state._movers:  # a phase for some units only
+        return False
+    if state.markers.units and uid in markers.forbidden(state, "move"):
+        return False
+    status = state.where[uid]
+    return status == ON_MAP or (status == PENDING and arrives_now(state, uid))
+
+
+def moves_of(state: "GameState", uid: str) -> list[Action]:
+    """Every legal one-step order of `uid` now: `move UNIT HEX` for each hex it may end its move in, and
+    `exit UNIT EDGE` for each edge it may leave by (a move's second step lists these; each is also legal
+    at once, in place of both steps). Empty when the unit may not move now."""
+    key = ("legal moves", uid)
+    found = state._cache.get(key)
+    if found is None:
+        if not (state.phase.kind == "movement" and not state.terminal and may_move_now(state, uid)):
+            found = ()
+        else:
+            moves, exits, hexes, to = unit_moves(state, uid)
+            if state.game.movement.may_end_move is not None:
+                moves, hexes, to = allowed_ends(state, uid, moves, to)
+            full = () if uid in stacking.uncounted(state) else stacking.full_hexes(state)  # a unit that does not count fits anywhere
+            if full and not full.isdisjoint(hexes):
+                moves = tuple(m for m, h in zip(moves, to) if h not in full)
+            found = (*moves, *exits)
+        state._cache[key] = found
+    return list(found)
+
+
+def has_move(state: "GameState", uid: str) -> bool:
+    """Has `uid` (a unit that may move now) a legal move or exit? Decided hex by hex, stopping at the first:
+    listing the unit's moves may cost a may_end_move evaluation per hex, and only the chosen unit's are listed."""
+    found = state._cache.get(("legal moves", uid))
+    if found is not None:
+        return bool(found)
+    _, exits, hexes, to = unit_moves(state, uid)
+    if exits:
+        return True
+    full = () if uid in stacking.uncounted(state) else stacking.full_hexes(state)
+    if state.game.movement.may_end_move is None:
+        return bool(hexes) and (not full or not full.issuperset(hexes))
+    return any(h not in full and end_allowed(state, uid, h) for h in to)
+
+
+def unit_moves(state: "GameState", uid: str) -> tuple[tuple[Action, ...], tuple[Action, ...], KeysView[Hex], tuple[Hex, ...]]:
+    """Every move and exit of one unit, before the stacking check, and the destinations as a set and in order.
+
+    Within a movement phase only the phasing side moves, so the enemy units a
+    search depends on stay put: results are kept for the whole phase, keyed by
+    where the unit stands, and shared by clones made during the phase. A unit
+    that has not moved yet stands where it began the phase: its moves are also
+    kept under its id alone.
+    """
+    key = moves_key(state, uid) if state._modifiers[1] else (uid, state.pos.get(uid))
+    found = state._phase_moves.get(key)
+    if found is None:
+        reach = unit_reach(state, uid)
+        destinations = reach.destinations
+        if reach.numbers or not destinations:  # a search's: in hex order, with the hex numbers
+            to = tuple(destinations)
+            moves = tuple(map(state.tables.movement_row(uid).__getitem__, reach.numbers))
+        else:
+            to = tuple(sorted(destinations))
+            interned = state.tables.move_actions
+            moves = tuple(interned.get((uid, h)) or interned.setdefault((uid, h), Action.move(uid, h)) for h in to)
+        exits = state.tables.exit_actions(uid, reach.exits) if state.game.movement.exit_map else ()
+        found = (moves, exits, destinations.keys(), to)
+        if keeps_moves(state, uid):
+            state._phase_moves[key] = found
+            if uid not in state.moved and not state._modifiers[1]:  # where it stands for the whole phase (see movement_actions)
+                state._phase_moves[uid] = found
+    return found
+
+
+def allowed_ends(state: "GameState", uid: str, moves: tuple[Action, ...], to: tuple[Hex, ...]
+                 ) -> tuple[tuple[Action, ...], frozenset[Hex], tuple[Hex, ...]]:
+    """The moves (and their destinations, as a set and in order) that end where movement { may_end_move }
+    holds, about the unit where it stands and each destination: evaluated per destination, once a position."""
+    key = ("ends", uid)
+    found = state._cache.get(key)
+    if found is None:
+        keep = [end_allowed(state, uid, h) for h in to]
+        allowed = tuple(h for h, ok in zip(to, keep) if ok)
+        found = state._cache[key] = (tuple(m for m, ok in zip(moves, keep) if ok), frozenset(allowed), allowed)
+    return found
+
+
+def end_allowed(state: "GameState", uid: str, h: Hex) -> bool:
+    """movement { may_end_move } for `uid` ending in `h`, evaluated once a position (and only when asked)."""
+    key = ("end allowed", uid)
+    known = state._cache.get(key)
+    if known is None:
+        known = state._cache[key] = {}
+    ok = known.get(h)
+    if ok is None:
+        context = EngineContext(state, state._units[uid])
+        context.hex = h
+        ok = known[h] = bool(state.game.movement.may_end_move(context))
+    return ok
+
+
+def may_end_move(state: "GameState", uid: str, h: Hex) -> bool:
+    """Does movement { may_end_move } let `uid` end a move in `h` now (True without the rule)?"""
+    if state.game.movement.may_end_move is None:
+        return True
+    return h in unit_moves(state, uid)[2] and end_allowed(state, uid, h)
+
+
+def moves_key(state: "GameState", uid: str) -> tuple:
+    """What a unit's moves are kept under within the phase: where it stands, and its allowance when
+    modifiers may change that as the phase goes on (a friendly move may cut a unit's supply)."""
+    if state._modifiers[1]:
+        return uid, state.pos.get(uid), modifiers.allowance(state, uid)
+    return uid, state.pos.get(uid)
+
+
+def keeps_moves(state: "GameState", uid: str) -> bool:
+    """May this unit's moves be kept for the rest of the phase?
+
+    Not for a landing, nor when friends may not be passed through, nor for a reinforcement when
+    entry_blocked decides its entry hexes, nor for a unit in an enemy ZOC whose leave_zoc asks a
+    condition of the hex entered: then they depend on where the friendly units are, and those
+    move during the phase.
+    """
+    movement = state.game.movement
+    return (state.phase.kind == "movement" and not placed_anywhere(state, uid)
+            and state.game.stacking.pass_through_friendly
+            and (movement.entry_blocked is None or state.where[uid] != PENDING)
+            and (movement.leave_zoc is None or isinstance(movement.leave_zoc.into_zoc, bool)
+                 or uid not in state.pos or state.pos[uid] not in state.enemy_zoc(state._units[uid].side)))
+
+
+def placed_anywhere(state: "GameState", uid: str) -> bool:
+    """A reinforcement waiting to be placed anywhere (arrives { placement = anywhere }), not to enter by a map edge."""
+    arrival = state._units[uid].arrives
+    return state.where[uid] == PENDING and arrival is not None and arrival.placement == "anywhere"
+
+
+def free_to_move(state: "GameState") -> bool:
+    """A movement phase with no removal, battle, retreat or advance pending (a unit chosen to move may be)."""
+    return state.phase.kind == "movement" and not state.terminal and (
+        not state._stack or state._stack[-1].__class__ is Moving)
+
+
+def is_legal_move(state: "GameState", action: Action) -> bool:
+    """Is a move, exit or cancel legal now, in a phase where units are free to move (free_to_move)? Checked against
+    the one unit's moves rather than every legal action: the common case of apply_action."""
+    kind = action.kind
+    uid = action.unit
+    if state._stack:  # the second step: the chosen unit's move or exit, or back to the choice of unit
+        if kind == CANCEL:
+            return True
+        if uid != state._stack[-1].unit or (kind == MOVE and action.hex is None):
+            return False
+    elif kind == CANCEL:
+        return False
+    if uid not in state._units or not may_move_now(state, uid):
+        return False
+    if action.hex is None and kind == MOVE:
+        return has_move(state, uid)
+    moves, exits, hexes, to = unit_moves(state, uid)
+    if kind == EXIT:
+        return action in exits
+    h = action.hex
+    if h not in hexes:
+        return False
+    if state.game.movement.may_end_move is not None and not end_allowed(state, uid, h):
+        return False
+    move = state.tables.move_actions[(uid, h)]  # the one in `moves`
+    return (move is action or move == action) and (h not in stacking.occupants(state) or stacking.may_end(state, uid, h))
+
+
+
+def arrives_now(state: "GameState", uid: str) -> bool:
+    """A pending unit that may enter the map in the current phase."""
+    due = state.due.get(uid)
+    arrival = state._units[uid].arrives
+    if due is None:
+        return True
+    if due != state.turn:
+        return False
+    if arrival is not None and arrival.phase is not None:
+        return arrival.phase == state.phase.id
+    return state.tables.first_movement.get(state.phase.side) == state.phase_index
+
+
+def entries_due(state: "GameState") -> list[str]:
+    """Without reinforcement_delay, the reinforcements due this turn that can enter now and must (docs/rulings.md)."""
+    if state.game.movement.reinforcement_delay is True or state.phase.kind != "movement":
+        return []
+    return [u for u in state._movers if state.where[u] == PENDING and state.due.get(u) == state.turn
+            and may_move_now(state, u) and not delay_allowed(state, u) and has_move(state, u)]
+
+
+def entries_may_be_due(state: "GameState") -> bool:
+    """Might some reinforcements have to enter before the movement phase ends (see entries_due)? Told without
+    searching where they could go: units due now that may not be held back."""
+    if state.game.movement.reinforcement_delay is True:
+        return False
+    return any(state.where[uid] == PENDING and state.due.get(uid) == state.turn and arrives_now(state, uid)
+               and not delay_allowed(state, uid) for uid in state._movers if uid not in state.moved)
+
+
+def may_delay(state: "GameState", uid: str) -> bool:
+    """May `uid`, due this turn, be held back a turn now (`delay UNIT`)?"""
+    return state.due.get(uid) == state.turn and delay_allowed(state, uid)
+
+
+def delay_allowed(state: "GameState", uid: str) -> bool:
+    """May the owner hold `uid` back a turn (movement { reinforcement_delay }, a condition about the unit
+    evaluated once a phase)?"""
+    rule = state.game.movement.reinforcement_delay
+    if isinstance(rule, bool):
+        return rule
+    key = ("delay", uid)
+    allowed = state._phase_moves.get(key)
+    if allowed is None:
+        allowed = state._phase_moves[key] = bool(rule(EngineContext(state, state._units[uid])))
+    return allowed
+
+
+def unit_reach(state: "GameState", uid: str) -> Reach:
+    """Where `uid` may go now (movement.Reach): kept for the phase when its moves may be (keeps_moves), else
+    for the position."""
+    key = ("reach", *moves_key(state, uid)) if state._modifiers[1] else ("reach", uid, state.pos.get(uid))
+    reach = state._phase_moves.get(key) or state._cache.get(key)
+    if reach is None:
+        reach = search_moves(state, uid, reach_of)
+        if keeps_moves(state, uid):
+            state._phase_moves[key] = reach
+        else:
+            state._cache[key] = reach
+    return reach
+
+
+def search_moves(state: "GameState", uid: str, search: Callable[..., Any]) -> Any:
+    """Run `search` (movement.reach_of, or movement.costs_of for what moves cost) with the unit's
+    allowance, start or entry hexes and obstacles; either result has `destinations`."""
+    unit = state._units[uid]
+    allowance = modifiers.allowance(state, uid) if state._modifiers[1] else unit.move
+    enemy, zoc, friends = obstacles(state, unit.side)
+    if state.game.movement.zoc == "none":
+        zoc = 0
+    if state.game.stacking.pass_through_friendly:
+        friends = 0  # no friend is in the way
+    tables = state.tables
+    costs = step_costs(state, unit) if tables.varying_costs else tables.base_costs
+    if state.where[uid] == ON_MAP:
+        locked = uid in state.locked
+        if locked:
+            leave = leave_zoc(state, unit)
+        elif zoc and not state.game.movement.zoc_to_zoc and zoc & tables.hex_bit[state.pos[uid]]:
+            leave = leave_zoc(state, unit)  # starting in an enemy ZOC: the ZOC-to-ZOC exception, if any
+        else:
+            leave = None
+        found = search(state.tables, allowance=allowance, start=state.pos[uid], enemy=enemy, zoc=zoc, friends=friends,
+                       locked=locked, leave=leave, costs=costs)
+        if state.game.modes and not locked:  # a unit held in an enemy zone of control leaves only as leave_zoc says
+            found = moves_by_mode(state, unit, found, search, enemy, zoc, friends)
+        return found
+    arrival = unit.arrives
+    if arrival is not None and arrival.placement == "anywhere":
+        occupied = stacking.occupants(state)
+        allowed = set(arrival.terrain)
+        terrain = state.game.map.terrain
+        spots = {h: 0 for h in state.tables.hexes
+                 if h not in occupied and (not allowed or set(terrain.get(h, ())) <= allowed)}
+        # A unit placed anywhere spends no MP (spots hold no objectives mask either).
+        return Reach(spots, ()) if search is reach_of else MoveCosts(spots, {})
+    hexes = arrival.hexes if arrival is not None else ()
+    entry_cost = costs.offmap_entry_cost
+    reach = search(state.tables, allowance=allowance, start=None,
+                   entries=tuple((h, entry_cost[h]) for h in open_entries(state, unit, hexes)),
+                   enemy=enemy, zoc=zoc, friends=friends, costs=costs)
+    if reach.destinations or state.game.movement.blocked_entry != "closest_legal":
+        return reach
+    # Blocked entry: the closest hexes of the same map edge where entering is legal.
+    for ring in fallback_rings(state, hexes):
+        reach = search(state.tables, allowance=allowance, start=None,
+                       entries=tuple((h, entry_cost[h]) for h in open_entries(state, unit, ring)),
+                       enemy=enemy, zoc=zoc, friends=friends, costs=costs)
+        if reach.destinations:
+            return reach
+    return NOWHERE if search is reach_of else MoveCosts({}, {})
+
+
+def open_entries(state: "GameState", unit: Unit, hexes: Sequence[Hex]) -> Sequence[Hex]:
+    """The entry hexes movement { entry_blocked } does not block for `unit` (the search itself skips
+    enemy-occupied ones)."""
+    rule = state.game.movement.entry_blocked
+    if rule is None:
+        return hexes
+    context = EngineContext(state, unit)
+    open_hexes = []
+    for h in hexes:
+        context.hex = h
+        if not rule(context):
+            open_hexes.append(h)
+    return open_hexes
+
+
+def obstacles(state: "GameState", side: str) -> tuple[int, int, int]:
+    """Hexes of the enemies of `side`, of their zones of control, and of `side`'s units, as bits of
+    hex numbers (see Tables.index)."""
+    key = ("obstacles", side)
+    found = state._cache.get(key)
+    if found is None:
+        bit, zoc_bits, units = state.tables.hex_bit, state.tables.zoc_bits, state._units
+        typed = state.tables.zoc_bits_typed  # unit types whose ZOC reaches across more hexsides
+        enemy = zoc = friends = 0
+        for uid, h in state.pos.items():
+            if units[uid].side != side:
+                enemy |= bit[h]
+                zoc |= typed[units[uid].type][h] if typed and units[uid].type in typed else zoc_bits[h]
+            else:
+                friends |= bit[h]
+        found = state._cache[key] = (enemy, zoc, friends)
+    return found
+
+
+def fallback_rings(state: "GameState", hexes: tuple[Hex, ...]) -> list[list[Hex]]:
+    """Hexes of the entry area's map edge outside the area, grouped by distance to the area, nearest first."""
+    edges = state.game.map.edges
+    counts = {e: sum(h in hs for h in hexes) for e, hs in edges.items()}
+    if not hexes or not counts or max(counts.values()) == 0:
+        return []
+    best = max(counts.values())
+    candidates = {h for e, hs in edges.items() if counts[e] == best for h in hs} - set(hexes)
+    distance = state.tables.distance
+    rings: dict[int, list[Hex]] = {}
+    for h in candidates:
+        rings.setdefault(min(distance[a][h] for a in hexes), []).append(h)
+    return [sorted(rings[d]) for d in sorted(rings)]
+
+
+def step_costs(state: "GameState", unit: Unit) -> StepCosts:
+    """What steps cost `unit` in this phase (its type's costs, with the cost expressions' values of the phase)."""
+    tables = state.tables
+    if not tables.varying_costs:
+        return tables.base_costs
+    return tables.costs_for(unit.type, cost_values(state))
+
+
+def cost_values(state: "GameState") -> tuple:
+    """The values of the game's cost expressions in this phase (Tables.cost_expressions), worked out as it begins."""
+    values = state._phase_moves.get("cost values")
+    if values is None:
+        context = EngineContext(state)
+        values = state._phase_moves["cost values"] = tuple(e(context) for e in state.tables.cost_expressions)
+    return values
+
+
+def moves_by_mode(state: "GameState", unit: Unit, found: Any, search: Callable[..., Any], enemy: int, zoc: int, friends: int) -> Any:
+    """`found` (a search's result for an ordinary move) with the moves of every movement mode the unit may use."""
+    start = state.pos[unit.id]
+    for mode in state.game.modes.values():
+        if not may_use(state, mode, unit):
+            continue
+        if "enemy_zoc" in mode.may_not_start_in and zoc & state.tables.hex_bit[start]:
+            continue
+        costs = state.tables.mode_costs_for(mode, cost_values(state))
+        blocked = enemy | zoc if "enemy_zoc" in mode.may_not_enter else enemy
+        other = search(state.tables, allowance=modifiers.allowance(state, unit.id) * costs.per_mp, start=start, enemy=blocked, zoc=zoc,
+                       friends=friends, costs=costs)
+        found = merge_moves(state.tables, found, other, costs.per_mp)
+    return found
+
+
+def may_use(state: "GameState", mode: MovementMode, unit: Unit) -> bool:
+    """May `unit` move in `mode` this phase (its option chosen, the unit eligible)? Worked out once a phase."""
+    key = ("mode", mode.id, unit.id)
+    allowed = state._phase_moves.get(key)
+    if allowed is None:
+        allowed = state._phase_moves[key] = (mode.option is None or mode.option in state.options) and (
+            mode.eligible is None or bool(mode.eligible(EngineContext(state, unit))))
+    return allowed
+
+
+def leave_zoc(state: "GameState", unit: Unit) -> Leave | None:
+    """How `unit`, in an enemy zone of control, may leave it this phase (None: it may not); see movement.Leave.
+
+    Whether the rule applies to the unit is worked out once a phase; an `into_zoc` condition about
+    the hex entered, for each enemy-controlled neighbour once a position (it may ask where friends are).
+    """
+    key = ("leave", unit.id)
+    if key in state._phase_moves:
+        leave = state._phase_moves[key]
+    else:
+        rule = state.game.movement.leave_zoc
+        leave = None
+        if rule is not None and (rule.option is None or rule.option in state.options) and (
+                rule.when is None or rule.when(EngineContext(state, unit))):
+            leave = Leave(rule.cost, rule.into_zoc is True, state.tables.hexsides_of(rule.not_across),
+                          then_stop=rule.then_stop)
+        state._phase_moves[key] = leave
+    into = state.game.movement.leave_zoc.into_zoc if leave is not None else False
+    if isinstance(into, bool):
+        return leave
+    found = state._cache.get(key)
+    if found is None:
+        context, index = EngineContext(state, unit), state.tables.index
+        zoc, allowed = state.enemy_zoc(unit.side), set()
+        for n in state.tables.neighbours[state.pos[unit.id]]:
+            context.hex = n
+            if n in zoc and into(context):
+                allowed.add(index[n])
+        found = state._cache[key] = replace(leave, into_hexes=frozenset(allowed))
+    return found
+
+
+def move_cost(state: "GameState", uid: str, hex: Hex) -> int | Fraction | None:
+    """The MP `uid` would spend to end its move in `hex` now, or None if that is not a legal move.
+
+    The cheapest path's cost; a river crossing (which uses every MP) costs the whole
+    allowance, and a unit placed anywhere spends none. Worked out only when asked.
+    """
+    if not state.is_legal(Action.move(uid, hex)):
+        return None
+    return search_moves(state, uid, costs_of).destinations.get(hex)
+
+
+def exit_cost(state: "GameState", uid: str, edge: str) -> int | Fraction | None:
+    """The MP `uid` would spend to leave the map by `edge` now (the step off included), or None if it cannot."""
+    if not state.is_legal(Action.exit(uid, edge)):
+        return None
+    return search_moves(state, uid, costs_of).exits.get(edge)
