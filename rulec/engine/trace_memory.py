@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
+from rulec.engine import stacking
 from rulec.runtime.model import Hex
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ class TraceValues:
 # How each fact a condition may read (functions.HEX_FACTS) is taken from a position, and which hexes differ
 # between two of them. The readers are those of the EngineContext: sides_at, enemy_zoc(side), controller.
 def _occupants(state: "GameState") -> Any:
-    return state._occupant_sides()  # made once a position, never changed: kept as it is
+    return stacking.occupant_sides(state)  # made once a position, never changed: kept as it is
 
 
 def _zoc(state: "GameState") -> Any:
