@@ -43,9 +43,10 @@ from rulec.runtime.model import Award, Game, Hex, Unit
 
 WIN_VALUE = 1000.0
 # A position that differs from the last one scored in full in more units than this is scored in full (and
-# becomes the one the next positions are compared with). Two: the candidates of one decision differ from the
-# position decided on in a unit or so each, so from one another in two.
-MOST_CHANGES = 2
+# becomes the one the next positions are compared with). The candidates of one decision differ from the
+# position decided on in a unit or so each, so from one another in two; a battle's outcomes move both
+# stacks (three units each where three may stack).
+MOST_CHANGES = 6
 # A hex the awards paid at the end value draws units within this many turns' moves of it (beyond, not at all).
 NEAR_TURNS = 4
 _MOST_KEPT = 400_000  # per-unit objective values kept before the table is emptied
@@ -130,7 +131,7 @@ class Evaluator:
         final = self.final
         if final is None:
             return vp
-        paid = final.paid(*_position_queries(state), getattr(state, "exited_from", {}))
+        paid = final.paid(_sides_at(state), getattr(state, "holders", {}), getattr(state, "exited_from", {}))
         return {side: vp.get(side, 0) + paid.get(side, 0.0) for side in state.players}
 
     def _position_value(self, state: Any, side: str) -> float:
@@ -512,6 +513,17 @@ def zones_counted(award: Award) -> list[str]:
 
     walk(tree["tree"])
     return zones
+
+
+def _sides_at(state: Any) -> Any:
+    """Hex -> the sides standing there, of an engine state (kept by the state for its position)."""
+    kept = getattr(state, "_occupant_sides", None)
+    if callable(kept):
+        return kept()
+    found: dict[Hex, set[str]] = {}
+    for uid, h in view.unit_hexes(state).items():
+        found.setdefault(h, set()).add(view.current_unit(state, uid).side)
+    return found
 
 
 def _position_queries(state: Any) -> tuple[Any, Any]:

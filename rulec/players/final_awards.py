@@ -165,13 +165,18 @@ class FinalAwards:
             return any(holder(h) == group.actor for h in group.hexes)
         return any(stands(h, group.actor) for h in group.hexes)
 
-    def paid(self, stands: Callable[[Hex, str], bool], holder: Callable[[Hex], str],
+    def paid(self, sides_at: Mapping[Hex, Any], holders: Mapping[Hex, str],
              exited: Mapping[str, Hex]) -> dict[str, float]:
-        """Side -> VP the awards would pay in a position: `stands(hex, side)` says whether a unit of `side`
-        stands in `hex`, `holder(hex)` who holds it, `exited` the units that left the map -> their hex."""
+        """Side -> VP the awards would pay in a position: `sides_at` hex -> the sides standing there (occupied
+        hexes only), `holders` hex -> who holds it, `exited` the units that left the map -> their hex."""
         paid = dict(self.constant)
         for group in self.groups:
-            if self.filled(group, stands, holder):
+            actor = group.actor
+            if group.by == CONTROL:
+                filled = any(holders.get(h) == actor for h in group.hexes)
+            else:
+                filled = any(actor in sides_at.get(h, ()) for h in group.hexes)
+            if filled:
                 paid[group.side] += group.value
         for uid, h in exited.items():
             for side, value in self.exit_value(uid, h).items():

@@ -210,8 +210,35 @@ def _group_plans(state: Any, actions: list, before: list) -> list[list]:
         strength = {a: state.unit(a.unit).strength for a in joins}
         strongest = sorted(joins, key=lambda a: -strength[a])
         groups = [tuple(strongest[:k]) for k in range(2, len(joins) + 1)] + [(a,) for a in joins]
+    if before:
+        groups = _fewest_for_each_odds(state, before[0].hex, groups)
     plans.extend(before + list(group) + [EngineAction.resolve()] for group in groups)
     return plans
+
+
+def _fewest_for_each_odds(state: Any, target: Any, groups: list[tuple]) -> list[tuple]:
+    """Of the groups that would fight `target` at the same odds (the same column and die modifier: the same
+    chances), only the one that commits the least strength (then the fewest units): the others risk more for
+    nothing, and keep fewer units free for other battles."""
+    odds_of = getattr(state, "odds", None)
+    if odds_of is None or target is None:
+        return groups
+    kept: dict[tuple, tuple] = {}
+    strength = {}
+    for group in groups:
+        try:
+            odds = odds_of(EngineAction.attack(target, tuple(a.unit for a in group)))
+        except Exception:  # odds the engine cannot tell before the declaration is made: weigh the group
+            return groups
+        for a in group:
+            if a.unit not in strength:
+                strength[a.unit] = state.unit(a.unit).strength
+        cost = (sum(strength[a.unit] for a in group), len(group))
+        key = (odds.column, odds.drm)
+        if key not in kept or cost < kept[key][0]:
+            kept[key] = (cost, group)
+    chosen = {id(group) for _, group in kept.values()}
+    return [group for group in groups if id(group) in chosen]
 
 
 def phase_key(state: Any) -> tuple:
