@@ -49,6 +49,10 @@ TERMINAL = -4
 _IN_PLACE = frozenset({DELAY, ATTACK, WITH, RESOLVE, CANCEL, END})
 # Cached facts (GameState._cache keys, with a side) that depend on where the units stand and nothing else.
 _WHERE_UNITS_STAND = frozenset({"obstacles", "zoc", "enemy"})
+# Steps of a battle's declaration: only the battle being declared changes, so the traces (which read the position,
+# its markers and the turn, never a declaration) still hold; the AI tries many declarations from one position.
+_DECLARING = frozenset({ATTACK, WITH, RESOLVE, CANCEL})
+_TRACES = frozenset({"trace", "trace without"})
 # MovementRules.control -> the moments a unit entering a hex takes it (see GameState._enter).
 _CONTROL_MOMENTS = {"pass_through": frozenset({"pass", "stop", "move"}), "enter": frozenset({"stop", "move"}),
                     "end_move": frozenset({"move"})}
@@ -1011,9 +1015,10 @@ class GameState:
         if kind == MOVE or kind == EXIT or kind == DELAY:
             self._carry_over(before, action.unit, left, action.hex)
         if kind in _IN_PLACE:  # every unit stands where it stood: what depends on that alone still holds
+            kept = _WHERE_UNITS_STAND | _TRACES if kind in _DECLARING else _WHERE_UNITS_STAND
             for cache in (before, during):
                 for key, value in cache.items():
-                    if key == "occupants" or (key.__class__ is tuple and key[0] in _WHERE_UNITS_STAND):
+                    if key == "occupants" or (key.__class__ is tuple and key[0] in kept):
                         self._cache.setdefault(key, value)
 
     def _settle(self) -> None:

@@ -184,6 +184,7 @@ class Evaluator:
         side = state.players[seat]
         base = self._rebase(state)
         final_change = self._final_change(state, side) if self.final is not None else None
+        final_hexes = self.final.of_hex if self.final is not None else {}  # the hexes a move may change them in
         worth, terms, unit_of, positions = self._worth, base.terms, base.unit_of, base.positions
         neighbours, turns_left, threat = self.neighbours, base.turns_left, base.threat
         found = []
@@ -208,7 +209,7 @@ class Evaluator:
                     before = terms[other][1]
                     after = worth(enemy, at, threat(at, enemy.side, neighbours) + by, turns_left)
                     change += after - before if enemy.side == side else before - after
-            if final_change is not None:
+            if final_change is not None and (hex_ in final_hexes or positions.get(uid) in final_hexes):
                 change += final_change(uid, unit.side, positions.get(uid), hex_)
             found.append(value + change)
         return found
@@ -515,11 +516,24 @@ def zones_counted(award: Award) -> list[str]:
     return zones
 
 
+class _SidesAt:
+    """Hex -> the sides standing there (`get`), worked out for the hexes asked only: the awards paid at the end
+    ask of a few hexes (a city's), where working out every hex's sides would cost a pass over every unit."""
+
+    __slots__ = ("units_at", "unit")
+
+    def __init__(self, state: Any):
+        self.units_at, self.unit = state.units_at, state.unit
+
+    def get(self, h: Hex, default: Any = ()) -> Any:
+        unit = self.unit
+        return {unit(uid).side for uid in self.units_at(h)} or default
+
+
 def _sides_at(state: Any) -> Any:
-    """Hex -> the sides standing there, of an engine state (kept by the state for its position)."""
-    kept = getattr(state, "_occupant_sides", None)
-    if callable(kept):
-        return kept()
+    """Hex -> the sides standing there, of an engine state (a toy state's units by view)."""
+    if callable(getattr(state, "units_at", None)) and callable(getattr(state, "unit", None)):
+        return _SidesAt(state)
     found: dict[Hex, set[str]] = {}
     for uid, h in view.unit_hexes(state).items():
         found.setdefault(h, set()).add(view.current_unit(state, uid).side)

@@ -80,6 +80,8 @@ class FinalAwards:
         self.exit_edges: dict[str, dict[str, float]] = {}  # side -> edge -> VP its sample unit leaving by it pays
         self._exits: dict[tuple[str, Hex], dict[str, float]] = {}  # (unit, hex left from) -> side -> VP
         self.constant: dict[str, float] = {s: 0.0 for s in game.sides}  # what the empty position pays
+        self._one_hex_held: list[tuple[Hex, str, str, float]] = []  # the groups of one hex held, for `paid`
+        self._other_groups: list[HexGroup] = []
         if not self.awards or game.map is None:
             return
         self._empty = {a.id: self._amount(a, ProbeContext(game)) for a in self.awards}
@@ -103,6 +105,9 @@ class FinalAwards:
         for index, group in enumerate(self.groups):
             for h in group.hexes:
                 self.of_hex.setdefault(h, []).append(index)
+        self._one_hex_held = [(next(iter(g.hexes)), g.actor, g.side, g.value) for g in self.groups
+                              if g.by == CONTROL and len(g.hexes) == 1]
+        self._other_groups = [g for g in self.groups if g.by != CONTROL or len(g.hexes) != 1]
 
     def _amount(self, award: Award, context: ProbeContext) -> float:
         try:
@@ -170,7 +175,10 @@ class FinalAwards:
         """Side -> VP the awards would pay in a position: `sides_at` hex -> the sides standing there (occupied
         hexes only), `holders` hex -> who holds it, `exited` the units that left the map -> their hex."""
         paid = dict(self.constant)
-        for group in self.groups:
+        for h, actor, side, value in self._one_hex_held:  # most groups (a town each): asked for first, cheaply
+            if holders.get(h) == actor:
+                paid[side] += value
+        for group in self._other_groups:
             actor = group.actor
             if group.by == CONTROL:
                 filled = any(holders.get(h) == actor for h in group.hexes)

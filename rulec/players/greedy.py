@@ -34,6 +34,7 @@ from itertools import combinations
 from typing import Any
 
 from rulec.engine.actions import Action as EngineAction
+from rulec.engine.actions import IllegalAction
 from rulec.players.base import Action
 from rulec.players.evaluation import Evaluator, evaluator_for
 
@@ -109,8 +110,11 @@ class GreedyPlayer:
         for index, plan in enumerate(plans):
             after_first = started.get(plan[0]) if len(plan) > 1 else None
             child = (after_first or state).clone()
-            for step in plan[1 if after_first is not None else 0:]:
-                child.apply_action(step)
+            try:
+                for step in plan[1 if after_first is not None else 0:]:
+                    child.apply_action(step)
+            except IllegalAction:  # a group the rules refuse as a whole (a unit bound to attack left out)
+                continue
             scored.append((resolve(child, seat, evaluator, REACTION_DEPTH, phase), index))
         best = max(score for score, _ in scored)
         tied = [index for score, index in scored if score >= best - 1e-9]
@@ -238,7 +242,24 @@ def _fewest_for_each_odds(state: Any, target: Any, groups: list[tuple]) -> list[
         if key not in kept or cost < kept[key][0]:
             kept[key] = (cost, group)
     chosen = {id(group) for _, group in kept.values()}
-    return [group for group in groups if id(group) in chosen]
+    # Every group of them, too: a duty to attack (a unit that must join the battle) may make a smaller group illegal.
+    widest = max(groups, key=len, default=None)
+    return [group for group in groups if id(group) in chosen or group is widest]
+
+
+# What tells two positions of an engine state apart once a die has been rolled (the roll itself aside).
+_POSITION_PARTS = ("pos", "where", "vp", "holders", "lost_steps", "exited_from", "_stack", "terminal")
+
+
+def _same_position(one: Any, other: Any) -> bool:
+    """Whether two engine states after two die rolls stand the same (two rolls of one result): compared part
+    by part (units, VP, holders, what is pending, markers); a state without those parts is never the same."""
+    try:
+        if any(getattr(one, part) != getattr(other, part) for part in _POSITION_PARTS):
+            return False
+        return one.markers.units == other.markers.units and one.markers.hexes == other.markers.hexes
+    except AttributeError:
+        return False
 
 
 def phase_key(state: Any) -> tuple:
@@ -260,10 +281,15 @@ def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tupl
         return evaluator.score(state, seat)
     if state.is_chance_node():
         total = 0.0
+        weighed: list[tuple[Any, float]] = []  # (position after an outcome, its value): rolls of one result share it
         for outcome, probability in state.chance_outcomes():
             child = state.clone()
             child.apply_action(outcome)
-            total += probability * resolve(child, seat, evaluator, depth - 1, phase, lines)
+            value = next((v for other, v in weighed if _same_position(child, other)), None)
+            if value is None:
+                value = resolve(child, seat, evaluator, depth - 1, phase, lines)
+                weighed.append((child, value))
+            total += probability * value
         return total
     if phase_key(state) != phase or _phases_own_decision(state):
         return evaluator.score(state, seat)
