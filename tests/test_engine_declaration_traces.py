@@ -23,6 +23,9 @@ def test_the_steps_of_a_declaration_keep_the_positions_traces():
     fresh = state.clone()
     fresh._cache = {}  # the same position with nothing kept: the search gives what was kept
     assert {side: traced_hexes(fresh, "supply", side, EngineContext) for side in found} == found
+    resolved = state.clone()
+    resolved.apply_action(Action.resolve())  # its odds read supply: the position's own answer
+    assert resolved.is_chance_node() and traced_hexes(resolved, "supply", "blue", EngineContext) is found["blue"]
     state.apply_action(Action.cancel())
     assert traced_hexes(state, "supply", "blue", EngineContext) is found["blue"]
 

@@ -3,13 +3,19 @@
 Used by the greedy player and to cut MCTS rollouts short. The terms, for the
 seat's side against the best other side:
 
-- victory points (the margin, as the victory conditions measure them);
+- victory points: the VP so far plus what the awards paid when the game ends
+  would pay in this position (final_awards.py: towns held, units in a city,
+  units off the map), and the margin measured as the victory levels measure it
+  (victory_margin.py: the VP the opponent needs to win less those the side
+  needs, so a ratio is read as a ratio);
 - strength on the map (a small weight: losses matter even when they give no VP);
 - closeness to the side's objectives, found in its awards: hexes to hold
-  (`holds`), map edges to leave by (`exits`) and zones an award counts units in
-  (a `phase` award whose amount names a zone in a `units(...)` query and grows
-  when one more of the side's units stands there; the zone is read from the
-  amount's parse tree). The distance is in movement points as the engine counts
+  (`holds`), map edges to leave by (`exits`, and exits paid at the end), zones
+  an award counts units in (a `phase` award whose amount names a zone in a
+  `units(...)` query and grows when one more of the side's units stands there;
+  the zone is read from the amount's parse tree), and the hexes the awards paid
+  at the end value (a hex to hold while the side does not hold it, within
+  NEAR_TURNS turns' moves). The distance is in movement points as the engine counts
   them for the unit's type (`Tables.costs_for`: entry and exit costs; cost
   expressions as on turn 1): a river crossing, which takes a unit's whole move,
   costs the unit's movement allowance;
@@ -20,7 +26,8 @@ differ from one another by a unit or two. The value is a sum of one term per
 unit, and a unit's term depends only on its hex and its neighbours; so the
 evaluator keeps the terms of the last position scored in full, and scores a
 position that differs from it in a few units by working out again only the terms
-of those units and of the units next to them.
+of those units and of the units next to them (a position where a hex to hold
+changed hands is scored in full: every unit's nearest objective may change).
 
 A toy state with no map model is scored on its VP alone.
 """

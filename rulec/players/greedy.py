@@ -21,8 +21,10 @@ they branch into at most MAX_REACTION_LINES lines of play.
 Battles are declared step by step (`attack HEX`, `with UNIT`..., `resolve`), so
 the greedy player weighs a battle as a plan: for each target, groups of the
 units that may attack it (every group when there are few, the strongest k and
-each unit alone when there are many), each played out on a clone to its die
-roll's expectation, against ending the phase. The chosen plan's steps are then
+each unit alone when there are many; of the groups that would fight at the same
+odds, only the one committing least strength, and the widest group), each played
+out on a clone to its die roll's expectation (rolls that leave the same position
+weighed once), against ending the phase. The chosen plan's steps are then
 given one per decision. A placement is weighed the same way, as a plan of its two steps
 (`place UNIT`, then `place UNIT HEX`), every unit in every hex, against ending the phase.
 """
