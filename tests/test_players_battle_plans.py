@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import functools
 import random
+from pathlib import Path
 
 import pytest
 
 from rulec.engine import new_game
 from rulec.engine.actions import Action
 from rulec.pipeline import load_game
-from rulec.players import greedy
+from rulec.players import GreedyPlayer, greedy
 from rulec.players.evaluation import Evaluator
 
 
@@ -99,3 +100,19 @@ def test_rolls_of_one_result_are_weighed_once(monkeypatch):
     expected = sum(p * real(r, state.current_player(), evaluator, greedy.REACTION_DEPTH, greedy.phase_key(state))
                    for (_, p), r in zip(rolls, after))
     assert value == pytest.approx(expected, abs=1e-9)
+
+
+def test_a_battle_the_rules_force_is_fought_not_cancelled_over_and_over():
+    """Blue's infantry must attack and will be eliminated: ending the phase is not open to it, so the greedy
+    player fights rather than cancel the declaration it would only have to make again."""
+    game = load_game(str(Path(__file__).parent / "games" / "forced_attack.rulec"))
+    state = new_game(game)
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["attack 0201"]
+    player = GreedyPlayer(0)
+    steps = []
+    while not state.is_chance_node():
+        action = player.choose(state)
+        steps.append(state.action_to_string(action))
+        state.apply_action(action)
+        assert len(steps) <= 3, steps
+    assert steps == ["attack 0201", "with b1", "resolve"]

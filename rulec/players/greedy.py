@@ -118,6 +118,11 @@ class GreedyPlayer:
             except IllegalAction:  # a group the rules refuse as a whole (a unit bound to attack left out)
                 continue
             scored.append((resolve(child, seat, evaluator, REACTION_DEPTH, phase), index))
+        if getattr(state, "declaring", None) is not None:
+            # A declaration under way was begun by a plan or forced (a unit bound to attack, nothing else to do):
+            # cancelling it only leads back to it, so a battle that may be fought is fought.
+            fought = [(score, index) for score, index in scored if getattr(plans[index][0], "kind", None) != "cancel"]
+            scored = fought or scored
         best = max(score for score, _ in scored)
         tied = [index for score, index in scored if score >= best - 1e-9]
         ending = [index for index in tied if _is_end(state, plans[index][0])]
