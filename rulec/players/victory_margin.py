@@ -1,7 +1,7 @@
 """How far a side is from winning, measured the way the game's victory conditions measure it.
 
-A plain VP difference misreads a game whose levels read a ratio (the Allies win with twice the
-German VP): there a German VP moves the result as much as two Allied ones. So the margin is read
+A plain VP difference misreads a game whose levels read a ratio (one side wins with twice the
+other's VP): there a VP of the other side moves the result as much as two of the first's. So the margin is read
 from the victory levels themselves, by asking the engine's own `outcome` who wins with given
 scores: a side's margin is
 
