@@ -98,3 +98,14 @@ def test_hexes_paid_together_once_are_one_group():
     towns = [g for g in final.groups if g.by == CONTROL and len(g.hexes) == 1 and g.actor == "germany"]
     assert {h for g in towns for h in g.hexes} == {h for n in (1, 2, 3, 5) for h in marne.map.zones[f"towns_vp_{n}"]}
     assert {(side, edge) for side, edges in final.exit_edges.items() for edge in edges} == {("germany", "south"), ("allies", "north")}
+
+
+def test_a_town_paid_for_at_the_end_draws_units_while_its_side_does_not_hold_it():
+    """The west town is worth more, but Blue holds it already: the column marches on the east town and takes it."""
+    game = load_game(str(GAMES / "final_towns.rulec"))
+    state = new_game(game)
+    assert Evaluator(game).projected_vp(state) == {"red": 0, "blue": 3}
+    assert state.action_to_string(GreedyPlayer(0).choose(state)) in ("move b1 0501", "move b1 0502")
+    result = play_match(new_game(game), [RandomPlayer(1), GreedyPlayer(2)], seed=1)
+    assert result.state.holders == {"0102": "blue", "0702": "blue"}
+    assert result.state.vp["blue"] == 5
