@@ -109,3 +109,18 @@ def test_a_town_paid_for_at_the_end_draws_units_while_its_side_does_not_hold_it(
     result = play_match(new_game(game), [RandomPlayer(1), GreedyPlayer(2)], seed=1)
     assert result.state.holders == {"0102": "blue", "0702": "blue"}
     assert result.state.vp["blue"] == 5
+
+
+def test_levels_that_read_the_position_leave_the_margin_a_vp_difference():
+    """Scores alone cannot decide a level that asks who holds a hex (here only once Red leads by 5): the margin
+    falls back to the VP difference rather than fail."""
+    text = RATIO.read_text()
+    start = text.index("\nvictory {") + 1
+    end = text.index("}\n}", start) + 3
+    levels = """victory {
+  level red_win  { when = vp(red) >= vp(blue) + 5 and controls(red, 0202)  winner = red   name = "Red Victory" }
+  level blue_win { when = true  winner = blue  name = "Blue Victory" }
+}"""
+    margin = VictoryMargin(_compiled(text[:start] + levels + text[end:], "position_victory.rulec"))
+    assert margin.margins({"red": 12, "blue": 3}) == {"red": 9, "blue": -9}
+    assert margin.margins({"red": 0, "blue": 0}) == {"red": 0, "blue": 0}

@@ -50,10 +50,13 @@ class VictoryMargin:
     # ------------------------------------------------------------------ the search
     def _work_out(self, vp: dict[str, float]) -> dict[str, float]:
         sides = self.sides
-        if not self.by_levels or len(sides) < 2:
-            return {s: vp[s] - max((vp[o] for o in sides if o != s), default=0) for s in sides}
-        to_win = {s: self._to_win(vp, s) for s in sides}
-        return {s: min(to_win[o] for o in sides if o != s) - to_win[s] for s in sides}
+        if self.by_levels and len(sides) > 1:
+            try:
+                to_win = {s: self._to_win(vp, s) for s in sides}
+                return {s: min(to_win[o] for o in sides if o != s) - to_win[s] for s in sides}
+            except Exception:  # a level that reads the position only at some scores: the difference from now on
+                self.by_levels = False
+        return {s: vp[s] - max((vp[o] for o in sides if o != s), default=0) for s in sides}
 
     def _winner(self, vp: dict[str, float]) -> str | None:
         return outcome(self.game, vp).winner
