@@ -4,6 +4,7 @@ greedy game costs in random games.
     .venv/bin/python benchmarks/greedy.py [-n 3] [--game drive_on_metz]
     .venv/bin/python benchmarks/greedy.py --against 20317e9     # and a reference commit, side by side
     .venv/bin/python benchmarks/greedy.py --game the_marne --decisions 100 --wins 20 --jobs 2
+    .venv/bin/python benchmarks/greedy.py --game the_marne --decisions 50 --wins 20 --scenario pursuit
 
 Measured on a made-up game of 140 hexes and 40 units (benchmarks/made_up_game.py,
 compiled through the normal pipeline) and on a game of games/ (`--game`). Each
@@ -13,14 +14,15 @@ under 10 ms per decision on the 140-hex, 40-unit game.
 
 On a big game, `--decisions N` times only the first N greedy decisions of each
 game (the game's whole cost is then not measured), and `--wins N` plays N whole
-greedy-against-random games from each side (`rulec simulate`, `--jobs` processes)
-and prints greedy's win rate on each side.
+greedy-against-random games from each side (`rulec simulate`, `--jobs` processes,
+`--scenario`) and prints greedy's win rate on each side and the CPU seconds a game costs.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import resource
 import sys
 import time
 
@@ -86,17 +88,26 @@ def measure(game, games: int, most: int = 0) -> dict:
     return found
 
 
-def win_rates(name: str, game, games: int, jobs: int) -> dict[str, float]:
-    """Side -> the share of `games` greedy-against-random games greedy won playing it (seeds 0..games-1)."""
+def win_rates(name: str, game, games: int, jobs: int, scenario: str | None = None) -> tuple[dict[str, float], dict[str, float]]:
+    """(side -> the share of `games` greedy-against-random games greedy won playing it (seeds 0..games-1),
+    side -> CPU seconds such a game costs, every process counted)."""
     from rulec.cli.simulate_command import simulate
 
     sides = list(game.sides)
-    rates = {}
+    rates, seconds = {}, {}
     for side in sides:
         kinds = {s: "greedy" if s == side else "random" for s in sides}
-        records = simulate(name, game, (), kinds, range(games), jobs)
+        started = _cpu_with_children()
+        records = simulate(name, game, (), kinds, range(games), jobs, scenario=scenario)
+        seconds[side] = (_cpu_with_children() - started) / len(records)
         rates[side] = sum(r.winner == side for r in records) / len(records)
-    return rates
+    return rates, seconds
+
+
+def _cpu_with_children() -> float:
+    """CPU seconds of this process and of the worker processes it has waited for."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def line(name: str, row: dict) -> str:
@@ -107,6 +118,7 @@ def line(name: str, row: dict) -> str:
     if "wins" in row:
         text += "; greedy wins " + ", ".join(f"{100 * rate:.0f}% as {side}" for side, rate in row["wins"].items())
         text += f" of {row['win_games']} games a side"
+        text += " (" + ", ".join(f"{s:.1f} s a game as {side}" for side, s in row["win_seconds"].items()) + ")"
     return text
 
 
@@ -122,12 +134,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--wins", type=int, default=0, metavar="N",
                         help="also play N greedy-against-random games a side on --game and print the win rates")
     parser.add_argument("--jobs", type=int, default=1, help="processes for --wins")
+    parser.add_argument("--scenario", default=None, help="the scenario --wins plays (the game's own by default)")
     args = parser.parse_args(argv)
     if args.quick:
         args.n = 1
     if args.against:
         arguments = ["-n", str(args.n), "--game", args.game, "--json", "--decisions", str(args.decisions),
                      "--wins", str(args.wins), "--jobs", str(args.jobs)] + (["--quick"] if args.quick else [])
+        arguments += ["--scenario", args.scenario] if args.scenario else []
         with reference.checkout(args.against) as tree:
             rows = [("this " + reference.describe("HEAD"), reference.run_json(reference.ROOT, "greedy.py", arguments)),
                     (reference.describe(args.against), reference.run_json(tree, "greedy.py", arguments))]
@@ -136,7 +150,8 @@ def main(argv: list[str] | None = None) -> int:
         game = load_game(args.game)
         found = {"made_up": measure(made_up, args.n), "game": measure(game, args.n, args.decisions)}
         if args.wins:
-            found["game"].update(wins=win_rates(args.game, game, args.wins, args.jobs), win_games=args.wins)
+            rates, seconds = win_rates(args.game, game, args.wins, args.jobs, args.scenario)
+            found["game"].update(wins=rates, win_seconds=seconds, win_games=args.wins)
         if args.json:
             print(json.dumps(found))
             return 0

@@ -11,6 +11,7 @@ from rulec.engine import new_game
 from rulec.players import GreedyPlayer, RandomPlayer
 from rulec.players.evaluation import Evaluator, zones_counted
 from rulec.players.base import legal_orders
+from rulec.players.victory_margin import VictoryMargin
 from rulec.players.match import play_match
 from made_up_maps import made_up_map_game
 
@@ -89,9 +90,9 @@ def test_a_moves_quick_value_is_the_score_of_the_position_it_makes(which, metz):
     assert weighed >= 200
 
 
-def margin(state, seat: int) -> int:
-    side = state.players[seat]
-    return state.vp.get(side, 0) - max(state.vp.get(p, 0) for p in state.players if p != side)
+def margin(state, seat: int) -> float:
+    """The seat's margin on its VP so far, as the game's victory conditions measure it."""
+    return VictoryMargin(state.game).margin(state.vp, state.players[seat])
 
 
 def test_the_greedy_player_plays_out_the_best_moves_by_their_quick_value(metz, monkeypatch):

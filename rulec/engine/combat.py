@@ -134,8 +134,15 @@ def retreat_paths(tables: Tables, start: Hex, hexes: int, away_from: tuple[Hex, 
     never = [banned[k] for k in policy.may_not_enter]
     not_last = [banned[k] for k in policy.may_not_end]
     if policy.direction == "toward_edge":
+        # Hex -> steps to the nearest edge hex, kept with the game's tables: asked of the same hexes battle after battle.
+        kept = tables.__dict__.setdefault("_edge_distances", {})
+        nearest = kept.setdefault(toward, {})
+
         def to_edge(h: Hex) -> int:
-            return min((distance[h].get(e, 1 << 30) for e in toward), default=1 << 30)
+            found = nearest.get(h)
+            if found is None:
+                found = nearest[h] = min((distance[h].get(e, 1 << 30) for e in toward), default=1 << 30)
+            return found
 
         def onward(h: Hex, n: Hex, depth: int) -> bool:
             return to_edge(n) < to_edge(h)

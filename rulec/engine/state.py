@@ -53,6 +53,10 @@ TERMINAL = -4
 _IN_PLACE = frozenset({DELAY, ATTACK, WITH, RESOLVE, CANCEL, END})
 # Cached facts (GameState._cache keys, with a side) that depend on where the units stand and nothing else.
 _WHERE_UNITS_STAND = frozenset({"obstacles", "zoc", "enemy"})
+# Steps of a battle's declaration: only the battle being declared changes, so the traces (which read the position,
+# its markers and the turn, never a declaration) still hold; the AI tries many declarations from one position.
+_DECLARING = frozenset({ATTACK, WITH, RESOLVE, CANCEL})
+_TRACES = frozenset({"trace", "trace without"})
 
 
 def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario: str | None = None) -> "GameState":
@@ -488,6 +492,10 @@ class GameState:
         self._cache = {}
         if kind in _IN_PLACE and "occupants" in before:
             self._cache["occupants"] = before["occupants"]  # no unit moves
+        if kind in _DECLARING:  # the battle declared (resolve: its odds) reads the position's traces
+            for key, value in before.items():
+                if key.__class__ is tuple and key[0] in _TRACES:
+                    self._cache[key] = value
         self._history.append(action)
         if kind == MOVE:
             changes.move(self, action.unit, action.hex)
@@ -514,9 +522,10 @@ class GameState:
         if kind == MOVE or kind == EXIT or kind == DELAY:
             stacking.carry_over(self, before, action.unit, left, action.hex)
         if kind in _IN_PLACE:  # every unit stands where it stood: what depends on that alone still holds
+            kept = _WHERE_UNITS_STAND | _TRACES if kind in _DECLARING else _WHERE_UNITS_STAND
             for cache in (before, during):
                 for key, value in cache.items():
-                    if key == "occupants" or (key.__class__ is tuple and key[0] in _WHERE_UNITS_STAND):
+                    if key == "occupants" or (key.__class__ is tuple and key[0] in kept):
                         self._cache.setdefault(key, value)
 
     def _keep_position(self) -> None:

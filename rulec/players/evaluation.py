@@ -3,13 +3,19 @@
 Used by the greedy player and to cut MCTS rollouts short. The terms, for the
 seat's side against the best other side:
 
-- victory points (the margin, as the victory conditions measure them);
+- victory points: the VP so far plus what the awards paid when the game ends
+  would pay in this position (final_awards.py: towns held, units in a city,
+  units off the map), and the margin measured as the victory levels measure it
+  (victory_margin.py: the VP the opponent needs to win less those the side
+  needs, so a ratio is read as a ratio);
 - strength on the map (a small weight: losses matter even when they give no VP);
 - closeness to the side's objectives, found in its awards: hexes to hold
-  (`holds`), map edges to leave by (`exits`) and zones an award counts units in
-  (a `phase` award whose amount names a zone in a `units(...)` query and grows
-  when one more of the side's units stands there; the zone is read from the
-  amount's parse tree). The distance is in movement points as the engine counts
+  (`holds`), map edges to leave by (`exits`, and exits paid at the end), zones
+  an award counts units in (a `phase` award whose amount names a zone in a
+  `units(...)` query and grows when one more of the side's units stands there;
+  the zone is read from the amount's parse tree), and the hexes the awards paid
+  at the end value (a hex to hold while the side does not hold it, within
+  NEAR_TURNS turns' moves). The distance is in movement points as the engine counts
   them for the unit's type (`Tables.costs_for`: entry and exit costs; cost
   expressions as on turn 1): a river crossing, which takes a unit's whole move,
   costs the unit's movement allowance;
@@ -20,7 +26,8 @@ differ from one another by a unit or two. The value is a sum of one term per
 unit, and a unit's term depends only on its hex and its neighbours; so the
 evaluator keeps the terms of the last position scored in full, and scores a
 position that differs from it in a few units by working out again only the terms
-of those units and of the units next to them.
+of those units and of the units next to them (a position where a hex to hold
+changed hands is scored in full: every unit's nearest objective may change).
 
 A toy state with no map model is scored on its VP alone.
 """
@@ -36,14 +43,20 @@ from rulec.engine.step_costs import StepCosts
 from rulec.engine.tables import IMPASSABLE, Tables, tables_for
 from rulec.language.parse import parse_text
 from rulec.players import view
+from rulec.players.final_awards import CONTROL, FinalAwards
+from rulec.players.victory_margin import VictoryMargin
 from rulec.runtime.context import StandInContext
 from rulec.runtime.model import Award, Game, Hex, Unit
 
 WIN_VALUE = 1000.0
 # A position that differs from the last one scored in full in more units than this is scored in full (and
-# becomes the one the next positions are compared with). Two: the candidates of one decision differ from the
-# position decided on in a unit or so each, so from one another in two.
-MOST_CHANGES = 2
+# becomes the one the next positions are compared with). The candidates of one decision differ from the
+# position decided on in a unit or so each, so from one another in two; a battle's outcomes move both
+# stacks (three units each where three may stack).
+MOST_CHANGES = 6
+# A hex the awards paid at the end value draws units within this many turns' moves of it (beyond, not at all).
+NEAR_TURNS = 4
+_MOST_KEPT = 400_000  # per-unit objective values kept before the table is emptied
 
 
 @dataclass(frozen=True)
@@ -88,10 +101,23 @@ class Evaluator:
         self.objectives: list[Objective] = []
         self._best_cache: dict[tuple, float] = {}  # a pure function of its key
         self._base: _Scored | None = None  # the last position scored in full
+        self.victory = VictoryMargin(game)
+        self.final: FinalAwards | None = None
+        # Hexes the awards paid at the end value (final_awards): side -> hex -> VP, for holding it (paid while
+        # not held) and for standing in it; the holders of the first, as a key of the per-unit values.
+        self._to_hold: dict[str, dict[Hex, float]] = {}
+        self._to_stand: dict[str, dict[Hex, float]] = {}
+        self._held_targets: tuple[Hex, ...] = ()
+        self._held_key: tuple = ()
+        self._near: dict[tuple, dict[Hex, list[tuple[float, Hex]]]] = {}
         if game is not None and game.map is not None:
             self.tables = tables_for(game)
             self.neighbours = self.tables.neighbours
+            self.final = FinalAwards(game, self.tables.objectives)
+            if not self.final.awards:
+                self.final = None
             self.objectives = self._objectives(game)
+            self._final_targets()
         # Hexes an award pays for holding: entering one may score at once, which move_values does not see.
         self.held_hexes = frozenset(h for o in self.objectives if not o.recurring and not o.edges for h in o.targets)
 
@@ -99,14 +125,21 @@ class Evaluator:
     def score(self, state: Any, seat: int) -> float:
         if state.is_terminal():
             return WIN_VALUE * state.returns()[seat]
-        players = state.players
-        side = players[seat]
-        vp = state.vp
-        others = [vp.get(p, 0) for p in players if p != side]
-        value = float(vp.get(side, 0) - (max(others) if others else 0))
+        side = state.players[seat]
+        value = float(self.victory.margin(self.projected_vp(state), side))
         if not self.objectives and (self.game is None or self.game.map is None):
             return value
         return value + self._position_value(state, side)
+
+    def projected_vp(self, state: Any) -> dict[str, float]:
+        """The VP each side would have were the game to end now: its VP so far and what the awards paid at
+        the end would pay in this position (as final_awards reads them)."""
+        vp = state.vp
+        final = self.final
+        if final is None:
+            return vp
+        paid = final.paid(_sides_at(state), getattr(state, "holders", {}), getattr(state, "exited_from", {}))
+        return {side: vp.get(side, 0) + paid.get(side, 0.0) for side in state.players}
 
     def _position_value(self, state: Any, side: str) -> float:
         game = self.game
@@ -115,8 +148,9 @@ class Evaluator:
         lookup = getattr(state, "unit", None)
         if not callable(lookup):
             lookup = lambda uid: view.current_unit(state, uid)  # noqa: E731
+        self._set_held(state)
         base = self._base
-        if base is not None and base.turns_left == turns_left:
+        if base is not None and base.turns_left == turns_left and base.held_key == self._held_key:
             old = base.positions
             changed = [uid for uid, hex_ in positions.items() if old.get(uid) != hex_]
             if positions.keys() != old.keys():  # a unit left the map (or came back to it)
@@ -136,6 +170,12 @@ class Evaluator:
         base.unit_table = dict(table) if isinstance(table, dict) else None
         return base.total(side)
 
+    def _set_held(self, state: Any) -> None:
+        """Note who holds the hexes whose holding the awards paid at the end value (a unit's term depends on it)."""
+        if self._held_targets:
+            holders = getattr(state, "holders", {})
+            self._held_key = tuple(holders.get(h, "") for h in self._held_targets)
+
     # ------------------------------------------------- moves weighed without playing them
     def move_values(self, state: Any, seat: int, moves: list[tuple[str, Hex]]) -> list[float]:
         """The score for `seat` of `state` with each (unit, hex) of `moves` made alone, nothing else changed.
@@ -145,11 +185,13 @@ class Evaluator:
         a position that differs in one unit. What the engine would do besides (a town changing hands,
         a hook, a reaction) is not seen: the greedy player plays the best few moves on clones for that.
         """
-        value = self.score(state, seat)  # VP and position as they stand; a move changes no VP here
+        value = self.score(state, seat)  # VP and position as they stand
         if not self.objectives and (self.game is None or self.game.map is None):
             return [value] * len(moves)
         side = state.players[seat]
         base = self._rebase(state)
+        final_change = self._final_change(state, side) if self.final is not None else None
+        final_hexes = self.final.of_hex if self.final is not None else {}  # the hexes a move may change them in
         worth, terms, unit_of, positions = self._worth, base.terms, base.unit_of, base.positions
         neighbours, turns_left, threat = self.neighbours, base.turns_left, base.threat
         found = []
@@ -174,17 +216,47 @@ class Evaluator:
                     before = terms[other][1]
                     after = worth(enemy, at, threat(at, enemy.side, neighbours) + by, turns_left)
                     change += after - before if enemy.side == side else before - after
+            if final_change is not None and (hex_ in final_hexes or positions.get(uid) in final_hexes):
+                change += final_change(uid, unit.side, positions.get(uid), hex_)
             found.append(value + change)
         return found
+
+    def _final_change(self, state: Any, side: str):
+        """(unit, its side, hex left, hex entered) -> how much `side`'s margin changes by what the awards paid at
+        the end would pay after that move alone (the hex entered taken if its holder is tracked)."""
+        final, victory, tracked = self.final, self.victory, self.tables.objectives
+        stands, holder = _position_queries(state)
+        projected = self.projected_vp(state)
+        now = victory.margin(projected, side)
+        units_at, unit = state.units_at, state.unit
+
+        def change(uid: str, mover: str, left: Hex | None, entered: Hex) -> float:
+            def stands_after(h: Hex, s: str) -> bool:
+                if s == mover and h == entered:
+                    return True
+                if h == left:
+                    return any(u != uid and unit(u).side == s for u in units_at(h))
+                return stands(h, s)
+
+            def holder_after(h: Hex) -> str:
+                return mover if h == entered and h in tracked else holder(h)
+
+            hexes = (entered,) if left is None else (left, entered)
+            paid = final.change(hexes, (stands, holder), (stands_after, holder_after))
+            if not paid:
+                return 0.0
+            return victory.margin({s: v + paid.get(s, 0.0) for s, v in projected.items()}, side) - now
+        return change
 
     def _rebase(self, state: Any) -> "_Scored":
         """The last position scored in full made `state`'s own (scored afresh unless it already is)."""
         positions = view.unit_hexes(state)
+        self._set_held(state)
         base = self._base
         table = getattr(state, "_units", None)
         turns_left = self._turns_left(state)
         if (base is None or base.turns_left != turns_left or base.positions != positions
-                or not (isinstance(table, dict) and table == base.unit_table)):
+                or base.held_key != self._held_key or not (isinstance(table, dict) and table == base.unit_table)):
             uids = list(positions)
             base = self._base = self._score_in_full(positions, uids, list(map(state.unit, uids)), turns_left)
             base.unit_table = dict(table) if isinstance(table, dict) else None
@@ -211,7 +283,7 @@ class Evaluator:
             terms[uid] = (unit.side, term)
             sums[unit.side] = sums.get(unit.side, 0.0) + term
         return _Scored(dict(positions), uids, units, dict(zip(uids, units)), turns_left, totals, by_side, ids_at,
-                       terms, sums)
+                       terms, sums, held_key=self._held_key)
 
     def _score_changes(self, base: "_Scored", positions: dict[str, Hex], lookup: Any, changed: set[str],
                        side: str) -> float:
@@ -272,11 +344,59 @@ class Evaluator:
                 - weights.danger * min(3.0, threat / max(1, unit.strength)))
 
     def _best_objective(self, unit: Unit, hex_: Hex, turns_left: int) -> float:
-        key = (unit.id, unit.strength, unit.move, hex_, turns_left)
+        key = (unit.id, unit.strength, unit.move, hex_, turns_left, self._held_key)
         value = self._best_cache.get(key)
         if value is None:
-            value = self._best_cache[key] = self._compute_best_objective(unit, hex_, turns_left)
+            if len(self._best_cache) > _MOST_KEPT:
+                self._best_cache.clear()
+            value = self._best_cache[key] = max(self._compute_best_objective(unit, hex_, turns_left),
+                                                self._best_final_target(unit, hex_))
         return value
+
+    def _best_final_target(self, unit: Unit, hex_: Hex) -> float:
+        """The best of the hexes the awards paid at the end value, for `unit` at `hex_`: its VP times its closeness
+        (a hex to hold counts while its side does not hold it)."""
+        side = unit.side
+        to_hold, to_stand = self._to_hold.get(side), self._to_stand.get(side)
+        if not to_hold and not to_stand:
+            return 0.0
+        held = dict(zip(self._held_targets, self._held_key)) if to_hold else {}
+        scale = self.weights.closeness_scale
+        best = 0.0
+        for distance, target in self._near_list(unit.move, unit.type).get(hex_, ()):
+            worth = (to_stand.get(target, 0.0) if to_stand else 0.0)
+            if to_hold and held.get(target) != side:
+                worth += to_hold.get(target, 0.0)
+            if worth > 0:
+                best = max(best, worth / (1.0 + distance / scale))
+        return best
+
+    def _near_list(self, allowance: int, unit_type: str | None) -> dict[Hex, list[tuple[float, Hex]]]:
+        """Hex -> (MP, target) of the targets of the awards paid at the end within NEAR_TURNS turns' moves."""
+        key = (allowance, unit_type if unit_type in self.tables.typed_costs else None)
+        found = self._near.get(key)
+        if found is None:
+            costs = self.tables.costs_for(key[1], self.tables.base_values) if key[1] else self.tables.base_costs
+            targets = sorted({h for by_side in (self._to_hold, self._to_stand) for hexes in by_side.values() for h in hexes})
+            found = self._near[key] = {}
+            for target in targets:
+                for h, distance in _distances(self.tables, (target,), (), allowance, costs,
+                                              NEAR_TURNS * max(1, allowance)).items():
+                    found.setdefault(h, []).append((distance, target))
+        return found
+
+    def _final_targets(self) -> None:
+        """The hexes the awards paid at the end value, by the side whose units draw near them."""
+        final = self.final
+        if final is None:
+            return
+        for group in final.groups:
+            if group.actor != group.side or group.value <= 0:
+                continue  # only what a side gains for itself draws its units
+            table = (self._to_hold if group.by == CONTROL else self._to_stand).setdefault(group.actor, {})
+            for h in group.hexes:
+                table[h] = max(table.get(h, 0.0), group.value)
+        self._held_targets = tuple(sorted({h for hexes in self._to_hold.values() for h in hexes}))
 
     def _compute_best_objective(self, unit: Unit, hex_: Hex, turns_left: int) -> float:
         best = 0.0
@@ -319,6 +439,9 @@ class Evaluator:
                             - _safe_number(award.amount, StandInContext(zones=map_.zones)))
                     if gain > 0:
                         found.append(Objective(award.side, gain, tuple(hexes), recurring=True, tables=self.tables))
+        for side, edges in (self.final.exit_edges.items() if self.final is not None else ()):
+            for edge, value in edges.items():  # a unit off the map by this edge is paid for at the end
+                found.append(Objective(side, value, tuple(sorted(map_.edges[edge])), (edge,), tables=self.tables))
         return found
 
 
@@ -337,6 +460,7 @@ class _Scored:
     terms: dict[str, tuple[str, float]]  # unit id -> (its side, its term)
     sums: dict[str, float]  # side -> the sum of its units' terms
     unit_table: dict | None = None  # a copy of the state's own table of units, if it has one
+    held_key: tuple = ()  # who held the hexes the awards paid at the end value for holding (Evaluator._held_key)
     _next_to: dict = field(default_factory=dict)
     _threats: dict = field(default_factory=dict)
 
@@ -399,9 +523,45 @@ def zones_counted(award: Award) -> list[str]:
     return zones
 
 
+class _SidesAt:
+    """Hex -> the sides standing there (`get`), worked out for the hexes asked only: the awards paid at the end
+    ask of a few hexes (a city's), where working out every hex's sides would cost a pass over every unit."""
+
+    __slots__ = ("units_at", "unit")
+
+    def __init__(self, state: Any):
+        self.units_at, self.unit = state.units_at, state.unit
+
+    def get(self, h: Hex, default: Any = ()) -> Any:
+        unit = self.unit
+        return {unit(uid).side for uid in self.units_at(h)} or default
+
+
+def _sides_at(state: Any) -> Any:
+    """Hex -> the sides standing there, of an engine state (a toy state's units by view)."""
+    if callable(getattr(state, "units_at", None)) and callable(getattr(state, "unit", None)):
+        return _SidesAt(state)
+    found: dict[Hex, set[str]] = {}
+    for uid, h in view.unit_hexes(state).items():
+        found.setdefault(h, set()).add(view.current_unit(state, uid).side)
+    return found
+
+
+def _position_queries(state: Any) -> tuple[Any, Any]:
+    """(stands(hex, side): does a unit of `side` stand in `hex`, holder(hex): who holds it) of an engine state."""
+    holders = getattr(state, "holders", {})
+    units_at, unit = state.units_at, state.unit
+
+    def stands(h: Hex, side: str) -> bool:
+        return any(unit(uid).side == side for uid in units_at(h))
+
+    return stands, lambda h: holders.get(h, "")
+
+
 def _distances(tables: Tables, targets: tuple[Hex, ...], edges: tuple[str, ...], allowance: int,
-               costs: StepCosts) -> dict[Hex, float]:
-    """MP from every hex to the nearest target (and off the map by one of `edges`), as the engine counts them.
+               costs: StepCosts, farthest: float | None = None) -> dict[Hex, float]:
+    """MP from every hex to the nearest target (and off the map by one of `edges`), as the engine counts them
+    (only the hexes at most `farthest` MP away, if given).
 
     A search backwards from the targets over `costs.entry`: what entering a hex from a
     neighbour costs, road and hexside features included; a river crossing takes the
@@ -423,6 +583,8 @@ def _distances(tables: Tables, targets: tuple[Hex, ...], edges: tuple[str, ...],
         cost, h = heapq.heappop(queue)
         if h in distance:
             continue
+        if farthest is not None and cost > farthest:
+            break
         distance[h] = cost
         for n in tables.neighbours[h]:
             if n in distance:

@@ -21,8 +21,10 @@ they branch into at most MAX_REACTION_LINES lines of play.
 Battles are declared step by step (`attack HEX`, `with UNIT`..., `resolve`), so
 the greedy player weighs a battle as a plan: for each target, groups of the
 units that may attack it (every group when there are few, the strongest k and
-each unit alone when there are many), each played out on a clone to its die
-roll's expectation, against ending the phase. The chosen plan's steps are then
+each unit alone when there are many; of the groups that would fight at the same
+odds, only the one committing least strength, and the widest group), each played
+out on a clone to its die roll's expectation (rolls that leave the same position
+weighed once), against ending the phase. The chosen plan's steps are then
 given one per decision. A placement is weighed the same way, as a plan of its two steps
 (`place UNIT`, then `place UNIT HEX`), every unit in every hex, against ending the phase.
 """
@@ -34,6 +36,7 @@ from itertools import combinations
 from typing import Any
 
 from rulec.engine.actions import Action as EngineAction
+from rulec.engine.actions import IllegalAction
 from rulec.players.base import Action, legal_orders
 from rulec.players.evaluation import Evaluator, evaluator_for
 
@@ -109,9 +112,17 @@ class GreedyPlayer:
         for index, plan in enumerate(plans):
             after_first = started.get(plan[0]) if len(plan) > 1 else None
             child = (after_first or state).clone()
-            for step in plan[1 if after_first is not None else 0:]:
-                child.apply_action(step)
+            try:
+                for step in plan[1 if after_first is not None else 0:]:
+                    child.apply_action(step)
+            except IllegalAction:  # a group the rules refuse as a whole (a unit bound to attack left out)
+                continue
             scored.append((resolve(child, seat, evaluator, REACTION_DEPTH, phase), index))
+        if getattr(state, "declaring", None) is not None:
+            # A declaration under way was begun by a plan or forced (a unit bound to attack, nothing else to do):
+            # cancelling it only leads back to it, so a battle that may be fought is fought.
+            fought = [(score, index) for score, index in scored if getattr(plans[index][0], "kind", None) != "cancel"]
+            scored = fought or scored
         best = max(score for score, _ in scored)
         tied = [index for score, index in scored if score >= best - 1e-9]
         ending = [index for index in tied if _is_end(state, plans[index][0])]
@@ -210,8 +221,52 @@ def _group_plans(state: Any, actions: list, before: list) -> list[list]:
         strength = {a: state.unit(a.unit).strength for a in joins}
         strongest = sorted(joins, key=lambda a: -strength[a])
         groups = [tuple(strongest[:k]) for k in range(2, len(joins) + 1)] + [(a,) for a in joins]
+    if before:
+        groups = _fewest_for_each_odds(state, before[0].hex, groups)
     plans.extend(before + list(group) + [EngineAction.resolve()] for group in groups)
     return plans
+
+
+def _fewest_for_each_odds(state: Any, target: Any, groups: list[tuple]) -> list[tuple]:
+    """Of the groups that would fight `target` at the same odds (the same column and die modifier: the same
+    chances), only the one that commits the least strength (then the fewest units): the others risk more for
+    nothing, and keep fewer units free for other battles."""
+    odds_of = getattr(state, "odds", None)
+    if odds_of is None or target is None:
+        return groups
+    kept: dict[tuple, tuple] = {}
+    strength = {}
+    for group in groups:
+        try:
+            odds = odds_of(EngineAction.attack(target, tuple(a.unit for a in group)))
+        except Exception:  # odds the engine cannot tell before the declaration is made: weigh the group
+            return groups
+        for a in group:
+            if a.unit not in strength:
+                strength[a.unit] = state.unit(a.unit).strength
+        cost = (sum(strength[a.unit] for a in group), len(group))
+        key = (odds.column, odds.drm)
+        if key not in kept or cost < kept[key][0]:
+            kept[key] = (cost, group)
+    chosen = {id(group) for _, group in kept.values()}
+    # Every group of them, too: a duty to attack (a unit that must join the battle) may make a smaller group illegal.
+    widest = max(groups, key=len, default=None)
+    return [group for group in groups if id(group) in chosen or group is widest]
+
+
+# What tells two positions of an engine state apart once a die has been rolled (the roll itself aside).
+_POSITION_PARTS = ("pos", "where", "vp", "holders", "lost_steps", "exited_from", "_stack", "terminal")
+
+
+def _same_position(one: Any, other: Any) -> bool:
+    """Whether two engine states after two die rolls stand the same (two rolls of one result): compared part
+    by part (units, VP, holders, what is pending, markers); a state without those parts is never the same."""
+    try:
+        if any(getattr(one, part) != getattr(other, part) for part in _POSITION_PARTS):
+            return False
+        return one.markers.units == other.markers.units and one.markers.hexes == other.markers.hexes
+    except AttributeError:
+        return False
 
 
 def phase_key(state: Any) -> tuple:
@@ -233,10 +288,15 @@ def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tupl
         return evaluator.score(state, seat)
     if state.is_chance_node():
         total = 0.0
+        weighed: list[tuple[Any, float]] = []  # (position after an outcome, its value): rolls of one result share it
         for outcome, probability in state.chance_outcomes():
             child = state.clone()
             child.apply_action(outcome)
-            total += probability * resolve(child, seat, evaluator, depth - 1, phase, lines)
+            value = next((v for other, v in weighed if _same_position(child, other)), None)
+            if value is None:
+                value = resolve(child, seat, evaluator, depth - 1, phase, lines)
+                weighed.append((child, value))
+            total += probability * value
         return total
     if phase_key(state) != phase or _phases_own_decision(state):
         return evaluator.score(state, seat)
