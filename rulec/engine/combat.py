@@ -135,8 +135,7 @@ def retreat_paths(tables: Tables, start: Hex, hexes: int, away_from: tuple[Hex, 
     not_last = [banned[k] for k in policy.may_not_end]
     if policy.direction == "toward_edge":
         # Hex -> steps to the nearest edge hex, kept with the game's tables: asked of the same hexes battle after battle.
-        kept = tables.__dict__.setdefault("_edge_distances", {})
-        nearest = kept.setdefault(toward, {})
+        nearest = tables.edge_distances.setdefault(toward, {})
 
         def to_edge(h: Hex) -> int:
             found = nearest.get(h)

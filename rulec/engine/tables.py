@@ -78,6 +78,7 @@ class Tables:
     sight: dict = field(default_factory=dict)  # ranged attacks: what each hex sees (engine/sight.py)
     attack_actions: dict = field(default_factory=dict)  # (hex, attackers) -> the attack Actions on it (GameState)
     retreat_blocked: frozenset = frozenset()  # (hex, neighbour) pairs across a hexside in river_sides
+    edge_distances: dict = field(default_factory=dict)  # edge hexes -> hex -> steps to the nearest (retreats toward an edge)
     advance_blocked_for: dict[str, frozenset[str]] = field(default_factory=dict)  # attacker|defender -> more such hexsides
     units_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # side -> its unit ids, in game-file order
     first_movement: dict[str, int] = field(default_factory=dict)  # side -> index of its first movement phase
