@@ -364,3 +364,15 @@ def test_a_simulated_game_is_played_again_by_the_command_the_summary_gives(capsy
     vp = second["vp"]
     assert f"(VP United States {vp['us']}, Germany {vp['germany']};" in out.splitlines()[-1]
     assert len(json.loads((tmp_path / "again.json").read_text())["history"]) > 0
+
+
+def test_a_move_in_two_steps_lists_the_units_hexes_and_cancel_puts_it_back(capsys, monkeypatch, tmp_path):
+    save = tmp_path / "two.json"
+    typed = f"move 357\nlist\ncancel\nmove 357\nmove 357 0101\nsave {save}\nquit\n"
+    status, out, _ = _play(capsys, monkeypatch, ["--seed", "1", "--player", "germany=random"], typed)
+    assert status == 0
+    assert "United States: 357 is chosen to move onto the map" in out
+    assert "   1  move 357 0101" in out and "cancel" in out  # the second step: its hexes, edges and cancel
+    assert "United States: 357 is put back: another unit may be chosen" in out
+    assert "United States: 357 enters the map at 0101" in out
+    assert json.loads(save.read_text())["history"] == ["move 357", "cancel", "move 357", "move 357 0101"]

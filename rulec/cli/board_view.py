@@ -22,7 +22,7 @@ from rulec.check.hexgrid import is_shifted
 from rulec.cli import hex_board
 from rulec.cli.hex_board import HexBoard
 from rulec.engine.actions import Action
-from rulec.engine.frames import Loss
+from rulec.engine.frames import Loss, Moving, Placing
 from rulec.players import view
 from rulec.runtime.model import Game, Hex, Unit
 
@@ -472,6 +472,9 @@ def describe_order(state: Any, action: Any, text: str) -> str:
     here = view.unit_hexes(state).get(unit_id) if unit_id else None
     if kind == "move" and name and getattr(action, "hex", None) is None:
         return f"{name} is chosen to move" + (f" from {here}" if here else " onto the map")
+    pending = getattr(state, "pending", None)
+    if kind == "cancel" and isinstance(pending, (Moving, Placing)):
+        return f"{state.unit_name(pending.unit)} is put back: another unit may be chosen"
     if kind == "move" and name:
         spent = _movement_points(state, unit_id, state.move_cost(unit_id, action.hex)
                                  if hasattr(state, "move_cost") else None)
