@@ -54,8 +54,9 @@ _IN_PLACE = frozenset({DELAY, ATTACK, WITH, RESOLVE, CANCEL, END})
 # Cached facts (GameState._cache keys, with a side) that depend on where the units stand and nothing else.
 _WHERE_UNITS_STAND = frozenset({"obstacles", "zoc", "enemy"})
 # Steps of a battle's declaration: only the battle being declared changes, so the traces (which read the position,
-# its markers and the turn, never a declaration) still hold; the AI tries many declarations from one position.
-_DECLARING = frozenset({ATTACK, WITH, RESOLVE, CANCEL})
+# its markers, history and the turn, never a declaration) still hold; the AI tries many declarations from one
+# position. Not `resolve`: it records the attack in the history, which a trace's condition may read.
+_DECLARING = frozenset({ATTACK, WITH, CANCEL})
 _TRACES = frozenset({"trace", "trace without"})
 
 
