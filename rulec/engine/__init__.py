@@ -48,8 +48,9 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       unit's reach only (movement.reach_of), across games;
     - per movement phase (GameState._phase_moves, shared by clones): each unit's moves (legal_moves.py);
     - per position (GameState._cache, dropped by apply_action): occupants, full hexes,
-      legal actions. A move, exit or delay patches the occupants, full hexes and each
-      unit's legal moves of the position before (stacking.carry_over) instead.
+      legal actions, each unit's legal moves. A move, exit or delay patches the occupants and
+      full hexes of the position before (stacking.carry_over) instead; choosing a unit to move
+      (or putting it back) keeps all but the legal actions.
 
 Game rules live in the game file, never here: every engine module plays a general mechanism
 of the language (docs/language.md) that any game may declare — two movement and combat phases

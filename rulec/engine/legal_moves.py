@@ -78,7 +78,7 @@ def moves_of(state: "GameState", uid: str) -> list[Action]:
             moves, exits, hexes, to = unit_moves(state, uid)
             if state.game.movement.may_end_move is not None:
                 moves, hexes, to = allowed_ends(state, uid, moves, to)
-            full = () if uid in stacking.uncounted(state) else stacking.full_hexes(state)  # a unit that does not count fits anywhere
+            full = _full_hexes_for(state, uid)
             if full and not full.isdisjoint(hexes):
                 moves = tuple(m for m, h in zip(moves, to) if h not in full)
             found = (*moves, *exits)
@@ -95,10 +95,15 @@ def has_move(state: "GameState", uid: str) -> bool:
     _, exits, hexes, to = unit_moves(state, uid)
     if exits:
         return True
-    full = () if uid in stacking.uncounted(state) else stacking.full_hexes(state)
+    full = _full_hexes_for(state, uid)
     if state.game.movement.may_end_move is None:
         return bool(hexes) and (not full or not full.issuperset(hexes))
     return any(h not in full and end_allowed(state, uid, h) for h in to)
+
+
+def _full_hexes_for(state: "GameState", uid: str) -> Any:
+    """The hexes `uid` may not end its move in for stacking (none for a unit that does not count)."""
+    return () if uid in stacking.uncounted(state) else stacking.full_hexes(state)
 
 
 def unit_moves(state: "GameState", uid: str) -> tuple[tuple[Action, ...], tuple[Action, ...], KeysView[Hex], tuple[Hex, ...]]:
@@ -106,9 +111,7 @@ def unit_moves(state: "GameState", uid: str) -> tuple[tuple[Action, ...], tuple[
 
     Within a movement phase only the phasing side moves, so the enemy units a
     search depends on stay put: results are kept for the whole phase, keyed by
-    where the unit stands, and shared by clones made during the phase. A unit
-    that has not moved yet stands where it began the phase: its moves are also
-    kept under its id alone.
+    where the unit stands, and shared by clones made during the phase.
     """
     key = moves_key(state, uid) if state._modifiers[1] else (uid, state.pos.get(uid))
     found = state._phase_moves.get(key)
@@ -126,8 +129,6 @@ def unit_moves(state: "GameState", uid: str) -> tuple[tuple[Action, ...], tuple[
         found = (moves, exits, destinations.keys(), to)
         if keeps_moves(state, uid):
             state._phase_moves[key] = found
-            if uid not in state.moved and not state._modifiers[1]:  # where it stands for the whole phase (see movement_actions)
-                state._phase_moves[uid] = found
     return found
 
 

@@ -29,12 +29,10 @@ demand, with the same steps and obstacles, that records the MP spent instead.
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_left
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain
-from operator import attrgetter
-from typing import Iterable, Sequence
+from typing import Iterable
 
 from rulec.engine.step_costs import StepCosts
 from rulec.engine.tables import Tables
@@ -432,34 +430,6 @@ def _in_mp(spent: int, scale: int) -> int | Fraction:
         return spent
     value = Fraction(spent, scale)
     return value.numerator if value.denominator == 1 else value
-
-
-def patch_moves(legal: Sequence, moves: Sequence, to: Sequence[Hex], full: set[Hex] | frozenset[Hex],
-                changed: tuple[Hex | None, ...]) -> Sequence:
-    """A unit's legal moves once only the hexes `changed` may have filled up or emptied (after another unit's move).
-
-    `moves` and `to`: every move of the unit and its destination, in hex order;
-    `legal`: those of them whose destination was not full before, in the same order
-    (never modified: it may be shared). Rather than filtering every move again, the
-    move into each changed hex is taken out or put back.
-    """
-    for h in changed:
-        if h is None:
-            continue
-        i = bisect_left(to, h)
-        if i == len(to) or to[i] != h:
-            continue  # not one of the unit's destinations
-        move = moves[i]
-        j = bisect_left(legal, h, key=_hex_of)
-        present = j < len(legal) and legal[j] is move
-        if present and h in full:
-            legal = [*legal[:j], *legal[j + 1:]]
-        elif not present and h not in full:
-            legal = [*legal[:j], move, *legal[j:]]
-    return legal
-
-
-_hex_of = attrgetter("hex")
 
 
 def _scope(tables: Tables, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...], costs: StepCosts) -> int:

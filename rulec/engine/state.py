@@ -493,7 +493,7 @@ class GameState:
         self._cache = {}
         if kind in _IN_PLACE and "occupants" in before:
             self._cache["occupants"] = before["occupants"]  # no unit moves
-        if kind in _DECLARING:  # the battle declared (resolve: its odds) reads the position's traces
+        if kind in _DECLARING:  # the battle being declared may read the position's traces (who may join it)
             for key, value in before.items():
                 if key.__class__ is tuple and key[0] in _TRACES:
                     self._cache[key] = value
