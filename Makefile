@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 SYSTEM_STAMP := $(VENV)/.system-deps
 
-.PHONY: run test compile aids play battle benchmark conformance-marne clean
+.PHONY: run test test-long compile aids play battle benchmark clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -46,9 +46,14 @@ play: $(STAMP)
 battle: $(STAMP)
 	$(PY) -m rulec battle engle_ww2_battle --side "Germany: panther/good, panzergrenadier/good, infantry" --side "Soviet: infantry x3, mortar, at-gun" --seed 1
 
-## test: the whole suite
+## test: the whole suite but its long tier
 test: $(TEST_STAMP) $(SYSTEM_STAMP)
 	$(PY) -m pytest
+
+## test-long: the suite's long tier, a thousand random games of each scenario of the big games through the
+## engine's promises, on every core (CI runs it after make test; about half an hour on two cores)
+test-long: $(TEST_STAMP) $(SYSTEM_STAMP)
+	$(PY) -m pytest -m long
 
 benchmark: $(STAMP)
 	$(PY) benchmarks/compile.py
@@ -56,10 +61,6 @@ benchmark: $(STAMP)
 	$(PY) benchmarks/scaling.py
 	$(PY) benchmarks/greedy.py
 	$(PY) benchmarks/conformance.py
-
-## conformance-marne: a thousand random games of each scenario of The Marne through the engine's promises (long: hours)
-conformance-marne: $(STAMP)
-	$(PY) benchmarks/conformance.py --game the_marne --each-scenario -n 1000 --jobs 2
 
 clean:
 	rm -rf $(VENV) .pytest_cache build

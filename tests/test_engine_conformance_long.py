@@ -1,0 +1,52 @@
+"""A thousand random games of each scenario of every big game through the engine's promises.
+
+A random game of a big game (a hundred units or more: tests/big_games.py) costs seconds with the checks, so these
+games are the suite's `long` tier: `make test` leaves them out, `make test-long` and CI (.ci/run) play them, each
+scenario's thousand shared among the machine's cores. tests/test_engine_conformance.py plays one of each scenario
+in `make test`; benchmarks/conformance.py times the same games.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+from big_games import is_big
+
+from rulec.engine.conformance import check_game
+from rulec.pipeline import GAMES_DIR, SUFFIX, load_game
+
+pytestmark = pytest.mark.long
+
+GAMES_A_SCENARIO = 1000  # the issue's bar
+SEED = 1  # the games are numbered 0..999 under this seed: the same games on every machine
+
+BIG_GAMES = [p.stem for p in sorted(GAMES_DIR.glob(f"*{SUFFIX}"))
+             if (g := load_game(str(p))).map is not None and is_big(g)]
+CHECKS = [(name, scenario) for name in BIG_GAMES for scenario in (load_game(name).scenarios or [None])]
+
+
+def _share(name: str, scenario: str | None, first: int, games: int) -> list[str]:
+    return check_game(load_game(name), n_games=games, seed=SEED, scenario=scenario, first=first)
+
+
+def _in_parallel(name: str, scenario: str | None, games: int, workers: int) -> list[str]:
+    """check_game over `games` games, in small shares handed to `workers` processes as they free up (games differ
+    in length: small shares keep every core busy to the end)."""
+    share = 20
+    starts = range(0, games, share)
+    with ProcessPoolExecutor(workers) as pool:
+        parts = pool.map(_share, [name] * len(starts), [scenario] * len(starts), starts,
+                         [min(share, games - s) for s in starts])
+        return [problem for part in parts for problem in part]
+
+
+@pytest.mark.parametrize("name, scenario", CHECKS, ids=[f"{n}-{s}" for n, s in CHECKS])
+def test_a_thousand_random_games_of_each_scenario_keep_every_promise(name, scenario):
+    problems = _in_parallel(name, scenario, GAMES_A_SCENARIO, max(1, os.cpu_count() or 1))
+    assert problems == []
+
+
+def test_the_long_tier_plays_every_big_game():
+    assert "the_marne" in BIG_GAMES and len(CHECKS) >= 3  # The Marne's three scenarios at least
