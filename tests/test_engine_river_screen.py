@@ -186,3 +186,47 @@ def test_a_fort_set_up_with_a_unit_is_no_overstacking_but_two_units_are(tmp_path
     assert [d.code for d in with_fort] == []
     two = checked(tmp_path, "setup = 0501 }", "setup = 0404 }")  # b_picket joins b_guard
     assert [d.code for d in two] == ["setup-overstacked"]
+
+
+def test_the_checker_tells_whether_a_condition_reads_the_position(game, tmp_path):
+    from rulec.pipeline import load_game as load
+
+    assert game.stacking.counts.reads_position is False  # unit.type != fort: about the unit alone
+    for condition in ("not (unit.type == fort and unit.hex == 0402)", "unit.strength > 1", "turn > 1 or unit.type != fort"):
+        text = GAME.read_text(encoding="utf-8").replace("counts = unit.type != fort", f"counts = {condition}")
+        path = tmp_path / "river_screen.rulec"
+        path.write_text(text, encoding="utf-8")
+        assert load(str(path)).stacking.counts.reads_position is True, condition
+
+
+def test_a_stacking_condition_that_reads_the_position_is_asked_in_each_position(game, tmp_path):
+    from rulec.pipeline import load_game as load
+
+    text = GAME.read_text(encoding="utf-8").replace("counts = unit.type != fort",
+                                                    "counts = not (unit.type == fort and unit.hex == 0402)")
+    path = tmp_path / "river_screen.rulec"
+    path.write_text(text, encoding="utf-8")
+    variant = load(str(path))
+    for fort, over in (("0402", False), ("0502", True)):  # the fort counts everywhere but in 0402
+        state = new_game(variant).arrange({**START, "b_fort": fort}, turn=1, phase="blue_move")
+        state.apply_action(Action.move("b_picket", fort))
+        state.apply_action(Action.end())
+        assert (state.removing == "blue") is over, fort
+
+
+def test_units_kept_out_of_stacking_for_the_game_are_those_a_fresh_count_gives(game):
+    """The answers of a condition that reads nothing of the position are worked out once a game: at every
+    position of random games they are those the condition gives there."""
+    import random
+
+    from rulec.engine import stacking
+    from rulec.engine.context import EngineContext
+
+    for seed in range(5):
+        rng = random.Random(seed)
+        state = new_game(game, seed=seed)
+        while not state.is_terminal():
+            asked = [u for u in state.game.units if state.where[u] in ("map", "pending")]
+            fresh = {u for u in asked if not game.stacking.counts(EngineContext(state, state.unit(u)))}
+            assert fresh == set(asked) & stacking.uncounted(state)
+            state.apply_action(rng.choice(state.legal_actions()))

@@ -24,6 +24,7 @@ from rulec.check.build_units import UnitSections
 from rulec.check.fields import plain, tuples_of
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler, ExpressionError, to_function
+from rulec.compile.functions import POSITION
 from rulec.diagnostics import Diagnostic, did_you_mean
 from rulec.language.document import Document, Path
 from rulec.language.parse import tree_nodes, unparse
@@ -339,15 +340,15 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
             self.error("wrong-type", f"expected an expression, found {plain(value)}", path)
             return None
         try:
-            source = compiler.source(tree, want)
-            function = to_function(source)
+            typed = compiler.typed(tree, want)
+            function = to_function(typed.python)
         except ExpressionError as error:
             self.error(error.code, error.message, _node_path(path, tree, error.node), error.hint)
             return None
         except (RecursionError, SyntaxError, MemoryError):  # Python reads at most about 200 nested parentheses
             self.error("syntax-too-deep", "this expression is nested too deeply", path, "split it, or write it with fewer parentheses")
             return None
-        return m.Expr(source=unparse(tree), function=function)
+        return m.Expr(source=unparse(tree), function=function, reads_position=POSITION in typed.depends)
 
     def victory(self, sides: dict, compiler: ExpressionCompiler) -> m.VictoryRules:
         """Sudden deaths, then the levels tried in file order, then what happens when none holds.

@@ -209,7 +209,8 @@ class ModuleWriter:
     def flat(self, value: Any) -> str | None:
         """`value` on one line."""
         if isinstance(value, m.Expr):
-            return f"Expr(source={value.source!r}, function={self.function_names[id(value)]})"
+            still = "" if value.reads_position else ", reads_position=False"
+            return f"Expr(source={value.source!r}, function={self.function_names[id(value)]}{still})"
         if value is None or isinstance(value, (bool, int, str)):
             return repr(value)
         if isinstance(value, float):

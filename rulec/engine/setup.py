@@ -51,6 +51,7 @@ def set_up(state: "GameState", game: Game, options: tuple[str, ...], seed: int, 
     # The modifiers in play with these options: changing strength, allowance; of battles (engine/modifiers.py).
     state._modifiers = modifiers.in_play(game, options)
     state._folded_traces = {}  # (trace, side) -> the hexes its map conditions let through (traces.py); shared by clones
+    state._for_the_game = {}  # answers that hold in every position (stacking's uncounted units); shared by clones
     state.vp = {side: 0 for side in game.sides}
     state.vp_log = []
     state.turn = 1

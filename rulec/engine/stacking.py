@@ -77,13 +77,22 @@ def full_hexes(state: "GameState") -> set[Hex]:
 
 
 def uncounted(state: "GameState") -> frozenset[str]:
-    """Units that do not count toward the stacking limit (stacking { counts }), worked out per position."""
+    """Units that do not count toward the stacking limit (stacking { counts }), worked out per position, or once
+    for the game when the condition reads nothing of the position (model.Expr.reads_position)."""
     counts = state.game.stacking.counts
     if counts is None:
         return frozenset()
+    if not counts.reads_position:  # about the unit alone: the same answers in every position while the units are
+        kept = state._for_the_game.get("uncounted")
+        if kept is not None and kept[0] is state._units:  # (a unit that loses a step is another: the dict is copied)
+            return kept[1]  # every unit's, on the map or not: only those on the map or pending are ever asked about
+        from rulec.engine.context import EngineContext  # context.py reads the occupants through this module
+        kept = state._for_the_game["uncounted"] = (state._units, frozenset(
+            uid for uid, unit in state._units.items() if not counts(EngineContext(state, unit))))
+        return kept[1]
     found = state._cache.get("uncounted")
     if found is None:
-        from rulec.engine.context import EngineContext  # context.py reads the occupants through this module
+        from rulec.engine.context import EngineContext
         found = state._cache["uncounted"] = frozenset(
             uid for uid in chain(state.pos, (u for u, w in state.where.items() if w == PENDING))
             if not counts(EngineContext(state, state._units[uid])))

@@ -98,6 +98,7 @@ class GameState:
     # The modifiers in play with these options: changing strength, allowance; of battles (modifiers.py).
     _modifiers: tuple[tuple[Modifier, ...], tuple[Modifier, ...], tuple[Modifier, ...]]
     _folded_traces: dict  # (trace, side) -> the hexes its map conditions let through (traces.py); shared by clones
+    _for_the_game: dict  # answers that hold in every position (stacking's uncounted units); shared by clones
 
     # the units: variant counters an option chose at set-up (unit -> the variant it plays as); the units as they
     # start with this scenario and options (shared by clones); each as it plays now, and the steps it lost (steps.py)

@@ -36,6 +36,9 @@ class Expr:
 
     source: str
     function: Callable[[Any], Any] = field(compare=False, repr=False)
+    # Whether it reads the position (where units stand, markers, history, VP, turn...), as the checker worked out
+    # (rulec/compile/functions.py: `depends`); one that does not gives the same answer in every position.
+    reads_position: bool = field(default=True, compare=False)
 
     def __call__(self, context: Any) -> Any:
         try:
