@@ -9,8 +9,8 @@ side's movement phase), so a hex is full only if too few of the units already th
 away. Over-stacked units found then are removed one at a time (a Remove frame, decisions.py).
 
 Speed: the occupants, the full hexes and the uncounted units are worked out once a position
-(GameState._cache); a move, exit or delay patches the occupants and full hexes of the position
-before (`carry_over`) rather than working them out again.
+(GameState._cache); a move, exit or delay patches the occupants, their sides and the full hexes of
+the position before (`carry_over`) rather than working them out again.
 """
 
 from __future__ import annotations
@@ -151,13 +151,26 @@ def overstacked_units(state: "GameState") -> list[str]:
 
 def carry_over(state: "GameState", before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
     """After a move, exit or delay: patch what it changed in the cached stacking of the position
-    `before` (its cache), rather than work it out again (the phase goes on, only `uid` moved)."""
+    `before` (its cache: the occupants, the sides in each hex, the full hexes), rather than work it out
+    again (the phase goes on, only `uid` moved)."""
     found = before.get("occupants")
     if found is None:
         return
     if left is not None or entered is not None:
         found = occupants_after(state, found, uid, left, entered)
     state._cache["occupants"] = found
+    sides = before.get("occupant sides")
+    if sides is not None:  # the sides in the two hexes the unit left and entered, the others as they were
+        if left is not None or entered is not None:
+            sides = dict(sides)
+            units = state._units
+            for h in (left, entered):
+                if h is not None:
+                    if h in found:
+                        sides[h] = frozenset(units[u].side for u in found[h])
+                    else:
+                        sides.pop(h, None)
+        state._cache["occupant sides"] = sides
     full = before.get("full")
     if full is None:
         return
