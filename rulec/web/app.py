@@ -2,7 +2,7 @@
 
     GET  /                          the games this server offers, and a form to start one
     GET  /games/{id}                the board page of a game
-    POST /api/games                 {"game", "seed", "options", "players": {side: kind}} -> {"id"}
+    POST /api/games                 {"game", "seed", "options", "players": {side: kind}, "scenario"} -> {"id"}
     POST /api/load                  a saved game (the `rulec play` format) -> {"id"}
     GET  /api/games/{id}            the position and its legal orders (?at=N: after N actions, for replay)
     POST /api/games/{id}/orders     {"order": "move 357 0204"}: a human's order
@@ -92,7 +92,7 @@ def create_app(games: dict[str, Any]) -> Starlette:
 
     async def board(request: Request) -> Response:
         session = registry.get(request.path_params["game_id"])
-        return HTMLResponse(board_page(session.game, request.path_params["game_id"]))
+        return HTMLResponse(board_page(session.game, request.path_params["game_id"], session.state.scenario))
 
     async def start(request: Request) -> Response:
         data = await read_json(request)
@@ -104,7 +104,10 @@ def create_app(games: dict[str, Any]) -> Starlette:
             raise SessionError("options must be a list of option names")
         if not isinstance(players, dict) or not all(isinstance(v, str) for v in players.values()):
             raise SessionError("players must map each side to human, random, greedy or mcts")
-        session = await run_in_threadpool(new_session, data["game"], game, tuple(options), seed, players)
+        scenario = data.get("scenario")
+        if scenario is not None and not isinstance(scenario, str):
+            raise SessionError("scenario must be the name of one of the game's scenarios")
+        session = await run_in_threadpool(new_session, data["game"], game, tuple(options), seed, players, scenario or None)
         return JSONResponse({"id": registry.add(session)}, status_code=201)
 
     async def load(request: Request) -> Response:
@@ -114,7 +117,8 @@ def create_app(games: dict[str, Any]) -> Starlette:
         if problems:
             raise SessionError("not a rulec saved game: " + "; ".join(problems[:3]))
         game = game_named(data["game"])
-        saved = SavedGame(data["game"], data["options"], data["seed"], data["players"], data["history"], data["game_hash"])
+        saved = SavedGame(data["game"], data["options"], data["seed"], data["players"], data["history"], data["game_hash"],
+                          data.get("scenario"))
         session = await run_in_threadpool(load_session, saved, game)
         return JSONResponse({"id": registry.add(session)}, status_code=201)
 

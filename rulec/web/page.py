@@ -42,16 +42,18 @@ def counter_symbols(game: Any) -> str:
     return aids_environment().from_string(_COUNTER_SYMBOLS).render(faces=faces, symbols=counters_svg.SYMBOLS)
 
 
-def board_page(game: Any, game_id: str) -> str:
+def board_page(game: Any, game_id: str, scenario: str | None = None) -> str:
     if game.map is None:
         drawing, svg = None, ""
-    else:
-        drawing = map_svg.draw(game)
+    else:  # the printed map's scale on a sheet cut to the map: a screen shows the hexes, not the paper around them
+        printed = map_svg.draw(game)
+        drawing = map_svg.draw(game, map_svg.sheet_for(game.map, printed.unit))
         svg = map_svg.render_map_svg(game, standalone=False, drawing=drawing)
     layout = {"centres": hex_centres(drawing) if drawing else {}, "unit": drawing.unit if drawing else 0,
               "width": drawing.width if drawing else 0, "height": drawing.height if drawing else 0}
     return _pages().get_template("board.html.j2").render(
         game=game, game_id=game_id, map_svg=Markup(svg), counters=Markup(counter_symbols(game)),
+        scenario=game.scenarios[scenario].name if scenario in game.scenarios else "",
         layout=Markup(json.dumps(layout).replace("</", "<\\/")))
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulec.engine import Action, GameState, new_game
+from rulec.engine.scenarios import ScenarioError
 from rulec.players import AI_KINDS, make_player
 from rulec.players.match import ChanceDice
 from rulec.players.saves import SavedGame, game_hash, history_strings, restore
@@ -39,6 +40,7 @@ class GameSession:
     options: tuple[str, ...]
     seed: int
     kinds: dict[str, str]  # side -> human, random, greedy or mcts
+    scenario: str | None = None  # the scenario block played (None: the game's own, if it names one)
     states: list[GameState] = field(default_factory=list)  # states[i]: after i actions
     by_player: list[bool] = field(default_factory=list)  # action i was a human's order
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -51,7 +53,7 @@ class GameSession:
 
     def saved(self) -> SavedGame:
         return SavedGame(self.name, list(self.options), self.seed, dict(self.kinds), history_strings(self.state),
-                         game_hash(self.game))
+                         game_hash(self.game), self.state.scenario)
 
     # ---------------------------------------------------------- playing
     def _push(self, action: Action, human: bool) -> None:
@@ -122,24 +124,33 @@ class GameSession:
 
 
 def new_session(name: str, game: Any, options: tuple[str, ...] = (), seed: int = 0,
-                kinds: dict[str, str] | None = None) -> GameSession:
+                kinds: dict[str, str] | None = None, scenario: str | None = None) -> GameSession:
     options = check_options(game, options)
     chosen = {side: (kinds or {}).get(side, "human") for side in game.sides}
     for side, kind in chosen.items():
         if kind not in PLAYER_KINDS:
             raise SessionError(f"'{kind}' is not a kind of player ({', '.join(PLAYER_KINDS)})")
-    session = GameSession(name, game, options, seed, chosen, states=[new_game(game, options=options, seed=seed)])
+    session = GameSession(name, game, options, seed, chosen, scenario, states=[_start(game, options, seed, scenario)])
     session._roll_dice()
     return session
+
+
+def _start(game: Any, options: tuple[str, ...], seed: int, scenario: str | None) -> GameState:
+    """A new game, or why this scenario and these options cannot be played together (an unknown scenario,
+    an option it does not allow)."""
+    try:
+        return new_game(game, options=options, seed=seed, scenario=scenario)
+    except ScenarioError as error:
+        raise SessionError(str(error)) from None
 
 
 def load_session(saved: SavedGame, game: Any) -> GameSession:
     """A saved game (the format `rulec play` writes), with every position rebuilt for undo and replay."""
     dice = ChanceDice(saved.seed)
-    final = restore(saved, "<upload>", "", start=lambda g, options, seed: new_game(g, options=options, seed=seed),
-                    game=game, sides=list(game.sides), player_kinds=PLAYER_KINDS, dice=dice)
-    session = new_session(saved.game, game, tuple(saved.options), saved.seed, saved.players)
-    session.states = [new_game(game, options=tuple(saved.options), seed=saved.seed)]
+    final = restore(saved, "<upload>", "", start=new_game, game=game, sides=list(game.sides),
+                    player_kinds=PLAYER_KINDS, dice=dice)
+    session = new_session(saved.game, game, tuple(saved.options), saved.seed, saved.players, saved.scenario)
+    session.states = [_start(game, tuple(saved.options), saved.seed, saved.scenario)]
     session.by_player = []
     for action in final.history():
         session._push(action, human=False)  # a loaded game's past is not the player's to undo

@@ -10,11 +10,12 @@ for (const form of document.querySelectorAll("form.new-game")) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const players = {};
-    for (const select of form.querySelectorAll("select")) players[select.name.slice(7)] = select.value;
+    for (const select of form.querySelectorAll("select[name^=player-]")) players[select.name.slice(7)] = select.value;
     const options = [...form.querySelectorAll("input[name=option]:checked")].map((box) => box.value);
     const seed = Number(form.querySelector("input[name=seed]").value || 0);
+    const scenario = form.querySelector("select[name=scenario]")?.value || null;
     try {
-      const {id} = await post("/api/games", JSON.stringify({game: form.dataset.game, seed, options, players}));
+      const {id} = await post("/api/games", JSON.stringify({game: form.dataset.game, seed, options, players, scenario}));
       window.location = `/games/${id}`;
     } catch (error) { document.getElementById("message").textContent = error.message; }
   });
