@@ -38,9 +38,12 @@ class History:
         self.events: dict[str, dict[str, tuple[int, ...]]] = {e: {} for e in EVENTS}
         self.entered: dict[str, tuple[int, ...]] = {}
         self.last_side: dict[str, str] = {}
-        self.owner: object = None  # the state that may change it in place (None: shared, copy first)
+        # id() of the state that may change it in place (None: shared, copy first). Not the state itself: that would
+        # make a cycle (state -> history -> state) that only the garbage collector frees, for every clone dropped.
+        # An owned history is the owner's alone (a clone sets it shared first), so it goes with its owner.
+        self.owner: int | None = None
 
-    def copy(self, owner: object) -> "History":
+    def copy(self, owner: int) -> "History":
         other = History.__new__(History)
         for name in History.__slots__:
             setattr(other, name, getattr(self, name))
@@ -74,28 +77,28 @@ class History:
 def writable(state: "GameState") -> History:
     """The state's history, copied first if a clone shares it."""
     past = state.past
-    if past.owner is not state:
-        past = state.past = past.copy(state)
+    if past.owner != id(state):
+        past = state.past = past.copy(id(state))
     return past
 
 
 def record(state: "GameState", event: str, units) -> None:
     """`units` did `event` in the current phase."""
-    past = state.past if state.past.owner is state else writable(state)
+    past = state.past if state.past.owner == id(state) else writable(state)
     table = past.events[event]
     for uid in units:
         _stamp(past, table, uid)
 
 
 def entered(state: "GameState", h: str, side: str) -> None:
-    past = state.past if state.past.owner is state else writable(state)
+    past = state.past if state.past.owner == id(state) else writable(state)
     _stamp(past, past.entered, h)
     past.last_side[h] = side
 
 
 def moved_into(state: "GameState", uid: str, h: str, side: str) -> None:
     """A unit of `side` moved (or entered the map) and ended its move in `h`: the commonest record, in one call."""
-    past = state.past if state.past.owner is state else writable(state)
+    past = state.past if state.past.owner == id(state) else writable(state)
     _stamp(past, past.events["moved"], uid)
     _stamp(past, past.entered, h)
     past.last_side[h] = side

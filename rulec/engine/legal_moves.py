@@ -148,12 +148,12 @@ def allowed_ends(state: "GameState", uid: str, moves: tuple[Action, ...], to: tu
 def end_allowed(state: "GameState", uid: str, h: Hex) -> bool:
     """movement { may_end_move } for `uid` ending in `h`, evaluated once a position (and only when asked)."""
     key = ("end allowed", uid)
-    found = state._cache.get(key)
-    if found is None:  # the answers so far, and one context about the unit for them all
-        found = state._cache[key] = ({}, EngineContext(state, state._units[uid]))
-    known, context = found
+    known = state._cache.get(key)
+    if known is None:
+        known = state._cache[key] = {}
     ok = known.get(h)
-    if ok is None:
+    if ok is None:  # (no context is kept in the cache: it would point back at the state, a cycle to collect)
+        context = EngineContext(state, state._units[uid])
         context.hex = h
         ok = known[h] = bool(state.game.movement.may_end_move(context))
     return ok

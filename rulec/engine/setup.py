@@ -91,7 +91,7 @@ def set_up(state: "GameState", game: Game, options: tuple[str, ...], seed: int, 
     state.locked = frozenset()
     state.markers = MarkerTable()  # markers on units and hexes (markers.py)
     state.past = History()  # what each unit did, by phase (history.py)
-    state.past.owner = state
+    state.past.owner = id(state)
     state.attacked = set()
     state.defended = set()
     state._phase_attackers = None  # a combat phase's `attackers` (procedures.py)
@@ -167,7 +167,7 @@ def arrange(state: "GameState", units: dict[str, str], *, turn: int | None = Non
     other.decided, other._prelude = None, ()
     other.moved, other.attacked, other.defended = set(), set(), set()
     other.markers, other.past = MarkerTable(), History()
-    other.past.owner = other
+    other.past.owner = id(other)
     other._cache = {}
     history.phase_began(other)
     phases.begin_phase(other)
