@@ -64,3 +64,16 @@ def test_an_unknown_scenario_is_refused_with_a_suggestion(client):
     response = client.post("/api/games", json={"game": "the_marne", "scenario": "persuit"})
     assert response.status_code == 400 and "pursuit" in response.json()["error"]
     assert client.post("/api/games", json={"game": "the_marne", "scenario": 7}).status_code == 400
+
+
+def test_the_board_draws_the_map_without_the_paper_around_it(client, marne):
+    """The printed map sits on a tall 22 x 34 in sheet; the board cuts the sheet to the map, so the hexes start
+    near the top of the page rather than under a screenful of blank paper."""
+    import re
+
+    game_id = client.post("/api/games", json={"game": "the_marne", "seed": 1}).json()["id"]
+    page = client.get(f"/games/{game_id}").text
+    width, height = map(float, re.search(r'class="map-sheet"[^>]*viewBox="0 0 ([\d.]+) ([\d.]+)"', page).groups())
+    ys = [float(y) for points in re.findall(r'<polygon class="hex[^"]*"[^>]*points="([^"]+)"', page)
+          for y in re.findall(r',([\d.]+)', points)]
+    assert ys and min(ys) < 0.15 * height and max(ys) > 0.7 * height  # the hexes fill the sheet from near its top
