@@ -164,7 +164,8 @@ def _nonsense_orders(state: GameState, rng: random.Random) -> list[Action]:
 def _drop(state: GameState) -> None:
     """Forget what `state` knows of its position, when the check is done with it. Its cache holds evaluation contexts
     that point back at the state (legal_moves.end_allowed), a cycle that only the garbage collector frees, with all
-    the state holds: a clone dropped at every step of a pending decision made collecting cost a tenth of a game."""
+    the state holds: with a state dropped at every step of a pending decision, collecting cost a quarter of a random
+    game of a big game (0.24 CPU s beside 1 s; 0.01 s once the cache is dropped)."""
     state._cache = {}
 
 
