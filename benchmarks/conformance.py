@@ -12,7 +12,8 @@ seeds, and exits non-zero if any promise is broken. The nightly-size run is -n 1
 `--each-scenario` plays -n games of each scenario of a game that has scenarios (the
 suite plays only a few of a big game's: tests/test_engine_conformance.py).
 `--bare` also plays the same games without the checks and prints what the checks cost
-beside the game itself. `--against REV` prints, side by side, the CPU seconds a checked
+beside the game itself, and what replaying a game's history costs (one of the checks,
+the engine's time alone). `--against REV` prints, side by side, the CPU seconds a checked
 game costs with this tree's conformance routine and engine and with commit REV's (each
 measured in a fresh process), and this tree's bare game.
 """
@@ -66,8 +67,9 @@ def main() -> int:
             row = rows[label] = {"checked_s": checked}
             line = f"{label}: {args.n} random games checked, {checked:.3f} CPU s a game"
             if args.bare:
-                bare = row["bare_s"] = _bare_seconds(game, args.n, args.seed, scenario)
-                line += f"; unchecked {bare:.3f} s a game: a checked game costs x{checked / bare:.2f} an unchecked one"
+                bare, replay = row["bare_s"], row["replay_s"] = _bare_seconds(game, args.n, args.seed, scenario)
+                line += (f"; unchecked {bare:.3f} s a game: a checked game costs x{checked / bare:.2f} an unchecked one"
+                         f" (replaying its history, one of the checks, {replay:.3f} s)")
             if not args.json:
                 print(line + f", {len(problems)} problem(s)", flush=True)
                 for problem in problems:
@@ -88,12 +90,12 @@ def against(args) -> int:
         before = reference.run_json(reference_tree, "conformance.py", common)
     print(f"{args.game}, {args.n} random games a row, CPU seconds a game (all processes counted)")
     labels = (f"checked, this ({reference.describe('HEAD')})", f"checked, reference ({reference.describe(args.against)})")
-    print(f"  {'':<32} {labels[0]:>36} {labels[1]:>36} {'unchecked (this)':>18}")
+    print(f"  {'':<32} {labels[0]:>36} {labels[1]:>36} {'unchecked (this)':>18} {'replay (this)':>15}")
     for row, found in this.items():
         old = before.get(row, {}).get("checked_s")
-        ratio = f" (x{found['checked_s'] / old:.2f})" if old else ""
+        ratio = f" x{found['checked_s'] / old:.2f}" if old else ""
         print(f"  {row:<32} {found['checked_s']:36.3f} {old or float('nan'):36.3f} {found['bare_s']:18.3f}"
-              f"   this/reference{ratio}, checked/unchecked x{found['checked_s'] / found['bare_s']:.2f}")
+              f" {found['replay_s']:15.3f}   this/reference{ratio}, checked/unchecked x{found['checked_s'] / found['bare_s']:.2f}")
     return 0
 
 
@@ -112,14 +114,21 @@ def _warm(game) -> None:
         state.apply_action(rng.choice(state.legal_actions()))
 
 
-def _bare_seconds(game, n: int, seed: int, scenario: str | None) -> float:
-    """CPU seconds a game, unchecked, of the very games check_game plays (random_game without its checks)."""
+def _bare_seconds(game, n: int, seed: int, scenario: str | None) -> tuple[float, float]:
+    """CPU seconds a game of the very games check_game plays, unchecked (random_game without its checks), and
+    seconds a game replaying each one's history in a new game (check_game does it after every game)."""
     from rulec.engine.conformance import Report, random_game
 
-    started = time.process_time()
+    played = replayed = 0.0
     for i in range(n):
-        random_game(game, seed * 1_000_003 + i, Report(), scenario=scenario, checks=False)
-    return (time.process_time() - started) / n
+        started = time.process_time()
+        state = random_game(game, seed * 1_000_003 + i, Report(), scenario=scenario, checks=False)
+        middle = time.process_time()
+        replay = new_game(game, options=state.options, seed=state.seed, scenario=state.scenario)
+        for action in state.history():
+            replay.apply_action(action)
+        played, replayed = played + middle - started, replayed + time.process_time() - middle
+    return played / n, replayed / n
 
 
 def _chunk(name: str, n: int, seed: int, scenario: str | None, first: int) -> list[str]:
