@@ -82,18 +82,18 @@ def check_state(state: GameState) -> list[str]:
 
 def _units_in_order(state: GameState) -> bool:
     """Whether _unit_problems would find none, asked with set and map operations that run in C rather than a loop
-    over the units in Python, and that make no object per unit (it is asked after every action: garbage collection
-    cost more than the loop). False sends the state to _unit_problems, which names what is wrong."""
+    over the units in Python (it is asked after every action). False sends the state to _unit_problems, which names
+    what is wrong."""
     units, where, pos = state.game.units, state.where, state.pos
     statuses = list(map(where.get, units))
+    # the units on the map are units of the game marked 'map', and no other unit of the game is marked so
+    if not (STATUSES.issuperset(statuses) and pos.keys() <= units.keys()
+            and countOf(map(where.get, pos), ON_MAP) == len(pos) == countOf(statuses, ON_MAP)):
+        return False
     placed = list(pos.values())
     sides = list(map(_SIDE, map(state._units.__getitem__, pos)))  # of the units on the map (state.unit's dict)
     side_in = dict(zip(placed, sides))  # each hex -> the side of the last unit in it
-    return (STATUSES.issuperset(statuses)
-            # the units on the map are units of the game marked 'map', and no other unit of the game is marked so
-            and pos.keys() <= units.keys() and countOf(map(where.get, pos), ON_MAP) == len(pos)
-            and countOf(statuses, ON_MAP) == len(pos)
-            and side_in.keys() <= state.tables.neighbours.keys()  # the hexes of the map (those `in tables.distance`)
+    return (side_in.keys() <= state.tables.neighbours.keys()  # the hexes of the map (those `in tables.distance`)
             and list(map(side_in.__getitem__, placed)) == sides)  # no hex holds two sides
 
 
