@@ -241,3 +241,36 @@ def test_the_same_seed_plays_the_same_game_with_or_without_the_checks(metz):
         checked = random_game(metz, seed, Report())
         unchecked = random_game(metz, seed, Report(), checks=False)
         assert checked.history() == unchecked.history() and snapshot(checked) == snapshot(unchecked)
+
+
+def _spoil_what_clones_share(monkeypatch):
+    """Planted: a clone made at a pending decision, when it first plays, leaves its original a wrong stacking (every
+    unit counted twice) in the cache of the position they share."""
+    clone, apply = GameState.clone, GameState.apply_action
+
+    def marked(self):
+        other = clone(self)
+        if self.pending is not None:
+            other._spoils = self._cache
+        return other
+
+    def spoiling(self, action):
+        apply(self, action)
+        shared = self.__dict__.pop("_spoils", None)
+        if shared is not None and "occupants" in shared:
+            shared["occupants"] = {h: [*units, *units] for h, units in shared["occupants"].items()}
+
+    monkeypatch.setattr(GameState, "clone", marked)
+    monkeypatch.setattr(GameState, "apply_action", spoiling)
+
+
+def test_a_clone_that_spoils_the_cache_it_shares_with_its_original_is_reported(metz, monkeypatch):
+    _spoil_what_clones_share(monkeypatch)
+    problems = check_game(metz, n_games=1, seed=1)
+    assert any("replaying the history fails" in p for p in problems), problems[:3]
+
+
+def test_the_spoiled_cache_is_found_because_the_original_plays_on_after_its_clone_now_and_then(metz, monkeypatch):
+    _spoil_what_clones_share(monkeypatch)
+    monkeypatch.setattr(conformance, "ORIGINAL_GOES_ON_EVERY", 10**9)  # the clone always plays on: nothing reads it
+    assert check_game(metz, n_games=1, seed=1) == []
