@@ -7,16 +7,21 @@ every action that the state is consistent (every unit on the map or accounted
 for, no hex over the stacking limit when a phase starts (with `end_of_movement`,
 no hex of the moving side after its movement phase), VP equal to the sum of
 the VP log, a legal action whenever the game is not over, action text that
-reads back), and at a few points that a clone is independent and that random
-illegal orders are refused with a reason. At the end, the
-history replayed from a new game gives the same state, and the same seed gives
-the same game. Used by the test suite on every game in games/ that has a map.
+reads back), and at a few points that a clone is independent (at every step of a
+pending decision and every CLONE_EVERY steps: a clone plays the action, the
+original must not change, and the game goes on from the clone, or now and then
+from the original, which plays the action after its clone) and that random
+illegal orders are refused with a reason. At the end, the history replayed from
+a new game gives the same state, and the same seed played again without the
+checks gives the same game. Used by the test suite on every game in games/ that
+has a map; benchmarks/conformance.py says what the checks cost beside the game.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from operator import attrgetter, countOf
 
 from rulec.engine import stacking
 from rulec.engine.actions import Action, IllegalAction
@@ -26,6 +31,7 @@ from rulec.engine.statuses import ON_MAP
 from rulec.runtime.model import Game
 
 STATUSES = {"map", "pending", "exited", "eliminated", "unused"}
+_SIDE = attrgetter("side")
 
 
 @dataclass
@@ -36,23 +42,66 @@ class Report:
 
 
 def snapshot(state: GameState) -> tuple:
-    """Everything that makes a position, as one comparable value."""
+    """Everything that makes a position, as one comparable value.
+
+    Copies of the state's dicts and sets, which compare equal whatever order their entries were added in (sorting
+    them would cost more than the copy), deep enough that no later change to the state shows in the snapshot: the
+    markers' inner dicts are copied too; frames, actions and VP entries are immutable values."""
+    markers = state.markers
     return (
-        state.turn, state.phase_index, state.terminal, tuple(sorted(state.pos.items())),
-        tuple(sorted(state.where.items())), tuple(sorted(state.due.items(), key=str)), tuple(sorted(state.vp.items())),
-        tuple(sorted(state.holders.items())), tuple(sorted(state.moved)), tuple(sorted(state.attacked)),
-        tuple(sorted(state.defended)), tuple(sorted((k, tuple(sorted(v.items()))) for k, v in state.markers.units.items())),
-        tuple(sorted((k, tuple(sorted(v.items()))) for k, v in state.markers.hexes.items())), tuple(state._stack),
-        tuple(state.vp_log), tuple(state.history()), tuple(state.variants.items()), tuple(sorted(state.lost_steps.items())),
-        state.points_left, state._prelude,
+        state.turn, state.phase_index, state.terminal, dict(state.pos), dict(state.where), dict(state.due),
+        dict(state.vp), dict(state.holders), frozenset(state.moved), frozenset(state.attacked),
+        frozenset(state.defended), {k: dict(v) for k, v in markers.units.items()},
+        {k: dict(v) for k, v in markers.hexes.items()}, tuple(state._stack), tuple(state.vp_log),
+        tuple(state._history), dict(state.variants), dict(state.lost_steps), state.points_left, state._prelude,
     )
 
 
 def check_state(state: GameState) -> list[str]:
     """The invariants of one state."""
+    problems = [] if _units_in_order(state) else _unit_problems(state)
+    totals = {side: 0 for side in state.vp}
+    for entry in state.vp_log:
+        totals[entry.side] = totals.get(entry.side, 0) + entry.amount
+    if totals != state.vp:
+        problems.append(f"VP {state.vp} differ from the sum of the VP log {totals}")
+    player = state.current_player()
+    if state.is_terminal():
+        if player != TERMINAL or state.legal_actions():
+            problems.append("a finished game still has a player or actions")
+    else:
+        if not state.legal_actions():  # listed once a position: the next action is drawn from the same list
+            problems.append(f"no legal action in {state}")
+        if player == CHANCE:
+            total = sum(p for _, p in state.chance_outcomes())
+            if abs(total - 1.0) > 1e-9:
+                problems.append(f"chance outcomes add up to {total}")
+        elif not 0 <= player < len(state.players):
+            problems.append(f"current player {player} is not a player")
+    return problems
+
+
+def _units_in_order(state: GameState) -> bool:
+    """Whether _unit_problems would find none, asked with set and map operations that run in C rather than a loop
+    over the units in Python (it is asked after every action). False sends the state to _unit_problems, which names
+    what is wrong."""
+    units, where, pos = state.game.units, state.where, state.pos
+    statuses = list(map(where.get, units))
+    # the units on the map are units of the game marked 'map', and no other unit of the game is marked so
+    if not (STATUSES.issuperset(statuses) and pos.keys() <= units.keys()
+            and countOf(map(where.get, pos), ON_MAP) == len(pos) == countOf(statuses, ON_MAP)):
+        return False
+    placed = list(pos.values())
+    sides = list(map(_SIDE, map(state._units.__getitem__, pos)))  # of the units on the map (state.unit's dict)
+    side_in = dict(zip(placed, sides))  # each hex -> the side of the last unit in it
+    return (side_in.keys() <= state.tables.neighbours.keys()  # the hexes of the map (those `in tables.distance`)
+            and list(map(side_in.__getitem__, placed)) == sides)  # no hex holds two sides
+
+
+def _unit_problems(state: GameState) -> list[str]:
+    """Every unit has a status, is on the map exactly when its status says so, on a hex of the map, with no enemy."""
     problems = []
-    game = state.game
-    for uid in game.units:
+    for uid in state.game.units:
         where = state.where.get(uid)
         if where not in STATUSES:
             problems.append(f"unit {uid} has no status ({where!r})")
@@ -64,24 +113,6 @@ def check_state(state: GameState) -> list[str]:
             problems.append(f"unit {uid} stands on {hex}, not a hex of the map")
         sides_in.setdefault(hex, set()).add(state.unit(uid).side)
     problems += [f"enemies share hex {h}" for h, sides in sides_in.items() if len(sides) > 1]
-    totals = {side: 0 for side in state.vp}
-    for entry in state.vp_log:
-        totals[entry.side] = totals.get(entry.side, 0) + entry.amount
-    if totals != state.vp:
-        problems.append(f"VP {state.vp} differ from the sum of the VP log {totals}")
-    player = state.current_player()
-    if state.is_terminal():
-        if player != TERMINAL or state.legal_actions():
-            problems.append("a finished game still has a player or actions")
-    else:
-        if not state.legal_actions():
-            problems.append(f"no legal action in {state}")
-        if player == CHANCE:
-            total = sum(p for _, p in state.chance_outcomes())
-            if abs(total - 1.0) > 1e-9:
-                problems.append(f"chance outcomes add up to {total}")
-        elif not 0 <= player < len(state.players):
-            problems.append(f"current player {player} is not a player")
     return problems
 
 
@@ -118,22 +149,27 @@ def _check_choice(state: GameState) -> list[str]:
     return problems
 
 
-def _refuses_nonsense(state: GameState, rng: random.Random) -> list[str]:
-    """Random orders that are not legal must raise IllegalAction, explain themselves and change nothing."""
-    problems = []
+def _nonsense_orders(state: GameState, rng: random.Random) -> list[Action]:
+    """A dozen random orders, one of each kind, most of them illegal (drawn from the game's units and hexes alone,
+    so drawing them takes the same numbers from `rng` whatever the position)."""
     units = list(state.game.units)
-    hexes = list(state.tables.hexes)
+    hexes = state.tables.hexes
+    return [Action.move(rng.choice(units), rng.choice(hexes)), Action.exit(rng.choice(units), "nowhere"),
+            Action.attack(rng.choice(hexes)), Action.with_unit(rng.choice(units)), Action.resolve(),
+            Action.lose(rng.choice(units)), Action.delay(rng.choice(units)),
+            Action.remove(rng.choice(units)), Action.retreat((rng.choice(hexes),)), Action.roll(99),
+            Action.advance(rng.choice(units), rng.choice(hexes)), Action("fly")]
+
+
+def _refuses_nonsense(state: GameState, tries: list[Action]) -> list[str]:
+    """Orders of `tries` that are not legal must raise IllegalAction, explain themselves and change nothing."""
+    problems = []
     legal = set(state.legal_actions())
 
     def listed(action: Action) -> bool:  # listed, or a move given at once of a unit offered to move
         return action in legal or (action.kind in ("move", "exit") and Action.move(action.unit) in legal
                                    and action in state.moves_of(action.unit))
 
-    tries = [Action.move(rng.choice(units), rng.choice(hexes)), Action.exit(rng.choice(units), "nowhere"),
-             Action.attack(rng.choice(hexes)), Action.with_unit(rng.choice(units)), Action.resolve(),
-             Action.lose(rng.choice(units)), Action.delay(rng.choice(units)),
-             Action.remove(rng.choice(units)), Action.retreat((rng.choice(hexes),)), Action.roll(99),
-             Action.advance(rng.choice(units), rng.choice(hexes)), Action("fly")]
     before = snapshot(state)
     for action in tries:
         if listed(action):
@@ -152,10 +188,15 @@ def _refuses_nonsense(state: GameState, rng: random.Random) -> list[str]:
 
 
 ANY_SCENARIO = "*"  # random_game's and check_game's default: a scenario drawn at random (or none) each game
+NONSENSE_EVERY = 11  # steps between two rounds of illegal orders (and of _check_choice)
+CLONE_EVERY = 37  # steps between two clone checks outside pending decisions (every step of one is checked)
+ORIGINAL_GOES_ON_EVERY = 4  # a clone check on a step that is a multiple of this lets the original play on, not the clone
 
 
 def random_game(game: Game, seed: int, report: Report, max_actions: int = 5000,
-                scenario: str | None = ANY_SCENARIO) -> GameState:
+                scenario: str | None = ANY_SCENARIO, checks: bool = True) -> GameState:
+    """One random game (`seed` draws its options, scenario if ANY_SCENARIO, and actions), its broken promises added to
+    `report`. With checks=False the same game is played, unchecked: the checks' random orders are drawn all the same."""
     rng = random.Random(seed)
     options = tuple(o for o in game.options if rng.random() < 0.5)
     drawn = rng.choice([None, *game.scenarios]) if game.scenarios else None
@@ -163,39 +204,65 @@ def random_game(game: Game, seed: int, report: Report, max_actions: int = 5000,
     options = compatible_options(game, options, scenario)  # those a scenario does not allow, or that exclude one before, are dropped
     state = new_game(game, options=options, seed=seed, scenario=scenario)
     where = f"game seed {seed} options {options}" + (f" scenario {scenario}" if scenario else "")
-    report.problems += [f"{where}, start: {p}" for p in check_state(state)]
+    if checks:
+        report.problems += [f"{where}, start: {p}" for p in check_state(state)]
     for step in range(max_actions):
         if state.is_terminal():
             break
-        actions = state.legal_actions()
-        action = rng.choice(actions)
-        text = state.action_to_string(action)
-        try:
-            if state.parse_action(text) != action:
-                report.problems.append(f"{where}: '{text}' reads back as another action")
-        except (ValueError, IllegalAction) as error:
-            report.problems.append(f"{where}: '{text}' does not read back: {error}")
-        if step % 11 == 0:
-            report.problems += [f"{where}: {p}" for p in _refuses_nonsense(state, rng)]
-            report.problems += [f"{where}: {p}" for p in _check_choice(state)]
-        if step % 37 == 0 or state.pending is not None:  # mid-battle states are the tricky ones
-            before = snapshot(state)
-            copy = state.clone()
-            copy.apply_action(action)
-            if snapshot(state) != before:
-                report.problems.append(f"{where}: applying '{text}' to a clone changed the original")
-        phase_before = (state.turn, state.phase_index)
-        state.apply_action(action)
-        report.actions += 1
-        problems = check_state(state)
-        if (state.turn, state.phase_index) != phase_before and state.removing is None and not state.terminal:
-            problems += [f"hex {h} over-stacked at the start of {state.phase.name}" for h in _over_stacked(state, phase_before[1])]
-        report.problems += [f"{where}, after '{text}': {p}" for p in problems]
+        action = rng.choice(state.legal_actions())
+        nonsense = _nonsense_orders(state, rng) if step % NONSENSE_EVERY == 0 else None
+        if not checks:
+            state.apply_action(action)
+            report.actions += 1
+            continue
+        state = _checked_step(state, action, step, nonsense, where, report)
         if len(report.problems) > 20:
             break
     else:
         report.problems.append(f"{where}: no end after {max_actions} actions")
     return state
+
+
+def _checked_step(state: GameState, action: Action, step: int, nonsense: list[Action] | None, where: str,
+                  report: Report) -> GameState:
+    """Play `action` (the game's step-th), checking the promises around it; the state after it.
+
+    That state may be a clone of `state`: where a clone is checked (every step of a pending decision, mid-battle
+    states being the tricky ones, and every CLONE_EVERY steps), the clone plays the action, `state` is checked
+    unchanged by that, and the game goes on from the clone (playing the action on `state` as well would repeat the
+    work; replaying the history at the end checks that a game played on clones is the game itself), but on steps
+    that are multiples of ORIGINAL_GOES_ON_EVERY an unchanged `state` plays the action too and goes on: what a clone
+    shares with its original (the cache of the position) must still be right for the original after the clone
+    played (the clones of _check_choice check the same in movement phases, this in pending decisions)."""
+    text = state.action_to_string(action)
+    try:
+        if state.parse_action(text) != action:
+            report.problems.append(f"{where}: '{text}' reads back as another action")
+    except (ValueError, IllegalAction) as error:
+        report.problems.append(f"{where}: '{text}' does not read back: {error}")
+    if nonsense is not None:
+        report.problems += [f"{where}: {p}" for p in _refuses_nonsense(state, nonsense)]
+        report.problems += [f"{where}: {p}" for p in _check_choice(state)]
+    phase_before = (state.turn, state.phase_index)
+    if step % CLONE_EVERY == 0 or state.pending is not None:
+        before = snapshot(state)
+        played = state.clone()
+        played.apply_action(action)
+        unchanged = snapshot(state) == before
+        if not unchanged:
+            report.problems.append(f"{where}: applying '{text}' to a clone changed the original")
+        if unchanged and step % ORIGINAL_GOES_ON_EVERY == 0:  # the original plays on: what they share still holds
+            played = state
+            played.apply_action(action)
+    else:
+        played = state
+        played.apply_action(action)
+    report.actions += 1
+    problems = check_state(played)
+    if (played.turn, played.phase_index) != phase_before and played.removing is None and not played.terminal:
+        problems += [f"hex {h} over-stacked at the start of {played.phase.name}" for h in _over_stacked(played, phase_before[1])]
+    report.problems += [f"{where}, after '{text}': {p}" for p in problems]
+    return played
 
 
 def check_game(game: Game, n_games: int = 10, seed: int = 0, scenario: str | None = ANY_SCENARIO,
@@ -209,12 +276,18 @@ def check_game(game: Game, n_games: int = 10, seed: int = 0, scenario: str | Non
         state = random_game(game, game_seed, report, scenario=scenario)
         report.games += 1
         replayed = new_game(game, options=state.options, seed=state.seed, scenario=state.scenario)
-        for action in state.history():
-            replayed.apply_action(action)
-        if snapshot(replayed) != snapshot(state):
-            report.problems.append(f"game seed {game_seed}: replaying the history gives another state")
-        if i == first:
-            again = random_game(game, game_seed, Report(), scenario=scenario)
+        try:
+            for action in state.history():
+                replayed.apply_action(action)
+        except Exception as error:  # a history that does not replay is a broken promise, told with the rest
+            report.problems.append(f"game seed {game_seed}: replaying the history fails at '{action}': "
+                                   f"{type(error).__name__}: {error}")
+        else:
+            if snapshot(replayed) != snapshot(state):
+                report.problems.append(f"game seed {game_seed}: replaying the history gives another state")
+        if i == first:  # the same seed, played again without the checks, as far as the checked game went
+            again = random_game(game, game_seed, Report(), max_actions=len(state.history()), scenario=scenario,
+                                checks=False)
             if again.history() != state.history() or snapshot(again) != snapshot(state):
                 report.problems.append(f"game seed {game_seed}: the same seed gave another game")
         if len(report.problems) > 20:
