@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import signal
@@ -92,9 +93,10 @@ def test_a_huge_jobs_is_capped_at_the_cores(capsys, monkeypatch):
 
 
 def _start(argv: list[str], cwd: Path, stdin=subprocess.PIPE) -> subprocess.Popen:
+    """rulec in a process group of its own (with any workers it starts), which the test can stop whole."""
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen([sys.executable, "-m", "rulec", *argv], cwd=cwd, stdin=stdin, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=environment)
+                            stderr=subprocess.PIPE, text=True, env=environment, start_new_session=True)
 
 
 def test_ctrl_c_during_a_game_saves_it_whole_without_a_traceback(tmp_path):
@@ -107,11 +109,17 @@ def test_ctrl_c_during_a_game_saves_it_whole_without_a_traceback(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file", "rulec-autosave-drive_on_metz-1.json"]
 
 
-def test_ctrl_c_during_a_simulation_stops_without_a_traceback(tmp_path):
+@pytest.mark.parametrize("after", [1.0, 4.0])  # while the worker processes start, and while they play
+def test_ctrl_c_during_a_simulation_stops_without_a_traceback(tmp_path, after):
     process = _start(["simulate", "drive_on_metz", "-n", "100000", "--jobs", "2"], tmp_path, stdin=subprocess.DEVNULL)
-    time.sleep(4)
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    try:
+        time.sleep(after)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:  # a run that does not stop must not play on through the rest of the suite, nor its workers
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
     assert process.returncode == 130 and "Traceback" not in err + out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file"]
 
