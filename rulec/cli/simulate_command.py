@@ -12,15 +12,13 @@ it is a terminal. Ctrl-C stops and summarises the games played so far.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import multiprocessing
 import os
 import shlex
 import signal
 import sys
-import threading
-from typing import Any, Iterator
+from typing import Any
 
 from rulec.cli.arguments import bounded_int
 from rulec.cli.play_command import load_playable_game, start_state
@@ -68,9 +66,8 @@ def _init_worker(game_name: str, options: tuple[str, ...], kinds: dict[str, str]
     _WORKER.update(game=load_game(game_name), options=options, kinds=kinds, scenario=scenario)
 
 
-def _play_seeds(seeds: range) -> list[GameRecord]:
-    return [play_one(_WORKER["game"], _WORKER["options"], _WORKER["kinds"], seed, scenario=_WORKER["scenario"])
-            for seed in seeds]
+def _play_seed(seed: int) -> GameRecord:
+    return play_one(_WORKER["game"], _WORKER["options"], _WORKER["kinds"], seed, scenario=_WORKER["scenario"])
 
 
 def simulate(game_name: str, game: Any, options: tuple[str, ...], kinds: dict[str, str], seeds: range,
@@ -86,38 +83,13 @@ def simulate(game_name: str, game: Any, options: tuple[str, ...], kinds: dict[st
         return records
     # Small chunks: the progress bar moves and Ctrl-C loses little; a game costs far more than a hand-over.
     chunk = max(1, min(4, len(seeds) // (jobs * 8)))
-    with _ctrl_c_noted() as interrupted:
-        # Leaving the `with` terminates the workers at once.
-        with multiprocessing.Pool(jobs, initializer=_init_worker, initargs=(game_name, options, kinds, scenario)) as pool:
-            shares = [seeds[i:i + chunk] for i in range(0, len(seeds), chunk)]
-            results = pool.imap(_play_seeds, shares)  # in order; waited for a fifth of a second at a time
-            while len(records) < len(seeds):
-                if interrupted.is_set():
-                    raise KeyboardInterrupt
-                try:
-                    played = results.next(timeout=0.2)
-                except multiprocessing.TimeoutError:
-                    continue
-                records.extend(played)
-                if progress:
-                    progress(len(records))
+    # Leaving the `with` (also by Ctrl-C) terminates the workers at once.
+    with multiprocessing.Pool(jobs, initializer=_init_worker, initargs=(game_name, options, kinds, scenario)) as pool:
+        for record in pool.imap(_play_seed, seeds, chunksize=chunk):
+            records.append(record)
+            if progress:
+                progress(len(records))
     return records
-
-
-@contextlib.contextmanager
-def _ctrl_c_noted() -> Iterator[threading.Event]:
-    """Ctrl-C only noted (the event is set) while the pool runs, so that it is answered where the main process
-    holds none of the pool's locks: a KeyboardInterrupt raised anywhere (inside the pool's constructor, or while
-    its result iterator holds its lock) could leave the pool unable to stop its workers, which would play on."""
-    interrupted = threading.Event()
-    if threading.current_thread() is not threading.main_thread():  # only the main thread receives signals
-        yield interrupted
-        return
-    previous = signal.signal(signal.SIGINT, lambda *_: interrupted.set())
-    try:
-        yield interrupted
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def _progress_bar(total: int):
