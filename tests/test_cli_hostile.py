@@ -109,10 +109,23 @@ def test_ctrl_c_during_a_game_saves_it_whole_without_a_traceback(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file", "rulec-autosave-drive_on_metz-1.json"]
 
 
+def _children(pid: int) -> list[str]:
+    found: list[str] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            found += (task / "children").read_text().split()
+    return found
+
+
 def test_ctrl_c_during_a_simulation_stops_without_a_traceback(tmp_path):
     process = _start(["simulate", "drive_on_metz", "-n", "100000", "--jobs", "2"], tmp_path, stdin=subprocess.DEVNULL)
     try:
-        time.sleep(4)
+        # While the workers play: on a busy machine a fixed wait can end while the pool is still starting, where
+        # Ctrl-C can still hang multiprocessing.Pool: a known gap).
+        deadline = time.monotonic() + 30
+        while len(_children(process.pid)) < 2 and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.2)
+        time.sleep(3)
         process.send_signal(signal.SIGINT)
         out, err = process.communicate(timeout=60)
     finally:  # a run that does not stop must not play on through the rest of the suite, nor its workers
