@@ -98,7 +98,18 @@ def has_move(state: "GameState", uid: str) -> bool:
     full = _full_hexes_for(state, uid)
     if state.game.movement.may_end_move is None:
         return bool(hexes) and (not full or not full.issuperset(hexes))
-    return any(h not in full and end_allowed(state, uid, h) for h in to)
+    # The hex that answered last time is asked first: between two decisions it almost always still does, so one
+    # may_end_move evaluation answers instead of one per hex up to the first allowed. Only a hint (kept for the
+    # phase, shared by clones): the answer is worked out in this position either way.
+    key = ("witness", uid)
+    hint = state._phase_moves.get(key)
+    if hint is not None and hint in hexes and hint not in full and end_allowed(state, uid, hint):
+        return True
+    for h in to:
+        if h not in full and end_allowed(state, uid, h):
+            state._phase_moves[key] = h
+            return True
+    return False
 
 
 def _full_hexes_for(state: "GameState", uid: str) -> Any:

@@ -29,7 +29,7 @@ from itertools import chain
 from typing import Iterable
 
 from rulec.diagnostics import did_you_mean
-from rulec.engine import battles, changes, legal_moves, markers, phases, placement, scenarios, setup, stacking, steps
+from rulec.engine import battles, changes, legal_moves, markers, phases, placement, sampling, scenarios, setup, stacking, steps
 from rulec.engine import combat as fight
 from rulec.engine import duties, modifiers
 from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, PLACE, RESOLVE, WITH, Action, ActionSyntaxError,
@@ -360,6 +360,15 @@ class GameState:
             return actions
         return [order for a in actions for order in (legal_moves.moves_of(self, a.unit) if a.kind == MOVE and a.hex is None else (a,))]
 
+    def sample_legal_action(self, rng) -> Action:
+        """A legal action drawn uniformly at random with `rng` (a random.Random): the distribution of
+        rng.choice(self.legal_actions()), without listing every action where a movement phase allows (sampling.py)."""
+        return sampling.sample_action(self, rng)
+
+    def sample_legal_order(self, rng) -> Action:
+        """A legal order drawn uniformly at random: the distribution of rng.choice(self.legal_orders()) (sampling.py)."""
+        return sampling.sample_order(self, rng)
+
     def is_legal(self, action: Action) -> bool:
         """May `action` be played now? True for the listed actions, and for orders that do two steps at once
         (`move UNIT HEX`, `exit UNIT EDGE`, `place UNIT HEX`), which are legal without being listed."""
@@ -491,7 +500,7 @@ class GameState:
             return
         before = self._cache
         left = self.pos.get(action.unit) if kind == MOVE or kind == EXIT else None
-        self._cache = {}
+        fresh = self._cache = {}
         if kind in _IN_PLACE and "occupants" in before:
             self._cache["occupants"] = before["occupants"]  # no unit moves
         if kind in _DECLARING:  # the battle being declared may read the position's traces (who may join it)
@@ -521,8 +530,11 @@ class GameState:
         if self.game.victory is not None and self.game.victory.sudden_death and not self.terminal:
             phases.check_sudden_death(self, ("always",))
         during, self._cache = self._cache, {}
-        if kind == MOVE or kind == EXIT or kind == DELAY:
+        # A move, exit or delay changed where one unit stands, unless a hook it ran moved or eliminated others
+        # (changes.relocate and eliminate drop the cache: `fresh` is gone): patch what it changed, keep the rest.
+        if (kind == MOVE or kind == EXIT or kind == DELAY) and during is fresh:
             stacking.carry_over(self, before, action.unit, left, action.hex)
+            stacking.carry_obstacles(self, before, action.unit, left, action.hex)
         if kind in _IN_PLACE:  # every unit stands where it stood: what depends on that alone still holds
             kept = _WHERE_UNITS_STAND | _TRACES if kind in _DECLARING else _WHERE_UNITS_STAND
             for cache in (before, during):

@@ -1,0 +1,129 @@
+"""Drawing one legal action at random without listing every legal action (random playouts, rollouts).
+
+`sample_action(state, rng)` draws from the same distribution as `rng.choice(state.legal_actions())`, and
+`sample_order(state, rng)` as `rng.choice(state.legal_orders())`: uniformly over the legal set. Where listing
+the set costs most, in a movement phase with every unit free to move, they draw from a cheap superset of
+candidates and test only the candidate drawn (rejection sampling: drawing a candidate at random, dropping it if
+it is illegal and drawing again gives every legal action the same chance). A `move UNIT` is then tested for one
+unit rather than every unit's reach and may_end_move being asked of them all.
+
+The candidates of a free movement phase are the actions movement_actions may list: `move UNIT` and `delay UNIT`
+for each of the phase's movers, and `end`. For orders, each mover's reach (its moves before stacking and
+may_end_move, kept for the phase) gives its candidate moves; the one drawn is tested as apply_action would.
+Everywhere else (a pending decision, combat, placement) the list is short or already kept: drawn from it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+from rulec.engine import legal_moves
+from rulec.engine.actions import CANCEL, DELAY, Action
+from rulec.engine.frames import Moving
+from rulec.engine.statuses import PENDING
+
+if TYPE_CHECKING:
+    from rulec.engine.state import GameState
+
+
+class Rng(Protocol):
+    def randrange(self, stop: int) -> int: ...
+
+    def choice(self, seq: Any) -> Any: ...
+
+
+def _free_movement(state: "GameState") -> bool:
+    """A movement phase's own decision, its list not yet worked out for this position."""
+    return (not state.terminal and not state._stack and state.phase.kind == "movement"
+            and "legal" not in state._cache)
+
+
+def _end_legal(state: "GameState") -> bool:
+    """Is `end` legal in a free movement phase (no reinforcement that must enter holds it open)?"""
+    return not legal_moves.entries_may_be_due(state) or not legal_moves.entries_due(state)
+
+
+def sample_action(state: "GameState", rng: Rng) -> Action:
+    """A legal action of `state`, uniformly at random (as rng.choice(state.legal_actions()) would draw)."""
+    if _choosing_hex(state):
+        return _sample_destination(state, rng)
+    if not _free_movement(state):
+        return rng.choice(state.legal_actions())
+    candidates: list[tuple[str, str | None]] = [("move", uid) for uid in state._movers]
+    candidates += [("delay", uid) for uid in state._movers if state.where[uid] == PENDING]
+    candidates.append(("end", None))
+    while candidates:
+        index = rng.randrange(len(candidates))
+        kind, uid = candidates[index]
+        candidates[index] = candidates[-1]
+        candidates.pop()
+        if kind == "end":
+            if _end_legal(state):
+                return Action.end()
+        elif kind == "move":
+            if legal_moves.may_move_now(state, uid) and legal_moves.has_move(state, uid):
+                return Action.move(uid)
+        elif legal_moves.may_move_now(state, uid) and legal_moves.may_delay(state, uid):
+            return state.tables.delay_action(uid)
+    raise AssertionError("a movement phase with no legal action")  # `end` or an entry due is always legal
+
+
+def _choosing_hex(state: "GameState") -> bool:
+    """A move's second step (a unit chosen, its destination due), its list not yet worked out for this position."""
+    return (not state.terminal and bool(state._stack) and state._stack[-1].__class__ is Moving
+            and "legal" not in state._cache and ("legal moves", state._stack[-1].unit) not in state._cache)
+
+
+def _sample_destination(state: "GameState", rng: Rng) -> Action:
+    """The chosen unit's move, exit or `cancel`, uniformly: drawn from its reach, each tested alone."""
+    moves, exits, _, _ = legal_moves.unit_moves(state, state._stack[-1].unit)
+    candidates = [*moves, *exits, Action.cancel()]
+    refused = 0
+    while candidates:
+        index = rng.randrange(len(candidates))
+        action = candidates[index]
+        candidates[index] = candidates[-1]
+        candidates.pop()
+        if action.kind == CANCEL or legal_moves.is_legal_move(state, action):
+            return action
+        refused += 1
+        if refused * 2 > len(moves) + len(exits):  # most refused: listing the rest costs less than drawing on
+            return rng.choice(state.legal_actions())
+    raise AssertionError("a move's second step with no legal action")  # `cancel` is always legal
+
+
+def sample_order(state: "GameState", rng: Rng) -> Action:
+    """A legal order of `state`, uniformly at random (as rng.choice(state.legal_orders()) would draw): a move
+    or exit given at once, a delay, `end`, or an action of a pending decision."""
+    if not _free_movement(state):
+        return rng.choice(state.legal_orders())
+    # Each mover's candidate orders: its moves and exits before stacking and may_end_move (the reach, kept for
+    # the phase), then the delays and `end`. Drawn by weight, each order tested alone, a refused one not drawn again.
+    pools: list[tuple[str, tuple[Action, ...]]] = []
+    for uid in state._movers:
+        if legal_moves.may_move_now(state, uid):
+            moves, exits, _, _ = legal_moves.unit_moves(state, uid)
+            if moves or exits:
+                pools.append((uid, moves + exits))
+            if state.where[uid] == PENDING and legal_moves.may_delay(state, uid):
+                pools.append((uid, (state.tables.delay_action(uid),)))
+    end = Action.end()
+    if _end_legal(state):
+        pools.append(("", (end,)))
+    total = sum(len(orders) for _, orders in pools)
+    refused: set[tuple[int, int]] = set()
+    while len(refused) < total:
+        drawn = rng.randrange(total)
+        for pool, (uid, orders) in enumerate(pools):
+            if drawn < len(orders):
+                break
+            drawn -= len(orders)
+        if (pool, drawn) in refused:
+            continue
+        order = orders[drawn]
+        if order is end or order.kind == DELAY or legal_moves.is_legal_move(state, order):
+            return order
+        refused.add((pool, drawn))
+        if len(refused) * 2 > total:  # most candidates refused: listing the rest costs less than drawing on
+            return rng.choice(state.legal_orders())
+    raise AssertionError("a movement phase with no legal order")

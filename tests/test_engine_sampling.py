@@ -1,0 +1,111 @@
+"""sample_legal_action / sample_legal_order: a legal action drawn uniformly without listing them all.
+
+Each sampler must draw only legal actions, and each legal action with the same chance, as rng.choice over the
+listed actions would: random playouts and rollouts use them in place of the list.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from big_games import STEPS_OF_A_BIG_GAME, is_big
+
+from rulec.engine import new_game
+from rulec.pipeline import GAMES_DIR, SUFFIX, load_game
+
+TEST_GAMES = GAMES_DIR.parent / "tests" / "games"
+MAP_GAMES = [str(p) for folder in (GAMES_DIR, TEST_GAMES) for p in sorted(folder.glob(f"*{SUFFIX}"))
+             if load_game(str(p)).map is not None]
+
+
+def _sampled_games_stay_legal(path: str, sampler: str, lister: str, seed: int) -> int:
+    """Play a game with `sampler`; at every decision, check the drawn action is among `lister`'s (listed on a
+    clone made before the draw, so the list the sampler might read is not there yet). The decisions checked."""
+    game = load_game(path)
+    state = new_game(game, seed=seed)
+    rng = random.Random(seed)
+    limit = STEPS_OF_A_BIG_GAME if is_big(game) else 5000
+    checked = 0
+    while not state.is_terminal() and checked < limit:
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        listed = state.clone()
+        listed._cache = {}  # its own cache: listing there leaves the original's untouched
+        drawn = getattr(state, sampler)(rng)
+        assert drawn in getattr(listed, lister)(), (path, state.history()[-5:], drawn)
+        state.apply_action(drawn)
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("path", MAP_GAMES, ids=lambda p: p.rsplit("/", 1)[-1].removesuffix(SUFFIX))
+def test_sampled_actions_are_legal(path):
+    assert _sampled_games_stay_legal(path, "sample_legal_action", "legal_actions", seed=1) > 0
+    assert _sampled_games_stay_legal(path, "sample_legal_order", "legal_orders", seed=2) > 0
+
+
+def _counts(state, sampler: str, draws: int) -> Counter:
+    rng = random.Random(7)
+    found: Counter = Counter()
+    for _ in range(draws):
+        trial = state.clone()
+        trial._cache = {}  # each draw from the position as it first stands: nothing listed in it yet
+        found[getattr(trial, sampler)(rng)] += 1
+    return found
+
+
+def _uniform(found: Counter, legal: list, draws: int) -> None:
+    assert set(found) == set(legal)  # every legal action drawn, nothing else
+    expected = draws / len(legal)
+    chi2 = sum((found[a] - expected) ** 2 / expected for a in legal)
+    # Chi-square with len(legal)-1 degrees of freedom: mean k, sd sqrt(2k); a bias of even 1.5 times for one
+    # action in ten would push it far past k + 6 sd.
+    k = len(legal) - 1
+    assert chi2 < k + 6 * (2 * k) ** 0.5, (chi2, k)
+
+
+def test_actions_are_drawn_uniformly(metz):
+    state = new_game(metz, seed=1)
+    legal = state.clone().legal_actions()
+    draws = 60 * len(legal)
+    _uniform(_counts(state, "sample_legal_action", draws), legal, draws)
+
+
+def test_orders_are_drawn_uniformly(metz):
+    state = new_game(metz, seed=1)
+    # a position part way through the first movement phase: some units moved, some hexes full
+    rng = random.Random(3)
+    for _ in range(6):
+        state.apply_action(state.sample_legal_order(rng))
+    assert state.phase.kind == "movement" and state.moved
+    legal = state.clone().legal_orders()
+    draws = 40 * len(legal)
+    _uniform(_counts(state, "sample_legal_order", draws), legal, draws)
+
+
+def test_destinations_are_drawn_uniformly(metz):
+    state = new_game(metz, seed=1)
+    unit = next(a.unit for a in state.legal_actions() if a.kind == "move")
+    state.apply_action(state.parse_action(f"move {state.unit_name(unit)}"))
+    legal = state.clone().legal_actions()  # the unit's moves and `cancel`
+    assert len(legal) > 2
+    draws = 60 * len(legal)
+    _uniform(_counts(state, "sample_legal_action", draws), legal, draws)
+
+
+def test_a_hex_that_fills_up_is_never_drawn(metz):
+    """Stacking: once a hex is full, no sampler offers a move into it (the reach still holds it)."""
+    state = new_game(metz, seed=1)
+    rng = random.Random(5)
+    for _ in range(400):
+        if state.is_terminal() or state.phase.kind != "movement" or state.pending is not None:
+            break
+        listed = state.clone()
+        listed._cache = {}
+        legal = set(listed.legal_orders())
+        for _ in range(20):
+            assert state.clone().sample_legal_order(rng) in legal
+        state.apply_action(state.sample_legal_order(rng))
