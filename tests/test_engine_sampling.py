@@ -109,3 +109,16 @@ def test_a_hex_that_fills_up_is_never_drawn(metz):
         for _ in range(20):
             assert state.clone().sample_legal_order(rng) in legal
         state.apply_action(state.sample_legal_order(rng))
+
+
+@pytest.mark.parametrize("name", ["drive_on_metz", "the_marne"])
+def test_targets_are_drawn_uniformly(name):
+    """A combat phase's `attack HEX` and `end`: only the target drawn is asked who may join a battle against it."""
+    state = new_game(load_game(name), seed=1)
+    rng = random.Random(11)
+    while not (state.phase.kind == "combat" and state.pending is None and len(state.clone().legal_actions()) >= 3):
+        state.apply_action(state.sample_legal_action(rng) if not state.is_chance_node()
+                           else rng.choice([a for a, _ in state.chance_outcomes()]))
+    legal = state.clone().legal_actions()
+    draws = 60 * len(legal)
+    _uniform(_counts(state, "sample_legal_action", draws), legal, draws)

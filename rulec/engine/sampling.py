@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from rulec.engine import legal_moves
+from rulec.engine import battles, duties, legal_moves
 from rulec.engine.actions import CANCEL, DELAY, Action
-from rulec.engine.frames import Moving
+from rulec.engine.frames import Declare, Moving
 from rulec.engine.statuses import PENDING
 
 if TYPE_CHECKING:
@@ -47,6 +47,8 @@ def sample_action(state: "GameState", rng: Rng) -> Action:
     """A legal action of `state`, uniformly at random (as rng.choice(state.legal_actions()) would draw)."""
     if _choosing_hex(state):
         return _sample_destination(state, rng)
+    if _free_combat(state):
+        return _sample_target(state, rng)
     if not _free_movement(state):
         return rng.choice(state.legal_actions())
     candidates: list[tuple[str, str | None]] = [("move", uid) for uid in state._movers]
@@ -66,6 +68,31 @@ def sample_action(state: "GameState", rng: Rng) -> Action:
         elif legal_moves.may_move_now(state, uid) and legal_moves.may_delay(state, uid):
             return state.tables.delay_action(uid)
     raise AssertionError("a movement phase with no legal action")  # `end` or an entry due is always legal
+
+
+def _free_combat(state: "GameState") -> bool:
+    """A combat phase's own decision (a target to attack, or `end`), its list not yet worked out for this position."""
+    return (not state.terminal and not state._stack and state.phase.kind == "combat"
+            and "legal" not in state._cache)
+
+
+def _sample_target(state: "GameState", rng: Rng) -> Action:
+    """`attack HEX` or `end`, uniformly: the hexes a unit that may still attack reaches are the candidates, and
+    only the one drawn is asked whether some unit may join a battle against it (the game's may_join, duties)."""
+    candidates: list[Action | None] = [*battles.target_actions(state, joinable_only=False), None]
+    combat = state.game.combat
+    filtered = combat is not None and (combat.may_join is not None or combat.must_attack_target is not None)
+    while candidates:
+        index = rng.randrange(len(candidates))
+        action = candidates[index]
+        candidates[index] = candidates[-1]
+        candidates.pop()
+        if action is None:
+            if not (duties.binding(state) and any(duties.open_duties(state))):
+                return Action.end()
+        elif not filtered or battles.eligible(state, Declare(state.phase.side, (action.hex,))):
+            return action
+    raise AssertionError("a combat phase with no legal action")  # `end`, or the attack a duty asks for
 
 
 def _choosing_hex(state: "GameState") -> bool:
