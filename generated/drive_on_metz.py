@@ -968,6 +968,7 @@ GAME: Game = Game(
         exit_map=True,
         reinforcement_delay=True,
     ),
+    stacking=StackingRules(moves_end_over_limit=True),
     tables={
         'main': CombatTable(
             id='main',

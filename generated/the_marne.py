@@ -5188,6 +5188,7 @@ GAME: Game = Game(
     stacking=StackingRules(
         limit=3,
         checked='end_of_movement',
+        moves_end_over_limit=True,
         overstack='owner_removes',
         counts=Expr(source='unit.type != fort', function=stacking_counts, reads_position=False),
     ),

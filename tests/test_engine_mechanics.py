@@ -82,11 +82,14 @@ def test_no_exit_when_the_map_may_not_be_left(metz):
 
 
 def test_no_passing_through_friends_when_the_game_says_so(metz):
-    variant = replace(metz, stacking=replace(metz.stacking, pass_through_friendly=False))
+    variant = replace(metz, stacking=replace(metz.stacking, pass_through_friendly=False, moves_end_over_limit=False))
     units = {"us_cca": "0203", "us_357": "0304", "de_1010": "0911"}
     # The road 0203-0304-0305 runs through 357: CCA must go round.
     blocked = at(variant, units)
-    assert "0304" not in destinations(blocked, "us_cca")  # may not stop on 357 either
+    assert "0304" not in destinations(blocked, "us_cca")  # nor stop on 357 (no move ends over the limit)
+    # where a move may end over the limit, it may stop on 357 (which may still move away)
+    stopping = at(replace(variant, stacking=replace(variant.stacking, moves_end_over_limit=True)), units)
+    assert "0304" in destinations(stopping, "us_cca")
     assert "0405" in destinations(at(metz, units), "us_cca")
     free = at(variant, {"us_cca": "0203", "de_1010": "0911"})
     assert destinations(blocked, "us_cca") < destinations(free, "us_cca")

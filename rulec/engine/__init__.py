@@ -4,8 +4,11 @@
     state = new_game(game, options=("command_control",), seed=0)   # scenario="NAME": a scenario block's start
     state.legal_actions(); state.apply_action(action); state.clone(); state.outcome()
 
-Modules, one job each (a GameState's work, in the order of play, then the mechanisms it calls):
-    state.py        GameState: the position's data, the public API, listing legal actions, applying one
+Modules, one job each, in layers that import only downwards (position.py's docstring; tests/test_engine_layers.py):
+    position.py     Position: one position's data (units, hexes, phase, VP, markers, history, pending decisions)
+                    and the queries every mechanism reads it by; records.py, marker_table.py, frames.py its records
+    state.py        GameState(Position): the public API, listing legal actions, applying one
+    sampling.py     a legal action or order drawn uniformly without listing them all (random playouts, rollouts)
     setup.py        a new game's start (options, scenario, units in play, variant counters); arranged positions
     phases.py       the sequence of play: entering, beginning and ending phases, turns, sudden death, the end
     legal_moves.py  which units may move now and where (move UNIT, delay UNIT, a unit's moves), what a move costs
@@ -30,7 +33,7 @@ Modules, one job each (a GameState's work, in the order of play, then the mechan
     modifiers.py    the modifiers pipeline: unit strengths and allowances, battle shifts and DRMs
     traces.py       traces (supply ...): the hexes a side reaches from its sources, when asked
     markers.py      markers on units and hexes: put on, taken off, what they forbid, their expiry
-    history.py      what each unit did (moved, attacked, defended, retreated) and hexes entered, by phase
+    history.py      writing what each unit did (moved, attacked, defended, retreated) and hexes entered, by phase
     context.py      EngineContext: the position as compiled expressions read it
     victory.py      VP awards and scoring them, sudden death and victory levels
     procedures.py   a phase's predicates (when, movers, attackers) and hooks (score, eliminate, mark, unmark)
@@ -48,9 +51,13 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       unit's reach only (movement.reach_of), across games;
     - per movement phase (GameState._phase_moves, shared by clones): each unit's moves (legal_moves.py);
     - per position (GameState._cache, dropped by apply_action): occupants, full hexes,
-      legal actions, each unit's legal moves. A move, exit or delay patches the occupants and
-      full hexes of the position before (stacking.carry_over) instead; choosing a unit to move
-      (or putting it back) keeps all but the legal actions.
+      legal actions, each unit's legal moves, the units conditions read. A move, exit or delay
+      says what it changed: it patches the occupants and full hexes of the position before
+      (stacking.carry_over) and keeps its own side's view of the enemy (their hexes, zones of control:
+      stacking.carry_obstacles), unless a hook it ran moved or eliminated other units; choosing a unit
+      to move (or putting it back) keeps all but the legal actions;
+    - per movement phase, as a hint only: the hex that last let a unit end its move there, asked first
+      next time (legal_moves.has_move).
 
 Game rules live in the game file, never here: every engine module plays a general mechanism
 of the language (docs/language.md) that any game may declare — two movement and combat phases
@@ -60,11 +67,11 @@ modifiers, fortifications unit types with their own guards (`retreat { exempt }`
 
 from rulec.engine.actions import Action, ActionSyntaxError, IllegalAction, compact, expand
 from rulec.engine.combat import Odds
-from rulec.engine.state import CHANCE, TERMINAL, BattleReport, GameState, UnknownOption, new_game
+from rulec.engine.records import BattleReport, Outcome, VpEntry
+from rulec.engine.state import CHANCE, TERMINAL, GameState, UnknownOption, new_game
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.engine.context import EngineContext
 from rulec.engine.scenarios import ScenarioError
-from rulec.engine.victory import Outcome, VpEntry
 
 __all__ = [
     "CHANCE", "TERMINAL", "ON_MAP", "PENDING", "EXITED", "ELIMINATED", "UNUSED",

@@ -15,20 +15,17 @@ Each `advance UNIT HEX` moves one unit; `advance none` declines.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
 from rulec.engine import changes, markers, stacking
 from rulec.engine.actions import ADVANCE, Action
 from rulec.engine.frames import Advance, Effects
+from rulec.engine.position import Position
 from rulec.engine.statuses import ON_MAP
 from rulec.runtime.model import Hex
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
-
-def offer(state: "GameState", effects: Effects, count: int, who: str = "attacker") -> None:
+def offer(state: Position, effects: Effects, count: int, who: str = "attacker") -> None:
     """Put the chance to advance on the stack for that side of the battle, if some unit may take it."""
     battle = effects.battle
     occupants = stacking.occupants(state)
@@ -46,13 +43,13 @@ def offer(state: "GameState", effects: Effects, count: int, who: str = "attacker
         state._stack.append(frame)
 
 
-def _with_targets(state: "GameState", frame: Advance) -> Advance:
+def _with_targets(state: Position, frame: Advance) -> Advance:
     """The frame with `hexes` set to the hexes some unit of it may advance into now, in order."""
     found = {move.hex for move in advance_moves(state, frame)}
     return replace(frame, hexes=tuple(h for h in frame.vacated if h in found))
 
 
-def _route_problem(state: "GameState", uid: str, target: Hex, frame: Advance) -> str | None:
+def _route_problem(state: Position, uid: str, target: Hex, frame: Advance) -> str | None:
     """Why `uid` may not advance into `target` now (None: it may)."""
     policy = state.game.combat.advance
     first = frame.targets[0] if frame.targets else frame.vacated[0]
@@ -84,7 +81,7 @@ def _route_problem(state: "GameState", uid: str, target: Hex, frame: Advance) ->
     return None
 
 
-def advance_moves(state: "GameState", frame: Advance) -> list[Action]:
+def advance_moves(state: Position, frame: Advance) -> list[Action]:
     actions = []
     held = markers.forbidden(state, "advance")
     for uid in frame.units:
@@ -97,18 +94,18 @@ def advance_moves(state: "GameState", frame: Advance) -> list[Action]:
     return actions
 
 
-def advance_legal(state: "GameState", frame: Advance) -> list[Action]:
+def advance_legal(state: Position, frame: Advance) -> list[Action]:
     return advance_moves(state, frame) + [Action.advance()]
 
 
-def advance_settle(state: "GameState", frame: Advance) -> bool:
+def advance_settle(state: Position, frame: Advance) -> bool:
     if frame.hexes:
         return False
     state._stack.pop()
     return True
 
 
-def advance_apply(state: "GameState", frame: Advance, action: Action) -> None:
+def advance_apply(state: Position, frame: Advance, action: Action) -> None:
     if action.unit is None:
         state._stack.pop()
         return
@@ -124,7 +121,7 @@ def advance_apply(state: "GameState", frame: Advance, action: Action) -> None:
         state._stack.pop()
 
 
-def advance_why(state: "GameState", frame: Advance, action: Action) -> tuple[str, str | None]:
+def advance_why(state: Position, frame: Advance, action: Action) -> tuple[str, str | None]:
     if action.kind == ADVANCE and action.unit is not None:
         name = state.tables.short_name.get(action.unit, action.unit)
         if action.unit not in frame.units or state.where.get(action.unit) != ON_MAP:

@@ -30,39 +30,34 @@ a multi-hex battle takes another hex only where it still holds for every attacke
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from dataclasses import replace
 
 from rulec.engine import combat as fight
 from rulec.engine import duties, history, joining, markers, modifiers, phases, sight, stacking
 from rulec.engine.actions import ATTACK, CANCEL, END, FIGHT, RESOLVE, WITH, Action
 from rulec.engine.frames import Battle, Declare, Declared, Effects, Roll
+from rulec.engine.position import Position
+from rulec.engine.records import BattleReport
 from rulec.engine.statuses import ON_MAP
 from rulec.runtime.model import Hex
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
-
-
-@dataclass(frozen=True)
-class BattleReport:
-    """What happened in the last battle (for display and logs)."""
-
-    hex: Hex
-    attackers: tuple[str, ...]
-    defenders: tuple[str, ...]
-    odds: fight.Odds
-    roll: int
-    result: str
-    battle: Battle | None = None  # the battle itself, for what `on battle_resolved` hooks ask of it
-
 
 # ------------------------------------------------------------ the combat phase: pick a target
-def target_actions(state: "GameState", joinable_only: bool = True) -> list[Action]:
+def target_actions(state: Position, joinable_only: bool = True) -> list[Action]:
     """`attack HEX` for each enemy hex that may still be attacked by a unit next to it (and, `joinable_only`,
     that some unit may join a battle against: the game's may_join, the duties of must_attack_target)."""
     if state.game.combat is None:
         return []
+    if not joinable_only:  # asked by sampling and by the check of the one drawn, in the same position
+        kept = state._cache.get("targets")
+        if kept is None:
+            kept = state._cache["targets"] = tuple(_targets(state))
+        return list(kept)
+    return _joinable(state, _targets(state))
+
+
+def _targets(state: Position) -> list[Action]:
+    """`attack HEX` for each enemy hex that may still be attacked by a unit next to (or in range of) it."""
     side = state.phase.side
     occupants = stacking.occupants(state)
     units, defended, neighbours = state._units, state.defended, state.tables.neighbours
@@ -83,18 +78,33 @@ def target_actions(state: "GameState", joinable_only: bool = True) -> list[Actio
         if units[there[0]].side == side or (defended and defended.issuperset(there)):
             continue
         actions.append(Action.attack(h))
-    combat = state.game.combat
-    if joinable_only and (combat.may_join is not None or combat.must_attack_target is not None):
-        actions = [a for a in actions if eligible(state, Declare(side, (a.hex,)))]
     return actions
 
 
-def declare(state: "GameState", action: Action) -> None:
+def _joinable(state: Position, actions: list[Action]) -> list[Action]:
+    """Of `attack HEX` actions, those some unit may join a battle against (the game's may_join, duties)."""
+    combat = state.game.combat
+    if combat.may_join is not None or combat.must_attack_target is not None:
+        actions = [a for a in actions if eligible(state, Declare(state.phase.side, (a.hex,)))]
+    return actions
+
+
+def may_attack(state: Position, target: Hex) -> bool:
+    """Is `attack target` among the combat phase's own actions (target_actions), asked of the one hex?"""
+    if target not in stacking.occupants(state) or Action.attack(target) not in target_actions(state, joinable_only=False):
+        return False
+    combat = state.game.combat
+    if combat.may_join is None and combat.must_attack_target is None:
+        return True
+    return bool(eligible(state, Declare(state.phase.side, (target,))))
+
+
+def declare(state: Position, action: Action) -> None:
     state._stack.append(Declare(state.phase.side, (action.hex,)))
 
 
 # ------------------------------------------------------------ the Declare frame
-def eligible(state: "GameState", frame: Declare, targets: tuple[Hex, ...] | None = None) -> list[str]:
+def eligible(state: Position, frame: Declare, targets: tuple[Hex, ...] | None = None) -> list[str]:
     """Units that may still join the battle (next to every target), in game-file order."""
     targets = targets or frame.targets
     ready = duties.ready_to_attack(state)
@@ -115,7 +125,7 @@ def eligible(state: "GameState", frame: Declare, targets: tuple[Hex, ...] | None
     return sorted(found, key=order.__getitem__)
 
 
-def ranged_units(state: "GameState") -> dict[str, int]:
+def ranged_units(state: Position) -> dict[str, int]:
     """The units whose type (on the side they show now) has a range above 1 -> that range."""
     kinds = sight.type_ranges(state.tables)
     if not kinds:
@@ -126,14 +136,14 @@ def ranged_units(state: "GameState") -> dict[str, int]:
     return found
 
 
-def reaches(state: "GameState", uid: str, target: Hex) -> bool:
+def reaches(state: Position, uid: str, target: Hex) -> bool:
     """May the unit where it stands attack `target`: next to it, or (a ranged unit) in range and in sight?"""
     h = state.pos[uid]
     reach = ranged_units(state).get(uid)
     return target in (sight.in_sight(state.tables, h, reach) if reach else state.tables.neighbours[h])
 
 
-def more_targets(state: "GameState", frame: Declare) -> list[Action]:
+def more_targets(state: Position, frame: Declare) -> list[Action]:
     """Multi-hex battles: `attack HEX` for each further enemy hex next to every attacker so far that
     some unit able to join could attack together with the targets so far."""
     if not state.game.combat.multi_hex:
@@ -149,7 +159,7 @@ def more_targets(state: "GameState", frame: Declare) -> list[Action]:
     return actions
 
 
-def refused_by_more(state: "GameState", frame: Declare, h: Hex) -> list[str]:
+def refused_by_more(state: Position, frame: Declare, h: Hex) -> list[str]:
     """The attackers so far that may not stay in the battle if it takes `h` too: the game's may_join fails for
     them against the hexes together (with the other attackers as the battle's `attackers`)."""
     targets = tuple(sorted(frame.targets + (h,)))
@@ -158,7 +168,7 @@ def refused_by_more(state: "GameState", frame: Declare, h: Hex) -> list[str]:
     return refused
 
 
-def declare_legal(state: "GameState", frame: Declare) -> list[Action]:
+def declare_legal(state: Position, frame: Declare) -> list[Action]:
     joinable = eligible(state, frame)
     actions = [Action.with_unit(u) for u in joinable] + more_targets(state, frame)
     if frame.attackers and not duties.left_out(state, frame, joinable):
@@ -167,7 +177,7 @@ def declare_legal(state: "GameState", frame: Declare) -> list[Action]:
     return actions
 
 
-def declare_apply(state: "GameState", frame: Declare, action: Action) -> None:
+def declare_apply(state: Position, frame: Declare, action: Action) -> None:
     if action.kind == WITH:
         order = state.tables.unit_order
         state._stack[-1] = replace(frame, attackers=tuple(sorted(frame.attackers + (action.unit,), key=order.__getitem__)))
@@ -192,7 +202,7 @@ def declare_apply(state: "GameState", frame: Declare, action: Action) -> None:
         state._stack.pop()
 
 
-def declare_why(state: "GameState", frame: Declare, action: Action) -> tuple[str, str | None]:
+def declare_why(state: Position, frame: Declare, action: Action) -> tuple[str, str | None]:
     if action.kind == WITH:
         return why_not_join(state, frame, action.unit)
     if action.kind == RESOLVE and frame.attackers:
@@ -214,7 +224,7 @@ def declare_why(state: "GameState", frame: Declare, action: Action) -> tuple[str
             "`resolve` it or `cancel` it", "declare_attack")
 
 
-def why_not_join(state: "GameState", frame: Declare, uid: str) -> tuple[str, str | None]:
+def why_not_join(state: Position, frame: Declare, uid: str) -> tuple[str, str | None]:
     """Why `uid` may not join the battle being declared ."""
     name = state.tables.short_name.get(uid, uid)
     if uid in frame.attackers:
@@ -223,7 +233,7 @@ def why_not_join(state: "GameState", frame: Declare, uid: str) -> tuple[str, str
         duties.why_not_join(state, uid, frame.targets) or (f"{name} may not attack", None)
 
 
-def why_no_one_joins(state: "GameState", target: Hex) -> tuple[str, str | None] | None:
+def why_no_one_joins(state: Position, target: Hex) -> tuple[str, str | None] | None:
     """Why no unit able to attack `target` may join a battle against it (the game's may_join, a duty owed
     elsewhere); None when no such unit stands next to it, or one may join."""
     frame = Declare(state.phase.side, (target,))
@@ -234,7 +244,7 @@ def why_no_one_joins(state: "GameState", target: Hex) -> tuple[str, str | None] 
     return joining.why_not(state, ready[0], frame.targets, ()) or duties.why_not_join(state, ready[0], frame.targets)
 
 
-def why_not_attack(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tuple[str, str | None] | None:
+def why_not_attack(state: Position, uid: str, targets: tuple[Hex, ...]) -> tuple[str, str | None] | None:
     """Why `uid` may not attack `targets` at all this phase (None: nothing found against it)."""
     name = state.tables.short_name.get(uid, uid)
     if state.where.get(uid) != ON_MAP or state._units[uid].side != state.phase.side:
@@ -252,7 +262,7 @@ def why_not_attack(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tu
     return None
 
 
-def out_of_reach(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tuple[str, str | None]:
+def out_of_reach(state: Position, uid: str, targets: tuple[Hex, ...]) -> tuple[str, str | None]:
     """Why `uid` may not attack `targets` from where it stands."""
     name = state.tables.short_name.get(uid, uid)
     if uid in ranged_units(state):
@@ -261,7 +271,7 @@ def out_of_reach(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tupl
     return f"{name} is not adjacent to {' and '.join(targets)}", "adjacent"
 
 
-def battle_of(state: "GameState", frame: Declare) -> Battle:
+def battle_of(state: Position, frame: Declare) -> Battle:
     """The battle as it stands now: its attackers still on the map against the units in its targets."""
     occupants = stacking.occupants(state)
     defenders = tuple(u for h in frame.targets for u in occupants.get(h, ()))
@@ -271,7 +281,7 @@ def battle_of(state: "GameState", frame: Declare) -> Battle:
 
 
 # ------------------------------------------------------------ the Declared frame (declare every battle first)
-def declared_legal(state: "GameState", frame: Declared) -> list[Action]:
+def declared_legal(state: Position, frame: Declared) -> list[Action]:
     if frame.battles:
         fights = [Action.fight(b.targets[0]) for b in frame.battles]
         if not frame.fighting and any(duties.open_duties(state)):
@@ -280,7 +290,7 @@ def declared_legal(state: "GameState", frame: Declared) -> list[Action]:
     return [Action.end()]
 
 
-def declared_apply(state: "GameState", frame: Declared, action: Action) -> None:
+def declared_apply(state: Position, frame: Declared, action: Action) -> None:
     if action.kind == ATTACK:
         declare(state, action)
     elif action.kind == FIGHT:
@@ -294,7 +304,7 @@ def declared_apply(state: "GameState", frame: Declared, action: Action) -> None:
         phases.end_phase(state)
 
 
-def declared_why(state: "GameState", frame: Declared, action: Action) -> tuple[str, str | None]:
+def declared_why(state: Position, frame: Declared, action: Action) -> tuple[str, str | None]:
     if action.kind == FIGHT and not frame.fighting and duties.why_not_end(state):
         return duties.why_not_end(state)
     if frame.battles:
@@ -304,7 +314,7 @@ def declared_why(state: "GameState", frame: Declared, action: Action) -> tuple[s
     return "every declared battle has been fought: the phase may only end", "declare_attack"
 
 
-def odds(state: "GameState", targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> fight.Odds:
+def odds(state: Position, targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> fight.Odds:
     """The column and modifiers a battle of `attackers` against `targets` would be resolved with now."""
     occupants = stacking.occupants(state)
     if not any(state._modifiers):  # the game (with its options) has no modifier: printed strengths, terrain alone
@@ -320,11 +330,11 @@ def odds(state: "GameState", targets: tuple[Hex, ...], attackers: tuple[str, ...
 
 
 # ------------------------------------------------------------ the Roll frame (chance)
-def roll_legal(state: "GameState", frame: Roll) -> list[Action]:
+def roll_legal(state: Position, frame: Roll) -> list[Action]:
     return [Action.roll(n) for n in range(1, state.game.info.die + 1)]
 
 
-def roll_apply(state: "GameState", frame: Roll, action: Action) -> None:
+def roll_apply(state: Position, frame: Roll, action: Action) -> None:
     state._stack.pop()
     battle = frame.battle
     table = state.game.tables[state.game.combat.table]
@@ -334,5 +344,5 @@ def roll_apply(state: "GameState", frame: Roll, action: Action) -> None:
     state._stack.append(Effects(battle, state.game.results[code].effects))
 
 
-def roll_why(state: "GameState", frame: Roll, action: Action) -> tuple[str, str | None]:
+def roll_why(state: Position, frame: Roll, action: Action) -> tuple[str, str | None]:
     return "the declared battle's die must be rolled first", "declare_attack"

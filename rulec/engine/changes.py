@@ -5,7 +5,7 @@ These are the changes the rules make, whichever decision caused them: a move or 
 an elimination by a combat result or a hook (effects.py, procedures.py). Each carries out the
 consequences the game declares: objectives change hands (movement { control }) and their
 'holds' awards are scored or taken back, 'exits' and 'eliminated' awards are scored, the
-unit_exited and unit_eliminated hooks run, a counter leaving the map takes its markers
+unit_exited and unit_eliminated hooks run (procedures.py, through the state: hooks may eliminate in turn), a counter leaving the map takes its markers
 along, an arrival may mark the unit, and the history record notes it (history.py).
 
 Where a unit may go is legal_moves.py's job; these functions trust that it may.
@@ -13,21 +13,19 @@ Where a unit may go is legal_moves.py's job; these functions trust that it may.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
-from rulec.engine import history, legal_moves, markers, procedures, victory
+from rulec.engine import history, legal_moves, markers, victory
+from rulec.engine.position import Position
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP
 from rulec.runtime.model import Hex
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
 # MovementRules.control -> the moments a unit entering a hex takes it (see `enter`).
 _CONTROL_MOMENTS = {"pass_through": frozenset({"pass", "stop", "move"}), "enter": frozenset({"stop", "move"}),
                     "end_move": frozenset({"move"})}
 
 
-def move(state: "GameState", uid: str, h: Hex) -> None:
+def move(state: Position, uid: str, h: Hex) -> None:
     """`uid` ends a move in `h` (entering the map if it was waiting to arrive), passing the objectives its
     path passed (the search's mask for `h`)."""
     reach = legal_moves.unit_reach(state, uid)
@@ -40,6 +38,7 @@ def move(state: "GameState", uid: str, h: Hex) -> None:
         if mask >> i & 1 and objective != h:
             enter(state, uid, objective, "pass")
     state.pos[uid] = h
+    state._cache.pop("units", None)  # the units conditions read, kept for the position (context.py)
     enter(state, uid, h, "move")
     history.moved_into(state, uid, h, state._units[uid].side)
     if entering and state._units[uid].arrives is not None:
@@ -47,7 +46,7 @@ def move(state: "GameState", uid: str, h: Hex) -> None:
             markers.mark(state, uid, marker)
 
 
-def leave_map(state: "GameState", uid: str, edge: str) -> None:
+def leave_map(state: Position, uid: str, edge: str) -> None:
     """`uid` leaves the map by `edge` (from the map, or straight from its arrival)."""
     mask = (legal_moves.unit_reach(state, uid).exit_masks or {}).get(edge, 0)
     for i, objective in enumerate(state.tables.objectives):
@@ -56,12 +55,13 @@ def leave_map(state: "GameState", uid: str, edge: str) -> None:
     state.moved.add(uid)
     history.record(state, "moved", (uid,))
     state.exited_from[uid] = state.pos.pop(uid, "")  # "": it left the map as it entered it
+    state._cache.pop("units", None)  # the units conditions read, kept for the position (context.py)
     state.due.pop(uid, None)
     state.where[uid] = EXITED
     if uid in state.markers.units:
         markers.clear(state, uid)
     unit = state._units[uid]
-    procedures.run_game_hooks(state, "unit_exited", unit)
+    state.run_game_hooks("unit_exited", unit)
     for award in state.game.awards:
         trigger = award.trigger
         # An exit scores for the exiting unit's own side (or the side the trigger names).
@@ -71,7 +71,7 @@ def leave_map(state: "GameState", uid: str, edge: str) -> None:
                 victory.score(state, award.side, amount, award.id, unit=uid)
 
 
-def enter(state: "GameState", uid: str, h: Hex, moment: str = "stop") -> None:
+def enter(state: Position, uid: str, h: Hex, moment: str = "stop") -> None:
     """A unit entered `h`: passing through it ("pass"), ending a retreat or advance there ("stop"), or
     ending a move there ("move"). As the game's `control` rule says, it may take a 'holds' award from the enemy."""
     if h not in state.tables.objectives or moment not in _CONTROL_MOMENTS[state.game.movement.control]:
@@ -93,14 +93,14 @@ def enter(state: "GameState", uid: str, h: Hex, moment: str = "stop") -> None:
             victory.score(state, award.side, -state.granted.pop((award.id, h)), award.id, unit=uid, hex=h)
 
 
-def relocate(state: "GameState", uid: str, h: Hex) -> None:
+def relocate(state: Position, uid: str, h: Hex) -> None:
     """The rules put a unit on the map's `h` (a retreat, an advance, a placement): what depended on positions is stale."""
     state.pos[uid] = h
     history.entered(state, h, state._units[uid].side)
     state._cache = {}
 
 
-def eliminate(state: "GameState", uid: str) -> None:
+def eliminate(state: Position, uid: str) -> None:
     """The unit is off the map for good; 'eliminated' awards score it."""
     state._cache = {}
     state.pos.pop(uid, None)
@@ -108,7 +108,7 @@ def eliminate(state: "GameState", uid: str) -> None:
     if uid in state.markers.units:  # a counter leaving the map takes its markers with it
         markers.clear(state, uid)
     unit = state._units[uid]
-    procedures.run_game_hooks(state, "unit_eliminated", unit)
+    state.run_game_hooks("unit_eliminated", unit)
     for award in state.game.awards:
         if award.trigger.kind == "eliminated" and award.trigger.side == unit.side:
             amount = victory.award_amount(state, award, unit)

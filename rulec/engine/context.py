@@ -7,21 +7,19 @@ occupants of each hex (stacking.py); the map's geometry comes from ContextBase.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Collection, Sequence
+from typing import Collection, Sequence
 
 from rulec.engine import markers, stacking
+from rulec.engine.position import Position
 from rulec.engine.traces import traced_hexes, traced_hexes_without
 from rulec.runtime.context import ContextBase, select_units
 from rulec.runtime.model import Unit
-
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
 
 class EngineContext(ContextBase):
     """A GameState as compiled expressions read it, about `unit` (the unit an award is about) if any."""
 
-    def __init__(self, state: "GameState", unit: Unit | None = None,
+    def __init__(self, state: Position, unit: Unit | None = None,
                  marking: tuple[str | None, tuple[int, int]] | None = None):
         self._state = state
         self._marking = marking  # a marker's expiry being decided: (its unit's side or None, its stamp)
@@ -37,8 +35,17 @@ class EngineContext(ContextBase):
               type: str | None = None, flag: str | None = None, status: str | None = None) -> Sequence[Unit]:
         state = self._state
         if status is None or status == "map":
-            placed = ((state.unit(uid), where) for uid, where in state.positions.items())
-            return select_units(placed, self._zones(), side, zone, hex, type, flag)
+            # Kept for the position: a condition asked of every unit (`must_attack`) may read units() each time.
+            # A move or exit drops them as it changes where the unit stands (changes.py).
+            kept = state._cache.get("units")
+            if kept is None:
+                kept = state._cache["units"] = {}
+            key = (side, zone, hex, type, flag)
+            found = kept.get(key)
+            if found is None:
+                placed = ((state.unit(uid), where) for uid, where in state.positions.items())
+                found = kept[key] = tuple(select_units(placed, self._zones(), side, zone, hex, type, flag))
+            return found
         if zone is not None or hex is not None:  # units off the map stand in no zone and no hex
             return []
         return [state.unit(uid) for uid in state.units(side=side, status=status)

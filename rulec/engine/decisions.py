@@ -10,62 +10,60 @@ that decides (None: chance).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 from rulec.engine import advances, battles, changes, effects, legal_moves, phases, placement, retreats, stacking
 from rulec.engine.actions import Action
 from rulec.engine.frames import Advance, Declare, Declared, Effects, Loss, Moving, Placing, Remove, Retreat, Roll
-
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
+from rulec.engine.position import Position
 
 
 class Handler(NamedTuple):
-    legal: Callable[["GameState", Any], list[Action]]
-    apply: Callable[["GameState", Any, Action], None]
-    settle: Callable[["GameState", Any], bool]
-    why: Callable[["GameState", Any, Action], tuple[str, str | None]]
-    decider: Callable[["GameState", Any], str | None]
+    legal: Callable[[Position, Any], list[Action]]
+    apply: Callable[[Position, Any, Action], None]
+    settle: Callable[[Position, Any], bool]
+    why: Callable[[Position, Any, Action], tuple[str, str | None]]
+    decider: Callable[[Position, Any], str | None]
 
 
-def _waits(state: "GameState", frame: Any) -> bool:
+def _waits(state: Position, frame: Any) -> bool:
     return False
 
 
-def _nothing(state: "GameState", frame: Any) -> list[Action]:
+def _nothing(state: Position, frame: Any) -> list[Action]:
     return []
 
 
-def _never(state: "GameState", frame: Any, action: Action) -> None:
+def _never(state: Position, frame: Any, action: Action) -> None:
     raise AssertionError(f"{type(frame).__name__} takes no action")
 
 
 # ------------------------------------------------------------ over-stacked hexes
-def _remove_legal(state: "GameState", frame: Remove) -> list[Action]:
+def _remove_legal(state: Position, frame: Remove) -> list[Action]:
     return [Action.remove(uid) for uid in stacking.overstacked_units(state)]
 
 
-def _remove_apply(state: "GameState", frame: Remove, action: Action) -> None:
+def _remove_apply(state: Position, frame: Remove, action: Action) -> None:
     changes.eliminate(state, action.unit)
     if not stacking.overstacked_units(state):
         state._stack.pop()
         phases.finish_phase(state)
 
 
-def _remove_why(state: "GameState", frame: Remove, action: Action) -> tuple[str, str | None]:
+def _remove_why(state: Position, frame: Remove, action: Action) -> tuple[str, str | None]:
     return f"{frame.side} must first remove units from over-stacked hexes", "overstack"
 
 
 # ------------------------------------------------------------ a move's second step
-def _moving_legal(state: "GameState", frame: Moving) -> list[Action]:
+def _moving_legal(state: Position, frame: Moving) -> list[Action]:
     return [*legal_moves.moves_of(state, frame.unit), Action.cancel()]
 
 
-def _moving_apply(state: "GameState", frame: Moving, action: Action) -> None:
+def _moving_apply(state: Position, frame: Moving, action: Action) -> None:
     raise AssertionError("GameState.apply_action carries out a move's second step itself, as it does a move at once")
 
 
-def _moving_why(state: "GameState", frame: Moving, action: Action) -> tuple[str, str | None]:
+def _moving_why(state: Position, frame: Moving, action: Action) -> tuple[str, str | None]:
     name = state.tables.short_name.get(frame.unit, frame.unit)
     return f"where {name} goes is due: 'move {name} HEX' (or 'exit {name} EDGE'), or 'cancel' to choose another unit", None
 

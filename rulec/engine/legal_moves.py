@@ -21,23 +21,20 @@ may_end_move is evaluated per hex only when asked (has_move stops at the first h
 from __future__ import annotations
 
 from dataclasses import replace
-from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Callable, KeysView, Sequence
+from typing import Any, Callable, KeysView, Sequence
 
 from rulec.engine import markers, modifiers, stacking
 from rulec.engine.actions import CANCEL, EXIT, MOVE, Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Moving
-from rulec.engine.movement import NOWHERE, Leave, MoveCosts, Reach, costs_of, merge_moves, reach_of
+from rulec.engine.movement import NOWHERE, Leave, MoveCosts, Reach, merge_moves, reach_of
+from rulec.engine.position import Position
 from rulec.engine.statuses import ON_MAP, PENDING
 from rulec.engine.step_costs import StepCosts
 from rulec.runtime.model import Hex, MovementMode, Unit
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
-
-def movement_actions(state: "GameState") -> list[Action]:
+def movement_actions(state: Position) -> list[Action]:
     """A movement phase's own decision: `move UNIT` (the unit's destination is the next decision) for each unit
     with somewhere to go, and `delay UNIT` for each reinforcement that may be held back. Choosing first the unit,
     then its hex keeps every decision small: never every unit times every hex."""
@@ -52,7 +49,7 @@ def movement_actions(state: "GameState") -> list[Action]:
     return actions
 
 
-def may_move_now(state: "GameState", uid: str) -> bool:
+def may_move_now(state: Position, uid: str) -> bool:
     """Is `uid` one of the phasing side's units that may still move this phase (wherever it could go)?"""
     unit = state._units.get(uid)
     if unit is None or uid in state.moved or unit.side != state.phase.side:
@@ -65,7 +62,7 @@ def may_move_now(state: "GameState", uid: str) -> bool:
     return status == ON_MAP or (status == PENDING and arrives_now(state, uid))
 
 
-def moves_of(state: "GameState", uid: str) -> list[Action]:
+def moves_of(state: Position, uid: str) -> list[Action]:
     """Every legal one-step order of `uid` now: `move UNIT HEX` for each hex it may end its move in, and
     `exit UNIT EDGE` for each edge it may leave by (a move's second step lists these; each is also legal
     at once, in place of both steps). Empty when the unit may not move now."""
@@ -86,7 +83,7 @@ def moves_of(state: "GameState", uid: str) -> list[Action]:
     return list(found)
 
 
-def has_move(state: "GameState", uid: str) -> bool:
+def has_move(state: Position, uid: str) -> bool:
     """Has `uid` (a unit that may move now) a legal move or exit? Decided hex by hex, stopping at the first:
     listing the unit's moves may cost a may_end_move evaluation per hex, and only the chosen unit's are listed."""
     found = state._cache.get(("legal moves", uid))
@@ -112,12 +109,21 @@ def has_move(state: "GameState", uid: str) -> bool:
     return False
 
 
-def _full_hexes_for(state: "GameState", uid: str) -> Any:
+def _full_hexes_for(state: Position, uid: str) -> Any:
     """The hexes `uid` may not end its move in for stacking (none for a unit that does not count)."""
-    return () if uid in stacking.uncounted(state) else stacking.full_hexes(state)
+    return () if uid in stacking.uncounted(state) else stacking.full_hexes(state, lambda u: may_leave(state, u))
 
 
-def unit_moves(state: "GameState", uid: str) -> tuple[tuple[Action, ...], tuple[Action, ...], KeysView[Hex], tuple[Hex, ...]]:
+def may_leave(state: Position, uid: str) -> bool:
+    """Can `uid` still move away this phase: it may move now and has somewhere to go, before stacking (a friend a
+    unit ends its move over the limit on, where the game allows that: stacking { moves_end_over_limit })?"""
+    if not may_move_now(state, uid):
+        return False
+    _, exits, hexes, _ = unit_moves(state, uid)
+    return bool(exits or hexes)
+
+
+def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Action, ...], KeysView[Hex], tuple[Hex, ...]]:
     """Every move and exit of one unit, before the stacking check, and the destinations as a set and in order.
 
     Within a movement phase only the phasing side moves, so the enemy units a
@@ -143,7 +149,7 @@ def unit_moves(state: "GameState", uid: str) -> tuple[tuple[Action, ...], tuple[
     return found
 
 
-def allowed_ends(state: "GameState", uid: str, moves: tuple[Action, ...], to: tuple[Hex, ...]
+def allowed_ends(state: Position, uid: str, moves: tuple[Action, ...], to: tuple[Hex, ...]
                  ) -> tuple[tuple[Action, ...], frozenset[Hex], tuple[Hex, ...]]:
     """The moves (and their destinations, as a set and in order) that end where movement { may_end_move }
     holds, about the unit where it stands and each destination: evaluated per destination, once a position."""
@@ -156,7 +162,7 @@ def allowed_ends(state: "GameState", uid: str, moves: tuple[Action, ...], to: tu
     return found
 
 
-def end_allowed(state: "GameState", uid: str, h: Hex) -> bool:
+def end_allowed(state: Position, uid: str, h: Hex) -> bool:
     """movement { may_end_move } for `uid` ending in `h`, evaluated once a position (and only when asked)."""
     key = ("end allowed", uid)
     known = state._cache.get(key)
@@ -170,14 +176,14 @@ def end_allowed(state: "GameState", uid: str, h: Hex) -> bool:
     return ok
 
 
-def may_end_move(state: "GameState", uid: str, h: Hex) -> bool:
+def may_end_move(state: Position, uid: str, h: Hex) -> bool:
     """Does movement { may_end_move } let `uid` end a move in `h` now (True without the rule)?"""
     if state.game.movement.may_end_move is None:
         return True
     return h in unit_moves(state, uid)[2] and end_allowed(state, uid, h)
 
 
-def moves_key(state: "GameState", uid: str) -> tuple:
+def moves_key(state: Position, uid: str) -> tuple:
     """What a unit's moves are kept under within the phase: where it stands, and its allowance when
     modifiers may change that as the phase goes on (a friendly move may cut a unit's supply)."""
     if state._modifiers[1]:
@@ -185,7 +191,7 @@ def moves_key(state: "GameState", uid: str) -> tuple:
     return uid, state.pos.get(uid)
 
 
-def keeps_moves(state: "GameState", uid: str) -> bool:
+def keeps_moves(state: Position, uid: str) -> bool:
     """May this unit's moves be kept for the rest of the phase?
 
     Not for a landing, nor when friends may not be passed through, nor for a reinforcement when
@@ -201,19 +207,19 @@ def keeps_moves(state: "GameState", uid: str) -> bool:
                  or uid not in state.pos or state.pos[uid] not in state.enemy_zoc(state._units[uid].side)))
 
 
-def placed_anywhere(state: "GameState", uid: str) -> bool:
+def placed_anywhere(state: Position, uid: str) -> bool:
     """A reinforcement waiting to be placed anywhere (arrives { placement = anywhere }), not to enter by a map edge."""
     arrival = state._units[uid].arrives
     return state.where[uid] == PENDING and arrival is not None and arrival.placement == "anywhere"
 
 
-def free_to_move(state: "GameState") -> bool:
+def free_to_move(state: Position) -> bool:
     """A movement phase with no removal, battle, retreat or advance pending (a unit chosen to move may be)."""
     return state.phase.kind == "movement" and not state.terminal and (
         not state._stack or state._stack[-1].__class__ is Moving)
 
 
-def is_legal_move(state: "GameState", action: Action) -> bool:
+def is_legal_move(state: Position, action: Action) -> bool:
     """Is a move, exit or cancel legal now, in a phase where units are free to move (free_to_move)? Checked against
     the one unit's moves rather than every legal action: the common case of apply_action."""
     kind = action.kind
@@ -238,11 +244,10 @@ def is_legal_move(state: "GameState", action: Action) -> bool:
     if state.game.movement.may_end_move is not None and not end_allowed(state, uid, h):
         return False
     move = state.tables.move_actions[(uid, h)]  # the one in `moves`
-    return (move is action or move == action) and (h not in stacking.occupants(state) or stacking.may_end(state, uid, h))
+    return (move is action or move == action) and (h not in stacking.occupants(state) or stacking.may_end(state, uid, h, lambda u: may_leave(state, u)))
 
 
-
-def arrives_now(state: "GameState", uid: str) -> bool:
+def arrives_now(state: Position, uid: str) -> bool:
     """A pending unit that may enter the map in the current phase."""
     due = state.due.get(uid)
     arrival = state._units[uid].arrives
@@ -255,7 +260,7 @@ def arrives_now(state: "GameState", uid: str) -> bool:
     return state.tables.first_movement.get(state.phase.side) == state.phase_index
 
 
-def entries_due(state: "GameState") -> list[str]:
+def entries_due(state: Position) -> list[str]:
     """Without reinforcement_delay, the reinforcements due this turn that can enter now and must (docs/rulings.md)."""
     if state.game.movement.reinforcement_delay is True or state.phase.kind != "movement":
         return []
@@ -263,7 +268,7 @@ def entries_due(state: "GameState") -> list[str]:
             and may_move_now(state, u) and not delay_allowed(state, u) and has_move(state, u)]
 
 
-def entries_may_be_due(state: "GameState") -> bool:
+def entries_may_be_due(state: Position) -> bool:
     """Might some reinforcements have to enter before the movement phase ends (see entries_due)? Told without
     searching where they could go: units due now that may not be held back."""
     if state.game.movement.reinforcement_delay is True:
@@ -272,12 +277,12 @@ def entries_may_be_due(state: "GameState") -> bool:
                and not delay_allowed(state, uid) for uid in state._movers if uid not in state.moved)
 
 
-def may_delay(state: "GameState", uid: str) -> bool:
+def may_delay(state: Position, uid: str) -> bool:
     """May `uid`, due this turn, be held back a turn now (`delay UNIT`)?"""
     return state.due.get(uid) == state.turn and delay_allowed(state, uid)
 
 
-def delay_allowed(state: "GameState", uid: str) -> bool:
+def delay_allowed(state: Position, uid: str) -> bool:
     """May the owner hold `uid` back a turn (movement { reinforcement_delay }, a condition about the unit
     evaluated once a phase)?"""
     rule = state.game.movement.reinforcement_delay
@@ -290,7 +295,7 @@ def delay_allowed(state: "GameState", uid: str) -> bool:
     return allowed
 
 
-def unit_reach(state: "GameState", uid: str) -> Reach:
+def unit_reach(state: Position, uid: str) -> Reach:
     """Where `uid` may go now (movement.Reach): kept for the phase when its moves may be (keeps_moves), else
     for the position."""
     key = ("reach", *moves_key(state, uid)) if state._modifiers[1] else ("reach", uid, state.pos.get(uid))
@@ -304,7 +309,7 @@ def unit_reach(state: "GameState", uid: str) -> Reach:
     return reach
 
 
-def search_moves(state: "GameState", uid: str, search: Callable[..., Any]) -> Any:
+def search_moves(state: Position, uid: str, search: Callable[..., Any]) -> Any:
     """Run `search` (movement.reach_of, or movement.costs_of for what moves cost) with the unit's
     allowance, start or entry hexes and obstacles; either result has `destinations`."""
     unit = state._units[uid]
@@ -355,7 +360,7 @@ def search_moves(state: "GameState", uid: str, search: Callable[..., Any]) -> An
     return NOWHERE if search is reach_of else MoveCosts({}, {})
 
 
-def open_entries(state: "GameState", unit: Unit, hexes: Sequence[Hex]) -> Sequence[Hex]:
+def open_entries(state: Position, unit: Unit, hexes: Sequence[Hex]) -> Sequence[Hex]:
     """The entry hexes movement { entry_blocked } does not block for `unit` (the search itself skips
     enemy-occupied ones)."""
     rule = state.game.movement.entry_blocked
@@ -370,7 +375,7 @@ def open_entries(state: "GameState", unit: Unit, hexes: Sequence[Hex]) -> Sequen
     return open_hexes
 
 
-def obstacles(state: "GameState", side: str) -> tuple[int, int, int]:
+def obstacles(state: Position, side: str) -> tuple[int, int, int]:
     """Hexes of the enemies of `side`, of their zones of control, and of `side`'s units, as bits of
     hex numbers (see Tables.index)."""
     key = ("obstacles", side)
@@ -389,7 +394,7 @@ def obstacles(state: "GameState", side: str) -> tuple[int, int, int]:
     return found
 
 
-def fallback_rings(state: "GameState", hexes: tuple[Hex, ...]) -> list[list[Hex]]:
+def fallback_rings(state: Position, hexes: tuple[Hex, ...]) -> list[list[Hex]]:
     """Hexes of the entry area's map edge outside the area, grouped by distance to the area, nearest first."""
     edges = state.game.map.edges
     counts = {e: sum(h in hs for h in hexes) for e, hs in edges.items()}
@@ -404,7 +409,7 @@ def fallback_rings(state: "GameState", hexes: tuple[Hex, ...]) -> list[list[Hex]
     return [sorted(rings[d]) for d in sorted(rings)]
 
 
-def step_costs(state: "GameState", unit: Unit) -> StepCosts:
+def step_costs(state: Position, unit: Unit) -> StepCosts:
     """What steps cost `unit` in this phase (its type's costs, with the cost expressions' values of the phase)."""
     tables = state.tables
     if not tables.varying_costs:
@@ -412,7 +417,7 @@ def step_costs(state: "GameState", unit: Unit) -> StepCosts:
     return tables.costs_for(unit.type, cost_values(state))
 
 
-def cost_values(state: "GameState") -> tuple:
+def cost_values(state: Position) -> tuple:
     """The values of the game's cost expressions in this phase (Tables.cost_expressions), worked out as it begins."""
     values = state._phase_moves.get("cost values")
     if values is None:
@@ -421,7 +426,7 @@ def cost_values(state: "GameState") -> tuple:
     return values
 
 
-def moves_by_mode(state: "GameState", unit: Unit, found: Any, search: Callable[..., Any], enemy: int, zoc: int, friends: int) -> Any:
+def moves_by_mode(state: Position, unit: Unit, found: Any, search: Callable[..., Any], enemy: int, zoc: int, friends: int) -> Any:
     """`found` (a search's result for an ordinary move) with the moves of every movement mode the unit may use."""
     start = state.pos[unit.id]
     for mode in state.game.modes.values():
@@ -437,7 +442,7 @@ def moves_by_mode(state: "GameState", unit: Unit, found: Any, search: Callable[.
     return found
 
 
-def may_use(state: "GameState", mode: MovementMode, unit: Unit) -> bool:
+def may_use(state: Position, mode: MovementMode, unit: Unit) -> bool:
     """May `unit` move in `mode` this phase (its option chosen, the unit eligible)? Worked out once a phase."""
     key = ("mode", mode.id, unit.id)
     allowed = state._phase_moves.get(key)
@@ -447,7 +452,7 @@ def may_use(state: "GameState", mode: MovementMode, unit: Unit) -> bool:
     return allowed
 
 
-def leave_zoc(state: "GameState", unit: Unit) -> Leave | None:
+def leave_zoc(state: Position, unit: Unit) -> Leave | None:
     """How `unit`, in an enemy zone of control, may leave it this phase (None: it may not); see movement.Leave.
 
     Whether the rule applies to the unit is worked out once a phase; an `into_zoc` condition about
@@ -477,21 +482,3 @@ def leave_zoc(state: "GameState", unit: Unit) -> Leave | None:
                 allowed.add(index[n])
         found = state._cache[key] = replace(leave, into_hexes=frozenset(allowed))
     return found
-
-
-def move_cost(state: "GameState", uid: str, hex: Hex) -> int | Fraction | None:
-    """The MP `uid` would spend to end its move in `hex` now, or None if that is not a legal move.
-
-    The cheapest path's cost; a river crossing (which uses every MP) costs the whole
-    allowance, and a unit placed anywhere spends none. Worked out only when asked.
-    """
-    if not state.is_legal(Action.move(uid, hex)):
-        return None
-    return search_moves(state, uid, costs_of).destinations.get(hex)
-
-
-def exit_cost(state: "GameState", uid: str, edge: str) -> int | Fraction | None:
-    """The MP `uid` would spend to leave the map by `edge` now (the step off included), or None if it cannot."""
-    if not state.is_legal(Action.exit(uid, edge)):
-        return None
-    return search_moves(state, uid, costs_of).exits.get(edge)

@@ -15,52 +15,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulec.engine.marker_table import Stamp
 from rulec.runtime.model import Game, Hex, Marker
 
 if TYPE_CHECKING:
     from rulec.engine.state import GameState
-
-Stamp = tuple[int, int]  # (turn, phase index) of the phase a marker was put on
-
-
-class MarkerTable:
-    """The markers in play: unit id -> {marker id: stamp}, and hex -> {marker id: stamp}.
-
-    The inner dicts are never changed in place (a change replaces them), so a copy
-    needs only the two outer dicts.
-    """
-
-    __slots__ = ("units", "hexes")
-
-    def __init__(self, units: dict[str, dict[str, Stamp]] | None = None,
-                 hexes: dict[Hex, dict[str, Stamp]] | None = None):
-        self.units = units if units is not None else {}
-        self.hexes = hexes if hexes is not None else {}
-
-    def copy(self) -> "MarkerTable":
-        return MarkerTable(dict(self.units), dict(self.hexes))
-
-    def __bool__(self) -> bool:
-        return bool(self.units or self.hexes)
-
-    def _table(self, marker: Marker) -> dict:
-        return self.hexes if marker.on == "hex" else self.units
-
-    def put(self, marker: Marker, target: str, stamp: Stamp) -> None:
-        table = self._table(marker)
-        table[target] = {**table.get(target, {}), marker.id: stamp}
-
-    def take(self, marker: Marker, target: str) -> None:
-        table = self._table(marker)
-        found = table.get(target)
-        if found is None or marker.id not in found:
-            return
-        rest = {m: s for m, s in found.items() if m != marker.id}
-        if rest:
-            table[target] = rest
-        else:
-            del table[target]
-
 
 # ------------------------------------------------------------ queries
 def on_unit(state: "GameState", uid: str) -> dict[str, Stamp]:
@@ -136,8 +95,6 @@ def expire(state: "GameState") -> None:
     """At the end of a phase: take off every marker whose `expires` now holds."""
     if not state.markers:
         return
-    from rulec.engine.context import EngineContext  # context.py reads markers through this module
-
     markers = state.game.markers
     for table, is_hex in ((state.markers.units, False), (state.markers.hexes, True)):
         for target, found in list(table.items()):
@@ -146,7 +103,7 @@ def expire(state: "GameState") -> None:
                 if marker.expires is None:
                     continue
                 owner = None if is_hex else state.unit(target).side
-                if marker.expires(EngineContext(state, marking=(owner, stamp))):
+                if marker.expires(state.context(marking=(owner, stamp))):
                     state.markers.take(marker, target)
     state._cache = {}
 

@@ -12,14 +12,13 @@ position (GameState._cache).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from rulec.engine import stacking
 from rulec.engine.context import EngineContext
+from rulec.engine.position import Position
 from rulec.runtime.model import Game, Hex, Modifier, Unit
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
 # How a side's total strength is rounded once every unit's modifiers are applied (CombatRules.fractions).
 ROUNDING = {"keep": lambda x: x, "down": math.floor, "up": math.ceil, "nearest": lambda x: math.floor(x + 0.5)}
@@ -35,7 +34,7 @@ def in_play(game: Game, options: Sequence[str]) -> tuple[tuple[Modifier, ...], t
     return strength, move, battle
 
 
-def _modified(state: "GameState", unit: Unit, printed: float, steps: tuple[Modifier, ...], what: str,
+def _modified(state: Position, unit: Unit, printed: float, steps: tuple[Modifier, ...], what: str,
               role: str = "") -> tuple[float, tuple[str, ...]]:
     """`printed` through the unit modifiers `steps` that hold for `unit` (times, then plus), and their ids;
     `role` ("attack", "defence", "") is what `attacking` and `defending` read."""
@@ -49,7 +48,7 @@ def _modified(state: "GameState", unit: Unit, printed: float, steps: tuple[Modif
     return value, tuple(applied)
 
 
-def strength(state: "GameState", uid: str, role: str) -> tuple[float, tuple[str, ...]]:
+def strength(state: Position, uid: str, role: str) -> tuple[float, tuple[str, ...]]:
     """A unit's strength as it fights now as an attacker or a defender (`role`), and the modifiers that changed it."""
     unit = state.unit(uid)
     steps = state._modifiers[0]
@@ -62,7 +61,7 @@ def strength(state: "GameState", uid: str, role: str) -> tuple[float, tuple[str,
     return found
 
 
-def allowance(state: "GameState", uid: str) -> int:
+def allowance(state: Position, uid: str) -> int:
     """A unit's movement allowance now: its printed MP through the unit modifiers, rounded down, at least 0."""
     steps = state._modifiers[1]
     if not steps:
@@ -75,7 +74,7 @@ def allowance(state: "GameState", uid: str) -> int:
     return found
 
 
-def total(state: "GameState", uids: Sequence[str], role: str) -> tuple[int | float, tuple[str, ...]]:
+def total(state: Position, uids: Sequence[str], role: str) -> tuple[int | float, tuple[str, ...]]:
     """The strength of units fighting together as attackers or defenders (`role`: "attack", "defence"),
     rounded as the game says, and the unit modifiers applied."""
     if not state._modifiers[0]:  # no unit modifier changes strength: the printed strengths
@@ -91,7 +90,7 @@ def total(state: "GameState", uids: Sequence[str], role: str) -> tuple[int | flo
     return amount, applied
 
 
-def battle_steps(state: "GameState", attackers: Sequence[str], targets: Sequence[Hex]) -> tuple[Modifier, ...]:
+def battle_steps(state: Position, attackers: Sequence[str], targets: Sequence[Hex]) -> tuple[Modifier, ...]:
     """The battle modifiers whose `when` holds for `attackers` against the units in `targets`, in file order."""
     steps = state._modifiers[2]
     if not steps:

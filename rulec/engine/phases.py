@@ -14,18 +14,15 @@ A scenario's deployment phases come before its start phase (GameState._prelude, 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from rulec.engine import history, legal_moves, markers, placement, procedures, stacking, victory
 from rulec.engine.frames import Remove
+from rulec.engine.position import Position
 from rulec.engine.statuses import PENDING, UNUSED
-from rulec.engine.victory import Outcome
-
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
+from rulec.engine.records import Outcome
 
 
-def enter_phase(state: "GameState") -> None:
+def enter_phase(state: Position) -> None:
     """Start the current phase: score its awards, reset its bookkeeping; run phases that need no decision."""
     while True:
         state._cache = {}
@@ -49,7 +46,7 @@ def enter_phase(state: "GameState") -> None:
             return
 
 
-def begin_phase(state: "GameState") -> bool:
+def begin_phase(state: Position) -> bool:
     """Reset the current phase's bookkeeping; False if the phase has no decisions to make."""
     phase = state.phase
     state._phase_moves = {}
@@ -77,7 +74,7 @@ def begin_phase(state: "GameState") -> bool:
     return False
 
 
-def end_phase(state: "GameState") -> None:
+def end_phase(state: Position) -> None:
     """The phasing player ends the phase: late reinforcements, then the stacking check (over-stacked units
     are removed first, a Remove frame), then the next phase."""
     phase = state.phase
@@ -97,14 +94,14 @@ def end_phase(state: "GameState") -> None:
     finish_phase(state)
 
 
-def finish_phase(state: "GameState") -> None:
+def finish_phase(state: Position) -> None:
     """The phase is over (its stacking settled): its phase_end hooks, then the next phase, or the game's end."""
     procedures.run_hooks(state, "phase_end")
     if next_phase(state):
         enter_phase(state)
 
 
-def next_phase(state: "GameState") -> bool:
+def next_phase(state: Position) -> bool:
     """Step to the next phase of the sequence (and turn); False when the game is over."""
     last = state.phase_index == len(state.game.sequence) - 1 and not state._prelude
     history.phase_ended(state)
@@ -127,7 +124,7 @@ def next_phase(state: "GameState") -> bool:
     return True
 
 
-def late_arrivals(state: "GameState") -> None:
+def late_arrivals(state: Position) -> None:
     """The end of a movement phase (or its passing over): reinforcements due in it that have not entered
     come next turn or are removed (movement.late_arrival)."""
     phase = state.phase
@@ -140,7 +137,7 @@ def late_arrivals(state: "GameState") -> None:
                 state.due[uid] = state.turn + 1
 
 
-def check_sudden_death(state: "GameState", moments: tuple[str, ...]) -> bool:
+def check_sudden_death(state: Position, moments: tuple[str, ...]) -> bool:
     """End the game if a sudden-death condition checked at one of `moments` holds now."""
     decided = victory.sudden_death(state, moments)
     if decided is not None:
@@ -148,7 +145,7 @@ def check_sudden_death(state: "GameState", moments: tuple[str, ...]) -> bool:
     return decided is not None
 
 
-def end_game(state: "GameState", decided: Outcome | None = None) -> None:
+def end_game(state: Position, decided: Outcome | None = None) -> None:
     """The game is over: score the end-of-game awards; `decided` is a sudden death's result."""
     state.terminal, state.decided = True, decided
     procedures.run_game_hooks(state, "game_end")
@@ -157,7 +154,7 @@ def end_game(state: "GameState", decided: Outcome | None = None) -> None:
             victory.score(state, award.side, amount, award.id)
 
 
-def same_player_turn(state: "GameState", since: tuple[int, int] | None) -> bool:
+def same_player_turn(state: Position, since: tuple[int, int] | None) -> bool:
     """With one attack per unit a player turn: did a combat phase of this player turn begin at `since`?"""
     if since is None or state.game.combat is None or state.game.combat.one_attack_per_unit != "player_turn":
         return False

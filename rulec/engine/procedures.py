@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from rulec.engine import joining, markers, victory
+from rulec.engine import changes, joining, markers, victory
 from rulec.engine.context import EngineContext
 from rulec.engine.statuses import ON_MAP, PENDING
 from rulec.runtime.model import Hook, HookEffect, Phase, Unit
@@ -105,7 +105,6 @@ def _score(state: "GameState", effect: HookEffect, context: EngineContext, sourc
 
 def _eliminate(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
     assert effect.units is not None, "eliminate(units): the checker gives them"
-    from rulec.engine import changes  # changes.py runs this module's unit_eliminated hooks
     for unit in list(effect.units(context)):
         if state.where.get(unit.id) == ON_MAP:
             changes.eliminate(state, unit.id)

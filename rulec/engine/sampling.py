@@ -10,20 +10,19 @@ unit rather than every unit's reach and may_end_move being asked of them all.
 The candidates of a free movement phase are the actions movement_actions may list: `move UNIT` and `delay UNIT`
 for each of the phase's movers, and `end`. For orders, each mover's reach (its moves before stacking and
 may_end_move, kept for the phase) gives its candidate moves; the one drawn is tested as apply_action would.
-Everywhere else (a pending decision, combat, placement) the list is short or already kept: drawn from it.
+Everywhere else (another pending decision, placement, a list already worked out, or a draw that found most
+candidates illegal) they answer None, and GameState draws from the list.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from rulec.engine import battles, duties, legal_moves
 from rulec.engine.actions import CANCEL, DELAY, Action
 from rulec.engine.frames import Declare, Moving
+from rulec.engine.position import Position
 from rulec.engine.statuses import PENDING
-
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
 
 class Rng(Protocol):
@@ -32,25 +31,25 @@ class Rng(Protocol):
     def choice(self, seq: Any) -> Any: ...
 
 
-def _free_movement(state: "GameState") -> bool:
+def _free_movement(state: Position) -> bool:
     """A movement phase's own decision, its list not yet worked out for this position."""
     return (not state.terminal and not state._stack and state.phase.kind == "movement"
             and "legal" not in state._cache)
 
 
-def _end_legal(state: "GameState") -> bool:
+def _end_legal(state: Position) -> bool:
     """Is `end` legal in a free movement phase (no reinforcement that must enter holds it open)?"""
     return not legal_moves.entries_may_be_due(state) or not legal_moves.entries_due(state)
 
 
-def sample_action(state: "GameState", rng: Rng) -> Action:
+def sample_action(state: Position, rng: Rng) -> Action | None:
     """A legal action of `state`, uniformly at random (as rng.choice(state.legal_actions()) would draw)."""
     if _choosing_hex(state):
         return _sample_destination(state, rng)
     if _free_combat(state):
         return _sample_target(state, rng)
     if not _free_movement(state):
-        return rng.choice(state.legal_actions())
+        return None
     candidates: list[tuple[str, str | None]] = [("move", uid) for uid in state._movers]
     candidates += [("delay", uid) for uid in state._movers if state.where[uid] == PENDING]
     candidates.append(("end", None))
@@ -70,13 +69,13 @@ def sample_action(state: "GameState", rng: Rng) -> Action:
     raise AssertionError("a movement phase with no legal action")  # `end` or an entry due is always legal
 
 
-def _free_combat(state: "GameState") -> bool:
+def _free_combat(state: Position) -> bool:
     """A combat phase's own decision (a target to attack, or `end`), its list not yet worked out for this position."""
     return (not state.terminal and not state._stack and state.phase.kind == "combat"
             and "legal" not in state._cache)
 
 
-def _sample_target(state: "GameState", rng: Rng) -> Action:
+def _sample_target(state: Position, rng: Rng) -> Action:
     """`attack HEX` or `end`, uniformly: the hexes a unit that may still attack reaches are the candidates, and
     only the one drawn is asked whether some unit may join a battle against it (the game's may_join, duties)."""
     candidates: list[Action | None] = [*battles.target_actions(state, joinable_only=False), None]
@@ -95,13 +94,13 @@ def _sample_target(state: "GameState", rng: Rng) -> Action:
     raise AssertionError("a combat phase with no legal action")  # `end`, or the attack a duty asks for
 
 
-def _choosing_hex(state: "GameState") -> bool:
+def _choosing_hex(state: Position) -> bool:
     """A move's second step (a unit chosen, its destination due), its list not yet worked out for this position."""
     return (not state.terminal and bool(state._stack) and state._stack[-1].__class__ is Moving
             and "legal" not in state._cache and ("legal moves", state._stack[-1].unit) not in state._cache)
 
 
-def _sample_destination(state: "GameState", rng: Rng) -> Action:
+def _sample_destination(state: Position, rng: Rng) -> Action | None:
     """The chosen unit's move, exit or `cancel`, uniformly: drawn from its reach, each tested alone."""
     moves, exits, _, _ = legal_moves.unit_moves(state, state._stack[-1].unit)
     candidates = [*moves, *exits, Action.cancel()]
@@ -115,15 +114,15 @@ def _sample_destination(state: "GameState", rng: Rng) -> Action:
             return action
         refused += 1
         if refused * 2 > len(moves) + len(exits):  # most refused: listing the rest costs less than drawing on
-            return rng.choice(state.legal_actions())
+            return None
     raise AssertionError("a move's second step with no legal action")  # `cancel` is always legal
 
 
-def sample_order(state: "GameState", rng: Rng) -> Action:
+def sample_order(state: Position, rng: Rng) -> Action | None:
     """A legal order of `state`, uniformly at random (as rng.choice(state.legal_orders()) would draw): a move
     or exit given at once, a delay, `end`, or an action of a pending decision."""
     if not _free_movement(state):
-        return rng.choice(state.legal_orders())
+        return None
     # Each mover's candidate orders: its moves and exits before stacking and may_end_move (the reach, kept for
     # the phase), then the delays and `end`. Drawn by weight, each order tested alone, a refused one not drawn again.
     pools: list[tuple[str, tuple[Action, ...]]] = []
@@ -152,5 +151,5 @@ def sample_order(state: "GameState", rng: Rng) -> Action:
             return order
         refused.add((pool, drawn))
         if len(refused) * 2 > total:  # most candidates refused: listing the rest costs less than drawing on
-            return rng.choice(state.legal_orders())
+            return None
     raise AssertionError("a movement phase with no legal order")

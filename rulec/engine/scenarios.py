@@ -16,17 +16,13 @@ scenario does not allow, are refused before the game starts.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 from rulec.diagnostics import did_you_mean
 from rulec.engine import victory
-from rulec.engine.statuses import PENDING
+from rulec.engine.position import Position
+from rulec.engine.statuses import NEVER, PENDING  # NEVER: scenarios.NEVER to its readers
 from rulec.runtime.model import Arrival, Game, Hex, Unit
-
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
-
-NEVER = 0  # the turn a unit set up by a placement phase is due by movement: none, turns start at 1
 
 
 class ScenarioError(ValueError):
@@ -107,7 +103,7 @@ def first_holders(game: Game, scenario: str | None) -> dict[Hex, str]:
     return holders
 
 
-def prepare(state: "GameState", scenario: str | None) -> None:
+def prepare(state: Position, scenario: str | None) -> None:
     """Place the scenario's start (turn, phase, length, deployment) and its VP; hold free set-up units back."""
     game = state.game
     state.scenario = scenario

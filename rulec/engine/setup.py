@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 
 from rulec.diagnostics import did_you_mean
 from rulec.engine import history, modifiers, phases, scenarios, steps, victory
-from rulec.engine.history import History
-from rulec.engine.markers import MarkerTable
+from rulec.engine.marker_table import MarkerTable
+from rulec.engine.records import History
 from rulec.engine.statuses import ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import tables_for
 from rulec.engine.victory import award_amount

@@ -1,12 +1,14 @@
 """Who stands where, and the stacking limit: the occupants of each hex, the hexes a moving unit may not
 end in, and the units over the limit when it is checked.
 
-A game's `stacking { limit counts checked overstack pass_through_friendly }` (model.StackingRules)
-is read here. Units for which `counts` fails do not count toward the limit (and are never removed
-for over-stacking). A hex is full for a moving unit when one more would be over the limit; with
-`pass_through_friendly` the limit holds only when it is checked (the end of the phase, or of a
-side's movement phase), so a hex is full only if too few of the units already there can still move
-away. Over-stacked units found then are removed one at a time (a Remove frame, decisions.py).
+A game's `stacking { limit counts checked overstack pass_through_friendly moves_end_over_limit }`
+(model.StackingRules) is read here. Units for which `counts` fails do not count toward the limit (and are
+never removed for over-stacking). A hex is full for a moving unit when one more would be over the limit:
+a move never ends there, unless the game lets a move end over the limit while the limit is not yet checked
+(`moves_end_over_limit`: the end of the phase, or of a side's movement phase), and then only while enough
+of the units already there may still move away this phase (they may move now and have somewhere to go:
+legal_moves.may_leave). Over-stacked units found when the limit is checked are removed one at a time
+(a Remove frame, decisions.py).
 
 Speed: the occupants, the full hexes and the uncounted units are worked out once a position
 (GameState._cache); a move, exit or delay patches the occupants, their sides and the full hexes of
@@ -16,17 +18,14 @@ the position before (`carry_over`) rather than working them out again.
 from __future__ import annotations
 
 from itertools import chain
-from typing import TYPE_CHECKING
+from typing import Callable
 
-from rulec.engine import markers
+from rulec.engine.position import Position
 from rulec.engine.statuses import PENDING
 from rulec.runtime.model import Hex
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
-
-def occupants(state: "GameState") -> dict[Hex, list[str]]:
+def occupants(state: Position) -> dict[Hex, list[str]]:
     """Each occupied hex -> the units in it, in the order of state.pos. Do not modify."""
     found = state._cache.get("occupants")
     if found is None:
@@ -37,7 +36,7 @@ def occupants(state: "GameState") -> dict[Hex, list[str]]:
     return found
 
 
-def occupant_sides(state: "GameState") -> dict[Hex, frozenset[str]]:
+def occupant_sides(state: Position) -> dict[Hex, frozenset[str]]:
     """The sides standing in each occupied hex, worked out once a position (occupied, enemy_occupied, ...)."""
     sides = state._cache.get("occupant sides")
     if sides is None:
@@ -47,7 +46,7 @@ def occupant_sides(state: "GameState") -> dict[Hex, frozenset[str]]:
     return sides
 
 
-def occupants_after(state: "GameState", before: dict[Hex, list[str]], uid: str, left: Hex | None,
+def occupants_after(state: Position, before: dict[Hex, list[str]], uid: str, left: Hex | None,
                     to: Hex | None) -> dict[Hex, list[str]]:
     """The occupants once `uid` has moved from `left` to `to` (None: off the map), from those `before`."""
     after = before.copy()
@@ -67,16 +66,16 @@ def occupants_after(state: "GameState", before: dict[Hex, list[str]], uid: str, 
     return after
 
 
-def full_hexes(state: "GameState") -> set[Hex]:
-    """Hexes no moving unit may end its move in (see `may_end`). Do not modify."""
+def full_hexes(state: Position, may_leave: Callable[[str], bool]) -> set[Hex]:
+    """Hexes no moving unit may end its move in (see `may_end`); `may_leave(uid)`: can the unit there still move
+    away this phase (legal_moves.may_leave)? Do not modify."""
     full = state._cache.get("full")
     if full is None:
-        stuck = state.moved | state.locked | markers.forbidden(state, "move")  # units that cannot move away any more
-        full = state._cache["full"] = {h for h, units in occupants(state).items() if crowded(state, units, stuck)}
+        full = state._cache["full"] = {h for h, units in occupants(state).items() if crowded(state, units, may_leave)}
     return full
 
 
-def uncounted(state: "GameState") -> frozenset[str]:
+def uncounted(state: Position) -> frozenset[str]:
     """Units that do not count toward the stacking limit (stacking { counts }), worked out per position, or once
     for the game when the condition reads nothing of the position (model.Expr.reads_position)."""
     counts = state.game.stacking.counts
@@ -86,21 +85,20 @@ def uncounted(state: "GameState") -> frozenset[str]:
         kept = state._for_the_game.get("uncounted")
         if kept is not None and kept[0] is state._units:  # (a unit that loses a step is another: the dict is copied)
             return kept[1]  # every unit's, on the map or not: only those on the map or pending are ever asked about
-        from rulec.engine.context import EngineContext  # context.py reads the occupants through this module
         kept = state._for_the_game["uncounted"] = (state._units, frozenset(
-            uid for uid, unit in state._units.items() if not counts(EngineContext(state, unit))))
+            uid for uid, unit in state._units.items() if not counts(state.context(unit))))
         return kept[1]
     found = state._cache.get("uncounted")
     if found is None:
-        from rulec.engine.context import EngineContext
         found = state._cache["uncounted"] = frozenset(
             uid for uid in chain(state.pos, (u for u, w in state.where.items() if w == PENDING))
-            if not counts(EngineContext(state, state._units[uid])))
+            if not counts(state.context(state._units[uid])))
     return found
 
 
-def crowded(state: "GameState", units: list[str], stuck: set[str]) -> bool:
-    """Is a hex holding `units` full for a moving unit, given the units that cannot move away?"""
+def crowded(state: Position, units: list[str], may_leave: Callable[[str], bool]) -> bool:
+    """Is a hex holding `units` full for a moving unit? Over the limit with one more, unless the game lets a move
+    end over the limit (stacking { moves_end_over_limit }) and enough of `units` may still move away."""
     rules = state.game.stacking
     if rules.counts is not None:
         free = uncounted(state)
@@ -108,18 +106,17 @@ def crowded(state: "GameState", units: list[str], stuck: set[str]) -> bool:
     over = len(units) + 1 - rules.limit
     if over <= 0:
         return False
-    if not rules.pass_through_friendly:
+    if not rules.moves_end_over_limit:
         return True
-    if len(units) == 1:
-        return units[0] in stuck
-    return len(units) - len(stuck.intersection(units)) < over
+    return sum(1 for u in units if may_leave(u)) < over
 
 
-def may_end(state: "GameState", uid: str | None, h: Hex) -> bool:
+def may_end(state: Position, uid: str | None, h: Hex, may_leave: Callable[[str], bool]) -> bool:
     """May this unit end its move in `h`?
 
-    Within the limit, yes. Over it, only when the limit is checked at the end of
-    the phase and enough of the units already there can still move away.
+    Within the limit, yes. Over it, only when the game lets a move end over the limit
+    (stacking { moves_end_over_limit }) and enough of the units already there may still
+    move away this phase (`may_leave`: they may move now and have somewhere to go).
     """
     free = uncounted(state)
     if uid in free:
@@ -128,14 +125,12 @@ def may_end(state: "GameState", uid: str | None, h: Hex) -> bool:
     over = len(others) + 1 - state.game.stacking.limit
     if over <= 0:
         return True
-    if not state.game.stacking.pass_through_friendly:
+    if not state.game.stacking.moves_end_over_limit:
         return False
-    held = markers.forbidden(state, "move")
-    movable = [u for u in others if u not in state.moved and u not in state.locked and u not in held]
-    return len(movable) >= over
+    return sum(1 for u in others if may_leave(u)) >= over
 
 
-def overstacked_units(state: "GameState") -> list[str]:
+def overstacked_units(state: Position) -> list[str]:
     """The units in hexes over the limit, in game-file order: with the limit checked at the end of a side's
     movement phase, that side's only (the enemy's wait for theirs)."""
     limit = state.game.stacking.limit
@@ -149,7 +144,8 @@ def overstacked_units(state: "GameState") -> list[str]:
     return sorted(units, key=order.__getitem__)
 
 
-def carry_over(state: "GameState", before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
+def carry_over(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None,
+               may_leave: Callable[[str], bool]) -> None:
     """After a move, exit or delay: patch what it changed in the cached stacking of the position
     `before` (its cache: the occupants, the sides in each hex, the full hexes), rather than work it out
     again (the phase goes on, only `uid` moved)."""
@@ -172,21 +168,21 @@ def carry_over(state: "GameState", before: dict, uid: str, left: Hex | None, ent
                         sides.pop(h, None)
         state._cache["occupant sides"] = sides
     full = before.get("full")
-    if full is None:
+    # Where friends may not be passed through, a move changes what the others may reach: worked out again.
+    if full is None or not state.game.stacking.pass_through_friendly:
         return
     if left is not None or entered is not None:
         full = set(full)
-        stuck = state.moved | state.locked | markers.forbidden(state, "move")
         for h in (left, entered):
             if h is not None:
-                if h in found and crowded(state, found[h], stuck):
+                if h in found and crowded(state, found[h], may_leave):
                     full.add(h)
                 else:
                     full.discard(h)
     state._cache["full"] = full
 
 
-def carry_obstacles(state: "GameState", before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
+def carry_obstacles(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
     """After `uid` moved (carry_over): what its own side's units meet on the map is as it was, but for the mover
     itself: the enemies' hexes and zones of control kept, its side's hexes patched at the two hexes it changed."""
     side = state._units[uid].side

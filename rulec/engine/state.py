@@ -25,26 +25,25 @@ sides), and for decisions within a phase decisions.py and the modules it wires t
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import chain
 from typing import Iterable
 
 from rulec.diagnostics import did_you_mean
-from rulec.engine import battles, changes, legal_moves, markers, phases, placement, sampling, scenarios, setup, stacking, steps
+from rulec.engine import (battles, changes, duties, legal_moves, markers, modifiers, phases, placement, procedures, sampling,
+                          setup, stacking, steps)
 from rulec.engine import combat as fight
-from rulec.engine import duties, modifiers
 from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, PLACE, RESOLVE, WITH, Action, ActionSyntaxError,
                                   IllegalAction, expand, format_action, parse_words)
-from rulec.engine.battles import BattleReport
+from rulec.engine.context import EngineContext
 from rulec.engine.decisions import HANDLERS
 from rulec.engine.explain import why_illegal
-from rulec.engine.frames import Advance, Declare, Frame, Moving, Remove, Retreat, Roll
-from rulec.engine.history import History
-from rulec.engine.markers import MarkerTable
-from rulec.engine.setup import UnknownOption  # new_game raises it (exported with it)
+from rulec.engine.frames import Advance, Declare, Moving, Remove, Retreat, Roll
+from rulec.engine.movement import costs_of
+from rulec.engine.position import Position
+from rulec.engine.records import Outcome
+from rulec.engine.setup import UnknownOption  # noqa: F401 (new_game raises it: exported with it)
 from rulec.engine.statuses import ELIMINATED, EXITED, PENDING
-from rulec.engine.tables import Tables
-from rulec.engine.victory import Outcome, VpEntry, outcome_of
-from rulec.runtime.model import Game, Hex, Modifier, Phase, Unit
+from rulec.engine.victory import outcome_of
+from rulec.runtime.model import Game, Hex, Unit
 
 CHANCE = -1
 TERMINAL = -4
@@ -73,89 +72,10 @@ def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario
     return state
 
 
-class GameState:
+class GameState(Position):
     """One position of a map game; see the module docstring. Build it with `new_game`."""
 
-    # ------------------------------------------------------------ the data (filled in by setup.set_up)
-    game: Game
-    options: tuple[str, ...]
-    seed: int
-    tables: Tables  # everything fixed about the game, shared by all its states (tables.py)
-    players: tuple[str, ...]
-    # set by scenarios.prepare: the scenario played, the last turn, deployment phases still to come
-    # before the start phase, and a placement phase's points left (None: it counts none)
-    scenario: str | None
-    last_turn: int
-    _prelude: tuple[int, ...]
-    points_left: int | None
-    turn: int
-    phase_index: int
-    terminal: bool
-    decided: Outcome | None  # the result of a sudden death that ended the game
-    vp: dict[str, int]
-    vp_log: list[VpEntry]
-    _history: list[Action]  # the actions played, in order
-    # The modifiers in play with these options: changing strength, allowance; of battles (modifiers.py).
-    _modifiers: tuple[tuple[Modifier, ...], tuple[Modifier, ...], tuple[Modifier, ...]]
-    _folded_traces: dict  # (trace, side) -> the hexes its map conditions let through (traces.py); shared by clones
-    _for_the_game: dict  # answers that hold in every position (stacking's uncounted units); shared by clones
-
-    # the units: variant counters an option chose at set-up (unit -> the variant it plays as); the units as they
-    # start with this scenario and options (shared by clones); each as it plays now, and the steps it lost (steps.py)
-    variants: dict[str, str]
-    _setup_units: dict[str, Unit]
-    _units: dict[str, Unit]
-    lost_steps: dict[str, int]
-    pos: dict[str, Hex]  # units on the map -> their hex
-    where: dict[str, str]  # every unit -> its status (statuses.py)
-    due: dict[str, int | None]  # pending units -> the turn they are due (None: any turn)
-    exited_from: dict[str, Hex]  # units that left the map -> the hex they left it from
-    holders: dict[Hex, str]  # objectives -> the side holding them
-    granted: dict[tuple[str, Hex], int]  # ('holds' award, hex) -> the VP it gave its holder
-    markers: MarkerTable  # markers on units and hexes (markers.py)
-    past: History  # what each unit did, by phase (history.py)
-
-    # the phase's bookkeeping (phases.begin_phase)
-    moved: set[str]
-    locked: frozenset[str]  # units held in an enemy zone of control since the movement phase began
-    _movers: tuple[str, ...]  # the units that may move in this movement phase
-    _phase_moves: dict  # what is kept for the movement phase: each unit's moves (legal_moves.py); shared by clones
-    attacked: set[str]
-    defended: set[str]
-    _able_to_attack: dict[str, frozenset[str]]  # side -> its units with the strength and type to attack
-    _phase_attackers: frozenset[str] | None  # a combat phase's `attackers` (procedures.py)
-    _combat_began: tuple[int, int] | None  # (turn, phase index) the last combat phase began
-    _stack: list[Frame]  # pending decisions, the next one last (see frames.py)
-    last_battle: BattleReport | None
-    _cache: dict  # what is known of this position, dropped by apply_action (see rulec/engine/__init__.py)
-
     # ------------------------------------------------------------ basic queries
-    @property
-    def phase(self) -> Phase:
-        return self.game.sequence[self.phase_index]
-
-    @property
-    def positions(self) -> dict[str, Hex]:
-        """Every unit on the map -> its hex (do not modify)."""
-        return self.pos
-
-    def unit(self, uid: str) -> Unit:
-        """The unit as it plays in this game (a variant counter if one was chosen, its current side if it has steps)."""
-        return self._units[uid]
-
-    def status(self, uid: str) -> str:
-        """'map', 'pending' (not yet arrived), 'exited', 'eliminated' or 'unused' (not in this game)."""
-        return self.where[uid]
-
-    def awaiting_placement(self, uid: str) -> bool:
-        """Whether the unit waits off the map for a placement phase (set up free), not for a turn of arrival."""
-        return self.where[uid] == PENDING and self.due.get(uid, -1) == scenarios.NEVER
-
-    def units(self, side: str | None = None, status: str | None = None) -> list[str]:
-        """Unit ids in game-file order, of one side and/or with one status ('map', 'pending', ...)."""
-        return [uid for uid, unit in self._units.items()
-                if (side is None or unit.side == side) and (status is None or self.where[uid] == status)]
-
     def units_at(self, hex: Hex) -> list[str]:
         return list(stacking.occupants(self).get(hex, ()))
 
@@ -170,9 +90,6 @@ class GameState:
     def arrival_turn(self, uid: str) -> int | None:
         """The turn a pending unit is now due (after delays); None: any turn."""
         return self.due.get(uid)
-
-    def unit_name(self, uid: str) -> str:
-        return self.tables.short_name[uid]
 
     def steps_left(self, uid: str) -> int:
         """How many steps the unit has left (0 once it is off the map for good)."""
@@ -194,12 +111,13 @@ class GameState:
     def is_chance_node(self) -> bool:
         return bool(self._stack) and self._stack[-1].__class__ is Roll and not self.terminal
 
-    # ------------------------------------------------------------ pending decisions (read-only views)
-    @property
-    def pending(self) -> Frame | None:
-        """The decision due now, if it is not the phase's own (a battle being declared, a retreat, ...)."""
-        return self._stack[-1] if self._stack else None
+    def context(self, unit: Unit | None = None, marking: tuple[str | None, tuple[int, int]] | None = None) -> EngineContext:
+        return EngineContext(self, unit, marking)
 
+    def run_game_hooks(self, event: str, unit: Unit | None = None) -> None:
+        procedures.run_game_hooks(self, event, unit)
+
+    # ------------------------------------------------------------ pending decisions (read-only views)
     @property
     def battle(self) -> Roll | None:
         """The battle waiting for its die roll (its `.odds`, `.battle`), if one is."""
@@ -255,21 +173,6 @@ class GameState:
         puzzles and scenario editors.
         """
         return setup.arrange(self, units, turn=turn, phase=phase)
-
-    def clone(self) -> "GameState":
-        other = GameState.__new__(GameState)
-        other.__dict__.update(self.__dict__)
-        for name in ("vp", "pos", "where", "due", "holders", "granted", "lost_steps", "exited_from"):
-            setattr(other, name, dict(getattr(self, name)))
-        for name in ("moved", "attacked", "defended"):
-            setattr(other, name, set(getattr(self, name)))
-        other.markers = self.markers.copy()
-        self.past.owner = None  # shared: whichever changes it first copies it
-        other.past = self.past
-        other._stack = list(self._stack)
-        other.vp_log = list(self.vp_log)
-        other._history = list(self._history)
-        return other
 
     # ------------------------------------------------------------ markers (for hooks, scenarios and tests)
     def mark(self, target: str, marker: str) -> None:
@@ -363,11 +266,13 @@ class GameState:
     def sample_legal_action(self, rng) -> Action:
         """A legal action drawn uniformly at random with `rng` (a random.Random): the distribution of
         rng.choice(self.legal_actions()), without listing every action where a movement phase allows (sampling.py)."""
-        return sampling.sample_action(self, rng)
+        drawn = sampling.sample_action(self, rng)
+        return drawn if drawn is not None else rng.choice(self.legal_actions())
 
     def sample_legal_order(self, rng) -> Action:
         """A legal order drawn uniformly at random: the distribution of rng.choice(self.legal_orders()) (sampling.py)."""
-        return sampling.sample_order(self, rng)
+        drawn = sampling.sample_order(self, rng)
+        return drawn if drawn is not None else rng.choice(self.legal_orders())
 
     def is_legal(self, action: Action) -> bool:
         """May `action` be played now? True for the listed actions, and for orders that do two steps at once
@@ -390,11 +295,15 @@ class GameState:
         The cheapest path's cost; a river crossing (which uses every MP) costs the whole
         allowance, and a unit placed anywhere spends none. Worked out only when asked.
         """
-        return legal_moves.move_cost(self, uid, hex)
+        if not self.is_legal(Action.move(uid, hex)):
+            return None
+        return legal_moves.search_moves(self, uid, costs_of).destinations.get(hex)
 
     def exit_cost(self, uid: str, edge: str) -> int | Fraction | None:
         """The MP `uid` would spend to leave the map by `edge` now (the step off included), or None if it cannot."""
-        return legal_moves.exit_cost(self, uid, edge)
+        if not self.is_legal(Action.exit(uid, edge)):
+            return None
+        return legal_moves.search_moves(self, uid, costs_of).exits.get(edge)
 
     def may_end_phase(self) -> bool | None:
         """Is `end` among the legal actions, when that is known without listing them all (an AI looking ahead asks of
@@ -441,24 +350,6 @@ class GameState:
         return actions
 
     # ------------------------------------------------------------ zones of control, allowances, odds
-    def enemy_zoc(self, side: str) -> frozenset[Hex]:
-        """The hexes in the zone of control of `side`'s enemies."""
-        key = ("zoc", side)
-        zoc = self._cache.get(key)
-        if zoc is None:
-            zoc_into, typed, units = self.tables.zoc_into, self.tables.zoc_into_typed, self._units
-            zoc = self._cache[key] = frozenset(chain.from_iterable(
-                [typed.get(units[uid].type, zoc_into)[h] for uid, h in self.pos.items() if units[uid].side != side]))
-        return zoc
-
-    def _enemy_occupied(self, side: str) -> frozenset[Hex]:
-        """The hexes where enemies of `side` stand."""
-        key = ("enemy", side)
-        hexes = self._cache.get(key)
-        if hexes is None:
-            hexes = self._cache[key] = frozenset(h for uid, h in self.pos.items() if self._units[uid].side != side)
-        return hexes
-
     def allowance(self, uid: str) -> int:
         """The MP a unit may spend now: its movement allowance through the game's unit modifiers."""
         return modifiers.allowance(self, uid)
@@ -533,7 +424,7 @@ class GameState:
         # A move, exit or delay changed where one unit stands, unless a hook it ran moved or eliminated others
         # (changes.relocate and eliminate drop the cache: `fresh` is gone): patch what it changed, keep the rest.
         if (kind == MOVE or kind == EXIT or kind == DELAY) and during is fresh:
-            stacking.carry_over(self, before, action.unit, left, action.hex)
+            stacking.carry_over(self, before, action.unit, left, action.hex, lambda u: legal_moves.may_leave(self, u))
             stacking.carry_obstacles(self, before, action.unit, left, action.hex)
         if kind in _IN_PLACE:  # every unit stands where it stood: what depends on that alone still holds
             kept = _WHERE_UNITS_STAND | _TRACES if kind in _DECLARING else _WHERE_UNITS_STAND
@@ -576,6 +467,8 @@ class GameState:
         kind = action.kind
         if kind in (MOVE, EXIT, CANCEL) and legal_moves.free_to_move(self):
             return legal_moves.is_legal_move(self, action)  # the common case: the one unit's moves, not every action
+        if kind == ATTACK and not action.units and not self._stack and not self.terminal and self.phase.kind == "combat":
+            return battles.may_attack(self, action.hex)  # the one target's, not every legal action
         if kind == PLACE and action.hex is not None and not self._stack and not self.terminal:
             return placement.may_place(self, action.unit, action.hex)  # both steps in one order (not listed)
         if kind == END and not self._stack:

@@ -13,12 +13,23 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, Protocol
 
 from rulec.runtime.model import Expr, Game, Hex, MovementMode, hexside_key
 
-if TYPE_CHECKING:
-    from rulec.engine.tables import Tables
+
+class MapIndex(Protocol):
+    """What building a unit type's costs reads of the game's tables (tables.Tables, which builds them)."""
+
+    game: Game
+    hexes: tuple[Hex, ...]
+    neighbours: dict[Hex, tuple[Hex, ...]]
+    edges_of: dict[Hex, tuple[str, ...]]
+    numbered: tuple[Hex, ...]
+    index: dict[Hex, int]
+    index_bit: list
+
+    def hexsides_of(self, types: tuple[str, ...]) -> frozenset[str]: ...
 
 # A move cost that marks a hex or hexside as impassable.
 IMPASSABLE = 10**6
@@ -85,7 +96,7 @@ def resolver(expressions: tuple[Expr, ...], values: tuple) -> Cost:
     return cost
 
 
-def build_step_costs(tables: "Tables", unit_type: str | None, cost: Cost) -> StepCosts:
+def build_step_costs(tables: MapIndex, unit_type: str | None, cost: Cost) -> StepCosts:
     """The step costs for units of `unit_type` (None: the chart's own), each cost field read by `cost`."""
     game = tables.game
     gmap = game.map
@@ -122,7 +133,7 @@ def build_step_costs(tables: "Tables", unit_type: str | None, cost: Cost) -> Ste
     )
 
 
-def build_mode_costs(tables: "Tables", mode: MovementMode, value: float) -> StepCosts:
+def build_mode_costs(tables: MapIndex, mode: MovementMode, value: float) -> StepCosts:
     """The step costs of a move in `mode` when a step along its network costs `value` MP: the network's
     hexsides only (no river rule, no exit), in whole units of 1/per_mp MP. A value of 0 or less: no step."""
     fraction = Fraction(value).limit_denominator(1000) if value > 0 else None

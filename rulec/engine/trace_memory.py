@@ -14,13 +14,12 @@ sides_at, enemy_zoc, controller), so the answer is the one a search from scratch
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from rulec.engine import stacking
+from rulec.engine.position import Position
 from rulec.runtime.model import Hex
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
 Step = tuple[Hex, Hex]
 
@@ -39,15 +38,15 @@ class TraceValues:
 
 # How each fact a condition may read (functions.HEX_FACTS) is taken from a position, and which hexes differ
 # between two of them. The readers are those of the EngineContext: sides_at, enemy_zoc(side), controller.
-def _occupants(state: "GameState") -> Any:
+def _occupants(state: Position) -> Any:
     return stacking.occupant_sides(state)  # made once a position, never changed: kept as it is
 
 
-def _zoc(state: "GameState") -> Any:
+def _zoc(state: Position) -> Any:
     return {side: state.enemy_zoc(side) for side in state.game.sides}
 
 
-def _holders(state: "GameState") -> Any:
+def _holders(state: Position) -> Any:
     return dict(state.holders)  # changed in place by the actions: copied
 
 
@@ -59,14 +58,14 @@ def _zoc_changes(before: dict, after: dict) -> set[Hex]:
     return set().union(*(before[side] ^ after[side] for side in after))
 
 
-FACTS: dict[str, tuple[Callable[["GameState"], Any], Callable[[Any, Any], set[Hex]]]] = {
+FACTS: dict[str, tuple[Callable[[Position], Any], Callable[[Any, Any], set[Hex]]]] = {
     "occupants": (_occupants, _mapping_changes),
     "zoc": (_zoc, _zoc_changes),
     "holders": (_holders, _mapping_changes),
 }
 
 
-def values_for(state: "GameState", trace_id: str, side: str, reads: tuple[str, ...] | None,
+def values_for(state: Position, trace_id: str, side: str, reads: tuple[str, ...] | None,
                neighbours: dict[Hex, tuple[Hex, ...]], ask: Any) -> TraceValues:
     """The answers to start a search with: those kept for the trace and side, brought up to this position by
     asking again where its facts changed (`reached` kept when no answer changed); fresh ones when the trace's

@@ -18,16 +18,14 @@ from the answers of the last one where the trace's conditions allow it
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from rulec.engine.position import Position
 from rulec.engine.trace_memory import TraceValues, values_for
 from rulec.runtime.model import Hex, Trace
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
-
-def traced_hexes(state: "GameState", trace_id: str, side: str, context_of: Any) -> frozenset[Hex]:
+def traced_hexes(state: Position, trace_id: str, side: str, context_of: Any) -> frozenset[Hex]:
     """Every hex `side`'s trace `trace_id` reaches in this position (kept for the position);
     `context_of` makes an EngineContext of a state, for the trace's conditions (only when it must search)."""
     key = ("trace", trace_id, side)
@@ -37,7 +35,7 @@ def traced_hexes(state: "GameState", trace_id: str, side: str, context_of: Any) 
     return found
 
 
-def traced_hexes_without(state: "GameState", trace_id: str, side: str, gone: frozenset[str],
+def traced_hexes_without(state: Position, trace_id: str, side: str, gone: frozenset[str],
                          context_of: Any) -> frozenset[Hex]:
     """Every hex `side`'s trace would reach were the units `gone` off the map (traced_without): the search on
     a copy of the position without them, kept apart from the position's own traces; `context_of` makes an
@@ -53,7 +51,7 @@ def traced_hexes_without(state: "GameState", trace_id: str, side: str, gone: fro
     return found
 
 
-def search(state: "GameState", trace: Trace, side: str, context: Any) -> frozenset[Hex]:
+def search(state: Position, trace: Trace, side: str, context: Any) -> frozenset[Hex]:
     """The hexes the trace reaches; its conditions asked again only where the position changed since they were
     last asked in the game, when they read the position only at their hex (trace_memory.py)."""
     ask = _Ask(trace, side, context)
@@ -89,7 +87,7 @@ class _Ask:
         return self._across is None or self.holds(self._across, n, h)
 
 
-def _spread(state: "GameState", trace: Trace, side: str, values: TraceValues, ask: _Ask) -> frozenset[Hex]:
+def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: _Ask) -> frozenset[Hex]:
     """The breadth-first search, from the side's sources not lost, at most `max_length` steps. A hex is decided
     (`seen`) once it fails `through` or is entered; a hex refused one step (`across`) may be entered by another.
     The answers of the position's conditions are taken from `values` when there, else asked and put there."""

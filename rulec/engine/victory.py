@@ -8,10 +8,10 @@ that holds when it is checked ends the game at once with its winner.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Sequence
 
 from rulec.engine.context import EngineContext
+from rulec.engine.records import Outcome, VpEntry
 from rulec.runtime.context import ContextBase, ranked_scores
 from rulec.runtime.model import Award, Game, SuddenDeath, Unit, VictoryLevel
 
@@ -20,27 +20,6 @@ if TYPE_CHECKING:
 
 __all__ = ["VpEntry", "Outcome", "award_amount", "score", "outcome", "outcome_of", "sudden_death",
            "score_game_end"]
-
-
-@dataclass(frozen=True)
-class VpEntry:
-    """One line of the VP log: who scored what, when, and why."""
-
-    turn: int
-    phase: str
-    side: str
-    amount: int
-    source: str  # an award id, or "option:<id>" / "<variant>:<unit id>" (a variant counter chosen at set-up)
-    unit: str | None = None
-    hex: str | None = None
-
-
-@dataclass(frozen=True)
-class Outcome:
-    winner: str | None  # a side id; None for a draw
-    level: str  # the victory level's name, or the draw name
-    margin: float  # VP difference (or ratio) of the leader over the runner-up
-    vp: dict[str, int]
 
 
 def award_amount(state: "GameState", award: Award, unit: Unit | None) -> int:

@@ -327,6 +327,9 @@ class StackingRules:
     limit: int = 1
     checked: Literal["end_of_every_phase", "end_of_movement"] = "end_of_every_phase"
     pass_through_friendly: bool = True
+    # May a unit end its move over the limit while enough of the units already there may still move away this
+    # phase (the limit enforced only when `checked` says)? False: a move never ends over the limit.
+    moves_end_over_limit: bool = False
     overstack: Literal["opponent_chooses_destroyed", "owner_removes"] = "opponent_chooses_destroyed"
     # Which units count toward the limit (about the unit); None: every unit. A unit it fails for is never
     # counted and never removed for overstacking (a fort counter).

@@ -1,0 +1,170 @@
+"""The data of one position of a map game, and the queries every mechanism reads it by.
+
+A position is a handful of flat dicts and sets of strings and ints (where each unit
+is, what has moved or fought this phase, the VP, the markers and the history record)
+and a stack of pending decisions (frames.py), so a copy is cheap. Everything fixed
+about the game lives in the model and in its Tables (tables.py), shared by all positions.
+
+The layers of rulec/engine/, each importing only those below it (tests/test_engine_layers.py):
+    data        statuses, actions, step_costs, sight, rule_cases: names and values
+    tables      tables, movement, combat: what is fixed about a game, and searches over it
+    position    frames, marker_table, records, position: a position's data
+    mechanisms  markers, stacking, traces, context, modifiers, legal_moves, battles, ...: functions of the
+                tables and a position, each importing only the mechanisms it builds on
+    decisions   decisions, phases, setup, sampling, explain: the decisions of a phase, wired together
+    façade      state (GameState: the public API), conformance
+Compiled expressions read a position through an evaluation context (context.py), a mechanism that
+itself reads markers, stacking and traces: the few mechanisms below it that must evaluate an expression
+(a marker's expiry, stacking's `counts`) ask the position for a context (`Position.context`), and a
+change that runs the game's hooks asks it to run them (`Position.run_game_hooks`); the façade provides both.
+"""
+
+from __future__ import annotations
+
+from itertools import chain
+from typing import TYPE_CHECKING, Any
+
+from rulec.engine.statuses import NEVER, PENDING
+from rulec.runtime.model import Game, Hex, Modifier, Phase, Unit
+
+if TYPE_CHECKING:
+    from rulec.engine.actions import Action
+    from rulec.engine.frames import Frame
+    from rulec.engine.marker_table import MarkerTable
+    from rulec.engine.records import BattleReport, History, Outcome, VpEntry
+    from rulec.engine.tables import Tables
+
+
+class Position:
+    """One position's data (declared here, filled in by setup.set_up) and its basic queries; GameState
+    (state.py) is the public API over it."""
+
+    # ------------------------------------------------------------ the data (filled in by setup.set_up)
+    game: Game
+    options: tuple[str, ...]
+    seed: int
+    tables: Tables  # everything fixed about the game, shared by all its states (tables.py)
+    players: tuple[str, ...]
+    # set by scenarios.prepare: the scenario played, the last turn, deployment phases still to come
+    # before the start phase, and a placement phase's points left (None: it counts none)
+    scenario: str | None
+    last_turn: int
+    _prelude: tuple[int, ...]
+    points_left: int | None
+    turn: int
+    phase_index: int
+    terminal: bool
+    decided: Outcome | None  # the result of a sudden death that ended the game
+    vp: dict[str, int]
+    vp_log: list[VpEntry]
+    _history: list[Action]  # the actions played, in order
+    # The modifiers in play with these options: changing strength, allowance; of battles (modifiers.py).
+    _modifiers: tuple[tuple[Modifier, ...], tuple[Modifier, ...], tuple[Modifier, ...]]
+    _folded_traces: dict  # (trace, side) -> the hexes its map conditions let through (traces.py); shared by clones
+    _for_the_game: dict  # answers that hold in every position (stacking's uncounted units); shared by clones
+
+    # the units: variant counters an option chose at set-up (unit -> the variant it plays as); the units as they
+    # start with this scenario and options (shared by clones); each as it plays now, and the steps it lost (steps.py)
+    variants: dict[str, str]
+    _setup_units: dict[str, Unit]
+    _units: dict[str, Unit]
+    lost_steps: dict[str, int]
+    pos: dict[str, Hex]  # units on the map -> their hex
+    where: dict[str, str]  # every unit -> its status (statuses.py)
+    due: dict[str, int | None]  # pending units -> the turn they are due (None: any turn)
+    exited_from: dict[str, Hex]  # units that left the map -> the hex they left it from
+    holders: dict[Hex, str]  # objectives -> the side holding them
+    granted: dict[tuple[str, Hex], int]  # ('holds' award, hex) -> the VP it gave its holder
+    markers: MarkerTable  # markers on units and hexes (markers.py)
+    past: History  # what each unit did, by phase (history.py)
+
+    # the phase's bookkeeping (phases.begin_phase)
+    moved: set[str]
+    locked: frozenset[str]  # units held in an enemy zone of control since the movement phase began
+    _movers: tuple[str, ...]  # the units that may move in this movement phase
+    _phase_moves: dict  # what is kept for the movement phase: each unit's moves (legal_moves.py); shared by clones
+    attacked: set[str]
+    defended: set[str]
+    _able_to_attack: dict[str, frozenset[str]]  # side -> its units with the strength and type to attack
+    _phase_attackers: frozenset[str] | None  # a combat phase's `attackers` (procedures.py)
+    _combat_began: tuple[int, int] | None  # (turn, phase index) the last combat phase began
+    _stack: list[Frame]  # pending decisions, the next one last (see frames.py)
+    last_battle: BattleReport | None
+    _cache: dict  # what is known of this position, dropped by apply_action (see rulec/engine/__init__.py)
+
+    # ------------------------------------------------------------ basic queries
+    @property
+    def phase(self) -> Phase:
+        return self.game.sequence[self.phase_index]
+
+    @property
+    def positions(self) -> dict[str, Hex]:
+        """Every unit on the map -> its hex (do not modify)."""
+        return self.pos
+
+    def unit(self, uid: str) -> Unit:
+        """The unit as it plays in this game (a variant counter if one was chosen, its current side if it has steps)."""
+        return self._units[uid]
+
+    def status(self, uid: str) -> str:
+        """'map', 'pending' (not yet arrived), 'exited', 'eliminated' or 'unused' (not in this game)."""
+        return self.where[uid]
+
+    def awaiting_placement(self, uid: str) -> bool:
+        """Whether the unit waits off the map for a placement phase (set up free), not for a turn of arrival."""
+        return self.where[uid] == PENDING and self.due.get(uid, -1) == NEVER
+
+    def units(self, side: str | None = None, status: str | None = None) -> list[str]:
+        """Unit ids in game-file order, of one side and/or with one status ('map', 'pending', ...)."""
+        return [uid for uid, unit in self._units.items()
+                if (side is None or unit.side == side) and (status is None or self.where[uid] == status)]
+
+    def unit_name(self, uid: str) -> str:
+        return self.tables.short_name[uid]
+
+    def enemy_zoc(self, side: str) -> frozenset[Hex]:
+        """The hexes in the zone of control of `side`'s enemies."""
+        key = ("zoc", side)
+        zoc = self._cache.get(key)
+        if zoc is None:
+            zoc_into, typed, units = self.tables.zoc_into, self.tables.zoc_into_typed, self._units
+            zoc = self._cache[key] = frozenset(chain.from_iterable(
+                [typed.get(units[uid].type, zoc_into)[h] for uid, h in self.pos.items() if units[uid].side != side]))
+        return zoc
+
+    def _enemy_occupied(self, side: str) -> frozenset[Hex]:
+        """The hexes where enemies of `side` stand."""
+        key = ("enemy", side)
+        hexes = self._cache.get(key)
+        if hexes is None:
+            hexes = self._cache[key] = frozenset(h for uid, h in self.pos.items() if self._units[uid].side != side)
+        return hexes
+
+    @property
+    def pending(self) -> Frame | None:
+        """The decision due now, if it is not the phase's own (a battle being declared, a retreat, ...)."""
+        return self._stack[-1] if self._stack else None
+
+    def clone(self) -> "Position":
+        other = type(self).__new__(type(self))  # a GameState's clone is a GameState
+        other.__dict__.update(self.__dict__)
+        for name in ("vp", "pos", "where", "due", "holders", "granted", "lost_steps", "exited_from"):
+            setattr(other, name, dict(getattr(self, name)))
+        for name in ("moved", "attacked", "defended"):
+            setattr(other, name, set(getattr(self, name)))
+        other.markers = self.markers.copy()
+        self.past.owner = None  # shared: whichever changes it first copies it
+        other.past = self.past
+        other._stack = list(self._stack)
+        other.vp_log = list(self.vp_log)
+        other._history = list(self._history)
+        return other
+
+    # ------------------------------------------------------------ provided by the façade (state.py)
+    def context(self, unit: Unit | None = None, marking: tuple[str | None, tuple[int, int]] | None = None) -> Any:
+        """An evaluation context of this position for compiled expressions (context.EngineContext)."""
+        raise NotImplementedError
+
+    def run_game_hooks(self, event: str, unit: Unit | None = None) -> None:
+        """Run the game's hooks for `event` (unit_exited, unit_eliminated) about `unit` (procedures.py)."""
+        raise NotImplementedError
