@@ -55,6 +55,8 @@ def begin_phase(state: Position) -> bool:
     if phase.kind == "movement":
         # The units that may move in this phase: on the map or waiting to arrive as it begins.
         state._movers = procedures.movers(state, phase)
+        # those waiting to arrive as it begins: no unit on the map goes back to waiting (sampling's candidates)
+        state._phase_moves["arriving"] = tuple(u for u in state._movers if state.where[u] == PENDING)
         state.moved = set()
         if state.game.movement.zoc_locks_start:
             zoc, bit, units = legal_moves.obstacles(state, phase.side)[1], state.tables.hex_bit, state._units

@@ -16,7 +16,7 @@ candidates illegal) they answer None, and GameState draws from the list.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from rulec.engine import battles, duties, legal_moves
 from rulec.engine.actions import CANCEL, DELAY, Action
@@ -28,7 +28,7 @@ from rulec.engine.statuses import PENDING
 class Rng(Protocol):
     def randrange(self, stop: int) -> int: ...
 
-    def choice(self, seq: Any) -> Any: ...
+    def shuffle(self, seq: list) -> None: ...
 
 
 def _free_movement(state: Position) -> bool:
@@ -50,23 +50,51 @@ def sample_action(state: Position, rng: Rng) -> Action | None:
         return _sample_target(state, rng)
     if not _free_movement(state):
         return None
-    candidates: list[tuple[str, str | None]] = [("move", uid) for uid in state._movers]
-    candidates += [("delay", uid) for uid in state._movers if state.where[uid] == PENDING]
-    candidates.append(("end", None))
-    while candidates:
-        index = rng.randrange(len(candidates))
-        kind, uid = candidates[index]
-        candidates[index] = candidates[-1]
-        candidates.pop()
-        if kind == "end":
-            if _end_legal(state):
-                return Action.end()
-        elif kind == "move":
-            if legal_moves.may_move_now(state, uid) and legal_moves.has_move(state, uid):
-                return Action.move(uid)
-        elif legal_moves.may_move_now(state, uid) and legal_moves.may_delay(state, uid):
-            return state.tables.delay_action(uid)
+    # The candidates, by index (no list of them is built): `move UNIT` for each mover, `delay UNIT` for each
+    # mover waiting to arrive as the phase began, then `end`; each drawn once at most.
+    movers = state._movers
+    arriving = state._phase_moves.get("arriving")
+    if arriving is None:
+        arriving = tuple(u for u in movers if state.where[u] == PENDING)
+    total = len(movers) + len(arriving) + 1
+    drawn: set[int] = set()
+    while len(drawn) < total:
+        if len(drawn) * 2 > total:  # most already drawn: the rest in a random order rather than drawing on
+            return _first_legal(state, movers, arriving, [i for i in range(total) if i not in drawn], rng)
+        index = rng.randrange(total)
+        if index in drawn:
+            continue
+        drawn.add(index)
+        action = _candidate(state, movers, arriving, index)
+        if action is not None:
+            return action
     raise AssertionError("a movement phase with no legal action")  # `end` or an entry due is always legal
+
+
+def _candidate(state: Position, movers: tuple[str, ...], arriving: tuple[str, ...], index: int) -> Action | None:
+    """The movement phase's candidate `index` (see sample_action) if it is legal now, else None."""
+    if index < len(movers):
+        uid = movers[index]
+        if legal_moves.may_move_now(state, uid) and legal_moves.has_move(state, uid):
+            return Action.move(uid)
+    elif index < len(movers) + len(arriving):
+        uid = arriving[index - len(movers)]
+        if state.where[uid] == PENDING and legal_moves.may_move_now(state, uid) and legal_moves.may_delay(state, uid):
+            return state.tables.delay_action(uid)
+    elif _end_legal(state):
+        return Action.end()
+    return None
+
+
+def _first_legal(state: Position, movers: tuple[str, ...], arriving: tuple[str, ...], rest: list[int],
+                 rng: Rng) -> Action:
+    """The first legal candidate of `rest` in a random order: as uniform as drawing them one by one."""
+    rng.shuffle(rest)
+    for index in rest:
+        action = _candidate(state, movers, arriving, index)
+        if action is not None:
+            return action
+    raise AssertionError("a movement phase with no legal action")
 
 
 def _free_combat(state: Position) -> bool:
