@@ -5,21 +5,20 @@
         if state.is_chance_node(): ... state.chance_outcomes()
         state.apply_action(state.legal_actions()[0])
 
-A state is a handful of flat dicts and sets of strings and ints (where each unit
-is, what has moved or fought this phase, the VP, the markers of markers.py and the
-history record of history.py) and a stack of pending decisions
-(frames.py: a battle being declared, its die roll, retreats, losses, the advance),
-so `clone` is cheap. Everything
-fixed about the game lives in the model and in `tables_for(game)`, shared by all
-states. Facts about one game come from the model only; this module names none.
+A state is a position (position.py: a handful of flat dicts and sets of strings and ints, and
+a stack of pending decisions, so `clone` is cheap) with the public API over it. Everything fixed
+about the game lives in the model and in `tables_for(game)`, shared by all states. Facts about
+one game come from the model only; this module names none.
 
-This module holds the state's data (declared in GameState's class body), its public API
-(most of it thin methods over the modules that do the work), the list of legal actions
-by kind of decision, and apply_action: which checks an action, hands it to the module of
-its job and keeps what is still known of the position. The work itself, in the order of
-play: setup.py (a new game), phases.py (the sequence of play), legal_moves.py (who may move
-where), stacking.py, changes.py (what a move or an elimination changes), steps.py (reduced
-sides), and for decisions within a phase decisions.py and the modules it wires together.
+This module holds the public API (most of it thin methods over the modules that do the work),
+the list of legal actions by kind of decision, and apply_action: which checks an action (for
+the one action, not by listing every legal one, where its kind allows), hands it to the module
+of its job and keeps what it did not change. The work itself, in the order of play: setup.py
+(a new game), phases.py (the sequence of play), legal_moves.py (who may move where),
+stacking.py, changes.py (what a move or an elimination changes), steps.py (reduced sides), and
+for decisions within a phase decisions.py and the modules it wires together; sampling.py draws
+a legal action without listing them all. It provides what the mechanisms below it ask of a
+position but may not import: an evaluation context, and running the game's hooks.
 """
 
 from __future__ import annotations
