@@ -39,6 +39,7 @@ from rulec.engine import Action
 from rulec.engine.rule_cases import rule_case
 from rulec.players.saves import SCHEMA, SavedGame, game_hash
 from rulec.web.battle import BattleRequestError, fight
+from rulec.web.headers import SecurityHeaders
 from rulec.web.page import board_page, index_page, map_less_page
 from rulec.web.session import GameSession, Registry, SessionError, load_session, new_session
 from rulec.web.view import hex_info, odds_view, position_view
@@ -258,5 +259,6 @@ def create_app(games: dict[str, Any]) -> Starlette:
     app = Starlette(routes=routes, exception_handlers={
         SessionError: session_error, DiagnosticError: diagnostic_error, BodyTooLarge: too_large,
         HTTPException: http_error, Exception: server_error})
+    app.add_middleware(SecurityHeaders)  # a strict Content-Security-Policy on every response
     app.state.registry = registry
     return app

@@ -16,7 +16,7 @@ from rulec.aids import counters_svg, map_svg
 from rulec.aids.environment import environment as aids_environment
 
 _COUNTER_SYMBOLS = """{% import "counter_face.j2" as counter %}
-<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="position:absolute" aria-hidden="true"><defs>
+<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" class="counter-defs" aria-hidden="true"><defs>
 {% for c in faces %}<symbol id="counter-{{ c.unit.id }}-{{ c.version }}" viewBox="0 0 54 54">{{ counter.face(c, symbols) }}</symbol>
 {% endfor %}</defs></svg>"""
 

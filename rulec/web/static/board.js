@@ -36,6 +36,10 @@ async function api(path, method = "GET", body = undefined) {
 async function refresh() { show(await api(replayStep === null ? "" : `?at=${replayStep}`)); }
 
 async function order(text) {
+  if (replayStep !== null) {  // a past position is shown: it is not the game's to play
+    say("replay shows a past position: press \u201cback to the game\u201d to give orders");
+    return;
+  }
   try {
     show(await api("/orders", "POST", {order: text}));
     say(`ordered: ${text}`, true);
@@ -50,10 +54,36 @@ async function order(text) {
 }
 
 // ------------------------------------------------------------ drawing
+// The counters go under the place names (which the map keeps readable by moving a name below the
+// counters of its hex) and over everything else; only hexes and counters take clicks (board.css).
 function pieces() {
   let layer = mapSvg.querySelector("g#pieces");
-  if (!layer) { layer = document.createElementNS(SVG, "g"); layer.id = "pieces"; mapSvg.appendChild(layer); }
+  if (!layer) {
+    layer = document.createElementNS(SVG, "g"); layer.id = "pieces";
+    mapSvg.insertBefore(layer, mapSvg.querySelector("g.places"));  // no place names: last
+  }
   return layer;
+}
+
+// Each place name's hex: the hex whose centre is nearest the name (printed just below the centre).
+const placeLabels = [...mapSvg.querySelectorAll("g.places text")].map((text) => {
+  const x = parseFloat(text.getAttribute("x")), y = parseFloat(text.getAttribute("y"));
+  let hex = null, best = Infinity;
+  for (const [id, [cx, cy]] of Object.entries(layout.centres)) {
+    const d = (cx - x) ** 2 + (cy - y) ** 2;
+    if (d < best) { best = d; hex = id; }
+  }
+  text.dataset.hex = hex;
+  return {text, hex, y};
+});
+const placeFont = parseFloat(mapSvg.querySelector("g.places")?.getAttribute("font-size") || "0");
+
+function movePlaceNames(stacks, size) {
+  for (const {text, hex, y} of placeLabels) {
+    if (!stacks[hex]) { text.removeAttribute("transform"); continue; }
+    const below = layout.centres[hex][1] + size / 2 + placeFont * 0.85;  // the first line's baseline under the counters
+    text.setAttribute("transform", `translate(0 ${(below - y).toFixed(2)})`);
+  }
 }
 
 function drawUnits() {
@@ -82,6 +112,7 @@ function drawUnits() {
       layer.appendChild(g);
     });
   }
+  movePlaceNames(stacks, size);
 }
 
 function highlight() {
@@ -93,7 +124,7 @@ function highlight() {
   if (!view || replayStep !== null) return;
   for (const action of view.legal) {
     if (!action.hex) continue;
-    const polygon = mapSvg.querySelector(`polygon[data-hex="${action.hex}"]`);
+    const polygon = mapSvg.querySelector(`polygon[data-hex="${CSS.escape(action.hex)}"]`);
     if (!polygon) continue;
     if (selected && action.unit === selected) polygon.classList.add("reach");
     else if (!action.unit && !selected) polygon.classList.add("target");
@@ -119,7 +150,7 @@ function drawZoc() {
   if (!$("show-zoc").checked || !view.zoc) return;
   for (const [side, hexes] of Object.entries(view.zoc)) {
     for (const hex of hexes) {
-      const polygon = mapSvg.querySelector(`polygon[data-hex="${hex}"]`);
+      const polygon = mapSvg.querySelector(`polygon[data-hex="${CSS.escape(hex)}"]`);
       if (polygon && !polygon.classList.contains("reach")) {
         polygon.classList.add("zoc");
         polygon.style.stroke = view.sides[side]?.color || "#000";
@@ -218,8 +249,10 @@ function drawPanel() {
     tray.appendChild(el("div", {}, status === "pending" ? "reinforcements" : status));
     for (const unit of units) {
       const box = el("span", {class: "counter-box", "data-unit": unit.id, title: unit.name});
-      box.innerHTML = `<svg viewBox="0 0 54 54"><use href="#counter-${unit.id}-${unit.face}"/></svg><br>` +
-        `${unit.name}${unit.due ? " T" + unit.due : ""}`;
+      const svg = document.createElementNS(SVG, "svg"); svg.setAttribute("viewBox", "0 0 54 54");
+      const use = document.createElementNS(SVG, "use"); use.setAttribute("href", `#counter-${unit.id}-${unit.face}`);
+      svg.appendChild(use);
+      box.append(svg, el("br"), document.createTextNode(`${unit.name}${unit.due ? " T" + unit.due : ""}`));
       box.addEventListener("click", () => clickUnit(unit.id, null));
       tray.appendChild(box);
     }
@@ -230,6 +263,10 @@ function show(data) {
   view = data;
   if (selected && !view.units.some((u) => u.id === selected)) selected = null;
   document.body.classList.toggle("replaying", replayStep !== null);
+  // While a past step is shown nothing sends orders: the order box and the game's buttons are off.
+  for (const control of document.querySelectorAll("#play-controls button, #order-form input, #order-form button")) {
+    control.disabled = replayStep !== null;
+  }
   drawUnits(); highlight(); drawZoc(); drawPanel(); showCosts();
   document.body.dataset.steps = view.steps;
 }
@@ -362,5 +399,38 @@ async function replayTo(step) {
 $("replay-back").addEventListener("click", () => replayTo((replayStep === null ? view.steps : replayStep) - 1));
 $("replay-forward").addEventListener("click", () => { if (replayStep !== null) replayTo(replayStep + 1); });
 $("replay-exit").addEventListener("click", () => { replayStep = null; refresh(); });
+
+// ------------------------------------------------------------ zoom
+// The map is drawn at `scale` screen pixels per map unit; "fit" shows the whole sheet in the window.
+const sheet = mapSvg.viewBox.baseVal;
+const mapBox = $("map");
+let fitted = true;
+function fitScale() { return Math.min(mapBox.clientWidth / sheet.width, mapBox.clientHeight / sheet.height); }
+let scale = fitScale();
+function zoomTo(next, focusX = mapBox.clientWidth / 2, focusY = mapBox.clientHeight / 2) {
+  // Keep the map point under (focusX, focusY) of the map's box where it is.
+  const fit = fitScale();
+  next = Math.min(Math.max(next, fit * 0.5, 0.05), Math.max(fit * 12, 8));
+  const mapX = (mapBox.scrollLeft + focusX) / scale, mapY = (mapBox.scrollTop + focusY) / scale;
+  scale = next;
+  mapSvg.style.width = `${sheet.width * scale}px`;
+  mapSvg.style.height = `${sheet.height * scale}px`;
+  mapBox.scrollLeft = mapX * scale - focusX;
+  mapBox.scrollTop = mapY * scale - focusY;
+  document.body.dataset.zoom = scale.toFixed(4);
+}
+function fit() { fitted = true; zoomTo(fitScale()); }
+$("zoom-in").addEventListener("click", () => { fitted = false; zoomTo(scale * 1.4); });
+$("zoom-out").addEventListener("click", () => { fitted = false; zoomTo(scale / 1.4); });
+$("zoom-fit").addEventListener("click", fit);
+mapBox.addEventListener("wheel", (event) => {  // Ctrl + wheel (or a pinch) zooms at the pointer; the wheel alone scrolls
+  if (!event.ctrlKey) return;
+  event.preventDefault();
+  const box = mapBox.getBoundingClientRect();
+  fitted = false;
+  zoomTo(scale * Math.exp(-event.deltaY / 300), event.clientX - box.left, event.clientY - box.top);
+}, {passive: false});
+window.addEventListener("resize", () => { if (fitted) fit(); });
+fit();
 
 refresh().catch((error) => say(error.message));
