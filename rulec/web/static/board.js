@@ -188,10 +188,10 @@ function drawPanel() {
   if (view.vp_log.length) {
     const details = el("details"); details.appendChild(el("summary", {}, "where each point came from"));
     const list = el("ul");
-    for (const e of view.vp_log) list.appendChild(el("li", {}, `turn ${e.turn}, ${e.phase}: ${view.sides[e.side]?.name || e.side} +${e.amount} (${e.source}${e.unit ? ", " + e.unit : ""}${e.hex ? ", " + e.hex : ""})`));
+    for (const e of view.vp_log) list.appendChild(el("li", {}, `turn ${e.turn}, ${e.phase}: ${view.sides[e.side]?.name || e.side} ${e.amount >= 0 ? "+" : ""}${e.amount}: ${e.text}${e.unit ? " (" + e.unit + (e.hex ? ", " + e.hex : "") + ")" : e.hex ? " (" + e.hex + ")" : ""}`));
     details.appendChild(list); vp.appendChild(details);
   }
-  if (view.outcome) vp.appendChild(el("p", {id: "outcome"}, `Result: ${view.outcome.text}`));
+  if (view.outcome) vp.appendChild(el("p", {id: "outcome", "data-winner": view.outcome.winner || ""}, `Game over. ${view.outcome.text}`));
   const ai = !view.terminal && view.player_kind && view.player_kind !== "human";
   $("ai-step").hidden = !ai; $("ai-run").hidden = !ai;
   $("replay-step").textContent = replayStep === null ? `${view.steps}` : `${replayStep} / ${view.replay_last ?? ""}`;
@@ -269,6 +269,27 @@ function show(data) {
   }
   drawUnits(); highlight(); drawZoc(); drawPanel(); showCosts();
   document.body.dataset.steps = view.steps;
+  showLog(view.steps);
+}
+
+// ------------------------------------------------------------ the event log
+let logAsked = 0;
+async function showLog(step) {
+  const asked = ++logAsked;
+  let log;
+  try { log = await api(replayStep === null ? "/log" : `/log?at=${step}`); } catch (error) { return; }
+  if (asked !== logAsked) return;  // a newer position's log is on its way
+  const list = el("ul", {id: "log-lines"});
+  let heading = "";
+  for (const event of log.events) {
+    const phase = `${event.turn_label} (turn ${event.turn}) · ${event.phase}`;
+    if (phase !== heading) { heading = phase; list.appendChild(el("li", {class: "phase"}, phase)); }
+    list.appendChild(el("li", {class: event.kind, "data-kind": event.kind, "data-step": event.step}, event.text));
+  }
+  const box = $("log");
+  box.replaceChildren(el("h2", {}, log.total > log.events.length ? `What happened (the last ${log.events.length} of ${log.total})` : "What happened"), list);
+  box.dataset.step = step;
+  list.scrollTop = list.scrollHeight;
 }
 
 // ------------------------------------------------------------ clicks
