@@ -312,7 +312,7 @@ async function clickUnit(uid, hex) {
   const legal = view.legal;
   if (selected && selected !== uid && hex) {
     const here = legal.filter((a) => a.unit === selected && a.hex === hex);
-    if (here.length) return choose(here, `Orders for ${selected} to ${hex}`);
+    if (here.length) { const done = choose(here, `Orders for ${selected} to ${hex}`); selected = null; return done; }
   }
   const own = legal.filter((a) => a.unit === uid);
   if (own.length && !own.some((a) => a.hex)) {  // with, lose, remove, delay: the unit is the whole order
