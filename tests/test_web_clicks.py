@@ -172,6 +172,11 @@ def undo(driver, url: str, game_id: str, count: int) -> None:
     assert httpx.get(f"{url}/api/games/{game_id}").json()["steps"] == count
 
 
+@pytest.fixture(scope="module")
+def marne():
+    return load_game("the_marne")
+
+
 @pytest.mark.parametrize("name, orders_first", [("drive_on_metz", ["end", "end"]), ("the_marne", [])])
 def test_a_unit_moves_into_a_hex_of_every_terrain_by_real_clicks(browser, name, orders_first):
     game = load_game(name)
@@ -195,3 +200,71 @@ def test_a_unit_moves_into_a_hex_of_every_terrain_by_real_clicks(browser, name, 
             for at in (None, "random"):
                 move_by_clicks(browser, unit, hex_id, None if at is None else (0, 0), rng)
                 undo(browser, url, game_id, start)
+
+
+def test_replay_sends_no_orders_to_the_live_game(browser, metz):
+    with running_server({"drive_on_metz": metz}) as url:
+        game_id = httpx.post(f"{url}/api/games", json={"game": "drive_on_metz", "seed": 1}).json()["id"]
+        assert httpx.post(f"{url}/api/games/{game_id}/orders", json={"order": "move 357 0304"}).status_code == 200
+        browser.get(f"{url}/games/{game_id}")
+        WebDriverWait(browser, 30).until(lambda d: steps(d) == 1)
+        browser.find_element(By.ID, "replay-back").click()
+        WebDriverWait(browser, 20).until(lambda d: steps(d) == 0)
+        box = browser.find_element(By.ID, "order-text")
+        assert not box.is_enabled() and not browser.find_element(By.ID, "undo").is_enabled()
+        # Enter in the order box (the form sent whatever way) and a click on a counter: nothing reaches the game.
+        browser.execute_script("const box = document.getElementById('order-text'); box.value = 'move 358 0204';"
+                               "document.getElementById('order-form').requestSubmit()")
+        WebDriverWait(browser, 10).until(lambda d: "replay" in d.find_element(By.ID, "message").text)
+        click_unit(browser, "de_1126")
+        assert not browser.find_elements(By.CSS_SELECTOR, "polygon.reach")
+        assert httpx.get(f"{url}/api/games/{game_id}").json()["steps"] == 1
+        # Back to the game, the box orders again.
+        browser.find_element(By.ID, "replay-exit").click()
+        WebDriverWait(browser, 20).until(lambda d: steps(d) == 1 and d.find_element(By.ID, "order-text").is_enabled())
+        browser.find_element(By.ID, "order-text").clear()
+        browser.find_element(By.ID, "order-text").send_keys("move 358 0204\n")
+        WebDriverWait(browser, 20).until(lambda d: steps(d) == 2)
+
+
+# Each place name's hex, the top of its letters (its baseline less a capital's height) and the bottom of the
+# counters in its hex, in map units.
+PLACES_AND_COUNTERS = """
+const font = parseFloat(document.querySelector("g.places").getAttribute("font-size"));
+return [...document.querySelectorAll("g.places text.place")].map((text) => {
+  const shift = text.transform.baseVal.length ? text.transform.baseVal[0].matrix.f : 0;
+  const bottoms = [...document.querySelectorAll(`g.piece[data-hex="${CSS.escape(text.dataset.hex)}"] use`)]
+    .map((use) => use.y.baseVal.value + use.height.baseVal.value);
+  return [text.dataset.hex, parseFloat(text.getAttribute("y")) + shift - 0.75 * font, bottoms.length ? Math.max(...bottoms) : null];
+});
+"""
+
+
+def test_the_map_fits_the_window_zooms_and_shows_place_names_clear_of_counters(browser, marne):
+    with running_server({"the_marne": marne}) as url:
+        game_id = httpx.post(f"{url}/api/games", json={"game": "the_marne", "seed": 1}).json()["id"]
+        browser.get(f"{url}/games/{game_id}")
+        WebDriverWait(browser, 30).until(lambda d: steps(d) == 0)
+        size = "const r = document.querySelector('#map svg.map-sheet').getBoundingClientRect(); return [r.width, r.height]"
+        room = browser.execute_script("const m = document.getElementById('map'); return [m.clientWidth, m.clientHeight]")
+        fitted = browser.execute_script(size)
+        assert all(f <= r + 1 for f, r in zip(fitted, room)) and any(f >= r - 2 for f, r in zip(fitted, room))
+        browser.find_element(By.ID, "zoom-in").click()
+        browser.find_element(By.ID, "zoom-in").click()
+        zoomed = browser.execute_script(size)
+        assert zoomed[0] == pytest.approx(fitted[0] * 1.96, rel=0.01)
+        scrolls = browser.execute_script("const m = document.getElementById('map'); return m.scrollWidth > m.clientWidth")
+        assert scrolls
+        browser.find_element(By.ID, "zoom-fit").click()
+        assert browser.execute_script(size) == pytest.approx(fitted, rel=0.001)
+
+        # Place names are drawn over the counters and, in an occupied hex, below them.
+        occupied = 0
+        for hex_id, letters_top, counters_bottom in browser.execute_script(PLACES_AND_COUNTERS):
+            if counters_bottom is not None:
+                assert letters_top >= counters_bottom, hex_id
+                occupied += 1
+        assert occupied >= 5  # Paris, its forts and the towns the armies stand in
+        order = browser.execute_script("const p = document.querySelector('g#pieces'), n = document.querySelector('g.places');"
+                                       "return p.compareDocumentPosition(n) & Node.DOCUMENT_POSITION_FOLLOWING")
+        assert order

@@ -81,7 +81,7 @@ const placeFont = parseFloat(mapSvg.querySelector("g.places")?.getAttribute("fon
 function movePlaceNames(stacks, size) {
   for (const {text, hex, y} of placeLabels) {
     if (!stacks[hex]) { text.removeAttribute("transform"); continue; }
-    const below = layout.centres[hex][1] + size / 2 + placeFont * 0.85;  // the first line's baseline under the counters
+    const below = layout.centres[hex][1] + size / 2 + placeFont;  // the first line's baseline under the counters
     text.setAttribute("transform", `translate(0 ${(below - y).toFixed(2)})`);
   }
 }
@@ -440,7 +440,11 @@ function zoomTo(next, focusX = mapBox.clientWidth / 2, focusY = mapBox.clientHei
   mapBox.scrollTop = mapY * scale - focusY;
   document.body.dataset.zoom = scale.toFixed(4);
 }
-function fit() { fitted = true; zoomTo(fitScale()); }
+function fit() {
+  fitted = true;
+  zoomTo(fitScale());
+  zoomTo(fitScale());  // again: the scroll bars the bigger map needed are gone now, and with them less room
+}
 $("zoom-in").addEventListener("click", () => { fitted = false; zoomTo(scale * 1.4); });
 $("zoom-out").addEventListener("click", () => { fitted = false; zoomTo(scale / 1.4); });
 $("zoom-fit").addEventListener("click", fit);
