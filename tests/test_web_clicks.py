@@ -246,6 +246,11 @@ def test_the_map_fits_the_window_zooms_and_shows_place_names_clear_of_counters(b
         browser.get(f"{url}/games/{game_id}")
         WebDriverWait(browser, 30).until(lambda d: steps(d) == 0)
         size = "const r = document.querySelector('#map svg.map-sheet').getBoundingClientRect(); return [r.width, r.height]"
+        # The Marne's map fitted in the window would have hexes too small to read: it opens at a readable size.
+        across = browser.execute_script("const p = document.querySelector('polygon[data-hex]').getBoundingClientRect();"
+                                        "return Math.max(p.width, p.height)")
+        assert 43 < across < 46
+        browser.find_element(By.ID, "zoom-fit").click()
         room = browser.execute_script("const m = document.getElementById('map'); return [m.clientWidth, m.clientHeight]")
         fitted = browser.execute_script(size)
         assert all(f <= r + 1 for f, r in zip(fitted, room)) and any(f >= r - 2 for f, r in zip(fitted, room))

@@ -287,8 +287,9 @@ async function showLog(step) {
     list.appendChild(el("li", {class: event.kind, "data-kind": event.kind, "data-step": event.step}, event.text));
   }
   const box = $("log");
-  box.replaceChildren(el("h2", {}, log.total > log.events.length ? `What happened (the last ${log.events.length} of ${log.total})` : "What happened"), list);
   box.dataset.step = step;
+  if (!log.total) { box.replaceChildren(); return; }
+  box.replaceChildren(el("h2", {}, log.total > log.events.length ? `What happened (the last ${log.events.length} of ${log.total})` : "What happened"), list);
   list.scrollTop = list.scrollHeight;
 }
 
@@ -456,6 +457,9 @@ mapBox.addEventListener("wheel", (event) => {  // Ctrl + wheel (or a pinch) zoom
   zoomTo(scale * Math.exp(-event.deltaY / 300), event.clientX - box.left, event.clientY - box.top);
 }, {passive: false});
 window.addEventListener("resize", () => { if (fitted) fit(); });
+// The whole map in the window, unless its hexes would be too small to read a counter: then that size, scrolled.
+const READABLE_HEX = 44;  // pixels across a hex, corner to corner
 fit();
+if (scale * 2 * layout.unit < READABLE_HEX) { fitted = false; zoomTo(READABLE_HEX / (2 * layout.unit), 0, 0); }
 
 refresh().catch((error) => say(error.message));
