@@ -8,7 +8,8 @@ it only adds headers to the response's start and never buffers a body.
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'none'",

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rulec.diagnostics import DiagnosticError, render
 from rulec.engine import Action, GameState, new_game
 from rulec.engine.scenarios import ScenarioError
 from rulec.players import AI_KINDS, make_player
 from rulec.players.match import ChanceDice
-from rulec.diagnostics import DiagnosticError, render
 from rulec.players.saves import SavedGame, game_hash, history_strings, read_save, restore
 from rulec.players.setup import PLAYER_KINDS, check_options, player_seed
 from rulec.web.view import step_events
