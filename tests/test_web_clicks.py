@@ -45,11 +45,18 @@ def browser():
         driver.quit()
 
 
-# The hex's corners in the page's viewport coordinates (CSS pixels), read from the drawn polygon.
-CORNERS = """
-const polygon = document.querySelector(`polygon[data-hex="${CSS.escape(arguments[0])}"]`);
-const matrix = polygon.getScreenCTM();
-return [...polygon.points].map((p) => { const q = new DOMPoint(p.x, p.y).matrixTransform(matrix); return [q.x, q.y]; });
+# The corners of each hex named (all of them if none is), in the page's viewport coordinates (CSS pixels),
+# read from the drawn polygons.
+ALL_CORNERS = """
+const polygons = arguments[0] ? [document.querySelector(`polygon[data-hex="${CSS.escape(arguments[0])}"]`)]
+                              : [...document.querySelectorAll("polygon[data-hex]")];
+const corners = {};
+for (const polygon of polygons) {
+  const matrix = polygon.getScreenCTM();
+  corners[polygon.dataset.hex] = [...polygon.points].map((p) => {
+    const q = new DOMPoint(p.x, p.y).matrixTransform(matrix); return [q.x, q.y]; });
+}
+return corners;
 """
 
 # What a pointer at (x, y) would hit: the hex polygon's number, or a counter's hex, or what else is there.
@@ -133,8 +140,9 @@ def check_every_hex_answers(driver, game, rng: random.Random) -> None:
     that hex, or a counter: never a road, a river, a number, a name or a symbol drawn over it."""
     driver.find_element(By.ID, "zoom-fit").click()
     points, expected = [], []
-    for hex_id in game.map.terrain:
-        corners = driver.execute_script(CORNERS, hex_id)
+    every = driver.execute_script(ALL_CORNERS, None)
+    assert set(every) == set(game.map.terrain)
+    for hex_id, corners in every.items():
         for _ in range(4):
             points.append(inside(corners, rng))
             expected.append(hex_id)
@@ -152,7 +160,7 @@ def move_by_clicks(driver, unit: str, hex_id: str, at: tuple[float, float] | Non
     WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, f'polygon.reach[data-hex="{hex_id}"]'),
                                     f"clicking {unit} did not light up {hex_id}")
     into_view(driver, f'polygon[data-hex="{hex_id}"]')
-    corners = driver.execute_script(CORNERS, hex_id)
+    corners = driver.execute_script(ALL_CORNERS, hex_id)[hex_id]
     for _ in range(20):  # a point a counter of another hex does not cover (stacked counters reach past their hex)
         point = centre(corners) if at is None else inside(corners, rng)
         hit = driver.execute_script(HIT, [point])[0]
@@ -178,8 +186,8 @@ def marne():
 
 
 @pytest.mark.parametrize("name, orders_first", [("drive_on_metz", ["end", "end"]), ("the_marne", [])])
-def test_a_unit_moves_into_a_hex_of_every_terrain_by_real_clicks(browser, name, orders_first):
-    game = load_game(name)
+def test_a_unit_moves_into_a_hex_of_every_terrain_by_real_clicks(browser, name, orders_first, request):
+    game = request.getfixturevalue({"drive_on_metz": "metz", "the_marne": "marne"}[name])  # compiled once a run
     rng = random.Random(f"clicks-{name}")
     with running_server({name: game}) as url:
         game_id = httpx.post(f"{url}/api/games", json={"game": name, "seed": 1}).json()["id"]
