@@ -270,6 +270,12 @@ def test_the_map_fits_the_window_zooms_and_shows_place_names_clear_of_counters(b
         assert scrolls
         browser.find_element(By.ID, "zoom-fit").click()
         assert browser.execute_script(size) == pytest.approx(fitted, rel=0.001)
+        # Ctrl + wheel zooms in at the pointer; the wheel alone scrolls.
+        from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+        from selenium.webdriver.common.keys import Keys
+        origin = ScrollOrigin.from_element(browser.find_element(By.ID, "map"))
+        ActionChains(browser).key_down(Keys.CONTROL).scroll_from_origin(origin, 0, -200).key_up(Keys.CONTROL).perform()
+        WebDriverWait(browser, 10).until(lambda d: d.execute_script(size)[0] > fitted[0] * 1.5)
 
         # Place names are drawn over the counters and, in an occupied hex, below them.
         occupied = 0

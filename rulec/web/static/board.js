@@ -347,7 +347,7 @@ async function clickHex(hex) {
 
 async function hexInfo(hex) {
   try {
-    const info = await api(`/hex/${hex}`);
+    const info = await api(`/hex/${encodeURIComponent(hex)}`);
     const box = $("hex-info"); box.replaceChildren(el("h2", {}, `Hex ${hex}${info.place ? " · " + info.place : ""}`));
     box.appendChild(el("p", {}, `terrain: ${info.terrain.join(", ") || "clear"}`));
     for (const s of info.hexsides) box.appendChild(el("p", {}, `${s.direction} (to ${s.towards}): ${s.features.join(", ")}`));
