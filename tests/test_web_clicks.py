@@ -257,7 +257,7 @@ def test_the_map_fits_the_window_zooms_and_shows_place_names_clear_of_counters(b
         # The Marne's map fitted in the window would have hexes too small to read: it opens at a readable size.
         across = browser.execute_script("const p = document.querySelector('polygon[data-hex]').getBoundingClientRect();"
                                         "return Math.max(p.width, p.height)")
-        assert 43 < across < 46
+        assert 55 < across < 58
         browser.find_element(By.ID, "zoom-fit").click()
         room = browser.execute_script("const m = document.getElementById('map'); return [m.clientWidth, m.clientHeight]")
         fitted = browser.execute_script(size)

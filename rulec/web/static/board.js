@@ -458,7 +458,7 @@ mapBox.addEventListener("wheel", (event) => {  // Ctrl + wheel (or a pinch) zoom
 }, {passive: false});
 window.addEventListener("resize", () => { if (fitted) fit(); });
 // The whole map in the window, unless its hexes would be too small to read a counter: then that size, scrolled.
-const READABLE_HEX = 44;  // pixels across a hex, corner to corner
+const READABLE_HEX = 56;  // pixels across a hex, corner to corner
 fit();
 if (scale * 2 * layout.unit < READABLE_HEX) { fitted = false; zoomTo(READABLE_HEX / (2 * layout.unit), 0, 0); }
 
