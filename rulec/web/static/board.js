@@ -4,7 +4,7 @@
 "use strict";
 const SVG = "http://www.w3.org/2000/svg";
 const gameId = document.body.dataset.gameId;
-const layout = JSON.parse(document.getElementById("layout").textContent);
+const layout = JSON.parse(document.body.dataset.layout);  // hex centres and sizes on the map drawing
 const mapSvg = document.querySelector("#map svg.map-sheet");
 let view = null;          // the position shown
 let selected = null;      // the selected unit id
