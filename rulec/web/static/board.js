@@ -21,6 +21,8 @@ function el(tag, attrs = {}, text = "") {
 function say(text, note = false) { const m = $("message"); m.textContent = text; m.className = note ? "message note" : "message"; }
 
 async function api(path, method = "GET", body = undefined) {
+  // Every write is JSON, even with nothing to say (undo, AI move): the server may refuse any other kind.
+  if (method !== "GET" && body === undefined) body = {};
   const response = await fetch(`/api/games/${gameId}${path}`, {
     method, headers: body === undefined ? {} : {"content-type": "application/json"},
     body: body === undefined ? undefined : JSON.stringify(body)});
