@@ -1,5 +1,5 @@
 """The board in a real browser: headless Chromium (Debian's `chromium` and `chromium-driver`, from
-scripts/install-system-deps.sh) driven by Selenium plays a full turn of Drive on Metz by clicks:
+scripts/install-system-deps.sh) driven by Selenium plays a full turn of Drive on Metz by real clicks:
 moves from the reinforcement tray, an undo, a battle declared on the map with its odds panel
 checked against the engine, the German turn by the AI, then save, load and replay.
 
@@ -23,6 +23,7 @@ from rulec.web.view import odds_view
 from board_server import running_server
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="Selenium is not installed (the test extra)")
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -63,14 +64,24 @@ def click_order(driver, text: str) -> None:
     button.click()
 
 
+def pointer_click(driver, element) -> None:
+    """A real mouse click at the middle of the element as drawn: the browser decides what it hits there
+    (tests/test_web_clicks.py clicks every terrain, and points all over each hex)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", element)
+    x, y = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]",
+                                 element)
+    actions = ActionChains(driver)
+    actions.w3c_actions.pointer_action.move_to_location(round(x), round(y))
+    actions.w3c_actions.pointer_action.click()
+    actions.perform()
+
+
 def click_hex(driver, hex_id: str) -> None:
-    driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))",
-                          driver.find_element(By.CSS_SELECTOR, f'polygon[data-hex="{hex_id}"]'))
+    pointer_click(driver, driver.find_element(By.CSS_SELECTOR, f'polygon[data-hex="{hex_id}"]'))
 
 
 def click_counter(driver, unit: str) -> None:
-    driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))",
-                          driver.find_element(By.CSS_SELECTOR, f'g.piece[data-unit="{unit}"]'))
+    pointer_click(driver, driver.find_element(By.CSS_SELECTOR, f'g.piece[data-unit="{unit}"]'))
 
 
 def engine_state(url: str, game_id: str, game):

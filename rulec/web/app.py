@@ -9,6 +9,7 @@
     POST /api/games/{id}/ai         the AI whose decision is due makes one (shown one by one)
     POST /api/games/{id}/undo       take back the last human order (not past a die roll or AI decision)
     GET  /api/games/{id}/save       the saved game, as `rulec play --load` reads it
+    GET  /api/games/{id}/log        the game's events (?at=N: up to action N): moves, battles, retreats, VP
     GET  /api/games/{id}/hex/{hex}  terrain, hexsides, units, ZOC of a hex
     GET  /api/games/{id}/rules/{case}   a rulebook case's text and the refusals that cite it
     GET  /battle/{game}             a map-less battle system's page: two forces, their odds, a battle
@@ -37,10 +38,11 @@ from starlette.staticfiles import StaticFiles
 from rulec.diagnostics import DiagnosticError, render
 from rulec.engine import Action
 from rulec.engine.rule_cases import rule_case
-from rulec.players.saves import SCHEMA, SavedGame, game_hash
+from rulec.players.saves import game_hash
 from rulec.web.battle import BattleRequestError, fight
+from rulec.web.headers import SecurityHeaders
 from rulec.web.page import board_page, index_page, map_less_page
-from rulec.web.session import GameSession, Registry, SessionError, load_session, new_session
+from rulec.web.session import GameSession, Registry, SessionError, load_session, new_session, read_uploaded_save
 from rulec.web.view import hex_info, odds_view, position_view
 
 MAX_BODY = 256 * 1024  # bytes: a saved game of a long game is far smaller
@@ -112,13 +114,8 @@ def create_app(games: dict[str, Any]) -> Starlette:
 
     async def load(request: Request) -> Response:
         data = await read_json(request)
-        import jsonschema
-        problems = [e.message for e in jsonschema.Draft202012Validator(SCHEMA).iter_errors(data)]
-        if problems:
-            raise SessionError("not a rulec saved game: " + "; ".join(problems[:3]))
-        game = game_named(data["game"])
-        saved = SavedGame(data["game"], data["options"], data["seed"], data["players"], data["history"], data["game_hash"],
-                          data.get("scenario"))
+        saved = await run_in_threadpool(read_uploaded_save, data)  # the checks of `rulec play --load`
+        game = game_named(saved.game)
         session = await run_in_threadpool(load_session, saved, game)
         return JSONResponse({"id": registry.add(session)}, status_code=201)
 
@@ -156,6 +153,17 @@ def create_app(games: dict[str, Any]) -> Starlette:
         def work(session: GameSession) -> dict:
             undone = session.undo()
             return {**position_view(session.state, session.kinds), "undone": undone}
+        return JSONResponse(await locked(request, work))
+
+    async def log(request: Request) -> Response:
+        at = request.query_params.get("at")
+        if at is not None and not at.isdigit():
+            raise SessionError("at must be a step number")
+
+        def work(session: GameSession) -> dict:
+            step = min(int(at), len(session.log)) if at is not None else None
+            events, total = session.events(step)
+            return {"events": events, "total": total}
         return JSONResponse(await locked(request, work))
 
     async def save(request: Request) -> Response:
@@ -251,12 +259,13 @@ def create_app(games: dict[str, Any]) -> Starlette:
         Route("/api/games/{game_id}", show), Route("/api/games/{game_id}/orders", order, methods=["POST"]),
         Route("/api/games/{game_id}/ai", ai, methods=["POST"]), Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
         Route("/api/games/{game_id}/save", save), Route("/api/games/{game_id}/hex/{hex}", hex_view),
-        Route("/api/games/{game_id}/rules/{case}", rules),
+        Route("/api/games/{game_id}/rules/{case}", rules), Route("/api/games/{game_id}/log", log),
         Route("/battle/{name}", battle_page), Route("/api/battle", battle, methods=["POST"]),
         Route("/api/games/{game_id}/odds", odds), Route("/api/games/{game_id}/costs/{unit}", costs), Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, exception_handlers={
         SessionError: session_error, DiagnosticError: diagnostic_error, BodyTooLarge: too_large,
         HTTPException: http_error, Exception: server_error})
+    app.add_middleware(SecurityHeaders)  # a strict Content-Security-Policy on every response
     app.state.registry = registry
     return app

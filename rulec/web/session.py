@@ -9,20 +9,26 @@ and the number of actions so far, as `rulec play` draws them, so a saved game re
 from __future__ import annotations
 
 import asyncio
+import json
 import secrets
+import tempfile
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from rulec.diagnostics import DiagnosticError, render
 from rulec.engine import Action, GameState, new_game
 from rulec.engine.scenarios import ScenarioError
 from rulec.players import AI_KINDS, make_player
 from rulec.players.match import ChanceDice
-from rulec.players.saves import SavedGame, game_hash, history_strings, restore
+from rulec.players.saves import SavedGame, game_hash, history_strings, read_save, restore
 from rulec.players.setup import PLAYER_KINDS, check_options, player_seed
+from rulec.web.view import step_events
 
 MAX_GAMES = 64  # past this the least recently used game is dropped: a long-running server stays bounded in memory
 MAX_ORDER = 400  # characters in one order line
+MAX_LOG = 400  # lines of the event log sent to the page at once: the latest
 
 
 class SessionError(ValueError):
@@ -43,6 +49,7 @@ class GameSession:
     scenario: str | None = None  # the scenario block played (None: the game's own, if it names one)
     states: list[GameState] = field(default_factory=list)  # states[i]: after i actions
     by_player: list[bool] = field(default_factory=list)  # action i was a human's order
+    log: list[list[dict[str, Any]]] = field(default_factory=list)  # log[i]: what action i did (view.step_events)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _players: dict[str, Any] = field(default_factory=dict)
     dice: ChanceDice | None = None  # the n-th die from the seed and n alone, as in `rulec play`
@@ -57,10 +64,17 @@ class GameSession:
 
     # ---------------------------------------------------------- playing
     def _push(self, action: Action, human: bool) -> None:
-        after = self.state.clone()
+        before = self.state
+        after = before.clone()
         after.apply_action(action)
+        self.log.append(step_events(before, action, after, len(self.states)))
         self.states.append(after)
         self.by_player.append(human)
+
+    def events(self, step: int | None = None, last: int = MAX_LOG) -> tuple[list[dict[str, Any]], int]:
+        """The log's lines up to action `step` (None: all), at most the `last` of them, and how many there are."""
+        lines = [event for events in self.log[:step] for event in events]
+        return lines[-last:], len(lines)
 
     def order(self, text: str) -> None:
         """A human's order line (one action, or a one-line attack that stands for several)."""
@@ -114,6 +128,7 @@ class GameSession:
             return 0
         self.states.pop()
         self.by_player.pop()
+        self.log.pop()
         return 1
 
     def at(self, step: int) -> GameState:
@@ -144,6 +159,20 @@ def _start(game: Any, options: tuple[str, ...], seed: int, scenario: str | None)
         raise SessionError(str(error)) from None
 
 
+def read_uploaded_save(data: dict[str, Any]) -> SavedGame:
+    """A save sent to the board, checked by the very loader `rulec play --load` uses (players.saves.read_save:
+    its format, version, checksum, ...), so the board refuses what the terminal refuses."""
+    with tempfile.TemporaryDirectory(prefix="rulec-upload-") as folder:
+        path = Path(folder) / "saved-game.json"
+        path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+        try:
+            saved, _ = read_save(path)
+        except DiagnosticError as error:
+            text = "\n".join(render(d) for d in error.diagnostics).replace(str(path), "the saved game")
+            raise SessionError(f"cannot load this file: {text}") from None
+    return saved
+
+
 def load_session(saved: SavedGame, game: Any) -> GameSession:
     """A saved game (the format `rulec play` writes), with every position rebuilt for undo and replay."""
     dice = ChanceDice(saved.seed)
@@ -151,7 +180,7 @@ def load_session(saved: SavedGame, game: Any) -> GameSession:
                     player_kinds=PLAYER_KINDS, dice=dice)
     session = new_session(saved.game, game, tuple(saved.options), saved.seed, saved.players, saved.scenario)
     session.states = [_start(game, tuple(saved.options), saved.seed, saved.scenario)]
-    session.by_player = []
+    session.by_player, session.log = [], []
     for action in final.history():
         session._push(action, human=False)  # a loaded game's past is not the player's to undo
     session.dice = dice  # it has drawn the saved game's rolls: the dice roll on from there

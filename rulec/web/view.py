@@ -59,6 +59,7 @@ def position_view(state: GameState, kinds: dict[str, str]) -> dict[str, Any]:
     # Orders are offered only to a human: an AI's decision is made with the page's "AI move".
     human_decides = deciding not in (None, "chance") and kinds.get(deciding, "human") == "human"
     legal = state.legal_orders() if human_decides else []  # a move at once: the board sends "move UNIT HEX"
+    texts = award_texts(game)
     view: dict[str, Any] = {
         "title": game.info.title, "turn": state.turn, "turn_label": game.info.turn_label(state.turn),
         "phase": state.phase.name, "phase_side": state.phase.side, "deciding": deciding,
@@ -67,6 +68,7 @@ def position_view(state: GameState, kinds: dict[str, str]) -> dict[str, Any]:
         "sides": {sid: {"name": side.name, "color": side.color, "vp": state.vp.get(sid, 0), "player": kinds.get(sid, "human")}
                   for sid, side in game.sides.items()},
         "vp_log": [{"turn": e.turn, "phase": e.phase, "side": e.side, "amount": e.amount, "source": e.source,
+                    "text": texts.get(e.source, e.source),
                     "unit": state.unit_name(e.unit) if e.unit else None, "hex": e.hex} for e in state.vp_log],
         "units": units, "legal": [action_view(state, a) for a in legal],
         "pending": type(state.pending).__name__.lower() if state.pending is not None else None,
@@ -88,8 +90,7 @@ def position_view(state: GameState, kinds: dict[str, str]) -> dict[str, Any]:
                                "name": game.results[report.result].name if report.result in game.results else report.result,
                                "column": report.odds.label}
     if state.is_terminal():
-        outcome = state.outcome()
-        view["outcome"] = {"winner": outcome.winner, "text": str(getattr(outcome, "level", "") or outcome)}
+        view["outcome"] = outcome_view(state)
     return view
 
 
@@ -124,3 +125,106 @@ def counter_face(state: Any, uid: str) -> str:
     if unit.variants and state.variants.get(uid) == unit.variants[0].name:
         return "variant"
     return "base"
+
+
+# ------------------------------------------------------------ the event log
+def award_texts(game: Game) -> dict[str, str]:
+    """What each VP source is called on the page: an award's text, an option's name (VP given at set-up)."""
+    texts = {award.id: award.text or award.id for award in game.awards}
+    texts.update({f"option:{oid}": f"option: {option.name}" for oid, option in game.options.items()})
+    return texts
+
+
+def outcome_view(state: GameState) -> dict[str, Any]:
+    """The result of a finished game, the winner named: "Germany wins: Decisive Victory"."""
+    outcome = state.outcome()
+    level = str(getattr(outcome, "level", "") or "")
+    winner = outcome.winner
+    name = state.game.sides[winner].name if winner in state.game.sides else winner
+    text = f"{name} wins" + (f": {level}" if level else "") if winner else (level or "a draw")
+    return {"winner": winner, "winner_name": name, "level": level, "text": text}
+
+
+def _retreat_was_blocked(game: Game, report: Any, uid: str) -> bool:
+    """Was `uid`, eliminated just now, a unit of the last battle whose result only made it retreat?
+    Then no retreat path was open (a blocked retreat eliminates), not the table's result itself."""
+    if report is None or report.result not in game.results:
+        return False
+    result = game.results[report.result]
+    if uid in report.defenders:
+        return result.defender_retreat > 0 and not (result.defender_eliminated or result.exchange or result.loses("defender"))
+    if uid in report.attackers:
+        return result.attacker_retreat > 0 and not (result.attacker_eliminated or result.loses("attacker"))
+    return False
+
+
+def step_events(before: GameState, action: Action, after: GameState, step: int) -> list[dict[str, Any]]:
+    """What action number `step` did, as lines of the board's log: the order, a battle with its die and
+    result, retreats, eliminations (a blocked retreat named as such), exits, lost steps, VP, the end."""
+    game = before.game
+    base = {"step": step, "turn": before.turn, "turn_label": game.info.turn_label(before.turn), "phase": before.phase.name}
+    events: list[dict[str, Any]] = []
+
+    def add(kind: str, text: str) -> None:
+        events.append({**base, "kind": kind, "text": text})
+
+    seat = before.current_player()
+    side = before.players[seat] if seat >= 0 else None
+    who = game.sides[side].name if side in game.sides else ""
+    name = before.unit_name
+    kind, uid = action.kind, action.unit
+    if kind in ("move", "place") and action.hex is not None:
+        start = before.positions.get(uid)
+        verb = "moves" if kind == "move" else "is placed"
+        add(kind, f"{who}: {name(uid)} {verb} {start + ' → ' if start and kind == 'move' else 'in '}{action.hex}"
+            if start or kind == "place" else f"{who}: {name(uid)} enters the map at {action.hex}")
+    elif kind == "exit":
+        add(kind, f"{who}: {name(uid)} exits by the {action.edge} edge")
+    elif kind == "delay":
+        add(kind, f"{who}: {name(uid)} is held back a turn")
+    elif kind == "attack":
+        add(kind, f"{who} attacks {action.hex}" + (f" with {', '.join(name(u) for u in action.units)}" if action.units else ""))
+    elif kind == "with":
+        add(kind, f"{who}: {name(uid)} joins the attack")
+    elif kind == "advance":
+        add(kind, f"{who}: {name(uid)} advances into {action.hex}" if uid else f"{who} does not advance")
+    elif kind == "remove":
+        add(kind, f"{who}: {name(uid)} is removed from an over-stacked hex")
+    elif kind == "cancel":
+        add(kind, f"{who} calls it off")
+    elif kind == "end":
+        add(kind, f"{who + ': ' if who else ''}end of the {before.phase.name}")
+    report = after.last_battle
+    if kind == "roll" and report is not None and report is not before.last_battle:
+        result = game.results[report.result].name if report.result in game.results else report.result
+        add("battle", f"Battle at {report.hex}: {', '.join(name(u) for u in report.attackers)} against "
+                      f"{', '.join(name(u) for u in report.defenders)}, column {report.odds.label}, die {report.roll}: "
+                      f"{report.result}" + (f" ({result})" if result != report.result else ""))
+    elif kind == "roll":
+        add("roll", f"die {action.number}" if getattr(action, "number", None) is not None else "die rolled")
+    # What the step did to units besides its order: retreats, eliminations, exits, steps lost.
+    for unit in before.where:
+        was, now = before.where[unit], after.where[unit]
+        old_hex, new_hex = before.positions.get(unit), after.positions.get(unit)
+        if now == "eliminated" and was != "eliminated":
+            if kind == "lose":
+                add("eliminated", f"{name(unit)} is eliminated to pay for the exchange")
+            elif _retreat_was_blocked(game, report, unit):
+                add("eliminated", f"{name(unit)} is eliminated: no retreat was open from {old_hex}")
+            else:
+                add("eliminated", f"{name(unit)} is eliminated" + (f" in {old_hex}" if old_hex else ""))
+        elif now == "exited" and was != "exited" and kind != "exit":
+            add("exited", f"{name(unit)} leaves the map")
+        elif old_hex and new_hex and old_hex != new_hex and not (unit == uid and kind in ("move", "advance")):
+            verb = "retreats" if kind in ("roll", "retreat", "lose", "advance") else "moves"
+            add("retreat" if verb == "retreats" else "moved", f"{name(unit)} {verb} {old_hex} → {new_hex}")
+        if after.lost_steps.get(unit, 0) > before.lost_steps.get(unit, 0) and now == "map":
+            add("step", f"{name(unit)} loses a step")
+    texts = award_texts(game)
+    for entry in after.vp_log[len(before.vp_log):]:
+        scorer = game.sides[entry.side].name if entry.side in game.sides else entry.side
+        where = ", ".join(x for x in (before.unit_name(entry.unit) if entry.unit else "", entry.hex or "") if x)
+        add("vp", f"{scorer} {entry.amount:+d} VP: {texts.get(entry.source, entry.source)}" + (f" ({where})" if where else ""))
+    if after.is_terminal() and not before.is_terminal():
+        add("end-of-game", f"The game is over. {outcome_view(after)['text']}")
+    return events

@@ -21,7 +21,8 @@ $("battle-form").addEventListener("submit", async (event) => {
   if (!response.ok) { $("message").textContent = data.error; return; }
   $("message").textContent = "";
   const odds = $("odds");
-  odds.innerHTML = `<h2>Odds (${data.odds.method})</h2>`;
+  const heading = document.createElement("h2"); heading.textContent = `Odds (${data.odds.method})`;
+  odds.replaceChildren(heading);
   const table = document.createElement("table"); table.className = "odds"; table.id = "battle-odds";
   for (const [result, p] of Object.entries(data.odds.winner)) {
     const row = table.insertRow(); row.dataset.result = result; row.dataset.percent = (100 * p).toFixed(2);

@@ -4,7 +4,7 @@
 "use strict";
 const SVG = "http://www.w3.org/2000/svg";
 const gameId = document.body.dataset.gameId;
-const layout = JSON.parse(document.getElementById("layout").textContent);
+const layout = JSON.parse(document.body.dataset.layout);  // hex centres and sizes on the map drawing
 const mapSvg = document.querySelector("#map svg.map-sheet");
 let view = null;          // the position shown
 let selected = null;      // the selected unit id
@@ -21,6 +21,8 @@ function el(tag, attrs = {}, text = "") {
 function say(text, note = false) { const m = $("message"); m.textContent = text; m.className = note ? "message note" : "message"; }
 
 async function api(path, method = "GET", body = undefined) {
+  // Every write is JSON, even with nothing to say (undo, AI move): the server may refuse any other kind.
+  if (method !== "GET" && body === undefined) body = {};
   const response = await fetch(`/api/games/${gameId}${path}`, {
     method, headers: body === undefined ? {} : {"content-type": "application/json"},
     body: body === undefined ? undefined : JSON.stringify(body)});
@@ -36,6 +38,10 @@ async function api(path, method = "GET", body = undefined) {
 async function refresh() { show(await api(replayStep === null ? "" : `?at=${replayStep}`)); }
 
 async function order(text) {
+  if (replayStep !== null) {  // a past position is shown: it is not the game's to play
+    say("replay shows a past position: press \u201cback to the game\u201d to give orders");
+    return;
+  }
   try {
     show(await api("/orders", "POST", {order: text}));
     say(`ordered: ${text}`, true);
@@ -50,10 +56,36 @@ async function order(text) {
 }
 
 // ------------------------------------------------------------ drawing
+// The counters go under the place names (which the map keeps readable by moving a name below the
+// counters of its hex) and over everything else; only hexes and counters take clicks (board.css).
 function pieces() {
   let layer = mapSvg.querySelector("g#pieces");
-  if (!layer) { layer = document.createElementNS(SVG, "g"); layer.id = "pieces"; mapSvg.appendChild(layer); }
+  if (!layer) {
+    layer = document.createElementNS(SVG, "g"); layer.id = "pieces";
+    mapSvg.insertBefore(layer, mapSvg.querySelector("g.places"));  // no place names: last
+  }
   return layer;
+}
+
+// Each place name's hex: the hex whose centre is nearest the name (printed just below the centre).
+const placeLabels = [...mapSvg.querySelectorAll("g.places text")].map((text) => {
+  const x = parseFloat(text.getAttribute("x")), y = parseFloat(text.getAttribute("y"));
+  let hex = null, best = Infinity;
+  for (const [id, [cx, cy]] of Object.entries(layout.centres)) {
+    const d = (cx - x) ** 2 + (cy - y) ** 2;
+    if (d < best) { best = d; hex = id; }
+  }
+  text.dataset.hex = hex;
+  return {text, hex, y};
+});
+const placeFont = parseFloat(mapSvg.querySelector("g.places")?.getAttribute("font-size") || "0");
+
+function movePlaceNames(stacks, size) {
+  for (const {text, hex, y} of placeLabels) {
+    if (!stacks[hex]) { text.removeAttribute("transform"); continue; }
+    const below = layout.centres[hex][1] + size / 2 + placeFont;  // the first line's baseline under the counters
+    text.setAttribute("transform", `translate(0 ${(below - y).toFixed(2)})`);
+  }
 }
 
 function drawUnits() {
@@ -82,6 +114,7 @@ function drawUnits() {
       layer.appendChild(g);
     });
   }
+  movePlaceNames(stacks, size);
 }
 
 function highlight() {
@@ -93,7 +126,7 @@ function highlight() {
   if (!view || replayStep !== null) return;
   for (const action of view.legal) {
     if (!action.hex) continue;
-    const polygon = mapSvg.querySelector(`polygon[data-hex="${action.hex}"]`);
+    const polygon = mapSvg.querySelector(`polygon[data-hex="${CSS.escape(action.hex)}"]`);
     if (!polygon) continue;
     if (selected && action.unit === selected) polygon.classList.add("reach");
     else if (!action.unit && !selected) polygon.classList.add("target");
@@ -119,7 +152,7 @@ function drawZoc() {
   if (!$("show-zoc").checked || !view.zoc) return;
   for (const [side, hexes] of Object.entries(view.zoc)) {
     for (const hex of hexes) {
-      const polygon = mapSvg.querySelector(`polygon[data-hex="${hex}"]`);
+      const polygon = mapSvg.querySelector(`polygon[data-hex="${CSS.escape(hex)}"]`);
       if (polygon && !polygon.classList.contains("reach")) {
         polygon.classList.add("zoc");
         polygon.style.stroke = view.sides[side]?.color || "#000";
@@ -157,10 +190,10 @@ function drawPanel() {
   if (view.vp_log.length) {
     const details = el("details"); details.appendChild(el("summary", {}, "where each point came from"));
     const list = el("ul");
-    for (const e of view.vp_log) list.appendChild(el("li", {}, `turn ${e.turn}, ${e.phase}: ${view.sides[e.side]?.name || e.side} +${e.amount} (${e.source}${e.unit ? ", " + e.unit : ""}${e.hex ? ", " + e.hex : ""})`));
+    for (const e of view.vp_log) list.appendChild(el("li", {}, `turn ${e.turn}, ${e.phase}: ${view.sides[e.side]?.name || e.side} ${e.amount >= 0 ? "+" : ""}${e.amount}: ${e.text}${e.unit ? " (" + e.unit + (e.hex ? ", " + e.hex : "") + ")" : e.hex ? " (" + e.hex + ")" : ""}`));
     details.appendChild(list); vp.appendChild(details);
   }
-  if (view.outcome) vp.appendChild(el("p", {id: "outcome"}, `Result: ${view.outcome.text}`));
+  if (view.outcome) vp.appendChild(el("p", {id: "outcome", "data-winner": view.outcome.winner || ""}, `Game over. ${view.outcome.text}`));
   const ai = !view.terminal && view.player_kind && view.player_kind !== "human";
   $("ai-step").hidden = !ai; $("ai-run").hidden = !ai;
   $("replay-step").textContent = replayStep === null ? `${view.steps}` : `${replayStep} / ${view.replay_last ?? ""}`;
@@ -218,8 +251,10 @@ function drawPanel() {
     tray.appendChild(el("div", {}, status === "pending" ? "reinforcements" : status));
     for (const unit of units) {
       const box = el("span", {class: "counter-box", "data-unit": unit.id, title: unit.name});
-      box.innerHTML = `<svg viewBox="0 0 54 54"><use href="#counter-${unit.id}-${unit.face}"/></svg><br>` +
-        `${unit.name}${unit.due ? " T" + unit.due : ""}`;
+      const svg = document.createElementNS(SVG, "svg"); svg.setAttribute("viewBox", "0 0 54 54");
+      const use = document.createElementNS(SVG, "use"); use.setAttribute("href", `#counter-${unit.id}-${unit.face}`);
+      svg.appendChild(use);
+      box.append(svg, el("br"), document.createTextNode(`${unit.name}${unit.due ? " T" + unit.due : ""}`));
       box.addEventListener("click", () => clickUnit(unit.id, null));
       tray.appendChild(box);
     }
@@ -230,8 +265,34 @@ function show(data) {
   view = data;
   if (selected && !view.units.some((u) => u.id === selected)) selected = null;
   document.body.classList.toggle("replaying", replayStep !== null);
+  // While a past step is shown nothing sends orders: the order box and the game's buttons are off.
+  for (const control of document.querySelectorAll("#play-controls button, #order-form input, #order-form button")) {
+    control.disabled = replayStep !== null;
+  }
   drawUnits(); highlight(); drawZoc(); drawPanel(); showCosts();
   document.body.dataset.steps = view.steps;
+  showLog(view.steps);
+}
+
+// ------------------------------------------------------------ the event log
+let logAsked = 0;
+async function showLog(step) {
+  const asked = ++logAsked;
+  let log;
+  try { log = await api(replayStep === null ? "/log" : `/log?at=${step}`); } catch (error) { return; }
+  if (asked !== logAsked) return;  // a newer position's log is on its way
+  const list = el("ul", {id: "log-lines"});
+  let heading = "";
+  for (const event of log.events) {
+    const phase = `${event.turn_label} (turn ${event.turn}) · ${event.phase}`;
+    if (phase !== heading) { heading = phase; list.appendChild(el("li", {class: "phase"}, phase)); }
+    list.appendChild(el("li", {class: event.kind, "data-kind": event.kind, "data-step": event.step}, event.text));
+  }
+  const box = $("log");
+  box.dataset.step = step;
+  if (!log.total) { box.replaceChildren(); return; }
+  box.replaceChildren(el("h2", {}, log.total > log.events.length ? `What happened (the last ${log.events.length} of ${log.total})` : "What happened"), list);
+  list.scrollTop = list.scrollHeight;
 }
 
 // ------------------------------------------------------------ clicks
@@ -254,7 +315,7 @@ async function clickUnit(uid, hex) {
   const legal = view.legal;
   if (selected && selected !== uid && hex) {
     const here = legal.filter((a) => a.unit === selected && a.hex === hex);
-    if (here.length) return choose(here, `Orders for ${selected} to ${hex}`);
+    if (here.length) { const done = choose(here, `Orders for ${selected} to ${hex}`); selected = null; return done; }
   }
   const own = legal.filter((a) => a.unit === uid);
   if (own.length && !own.some((a) => a.hex)) {  // with, lose, remove, delay: the unit is the whole order
@@ -288,7 +349,7 @@ async function clickHex(hex) {
 
 async function hexInfo(hex) {
   try {
-    const info = await api(`/hex/${hex}`);
+    const info = await api(`/hex/${encodeURIComponent(hex)}`);
     const box = $("hex-info"); box.replaceChildren(el("h2", {}, `Hex ${hex}${info.place ? " · " + info.place : ""}`));
     box.appendChild(el("p", {}, `terrain: ${info.terrain.join(", ") || "clear"}`));
     for (const s of info.hexsides) box.appendChild(el("p", {}, `${s.direction} (to ${s.towards}): ${s.features.join(", ")}`));
@@ -362,5 +423,45 @@ async function replayTo(step) {
 $("replay-back").addEventListener("click", () => replayTo((replayStep === null ? view.steps : replayStep) - 1));
 $("replay-forward").addEventListener("click", () => { if (replayStep !== null) replayTo(replayStep + 1); });
 $("replay-exit").addEventListener("click", () => { replayStep = null; refresh(); });
+
+// ------------------------------------------------------------ zoom
+// The map is drawn at `scale` screen pixels per map unit; "fit" shows the whole sheet in the window.
+const sheet = mapSvg.viewBox.baseVal;
+const mapBox = $("map");
+let fitted = true;
+function fitScale() { return Math.min(mapBox.clientWidth / sheet.width, mapBox.clientHeight / sheet.height); }
+let scale = fitScale();
+function zoomTo(next, focusX = mapBox.clientWidth / 2, focusY = mapBox.clientHeight / 2) {
+  // Keep the map point under (focusX, focusY) of the map's box where it is.
+  const fit = fitScale();
+  next = Math.min(Math.max(next, fit * 0.5, 0.05), Math.max(fit * 12, 8));
+  const mapX = (mapBox.scrollLeft + focusX) / scale, mapY = (mapBox.scrollTop + focusY) / scale;
+  scale = next;
+  mapSvg.style.width = `${sheet.width * scale}px`;
+  mapSvg.style.height = `${sheet.height * scale}px`;
+  mapBox.scrollLeft = mapX * scale - focusX;
+  mapBox.scrollTop = mapY * scale - focusY;
+  document.body.dataset.zoom = scale.toFixed(4);
+}
+function fit() {
+  fitted = true;
+  zoomTo(fitScale());
+  zoomTo(fitScale());  // again: the scroll bars the bigger map needed are gone now, and with them less room
+}
+$("zoom-in").addEventListener("click", () => { fitted = false; zoomTo(scale * 1.4); });
+$("zoom-out").addEventListener("click", () => { fitted = false; zoomTo(scale / 1.4); });
+$("zoom-fit").addEventListener("click", fit);
+mapBox.addEventListener("wheel", (event) => {  // Ctrl + wheel (or a pinch) zooms at the pointer; the wheel alone scrolls
+  if (!event.ctrlKey) return;
+  event.preventDefault();
+  const box = mapBox.getBoundingClientRect();
+  fitted = false;
+  zoomTo(scale * Math.exp(-event.deltaY / 300), event.clientX - box.left, event.clientY - box.top);
+}, {passive: false});
+window.addEventListener("resize", () => { if (fitted) fit(); });
+// The whole map in the window, unless its hexes would be too small to read a counter: then that size, scrolled.
+const READABLE_HEX = 56;  // pixels across a hex, corner to corner
+fit();
+if (scale * 2 * layout.unit < READABLE_HEX) { fitted = false; zoomTo(READABLE_HEX / (2 * layout.unit), 0, 0); }
 
 refresh().catch((error) => say(error.message));
