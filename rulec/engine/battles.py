@@ -84,7 +84,7 @@ def target_actions(state: "GameState", joinable_only: bool = True) -> list[Actio
             continue
         actions.append(Action.attack(h))
     combat = state.game.combat
-    if joinable_only and (combat.may_join is not None or combat.must_attack_target is not None):
+    if joinable_only and (combat.may_join is not None or combat.must_attack is not None):
         actions = [a for a in actions if eligible(state, Declare(side, (a.hex,)))]
     return actions
 
@@ -110,7 +110,7 @@ def eligible(state: "GameState", frame: Declare, targets: tuple[Hex, ...] | None
     combat = state.game.combat
     if combat.may_join is not None:
         found = {u for u in found if joining.may_join(state, u, targets, frame.attackers)}
-    if combat.must_attack_target is not None:
+    if combat.must_attack is not None:  # a unit whose duty is open joins only a battle that meets it
         found -= duties.bound_elsewhere(state, found, targets)
     return sorted(found, key=order.__getitem__)
 
@@ -161,7 +161,7 @@ def refused_by_more(state: "GameState", frame: Declare, h: Hex) -> list[str]:
 def declare_legal(state: "GameState", frame: Declare) -> list[Action]:
     joinable = eligible(state, frame)
     actions = [Action.with_unit(u) for u in joinable] + more_targets(state, frame)
-    if frame.attackers and not duties.left_out(state, frame, joinable):
+    if frame.attackers and not duties.left_out(state, frame, joinable) and not duties.stranded(state, frame):
         actions.append(Action.resolve())
     actions.append(Action.cancel())
     return actions
@@ -199,6 +199,9 @@ def declare_why(state: "GameState", frame: Declare, action: Action) -> tuple[str
         missing = duties.left_out(state, frame, eligible(state, frame))
         if missing:
             return duties.why_not_resolve(state, missing)
+        stranded = duties.stranded(state, frame)
+        if stranded:
+            return duties.why_stranded(state, stranded)
     if action.kind == ATTACK and action.hex and not action.units:
         if not state.game.combat.multi_hex:
             return (f"a battle has one target hex in this game: resolve or cancel the battle against "
