@@ -1,0 +1,136 @@
+"""The AIs read every victory rule (rulec/players/final_awards.py: victory_goals), not only point awards:
+a victory written as "holds a hex at the end" (tests/games/crossroads.rulec), a victory won only by
+leaving the map (tests/games/breakout.rulec), and greedy against random on every made-up game that
+has a victory rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulec.engine import new_game
+from rulec.language.parse import parse_text
+from rulec.pipeline import check, load_game
+from rulec.players import GreedyPlayer, RandomPlayer
+from rulec.players.evaluation import Evaluator
+from rulec.players.final_awards import CONTROL, GOAL_VALUE, FinalAwards
+from rulec.players.match import play_match
+from rulec.players.setup import build_players
+
+GAMES = Path(__file__).parent / "games"
+
+
+def wins(game, greedy_side: str, seed: int) -> bool:
+    """Does greedy, playing `greedy_side` against random, win the game played with `seed`?"""
+    sides = list(game.sides)
+    state = new_game(game, seed=seed)
+    kinds = {side: "greedy" if side == greedy_side else "random" for side in sides}
+    play_match(state, build_players(kinds, sides, seed), seed=seed)
+    returns = state.returns()
+    mine = returns[sides.index(greedy_side)]
+    return all(mine > r for s, r in zip(sides, returns) if s != greedy_side)
+
+
+def test_a_hex_only_a_victory_level_rewards_draws_each_side():
+    game = load_game(str(GAMES / "crossroads.rulec"))
+    assert game.awards == ()  # nothing but the victory levels says the crossroads matter
+    final = FinalAwards(game, ["0404"])
+    assert {(g.actor, g.by, g.side, g.value, tuple(g.hexes)) for g in final.groups} == {
+        ("blue", CONTROL, "blue", GOAL_VALUE, ("0404",)), ("red", CONTROL, "red", GOAL_VALUE, ("0404",))}
+    state = new_game(game)
+    distance = Evaluator(game).tables.distance
+    action = state.action_to_string(GreedyPlayer(0).choose(state))
+    unit, to = action.split()[1:]
+    assert distance[to]["0404"] < distance[state.positions[unit]]["0404"]  # straight for the crossroads
+    state.holders["0404"] = "blue"
+    assert Evaluator(game).projected_vp(state) == {"blue": GOAL_VALUE, "red": 0.0}
+
+
+@pytest.mark.parametrize("side", ["blue", "red"])
+def test_greedy_takes_and_keeps_the_crossroads(side):
+    game = load_game(str(GAMES / "crossroads.rulec"))
+    assert sum(wins(game, side, seed) for seed in range(10)) >= 9
+
+
+def test_hexes_a_victory_needs_held_together_each_pay_a_share():
+    text = (GAMES / "crossroads.rulec").read_text(encoding="utf-8")
+    text = text.replace("control_of = [0404]", "control_of = [0404, 0303]").replace(
+        "when = controls(blue, 0404)  winner = blue", "when = controls(blue, 0404) and controls(blue, 0303)  winner = blue")
+    game, diagnostics = check(parse_text(text, "two_crossroads.rulec"))
+    assert game is not None, diagnostics
+    final = FinalAwards(game, ["0303", "0404"])
+    blue = {(g.value, tuple(g.hexes)) for g in final.groups if g.actor == "blue"}
+    assert blue == {(GOAL_VALUE / 2, ("0303",)), (GOAL_VALUE / 2, ("0404",))}
+
+
+def test_a_victory_won_only_by_leaving_the_map_draws_units_off_it():
+    game = load_game(str(GAMES / "breakout.rulec"))
+    assert game.awards == ()
+    evaluator = Evaluator(game)
+    # Two units must leave: each one that does is worth half the victory, wherever the engine says it left from.
+    assert evaluator.final.exit_value("b1", "0803") == {"blue": GOAL_VALUE / 2}
+    assert evaluator.final.exit_value("b1", "0703") == {"blue": GOAL_VALUE / 2}
+    assert evaluator.final.exit_value("r1", "0803") == {}
+    assert [(o.side, o.edges) for o in evaluator.objectives] == [("blue", ("east",))]
+    state = new_game(game, seed=4)
+    play_match(state, [GreedyPlayer(4), RandomPlayer(5)] if list(game.sides)[0] == "blue"
+               else [RandomPlayer(5), GreedyPlayer(4)], seed=4)
+    assert len(state.exited_from) >= 2 and state.returns()[list(game.sides).index("blue")] > 0
+
+
+# ------------------------------------------------------------ greedy against random, every made-up game
+SEEDS = range(10)
+# (game, side) pairs where greedy wins fewer than 9 of the 10 games against random: the games are made for one
+# engine mechanism each, played from arranged positions by their tests, not balanced for play. Strict: a pair
+# that starts to pass must leave this list. "Not investigated" marks a cause guessed from the file alone.
+SHORT = {
+    ("big_battle", "blue"): "won 8 of 10: a battle at odds where the attacker retreats on half the rolls (not investigated)",
+    ("bombardment", "blue"): "won 0: the sides start 4+ hexes apart for 2 turns and a red unit dies only after two "
+                             "step losses",
+    ("declare_all_first", "blue"): "won 0: the sides start 5 hexes apart for 2 turns (not investigated)",
+    ("exchange_choice", "blue"): "won 0: every battle but on a 6 is an exchange, so an attack costs what it kills",
+    ("exchange_choice", "red"): "won 3: every battle but on a 6 is an exchange, so an attack costs what it kills",
+    ("mandatory_combat", "blue"): "every battle is 'no effect': no unit is ever eliminated, nobody scores",
+    ("multi_hex", "blue"): "won 2: the sides start 5 hexes apart for 2 turns (not investigated)",
+    ("quantified_awards", "blue"): "won 7: Red's awards pay for where its units stand, Blue's need contact "
+                                   "(not investigated)",
+    ("ranged_duties", "blue"): "every battle is 'no effect': no unit is ever eliminated, nobody scores",
+    ("ratio_victory", "blue"): "won 0: Red starts with 8 VP and a depot worth 4 and wins while it has twice Blue's",
+    ("river_assault", "blue"): "won 5: the river takes a unit's whole move and the game is short (not investigated)",
+    ("twice_the_enemy", "blue"): "won 8 (not investigated)",
+    ("two_fights", "blue"): "won 4: the sides start 5 hexes apart for 2 turns (not investigated)",
+}
+
+
+def _games_with_a_victory_rule() -> list:
+    pairs = []
+    for path in sorted(GAMES.glob("*.rulec")):
+        game = load_game(str(path))
+        if game.victory is None:
+            continue
+        for side in game.sides:
+            pairs.append(pytest.param(path.stem, side, id=f"{path.stem}-{side}", marks=_marks(game, path.stem, side)))
+    return pairs
+
+
+def _may_win(game, side: str) -> bool:
+    """Does anything in the game make `side` a winner: VP of its own, a level or sudden death naming it, `otherwise`?"""
+    victory = game.victory
+    return (any(a.side == side for a in game.awards) or victory.otherwise == side
+            or any(v.winner == side for v in (*victory.levels, *victory.sudden_death)))
+
+
+def _marks(game, name: str, side: str) -> list:
+    if not _may_win(game, side):
+        return [pytest.mark.skip(reason=f"nothing in {name} can make {side} the winner (no award, level or otherwise)")]
+    if (name, side) in SHORT:
+        return [pytest.mark.xfail(strict=True, reason=SHORT[name, side])]
+    return []
+
+
+@pytest.mark.parametrize("name,side", _games_with_a_victory_rule())
+def test_greedy_beats_random_in_nine_games_of_ten_from_each_side(name, side):
+    game = load_game(str(GAMES / f"{name}.rulec"))
+    won = sum(wins(game, side, seed) for seed in SEEDS)
+    assert won >= 9, f"greedy {side} won {won} of {len(SEEDS)}"
