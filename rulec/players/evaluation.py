@@ -5,7 +5,8 @@ seat's side against the best other side:
 
 - victory points: the VP so far plus what the awards paid when the game ends
   would pay in this position (final_awards.py: towns held, units in a city,
-  units off the map), and the margin measured as the victory levels measure it
+  units off the map; the victory levels and sudden deaths that name a winner are
+  read there too, each a goal worth GOAL_VALUE VP while it holds), and the margin measured as the victory levels measure it
   (victory_margin.py: the VP the opponent needs to win less those the side
   needs, so a ratio is read as a ratio);
 - strength on the map (a small weight: losses matter even when they give no VP);
