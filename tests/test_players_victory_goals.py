@@ -80,6 +80,27 @@ def test_a_side_that_scores_only_by_eliminating_goes_looking_for_a_battle():
     assert sum(wins(game, "blue", seed) for seed in range(10)) >= 9
 
 
+def test_scoring_a_hunt_from_the_last_full_score_equals_scoring_afresh():
+    """Where the hunted units stand is part of what a unit's term depends on: a position where they moved is
+    scored in full, so scoring from the last position scored equals scoring afresh."""
+    import random
+
+    from rulec.players.base import legal_orders
+    game = load_game(str(GAMES / "two_steps.rulec"))  # both sides hunt
+    assert set(Evaluator(game)._hunted) == {"blue", "red"}
+    state, warm, rng, compared = new_game(game, seed=3), Evaluator(game), random.Random(5), 0
+    while not state.is_terminal() and compared < 300:
+        actions = legal_orders(state)
+        for action in rng.sample(actions, min(6, len(actions))):
+            child = state.clone()
+            child.apply_action(action)
+            for seat in range(len(state.players)):
+                assert warm.score(child, seat) == pytest.approx(Evaluator(game).score(child, seat), abs=1e-9)
+                compared += 1
+        state.apply_action(rng.choice(actions) if not state.is_chance_node() else state.chance_outcomes()[0][0])
+    assert compared >= 100
+
+
 def test_a_victory_won_only_by_leaving_the_map_draws_units_off_it():
     game = load_game(str(GAMES / "breakout.rulec"))
     assert game.awards == ()

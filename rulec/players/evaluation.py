@@ -203,7 +203,8 @@ class Evaluator:
         A quick estimate of a move's outcome (no clone, no engine): the moved unit's term and the
         danger terms next to the hexes it leaves and enters are worked out again, as `score` does for
         a position that differs in one unit. What the engine would do besides (a town changing hands,
-        a hook, a reaction) is not seen: the greedy player plays the best few moves on clones for that.
+        a hook, a reaction) is not seen: the greedy player plays the best few moves on clones for that. Nor,
+        in a game where a side hunts the mover's side (_hunts), what the move changes in the hunters' terms.
         """
         value = self.score(state, seat)  # VP and position as they stand
         if not self.objectives and (self.game is None or self.game.map is None):
