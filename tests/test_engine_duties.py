@@ -108,3 +108,78 @@ def test_a_wrong_condition_is_reported_where_it_is_written(tmp_path, written, co
     assert (found.code, found.message) == (code, message)
     line = text.split("\n").index("  must_attack = unit.type == armor") + 1
     assert (found.span.line, found.span.column) == (line, 17)
+
+
+# ------------------------------------------------ units that attack at range (tests/games/ranged_duties.rulec)
+@pytest.fixture(scope="module")
+def ranged():
+    return load_game(str(GAMES / "ranged_duties.rulec"))
+
+
+def declare(state, hex, *units):
+    for step in [Action.attack(hex), *(Action.with_unit(u) for u in units)]:
+        state.apply_action(step)
+    return state
+
+
+def test_a_gun_next_to_no_enemy_owes_no_attack_to_battles_it_could_bombard(ranged):
+    # The gun (range 2) stands next to no enemy; r1 and r2 are both in its range. Both plans of a
+    # printed example must be accepted: the gun joins the second battle, or the first.
+    places = dict(gun="0403", i1="0304", i2="0503", r1="0305", r2="0502")
+    state = declare(new_game(ranged).arrange(places, phase="blue_fight"), "0305", "i1")
+    assert Action.resolve() in state.legal_actions()
+    state.apply_action(Action.resolve()), state.apply_action(Action.roll(1))
+    fight(state, "0502", "i2", "gun")
+    assert state.legal_actions() == [Action.end()]
+    state = fight(new_game(ranged).arrange(places, phase="blue_fight"), "0305", "i1", "gun")
+    fight(state, "0502", "i2")
+    assert state.legal_actions() == [Action.end()]
+    # Nor does its range keep the phase going once every enemy next to a blue unit is attacked.
+    state = fight(new_game(ranged).arrange(dict(gun="0403", i1="0304", r1="0305", r2="0502"), phase="blue_fight"),
+                  "0305", "i1")
+    assert Action.end() in state.legal_actions()
+
+
+def test_an_enemys_only_possible_attacker_may_not_be_used_up_elsewhere(ranged):
+    # i1 is the only blue unit next to r1; both i1 and i2 are next to r2. Every red unit next to
+    # a blue unit must be attacked, so i1 may not attack r2: i2 must, and i1 attacks r1.
+    places = dict(i1="0304", i2="0404", r1="0204", r2="0305")
+    for attackers in (("i1",), ("i1", "i2")):  # (i1 alone would also leave out i2, which must attack r2)
+        state = declare(new_game(ranged).arrange(places, phase="blue_fight"), "0305", *attackers)
+        assert Action.resolve() not in state.legal_actions()
+    with pytest.raises(IllegalAction, match="would leave the units in 0204 with no unit left to attack them"):
+        state.apply_action(Action.resolve())
+    state = fight(new_game(ranged).arrange(places, phase="blue_fight"), "0305", "i2")
+    assert state.legal_actions() == [Action.attack("0204")]
+    fight(state, "0204", "i1")
+    assert state.legal_actions() == [Action.end()]
+
+
+def test_a_unit_next_to_two_enemies_alone_may_attack_either(ranged):
+    # No plan attacks both: i1 attacks one of them, and the other's duty lapses.
+    for target in ("0204", "0305"):
+        state = fight(new_game(ranged).arrange(dict(i1="0304", r1="0204", r2="0305"), phase="blue_fight"), target, "i1")
+        assert state.legal_actions() == [Action.end()]
+
+
+def test_whether_a_gun_next_to_an_enemy_may_bombard_elsewhere_does_not_depend_on_the_order_of_battles(ranged):
+    # The gun stands next to r3 and has r2 (next to i2) in range; i1 is also next to r3.
+    places = dict(gun="0403", i1="0303", i2="0601", r3="0402", r2="0502")
+    # r2's battle first: the gun owes its attack to r3 and may not join.
+    state = declare(new_game(ranged).arrange(places, phase="blue_fight"), "0502", "i2")
+    assert Action.with_unit("gun") not in state.legal_actions()
+    with pytest.raises(IllegalAction, match=r"gun must attack an enemy next to it \(0402\)"):
+        state.apply_action(Action.with_unit("gun"))
+    # r3's battle first: the gun may not be left out of it either.
+    state = declare(new_game(ranged).arrange(places, phase="blue_fight"), "0402", "i1")
+    assert Action.resolve() not in state.legal_actions()
+    state.apply_action(Action.with_unit("gun"))
+    state.apply_action(Action.resolve()), state.apply_action(Action.roll(1))
+    assert Action.with_unit("gun") not in declare(state, "0502").legal_actions()
+
+
+def test_random_games_with_ranged_duties_keep_every_promise(ranged):
+    from rulec.engine.conformance import check_game
+
+    # Every duty can be met: random games never stall nor break an invariant.
+    assert check_game(ranged, n_games=40, seed=5) == []

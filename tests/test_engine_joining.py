@@ -197,8 +197,10 @@ def test_battle_names_exist_only_where_a_battle_is_being_joined_or_resolved():
 def test_hook_marks_are_checked():
     found = diagnostics("mark(attackers, disrupted)", "mark(attackers, disruptd)")
     assert [code for code, _, _ in found] == ["unknown-marker"]
-    assert "disrupted" in str(check(parse_text(TEXT.replace("mark(attackers, disrupted)", "mark(attackers, disruptd)"),
-                                               "t.rulec"))[1][0].hint)
+    misspelt = check(parse_text(TEXT.replace("mark(attackers, disrupted)", "mark(attackers, disruptd)"), "t.rulec"))[1]
+    assert "disrupted" in str(next(d for d in misspelt if d.is_error).hint)
+    # and the marker, now used nowhere, is warned of (the misspelling is where it should have been used)
+    assert [d.code for d in misspelt if not d.is_error] == ["unused-marker"]
     found = diagnostics("mark(defender_hexes, shelled)", "mark(defenders, shelled)")  # shelled is put on hexes
     assert [(code, message) for code, message, _ in found] == [
         ("wrong-kind", "marker 'shelled' is put on hexes: mark takes a set of hexes first, not units (defenders)")]

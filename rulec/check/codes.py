@@ -11,6 +11,7 @@ Battle-section codes are listed by rulec/check/build_battle.py.
 
 from __future__ import annotations
 
+from rulec.check.completeness import COMPLETENESS_CODES
 from rulec.check.constant_faults import FAULT_CODES
 from rulec.check.names import NAME_CODES
 from rulec.language.limits import LIMIT_CODES
@@ -140,6 +141,7 @@ CODES: dict[str, str] = {
 CODES.update(LIMIT_CODES)
 # Names that would make a game mean something else than its file says (rulec/check/names.py).
 CODES.update(NAME_CODES)
+CODES.update(COMPLETENESS_CODES)  # a game playable as written, nothing declared unused (rulec/check/completeness.py)
 CODES.update(FAULT_CODES)  # expressions that fail whatever the game (rulec/check/constant_faults.py)
 
 

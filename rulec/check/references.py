@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
+from rulec.check.completeness import check_completeness
 from rulec.diagnostics import Diagnostic, did_you_mean
 from rulec.language.document import Document, Path
 from rulec.runtime.context import StandInContext
@@ -41,6 +42,7 @@ def check_references(game: Game, document: Document) -> list[Diagnostic]:
     _arrivals(game, report)
     _names(game, report)
     _sequence(game, report)
+    report.diagnostics += check_completeness(game, document)  # playable, every row rolled, nothing declared unused
     return sorted(report.diagnostics, key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
 
 

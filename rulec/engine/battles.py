@@ -45,7 +45,7 @@ from rulec.runtime.model import Hex
 # ------------------------------------------------------------ the combat phase: pick a target
 def target_actions(state: Position, joinable_only: bool = True) -> list[Action]:
     """`attack HEX` for each enemy hex that may still be attacked by a unit next to it (and, `joinable_only`,
-    that some unit may join a battle against: the game's may_join, the duties of must_attack_target)."""
+    that some unit may join a battle against: the game's may_join, the duties of must_attack)."""
     if state.game.combat is None:
         return []
     if not joinable_only:  # asked by sampling and by the check of the one drawn, in the same position
@@ -84,7 +84,7 @@ def _targets(state: Position) -> list[Action]:
 def _joinable(state: Position, actions: list[Action]) -> list[Action]:
     """Of `attack HEX` actions, those some unit may join a battle against (the game's may_join, duties)."""
     combat = state.game.combat
-    if combat.may_join is not None or combat.must_attack_target is not None:
+    if combat.may_join is not None or combat.must_attack is not None:
         actions = [a for a in actions if eligible(state, Declare(state.phase.side, (a.hex,)))]
     return actions
 
@@ -94,7 +94,7 @@ def may_attack(state: Position, target: Hex) -> bool:
     if target not in stacking.occupants(state) or Action.attack(target) not in target_actions(state, joinable_only=False):
         return False
     combat = state.game.combat
-    if combat.may_join is None and combat.must_attack_target is None:
+    if combat.may_join is None and combat.must_attack is None:
         return True
     return bool(eligible(state, Declare(state.phase.side, (target,))))
 
@@ -120,7 +120,7 @@ def eligible(state: Position, frame: Declare, targets: tuple[Hex, ...] | None = 
     combat = state.game.combat
     if combat.may_join is not None:
         found = {u for u in found if joining.may_join(state, u, targets, frame.attackers)}
-    if combat.must_attack_target is not None:
+    if combat.must_attack is not None:  # a unit whose duty is open joins only a battle that meets it
         found -= duties.bound_elsewhere(state, found, targets)
     return sorted(found, key=order.__getitem__)
 
@@ -171,7 +171,7 @@ def refused_by_more(state: Position, frame: Declare, h: Hex) -> list[str]:
 def declare_legal(state: Position, frame: Declare) -> list[Action]:
     joinable = eligible(state, frame)
     actions = [Action.with_unit(u) for u in joinable] + more_targets(state, frame)
-    if frame.attackers and not duties.left_out(state, frame, joinable):
+    if frame.attackers and not duties.left_out(state, frame, joinable) and not duties.stranded(state, frame):
         actions.append(Action.resolve())
     actions.append(Action.cancel())
     return actions
@@ -209,6 +209,9 @@ def declare_why(state: Position, frame: Declare, action: Action) -> tuple[str, s
         missing = duties.left_out(state, frame, eligible(state, frame))
         if missing:
             return duties.why_not_resolve(state, missing)
+        stranded = duties.stranded(state, frame)
+        if stranded:
+            return duties.why_stranded(state, stranded)
     if action.kind == ATTACK and action.hex and not action.units:
         if not state.game.combat.multi_hex:
             return (f"a battle has one target hex in this game: resolve or cancel the battle against "

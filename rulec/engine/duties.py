@@ -14,11 +14,15 @@ conditions about one unit (model.CombatRules), read here:
   join no battle without such a hex (it would have used its attack on something else).
 
 An attack counts for a duty only where the game's may_join (joining.py) lets the unit
-join a battle against that hex alone.
+join a battle against that hex alone. A unit's range creates no duty: only enemy hexes
+next to it do, and while its duty is open it may join no battle without such a hex (a gun
+next to an enemy may not bombard elsewhere, whatever the order battles are fought in).
 
 While a duty is open the combat phase may not end (and, in a game that declares every
 battle first, the first battle may not be fought); a battle may not be resolved without a
-unit that must attack, could join it, and would then have no enemy hex left to attack
+unit that must attack, could join it, and would then have no enemy hex left to attack,
+nor with attackers that leave fewer enemy hexes that must be attacked able to be attacked
+than before (a player may not use up an enemy's only possible attacker elsewhere)
 (docs/rulings.md). Every duty can always be met: the attack it asks for is legal.
 """
 
@@ -140,24 +144,85 @@ def holds_target(state: "GameState", h: Hex) -> bool:
 
 
 def bound_elsewhere(state: "GameState", units: set[str], targets: tuple[Hex, ...]) -> set[str]:
-    """Of `units`, those a battle against `targets` must leave out: units whose must_attack duty is open (a target
-    of must_attack_target next to them) when no hex of `targets` holds such a target."""
+    """Of `units`, those a battle against `targets` must leave out: units whose must_attack duty is open (an
+    enemy hex next to them they must attack) when no hex of `targets` is one of those."""
     combat = state.game.combat
-    if combat.must_attack_target is None or combat.must_attack is None or any(holds_target(state, h) for h in targets):
+    if combat is None or combat.must_attack is None:
         return set()
     occupants = stacking.occupants(state)
-    return {uid for uid in units if uid in state.pos and _holds(state, combat.must_attack, uid)
-            and _attackable_near(state, uid, occupants)}
+    bound = set()
+    for uid in units:
+        if uid in state.pos and _holds(state, combat.must_attack, uid):
+            near = _attackable_near(state, uid, occupants)
+            if near and not any(h in near for h in targets):
+                bound.add(uid)
+    return bound
 
 
 def left_out(state: "GameState", frame: "Declare", joinable: list[str]) -> list[str]:
-    """Units that must attack, could join this battle, and would have no enemy hex left to attack without it."""
+    """Units whose duty is open, that could join this battle, and would have no enemy hex left to attack without
+    it (a unit that reaches the battle only at range and stands next to no enemy owes nothing)."""
     combat = state.game.combat
     if combat is None or combat.must_attack is None:
         return []
     occupants = stacking.occupants(state)
     return [uid for uid in joinable if uid in state.pos and _holds(state, combat.must_attack, uid)
+            and _attackable_near(state, uid, occupants)
             and not _attackable_near(state, uid, occupants, frame.targets)]
+
+
+def stranded(state: "GameState", frame: "Declare") -> list[Hex]:
+    """Hexes holding enemies that must be attacked which this battle, resolved as declared, would leave with no
+    attacker although another plan attacks them: fewer such hexes can be attacked after it than before. Counted as
+    one battle per hex, each unit in one battle (a matching of units to hexes); empty when the battle is fine."""
+    if state.game.combat is None or state.game.combat.must_be_attacked is None:
+        return []
+    attacked = open_duties(state)[1]
+    if not attacked:
+        return []
+    pos = state.pos
+    owed = sorted({pos[u] for u in attacked})
+    attackers = _attackers_of(state, owed)
+    before = _matching(owed, attackers, set())
+    rest = [h for h in owed if h not in frame.targets]
+    after = _matching(rest, attackers, set(frame.attackers))
+    if len(owed) - len(rest) + len(after) >= len(before):
+        return []
+    used = set(frame.attackers)
+    return [h for h in rest if h not in after and used.intersection(attackers[h])] or \
+        [h for h in rest if h not in after]
+
+
+def _attackers_of(state: "GameState", hexes: list[Hex]) -> dict[Hex, list[str]]:
+    """For each hex, the phasing units next to it that could attack it in a battle of its own now."""
+    occupants, neighbours = stacking.occupants(state), state.tables.neighbours
+    ready = ready_to_attack(state)
+    found = {}
+    for h in hexes:
+        near = [u for n in neighbours[h] for u in occupants.get(n, ()) if u in ready]
+        near = [u for u in near if joining.may_join(state, u, (h,), ())]
+        bound = bound_elsewhere(state, set(near), (h,))
+        found[h] = sorted((u for u in near if u not in bound), key=state.tables.unit_order.__getitem__)
+    return found
+
+
+def _matching(hexes: list[Hex], attackers: dict[Hex, list[str]], unavailable: set[str]) -> dict[Hex, str]:
+    """A largest matching of hexes to distinct units able to attack them (augmenting paths; the sets are small)."""
+    owner: dict[str, Hex] = {}
+
+    def place(h: Hex, seen: set[str]) -> bool:
+        for u in attackers[h]:
+            if u in unavailable or u in seen:
+                continue
+            seen.add(u)
+            if u not in owner or place(owner[u], seen):
+                owner[u] = h
+                return True
+        return False
+
+    for h in hexes:
+        place(h, set())
+    return {h: u for u, h in owner.items()}
 
 
 def why_not_end(state: "GameState") -> tuple[str, str | None] | None:
@@ -179,9 +244,20 @@ def why_not_join(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tupl
     """Why `uid` may not join a battle against `targets` for the duty it owes elsewhere (None: it may)."""
     if not bound_elsewhere(state, {uid}, targets):
         return None
-    return (f"combat is mandatory: {state.unit_name(uid)} must attack a unit for which the game's condition "
-            f"(must_attack_target = {state.game.combat.must_attack_target.source}) holds, and "
-            f"{' and '.join(targets)} holds none", "mandatory_combat")
+    target = state.game.combat.must_attack_target
+    if target is not None and not any(holds_target(state, h) for h in targets):
+        return (f"combat is mandatory: {state.unit_name(uid)} must attack a unit for which the game's condition "
+                f"(must_attack_target = {target.source}) holds, and {' and '.join(targets)} holds none",
+                "mandatory_combat")
+    near = _attackable_near(state, uid, stacking.occupants(state))
+    return (f"combat is mandatory: {state.unit_name(uid)} must attack an enemy next to it ({', '.join(near)}) and "
+            f"may join no battle against {' and '.join(targets)} before it has", "mandatory_combat")
+
+
+def why_stranded(state: "GameState", hexes: list[Hex]) -> tuple[str, str | None]:
+    return (f"combat is mandatory: this battle would leave the units in {', '.join(hexes)} with no unit left to "
+            f"attack them, and they must be attacked: attack {'it' if len(hexes) == 1 else 'them'} with another unit, "
+            "or leave the unit they need out of this battle", "mandatory_combat")
 
 
 def why_not_resolve(state: "GameState", units: list[str]) -> tuple[str, str | None]:

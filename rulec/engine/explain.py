@@ -97,6 +97,9 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
             return "units may not leave the map", "exit"
         return f"{name} cannot reach the {action.edge} edge with MP left to leave the map", "exit_cost"
     h = action.hex
+    if where == ON_MAP and h == state.pos[uid]:
+        return (f"{name} is already in {h}: a move must end in another hex (a unit that stays where it is "
+                "simply does not move)", None)
     if h in state._enemy_occupied(unit.side):
         return f"{h} holds an enemy unit", "enemy_occupied"
     if h in reach.destinations and not state.may_end_move(uid, h):

@@ -108,7 +108,7 @@ def _sample_target(state: Position, rng: Rng) -> Action:
     only the one drawn is asked whether some unit may join a battle against it (the game's may_join, duties)."""
     candidates: list[Action | None] = [*battles.target_actions(state, joinable_only=False), None]
     combat = state.game.combat
-    filtered = combat is not None and (combat.may_join is not None or combat.must_attack_target is not None)
+    filtered = combat is not None and (combat.may_join is not None or combat.must_attack is not None)
     while candidates:
         index = rng.randrange(len(candidates))
         action = candidates[index]

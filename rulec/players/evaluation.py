@@ -5,7 +5,8 @@ seat's side against the best other side:
 
 - victory points: the VP so far plus what the awards paid when the game ends
   would pay in this position (final_awards.py: towns held, units in a city,
-  units off the map), and the margin measured as the victory levels measure it
+  units off the map; the victory levels and sudden deaths that name a winner are
+  read there too, each a goal worth GOAL_VALUE VP while it holds), and the margin measured as the victory levels measure it
   (victory_margin.py: the VP the opponent needs to win less those the side
   needs, so a ratio is read as a ratio);
 - strength on the map (a small weight: losses matter even when they give no VP);
@@ -19,7 +20,9 @@ seat's side against the best other side:
   them for the unit's type (`Tables.costs_for`: entry and exit costs; cost
   expressions as on turn 1): a river crossing, which takes a unit's whole move,
   costs the unit's movement allowance;
-- danger: enemy strength next to a unit, relative to its own.
+- danger: enemy strength next to a unit, relative to its own;
+- for a side whose awards pay only for eliminating enemy units and name no place to
+  go, closeness to the nearest of those units (HUNT_VALUE: a drive to find a battle).
 
 Speed: a greedy decision scores every legal action's outcome, positions that
 differ from one another by a unit or two. The value is a sum of one term per
@@ -56,6 +59,9 @@ WIN_VALUE = 1000.0
 MOST_CHANGES = 6
 # A hex the awards paid at the end value draws units within this many turns' moves of it (beyond, not at all).
 NEAR_TURNS = 4
+# What closeness to the nearest enemy unit is worth to a side that scores only by eliminating them (a drive to
+# find a battle, kept small: the battle itself is weighed by the look-ahead).
+HUNT_VALUE = 1.0
 _MOST_KEPT = 400_000  # per-unit objective values kept before the table is emptied
 
 
@@ -110,6 +116,10 @@ class Evaluator:
         self._held_targets: tuple[Hex, ...] = ()
         self._held_key: tuple = ()
         self._near: dict[tuple, dict[Hex, list[tuple[float, Hex]]]] = {}
+        # Sides whose only VP come from eliminating enemy units: side -> (the enemy sides, VP a unit is worth),
+        # and where those enemy units stand now (side -> their hexes), part of the per-unit values' key.
+        self._hunted: dict[str, tuple[frozenset[str], float]] = {}
+        self._prey: dict[str, tuple[Hex, ...]] = {}
         if game is not None and game.map is not None:
             self.tables = tables_for(game)
             self.neighbours = self.tables.neighbours
@@ -118,6 +128,7 @@ class Evaluator:
                 self.final = None
             self.objectives = self._objectives(game)
             self._final_targets()
+            self._hunted = self._hunts(game)
         # Hexes an award pays for holding: entering one may score at once, which move_values does not see.
         self.held_hexes = frozenset(h for o in self.objectives if not o.recurring and not o.edges for h in o.targets)
 
@@ -171,10 +182,19 @@ class Evaluator:
         return base.total(side)
 
     def _set_held(self, state: Any) -> None:
-        """Note who holds the hexes whose holding the awards paid at the end value (a unit's term depends on it)."""
+        """Note who holds the hexes whose holding the awards paid at the end value, and where the units a side
+        hunts stand (a unit's term depends on both)."""
         if self._held_targets:
             holders = getattr(state, "holders", {})
             self._held_key = tuple(holders.get(h, "") for h in self._held_targets)
+        if self._hunted:
+            held = self._held_key[:len(self._held_targets)]
+            positions = view.unit_hexes(state)
+            sides = {uid: view.current_unit(state, uid).side for uid in positions} if not callable(
+                getattr(state, "unit", None)) else {uid: state.unit(uid).side for uid in positions}
+            self._prey = {side: tuple(sorted(h for uid, h in positions.items() if sides[uid] in enemies))
+                          for side, (enemies, _) in self._hunted.items()}
+            self._held_key = held + tuple(self._prey.values())
 
     # ------------------------------------------------- moves weighed without playing them
     def move_values(self, state: Any, seat: int, moves: list[tuple[str, Hex]]) -> list[float]:
@@ -183,7 +203,8 @@ class Evaluator:
         A quick estimate of a move's outcome (no clone, no engine): the moved unit's term and the
         danger terms next to the hexes it leaves and enters are worked out again, as `score` does for
         a position that differs in one unit. What the engine would do besides (a town changing hands,
-        a hook, a reaction) is not seen: the greedy player plays the best few moves on clones for that.
+        a hook, a reaction) is not seen: the greedy player plays the best few moves on clones for that. Nor,
+        in a game where a side hunts the mover's side (_hunts), what the move changes in the hunters' terms.
         """
         value = self.score(state, seat)  # VP and position as they stand
         if not self.objectives and (self.game is None or self.game.map is None):
@@ -350,7 +371,7 @@ class Evaluator:
             if len(self._best_cache) > _MOST_KEPT:
                 self._best_cache.clear()
             value = self._best_cache[key] = max(self._compute_best_objective(unit, hex_, turns_left),
-                                                self._best_final_target(unit, hex_))
+                                                self._best_final_target(unit, hex_), self._best_prey(unit, hex_))
         return value
 
     def _best_final_target(self, unit: Unit, hex_: Hex) -> float:
@@ -370,6 +391,33 @@ class Evaluator:
             if worth > 0:
                 best = max(best, worth / (1.0 + distance / scale))
         return best
+
+    def _best_prey(self, unit: Unit, hex_: Hex) -> float:
+        """For a side that scores only by eliminating enemy units: the VP of one, times the unit's closeness to the
+        nearest (in hexes: a heuristic, no path search)."""
+        hunt = self._hunted.get(unit.side)
+        prey = self._prey.get(unit.side)
+        if hunt is None or not prey:
+            return 0.0
+        distance = self.tables.distance[hex_]
+        nearest = min(distance[h] for h in prey)
+        return hunt[1] / (1.0 + max(0, nearest - 1) / self.weights.closeness_scale)
+
+    def _hunts(self, game: Game) -> dict[str, tuple[frozenset[str], float]]:
+        """The sides whose awards pay only for eliminating enemy units and name no place to go: their units are
+        drawn to the enemy units those awards pay for (without it nothing says where to look for a battle). Not the
+        side that wins unless another meets its conditions (`otherwise`): it need seek no battle."""
+        placed = {o.side for o in self.objectives} | set(self._to_hold) | set(self._to_stand)
+        hunts = {}
+        for side in game.sides:
+            awards = [a for a in game.awards if a.side == side]
+            if not awards or side in placed or any(a.trigger.kind != "eliminated" for a in awards) or \
+                    (game.victory is not None and game.victory.otherwise == side):
+                continue
+            enemies = frozenset(a.trigger.side for a in awards if a.trigger.side not in (None, side))
+            if any(u.side in enemies for u in game.units.values()):
+                hunts[side] = (enemies, HUNT_VALUE)
+        return hunts
 
     def _near_list(self, allowance: int, unit_type: str | None) -> dict[Hex, list[tuple[float, Hex]]]:
         """Hex -> (MP, target) of the targets of the awards paid at the end within NEAR_TURNS turns' moves."""

@@ -13,9 +13,17 @@ the empty position:
 
 Hexes that change one award by the same amount for the same side are grouped: when two of them
 together pay what one does, they are alternatives (any hex of a city) and the group pays once;
-otherwise each pays for itself. A position's value is then a sum over the groups it fills (and
-over the units that left the map), cheap enough for every candidate move. What a probe cannot see
-(a trace cut at the end, a condition on all hexes at once) is not valued: a heuristic, not a rule.
+otherwise each pays for itself. Where no single hex (or unit off the map) changes an award but all
+of them together do (hold three towns; three units off the map), the fewest that still do are found
+by leaving the others out one by one, and each pays its share. A position's value is then a sum
+over the groups it fills (and over the units that left the map), cheap enough for every candidate
+move. What a probe cannot see (a trace cut at the end) is not valued: a heuristic, not a rule.
+
+The victory conditions are read the same way: each victory level and sudden death that names a
+winner is a goal worth GOAL_VALUE VP to it while its condition holds ("Blue wins if it holds 0404
+at the end", "Blue wins once two units have left by the east edge"), so a position that would meet
+it is worth more and its hexes and edges draw the winner's units. Only what a goal's condition
+changes counts: one that holds in the empty position (`when = true`) pays nothing by itself.
 """
 
 from __future__ import annotations
@@ -24,9 +32,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 from rulec.runtime.context import StandInContext
-from rulec.runtime.model import Award, Game, Hex, Unit
+from rulec.runtime.model import Award, Game, Hex, Trigger, Unit
 
 STAND, CONTROL = "stand", "control"
+# What a victory condition met is worth, in VP, to the side it makes the winner (a win outweighs most scores).
+GOAL_VALUE = 20.0
 
 
 @dataclass(frozen=True)
@@ -74,7 +84,8 @@ class FinalAwards:
 
     def __init__(self, game: Game, tracked: Iterable[Hex]):
         self.game = game
-        self.awards = [a for a in game.awards if a.trigger.kind == "game_end"]
+        self.goals = victory_goals(game)
+        self.awards = [a for a in game.awards if a.trigger.kind == "game_end"] + self.goals
         self.groups: list[HexGroup] = []
         self.of_hex: dict[Hex, list[int]] = {}  # hex -> the indexes of the groups it belongs to
         self.exit_edges: dict[str, dict[str, float]] = {}  # side -> edge -> VP its sample unit leaving by it pays
@@ -86,7 +97,9 @@ class FinalAwards:
             return
         self._empty = {a.id: self._amount(a, ProbeContext(game)) for a in self.awards}
         for award in self.awards:
-            self.constant[award.side] += self._empty[award.id]
+            if award not in self.goals:  # a goal pays only for what the position changes in it
+                self.constant[award.side] += self._empty[award.id]
+        self._shares: dict[tuple[str, str], list[tuple[str, frozenset[Hex], float]]] = {}  # see _read_exits_together
         samples = {side: next((u for u in game.units.values() if u.side == side), None) for side in game.sides}
         tracked = tuple(tracked)
         for actor, sample in samples.items():
@@ -95,8 +108,10 @@ class FinalAwards:
             for award in self.awards:
                 self._read(award, actor, STAND, game.map.hexes,
                            lambda hexes, s=sample: ProbeContext(game, placed=[(s, h) for h in hexes]))
-                self._read(award, actor, CONTROL, tracked,
-                           lambda hexes, a=actor: ProbeContext(game, held={h: a for h in hexes}))
+                held = lambda hexes, a=actor: ProbeContext(game, held={h: a for h in hexes})  # noqa: E731
+                if not self._read(award, actor, CONTROL, tracked, held):
+                    self._read_together(award, actor, tracked, held)
+                self._read_exits_together(award, actor)
             for edge, hexes in game.map.edges.items():
                 if hexes:  # a hex mid-edge: a corner lies on two edges
                     paid = self.exit_value(sample.id, hexes[len(hexes) // 2])
@@ -116,8 +131,8 @@ class FinalAwards:
             return 0.0
 
     def _read(self, award: Award, actor: str, by: str, hexes: Iterable[Hex],
-              position: Callable[[list[Hex]], ProbeContext]) -> None:
-        """Group the hexes where `actor` standing (or holding) changes `award`'s amount."""
+              position: Callable[[list[Hex]], ProbeContext]) -> bool:
+        """Group the hexes where `actor` standing (or holding) changes `award`'s amount (whether any does)."""
         empty = self._empty[award.id]
         changes: dict[float, list[Hex]] = {}
         for h in hexes:
@@ -136,6 +151,49 @@ class FinalAwards:
             else:
                 parts = self._split(award, change, found, position)
             self.groups.extend(HexGroup(actor, by, award.side, change, frozenset(p)) for p in parts)
+        return bool(changes)
+
+    def _read_together(self, award: Award, actor: str, hexes: tuple[Hex, ...],
+                       position: Callable[[list[Hex]], ProbeContext]) -> None:
+        """Hexes `actor` must hold together to change `award` (no one of them does): the fewest that still do,
+        found by leaving the others out one by one, each paying its share of the change."""
+        if len(hexes) < 2:
+            return
+        empty = self._empty[award.id]
+        change = self._amount(award, position(list(hexes))) - empty
+        if not change:
+            return
+        needed = fewest(list(hexes), lambda some: self._amount(award, position(some)) - empty == change)
+        share = change / len(needed)
+        self.groups.extend(HexGroup(actor, CONTROL, award.side, share, frozenset((h,))) for h in needed)
+
+    def _read_exits_together(self, award: Award, actor: str) -> None:
+        """Units of `actor` that must all leave by an edge to change `award` (no one of them does): each unit
+        that leaves by it pays its share of the change (exit_value)."""
+        game = self.game
+        units = [u.id for u in game.units.values() if u.side == actor]
+        empty = self._empty[award.id]
+        on_edges = {h for hexes in game.map.edges.values() for h in hexes}
+        inland = next((h for h in game.map.hexes if h not in on_edges), None)
+        for edge, hexes in game.map.edges.items():
+            if not hexes or len(units) < 2:
+                continue
+            left_from = hexes[len(hexes) // 2]
+            if self._amount(award, ProbeContext(game, exited={units[0]: left_from})) != empty:
+                continue  # one unit leaving pays already: exit_value reads it unit by unit
+            change = self._amount(award, ProbeContext(game, exited={u: left_from for u in units})) - empty
+            if not change:
+                continue
+            needed = fewest(units, lambda some: self._amount(
+                award, ProbeContext(game, exited={u: left_from for u in some})) - empty == change)
+            # A condition that does not ask where the units left from pays whatever hex a unit is said to have
+            # left from (a unit that crossed an edge hex in the move that took it off the map): any hex, once.
+            anywhere = inland is not None and self._amount(
+                award, ProbeContext(game, exited={u: inland for u in needed})) - empty == change
+            self._shares.setdefault((actor, award.id), []).append(
+                (award.side, frozenset(game.map.hexes) if anywhere else frozenset(hexes), change / len(needed)))
+            if anywhere:
+                return
 
     def _split(self, award: Award, change: float, hexes: list[Hex],
                position: Callable[[list[Hex]], ProbeContext]) -> list[list[Hex]]:
@@ -158,8 +216,11 @@ class FinalAwards:
         found = self._exits.get(key)
         if found is None:
             found = {}
+            actor = self.game.units[uid].side if uid in self.game.units else None
             for award in self.awards:
                 change = self._amount(award, ProbeContext(self.game, exited={uid: left_from})) - self._empty[award.id]
+                if not change:  # a share of what several units leaving together change
+                    change = sum(share for _, hexes, share in self._shares.get((actor, award.id), ()) if left_from in hexes)
                 if change:
                     found[award.side] = found.get(award.side, 0.0) + change
             self._exits[key] = found
@@ -205,3 +266,36 @@ class FinalAwards:
                 if was != now:
                     found[group.side] = found.get(group.side, 0.0) + (group.value if now else -group.value)
         return found
+
+
+class _Goal:
+    """A victory condition read as an amount: GOAL_VALUE while it holds (an Award's `amount`)."""
+
+    def __init__(self, when: Any):
+        self.when = when
+        self.source = f"{GOAL_VALUE:g} if {when.source}"
+
+    def __call__(self, context: Any) -> float:
+        return GOAL_VALUE if self.when(context) else 0.0
+
+
+def victory_goals(game: Game) -> list[Award]:
+    """The victory levels and sudden deaths that name a winner, as awards paid at the end to it (see the module
+    docstring)."""
+    victory = game.victory
+    if victory is None:
+        return []
+    conditions = [(f"level {v.id}", v.winner, v.when) for v in victory.levels] + \
+        [(f"sudden death {v.id}", v.winner, v.when) for v in victory.sudden_death]
+    return [Award(f"victory: {name}", winner, Trigger("game_end"), _Goal(when)) for name, winner, when in conditions
+            if winner in game.sides and when is not None]
+
+
+def fewest(items: list, still: Callable[[list], bool]) -> list:
+    """Of `items` (for which `still` holds), a smallest-by-removal part for which it still holds."""
+    kept = list(items)
+    for item in list(kept):
+        trial = [i for i in kept if i != item]
+        if trial and still(trial):
+            kept = trial
+    return kept

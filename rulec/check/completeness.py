@@ -1,0 +1,145 @@
+"""Whole-game checks that a game can be played as written: it has a sequence of play, every CRT row can be
+rolled, and what it declares is used.
+
+- no-sequence (a warning): a game with a map but no sequence of play cannot be played turn by turn; `rulec play`
+  refuses it, and `rulec check` says so. A warning, not an error: a file may draw a map for the printed aids
+  only, and a game written step by step checks each step (a battle system, which has no map, needs none);
+- crt-row-unreachable (a warning): a table row no roll of the die, modified by every die-roll modifier the
+  game has, can reach (row 7 on a six-sided die in a game without DRMs: a wrong die, or a DRM forgotten);
+- unused-trace, unused-hexside-type, unused-movement-mode, unused-marker (warnings): a declaration nothing in
+  the file refers to, so it changes nothing in play (a name misspelt where it should be used, or a rule left out).
+
+A name counts as used where it is written anywhere outside its own block (an expression, an effect, a map
+feature, a field): the check stays silent rather than warn of something used in a way it did not foresee.
+A movement mode is used where its network lies on some hexside of the map.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from rulec.diagnostics import Diagnostic
+from rulec.language.document import Document
+from rulec.runtime.model import Game
+
+COMPLETENESS_CODES = {
+    "no-sequence": "a warning: a game with a map but no sequence of play (rulec play refuses it)",
+    "crt-row-unreachable": "a warning: a CRT row no roll of the die, with every die-roll modifier of the game, reaches",
+    "unused-trace": "a warning: a trace nothing in the game asks for",
+    "unused-hexside-type": "a warning: a hexside type on no hexside of the map and named nowhere else",
+    "unused-movement-mode": "a warning: a movement mode whose network lies on no hexside of the map",
+    "unused-marker": "a warning: a marker nothing in the game puts on, asks for or takes off",
+}
+
+# Warnings that a game cannot be played say nothing new beside errors, which refuse it anyway (rulec/pipeline.py).
+MOOT_WITH_ERRORS = frozenset({"no-sequence"})
+
+# Sections whose blocks declare things that may go unused: section -> (code, what the message calls it).
+_DECLARED = {"trace": ("unused-trace", "trace"), "hexside": ("unused-hexside-type", "hexside type"),
+             "marker": ("unused-marker", "marker")}
+
+
+def check_completeness(game: Game, document: Document) -> list[Diagnostic]:
+    found: list[Diagnostic] = []
+    found += _sequence(game, document)
+    found += _unreachable_rows(game, document)
+    found += _unused(game, document)
+    found += _unused_modes(game, document)
+    return found
+
+
+def _sequence(game: Game, document: Document) -> list[Diagnostic]:
+    if game.map is None or game.sequence:
+        return []
+    return [Diagnostic("no-sequence", "the game has a map but no sequence of play, so it cannot be played turn by turn "
+                       "(rulec play refuses it)", document.key_span(("game", game.info.id)), "warning",
+                       "add a 'sequence { phase NAME { side = SIDE  kind = movement } ... }' block "
+                       "(docs/language.md, section 'sequence')")]
+
+
+def _drm_reach(game: Game) -> tuple[int, int]:
+    """The most a roll can be lowered and raised by the game's die-roll modifiers together (a bound: every
+    terrain, hexside and battle modifier at once)."""
+    drms = [t.combat_drm for t in game.terrain.values()] + [h.combat_drm for h in game.hexside_types.values()] + \
+        [m.drm for m in game.modifiers]
+    return sum(d for d in drms if d < 0), sum(d for d in drms if d > 0)
+
+
+def _unreachable_rows(game: Game, document: Document) -> list[Diagnostic]:
+    die = game.info.die
+    lower, raise_ = _drm_reach(game)
+    low, high = 1 + lower, die + raise_
+    found = []
+    for table in game.tables.values():
+        beyond = sorted(row for row in table.rows if not low <= row <= high)
+        if not beyond:
+            continue
+        rows = ", ".join(map(str, beyond))
+        reach = (f"the die is 1..{die} and the game has no die-roll modifier" if (lower, raise_) == (0, 0) else
+                 f"rolls of the 1..{die} die with every die-roll modifier of the game run from {low} to {high}")
+        path = ("crt", table.id, "rows", str(beyond[0]))
+        span = document.key_spans.get(path) or document.key_span(("crt", table.id, "rows", beyond[0])) or \
+            document.span(("crt", table.id, "rows"))
+        found.append(Diagnostic("crt-row-unreachable", f"table '{table.id}' has row{'s' if len(beyond) > 1 else ''} "
+                                f"{rows} that no roll reaches: {reach}", span, "warning",
+                                f"check the game's die (die = {die}) and its die-roll modifiers"))
+    return found
+
+
+def _unused(game: Game, document: Document) -> list[Diagnostic]:
+    data = document.data if isinstance(document.data, dict) else {}
+    found = []
+    for section, (code, what) in _DECLARED.items():
+        declared = data.get(section)
+        if not isinstance(declared, dict):
+            continue
+        for name in declared:
+            if not _named_elsewhere(data, name, (section, name)):
+                found.append(Diagnostic(code, f"{what} '{name}' is declared but used nowhere in the game",
+                                        document.key_span((section, name)), "warning", _HINTS[section]))
+    return found
+
+
+_HINTS = {"trace": "a trace counts only where an expression asks for it (traced(...), supplied(...)); remove it "
+                   "or use it",
+          "hexside": "put it on hexsides of the map (map { hexsides NAME { feature = ... } }) or remove it",
+          "marker": "a marker counts only where an effect, arrival or hook puts it on or an expression asks for it; "
+                    "remove it or use it"}
+
+
+# Functions that name a declaration without writing its name: supplied(UNIT) is traced(supply, UNIT).
+_IMPLIED = {("trace", "supply"): "supplied"}
+
+
+def _named_elsewhere(data: dict, name: str, own: tuple[str, str]) -> bool:
+    names = {name, _IMPLIED.get(own, name)}
+    return any(text in names and path[:2] != own for path, text in _strings(data, ()))
+
+
+def _strings(value: Any, path: tuple) -> Iterator[tuple[tuple, str]]:
+    """Every text of the document (keys, values, names in expression trees) with the path it is under."""
+    stack = [(value, path)]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            yield path, value
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str):
+                    yield path + (key,), key
+                stack.append((item, path + (key,)))
+        elif isinstance(value, (list, tuple)):
+            stack.extend((item, path + (index,)) for index, item in enumerate(value))
+
+
+def _unused_modes(game: Game, document: Document) -> list[Diagnostic]:
+    if game.map is None or not game.modes:
+        return []
+    on_map = {f for features in game.map.hexside_features.values() for f in features}
+    on_map.update(f for exits in game.map.edge_exits.values() for features in exits.values() for f in features)
+    return [Diagnostic("unused-movement-mode", f"movement mode '{mode.id}' follows hexside type '{mode.network}', "
+                       "which lies on no hexside of the map, so no unit ever moves in it",
+                       document.key_span(("mode", mode.id)), "warning",
+                       f"put '{mode.network}' on hexsides of the map (map {{ hexsides NAME {{ feature = "
+                       f"{mode.network} ... }} }})")
+            for mode in game.modes.values() if mode.network not in on_map]

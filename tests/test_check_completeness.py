@@ -1,0 +1,54 @@
+"""Whole-game checks that a game plays as written (rulec/check/completeness.py), beyond the bad-game corpus:
+what widens a table's reach, what counts as using a declaration, and when a warning is moot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulec.language.parse import parse_text
+from rulec.pipeline import check
+
+BAD_GAMES = Path(__file__).resolve().parent / "bad_games"
+
+
+def codes(text: str) -> list[str]:
+    return [d.code for d in check(parse_text(text, "t.rulec"))[1]]
+
+
+def test_a_row_beyond_the_die_is_reachable_once_a_modifier_adds_to_the_roll():
+    text = (BAD_GAMES / "crt-row-unreachable.rulec").read_text(encoding="utf-8")
+    assert codes(text) == ["crt-row-unreachable"]
+    assert codes(text + "modifier elite { applies = battle  drm = 1 }\n") == []
+    assert codes(text.replace("terrain clear { move = 1 }", "terrain clear { move = 1  combat_drm = 1 }")) == []
+    # A row below the die is reached only by a DRM that lowers the roll.
+    low = text.replace("  7 = [NE, NE] }", "  0 = [NE, NE] }")
+    assert codes(low) == ["crt-row-unreachable"]
+    assert codes(low + "modifier tired { applies = battle  drm = -1 }\n") == []
+
+
+def test_a_declaration_named_anywhere_outside_its_block_is_used():
+    trace = (BAD_GAMES / "unused-trace.rulec").read_text(encoding="utf-8")
+    assert codes(trace) == ["unused-trace"]
+    assert codes(trace + "modifier cut { applies = unit  when = not supplied(unit)  strength_times = 0.5 }\n") == []
+    assert codes(trace + "modifier cut { applies = unit  when = not traced(supply, unit)  strength_times = 0.5 }\n") == []
+    marker = (BAD_GAMES / "unused-marker.rulec").read_text(encoding="utf-8")
+    assert codes(marker + "modifier dug { applies = unit  when = marked(unit, dug_in)  strength_times = 2 }\n") == []
+    hexside = (BAD_GAMES / "unused-hexside-type.rulec").read_text(encoding="utf-8")
+    on_map = hexside.replace("  edges { west = 0101..0103 }",
+                             "  edges { west = 0101..0103 }\n  hexsides creek { feature = river  sides = [0101/0102] }")
+    assert codes(on_map) == []
+
+
+def test_a_game_that_cannot_be_played_is_not_also_told_it_has_no_sequence():
+    text = (BAD_GAMES / "no-sequence.rulec").read_text(encoding="utf-8")
+    assert codes(text) == ["no-sequence"]
+    assert codes(text.replace("side = red  type", "side = redd  type")) == ["unknown-side"]
+
+
+def test_every_game_and_made_up_game_checks_without_these_warnings():
+    root = Path(__file__).resolve().parent.parent
+    from rulec.check.completeness import COMPLETENESS_CODES
+    from rulec.pipeline import check_file
+    for path in sorted((root / "games").glob("*.rulec")) + sorted((root / "tests" / "games").glob("*.rulec")):
+        found = [d.code for d in check_file(str(path)).diagnostics if d.code in COMPLETENESS_CODES]
+        assert found == [], path.name

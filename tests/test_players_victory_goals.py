@@ -1,0 +1,174 @@
+"""The AIs read every victory rule (rulec/players/final_awards.py: victory_goals), not only point awards:
+a victory written as "holds a hex at the end" (tests/games/crossroads.rulec), a victory won only by
+leaving the map (tests/games/breakout.rulec), and greedy against random on every made-up game that
+has a victory rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulec.engine import new_game
+from rulec.language.parse import parse_text
+from rulec.pipeline import check, load_game
+from rulec.players import GreedyPlayer, RandomPlayer
+from rulec.players.evaluation import Evaluator
+from rulec.players.final_awards import CONTROL, GOAL_VALUE, FinalAwards
+from rulec.players.match import play_match
+from rulec.players.setup import build_players
+
+GAMES = Path(__file__).parent / "games"
+
+
+def wins(game, greedy_side: str, seed: int) -> bool:
+    """Does greedy, playing `greedy_side` against random, win the game played with `seed`?"""
+    sides = list(game.sides)
+    state = new_game(game, seed=seed)
+    kinds = {side: "greedy" if side == greedy_side else "random" for side in sides}
+    play_match(state, build_players(kinds, sides, seed), seed=seed)
+    returns = state.returns()
+    mine = returns[sides.index(greedy_side)]
+    return all(mine > r for s, r in zip(sides, returns) if s != greedy_side)
+
+
+def test_a_hex_only_a_victory_level_rewards_draws_each_side():
+    game = load_game(str(GAMES / "crossroads.rulec"))
+    assert game.awards == ()  # nothing but the victory levels says the crossroads matter
+    final = FinalAwards(game, ["0404"])
+    assert {(g.actor, g.by, g.side, g.value, tuple(g.hexes)) for g in final.groups} == {
+        ("blue", CONTROL, "blue", GOAL_VALUE, ("0404",)), ("red", CONTROL, "red", GOAL_VALUE, ("0404",))}
+    state = new_game(game)
+    distance = Evaluator(game).tables.distance
+    action = state.action_to_string(GreedyPlayer(0).choose(state))
+    unit, to = action.split()[1:]
+    assert distance[to]["0404"] < distance[state.positions[unit]]["0404"]  # straight for the crossroads
+    state.holders["0404"] = "blue"
+    assert Evaluator(game).projected_vp(state) == {"blue": GOAL_VALUE, "red": 0.0}
+
+
+@pytest.mark.parametrize("side", ["blue", "red"])
+def test_greedy_takes_and_keeps_the_crossroads(side):
+    game = load_game(str(GAMES / "crossroads.rulec"))
+    assert sum(wins(game, side, seed) for seed in range(10)) >= 9
+
+
+def test_hexes_a_victory_needs_held_together_each_pay_a_share():
+    text = (GAMES / "crossroads.rulec").read_text(encoding="utf-8")
+    text = text.replace("control_of = [0404]", "control_of = [0404, 0303]").replace(
+        "when = controls(blue, 0404)  winner = blue", "when = controls(blue, 0404) and controls(blue, 0303)  winner = blue")
+    game, diagnostics = check(parse_text(text, "two_crossroads.rulec"))
+    assert game is not None, diagnostics
+    final = FinalAwards(game, ["0303", "0404"])
+    blue = {(g.value, tuple(g.hexes)) for g in final.groups if g.actor == "blue"}
+    assert blue == {(GOAL_VALUE / 2, ("0303",)), (GOAL_VALUE / 2, ("0404",))}
+
+
+def test_a_side_that_scores_only_by_eliminating_goes_looking_for_a_battle():
+    # Two Fights: Blue scores only for red units eliminated, and no award names a place: its units
+    # are drawn to the nearest red unit (they used to stand still, out of reach, all game).
+    game = load_game(str(GAMES / "two_fights.rulec"))
+    evaluator = Evaluator(game)
+    assert set(evaluator._hunted) == {"blue"} and Evaluator(load_game(str(GAMES / "crossroads.rulec")))._hunted == {}
+    state = new_game(game).arrange({"b1": "0101", "b2": "0102", "b3": "0103", "r1": "0605", "r2": "0604"},
+                                   phase="blue_move")
+    distance = evaluator.tables.distance
+    action = state.action_to_string(GreedyPlayer(0).choose(state))
+    unit, to = action.split()[1:]
+    nearest = lambda h: min(distance[h][state.positions[r]] for r in ("r1", "r2"))  # noqa: E731
+    assert nearest(to) < nearest(state.positions[unit])
+    assert sum(wins(game, "blue", seed) for seed in range(10)) >= 9
+
+
+def test_scoring_a_hunt_from_the_last_full_score_equals_scoring_afresh():
+    """Where the hunted units stand is part of what a unit's term depends on: a position where they moved is
+    scored in full, so scoring from the last position scored equals scoring afresh."""
+    import random
+
+    from rulec.players.base import legal_orders
+    game = load_game(str(GAMES / "two_steps.rulec"))  # both sides hunt
+    assert set(Evaluator(game)._hunted) == {"blue", "red"}
+    state, warm, rng, compared = new_game(game, seed=3), Evaluator(game), random.Random(5), 0
+    while not state.is_terminal() and compared < 300:
+        actions = legal_orders(state)
+        for action in rng.sample(actions, min(6, len(actions))):
+            child = state.clone()
+            child.apply_action(action)
+            for seat in range(len(state.players)):
+                assert warm.score(child, seat) == pytest.approx(Evaluator(game).score(child, seat), abs=1e-9)
+                compared += 1
+        state.apply_action(rng.choice(actions) if not state.is_chance_node() else state.chance_outcomes()[0][0])
+    assert compared >= 100
+
+
+def test_a_victory_won_only_by_leaving_the_map_draws_units_off_it():
+    game = load_game(str(GAMES / "breakout.rulec"))
+    assert game.awards == ()
+    evaluator = Evaluator(game)
+    # Two units must leave: each one that does is worth half the victory, wherever the engine says it left from.
+    assert evaluator.final.exit_value("b1", "0803") == {"blue": GOAL_VALUE / 2}
+    assert evaluator.final.exit_value("b1", "0703") == {"blue": GOAL_VALUE / 2}
+    assert evaluator.final.exit_value("r1", "0803") == {}
+    assert [(o.side, o.edges) for o in evaluator.objectives] == [("blue", ("east",))]
+    state = new_game(game, seed=4)
+    play_match(state, [GreedyPlayer(4), RandomPlayer(5)] if list(game.sides)[0] == "blue"
+               else [RandomPlayer(5), GreedyPlayer(4)], seed=4)
+    assert len(state.exited_from) >= 2 and state.returns()[list(game.sides).index("blue")] > 0
+
+
+# ------------------------------------------------------------ greedy against random, every made-up game
+SEEDS = range(10)
+# (game, side) pairs where greedy wins fewer than 9 of the 10 games against random: the games are made for one
+# engine mechanism each, played from arranged positions by their tests, not balanced for play. Strict: a pair
+# that starts to pass must leave this list. "Not investigated" marks a cause guessed from the file alone.
+SHORT = {
+    ("big_battle", "blue"): "won 8 of these 10 (26 of 30 seeds): at low odds the attacker retreats on half the rolls "
+                            "(not investigated further)",
+    ("bombardment", "blue"): "won 0: the sides start 4+ hexes apart for 2 turns and a red unit dies only after two "
+                             "step losses",
+    ("declare_all_first", "blue"): "won 5: the sides start 5 hexes apart for 2 turns, so one battle at most "
+                                   "(not investigated further)",
+    ("exchange_choice", "blue"): "won 2: every battle but on a 6 is an exchange, so an attack costs what it kills",
+    ("exchange_choice", "red"): "won 3: every battle but on a 6 is an exchange, so an attack costs what it kills",
+    ("mandatory_combat", "blue"): "every battle is 'no effect': no unit is ever eliminated, nobody scores",
+    ("multi_hex", "blue"): "won 5: the sides start 5 hexes apart for 2 turns, so one battle at most "
+                           "(not investigated further)",
+    ("quantified_awards", "blue"): "won 7 (18 of 30 seeds): Blue's contact VP are counted in Red's scoring phase, "
+                                   "after Red has moved (not investigated further)",
+    ("ranged_duties", "blue"): "every battle is 'no effect': no unit is ever eliminated, nobody scores",
+    ("ratio_victory", "blue"): "won 0: Red starts with 8 VP and a depot worth 4 and wins while it has twice Blue's",
+    ("twice_the_enemy", "blue"): "won 8 of these 10 (27 of 30 seeds; not investigated)",
+}
+
+
+def _games_with_a_victory_rule() -> list:
+    pairs = []
+    for path in sorted(GAMES.glob("*.rulec")):
+        game = load_game(str(path))
+        if game.victory is None:
+            continue
+        for side in game.sides:
+            pairs.append(pytest.param(path.stem, side, id=f"{path.stem}-{side}", marks=_marks(game, path.stem, side)))
+    return pairs
+
+
+def _may_win(game, side: str) -> bool:
+    """Does anything in the game make `side` a winner: VP of its own, a level or sudden death naming it, `otherwise`?"""
+    victory = game.victory
+    return (any(a.side == side for a in game.awards) or victory.otherwise == side
+            or any(v.winner == side for v in (*victory.levels, *victory.sudden_death)))
+
+
+def _marks(game, name: str, side: str) -> list:
+    if not _may_win(game, side):
+        return [pytest.mark.skip(reason=f"nothing in {name} can make {side} the winner (no award, level or otherwise)")]
+    if (name, side) in SHORT:
+        return [pytest.mark.xfail(strict=True, reason=SHORT[name, side])]
+    return []
+
+
+@pytest.mark.parametrize("name,side", _games_with_a_victory_rule())
+def test_greedy_beats_random_in_nine_games_of_ten_from_each_side(name, side):
+    game = load_game(str(GAMES / f"{name}.rulec"))
+    won = sum(wins(game, side, seed) for seed in SEEDS)
+    assert won >= 9, f"greedy {side} won {won} of {len(SEEDS)}"
