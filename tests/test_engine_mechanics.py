@@ -105,3 +105,19 @@ def test_victory_by_ratio(metz):
     assert outcome(variant, {"us": 20, "germany": 10}).level == "Win"
     assert outcome(variant, {"us": 12, "germany": 10}).winner is None
     assert outcome(variant, {"us": 0, "germany": 4}).winner == "germany"
+
+
+def test_a_unit_that_leaves_the_map_left_from_the_last_hex_of_its_path(metz):
+    """exited_from is the hex on the map edge the unit stepped off from, not where its move began."""
+    on_edges = set().union(*metz.map.edges.values())
+    checked = 0
+    for start in sorted(set(metz.map.hexes) - on_edges):
+        state = at(metz, {"us_357": start, "de_1010": "0101"})
+        for action in [a for a in state.moves_of("us_357") if a.kind == "exit"]:
+            child = state.clone()
+            child.apply_action(action)
+            assert child.exited_from["us_357"] in metz.map.edges[action.edge], (start, action)
+            checked += 1
+        if checked >= 3:
+            break
+    assert checked >= 3

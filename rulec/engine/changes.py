@@ -48,13 +48,17 @@ def move(state: Position, uid: str, h: Hex) -> None:
 
 def leave_map(state: Position, uid: str, edge: str) -> None:
     """`uid` leaves the map by `edge` (from the map, or straight from its arrival)."""
-    mask = (legal_moves.unit_reach(state, uid).exit_masks or {}).get(edge, 0)
+    reach = legal_moves.unit_reach(state, uid)
+    mask = (reach.exit_masks or {}).get(edge, 0)
+    # the hex it steps off from, at the end of its path (a unit that never stood on the map left from none)
+    last = (reach.exit_hexes or {}).get(edge) if uid in state.pos else None
     for i, objective in enumerate(state.tables.objectives):
         if mask >> i & 1:
             enter(state, uid, objective, "pass")  # passed through on its way off the map
     state.moved.add(uid)
     history.record(state, "moved", (uid,))
-    state.exited_from[uid] = state.pos.pop(uid, "")  # "": it left the map as it entered it
+    start = state.pos.pop(uid, "")  # "": it left the map as it entered it
+    state.exited_from[uid] = state.tables.numbered[last] if last is not None else start
     state._cache.pop("units", None)  # the units conditions read, kept for the position (context.py)
     state.due.pop(uid, None)
     state.where[uid] = EXITED

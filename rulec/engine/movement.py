@@ -55,6 +55,7 @@ class Reach:
     exits: tuple[str, ...]  # map edges the unit may leave by
     exit_masks: dict[str, int] | None = None  # edge -> objectives mask of the path to it
     numbers: tuple[int, ...] = ()  # the destinations' hex numbers (Tables.index), in hex order
+    exit_hexes: dict[str, int] | None = None  # edge -> the hex number that path leaves the map from
 
 
 NOWHERE = Reach({}, ())
@@ -180,6 +181,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     ends = [-1] * size  # hex the unit may stop in -> most valuable objectives mask of a path
     reached: list[int] = []  # hexes with an end, in the order found
     exits: dict[str, int] = {}  # edge -> most valuable objectives mask of a path leaving by it
+    exit_hexes: dict[str, int] = {}  # edge -> the hex that path leaves from
     # mask -> (hex -> most MP left there, MP left -> hexes to handle). Every step costs at least
     # 1 MP, so handling a layer's hexes by MP left, most first, is a Dijkstra search.
     layers: dict[int, tuple[list[int], list[list[int]]]] = {}
@@ -260,6 +262,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                             old = exits.get(edge)
                             if old is None or (mask != old and worth(mask) > worth(old)):
                                 exits[edge] = mask
+                                exit_hexes[edge] = h
                     for n, cost in objective_moves[h]:
                         if cost <= left:
                             step(n, cost, mask, left, h in zoc)
@@ -296,7 +299,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     if origin >= 0 and ends[origin] >= 0:
         reached.remove(origin)
     reached.sort()  # hex numbers go in hex order: destinations come sorted
-    return Reach({hexes[i]: ends[i] for i in reached}, tuple(sorted(exits)), exits, tuple(reached))
+    return Reach({hexes[i]: ends[i] for i in reached}, tuple(sorted(exits)), exits, tuple(reached), exit_hexes)
 
 
 def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...] = (),
@@ -415,13 +418,17 @@ def merge_moves(tables: Tables, first: Reach | MoveCosts, other: Reach | MoveCos
     rank = tables.mask_rank
     worth = rank.__getitem__ if rank else _mask_worth
     ends, exits = dict(first.destinations), dict(first.exit_masks or {})
+    exit_hexes = dict(first.exit_hexes or {})
     for found, extra in ((ends, other.destinations), (exits, other.exit_masks or {})):
         for key, mask in extra.items():
             old = found.get(key)
             if old is None or (mask != old and worth(mask) > worth(old)):
                 found[key] = mask
+                if found is exits and other.exit_hexes and key in other.exit_hexes:
+                    exit_hexes[key] = other.exit_hexes[key]
     index = tables.index
-    return Reach({h: ends[h] for h in sorted(ends)}, tuple(sorted(exits)), exits, tuple(sorted(index[h] for h in ends)))
+    return Reach({h: ends[h] for h in sorted(ends)}, tuple(sorted(exits)), exits, tuple(sorted(index[h] for h in ends)),
+                 exit_hexes)
 
 
 def _in_mp(spent: int, scale: int) -> int | Fraction:
