@@ -135,6 +135,8 @@ SHORT = {
                            "(not investigated further)",
     ("quantified_awards", "blue"): "won 7 (18 of 30 seeds): Blue's contact VP are counted in Red's scoring phase, "
                                    "after Red has moved (not investigated further)",
+    ("river_assault", "blue"): "won 8 of these 10 (9 while a move could end on a friend over the limit of 1, which "
+                               "the default no longer allows; not investigated further)",
     ("ranged_duties", "blue"): "every battle is 'no effect': no unit is ever eliminated, nobody scores",
     ("ratio_victory", "blue"): "won 0: Red starts with 8 VP and a depot worth 4 and wins while it has twice Blue's",
     ("twice_the_enemy", "blue"): "won 8 of these 10 (27 of 30 seeds; not investigated)",
