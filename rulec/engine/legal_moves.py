@@ -75,9 +75,9 @@ def moves_of(state: Position, uid: str) -> list[Action]:
             moves, exits, hexes, to = unit_moves(state, uid)
             if state.game.movement.may_end_move is not None:
                 moves, hexes, to = allowed_ends(state, uid, moves, to)
-            full = _full_hexes_for(state, uid)
-            if full and not full.isdisjoint(hexes):
-                moves = tuple(m for m, h in zip(moves, to) if h not in full)
+            blocked = _blocked(state, uid, hexes)
+            if blocked:
+                moves = tuple(m for m, h in zip(moves, to) if h not in blocked)
             found = (*moves, *exits)
         state._cache[key] = found
     return list(found)
@@ -92,26 +92,37 @@ def has_move(state: Position, uid: str) -> bool:
     _, exits, hexes, to = unit_moves(state, uid)
     if exits:
         return True
-    full = _full_hexes_for(state, uid)
     if state.game.movement.may_end_move is None:
-        return bool(hexes) and (not full or not full.issuperset(hexes))
+        if len(hexes) > len(stacking.occupants(state)):
+            return True  # more hexes than are occupied: some are empty
+        return len(hexes) > len(_blocked(state, uid, hexes))  # (blocked is some of hexes)
+    blocked = _blocked(state, uid, hexes)
     # The hex that answered last time is asked first: between two decisions it almost always still does, so one
     # may_end_move evaluation answers instead of one per hex up to the first allowed. Only a hint (kept for the
     # phase, shared by clones): the answer is worked out in this position either way.
     key = ("witness", uid)
     hint = state._phase_moves.get(key)
-    if hint is not None and hint in hexes and hint not in full and end_allowed(state, uid, hint):
+    if hint is not None and hint in hexes and hint not in blocked and end_allowed(state, uid, hint):
         return True
     for h in to:
-        if h not in full and end_allowed(state, uid, h):
+        if h not in blocked and end_allowed(state, uid, h):
             state._phase_moves[key] = h
             return True
     return False
 
 
-def _full_hexes_for(state: Position, uid: str) -> Any:
-    """The hexes `uid` may not end its move in for stacking (none for a unit that does not count)."""
-    return () if uid in stacking.uncounted(state) else stacking.full_hexes(state, lambda u: may_leave(state, u))
+def _blocked(state: Position, uid: str, hexes: Any) -> Any:
+    """Of `hexes`, those stacking forbids `uid` to end its move in: occupied hexes, each asked once a position
+    (stacking.crowded_at); none for a unit that does not count for stacking."""
+    occupied = stacking.occupants(state)
+    reached = occupied.keys() & hexes
+    if not reached or uid in stacking.uncounted(state):
+        return ()
+
+    def leaves(u: str) -> bool:
+        return may_leave(state, u)
+
+    return {h for h in reached if stacking.crowded_at(state, h, leaves)}
 
 
 def may_leave(state: Position, uid: str) -> bool:

@@ -66,13 +66,22 @@ def occupants_after(state: Position, before: dict[Hex, list[str]], uid: str, lef
     return after
 
 
+def crowded_at(state: Position, h: Hex, may_leave: Callable[[str], bool]) -> bool:
+    """Is `h` full for a moving unit that counts (see `crowded`)? Asked per hex, the answers kept for the position:
+    a unit's moves ask only of the occupied hexes it reaches."""
+    kept = state._cache.get("crowded")
+    if kept is None:
+        kept = state._cache["crowded"] = {}
+    found = kept.get(h)
+    if found is None:
+        units = occupants(state).get(h)
+        found = kept[h] = bool(units) and crowded(state, units, may_leave)
+    return found
+
+
 def full_hexes(state: Position, may_leave: Callable[[str], bool]) -> set[Hex]:
-    """Hexes no moving unit may end its move in (see `may_end`); `may_leave(uid)`: can the unit there still move
-    away this phase (legal_moves.may_leave)? Do not modify."""
-    full = state._cache.get("full")
-    if full is None:
-        full = state._cache["full"] = {h for h, units in occupants(state).items() if crowded(state, units, may_leave)}
-    return full
+    """Every hex no moving unit that counts may end its move in (crowded_at, asked of every occupied hex)."""
+    return {h for h in occupants(state) if crowded_at(state, h, may_leave)}
 
 
 def uncounted(state: Position) -> frozenset[str]:
@@ -144,8 +153,7 @@ def overstacked_units(state: Position) -> list[str]:
     return sorted(units, key=order.__getitem__)
 
 
-def carry_over(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None,
-               may_leave: Callable[[str], bool]) -> None:
+def carry_over(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
     """After a move, exit or delay: patch what it changed in the cached stacking of the position
     `before` (its cache: the occupants, the sides in each hex, the full hexes), rather than work it out
     again (the phase goes on, only `uid` moved)."""
@@ -167,19 +175,13 @@ def carry_over(state: Position, before: dict, uid: str, left: Hex | None, entere
                     else:
                         sides.pop(h, None)
         state._cache["occupant sides"] = sides
-    full = before.get("full")
+    crowded_kept = before.get("crowded")
     # Where friends may not be passed through, a move changes what the others may reach: worked out again.
-    if full is None or not state.game.stacking.pass_through_friendly:
+    if crowded_kept is None or not state.game.stacking.pass_through_friendly:
         return
-    if left is not None or entered is not None:
-        full = set(full)
-        for h in (left, entered):
-            if h is not None:
-                if h in found and crowded(state, found[h], may_leave):
-                    full.add(h)
-                else:
-                    full.discard(h)
-    state._cache["full"] = full
+    if left is not None or entered is not None:  # the two hexes it changed are asked again, the others kept
+        crowded_kept = {h: full for h, full in crowded_kept.items() if h != left and h != entered}
+    state._cache["crowded"] = crowded_kept
 
 
 def carry_obstacles(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:

@@ -423,7 +423,7 @@ class GameState(Position):
         # A move, exit or delay changed where one unit stands, unless a hook it ran moved or eliminated others
         # (changes.relocate and eliminate drop the cache: `fresh` is gone): patch what it changed, keep the rest.
         if (kind == MOVE or kind == EXIT or kind == DELAY) and during is fresh:
-            stacking.carry_over(self, before, action.unit, left, action.hex, lambda u: legal_moves.may_leave(self, u))
+            stacking.carry_over(self, before, action.unit, left, action.hex)
             stacking.carry_obstacles(self, before, action.unit, left, action.hex)
         if kind in _IN_PLACE:  # every unit stands where it stood: what depends on that alone still holds
             kept = _WHERE_UNITS_STAND | _TRACES if kind in _DECLARING else _WHERE_UNITS_STAND
