@@ -43,18 +43,15 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from rulec.web.app import create_app
-        from rulec.web.connections import quiet_logs, raise_file_limit, server_config
+        from rulec.web.connections import quiet_logs, raise_file_limit, server_settings
     except ImportError as error:
         print(f"rulec: error: rulec serve needs the board extra ({error.name} is missing): "
               "pip install 'rulec[board]'", file=sys.stderr)
         return 2
     app = create_app(load_games(args.games), host=args.host, port=args.port, memory_budget=args.memory * 2**20)
-    server = uvicorn.Server(server_config(app, args.host, args.port))
     raise_file_limit()
     quiet_logs()
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"the board is at http://{shown}:{args.port}/ (open it in a browser; Ctrl-C stops the server)", flush=True)
-    server.run()
-    if not server.started:  # the port is taken, or the address is not this machine's: uvicorn said why
-        return 1
+    uvicorn.run(app, **server_settings(args.host, args.port))  # a port in use: uvicorn says so and exits 3
     return 0

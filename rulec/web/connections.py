@@ -121,9 +121,8 @@ def raise_file_limit() -> None:
         pass
 
 
-def server_config(app: Any, host: str, port: int) -> Any:
-    import uvicorn
-
-    return uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
-                          http=GuardedH11Protocol, timeout_keep_alive=KEEP_ALIVE, limit_concurrency=MAX_CONNECTIONS,
-                          h11_max_incomplete_event_size=MAX_HEAD, ws="none", lifespan="off")
+def server_settings(host: str, port: int) -> dict[str, Any]:
+    """uvicorn.run's keyword arguments for `rulec serve`."""
+    return dict(host=host, port=port, log_level="warning", access_log=False, http=GuardedH11Protocol,
+                timeout_keep_alive=KEEP_ALIVE, limit_concurrency=MAX_CONNECTIONS, h11_max_incomplete_event_size=MAX_HEAD,
+                ws="none", lifespan="off")
