@@ -121,3 +121,9 @@ def test_a_file_with_a_bad_checksum_is_refused_by_play_and_replay(tmp_path, metz
     for argv in (["play", "--load", "save.json"], ["replay", "save.json"]):
         assert main(argv) == 1
         assert "checksum does not match" in capsys.readouterr().err
+
+
+def test_a_save_with_its_keys_in_another_order_is_still_a_save(tmp_path, metz, capsys):
+    (tmp_path / "sorted.json").write_text(json.dumps(_good_save(metz), sort_keys=True, indent=1))
+    assert _play_saving_to("sorted.json", capsys)[0] == 0
+    assert read_save(tmp_path / "sorted.json")[0].seed == 1

@@ -171,13 +171,17 @@ def save_target_problem(path: str | Path, *, force: bool = False) -> str | None:
 
 
 def _holds_a_save(path: Path) -> bool:
-    """The file starts as every save does (write_save's layout, or the board's download of one)."""
+    """The file is a rulec save: it starts as write_save and the board write one, or it is JSON whose
+    `format` says so (a save rewritten by another tool, its keys in another order)."""
     try:
         with open(path, "rb") as file:
-            head = file.read(4096)
-    except OSError:
+            if re.match(rb'\s*\{\s*"format"\s*:\s*"rulec-save"', file.read(4096)):
+                return True
+            file.seek(0)
+            data = json.loads(file.read(MAX_SAVE_BYTES + 1))
+    except (OSError, ValueError, RecursionError):
         return False
-    return re.match(rb'\s*\{\s*"format"\s*:\s*"rulec-save"', head) is not None
+    return isinstance(data, dict) and data.get("format") == SAVE_FORMAT
 
 
 def check_writable(path: str | Path, *, force: bool = False) -> str | None:
