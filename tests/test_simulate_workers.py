@@ -73,15 +73,20 @@ def test_ctrl_c_to_the_whole_terminal_group_stops_rulec_and_its_workers_without_
                                text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
-        while len(_children(process.pid)) < 2 and time.monotonic() < deadline and process.poll() is None:
+        workers: list[int] = []
+        while len(workers) < 2 and time.monotonic() < deadline and process.poll() is None:
             time.sleep(0.1)
-        workers = _children(process.pid)
+            workers = [pid for pid in _children(process.pid) if "multiprocessing.spawn" in _command_line(pid)]
         time.sleep(0.5)  # the workers are still importing rulec: a Ctrl-C now must not print their tracebacks
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=60)
+        left = time.monotonic() + 10  # rulec has waited for them: they are gone, or going
+        while any(_alive(pid) for pid in workers) and time.monotonic() < left:
+            time.sleep(0.1)
+        still_running = [pid for pid in workers if _alive(pid)]
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)
         process.communicate()
     assert process.returncode == 130 and "Traceback" not in err + out, err
-    assert len(workers) >= 2 and not any(_alive(pid) for pid in workers)
+    assert len(workers) == 2 and not still_running
