@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -67,3 +68,24 @@ def test_a_temporary_file_of_a_killed_writer_is_swept_by_the_next_write(tmp_path
     (tmp_path / ".other.txt.rulec-1.tmp").write_text("not ours to remove")
     write_atomically(tmp_path / "f.txt", "whole")
     assert sorted(p.name for p in tmp_path.iterdir()) == [".other.txt.rulec-1.tmp", "f.txt"]
+
+
+def test_a_game_that_cannot_be_written_as_utf8_writes_neither_file(tmp_path, capsys, monkeypatch):
+    """A lone surrogate that reached the compiler (the checker refuses one in a text: test_language_surrogates)
+    leaves the old .py and .json side by side, neither replaced."""
+    status, _, _ = compile_to(tmp_path, capsys)
+    before = {p.name: p.read_text(encoding="utf-8") for p in tmp_path.iterdir()}
+    monkeypatch.setattr(compile_command, "generate_json", lambda game: '{"title": "\ud800"}')
+    monkeypatch.setattr(compile_command, "generate_module", lambda game: before["drive_on_metz.py"] + "# changed\n")
+    status, out, err = compile_to(tmp_path, capsys)
+    assert status == 1 and "written" not in out and "UnicodeEncodeError" in err
+    assert {p.name: p.read_text(encoding="utf-8") for p in tmp_path.iterdir()} == before
+
+
+def test_a_lone_surrogate_in_a_text_is_refused_by_check_and_nothing_is_compiled(tmp_path, capsys):
+    game = (Path(__file__).parent / "games" / "cut_off.rulec").read_text(encoding="utf-8")
+    start = game.index('"') + 1
+    (tmp_path / "g.rulec").write_text(game[:start] + "\\ud800" + game[start:], encoding="utf-8")
+    status, out, err = compile_to(tmp_path / "out", capsys, games=(str(tmp_path / "g.rulec"),))
+    assert status == 1 and "lone surrogate" in err and "nothing written" in err
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())

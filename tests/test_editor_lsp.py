@@ -167,3 +167,43 @@ def test_rulec_lsp_without_pygls_says_how_to_install_it(capsys, monkeypatch):
     assert main(["lsp"]) == 1
     err = capsys.readouterr().err
     assert "[missing-extra]" in err and ".[lsp]" in err
+
+
+def _frame(message: dict) -> bytes:
+    import json
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def _raw_session(*frames: bytes) -> list[dict]:
+    """The server's answers to raw bytes written to its standard input (the input then closed)."""
+    import json
+    import subprocess
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    run = subprocess.run([sys.executable, "-m", "rulec", "lsp"], input=b"".join(frames), capture_output=True,
+                         timeout=TIMEOUT * 2, env=env, cwd=str(ROOT))
+    answers, out = [], run.stdout
+    while out:
+        head, _, rest = out.partition(b"\r\n\r\n")
+        length = int(head.split(b"Content-Length: ")[1].split(b"\r\n")[0])
+        answers.append(json.loads(rest[:length]))
+        out = rest[length:]
+    return answers
+
+
+INITIALIZE = _frame({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
+SHUTDOWN = _frame({"jsonrpc": "2.0", "id": 99, "method": "shutdown"})
+
+
+def test_a_huge_content_length_is_skipped_and_the_server_answers_the_next_request():
+    answers = _raw_session(b"Content-Length: 99999999999999\r\n\r\n{}", INITIALIZE, SHUTDOWN)
+    by_id = {a.get("id"): a for a in answers}
+    assert by_id[1]["result"]["serverInfo"]["name"] == "rulec" and 99 in by_id
+
+
+def test_a_request_with_bad_parameters_is_answered_with_an_error():
+    hover = _frame({"jsonrpc": "2.0", "id": 7, "method": "textDocument/hover",
+                    "params": {"textDocument": {"uri": 5}, "position": "x"}})
+    answers = _raw_session(INITIALIZE, hover, SHUTDOWN)
+    by_id = {a.get("id"): a for a in answers}
+    assert by_id[7]["error"]["code"] == -32602 and 99 in by_id  # InvalidParams, and the server goes on

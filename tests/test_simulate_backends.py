@@ -1,13 +1,26 @@
-"""`rulec simulate --backend ray` plays the same games as the local back end: same seeds, same results."""
+"""`rulec simulate --backend ray` plays the same games as the local back end: same seeds, same results.
+
+Ray runs in a `rulec` subprocess, never in the test process: Ray leaves threads behind (gRPC's, its
+own) that would stay in the suite's process for every later test (see tests/test_simulate_workers.py)."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from rulec.cli.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _rulec(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "rulec", *argv], capture_output=True, text=True, timeout=600,
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
 def _simulate(capsys, *extra: str) -> dict:
@@ -28,7 +41,9 @@ def test_the_json_lists_every_game_with_its_seed_winner_vp_and_turns(capsys):
 def test_ray_on_a_local_instance_gives_the_local_back_ends_games(capsys):
     pytest.importorskip("ray", reason="Ray is not installed (pip install -e '.[ray]')")
     local = _simulate(capsys, "--backend", "local")
-    on_ray = _simulate(capsys, "--backend", "ray")
+    run = _rulec("simulate", "drive_on_metz", "-n", "3", "--seed", "5", "--jobs", "1", "--json", "--backend", "ray")
+    assert run.returncode == 0, run.stderr
+    on_ray = json.loads(run.stdout)
     assert on_ray["games"] == local["games"]
     assert on_ray == local  # and so the whole summary
 
@@ -47,8 +62,9 @@ def test_an_address_nothing_listens_on_is_a_diagnostic_at_once(capsys):
     with socket.socket() as probe:  # a loopback port that was free a moment ago: nothing listens on it
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    assert main(["simulate", "drive_on_metz", "-n", "1", "--backend", "ray", "--address", f"127.0.0.1:{port}"]) == 1
-    err = capsys.readouterr().err
+    run = _rulec("simulate", "drive_on_metz", "-n", "1", "--backend", "ray", "--address", f"127.0.0.1:{port}")
+    assert run.returncode == 1
+    err = run.stderr
     assert "[ray-unreachable]" in err and f"127.0.0.1:{port}" in err
 
 

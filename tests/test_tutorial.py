@@ -198,7 +198,7 @@ def test_every_command_the_tutorial_shows_prints_what_it_says(tmp_path, monkeypa
     assert map_sheet.read_bytes() == (TUTORIAL.parent / "images" / "tutorial_map.svg").read_bytes()
     assert len(served_apps) == 1  # the board served the tutorial's game
     from starlette.testclient import TestClient
-    client = TestClient(served_apps[0])
+    client = TestClient(served_apps[0], base_url="http://127.0.0.1:8000")  # the only Host `rulec serve` answers
     assert "Crossing at Ashford" in client.get("/").text
 
 

@@ -22,6 +22,7 @@ from rulec.check.build_scenarios import ScenarioSections
 from rulec.check.build_sequence import SequenceSections
 from rulec.check.build_units import UnitSections
 from rulec.check.fields import plain, tuples_of
+from rulec.check.movement_bounds import bound_allowances
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler, ExpressionError, to_function
 from rulec.compile.functions import POSITION
@@ -127,6 +128,7 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
             rule_refs={key: str(ref) for key, ref in self.get(("rule_refs",), {}).items()},
             rule_texts={case: str(text) for case, text in self.get(("rule_texts",), {}).items()},
         )
+        game = bound_allowances(game, self.warning)
         self.game = game  # kept even when there are errors, so later checks can still look at what was built
         return None if any(d.is_error for d in self.diagnostics) else game
 

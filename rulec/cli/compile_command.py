@@ -57,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
             problem = import_problem(module, result.game)
             if problem:
                 raise ValueError(problem)
+            for text in (module, data):  # both files can be written, or neither is: never a new .py beside an old .json
+                text.encode("utf-8")
         except Exception as error:  # a bug in rulec, reported like any other problem
             print(render(Diagnostic("internal-error", f"rulec could not generate code for {result.file} "
                                     f"({type(error).__name__}: {error}); this is a bug in rulec")), file=sys.stderr)

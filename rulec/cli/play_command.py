@@ -1,7 +1,7 @@
 """`rulec play`: a game in the terminal, hot-seat, human against AI, or AI against AI.
 
     rulec play GAME [--scenario S] [--option O ...] [--player SIDE=human|random|greedy|mcts ...]
-                    [--seed N] [--save FILE] [--load FILE] [--turns N] [--no-color]
+                    [--seed N] [--save FILE [--force]] [--load FILE] [--turns N] [--no-color]
 
 Sides without a `--player` are played by a human at this terminal. The turn,
 phase and VP are shown whenever the phase changes, with the map (every phase
@@ -11,7 +11,9 @@ advance. `--turns N` stops after N game turns and prints the result so far.
 A game that stops before its end (`quit`, Ctrl-C, end of input, `--turns`) is
 always saved: to `--save FILE`, the last `save FILE`, or a new
 `rulec-autosave-<game>-<n>.json` (never over an earlier one); if it cannot be
-saved anywhere the exit status is 1.
+saved anywhere the exit status is 1. A save is written only to a new file or over
+a rulec save: never over a device, FIFO, symbolic link or folder, nor over another
+file (a game file, say) unless `--force`.
 A player's guide is in docs/playing.md.
 """
 
@@ -53,6 +55,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=bounded_int("--seed", 0), default=None,
                         help="the seed of the dice and the AI players (default 0)")
     parser.add_argument("--save", metavar="FILE", help="save the game to FILE when it stops")
+    parser.add_argument("--force", action="store_true",
+                        help="let --save replace a file that is not a rulec saved game (never a device, FIFO, link or folder)")
     parser.add_argument("--load", metavar="FILE", help="go on with a saved game")
     parser.add_argument("--turns", type=bounded_int("--turns", 1), metavar="N", help="stop after N game turns")
     parser.add_argument("--no-color", action="store_true", help="no ANSI colours")
@@ -97,7 +101,8 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     if args.turns is not None and args.turns < 1:
         print("rulec: error: --turns must be at least 1", file=sys.stderr)
         return 2
-    if args.save and (problem := check_writable(args.save)):
+    force = getattr(args, "force", False)
+    if args.save and (problem := check_writable(args.save, force=force)):
         print(f"rulec: error: {printable(problem)}", file=sys.stderr)
         return 2
     if args.load:
@@ -144,7 +149,7 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
             return False
         try:
             write_save(path, SavedGame(game_name, list(options), seed, kinds, history_strings(state), fingerprint,
-                                       state.scenario))
+                                       state.scenario), force=force and path == args.save)
         except DiagnosticError as error:
             for diagnostic in error.diagnostics:
                 print(render(diagnostic), file=out)

@@ -12,20 +12,18 @@ it is a terminal. Ctrl-C stops and summarises the games played so far.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
-import multiprocessing
 import os
 import shlex
-import signal
 import sys
 from typing import Any
 
 from rulec.cli.arguments import bounded_int
 from rulec.cli.play_command import load_playable_game, start_state
-from rulec.pipeline import load_game
 from rulec.players.backends import BACKENDS, record_to_json, simulate_on_ray
 from rulec.players.setup import AI_KINDS, check_options, parse_player_specs
-from rulec.players.simulation import GameRecord, format_summary, play_one, summarise
+from rulec.players.simulation import GameRecord, format_summary, play_in_processes, play_one, summarise
 
 
 def register(subparsers: Any) -> None:
@@ -51,25 +49,6 @@ def register(subparsers: Any) -> None:
 
 MAX_GAMES = 10_000_000  # a larger count is a typo: a run that would never end
 
-# Each worker process loads the game once.
-_WORKER: dict[str, Any] = {}
-
-
-def _init_worker(game_name: str, options: tuple[str, ...], kinds: dict[str, str], scenario: str | None = None) -> None:
-    # Ctrl-C is for the main process, which stops the workers itself (no traceback from each worker).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # The pool stops its workers with SIGTERM: the default (end at once), not the parent's handler
-    # (rulec.cli.main.stop_on_signals), which would print a traceback from each worker.
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
-    _WORKER.update(game=load_game(game_name), options=options, kinds=kinds, scenario=scenario)
-
-
-def _play_seed(seed: int) -> GameRecord:
-    return play_one(_WORKER["game"], _WORKER["options"], _WORKER["kinds"], seed, scenario=_WORKER["scenario"])
-
-
 def simulate(game_name: str, game: Any, options: tuple[str, ...], kinds: dict[str, str], seeds: range,
              jobs: int, progress=None, records: list[GameRecord] | None = None, scenario: str | None = None) -> list[GameRecord]:
     """Play every seed; records in seed order whatever the number of jobs. `records` (if given) is
@@ -83,9 +62,9 @@ def simulate(game_name: str, game: Any, options: tuple[str, ...], kinds: dict[st
         return records
     # Small chunks: the progress bar moves and Ctrl-C loses little; a game costs far more than a hand-over.
     chunk = max(1, min(4, len(seeds) // (jobs * 8)))
-    # Leaving the `with` (also by Ctrl-C) terminates the workers at once.
-    with multiprocessing.Pool(jobs, initializer=_init_worker, initargs=(game_name, options, kinds, scenario)) as pool:
-        for record in pool.imap(_play_seed, seeds, chunksize=chunk):
+    # Worker processes of this run alone, stopped by signal when it ends or is interrupted (rulec.players.simulation).
+    with contextlib.closing(play_in_processes(game_name, options, kinds, seeds, jobs, scenario, chunk)) as played:
+        for record in played:
             records.append(record)
             if progress:
                 progress(len(records))

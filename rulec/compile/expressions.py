@@ -25,6 +25,7 @@ from rulec.compile.functions import (ABOUT_MARKER, ABOUT_UNIT, AGGREGATES, CONTE
                                      UNIT_ATTRIBUTES, Function, known_functions)
 from rulec.compile.functions import IN_STEP
 from rulec.diagnostics import did_you_mean
+from rulec.language.limits import MAX_QUANTIFIER_WORK
 from rulec.language.parse import unparse
 from rulec.runtime.model import Game
 
@@ -76,6 +77,9 @@ def _uses(*parts: Typed | str) -> frozenset[str]:
     return frozenset(result)
 
 
+SMALL_SET = 6  # the elements of a set that is not the game's units or hexes, reckoned for MAX_QUANTIFIER_WORK
+
+
 @dataclass
 class ExpressionCompiler:
     """Turns trees into Python source, checking kinds.
@@ -94,6 +98,8 @@ class ExpressionCompiler:
     objectives: frozenset[str] | None = None  # the hexes whose holder the engine tracks; None: not checked
     within: frozenset[str] = frozenset()  # the field's own context: IN_TRACE, IN_BATTLE (their names exist there only)
     about_marker: bool = False  # a marker's `expires`: phases_since_marked() is available
+    # The work of the quantifiers being compiled, innermost last (see `_looped`).
+    _work: list[int] = field(default_factory=list, init=False, repr=False, compare=False)
 
     def for_unit(self, about_unit: bool) -> "ExpressionCompiler":
         """The same compiler for expressions that are (or are not) about a unit."""
@@ -422,9 +428,54 @@ class ExpressionCompiler:
             raise self.wrong_kind(f"a variable ranges over units or hexes, not {k.article(whole.kind)}", binding[3], k.UNITS)
         return variable, whole, {**scope, variable: k.ELEMENT[whole.kind]}
 
+    def _set_size(self, tree: list) -> int:
+        """How many elements a set may hold at most: the game's units or hexes for units(...) and hexes(...)
+        (filtered or not) and a select() of them; SMALL_SET for the rest (a hex's neighbours, the units in
+        a hex, a battle's units and hexes), which are bounded by the map's shape or by a battle."""
+        if tree and tree[0] == "call":
+            if tree[1] in ("units", "hexes"):
+                return max(1, len(self.names_by_kind.get(k.UNIT if tree[1] == "units" else k.HEX, ())))
+            if tree[1] == "select" and len(tree[2]) == 1:
+                argument = tree[2][0]
+                binding = argument[1] if argument and argument[0] == "where" else argument
+                if _binding(binding):
+                    return self._set_size(binding[3])
+        return SMALL_SET
+
+    def _looped(self, name: str, loop: Callable[[Callable[[int], None]], Typed]) -> Typed:
+        """Compile a quantifier or aggregate and reckon its work: the units or hexes it visits at most in one
+        evaluation (the game's count of them, times the work of what it asks of each, plus its set's own).
+        Nested ones multiply: `count` in `count` in `count` over 400 units visits 64 million. Past
+        MAX_QUANTIFIER_WORK an expression is refused: it would take seconds each time it is evaluated."""
+        self._work.append(0)  # the work of the set's own quantifiers, then of the body's
+        looped: list[tuple[int, int]] = []  # (the set's work, the set's size), once the set is compiled
+
+        def enter_body(set_size: int) -> None:
+            looped.append((self._work.pop(), set_size))
+            self._work.append(0)
+        try:
+            typed = loop(enter_body)
+        finally:
+            body_work = self._work.pop()
+        (set_work, size), = looped
+        work = set_work + size * max(1, body_work)
+        if self._work:
+            self._work[-1] += work
+        elif work > MAX_QUANTIFIER_WORK:
+            raise ExpressionError("limit-quantifier-work",
+                                  f"this '{name}' may visit {work:,} units and hexes each time it is evaluated "
+                                  f"(at most {MAX_QUANTIFIER_WORK:,}): a quantifier inside another multiplies their counts",
+                                  "narrow the inner sets (units(side = ...), hexes(zone = ...)), or compute the inner "
+                                  "value once, outside the outer quantifier")
+        return typed
+
     def quantifier(self, name: str, argument: list, scope: dict[str, str]) -> Typed:
+        return self._looped(name, lambda enter_body: self._quantifier(name, argument, scope, enter_body))
+
+    def _quantifier(self, name: str, argument: list, scope: dict[str, str], enter_body: Callable[[int], None]) -> Typed:
         binding, condition_tree = (argument[1], argument[2]) if argument[0] == "where" else (argument, None)
         variable, whole, inner = self.bind(binding, scope)
+        enter_body(self._set_size(binding[3]))
         v = f"v_{variable}"
         if name == "select":  # a subset: `select(h in hexes(terrain = city) where ...)`
             if condition_tree is None:
@@ -444,8 +495,12 @@ class ExpressionCompiler:
         return Typed(python, k.NUMBER if name == "count" else k.BOOL, _uses(whole, condition))
 
     def aggregate(self, name: str, argument: list, scope: dict[str, str]) -> Typed:
+        return self._looped(name, lambda enter_body: self._aggregate(name, argument, scope, enter_body))
+
+    def _aggregate(self, name: str, argument: list, scope: dict[str, str], enter_body: Callable[[int], None]) -> Typed:
         _, value_tree, binding, condition_tree = argument
         variable, whole, inner = self.bind(binding, scope)
+        enter_body(self._set_size(binding[3]))
         v = f"v_{variable}"
         value = self.expect(value_tree, inner, k.NUMBER, f"the value of '{name}'")
         condition = self.expect(condition_tree, inner, k.BOOL, f"the condition of '{name}'") if condition_tree else None

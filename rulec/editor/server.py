@@ -7,14 +7,25 @@ version of each file that parsed, so they keep working while a line is half type
 
 from __future__ import annotations
 
+import logging
+import sys
+from typing import Any, BinaryIO
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 
 from rulec import __version__
 from rulec.diagnostics import Diagnostic, Span
 from rulec.editor.analysis import Symbols, complete, definition, diagnose, hover
+from rulec.language.limits import MAX_FILE_CHARACTERS
+
+# One message holds at most a whole game file (4 bytes a character in UTF-8, escaped in JSON) and its wrapping.
+MAX_MESSAGE_BYTES = 8 * MAX_FILE_CHARACTERS + 64 * 1024
+MAX_HEADER_LINE = 8 * 1024
+logger = logging.getLogger(__name__)
 
 SEVERITIES = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning,
               "note": types.DiagnosticSeverity.Information}
@@ -27,9 +38,59 @@ SYMBOL_KINDS = {"unit": types.SymbolKind.Class, "unit type": types.SymbolKind.In
                 "option": types.SymbolKind.Boolean}
 
 
+class BoundedInput:
+    """The client's byte stream as pygls reads it (readline, read), never more than a message's worth at once.
+
+    A message that says it is longer than MAX_MESSAGE_BYTES is not read (it would exhaust the memory):
+    pygls is handed a body that is not JSON, which it reports, and the next header is looked for in
+    what follows, so the server goes on with the client's next message."""
+
+    def __init__(self, stream: BinaryIO):
+        self.stream = stream
+        self._resync = False
+
+    def readline(self) -> bytes:
+        line = self.stream.readline(MAX_HEADER_LINE)
+        while self._resync and line:
+            start = line.find(b"Content-Length:")
+            if start >= 0:
+                self._resync = False
+                return line[start:]
+            line = self.stream.readline(MAX_HEADER_LINE)
+        return line
+
+    def read(self, size: int) -> bytes:
+        if size > MAX_MESSAGE_BYTES:
+            logger.error("a message of %d bytes is refused (at most %d): skipped", size, MAX_MESSAGE_BYTES)
+            self._resync = True
+            return b"\0"
+        return self.stream.read(size)
+
+
+_ANSWERED = object()  # a request refused while being read: its error is already sent
+
+
+class RulecProtocol(LanguageServerProtocol):
+    """pygls's protocol, but a request whose parameters are not what its method takes is answered
+    with an InvalidParams error (pygls only shows a message, and the client waits for ever)."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if "method" in data and isinstance(data.get("id"), (int, str)) and not isinstance(data.get("id"), bool):
+                self._send_response(data["id"], error=error.to_response_error())
+            return _ANSWERED
+
+    def handle_message(self, message: Any) -> None:
+        if message is not _ANSWERED:
+            super().handle_message(message)
+
+
 class RulecLanguageServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("rulec", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__("rulec", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=RulecProtocol)
         self.symbols: dict[str, Symbols] = {}  # uri -> names of the last version that parsed
 
 
@@ -141,4 +202,4 @@ def build_server() -> RulecLanguageServer:
 
 def serve() -> None:
     """Speak LSP on standard input and output until the client says exit."""
-    build_server().start_io()
+    build_server().start_io(stdin=BoundedInput(sys.stdin.buffer))

@@ -17,6 +17,7 @@ from typing import Sequence
 from rulec.engine import stacking
 from rulec.engine.context import EngineContext
 from rulec.engine.position import Position
+from rulec.runtime.bounds import useful_allowance
 from rulec.runtime.model import Game, Hex, Modifier, Unit
 
 
@@ -62,7 +63,8 @@ def strength(state: Position, uid: str, role: str) -> tuple[float, tuple[str, ..
 
 
 def allowance(state: Position, uid: str) -> int:
-    """A unit's movement allowance now: its printed MP through the unit modifiers, rounded down, at least 0."""
+    """A unit's movement allowance now: its printed MP through the unit modifiers, rounded down, at least 0,
+    at most what a move on the map can use."""
     steps = state._modifiers[1]
     if not steps:
         return state._units[uid].move
@@ -70,7 +72,9 @@ def allowance(state: Position, uid: str) -> int:
     key = ("allowance", uid)
     found = state._cache.get(key)
     if found is None:
-        found = state._cache[key] = max(0, math.floor(_modified(state, unit, unit.move, steps, "move")[0] + 1e-9))
+        modified = max(0, math.floor(_modified(state, unit, unit.move, steps, "move")[0] + 1e-9))
+        # No more than a move on the map can use: the movement search grows with the allowance (runtime.bounds).
+        found = state._cache[key] = min(modified, useful_allowance(state.game))
     return found
 
 

@@ -28,6 +28,8 @@ MAX_RANGE_SPAN = 1_000_000  # high minus low of a range of whole numbers (a hex 
 MAX_MAP_HEXES = 10_000  # columns times rows (100 x 100)
 MAX_UNITS = 2_000  # unit blocks
 MAX_DIAGNOSTICS_SHOWN = 1_000  # printed for one file; a note counts the rest
+MAX_QUANTIFIER_WORK = 2_000_000  # units and hexes one expression's count/any/all/sum/min/max/select visit, nested
+                                 # ones multiplied (count in count in count over 400 units: 64,000,000)
 MAX_OUTCOME_BANDS = 6  # of a battle system: the checker proves its army-state table for every army, which grows
                        # as (units + 1) ** outcomes
 
@@ -42,6 +44,8 @@ LIMIT_CODES: dict[str, str] = {
     "limit-range": f"a range of whole numbers spanning more than {MAX_RANGE_SPAN:,}",
     "limit-map-size": f"a map of more than {MAX_MAP_HEXES:,} hexes",
     "limit-units": f"more than {MAX_UNITS:,} units",
+    "limit-quantifier-work": f"an expression whose quantifiers, nested, may visit more than {MAX_QUANTIFIER_WORK:,} "
+                             "units and hexes each time it is evaluated",
     "limit-outcomes": f"a battle system with more than {MAX_OUTCOME_BANDS} outcome bands",
     "limit-diagnostics": f"a note: more than {MAX_DIAGNOSTICS_SHOWN:,} diagnostics for one file, the rest not shown",
 }

@@ -128,6 +128,11 @@ def _bad_texts(tree: Tree, file: str) -> list[Diagnostic]:
             problems.append(Diagnostic("syntax-bad-text", "this text in quotes has a backslash escape that cannot be read",
                                        _span(file, token), hint="write a backslash itself as \\\\"))
             continue
+        if any("\ud800" <= c <= "\udfff" for c in value):  # half a UTF-16 pair: no file, page or terminal can hold it
+            problems.append(Diagnostic("syntax-bad-text", "this text holds a lone surrogate (a \\u escape between "
+                                       "\\ud800 and \\udfff), which is not a character", _span(file, token),
+                                       hint="write the character itself, or its \\U escape (\\U0001F600)"))
+            continue
         if value != printable(value):  # it would reach terminals and aids: an escape sequence could rewrite the screen
             bad = next(c for c in value if printable(c) != c)
             problems.append(Diagnostic("syntax-bad-text", f"this text holds the control character {printable(bad)}",

@@ -26,6 +26,8 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
+import stat
 import threading
 import weakref
 from dataclasses import dataclass, field
@@ -123,9 +125,14 @@ def history_strings(state: Any) -> list[str]:
     return [state.action_to_string(action) for action in compact(state.history())]
 
 
-def write_save(path: str | Path, saved: SavedGame) -> None:
-    """Write atomically: a temporary file in the same folder, then a rename over the target."""
+def write_save(path: str | Path, saved: SavedGame, *, force: bool = False) -> None:
+    """Write atomically: a temporary file in the same folder, then a rename over the target, which
+    must be a new path or a regular file holding a save (any regular file with `force`)."""
     path = Path(path)
+    problem = save_target_problem(path, force=force)
+    if problem is not None:
+        raise DiagnosticError([Diagnostic("save-refused", problem,
+                                          hint=None if force else "choose a new file name")])
     data = saved.to_json()
     # One action a line, so that a diagnostic can point at the line of a bad action.
     head = json.dumps({k: v for k, v in data.items() if k != "history"}, indent=2)[:-2]
@@ -139,13 +146,51 @@ def write_save(path: str | Path, saved: SavedGame) -> None:
                                                          f"{error.strerror or error}")]) from None
 
 
-def check_writable(path: str | Path) -> str | None:
+def save_target_problem(path: str | Path, *, force: bool = False) -> str | None:
+    """Why a save may not replace `path` (None if it may): only a new path or a regular file may be
+    written, never a device, FIFO, socket, folder or symbolic link (the rename would replace the link or
+    the device itself); and a regular file only if it holds a rulec save (or `force`), so that a slip of
+    the keyboard (`--save game.rulec`) never replaces a game file or anything else."""
+    path = Path(path)
+    shown = printable(str(path))
+    try:
+        found = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return f"cannot save the game to '{shown}': {(error.strerror or str(error)).lower()}"
+    if stat.S_ISLNK(found.st_mode):
+        return f"cannot save the game to '{shown}': it is a symbolic link (save to the file it points to, or a new file)"
+    if stat.S_ISDIR(found.st_mode):
+        return f"cannot save the game to '{shown}': it is a folder"
+    if not stat.S_ISREG(found.st_mode):
+        return f"cannot save the game to '{shown}': it is not a regular file (a device, FIFO or socket)"
+    if not force and found.st_size and not _holds_a_save(path):
+        return f"'{shown}' is not a rulec saved game: it is not replaced (rulec play --force replaces it)"
+    return None
+
+
+def _holds_a_save(path: Path) -> bool:
+    """The file is a rulec save: it starts as write_save and the board write one, or it is JSON whose
+    `format` says so (a save rewritten by another tool, its keys in another order)."""
+    try:
+        with open(path, "rb") as file:
+            if re.match(rb'\s*\{\s*"format"\s*:\s*"rulec-save"', file.read(4096)):
+                return True
+            file.seek(0)
+            data = json.loads(file.read(MAX_SAVE_BYTES + 1))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.get("format") == SAVE_FORMAT
+
+
+def check_writable(path: str | Path, *, force: bool = False) -> str | None:
     """Why a game could not be saved to `path` (None if it looks possible), asked before a game starts
     so that a long game is not played into a file that cannot be written."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        return f"cannot save the game to '{path}': it is a folder"
+    if (problem := save_target_problem(path, force=force)) is not None:
+        return problem
     if not folder.is_dir():
         return f"cannot save the game to '{path}': no folder '{folder}'"
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
@@ -154,42 +199,78 @@ def check_writable(path: str | Path) -> str | None:
 
 
 def read_save(path: str | Path) -> tuple[SavedGame, str]:
-    """The saved game and the file's text; DiagnosticError with every structural problem."""
+    """The saved game and the file's text; DiagnosticError with every structural problem.
+    Only a regular file is read, and no more than MAX_SAVE_BYTES of it (a FIFO would wait for
+    a writer forever, /dev/zero never ends)."""
     path = Path(path)
     try:
-        if path.stat().st_size > MAX_SAVE_BYTES:
-            raise DiagnosticError([Diagnostic("damaged-save", f"'{printable(str(path))}' is not a rulec saved game "
-                                                              f"(larger than {MAX_SAVE_BYTES // 2**20} MB)")])
-        text = path.read_text(encoding="utf-8")
+        text = _read_regular_file(path).decode("utf-8")
     except UnicodeDecodeError:
-        raise DiagnosticError([Diagnostic("unreadable-save", f"'{path}' is not a rulec saved game (not a text file)")]) from None
+        raise DiagnosticError([Diagnostic("unreadable-save", f"'{printable(str(path))}' is not a rulec saved game "
+                                                             "(not a text file)")]) from None
     except OSError as error:
         reason = (error.strerror or str(error)).lower()
-        raise DiagnosticError([Diagnostic("unreadable-save", f"cannot read saved game '{path}': {reason}")]) from None
+        raise DiagnosticError([Diagnostic("unreadable-save", f"cannot read saved game '{printable(str(path))}': "
+                                                             f"{reason}")]) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise DiagnosticError([Diagnostic("damaged-save", f"the saved game is not valid JSON: {error.msg}",
                                           Span(str(path), error.lineno, error.colno))]) from None
+    except RecursionError:
+        raise DiagnosticError([Diagnostic("damaged-save", "the saved game is not a rulec save (nested too deeply)",
+                                          Span(str(path), 1, 1))]) from None
+    return checked_save(data, str(path), text), text
+
+
+def _read_regular_file(path: Path) -> bytes:
+    """The bytes of a regular file of at most MAX_SAVE_BYTES; OSError (with a reason) otherwise."""
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO opens at once, and is refused
+    try:
+        found = os.fstat(handle)
+        if stat.S_ISDIR(found.st_mode):
+            raise OSError(0, "it is a directory")
+        if not stat.S_ISREG(found.st_mode):
+            raise OSError(0, "it is not a regular file (a device, a pipe or a socket)")
+        if found.st_size > MAX_SAVE_BYTES:
+            raise OSError(0, f"it is not a rulec saved game (larger than {MAX_SAVE_BYTES // 2**20} MB)")
+        with os.fdopen(handle, "rb") as file:
+            handle = -1
+            data = file.read(MAX_SAVE_BYTES + 1)
+    finally:
+        if handle >= 0:
+            os.close(handle)
+    if len(data) > MAX_SAVE_BYTES:  # it grew while read
+        raise OSError(0, f"it is not a rulec saved game (larger than {MAX_SAVE_BYTES // 2**20} MB)")
+    return data
+
+
+def checked_save(data: Any, where: str = "<upload>", text: str = "") -> SavedGame:
+    """The SavedGame in `data` (a save's JSON, from a file or the board's upload) after the checks every
+    loader applies: the structure, the format version and the checksum; DiagnosticError lists every
+    problem (at the field's line when `text` is the file's text). The game itself is checked by `restore`.
+
+    The checksum finds a file damaged (a disk, a transfer, an edit by mistake); it is not a signature:
+    anyone can edit a save and work it out again, so a save is trusted as far as the person who sent it."""
+    file_span = Span(where, 1, 1)
     if not isinstance(data, dict):
-        raise DiagnosticError([Diagnostic("damaged-save", f"'{path}' is not a rulec saved game (not a JSON object)",
-                                          Span(str(path), 1, 1))])
+        raise DiagnosticError([Diagnostic("damaged-save", f"'{printable(where)}' is not a rulec saved game "
+                                                          "(not a JSON object)", file_span)])
     problems = []
     for error in sorted(jsonschema.Draft202012Validator(SCHEMA).iter_errors(data), key=lambda e: list(e.absolute_path)):
-        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).lstrip(".")
+        place = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).lstrip(".")
         message = _schema_message(error)
-        problems.append(Diagnostic("damaged-save", f"{where}: {message}" if where else message, Span(str(path), 1, 1)))
-    if isinstance(data, dict) and isinstance(data.get("version"), int) and data["version"] != SAVE_VERSION:
+        problems.append(Diagnostic("damaged-save", f"{place}: {message}" if place else message, file_span))
+    if isinstance(data.get("version"), int) and data["version"] != SAVE_VERSION:
         problems.append(Diagnostic("save-version", f"the file is save format version {data['version']}; "
-                                   f"this rulec reads version {SAVE_VERSION}", Span(str(path), 1, 1)))
+                                   f"this rulec reads version {SAVE_VERSION}", file_span))
     if not problems and data["checksum"] != checksum(data):
         problems.append(Diagnostic("damaged-save", "the checksum does not match: the file was changed since it was saved",
-                                   _field_span(path, text, "checksum")))
+                                   _field_span(where, text, "checksum")))
     if problems:
-        raise DiagnosticError(problems)
-    saved = SavedGame(data["game"], data["options"], data["seed"], data["players"], data["history"], data["game_hash"],
-                      data.get("scenario"))
-    return saved, text
+        raise DiagnosticError(problems[:20])
+    return SavedGame(data["game"], data["options"], data["seed"], data["players"], data["history"], data["game_hash"],
+                     data.get("scenario"))
 
 
 def _schema_message(error: jsonschema.ValidationError) -> str:

@@ -2,14 +2,24 @@
 
 Game i is played with seed `seed + i` whatever the number of worker processes,
 so a summary depends only on the game, options, players, seed and count.
+
+`play_in_processes` plays them in worker processes it starts and stops itself. The workers are
+started fresh (the "spawn" method), never forked: a fork copies the parent's threads' locks but
+not the threads (Ray's or gRPC's, say, left by an earlier run in the same process), and a worker
+could wait on such a lock for ever. Workers ignore Ctrl-C (they inherit it ignored, so not even
+a Ctrl-C while they start prints a traceback): the main process stops them with SIGTERM, and
+SIGKILL if one has not stopped a few seconds later.
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import queue
+import signal
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Iterator
 
 from rulec.players.match import play_match
 from rulec.players.setup import build_players
@@ -42,6 +52,104 @@ def play_one(game: Any, options: tuple[str, ...], kinds: dict[str, str], seed: i
         by_source[entry.source] += entry.amount
     return GameRecord(seed, outcome.winner, outcome.level, dict(outcome.vp), outcome.margin, result.actions, state.turn,
                       dict(by_source))
+
+
+STOP_SECONDS = 5.0  # a worker sent SIGTERM that has not stopped by then is killed
+
+
+def play_in_processes(game_name: str, options: tuple[str, ...], kinds: dict[str, str], seeds: range, jobs: int,
+                      scenario: str | None = None, chunk: int = 1) -> Iterator[GameRecord]:
+    """Every seed's record, in seed order, played by `jobs` worker processes owned by this call.
+    An exception in a worker is raised here; leaving the loop early (Ctrl-C, an error) stops the workers."""
+    context = multiprocessing.get_context("spawn")
+    tasks, results = context.Queue(), context.Queue()
+    batches = [seeds[i:i + chunk] for i in range(0, len(seeds), chunk)]
+    workers = []
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited: the workers never see Ctrl-C
+    try:
+        for _ in range(jobs):
+            worker = context.Process(target=_worker, args=(game_name, options, kinds, scenario, tasks, results),
+                                     daemon=True)
+            worker.start()
+            workers.append(worker)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    try:
+        sent, done = 0, {}
+        for index in range(len(batches)):
+            while sent < len(batches) and sent < index + 2 * jobs:  # a few batches ahead of the slowest
+                tasks.put((sent, list(batches[sent])))
+                sent += 1
+            while index not in done:
+                done.update([_next_result(results, workers)])
+            for record in done.pop(index):
+                yield record
+    finally:
+        _stop(workers, tasks, results)
+
+
+def _next_result(results: Any, workers: list) -> tuple[int, list[GameRecord]]:
+    while True:
+        try:
+            index, outcome = results.get(timeout=0.5)
+        except queue.Empty:
+            dead = [w for w in workers if w.exitcode not in (None, 0)]
+            if dead:
+                raise RuntimeError(f"a simulation worker stopped (exit status {dead[0].exitcode})") from None
+            continue
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return index, outcome
+
+
+def _stop(workers: list, tasks: Any, results: Any) -> None:
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()  # SIGTERM
+    for worker in workers:
+        worker.join(STOP_SECONDS)
+        if worker.is_alive():
+            worker.kill()
+            worker.join(STOP_SECONDS)
+    for channel in (tasks, results):
+        channel.cancel_join_thread()  # what is still queued is not wanted: never wait to flush it
+        channel.close()
+
+
+def _worker(game_name: str, options: tuple[str, ...], kinds: dict[str, str], scenario: str | None,
+            tasks: Any, results: Any) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):  # the default (end at once), whatever the parent process had
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    try:
+        from rulec.pipeline import load_game
+
+        game = load_game(game_name)
+    except Exception as error:  # noqa: BLE001 - sent to the main process, which raises it
+        results.put((-1, _sendable(error)))
+        return
+    while True:
+        task = tasks.get()
+        if task is None:
+            return
+        index, batch = task
+        try:
+            results.put((index, [play_one(game, options, kinds, seed, scenario=scenario) for seed in batch]))
+        except Exception as error:  # noqa: BLE001
+            results.put((index, _sendable(error)))
+            return
+
+
+def _sendable(error: Exception) -> Exception:
+    """The error itself if it can be sent to the main process, else a RuntimeError saying what it was."""
+    import pickle
+
+    try:
+        pickle.loads(pickle.dumps(error))
+        return error
+    except Exception:  # noqa: BLE001
+        return RuntimeError(f"{type(error).__name__}: {error}")
 
 
 @dataclass

@@ -6,8 +6,10 @@ of an ordinary map is about as big as VASSAL's default hex (about 100 pixels acr
 
 from __future__ import annotations
 
+import hashlib
 import io
 import math
+import re
 from dataclasses import dataclass
 
 from rulec.aids import counters_svg, map_svg
@@ -72,5 +74,16 @@ def counter_pictures(game: Game, side: int) -> dict[tuple[str, str], Picture]:
                 out = io.BytesIO()
                 cut.save(out, format="PNG")
                 suffix = "" if face.version == "base" else f"_{face.unit.variants[0].name}"
-                pictures[(face.unit.id, face.version)] = Picture(f"{face.unit.id}{suffix}.png", out.getvalue(), side, side)
+                pictures[(face.unit.id, face.version)] = Picture(file_name(f"{face.unit.id}{suffix}", ".png"),
+                                                                 out.getvalue(), side, side)
     return pictures
+
+
+def file_name(text: str, extension: str) -> str:
+    """A name for `text` that is one plain file name in the module's zip (a quoted unit id may hold
+    '/', '..', spaces or any letter): unsafe characters become '_', and a short hash of the text keeps
+    two such names apart."""
+    safe = re.sub(r"[^A-Za-z0-9_-]", "_", text)[:80]
+    if safe != text or not safe:
+        safe += "-" + hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    return safe + extension

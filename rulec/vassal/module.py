@@ -110,20 +110,28 @@ def _traits(game: Game, unit: Unit, counters: dict[tuple[str, str], Picture], gp
                                                            vassal.ReportTrait, vassal.key)
 
     front = counters[(unit.id, "base")].name
-    traits: list = [MarkTrait(name="side", value=unit.side), MarkTrait(name="unit", value=unit.id)]
+    traits: list = [MarkTrait(name="side", value=trait_text(unit.side)), MarkTrait(name="unit", value=trait_text(unit.id))]
     if (unit.id, "variant") in counters:
         back = counters[(unit.id, "variant")].name
-        traits += [LayerTrait(images=[front, back], newNames=["", f"+ {unit.variants[0].name}"], activateName="", decreaseName="",
+        traits += [LayerTrait(images=[front, back], newNames=["", trait_text(f"+ {unit.variants[0].name}")],
+                              activateName="", decreaseName="",
                               increaseName="Flip", increaseKey=key("F"), decreaseKey="", name="Step"),
                    ReportTrait(key("F"))]
-    traits.append(BasicTrait(name=f"{game.sides[unit.side].adjective or game.sides[unit.side].name} {piece_name(unit)}",
-                             filename=front, gpid=gpid))
+    side = game.sides[unit.side]
+    traits.append(BasicTrait(name=trait_text(f"{side.adjective or side.name} {unit.label}"), filename=front, gpid=gpid))
     return traits
 
 
 def piece_name(unit: Unit) -> str:
-    """The unit's label as players write it; '/' is VASSAL's trait separator, so a division slash stands in."""
-    return unit.label.replace("/", "\u2215")
+    """The unit's label as players write it, as a trait may hold it."""
+    return trait_text(unit.label)
+
+
+def trait_text(text: str) -> str:
+    """Text from the game file as a piece's trait may hold it: '/' separates a piece's traits and
+    '\\' escapes in VASSAL's encoding, so look-alike characters stand in; tabs and line breaks are spaces."""
+    return (text.replace("/", "\u2215").replace("\\", "\u29f5").replace("\t", " ").replace("\n", " ")
+            .replace("\r", " "))
 
 
 def _piece_window(module, game: Game, counters: dict[tuple[str, str], Picture]) -> dict[str, object]:

@@ -30,6 +30,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -40,9 +41,11 @@ from rulec.engine import Action
 from rulec.engine.rule_cases import rule_case
 from rulec.players.saves import game_hash
 from rulec.web.battle import BattleRequestError, fight
+from rulec.web.capacity import MEMORY_BUDGET, GameTable
 from rulec.web.headers import SecurityHeaders
 from rulec.web.page import board_page, index_page, map_less_page
-from rulec.web.session import GameSession, Registry, SessionError, load_session, new_session, read_uploaded_save
+from rulec.web.security import RequestGuard
+from rulec.web.session import GameSession, SessionError, load_session, new_session, read_uploaded_save
 from rulec.web.view import hex_info, odds_view, position_view
 
 MAX_BODY = 256 * 1024  # bytes: a saved game of a long game is far smaller
@@ -72,9 +75,11 @@ async def read_json(request: Request) -> dict[str, Any]:
     return data
 
 
-def create_app(games: dict[str, Any]) -> Starlette:
-    """The server for `games` (name -> compiled Game); only these can be started or loaded."""
-    registry = Registry()
+def create_app(games: dict[str, Any], *, host: str | None = None, port: int | None = None,
+               memory_budget: int = MEMORY_BUDGET) -> Starlette:
+    """The server for `games` (name -> compiled Game); only these can be started or loaded.
+    `host`, `port`: where it is served, the only Host it answers (rulec.web.security)."""
+    registry = GameTable(memory_budget=memory_budget)
     for game in games.values():
         game_hash(game)  # once, here: worked out in a worker thread it could race another's (players.saves)
 
@@ -110,14 +115,16 @@ def create_app(games: dict[str, Any]) -> Starlette:
         if scenario is not None and not isinstance(scenario, str):
             raise SessionError("scenario must be the name of one of the game's scenarios")
         session = await run_in_threadpool(new_session, data["game"], game, tuple(options), seed, players, scenario or None)
-        return JSONResponse({"id": registry.add(session)}, status_code=201)
+        game_id = await run_in_threadpool(registry.add, session)  # measured (rulec.web.capacity) off the event loop
+        return JSONResponse({"id": game_id}, status_code=201)
 
     async def load(request: Request) -> Response:
         data = await read_json(request)
         saved = await run_in_threadpool(read_uploaded_save, data)  # the checks of `rulec play --load`
         game = game_named(saved.game)
         session = await run_in_threadpool(load_session, saved, game)
-        return JSONResponse({"id": registry.add(session)}, status_code=201)
+        game_id = await run_in_threadpool(registry.add, session)  # measured (rulec.web.capacity) off the event loop
+        return JSONResponse({"id": game_id}, status_code=201)
 
     async def show(request: Request) -> Response:
         at = request.query_params.get("at")
@@ -263,7 +270,7 @@ def create_app(games: dict[str, Any]) -> Starlette:
         Route("/battle/{name}", battle_page), Route("/api/battle", battle, methods=["POST"]),
         Route("/api/games/{game_id}/odds", odds), Route("/api/games/{game_id}/costs/{unit}", costs), Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={
+    app = Starlette(routes=routes, middleware=[Middleware(RequestGuard, host=host, port=port)], exception_handlers={
         SessionError: session_error, DiagnosticError: diagnostic_error, BodyTooLarge: too_large,
         HTTPException: http_error, Exception: server_error})
     app.add_middleware(SecurityHeaders)  # a strict Content-Security-Policy on every response
