@@ -36,6 +36,7 @@ from typing import Any
 from rulec.players.base import Action, sample_chance
 from rulec.players.evaluation import Evaluator, evaluator_for
 from rulec.players.greedy import GreedyPlayer
+from rulec.players.search import search_actions
 
 EVALUATION_SCALE = 3.0  # VP-like points of gain that count as a clear advantage in a cut-off rollout
 
@@ -71,7 +72,7 @@ class MCTSPlayer:
         self._baseline: list[float] = []  # each seat's score of the position being searched
 
     def choose(self, state: Any) -> Action:
-        actions = state.legal_actions()
+        actions = search_actions(state)
         if len(actions) == 1:
             return actions[0]
         evaluator = self.evaluator or evaluator_for(state)
@@ -120,7 +121,7 @@ class MCTSPlayer:
 
     def _candidates(self, state: Any, evaluator: Evaluator, node: _Node) -> list:
         """The actions a new node will try, the one to try first last (they are popped)."""
-        actions = list(state.legal_actions())
+        actions = list(search_actions(state))  # shuffled in place
         self.rng.shuffle(actions)
         if self.widening is None or len(actions) <= 1:
             return actions
@@ -150,7 +151,7 @@ class MCTSPlayer:
             if state.is_chance_node():
                 state.apply_action(sample_chance(state, self.rng))
             else:
-                state.apply_action(self.rng.choice(state.legal_actions()))
+                state.apply_action(self.rng.choice(search_actions(state)))
         if state.is_terminal():
             return list(state.returns())
         return [self._squash(evaluator.score(state, seat), seat) for seat in range(len(state.players))]
