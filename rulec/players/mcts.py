@@ -35,8 +35,8 @@ from typing import Any
 
 from rulec.players.base import Action, sample_chance
 from rulec.players.evaluation import Evaluator, evaluator_for
-from rulec.players.greedy import GreedyPlayer
-from rulec.players.search import search_actions
+from rulec.players.greedy import GreedyPlayer, shortlist
+from rulec.players.search import search_actions, search_orders
 
 EVALUATION_SCALE = 3.0  # VP-like points of gain that count as a clear advantage in a cut-off rollout
 
@@ -72,7 +72,7 @@ class MCTSPlayer:
         self._baseline: list[float] = []  # each seat's score of the position being searched
 
     def choose(self, state: Any) -> Action:
-        actions = search_actions(state)
+        actions = self._actions(state)
         if len(actions) == 1:
             return actions[0]
         evaluator = self.evaluator or evaluator_for(state)
@@ -119,15 +119,23 @@ class MCTSPlayer:
                 child.total += values[parent.player]
         root.visits += 1
 
+    def _actions(self, state: Any) -> list:
+        """What this player searches at a decision: with widening, whole orders (a move to where it ends, one
+        node rather than a choice of unit that changes nothing and then its hex); without, the engine's steps.
+        Neither offers a step back to where the decision began (search.py)."""
+        return search_orders(state) if self.widening is not None else search_actions(state)
+
     def _candidates(self, state: Any, evaluator: Evaluator, node: _Node) -> list:
         """The actions a new node will try, the one to try first last (they are popped)."""
-        actions = list(search_actions(state))  # shuffled in place
+        actions = list(self._actions(state))  # shuffled in place
         self.rng.shuffle(actions)
         if self.widening is None or len(actions) <= 1:
             return actions
         seat = state.current_player()
-        values = [self._ranker.action_value(state, action, seat, evaluator) for action in actions]
-        ranked = sorted(range(len(actions)), key=lambda i: values[i], reverse=True)[:self.widening]
+        # Of many moves, only those the evaluator rates best without a clone are played out (as greedy does).
+        kept = shortlist(state, actions, seat, evaluator)
+        values = {i: self._ranker.action_value(state, actions[i], seat, evaluator) for i in kept}
+        ranked = sorted(values, key=values.__getitem__, reverse=True)[:self.widening]
         if self.prune_margin is not None:  # never search what one ply already shows to be clearly worse
             ranked = [i for i in ranked if values[i] >= values[ranked[0]] - self.prune_margin]
         node.priors = {actions[i]: self._squash(values[i], seat) for i in ranked}
