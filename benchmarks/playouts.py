@@ -178,7 +178,7 @@ def against(rev: str, game: str, games: int, rounds: int) -> None:
               f"x{mine['battles_per_game'] / max(other['battles_per_game'], 1e-9):.2f} as many battles")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="drive_on_metz")
     parser.add_argument("-n", type=int, default=200, help="games per measurement")
@@ -192,7 +192,7 @@ def main() -> None:
                         "playouts/s of each (and of each scenario) beside the first's, and their top functions")
     parser.add_argument("--seconds", type=float, default=10.0, help="with --side-by-side: CPU seconds a row")
     parser.add_argument("--top", type=int, default=12, help="with --side-by-side: functions listed a game")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.side_by_side:
         side_by_side(args.side_by_side.split(","), args.seconds, args.top)
         return
