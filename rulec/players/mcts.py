@@ -35,22 +35,32 @@ from typing import Any
 
 from rulec.players.base import Action, sample_chance
 from rulec.players.evaluation import Evaluator, evaluator_for
-from rulec.players.greedy import GreedyPlayer, shortlist
+from rulec.players.greedy import GreedyPlayer, phase_key, shortlist
 from rulec.players.search import search_actions, search_orders
 
 EVALUATION_SCALE = 3.0  # VP-like points of gain that count as a clear advantage in a cut-off rollout
 
 
 class _Node:
-    __slots__ = ("player", "visits", "total", "children", "untried", "priors")
+    __slots__ = ("player", "visits", "total", "children", "untried", "priors", "parent", "into", "ranked", "base",
+                 "phase")
 
-    def __init__(self, player: int):
+    def __init__(self, player: int, parent: "_Node | None" = None, into: Any = None):
         self.player = player  # who acts in this node's state (or the chance value)
         self.visits = 0
         self.total = 0.0  # summed value for the player who chose the action into this node
         self.children: dict[Any, _Node] = {}
         self.untried: list | None = None
         self.priors: dict[Any, float] = {}  # action -> one-ply value for this node's player, in (-1, 1)
+        self.parent, self.into = parent, into  # the node above and the action from it to this one
+        # At a phase's own decision (more orders or `end`), with widening: the actions weighed, best first, with their
+        # one-ply values, this position's own value, and the phase; a child in the same phase ranks from them.
+        self.ranked: list[tuple[Any, float]] | None = None
+        self.base = 0.0
+        self.phase: tuple | None = None
+
+
+_UNKNOWN = object()
 
 
 class MCTSPlayer:
@@ -99,7 +109,7 @@ class MCTSPlayer:
                 if node.untried:
                     action = node.untried.pop()
                     state.apply_action(action)
-                    child = node.children[action] = _Node(state.current_player())
+                    child = node.children[action] = _Node(state.current_player(), node, action)
                     if action in node.priors and self.prior_visits:
                         child.visits = self.prior_visits
                         child.total = self.prior_visits * node.priors[action]
@@ -109,7 +119,7 @@ class MCTSPlayer:
             state.apply_action(action)
             child = node.children.get(action)
             if child is None:
-                child = node.children[action] = _Node(state.current_player())
+                child = node.children[action] = _Node(state.current_player(), node, action)
             node = child
             path.append(node)
         values = self._rollout(state, evaluator)
@@ -127,19 +137,48 @@ class MCTSPlayer:
 
     def _candidates(self, state: Any, evaluator: Evaluator, node: _Node) -> list:
         """The actions a new node will try, the one to try first last (they are popped)."""
+        seat = state.current_player()
+        if self.widening is not None:
+            ranked = self._ranked_from_parent(state, node, seat)
+            if ranked is not None:
+                return self._widen(node, ranked, seat)
         actions = list(self._actions(state))  # shuffled in place
         self.rng.shuffle(actions)
         if self.widening is None or len(actions) <= 1:
             return actions
-        seat = state.current_player()
         # Of many moves, only those the evaluator rates best without a clone are played out (as greedy does).
         kept = shortlist(state, actions, seat, evaluator)
         values = {i: self._ranker.action_value(state, actions[i], seat, evaluator) for i in kept}
-        ranked = sorted(values, key=values.__getitem__, reverse=True)[:self.widening]
-        if self.prune_margin is not None:  # never search what one ply already shows to be clearly worse
-            ranked = [i for i in ranked if values[i] >= values[ranked[0]] - self.prune_margin]
-        node.priors = {actions[i]: self._squash(values[i], seat) for i in ranked}
-        return [actions[i] for i in reversed(ranked)]
+        ranked = [(actions[i], values[i]) for i in sorted(values, key=values.__getitem__, reverse=True)]
+        if getattr(state, "pending", _UNKNOWN) is None:  # the phase's own decision: a child may rank from it
+            node.ranked, node.base, node.phase = ranked, evaluator.score(state, seat), phase_key(state)
+        return self._widen(node, ranked, seat)
+
+    def _ranked_from_parent(self, state: Any, node: _Node, seat: int) -> list[tuple[Any, float]] | None:
+        """After one more order of the same side in the same phase (a unit moved, the phase's own decision again),
+        the parent's weighed actions that are still legal, each valued as if played after that order: its gain
+        added to the parent's one-ply value (one more move changes the others' values little). None: weigh anew.
+        This spares a clone, a look-ahead and a score for each action of every node down a phase's orders."""
+        parent = node.parent
+        if parent is None or parent.ranked is None or parent.player != seat or parent.phase != phase_key(state) \
+                or getattr(state, "pending", _UNKNOWN) is not None:
+            return None
+        played = next((value for action, value in parent.ranked if action == node.into), None)
+        if played is None:
+            return None
+        shift = played - parent.base
+        ranked = [(action, value + shift) for action, value in parent.ranked
+                  if action != node.into and state.is_legal(action)]
+        node.ranked, node.base, node.phase = ranked, played, parent.phase
+        return ranked
+
+    def _widen(self, node: _Node, ranked: list[tuple[Any, float]], seat: int) -> list:
+        """The best `widening` of `ranked` (less those clearly worse), their priors set, the best last."""
+        best = ranked[:self.widening]
+        if self.prune_margin is not None and best:  # never search what one ply already shows to be clearly worse
+            best = [(action, value) for action, value in best if value >= best[0][1] - self.prune_margin]
+        node.priors = {action: self._squash(value, seat) for action, value in best}
+        return [action for action, _ in reversed(best)]
 
     def _select(self, node: _Node) -> Action:
         log_visits = math.log(max(1, node.visits))
