@@ -141,3 +141,28 @@ def test_the_ai_plays_every_game_to_its_end(path, kind):
     result = play_match(state, _players(kind, len(state.players)), seed=1, max_actions=MAX_ACTIONS)
     assert result.finished and state.is_terminal(), f"{kind} stopped at turn {state.turn} after {result.actions} actions"
     assert Action.cancel() not in state.history()
+
+
+def test_mcts_ranks_a_further_order_of_the_same_phase_from_its_parent(metz):
+    """Down one side's movement phase, a node takes its parent's weighed orders still legal, each shifted by the
+    gain of the order played, rather than playing every one out again on a clone."""
+    from rulec.players.evaluation import evaluator_for
+    from rulec.players.mcts import _Node
+
+    state = new_game(metz, seed=0)
+    player = make_player("mcts", 1)
+    evaluator = evaluator_for(state)
+    player._baseline = [evaluator.score(state, seat) for seat in range(2)]
+    root = _Node(state.current_player())
+    player._candidates(state, evaluator, root)
+    assert root.ranked and root.phase is not None
+    played, value = next((a, v) for a, v in root.ranked if a.kind == "move")
+    child_state = state.clone()
+    child_state.apply_action(played)
+    child = _Node(child_state.current_player(), root, played)
+    tried = player._candidates(child_state, evaluator, child)
+    shift = value - root.base
+    assert child.base == value and child.ranked == [(a, v + shift) for a, v in root.ranked
+                                                    if a != played and child_state.is_legal(a)]
+    assert all(a.unit != played.unit for a, _ in child.ranked if a.kind == "move")  # a unit moves once a phase
+    assert tried and set(tried) <= {a for a, _ in child.ranked}
