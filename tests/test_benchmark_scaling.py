@@ -36,13 +36,14 @@ def test_quick_scaling_run_prints_a_row_per_size(capsys):
     scaling = _module("scaling")
     assert scaling.main(["--quick"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split()[-3:] == ["us/action", "x", "fewest"]
+    assert lines[0].split()[-4:] == ["us/action", "x", "fewest", "us/move"]
     expected = [(c * r, u) for c, r, u in scaling.sizes(quick=True)]
     rows = [line.split() for line in lines[1:1 + len(expected)]]
     assert [(int(row[0]), int(row[1])) for row in rows] == expected
     for row in rows:
-        compile_s, load_s, peak_mb, per_action, growth = map(float, row[2:7])
+        compile_s, load_s, peak_mb, per_action, growth, per_move = map(float, row[2:8])
         assert compile_s > 0 and load_s >= 0 and peak_mb > 0 and per_action > 0 and growth > 0
+        assert per_move > per_action  # a move is one action of several a game makes
     # Each map's row with the fewest units is the one the others' growth is measured from.
     assert [float(row[6]) for row in rows if int(row[1]) == min(u for _, u in expected)] == [1.0] * 2
     # The growth from the fewest units to the most, on the map where the most fit, against the aim.
