@@ -158,7 +158,7 @@ def against(rev: str, game: str, games: int, rounds: int) -> None:
                 found = reference.run_json(tree, "playouts.py", ["--game", game, "-n", str(games), "--json"])
                 kept = best[name]
                 best[name] = found if kept is None else {
-                    policy: max(kept[policy], found[policy], key=lambda f: f["playouts_per_s"]) for policy in found}
+                    policy: max(kept[policy], found[policy], key=lambda f: f["playouts_per_s"]) for policy in POLICIES}
                 # a reference without legal_orders plays whole orders under both policies: it says so
                 best[name]["whole_orders_only"] = found.get("whole_orders_only", False)
     ours, theirs = best["this"], best["reference"]

@@ -61,3 +61,14 @@ def test_a_playout_counts_its_moves_and_battles(metz):
     assert 0 < moves < actions and 0 < battles < actions
     state = new_game(metz, seed=3)
     assert len(playouts.choices(state, "orders")) > len(playouts.choices(state, "actions"))  # moves by where they end
+
+
+def test_playouts_against_a_commit_measure_each_policy_on_both_sides(capsys):
+    """--against REV (here HEAD, over two rounds): each policy's row for this tree and the reference, and ratios."""
+    playouts = _module("playouts")
+    playouts.main(["--game", "drive_on_metz", "-n", "1", "--against", "HEAD", "--rounds", "2"])
+    out = capsys.readouterr().out
+    for policy in playouts.POLICIES:
+        assert f"policy '{policy}'" in out
+    assert out.count("  this (") == 2 and out.count("  reference (") == 2
+    assert out.count("ratio this/reference: x") == 2 and out.count("as many moves") == 2
