@@ -202,7 +202,13 @@ def main(argv: list[str] | None = None) -> None:
     game = load_game(args.game)
     one_core(game, 3)  # warm the per-game tables
     if args.json:
-        found: dict = {policy: one_core(game, args.n, policy=policy) for policy in POLICIES}
+        # Each policy twice, in turns, the faster kept: a tree whose caches fill as games are played would
+        # otherwise favour whichever policy runs second.
+        found: dict = {}
+        for policy in (*POLICIES, *POLICIES):
+            measured = one_core(game, args.n, policy=policy)
+            if policy not in found or measured["playouts_per_s"] > found[policy]["playouts_per_s"]:
+                found[policy] = measured
         found["whole_orders_only"] = not hasattr(new_game(game, seed=0), "legal_orders")
         print(json.dumps(found))
         return
