@@ -20,7 +20,7 @@ from rulec.players.search import cancelled_openers, search_actions, search_order
 ROOT = Path(__file__).resolve().parent.parent
 # Every game the map engine plays: games/ and the made-up games of the tests (a game without a map is not one).
 GAME_FILES = sorted([*ROOT.glob("games/*.rulec"), *ROOT.glob("tests/games/*.rulec"), ROOT / "tests/games/tutorial/final.rulec"])
-BIG_GAMES = {"the_marne"}  # a whole AI game of these takes minutes: benchmarks/ai.py measures them
+BIG_GAMES = {"the_marne"}  # a whole AI game of these takes 20-45 CPU s even on this budget: the long tier plays them
 MAX_ACTIONS = 5000  # far more than any of these games takes; a player that loops hits it
 
 
@@ -133,7 +133,8 @@ def _players(kind: str, seats: int) -> list:
 
 
 @pytest.mark.parametrize("kind", ["greedy", "mcts"])
-@pytest.mark.parametrize("path", [p for p in GAME_FILES if p.stem not in BIG_GAMES], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.long] if p.stem in BIG_GAMES else [])
+                                  for p in GAME_FILES])
 def test_the_ai_plays_every_game_to_its_end(path, kind):
     if not _plays_on_a_map(path):
         pytest.skip(f"{path.name} has no map: the map engine does not play it")
