@@ -20,6 +20,15 @@ each new child starts with `prior_visits` virtual visits worth its one-ply value
 so the search leaves the greedy choice only on evidence; actions more than
 `prune_margin` below the best one-ply value are not searched at all (the deeper,
 noisier lines of a hopeless attack could otherwise look better than they are).
+With widening a node's actions are whole orders (`legal_orders`: a move given where it
+ends, not a choice of unit that changes nothing), and of many moves only the greedy
+player's shortlist is played out; a node one order further down the same side's phase
+ranks from its parent's weighed orders that are still legal (shifted by the gain of the
+order played) instead of playing each out again.
+
+No node offers a step back to where a decision began (`cancel`, or an opener already
+cancelled: rulec/players/search.py), so a search cannot go round a declare-and-cancel
+circle; the tree and the rollouts see the same actions.
 
 `max_simulations` bounds the work per decision; `max_seconds` (optional) stops
 earlier by the clock, which makes play depend on the machine, so it is off by
