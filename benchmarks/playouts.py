@@ -29,7 +29,6 @@ import cProfile
 import json
 import pstats
 import random
-import sys
 import time
 
 import reference
