@@ -80,8 +80,8 @@ def play(game, kind: str, seed: int, max_seconds: float, timed_decisions: int = 
 def measure(name: str, games: int, max_seconds: float, greedy_decisions: int) -> dict:
     game = load_game(name)
     new_game(game, seed=0)  # the per-game tables, once
+    greedy = play(game, "greedy", 1, max_seconds, greedy_decisions)  # first: its few ms are the easier to disturb
     mcts = [play(game, "mcts", seed, max_seconds) for seed in range(1, games + 1)]
-    greedy = play(game, "greedy", 1, max_seconds, greedy_decisions)
     decisions = greedy["decisions"]
     return {"game": name,
             "mcts_seconds": [g["seconds"] for g in mcts], "mcts_finished": [g["finished"] for g in mcts],
