@@ -59,7 +59,7 @@ def cancelled_openers(history: list) -> set:
     cancelled: set = set()
     opener = None
     for action in history[start:]:
-        kind = action.kind
+        kind = getattr(action, "kind", None)
         if kind == CANCEL:
             if opener is not None:
                 cancelled.add(opener)
@@ -91,7 +91,8 @@ def _without_loops(state: Any, actions: list) -> list:
 
 def search_actions(state: Any) -> list[Action]:
     """`state.legal_actions()` without the steps that lead back to a position already left in this decision
-    (see the module docstring): what MCTS, greedy and random search and play. Never empty while a legal action is."""
+    (see the module docstring): what MCTS and random search and play (greedy's plans of a battle or a placement
+    leave out `cancel` and a target whose plans all end in it alike). Never empty while a legal action is."""
     return _without_loops(state, state.legal_actions())
 
 
