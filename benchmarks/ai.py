@@ -141,9 +141,8 @@ def against(rev: str, name: str, games: int, max_seconds: float, greedy_decision
         ours = reference.run_json(reference.ROOT, "ai.py", arguments)
         try:
             theirs = reference.run_json(tree, "ai.py", arguments)
-        except RuntimeError as error:
-            theirs = None
-            why = str(error).strip().splitlines()[-1]
+        except reference.MeasurementFailed as error:
+            theirs, why = None, error.why
     report(ours, f" (this, {reference.describe('HEAD')})")
     if theirs is None:
         print(f"reference {reference.describe(rev)}: not measured: {why}")

@@ -57,7 +57,11 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print only each row's CPU seconds a game, as JSON")
     args = parser.parse_args()
     if args.against:
-        return against(args)
+        try:
+            return against(args)
+        except reference.MeasurementFailed as error:
+            print(f"{args.game}: not measured against {reference.describe(args.against)}: {error.why}")
+            return 1
     names = [args.game] if args.game != "all" else [p.stem for p in sorted(GAMES_DIR.glob("*.rulec"))]
     broken, rows = 0, {}
     for name in names:

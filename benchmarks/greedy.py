@@ -155,8 +155,12 @@ def main(argv: list[str] | None = None) -> int:
                      "--wins", str(args.wins), "--jobs", str(args.jobs)] + (["--quick"] if args.quick else [])
         arguments += ["--scenario", args.scenario] if args.scenario else []
         with reference.checkout(args.against) as tree:
-            rows = [("this " + reference.describe("HEAD"), reference.run_json(reference.ROOT, "greedy.py", arguments)),
-                    (reference.describe(args.against), reference.run_json(tree, "greedy.py", arguments))]
+            try:
+                rows = [("this " + reference.describe("HEAD"), reference.run_json(reference.ROOT, "greedy.py", arguments)),
+                        (reference.describe(args.against), reference.run_json(tree, "greedy.py", arguments))]
+            except reference.MeasurementFailed as error:
+                print(f"not measured against {reference.describe(args.against)}: {error.why}")
+                return 1
     else:
         made_up = compile_text(game_text(columns=8, rows=6, units=8) if args.quick else game_text(columns=14, rows=10, units=40))
         game = load_game(args.game)

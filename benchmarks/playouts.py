@@ -196,7 +196,10 @@ def main(argv: list[str] | None = None) -> None:
         side_by_side(args.side_by_side.split(","), args.seconds, args.top)
         return
     if args.against:
-        against(args.against, args.game, args.n, args.rounds)
+        try:
+            against(args.against, args.game, args.n, args.rounds)
+        except reference.MeasurementFailed as error:
+            print(f"{args.game}: not measured against {reference.describe(args.against)}: {error.why}")
         return
     game = load_game(args.game)
     one_core(game, 3)  # warm the per-game tables

@@ -92,12 +92,17 @@ def measure(columns: int, rows: int, units: int, actions: int, seed: int = 0) ->
 
 
 def in_fresh_process(tree: Path, columns: int, rows: int, units: int, actions: int, timeout: float) -> dict | None:
-    """`measure` in a fresh process, against the rulec in `tree`; None if it took longer than `timeout`."""
+    """`measure` in a fresh process, against the rulec in `tree`; None if it took longer than `timeout`, {"why": ...}
+    if a reference tree could not measure it."""
     try:
         return reference.run_json(tree, "scaling.py", ["--one", str(columns), str(rows), str(units),
                                                        "--actions", str(actions)], timeout)
     except subprocess.TimeoutExpired:
         return None
+    except reference.MeasurementFailed as error:
+        if tree == reference.ROOT:
+            raise
+        return {"why": error.why}  # a reference that cannot play the made-up game: the row says why
 
 
 def sizes(quick: bool) -> list[tuple[int, int, int]]:
@@ -136,8 +141,9 @@ def _table(args: argparse.Namespace, actions: int, trees: list[tuple[str, Path]]
         for name, tree in trees:
             lead = f"{name:{label}} " if label else ""
             row = in_fresh_process(tree, columns, rows, units, actions, args.timeout)
-            if row is None:
-                print(f"{lead}{columns * rows:>6} {units:>5}  gave up after {args.timeout:.0f} s", flush=True)
+            if row is None or "why" in row:
+                said = f"gave up after {args.timeout:.0f} s" if row is None else f"not measured: {row['why']}"
+                print(f"{lead}{columns * rows:>6} {units:>5}  {said}", flush=True)
                 failed |= tree == reference.ROOT
                 continue
             first = fewest.setdefault((name, row["hexes"]), row)

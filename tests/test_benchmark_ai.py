@@ -72,3 +72,12 @@ def test_playouts_against_a_commit_measure_each_policy_on_both_sides(capsys):
         assert f"policy '{policy}'" in out
     assert out.count("  this (") == 2 and out.count("  reference (") == 2
     assert out.count("ratio this/reference: x") == 2 and out.count("as many moves") == 2
+
+
+def test_a_reference_that_cannot_measure_says_why_without_a_traceback(capsys):
+    """20317e9 has no tests/games/two_steps.rulec: --against says so in one line."""
+    playouts = _module("playouts")
+    playouts.main(["--game", "tests/games/two_steps.rulec", "-n", "1", "--against", "20317e9", "--rounds", "1"])
+    out = capsys.readouterr().out.strip()
+    assert out.startswith("tests/games/two_steps.rulec: not measured against 20317e9: ") and "\n" not in out
+    assert "two_steps" in out.split(": not measured", 1)[1]
