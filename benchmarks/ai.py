@@ -93,6 +93,17 @@ def measure(name: str, games: int, max_seconds: float, greedy_decisions: int) ->
 
 def report(found: dict, label: str = "") -> None:
     name = found["game"]
+    if found["mcts_seconds"]:
+        report_mcts(found, label)
+    print(f"greedy{label}: {found['greedy_ms']:.2f} ms a decision on average, longest {found['greedy_max_ms']:.1f} ms "
+          f"({found['greedy_decisions']} decisions{'' if found['greedy_finished'] else ', game not played to its end'})")
+    if name in TARGET_GREEDY_MS:
+        target = TARGET_GREEDY_MS[name]
+        print(f"  target: under {target:.0f} ms a decision: {'met' if found['greedy_ms'] < target else 'NOT met'}")
+
+
+def report_mcts(found: dict, label: str) -> None:
+    name = found["game"]
     print(f"{name}{label}: MCTS against MCTS (the players of rulec play), CPU time")
     for seed, (seconds, finished, actions, turn) in enumerate(zip(found["mcts_seconds"], found["mcts_finished"],
                                                                   found["mcts_actions"], found["mcts_turns"]), 1):
@@ -105,11 +116,6 @@ def report(found: dict, label: str = "") -> None:
         verdict = "met" if ended and worst < target else "NOT met"
         print(f"  target: a game under {target:.0f} CPU s: {verdict} (slowest {worst:.2f} s)")
     print(f"  an MCTS decision: {found['mcts_decision_ms']:.1f} ms on average")
-    print(f"greedy: {found['greedy_ms']:.2f} ms a decision on average, longest {found['greedy_max_ms']:.1f} ms "
-          f"({found['greedy_decisions']} decisions{'' if found['greedy_finished'] else ', game not played to its end'})")
-    if name in TARGET_GREEDY_MS:
-        target = TARGET_GREEDY_MS[name]
-        print(f"  target: under {target:.0f} ms a decision: {'met' if found['greedy_ms'] < target else 'NOT met'}")
 
 
 def profile(name: str, max_seconds: float, top: int) -> None:
@@ -160,7 +166,7 @@ def against(rev: str, name: str, games: int, max_seconds: float, greedy_decision
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="drive_on_metz")
-    parser.add_argument("-n", type=int, default=2, help="MCTS games (seeds 1..n)")
+    parser.add_argument("-n", type=int, default=2, help="MCTS games (seeds 1..n; 0: greedy only)")
     parser.add_argument("--max-seconds", type=float, default=1800.0, help="CPU seconds after which a game is stopped")
     parser.add_argument("--greedy-decisions", type=int, default=0, help="greedy decisions timed (0: a whole game)")
     parser.add_argument("--profile", action="store_true", help="where an MCTS game's time goes")

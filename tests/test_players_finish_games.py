@@ -163,7 +163,34 @@ def test_mcts_ranks_a_further_order_of_the_same_phase_from_its_parent(metz):
     child = _Node(child_state.current_player(), root, played)
     tried = player._candidates(child_state, evaluator, child)
     shift = value - root.base
-    assert child.base == value and child.ranked == [(a, v + shift) for a, v in root.ranked
+    assert child.base == value and child.ranked == [(a, round(v + shift, 9)) for a, v in root.ranked
                                                     if a != played and child_state.is_legal(a)]
     assert all(a.unit != played.unit for a, _ in child.ranked if a.kind == "move")  # a unit moves once a phase
     assert tried and set(tried) <= {a for a, _ in child.ranked}
+
+
+_TWO_TURNS = """
+from rulec.engine import new_game
+from rulec.pipeline import load_game
+from rulec.players import make_player
+from rulec.players.match import play_match
+state = new_game(load_game("drive_on_metz"), seed=1)
+play_match(state, [make_player("mcts", 1010), make_player("mcts", 1011)], seed=1, max_turns=2)
+print(" | ".join(map(str, state.history())))
+"""
+
+
+def test_an_mcts_game_is_the_same_in_every_process():
+    """The evaluation sums over sets, whose order changes with Python's string hashing from one process to the next:
+    MCTS compares values without their last bits, so one seed plays one game whatever the process."""
+    import os
+    import subprocess
+    import sys
+
+    games = set()
+    for hash_seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run([sys.executable, "-c", _TWO_TURNS], capture_output=True, text=True, env=env,
+                              cwd=ROOT, timeout=300, check=True)
+        games.add(done.stdout)
+    assert len(games) == 1 and " | end | " in games.pop()

@@ -70,6 +70,14 @@ class _Node:
 
 
 _UNKNOWN = object()
+DIGITS = 9  # values are rounded to this many decimals before they are compared
+
+
+def _steady(value: float) -> float:
+    """`value` without its last bits: the evaluation sums over sets, whose order (and so the sum's last bits) changes
+    with Python's string hashing from one process to the next; unrounded, equal values compared unequal and the
+    same seed played different games in two processes."""
+    return round(value, DIGITS)
 
 
 class MCTSPlayer:
@@ -157,7 +165,7 @@ class MCTSPlayer:
             return actions
         # Of many moves, only those the evaluator rates best without a clone are played out (as greedy does).
         kept = shortlist(state, actions, seat, evaluator)
-        values = {i: self._ranker.action_value(state, actions[i], seat, evaluator) for i in kept}
+        values = {i: _steady(self._ranker.action_value(state, actions[i], seat, evaluator)) for i in kept}
         ranked = [(actions[i], values[i]) for i in sorted(values, key=values.__getitem__, reverse=True)]
         if getattr(state, "pending", _UNKNOWN) is None:  # the phase's own decision: a child may rank from it
             node.ranked, node.base, node.phase = ranked, evaluator.score(state, seat), phase_key(state)
@@ -176,7 +184,7 @@ class MCTSPlayer:
         if played is None:
             return None
         shift = played - parent.base
-        ranked = [(action, value + shift) for action, value in parent.ranked
+        ranked = [(action, _steady(value + shift)) for action, value in parent.ranked
                   if action != node.into and state.is_legal(action)]
         node.ranked, node.base, node.phase = ranked, played, parent.phase
         return ranked
@@ -214,4 +222,4 @@ class MCTSPlayer:
 
     def _squash(self, score: float, seat: int) -> float:
         """A heuristic score as a value in (-1, 1): its gain over the root position for `seat`."""
-        return math.tanh((score - self._baseline[seat]) / EVALUATION_SCALE)
+        return _steady(math.tanh((score - self._baseline[seat]) / EVALUATION_SCALE))
