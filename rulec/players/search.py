@@ -69,18 +69,17 @@ def cancelled_openers(history: list) -> set:
     return cancelled
 
 
+_OPENER_KINDS = frozenset(("attack", "move", "place"))  # kinds whose first step (no hex, no units) opens a frame
+
+
 def _without_loops(state: Any, actions: list) -> list:
     if not actions or getattr(actions[-1], "kind", None) is None:
         return actions  # a toy game's actions: nothing to tell apart
-    has_cancel = any(a.kind == CANCEL for a in actions)
-    has_opener = any(_opens_frame(a) for a in actions)
-    if not has_cancel and not has_opener:
+    kinds = {a.kind for a in actions}  # one cheap pass: most decisions offer neither a cancel nor a cancelled opener
+    tried = cancelled_openers(state.history()) if kinds & _OPENER_KINDS else ()
+    if CANCEL not in kinds and not tried:
         return actions
-    kept = [a for a in actions if a.kind != CANCEL] if has_cancel else actions
-    if has_opener:
-        tried = cancelled_openers(state.history())
-        if tried:
-            kept = [a for a in kept if a not in tried]
+    kept = [a for a in actions if a.kind != CANCEL and a not in tried]
     if kept:
         return kept
     # Nothing else is left: a frame that can only be cancelled (its opener will not be offered again), or
