@@ -16,6 +16,8 @@ beside the game itself, and what replaying a game's history costs (one of the ch
 the engine's time alone). `--against REV` prints, side by side, the CPU seconds a checked
 game costs with this tree's conformance routine and engine and with commit REV's (each
 measured in a fresh process, in turns for `--rounds` rounds), and this tree's bare game.
+A routine older than scenarios (20317e9) checks its own promises, fewer than today's, in
+one process (`--jobs` is not used there): the ratio compares the two routines as they were.
 """
 
 from __future__ import annotations
@@ -33,7 +35,12 @@ import reference
 reference.tree_on_path()
 
 from rulec.engine import new_game  # noqa: E402
-from rulec.engine.conformance import ANY_SCENARIO, check_game  # noqa: E402
+from rulec.engine.conformance import check_game  # noqa: E402
+
+try:
+    from rulec.engine.conformance import ANY_SCENARIO
+except ImportError:  # a routine older than scenarios (20317e9, --against): its games are numbered from 0, in one process
+    ANY_SCENARIO = None
 from rulec.pipeline import GAMES_DIR, load_game  # noqa: E402
 
 
@@ -50,7 +57,11 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print only each row's CPU seconds a game, as JSON")
     args = parser.parse_args()
     if args.against:
-        return against(args)
+        try:
+            return against(args)
+        except reference.MeasurementFailed as error:
+            print(f"{args.game}: not measured against {reference.describe(args.against)}: {error.why}")
+            return 1
     names = [args.game] if args.game != "all" else [p.stem for p in sorted(GAMES_DIR.glob("*.rulec"))]
     broken, rows = 0, {}
     for name in names:
@@ -59,7 +70,7 @@ def main() -> int:
             print(f"{name}: no map to play, skipped")
             continue
         _warm(game)
-        scenarios = list(game.scenarios) if args.each_scenario and game.scenarios else [ANY_SCENARIO]
+        scenarios = list(game.scenarios) if args.each_scenario and getattr(game, "scenarios", None) else [ANY_SCENARIO]
         for scenario in scenarios:
             label = name if scenario == ANY_SCENARIO else f"{name} / {scenario}"
             started = _cpu()
@@ -142,12 +153,14 @@ def _bare_seconds(game, n: int, seed: int, scenario: str | None) -> tuple[float,
 
 
 def _chunk(name: str, n: int, seed: int, scenario: str | None, first: int) -> list[str]:
+    if ANY_SCENARIO is None:
+        return check_game(load_game(name), n_games=n, seed=seed)
     return check_game(load_game(name), n_games=n, seed=seed, scenario=scenario, first=first)
 
 
 def _check(name: str, n: int, seed: int, scenario: str | None, jobs: int) -> list[str]:
     """check_game over n games, in `jobs` processes each playing a contiguous share of them."""
-    if jobs == 1:
+    if jobs == 1 or ANY_SCENARIO is None:  # an old routine cannot number a process's share of the games
         return _chunk(name, n, seed, scenario, 0)
     shares = [(n * k // jobs, n * (k + 1) // jobs) for k in range(jobs)]
     with ProcessPoolExecutor(jobs) as pool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import resource
 import sys
 import time
@@ -34,11 +35,22 @@ from made_up_game import compile_text, game_text  # noqa: E402
 
 from rulec.engine import new_game  # noqa: E402
 from rulec.pipeline import load_game  # noqa: E402
-from rulec.players import GreedyPlayer, RandomPlayer  # noqa: E402
+from rulec.players import GreedyPlayer  # noqa: E402
 from rulec.players.base import sample_chance  # noqa: E402
 from rulec.players.match import chance_rng, play_match  # noqa: E402
 
 AIM_MS = 10.0
+
+
+class RandomPlayer:
+    """Greedy's opponent: a uniform choice among the legal actions, written here so that every tree measured
+    (--against) plays the same one (rulec's own random player leaves out steps that lead back, since eac5fb7)."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def choose(self, state):
+        return self.rng.choice(state.legal_actions())
 
 
 def greedy_decisions(game, games: int, most: int = 0) -> tuple[float, float, int, float]:
@@ -143,8 +155,12 @@ def main(argv: list[str] | None = None) -> int:
                      "--wins", str(args.wins), "--jobs", str(args.jobs)] + (["--quick"] if args.quick else [])
         arguments += ["--scenario", args.scenario] if args.scenario else []
         with reference.checkout(args.against) as tree:
-            rows = [("this " + reference.describe("HEAD"), reference.run_json(reference.ROOT, "greedy.py", arguments)),
-                    (reference.describe(args.against), reference.run_json(tree, "greedy.py", arguments))]
+            try:
+                rows = [("this " + reference.describe("HEAD"), reference.run_json(reference.ROOT, "greedy.py", arguments)),
+                        (reference.describe(args.against), reference.run_json(tree, "greedy.py", arguments))]
+            except reference.MeasurementFailed as error:
+                print(f"not measured against {reference.describe(args.against)}: {error.why}")
+                return 1
     else:
         made_up = compile_text(game_text(columns=8, rows=6, units=8) if args.quick else game_text(columns=14, rows=10, units=40))
         game = load_game(args.game)

@@ -115,9 +115,36 @@ def game_text(columns: int, rows: int, units: int, turns: int = 5) -> str:
     return "\n".join(line for line in lines if line) + "\n"
 
 
+# The combat lines in the words of rulec before results listed their effects (20317e9 and its time), for `--against`:
+# the same results and the retreat rules as near as those words say them.
+OLDER_WORDS = {
+    'result DR { name = "Defender Retreats"  effects = [retreat(defender, 1), advance(1)] }':
+        'result DR { name = "Defender Retreats"  defender_retreat = 1  advance = 1 }',
+    'result DE { name = "Defender Eliminated"  effects = [eliminate(defender), advance(1)] }':
+        'result DE { name = "Defender Eliminated"  defender_eliminated = true  advance = 1 }',
+    'result AR { name = "Attacker Retreats"  effects = [retreat(attacker, 1)] }':
+        'result AR { name = "Attacker Retreats"  attacker_retreat = 1 }',
+    'result AE { name = "Attacker Eliminated"  effects = [eliminate(attacker)] }':
+        'result AE { name = "Attacker Eliminated"  attacker_eliminated = true }',
+    "combat { table = main  defenders = hex\n"
+    "  retreat { chosen_by = owner  direction = away  may_not_enter = [occupied, enemy_zoc]  when_blocked = eliminated }\n}":
+        "combat { table = main  defenders = hex  retreat_chosen_by = owner  retreat_through_units = false\n"
+        "  retreat_into_enemy_zoc = false }",
+}
+
+
+def in_older_words(text: str) -> str:
+    for new, old in OLDER_WORDS.items():
+        text = text.replace(new, old)
+    return text
+
+
 def compile_text(text: str, file: str = "<made-up game>") -> Game:
-    """The game model of a game text, through the same parse and check as `rulec` itself."""
+    """The game model of a game text, through the same parse and check as `rulec` itself. A rulec older than
+    results with `effects` (a reference commit measured side by side) gets the same game in its own words."""
     game, diagnostics = check(parse_text(text, file))
+    if game is None and any("'effects' is not a field" in d.message for d in diagnostics):
+        game, diagnostics = check(parse_text(in_older_words(text), file))
     if game is None:
         raise DiagnosticError([d for d in diagnostics if d.is_error])
     return game

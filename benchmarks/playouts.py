@@ -6,9 +6,15 @@ and how `rulec simulate` scales from one worker process to two.
     .venv/bin/python benchmarks/playouts.py --side-by-side drive_on_metz,the_marne [--seconds 10] [--top 12]
 
 The aim for Drive on Metz is 200 random playouts per second on one core.
+Two random policies are measured, written here so that both trees play the same one:
+`actions`, a uniform choice among `legal_actions()` (a move in two steps, a battle declared
+step by step), and `orders`, a uniform choice among `legal_orders()`, every move given at
+once (as 20317e9 played: its legal actions were whole orders, so there both policies are
+one). A policy's games differ in length from tree to tree, so each row also gives the moves
+and battles (die rolls) of a game and the CPU µs an action costs.
 `--profile` prints where the time of the one-core run goes (cProfile, top 25).
-`--against REV` prints this tree's playouts per second (CPU time, one core) and
-those of commit REV side by side: REV is checked out into a temporary directory
+`--against REV` prints this tree's figures (CPU time, one core) and those of commit REV
+side by side, each policy on both sides: REV is checked out into a temporary directory
 (`git archive`), and the two are measured in turns, each in a fresh process, the
 best of `--rounds` rounds kept for each (the machine may be busy in between).
 `--side-by-side` measures several games in one run (each scenario of a game that has
@@ -23,7 +29,6 @@ import cProfile
 import json
 import pstats
 import random
-import sys
 import time
 
 import reference
@@ -33,26 +38,54 @@ reference.tree_on_path()
 from rulec.cli.simulate_command import simulate  # noqa: E402
 from rulec.engine import new_game  # noqa: E402
 from rulec.pipeline import load_game  # noqa: E402
-from rulec.players import RandomPlayer  # noqa: E402
-from rulec.players.match import play_match  # noqa: E402
 
 AIM = 200.0
 
 
-def one_core(game, games: int, scenario: str | None = None, seconds: float | None = None) -> tuple[float, float]:
-    """(playouts per CPU second, actions per CPU second) of random games in this process: `games` of them, or
-    with `seconds` as many as fit in that much CPU time (at least two)."""
-    actions = played = 0
+POLICIES = ("actions", "orders")
+
+
+def choices(state, policy: str) -> list:
+    """What a random player of `policy` chooses among (a tree without legal_orders lists whole orders as its actions)."""
+    if policy == "orders" and hasattr(state, "legal_orders"):
+        return state.legal_orders()
+    return state.legal_actions()
+
+
+def playout(game, seed: int, policy: str, scenario: str | None = None) -> tuple[int, int, int]:
+    """One random game: (actions applied, moves made, battles fought: their die rolls)."""
+    # a reference engine older than scenarios (--against) takes no scenario argument
+    state = new_game(game, seed=seed, scenario=scenario) if scenario else new_game(game, seed=seed)
+    rng = random.Random(seed)
+    actions = moves = battles = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0]
+            battles += 1
+        else:
+            action = rng.choice(choices(state, policy))
+            kind = action.kind
+            moves += (kind == "move" and action.hex is not None) or kind == "exit"
+        state.apply_action(action)
+        actions += 1
+    return actions, moves, battles
+
+
+def one_core(game, games: int, scenario: str | None = None, seconds: float | None = None,
+             policy: str = "actions") -> dict:
+    """Random games of `policy` in this process, CPU time: `games` of them, or with `seconds` as many as fit in
+    that much CPU time (at least two). Playouts and actions a second, moves and battles a game, µs an action."""
+    actions = moves = battles = played = 0
     started = time.process_time()
     for seed in range(games if seconds is None else 1_000_000):
         if seconds is not None and played >= 2 and time.process_time() - started >= seconds:
             break
-        # a reference engine older than scenarios (--against) takes no scenario argument
-        state = new_game(game, seed=seed, scenario=scenario) if scenario else new_game(game, seed=seed)
-        actions += play_match(state, [RandomPlayer(seed * 2 + i) for i in range(len(state.players))], seed=seed).actions
-        played += 1
+        done = playout(game, seed, policy, scenario)
+        actions, moves, battles, played = actions + done[0], moves + done[1], battles + done[2], played + 1
     elapsed = time.process_time() - started
-    return played / elapsed, actions / elapsed
+    return {"playouts_per_s": played / elapsed, "actions_per_s": actions / elapsed, "us_per_action": 1e6 * elapsed / actions,
+            "moves_per_game": moves / played, "battles_per_game": battles / played, "actions_per_game": actions / played}
 
 
 def decision_sizes(game, scenario: str | None, seed: int = 0) -> tuple[float, int]:
@@ -77,7 +110,8 @@ def side_by_side(names: list[str], seconds: float, top: int) -> None:
         game = load_game(name)
         for scenario in list(game.scenarios) or [None]:
             one_core(game, 1, scenario)  # warm the per-game tables
-            playouts, actions = one_core(game, 0, scenario, seconds)
+            found = one_core(game, 0, scenario, seconds)
+            playouts, actions = found["playouts_per_s"], found["actions_per_s"]
             rows.append((name + (f" / {scenario}" if scenario else ""), playouts, actions, decision_sizes(game, scenario)))
     print(f"random playouts, CPU time on one core (about {seconds:.0f} s a row); legal actions a decision, mean and largest")
     width = max(len(row[0]) for row in rows)
@@ -106,63 +140,98 @@ def simulate_rate(name: str, game, games: int, jobs: int) -> float:
     return games / (time.perf_counter() - started)
 
 
+def row(label: str, found: dict, width: int) -> str:
+    return (f"  {label + ':':<{width + 1}} {found['playouts_per_s']:8.1f} playouts/s {found['actions_per_s']:9.0f} actions/s "
+            f"{found['us_per_action']:7.1f} µs/action  a game: {found['actions_per_game']:6.1f} actions "
+            f"{found['moves_per_game']:6.1f} moves {found['battles_per_game']:5.1f} battles")
+
+
 def against(rev: str, game: str, games: int, rounds: int) -> None:
-    """This tree and commit `rev`, side by side: each measured in a fresh process, in turns, the best round kept."""
-    best = {"this": (0.0, 0.0), "reference": (0.0, 0.0)}
+    """This tree and commit `rev`, side by side, each policy on both sides: each tree measured in a fresh process,
+    in turns, the best round of each kept."""
+    best: dict[str, dict | None] = {"this": None, "reference": None}
     with reference.checkout(rev) as reference_tree:
         for round_ in range(rounds):
             trees = [("this", reference.ROOT), ("reference", reference_tree)]
             for name, tree in trees if round_ % 2 == 0 else trees[::-1]:  # neither always runs first
                 found = reference.run_json(tree, "playouts.py", ["--game", game, "-n", str(games), "--json"])
-                best[name] = max(best[name], (found["playouts_per_s"], found["actions_per_s"]))
+                kept = best[name]
+                best[name] = found if kept is None else {
+                    policy: max(kept[policy], found[policy], key=lambda f: f["playouts_per_s"]) for policy in POLICIES}
+                # a reference without legal_orders plays whole orders under both policies: it says so
+                best[name]["whole_orders_only"] = found.get("whole_orders_only", False)
+    ours, theirs = best["this"], best["reference"]
     print(f"{game}, {games} random games per measurement, best of {rounds} rounds, CPU time on one core")
     labels = (f"this ({reference.describe('HEAD')})", f"reference ({reference.describe(rev)})")
     width = max(map(len, labels))
-    for label, (playouts, actions) in zip(labels, (best["this"], best["reference"])):
-        print(f"  {label + ':':<{width + 1}} {playouts:8.1f} playouts/s  {actions:10.0f} actions/s")
-    print(f"  ratio this/reference: x{best['this'][0] / best['reference'][0]:.2f}")
+    for policy in POLICIES:
+        print(f"policy '{policy}': a uniform choice among {'legal_orders()' if policy == 'orders' else 'legal_actions()'}"
+              + (" (the reference has no legal_orders: its actions are whole orders)"
+                 if theirs["whole_orders_only"] and policy == "orders" else ""))
+        for label, found in zip(labels, (ours[policy], theirs[policy])):
+            print(row(label, found, width))
+        mine, other = ours[policy], theirs[policy]
+        print(f"  ratio this/reference: x{mine['playouts_per_s'] / other['playouts_per_s']:.2f} playouts/s, "
+              f"x{mine['actions_per_s'] / other['actions_per_s']:.2f} actions/s; the games are "
+              f"x{mine['moves_per_game'] / max(other['moves_per_game'], 1e-9):.2f} as many moves, "
+              f"x{mine['battles_per_game'] / max(other['battles_per_game'], 1e-9):.2f} as many battles")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="drive_on_metz")
     parser.add_argument("-n", type=int, default=200, help="games per measurement")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--policy", choices=POLICIES, default="actions", help="with --profile: the policy profiled")
     parser.add_argument("--against", metavar="REV", help="also measure commit REV, side by side")
     parser.add_argument("--rounds", type=int, default=3, help="with --against: rounds, the best of each kept")
     parser.add_argument("--json", action="store_true", help="print only the one-core figures (CPU time), as JSON")
+    parser.add_argument("--no-simulate", action="store_true", help="leave out the rulec simulate rows")
     parser.add_argument("--side-by-side", metavar="GAMES", help="comma-separated games (e.g. drive_on_metz,the_marne): "
                         "playouts/s of each (and of each scenario) beside the first's, and their top functions")
     parser.add_argument("--seconds", type=float, default=10.0, help="with --side-by-side: CPU seconds a row")
     parser.add_argument("--top", type=int, default=12, help="with --side-by-side: functions listed a game")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.side_by_side:
         side_by_side(args.side_by_side.split(","), args.seconds, args.top)
         return
     if args.against:
-        against(args.against, args.game, args.n, args.rounds)
-        return
-    if args.json:
-        game = load_game(args.game)
-        one_core(game, 3)  # warm the per-game tables
-        playouts, actions = one_core(game, args.n)
-        print(json.dumps({"playouts_per_s": playouts, "actions_per_s": actions}))
+        try:
+            against(args.against, args.game, args.n, args.rounds)
+        except reference.MeasurementFailed as error:
+            print(f"{args.game}: not measured against {reference.describe(args.against)}: {error.why}")
         return
     game = load_game(args.game)
     one_core(game, 3)  # warm the per-game tables
+    if args.json:
+        # Each policy twice, in turns, the faster kept: a tree whose caches fill as games are played would
+        # otherwise favour whichever policy runs second.
+        found: dict = {}
+        for policy in (*POLICIES, *POLICIES):
+            measured = one_core(game, args.n, policy=policy)
+            if policy not in found or measured["playouts_per_s"] > found[policy]["playouts_per_s"]:
+                found[policy] = measured
+        found["whole_orders_only"] = not hasattr(new_game(game, seed=0), "legal_orders")
+        print(json.dumps(found))
+        return
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()
-    playouts, actions = one_core(game, args.n)
-    if args.profile:
+        one_core(game, args.n, policy=args.policy)
         profiler.disable()
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
+        return
+    print(f"{args.game}, {args.n} random games per measurement, CPU time on one core")
+    for policy in POLICIES:
+        found = one_core(game, args.n, policy=policy)
+        rate = found["playouts_per_s"]
+        aim = f"(aim {AIM:.0f} playouts/s: {'met' if rate >= AIM else f'{rate / AIM:.0%} of it'})"
+        print(row(policy, found, len("actions")) + "  " + aim)
+    if args.no_simulate:
+        return
     jobs_1 = simulate_rate(args.game, game, args.n, 1)
     jobs_2 = simulate_rate(args.game, game, args.n, 2)
-    print(f"{args.game}, {args.n} random games per measurement")
-    print(f"  one core:          {playouts:8.1f} playouts/s  {actions:10.0f} actions/s  (aim {AIM:.0f} playouts/s:"
-          f" {'met' if playouts >= AIM else f'{playouts / AIM:.0%} of it'})")
-    print(f"  simulate --jobs 1: {jobs_1:8.1f} games/s")
+    print(f"  simulate --jobs 1: {jobs_1:8.1f} games/s (random players, wall time)")
     print(f"  simulate --jobs 2: {jobs_2:8.1f} games/s  (x{jobs_2 / jobs_1:.2f})")
 
 

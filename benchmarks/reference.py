@@ -57,11 +57,22 @@ def checkout(rev: str) -> Iterator[Path]:
         yield tree
 
 
+class MeasurementFailed(RuntimeError):
+    """A benchmark could not run against a tree (an older rulec without what it measures); `why` is the
+    error's last line, for a benchmark to print instead of a traceback."""
+
+    def __init__(self, message: str, why: str):
+        super().__init__(message)
+        self.why = why
+
+
 def run_json(tree: Path, script: str, arguments: list[str], timeout: float | None = None) -> dict:
     """Run benchmarks/`script` of this tree against the rulec in `tree`, in a fresh process; its last line, as JSON."""
     env = dict(os.environ, RULEC_TREE=str(tree))
     done = subprocess.run([sys.executable, str(HERE / script), *arguments], cwd=tree, env=env,
                           capture_output=True, text=True, timeout=timeout)
     if done.returncode != 0:
-        raise RuntimeError(f"{script} {' '.join(arguments)} failed in {tree}:\n{done.stderr}")
+        lines = done.stderr.strip().splitlines()
+        raise MeasurementFailed(f"{script} {' '.join(arguments)} failed in {tree}:\n{done.stderr}",
+                                lines[-1] if lines else f"exit status {done.returncode}")
     return json.loads(done.stdout.strip().splitlines()[-1])

@@ -81,8 +81,7 @@ def test_an_exit_paid_at_the_end_draws_the_unit_to_its_edge():
     state = new_game(game)
     assert state.action_to_string(GreedyPlayer(0).choose(state)) in ("move b1 0501", "move b1 0502", "move b1 0503")
     result = play_match(new_game(game), [RandomPlayer(1), GreedyPlayer(2)], seed=1)
-    assert result.state.exited_from == {"b1": result.state.exited_from["b1"]}
-    assert result.state.exited_from["b1"] in game.map.edges["east"]
+    assert result.state.exited_from["b1"] in game.map.edges["east"]  # (what Red's random unit does is its own)
     assert result.state.vp["blue"] == 4  # paid at the end, as read
 
 

@@ -59,4 +59,6 @@ def test_mcts_chooses_a_legal_action_deterministically(metz):
     first = choice(3)
     assert first == choice(3)
     state = new_game(metz, seed=0)
-    assert first in [state.action_to_string(a) for a in state.legal_actions()]
+    # an order of legal_orders (a move given at once, as greedy gives it), which the engine takes
+    assert first in [state.action_to_string(a) for a in state.legal_orders()]
+    assert state.is_legal(state.parse_action(first))

@@ -137,3 +137,43 @@ def test_where_a_game_cannot_be_saved_is_known_before_it_starts(tmp_path):
     assert check_writable(tmp_path / "ok.json") is None
     assert "it is a folder" in check_writable(tmp_path)
     assert "no folder" in check_writable(tmp_path / "nowhere" / "x.json")
+
+
+def test_a_battle_joined_out_of_the_game_files_order_replays_to_the_same_history(metz):
+    """One `attack HEX with UNIT...` line is read back with the attackers in the game file's order: a battle
+    whose attackers joined in another order is saved one step a line, so the history replays exactly."""
+    import random
+
+    from rulec.engine import new_game
+
+    from rulec.players import GreedyPlayer
+
+    state, rng, players = new_game(metz, seed=1), random.Random(1), [GreedyPlayer(1), GreedyPlayer(2)]
+    while True:  # greedy play up to a battle that two units may join
+        assert not state.is_terminal()
+        if state.pending is None and state.phase.kind == "combat":
+            for target in (a for a in state.legal_actions() if a.kind == "attack"):
+                trial = state.clone()
+                trial.apply_action(target)
+                joins = [a for a in trial.legal_actions() if a.kind == "with"]
+                if len(joins) >= 2:
+                    break
+            else:
+                joins = []
+            if joins:
+                break
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(players[state.current_player()].choose(state))
+    state.apply_action(target)
+    for join in reversed(joins[:2]):  # against the game file's order
+        state.apply_action(join)
+    state.apply_action(next(a for a in state.legal_actions() if a.kind == "resolve"))
+    lines = history_strings(state)
+    assert [state.action_to_string(j) for j in reversed(joins[:2])] == lines[-3:-1]  # one step a line
+    replay = new_game(metz, seed=1)
+    for line in lines:
+        for action in replay.parse_orders(line):
+            replay.apply_action(action)
+    assert replay.history() == state.history()

@@ -20,6 +20,15 @@ each new child starts with `prior_visits` virtual visits worth its one-ply value
 so the search leaves the greedy choice only on evidence; actions more than
 `prune_margin` below the best one-ply value are not searched at all (the deeper,
 noisier lines of a hopeless attack could otherwise look better than they are).
+With widening a node's actions are whole orders (`legal_orders`: a move given where it
+ends, not a choice of unit that changes nothing), and of many moves only the greedy
+player's shortlist is played out; a node one order further down the same side's phase
+ranks from its parent's weighed orders that are still legal (shifted by the gain of the
+order played) instead of playing each out again.
+
+No node offers a step back to where a decision began (`cancel`, or an opener already
+cancelled: rulec/players/search.py), so a search cannot go round a declare-and-cancel
+circle; the tree and the rollouts see the same actions.
 
 `max_simulations` bounds the work per decision; `max_seconds` (optional) stops
 earlier by the clock, which makes play depend on the machine, so it is off by
@@ -35,21 +44,40 @@ from typing import Any
 
 from rulec.players.base import Action, sample_chance
 from rulec.players.evaluation import Evaluator, evaluator_for
-from rulec.players.greedy import GreedyPlayer
+from rulec.players.greedy import GreedyPlayer, phase_key, shortlist
+from rulec.players.search import search_actions, search_orders
 
 EVALUATION_SCALE = 3.0  # VP-like points of gain that count as a clear advantage in a cut-off rollout
 
 
 class _Node:
-    __slots__ = ("player", "visits", "total", "children", "untried", "priors")
+    __slots__ = ("player", "visits", "total", "children", "untried", "priors", "parent", "into", "ranked", "base",
+                 "phase")
 
-    def __init__(self, player: int):
+    def __init__(self, player: int, parent: "_Node | None" = None, into: Any = None):
         self.player = player  # who acts in this node's state (or the chance value)
         self.visits = 0
         self.total = 0.0  # summed value for the player who chose the action into this node
         self.children: dict[Any, _Node] = {}
         self.untried: list | None = None
         self.priors: dict[Any, float] = {}  # action -> one-ply value for this node's player, in (-1, 1)
+        self.parent, self.into = parent, into  # the node above and the action from it to this one
+        # At a phase's own decision (more orders or `end`), with widening: the actions weighed, best first, with their
+        # one-ply values, this position's own value, and the phase; a child in the same phase ranks from them.
+        self.ranked: list[tuple[Any, float]] | None = None
+        self.base = 0.0
+        self.phase: tuple | None = None
+
+
+_UNKNOWN = object()
+DIGITS = 9  # values are rounded to this many decimals before they are compared
+
+
+def _steady(value: float) -> float:
+    """`value` without its last bits: the evaluation sums over sets, whose order (and so the sum's last bits) changes
+    with Python's string hashing from one process to the next; unrounded, equal values compared unequal and the
+    same seed played different games in two processes."""
+    return round(value, DIGITS)
 
 
 class MCTSPlayer:
@@ -71,7 +99,7 @@ class MCTSPlayer:
         self._baseline: list[float] = []  # each seat's score of the position being searched
 
     def choose(self, state: Any) -> Action:
-        actions = state.legal_actions()
+        actions = self._actions(state)
         if len(actions) == 1:
             return actions[0]
         evaluator = self.evaluator or evaluator_for(state)
@@ -98,7 +126,7 @@ class MCTSPlayer:
                 if node.untried:
                     action = node.untried.pop()
                     state.apply_action(action)
-                    child = node.children[action] = _Node(state.current_player())
+                    child = node.children[action] = _Node(state.current_player(), node, action)
                     if action in node.priors and self.prior_visits:
                         child.visits = self.prior_visits
                         child.total = self.prior_visits * node.priors[action]
@@ -108,7 +136,7 @@ class MCTSPlayer:
             state.apply_action(action)
             child = node.children.get(action)
             if child is None:
-                child = node.children[action] = _Node(state.current_player())
+                child = node.children[action] = _Node(state.current_player(), node, action)
             node = child
             path.append(node)
         values = self._rollout(state, evaluator)
@@ -118,19 +146,56 @@ class MCTSPlayer:
                 child.total += values[parent.player]
         root.visits += 1
 
+    def _actions(self, state: Any) -> list:
+        """What this player searches at a decision: with widening, whole orders (a move to where it ends, one
+        node rather than a choice of unit that changes nothing and then its hex); without, the engine's steps.
+        Neither offers a step back to where the decision began (search.py)."""
+        return search_orders(state) if self.widening is not None else search_actions(state)
+
     def _candidates(self, state: Any, evaluator: Evaluator, node: _Node) -> list:
         """The actions a new node will try, the one to try first last (they are popped)."""
-        actions = list(state.legal_actions())
+        seat = state.current_player()
+        if self.widening is not None:
+            ranked = self._ranked_from_parent(state, node, seat)
+            if ranked is not None:
+                return self._widen(node, ranked, seat)
+        actions = list(self._actions(state))  # shuffled in place
         self.rng.shuffle(actions)
         if self.widening is None or len(actions) <= 1:
             return actions
-        seat = state.current_player()
-        values = [self._ranker.action_value(state, action, seat, evaluator) for action in actions]
-        ranked = sorted(range(len(actions)), key=lambda i: values[i], reverse=True)[:self.widening]
-        if self.prune_margin is not None:  # never search what one ply already shows to be clearly worse
-            ranked = [i for i in ranked if values[i] >= values[ranked[0]] - self.prune_margin]
-        node.priors = {actions[i]: self._squash(values[i], seat) for i in ranked}
-        return [actions[i] for i in reversed(ranked)]
+        # Of many moves, only those the evaluator rates best without a clone are played out (as greedy does).
+        kept = shortlist(state, actions, seat, evaluator)
+        values = {i: _steady(self._ranker.action_value(state, actions[i], seat, evaluator)) for i in kept}
+        ranked = [(actions[i], values[i]) for i in sorted(values, key=values.__getitem__, reverse=True)]
+        if getattr(state, "pending", _UNKNOWN) is None:  # the phase's own decision: a child may rank from it
+            node.ranked, node.base, node.phase = ranked, evaluator.score(state, seat), phase_key(state)
+        return self._widen(node, ranked, seat)
+
+    def _ranked_from_parent(self, state: Any, node: _Node, seat: int) -> list[tuple[Any, float]] | None:
+        """After one more order of the same side in the same phase (a unit moved, the phase's own decision again),
+        the parent's weighed actions that are still legal, each valued as if played after that order: its gain
+        added to the parent's one-ply value (one more move changes the others' values little). None: weigh anew.
+        This spares a clone, a look-ahead and a score for each action of every node down a phase's orders."""
+        parent = node.parent
+        if parent is None or parent.ranked is None or parent.player != seat or parent.phase != phase_key(state) \
+                or getattr(state, "pending", _UNKNOWN) is not None:
+            return None
+        played = next((value for action, value in parent.ranked if action == node.into), None)
+        if played is None:
+            return None
+        shift = played - parent.base
+        ranked = [(action, _steady(value + shift)) for action, value in parent.ranked
+                  if action != node.into and state.is_legal(action)]
+        node.ranked, node.base, node.phase = ranked, played, parent.phase
+        return ranked
+
+    def _widen(self, node: _Node, ranked: list[tuple[Any, float]], seat: int) -> list:
+        """The best `widening` of `ranked` (less those clearly worse), their priors set, the best last."""
+        best = ranked[:self.widening]
+        if self.prune_margin is not None and best:  # never search what one ply already shows to be clearly worse
+            best = [(action, value) for action, value in best if value >= best[0][1] - self.prune_margin]
+        node.priors = {action: self._squash(value, seat) for action, value in best}
+        return [action for action, _ in reversed(best)]
 
     def _select(self, node: _Node) -> Action:
         log_visits = math.log(max(1, node.visits))
@@ -150,11 +215,11 @@ class MCTSPlayer:
             if state.is_chance_node():
                 state.apply_action(sample_chance(state, self.rng))
             else:
-                state.apply_action(self.rng.choice(state.legal_actions()))
+                state.apply_action(self.rng.choice(search_actions(state)))
         if state.is_terminal():
             return list(state.returns())
         return [self._squash(evaluator.score(state, seat), seat) for seat in range(len(state.players))]
 
     def _squash(self, score: float, seat: int) -> float:
         """A heuristic score as a value in (-1, 1): its gain over the root position for `seat`."""
-        return math.tanh((score - self._baseline[seat]) / EVALUATION_SCALE)
+        return _steady(math.tanh((score - self._baseline[seat]) / EVALUATION_SCALE))

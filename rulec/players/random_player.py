@@ -1,4 +1,5 @@
-"""The random player: a uniformly drawn legal action, from its own seeded generator."""
+"""The random player: a uniformly drawn legal action (of those an AI searches, search.py: no cancel that
+leads back to where the decision began), from its own seeded generator."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import random
 from typing import Any
 
 from rulec.players.base import Action
+from rulec.players.search import search_actions
 
 
 class RandomPlayer:
@@ -15,4 +17,4 @@ class RandomPlayer:
         self.rng = random.Random(seed)
 
     def choose(self, state: Any) -> Action:
-        return self.rng.choice(state.legal_actions())
+        return self.rng.choice(search_actions(state))

@@ -37,7 +37,7 @@ from typing import Any, Callable
 import jsonschema
 
 from rulec.diagnostics import Diagnostic, DiagnosticError, Span, did_you_mean, printable
-from rulec.engine.actions import compact
+from rulec.engine.actions import compact, expand
 from rulec.files import write_atomically
 from rulec.players.match import ChanceDice
 
@@ -121,8 +121,19 @@ def _hash_of(game: Any) -> str:
 
 def history_strings(state: Any) -> list[str]:
     """The history one order a line: a battle declared step by step and resolved is one
-    `attack HEX with UNIT...` line (replaying reads it back as its steps)."""
-    return [state.action_to_string(action) for action in compact(state.history())]
+    `attack HEX with UNIT...` line (replaying reads it back as its steps). A battle whose
+    attackers joined out of the game file's order stays one step a line: its one line is read
+    back with the attackers in that order (parse_orders), which is another history."""
+    game = getattr(state, "game", None)
+    order = {uid: i for i, uid in enumerate(getattr(game, "units", None) or ())}
+    lines = []
+    for action in compact(state.history()):
+        steps = expand(action) if getattr(action, "units", None) else [action]
+        if len(steps) > 1 and list(action.units) != sorted(action.units, key=lambda u: order.get(u, len(order))):
+            lines.extend(state.action_to_string(step) for step in steps)
+        else:
+            lines.append(state.action_to_string(action))
+    return lines
 
 
 def write_save(path: str | Path, saved: SavedGame, *, force: bool = False) -> None:

@@ -1,0 +1,83 @@
+"""benchmarks/ai.py and benchmarks/playouts.py still run (on small games) and print what they say they measure.
+
+Not timed tests: the figures are read by a person; these check the rows and that a game is played as described.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = ROOT / "benchmarks"
+SMALL_GAME = str(ROOT / "tests" / "games" / "two_steps.rulec")
+
+
+def _module(name: str):
+    sys.path.insert(0, str(BENCHMARKS))
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_ai_benchmark_plays_mcts_games_to_their_end_and_times_greedy(capsys):
+    ai = _module("ai")
+    assert ai.main(["--game", SMALL_GAME, "-n", "2"]) == 0
+    out = capsys.readouterr().out
+    games = [line for line in out.splitlines() if line.strip().startswith("seed ")]
+    assert len(games) == 2 and all(line.endswith("ended") for line in games)
+    assert "ms a decision on average" in out
+
+
+def test_ai_benchmark_stops_a_game_at_its_cpu_bound_and_says_so(capsys):
+    ai = _module("ai")
+    assert ai.main(["--game", SMALL_GAME, "-n", "1", "--max-seconds", "0", "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["mcts_finished"] == [False] and found["mcts_actions"] == [0]  # stopped before its first action
+    ai.report(found)
+    assert "NOT ENDED (stopped in turn 1)" in capsys.readouterr().out
+
+
+def test_playouts_measure_both_random_policies(capsys):
+    playouts = _module("playouts")
+    playouts.main(["--game", "drive_on_metz", "-n", "2", "--json"])
+    found = json.loads(capsys.readouterr().out)
+    assert found["whole_orders_only"] is False
+    for policy in playouts.POLICIES:
+        row = found[policy]
+        assert row["playouts_per_s"] > 0 and row["us_per_action"] > 0
+        assert row["actions_per_game"] >= row["moves_per_game"] + row["battles_per_game"] and row["moves_per_game"] > 0
+
+
+def test_a_playout_counts_its_moves_and_battles(metz):
+    playouts = _module("playouts")
+    from rulec.engine import new_game
+
+    # The 'orders' policy gives each move at once: every move is one action, none a unit chosen and put back.
+    actions, moves, battles = playouts.playout(metz, 3, "orders")
+    assert 0 < moves < actions and 0 < battles < actions
+    state = new_game(metz, seed=3)
+    assert len(playouts.choices(state, "orders")) > len(playouts.choices(state, "actions"))  # moves by where they end
+
+
+def test_playouts_against_a_commit_measure_each_policy_on_both_sides(capsys):
+    """--against REV (here HEAD, over two rounds): each policy's row for this tree and the reference, and ratios."""
+    playouts = _module("playouts")
+    playouts.main(["--game", "drive_on_metz", "-n", "1", "--against", "HEAD", "--rounds", "2"])
+    out = capsys.readouterr().out
+    for policy in playouts.POLICIES:
+        assert f"policy '{policy}'" in out
+    assert out.count("  this (") == 2 and out.count("  reference (") == 2
+    assert out.count("ratio this/reference: x") == 2 and out.count("as many moves") == 2
+
+
+def test_a_reference_that_cannot_measure_says_why_without_a_traceback(capsys):
+    """20317e9 has no tests/games/two_steps.rulec: --against says so in one line."""
+    playouts = _module("playouts")
+    playouts.main(["--game", "tests/games/two_steps.rulec", "-n", "1", "--against", "20317e9", "--rounds", "1"])
+    out = capsys.readouterr().out.strip()
+    assert out.startswith("tests/games/two_steps.rulec: not measured against 20317e9: ") and "\n" not in out
+    assert "two_steps" in out.split(": not measured", 1)[1]

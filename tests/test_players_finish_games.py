@@ -1,0 +1,196 @@
+"""The AI players finish every game they start: no step that leads back to where a decision began is searched
+(rulec/players/search.py), and greedy and MCTS play every game of games/ and tests/games/ to its end."""
+
+from __future__ import annotations
+
+import functools
+import random
+from pathlib import Path
+
+import pytest
+
+from rulec.engine import new_game
+from rulec.engine.actions import Action
+from rulec.pipeline import load_game
+from rulec.players import GreedyPlayer, MCTSPlayer, RandomPlayer, make_player
+from rulec.players.base import sample_chance
+from rulec.players.match import play_match
+from rulec.players.search import cancelled_openers, search_actions, search_orders
+
+ROOT = Path(__file__).resolve().parent.parent
+# Every game the map engine plays: games/ and the made-up games of the tests (a game without a map is not one).
+GAME_FILES = sorted([*ROOT.glob("games/*.rulec"), *ROOT.glob("tests/games/*.rulec"), ROOT / "tests/games/tutorial/final.rulec"])
+BIG_GAMES = {"the_marne"}  # a whole AI game of these takes 20-45 CPU s even on this budget: the long tier plays them
+MAX_ACTIONS = 5000  # far more than any of these games takes; a player that loops hits it
+
+
+@functools.cache
+def _game(path: Path):
+    return load_game(str(path))
+
+
+def _plays_on_a_map(path: Path) -> bool:
+    return _game(path).map is not None and bool(_game(path).map.hexes)
+
+
+def _kinds(state) -> list[str]:
+    return [a.kind for a in search_actions(state)]
+
+
+def _play_until(state, wanted, seed: int = 0, limit: int = 3000):
+    """Random play (the players' own actions) until `wanted(state)` holds at a decision."""
+    rng, player = random.Random(seed), RandomPlayer(seed)
+    for _ in range(limit):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        elif wanted(state):
+            return state
+        else:
+            state.apply_action(player.choose(state))
+    raise AssertionError("the position asked for never came")
+
+
+def test_a_declared_battle_is_fought_or_joined_never_called_off(metz):
+    state = _play_until(new_game(metz, seed=1), lambda s: s.phase.kind == "combat" and s.pending is None
+                        and sum(a.kind == "attack" for a in s.legal_actions()) >= 2)
+    targets = [a for a in search_actions(state) if a.kind == "attack"]
+    state.apply_action(targets[0])
+    assert Action.cancel() in state.legal_actions()  # a human may still call it off
+    assert "cancel" not in _kinds(state) and {"with"} <= set(_kinds(state))
+    # Called off all the same (a human did): that target is not offered again, the others are.
+    state.apply_action(Action.cancel())
+    offered = search_actions(state)
+    assert targets[0] not in offered and targets[0] in state.legal_actions()
+    assert set(targets[1:]) <= set(offered) and Action.end() in offered
+    assert cancelled_openers(state.history()) == {targets[0]}
+
+
+def test_a_unit_chosen_to_move_moves_and_one_put_back_comes_back_after_another_move(metz):
+    state = _play_until(new_game(metz, seed=2), lambda s: s.phase.kind == "movement" and s.pending is None
+                        and sum(a.kind == "move" for a in s.legal_actions()) >= 2)
+    first, second = [a for a in search_actions(state) if a.kind == "move"][:2]
+    state.apply_action(first)
+    assert Action.cancel() in state.legal_actions() and "cancel" not in _kinds(state)
+    state.apply_action(Action.cancel())
+    assert first not in search_actions(state) and second in search_actions(state)
+    # Its whole moves (both steps at once) change the position: they lead nowhere already left.
+    assert any(order.unit == first.unit and order.hex for order in search_orders(state))
+    state.apply_action(state.moves_of(second.unit)[0])  # the position changed: the unit may be chosen again
+    assert first in search_actions(state)
+
+
+def test_a_unit_chosen_to_be_placed_is_placed():
+    state = new_game(_game(ROOT / "tests/games/free_setup.rulec"))
+    units = [a for a in search_actions(state) if a.kind == "place"]
+    assert len(units) >= 2
+    state.apply_action(units[0])
+    assert Action.cancel() in state.legal_actions() and set(_kinds(state)) == {"place"}
+    state.apply_action(Action.cancel())
+    assert units[0] not in search_actions(state) and units[1] in search_actions(state)
+
+
+class _DeadEnd:
+    """A decision whose one declaration can only be called off (say, a unit bound to attack may not join it):
+    `attack 0101` leads to nothing but `cancel`."""
+
+    def __init__(self):
+        self._history: list = []
+
+    def legal_actions(self):
+        if self._history and self._history[-1] == Action.attack("0101"):
+            return [Action.cancel()]
+        return [Action.attack("0101"), Action.attack("0202"), Action.end()]
+
+    def history(self):
+        return list(self._history)
+
+
+def test_a_frame_that_can_only_be_cancelled_is_cancelled_and_not_opened_again():
+    state = _DeadEnd()
+    state._history.append(Action.attack("0101"))
+    assert search_actions(state) == [Action.cancel()]  # never empty while an action is legal
+    state._history.append(Action.cancel())
+    assert search_actions(state) == [Action.attack("0202"), Action.end()]
+
+
+def test_the_mcts_of_the_issue_leaves_the_first_turn_of_drive_on_metz(metz):
+    """`rulec play drive_on_metz --player us=mcts --player germany=mcts --seed 1` called off one attack for ever."""
+    state = new_game(metz, seed=1)
+    result = play_match(state, [make_player("mcts", 1009 + seat + 1) for seat in range(2)], seed=1, max_turns=1)
+    assert state.turn == 2 and not result.finished
+    assert Action.cancel() not in state.history()
+    assert any(a.kind == "resolve" for a in state.history())  # it does fight
+
+
+def _players(kind: str, seats: int) -> list:
+    if kind == "greedy":
+        return [GreedyPlayer(seed) for seed in range(seats)]
+    # A small budget: the loops this guards against come from what is searched, not from how much.
+    return [MCTSPlayer(seed, max_simulations=6, rollout_depth=2, widening=3, prior_visits=4, prune_margin=1.0)
+            for seed in range(seats)]
+
+
+@pytest.mark.parametrize("kind", ["greedy", "mcts"])
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.long] if p.stem in BIG_GAMES else [])
+                                  for p in GAME_FILES])
+def test_the_ai_plays_every_game_to_its_end(path, kind):
+    if not _plays_on_a_map(path):
+        pytest.skip(f"{path.name} has no map: the map engine does not play it")
+    state = new_game(_game(path), seed=1)
+    result = play_match(state, _players(kind, len(state.players)), seed=1, max_actions=MAX_ACTIONS)
+    assert result.finished and state.is_terminal(), f"{kind} stopped at turn {state.turn} after {result.actions} actions"
+    assert Action.cancel() not in state.history()
+
+
+def test_mcts_ranks_a_further_order_of_the_same_phase_from_its_parent(metz):
+    """Down one side's movement phase, a node takes its parent's weighed orders still legal, each shifted by the
+    gain of the order played, rather than playing every one out again on a clone."""
+    from rulec.players.evaluation import evaluator_for
+    from rulec.players.mcts import _Node
+
+    state = new_game(metz, seed=0)
+    player = make_player("mcts", 1)
+    evaluator = evaluator_for(state)
+    player._baseline = [evaluator.score(state, seat) for seat in range(2)]
+    root = _Node(state.current_player())
+    player._candidates(state, evaluator, root)
+    assert root.ranked and root.phase is not None
+    played, value = next((a, v) for a, v in root.ranked if a.kind == "move")
+    child_state = state.clone()
+    child_state.apply_action(played)
+    child = _Node(child_state.current_player(), root, played)
+    tried = player._candidates(child_state, evaluator, child)
+    shift = value - root.base
+    assert child.base == value and child.ranked == [(a, round(v + shift, 9)) for a, v in root.ranked
+                                                    if a != played and child_state.is_legal(a)]
+    assert all(a.unit != played.unit for a, _ in child.ranked if a.kind == "move")  # a unit moves once a phase
+    assert tried and set(tried) <= {a for a, _ in child.ranked}
+
+
+_TWO_TURNS = """
+from rulec.engine import new_game
+from rulec.pipeline import load_game
+from rulec.players import make_player
+from rulec.players.match import play_match
+state = new_game(load_game("drive_on_metz"), seed=1)
+play_match(state, [make_player("mcts", 1010), make_player("mcts", 1011)], seed=1, max_turns=2)
+print(" | ".join(map(str, state.history())))
+"""
+
+
+def test_an_mcts_game_is_the_same_in_every_process():
+    """The evaluation sums over sets, whose order changes with Python's string hashing from one process to the next:
+    MCTS compares values without their last bits, so one seed plays one game whatever the process."""
+    import os
+    import subprocess
+    import sys
+
+    games = set()
+    for hash_seed in ("1", "2", "3"):
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run([sys.executable, "-c", _TWO_TURNS], capture_output=True, text=True, env=env,
+                              cwd=ROOT, timeout=300, check=True)
+        games.add(done.stdout)
+    assert len(games) == 1 and " | end | " in games.pop()
