@@ -133,6 +133,8 @@ def test_the_fort_adds_its_strength_to_allied_units_in_its_hex():
 def test_on_a_retreat_only_the_units_go_and_the_fort_keeps_its_zoc():
     state = at({FORT: FORT_HEX, "fr_83t": FORT_HEX, "de_3": "0608", "de_4": "0608", "de_7": "0508"})
     attack(state, FORT_HEX, "de_3", "de_4", "de_7", roll=1)  # 3-1, roll 1: D2
+    assert [r.unit for r in state.retreats] == ["fr_83t"]  # the fort stays; Germany picks the path
+    state.apply_action(state.legal_actions()[0])
     assert state.status("fr_83t") == "map" and state.positions["fr_83t"] != FORT_HEX
     assert state.positions[FORT] == FORT_HEX
     assert state.advancing is None  # the fort still holds the hex: no advance into it

@@ -444,7 +444,9 @@ class RetreatPolicy:
     block retreats (HexsideType.blocks_retreat), chosen by `direction`:
     "away": one hex farther from the unit's start and no nearer any hex it retreats
     from (the attackers' hexes for a defender, the attacked hexes for an attacker);
-    "toward_edge": one hex nearer its side's map edge in `edges`. A path may not
+    "toward_edge": one hex nearer its side's map edge in `edges`; "toward_edge_rows": nearer
+    that edge counted across the hex rows along it (the straight hex and both diagonals toward
+    the edge, on every column: runtime.hexes.rows_to_edge). A path may not
     enter a hex of a kind in `may_not_enter`, nor end in one in `may_not_end`; a path
     that would leave the map does not exist (`off_map`). With no path left the unit
     is eliminated, or stays where it is (`when_blocked`). Every hex of a path must meet
@@ -458,7 +460,7 @@ class RetreatPolicy:
     """
 
     chosen_by: Literal["owner", "victor"] = "owner"
-    direction: Literal["away", "toward_edge"] = "away"
+    direction: Literal["away", "toward_edge", "toward_edge_rows"] = "away"
     edges: dict[str, str] = field(default_factory=dict)  # side -> map edge (direction toward_edge)
     may_not_enter: tuple[HexRule, ...] = ("enemy_zoc", "occupied")
     may_not_end: tuple[HexRule, ...] = ()
