@@ -62,21 +62,21 @@ def movement_leave_zoc_into_zoc(ctx: EvalContext) -> bool:
 def movement_reinforcement_delay(ctx: EvalContext) -> bool:
     """The reinforcement_delay of movement rules.
 
-    The game file says: side == germany
+    The game file says: side == germany and not entry_open(unit)
     """
     unit = ctx.unit
     assert unit is not None, 'this expression is about a unit'
-    return (unit.side == 'germany')
+    return ((unit.side == 'germany') and (not ctx.entry_open(unit)))
 
 
 def movement_entry_blocked(ctx: EvalContext) -> bool:
     """The entry_blocked of movement rules.
 
-    The game file says: enemy_zoc(unit.side, hex)
+    The game file says: enemy_zoc(unit.side, hex) or hex in entry_de_east and unit.side == germany and any(units(side = allies, zone = east_of_suippes)) and distance_to(north, hex) >= min(distance_to(north, a.hex) for a in units(side = allies, zone = east_of_suippes))
     """
     unit = ctx.unit
     assert unit is not None, 'this expression is about a unit'
-    return (ctx.hex in ctx.enemy_zoc(unit.side))
+    return ((ctx.hex in ctx.enemy_zoc(unit.side)) or ((ctx.hex in ctx.zone('entry_de_east')) and (unit.side == 'germany') and (len(ctx.units(side='allies', zone='east_of_suippes')) > 0) and (ctx.distance_to(ctx.zone('north'), ctx.hex) >= min((ctx.distance_to(ctx.zone('north'), ctx.hex_of(v_a)) for v_a in ctx.units(side='allies', zone='east_of_suippes')), default=0))))
 
 
 def movement_may_end_move(ctx: EvalContext) -> bool:
@@ -3194,7 +3194,30 @@ GAME: Game = Game(
                 '2501', '2601', '2701', '2801', '2901', '3001', '3101', '3201', '3301', '3401',
                 '3501', '3601', '3701', '3801', '3901',
             ),
-            'entry_de_east': ('3901', '3902', '3903', '3904', '3905', '3906'),
+            'entry_de_east': (
+                '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909', '3910',
+                '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918', '3919', '3920',
+            ),
+            'east_of_suippes': (
+                '3101', '3102', '3103', '3104', '3105', '3106', '3107', '3108', '3109', '3110',
+                '3111', '3112', '3113', '3114', '3115', '3116', '3117', '3118', '3119', '3120',
+                '3201', '3202', '3203', '3204', '3205', '3206', '3207', '3208', '3209', '3210',
+                '3211', '3212', '3213', '3214', '3215', '3216', '3217', '3218', '3219', '3220',
+                '3301', '3302', '3303', '3304', '3305', '3306', '3307', '3308', '3309', '3310',
+                '3311', '3312', '3313', '3314', '3315', '3316', '3317', '3318', '3319', '3320',
+                '3401', '3402', '3403', '3404', '3405', '3406', '3407', '3408', '3409', '3410',
+                '3411', '3412', '3413', '3414', '3415', '3416', '3417', '3418', '3419', '3420',
+                '3501', '3502', '3503', '3504', '3505', '3506', '3507', '3508', '3509', '3510',
+                '3511', '3512', '3513', '3514', '3515', '3516', '3517', '3518', '3519', '3520',
+                '3601', '3602', '3603', '3604', '3605', '3606', '3607', '3608', '3609', '3610',
+                '3611', '3612', '3613', '3614', '3615', '3616', '3617', '3618', '3619', '3620',
+                '3701', '3702', '3703', '3704', '3705', '3706', '3707', '3708', '3709', '3710',
+                '3711', '3712', '3713', '3714', '3715', '3716', '3717', '3718', '3719', '3720',
+                '3801', '3802', '3803', '3804', '3805', '3806', '3807', '3808', '3809', '3810',
+                '3811', '3812', '3813', '3814', '3815', '3816', '3817', '3818', '3819', '3820',
+                '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909', '3910',
+                '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918', '3919', '3920',
+            ),
         },
         sheet='22in x 34in',
     ),
@@ -5173,8 +5196,8 @@ GAME: Game = Game(
         ),
         exit_map=True,
         exit_cost=1,
-        reinforcement_delay=Expr(source='side == germany', function=movement_reinforcement_delay, reads_position=False),
-        entry_blocked=Expr(source='enemy_zoc(unit.side, hex)', function=movement_entry_blocked),
+        reinforcement_delay=Expr(source='side == germany and not entry_open(unit)', function=movement_reinforcement_delay),
+        entry_blocked=Expr(source='enemy_zoc(unit.side, hex) or hex in entry_de_east and unit.side == germany and any(units(side = allies, zone = east_of_suippes)) and distance_to(north, hex) >= min(distance_to(north, a.hex) for a in units(side = allies, zone = east_of_suippes))', function=movement_entry_blocked),
         may_end_move=Expr(source='if(marked(unit, isolated), if(unit.side == germany, distance_to(north, hex) < distance_to(north, unit.hex), min(distance_to(south, hex), distance_to(paris, hex)) < min(distance_to(south, unit.hex), distance_to(paris, unit.hex))), traced_hex(supply, unit.side, hex) and not enemy_zoc(unit.side, unit.hex) or any(n in neighbours(hex) where traced_hex(supply, unit.side, n) and (n != unit.hex or not enemy_zoc(unit.side, n))) or unit.side == germany and hex in north or unit.side == allies and (hex in south or hex in paris and not controls(germany, hex)))', function=movement_may_end_move),
         control_of=(
             '0907', '1112', '1114', '1216', '1418', '1606', '1811', '1813', '1905', '2012', '2311',
@@ -6315,72 +6338,128 @@ GAME: Game = Game(
                 'de_11': Arrival(
                     turn=2,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_12': Arrival(
                     turn=2,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_26': Arrival(
                     turn=2,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_27': Arrival(
                     turn=2,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_cav3': Arrival(
                     turn=2,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_cav6': Arrival(
                     turn=2,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_33': Arrival(
                     turn=3,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_34': Arrival(
                     turn=3,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_11r': Arrival(
                     turn=3,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_12r': Arrival(
                     turn=3,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_9r': Arrival(
                     turn=3,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_10r': Arrival(
                     turn=3,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_9': Arrival(
                     turn=4,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_10': Arrival(
                     turn=4,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_s1': Arrival(
                     turn=2,

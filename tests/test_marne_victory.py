@@ -555,10 +555,37 @@ def test_german_reinforcements_may_wait_or_sidestep_a_blocked_entry_boundary():
     assert state.move_cost("de_17", "1401") == 1                      # its first hex, counted against its MA
     # No hex of the boundary is its first hex: it reaches one, if at all, only through 1401.
     assert all(state.move_cost("de_17", a.hex) > 1 for a in options if a.hex in entry)
-    # An unblocked boundary is entered as printed, and the unit may still wait.
+    # An unblocked boundary is entered as printed, and the unit may not wait (only a blocked one allows it).
     free = at({"de_17": "pending"}, turn=2, phase="de_move_1", scenario="pursuit")
     hexes = {a.hex for a in free.moves_of("de_17") if a.kind == "move"}
-    assert set(entry) <= hexes and Action.delay("de_17") in free.legal_actions()
+    assert set(entry) <= hexes and Action.delay("de_17") not in free.legal_actions()
+    assert "may not be held back" in free.explain("end")
+    # One open hex of the boundary is enough: the five blockers west of 1201 leave 1201..1301 free of ZOC.
+    del blockers["fr_14"]
+    partly = at({**blockers, "de_17": "pending"}, turn=2, phase="de_move_1", scenario="pursuit")
+    assert "1301" not in partly.enemy_zoc("germany")
+    assert Action.delay("de_17") not in partly.legal_actions()
+
+
+def _east_entries(units):
+    """The east-edge hexes de_11 (due on the east edge on turn 2 of the Pursuit) may enter the map by."""
+    state = at({**units, "de_11": "pending"}, turn=2, phase="de_move_1", scenario="pursuit")
+    return {h for h in MAP.edges["east"] if state.move_cost("de_11", h) == 1}  # its first hex, clear: 1 MP
+
+
+@rule("marne:11.4.1.2")
+def test_german_east_edge_entries_lie_north_of_the_northernmost_allied_unit_east_of_suippes():
+    suippes_column = int(next(h for h, name in MAP.places.items() if name == "Suippes")[:2])
+    assert all(MAP.terrain[h][0] == "clear" for h in MAP.edges["east"])
+    # fr_14 in 3512, east of Suippes's column: the German line on the east edge runs at row 12.
+    assert int("3512"[:2]) > suippes_column
+    assert _east_entries({"fr_14": "3512"}) == {f"39{r:02d}" for r in range(1, 12)}
+    # fr_63r further north in 3504 moves the line up to row 4 (the northernmost unit draws it).
+    assert _east_entries({"fr_14": "3512", "fr_63r": "3504"}) == {"3901", "3902", "3903"}
+    # A unit in Suippes's own column (3004) draws no line: nothing east of it, the whole edge is open.
+    assert _east_entries({"fr_14": f"{suippes_column:02d}04"}) == set(MAP.edges["east"])
+    # Enemy ZOCs still block: fr_63r on the edge in 3906 draws the line at row 6 and covers 3905.
+    assert _east_entries({"fr_63r": "3906"}) == {"3901", "3902", "3903", "3904"}
 
 
 @rule("marne:11.4.1.2")
