@@ -112,11 +112,11 @@ def combat_retreat_0(ctx: EvalContext) -> object:
 def combat_retreat_1(ctx: EvalContext) -> object:
     """The 1 of retreat policy.
 
-    The game file says: not any(n in neighbours(hex) where enemy_occupied(unit.side, n))
+    The game file says: not occupied(hex) or not any(n in neighbours(hex) where enemy_occupied(unit.side, n))
     """
     unit = ctx.unit
     assert unit is not None, 'this expression is about a unit'
-    return (not any(any(x_ != unit.side for x_ in ctx.sides_at(v_n)) for v_n in ctx.neighbours(ctx.hex)))
+    return ((not (len(ctx.sides_at(ctx.hex)) > 0)) or (not any(any(x_ != unit.side for x_ in ctx.sides_at(v_n)) for v_n in ctx.neighbours(ctx.hex))))
 
 
 def combat_retreat_2(ctx: EvalContext) -> object:
@@ -5189,7 +5189,6 @@ GAME: Game = Game(
     movement=MovementRules(
         zoc_extra_cost=1,
         zoc_to_zoc=False,
-        zoc_across_rivers=False,
         leave_zoc=LeaveZoc(
             into_zoc=Expr(source='any(f in units_at(hex) where f.side == unit.side and not moved(f))', function=movement_leave_zoc_into_zoc),
             then_stop=True,
@@ -5330,7 +5329,7 @@ GAME: Game = Game(
             may_not_enter=(),
             prefer=(
                 Expr(source='not occupied(hex) and not enemy_zoc(unit.side, hex)', function=combat_retreat_0),
-                Expr(source='not any(n in neighbours(hex) where enemy_occupied(unit.side, n))', function=combat_retreat_1),
+                Expr(source='not occupied(hex) or not any(n in neighbours(hex) where enemy_occupied(unit.side, n))', function=combat_retreat_1),
                 Expr(source='count(f in units_at(hex) where f.type != fort)', function=combat_retreat_2),
             ),
             may_enter=Expr(source='not enemy_occupied(unit.side, hex) and (not enemy_zoc(unit.side, hex) or occupied_by(unit.side, hex))', function=combat_retreat_may_enter),

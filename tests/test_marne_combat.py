@@ -270,6 +270,23 @@ def test_a_multi_hex_attack_on_swamp_and_clear_takes_the_swamps_plus_two():
     assert state.last_battle.result == TABLE.rows[4][odds.column] == "A1"  # 2 read as 4
 
 
+@rule("marne:8.6")
+def test_a_multi_hex_attack_on_two_swamps_takes_plus_two_once_not_their_sum():
+    # 2112 and 2212, both swamp, side by side; 2211 (clear) touches both. Resolved for the defender,
+    # the ambiguity is which single effect applies (+2), not a sum of effects (+4).
+    assert MAP.terrain["2112"] == MAP.terrain["2212"] == ("swamp",) and MAP.terrain["2211"] == ("clear",)
+    assert adjacent("2211", "2112") and adjacent("2211", "2212") and adjacent("2112", "2212")
+    assert not river("2211", "2112") and not river("2211", "2212")
+    units = {"de_3": "2211", "de_4": "2211", "fr_35": "2112", "fr_36": "2212"}
+    state = at(units)
+    for step in (Action.attack("2112"), Action.with_unit("de_3"), Action.with_unit("de_4"), Action.attack("2212")):
+        state.apply_action(step)
+    odds = state.odds()
+    assert (odds.defence, odds.label, odds.drm) == (14, "1-1", 2)
+    # Each swamp alone is +2 too: the battle takes one of the two effects (a sum would be +4).
+    assert state.odds(Action.attack("2112", ("de_3", "de_4"))).drm == state.odds(Action.attack("2212", ("de_3", "de_4"))).drm == 2
+
+
 # ------------------------------------------------------------------ 8.7: flank attacks
 @rule("marne:8.7")
 def test_attackers_next_to_every_hex_around_the_defender_make_a_flank_attack():
@@ -487,6 +504,29 @@ def test_a_vacant_hex_free_of_enemy_zoc_comes_first():
     state = at({"de_3": "2714", "de_4": "2713", "fr_35": "2715", "fr_36": "2612", "fr_5": "2814"}, phase="al_combat_1")
     attack(state, "2714", "fr_35", roll=1)
     assert state.positions["de_3"] == "2713"
+
+
+@rule("marne:8.12.2.1")
+def test_a_vacant_hex_beats_a_friendly_hex_that_holds_no_unit_but_a_fort():
+    # fr_35 beaten in 2715 from 2714: southward 2716 is vacant, 2815 holds only fort_0509 (a friendly
+    # hex counting no unit for stacking), 2615 lies in de_4's ZOC. The first priority alone sends it to 2716.
+    units = {"de_3": "2714", "de_4": "2515", "fr_35": "2715", "fort_0509": "2815"}
+    assert "2615" in at(units).enemy_zoc("allies") and not {"2716", "2815"} & at(units).enemy_zoc("allies")
+    state = attack(at(units), "2715", "de_3", roll=1)  # 8:7, 1-1, 1: D1
+    assert state.last_battle.result == "D1" and not state.retreats and state.positions["fr_35"] == "2716"
+
+
+@rule("marne:8.12.2.1")
+def test_between_vacant_hexes_free_of_enemy_zoc_the_victor_picks_even_one_next_to_an_enemy():
+    # de_3 beaten in 0613 from 0614. fr_5 in 0611 is next to 0612 across a river, so 0612 is vacant and
+    # free of its ZOC (6.2F), as 0513 and 0713 are: three equally good hexes, and the Allies pick.
+    assert river("0611", "0612") and not river("0613", "0612")
+    units = {"de_3": "0613", "fr_35": "0614", "fr_5": "0611"}
+    state = attack(at(units, phase="al_combat_1"), "0613", "fr_35", roll=1)  # 7:8 is 1-2, 1: D1
+    assert state.last_battle.result == "D1" and state.current_player() == 1
+    assert {a.path for a in state.legal_actions()} == {("0612",), ("0513",), ("0713",)}
+    state.apply_action(Action.retreat(("0612",)))
+    assert state.positions["de_3"] == "0612"
 
 
 @rule("marne:8.12.2.1")
