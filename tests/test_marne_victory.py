@@ -213,6 +213,22 @@ def test_next_to_a_fort_and_another_allied_unit_the_german_must_attack_the_fort(
     assert refusal is not None and "must_attack_target" in refusal
 
 
+@rule("marne:9.2")
+def test_next_to_two_forts_attacking_one_meets_the_duty():
+    # de_3 in 0210 touches fort_0209 and fort_0211 (docs/rulings.md: one attack a player-turn, 8.2D).
+    units = {"fort_0209": "0209", "fort_0211": "0211", "de_3": "0210"}
+    state = at(units)
+    assert set(state.legal_actions()) == {Action.attack("0209"), Action.attack("0211")}
+    # It may take both in one battle (8.3) ...
+    both = at(units)
+    for step in (Action.attack("0209"), Action.with_unit("de_3")):
+        both.apply_action(step)
+    assert both.is_legal(Action.attack("0211"))
+    # ... or one alone: its duty is then met and the phase may end with the other fort unattacked.
+    attack(state, "0209", "de_3", roll=6)
+    assert state.explain("end") is None and state.status("fort_0211") == "map"
+
+
 # ------------------------------------------------------------------ 10.1 eliminated units
 @rule("marne:10.1")
 def test_each_side_scores_1_vp_per_strength_point_it_eliminates():
@@ -348,6 +364,48 @@ def test_an_exited_unit_never_returns():
     assert (state.turn, state.phase.id) == (17, "de_move_2")
     assert not [a for a in state.legal_actions() if a.unit == "de_3"]
     assert state.status("de_3") == "exited"
+
+
+@rule("marne:10.3")
+def test_either_side_may_exit_by_any_edge_and_only_its_own_scoring_edge_pays():
+    # A German unit on the east edge may leave by it (10.3A: "exit units from the map at any point").
+    state = at({"de_3": "3910"}, turn=17, phase="de_move_2")
+    assert state.exit_cost("de_3", "east") == 1 and state.exit_cost("de_3", "north") is None
+    state.apply_action(Action.exit("de_3", "east"))
+    assert state.status("de_3") == "exited" and end_game(state).vp == {"germany": 0, "allies": 0}
+    # A French unit may leave by the south edge, and scores nothing for it (10.3C: the north edge).
+    allied = at({"fr_45alg": SOUTH_EXIT}, turn=17, phase="al_move_2")
+    allied.apply_action(Action.exit("fr_45alg", "south"))
+    assert allied.status("fr_45alg") == "exited" and end_game(allied).vp == {"germany": 0, "allies": 0}
+
+
+@rule("marne:10.3")
+def test_a_reinforcement_may_enter_and_leave_in_one_move_but_scores_nothing():
+    # gb_1 enters the BEF boundary on the north edge (1 MP) and steps off it again (1 MP more).
+    state = at({"gb_1": "pending"}, turn=1, phase="al_move_1", scenario="pursuit")
+    assert state.exit_cost("gb_1", "north") == 2
+    state.apply_action(Action.exit("gb_1", "north"))
+    # It never stood on a hex of the map: there is no exit hex to trace supply to (10.3A), so no VP.
+    assert state.status("gb_1") == "exited" and state.exited_from["gb_1"] == ""
+    awards = {a.id: a for a in GAME.awards}
+    assert awards["allied_exits"].amount(EngineContext(state)) == 0
+    # The same 8-3 stepping off the north edge from a hex it stood on would score 3 per SP.
+    stood = at({"gb_1": NORTH_EXIT}, turn=1, phase="al_move_1", scenario="pursuit")
+    stood.apply_action(Action.exit("gb_1", "north"))
+    assert awards["allied_exits"].amount(EngineContext(stood)) == 3 * GAME.units["gb_1"].strength
+
+
+@rule("marne:11.4.1.2")
+def test_allied_rail_arrivals_at_a_town_the_enemy_holds_come_a_turn_later():
+    # fr_21 is due by rail at Chalons (2810) on turn 2 of the Pursuit; a German unit stands there.
+    state = at({"fr_21": "pending", "de_3": "2810"}, turn=2, phase="al_move_1", scenario="pursuit")
+    assert state.moves_of("fr_21") == [] and Action.delay("fr_21") not in state.legal_actions()
+    assert state.explain("end") is None            # nothing it could do: the phase may end
+    state.apply_action(Action.end())
+    assert state.status("fr_21") == "pending" and state.arrival_turn("fr_21") == 3
+    # With the town free it must come on time.
+    free = at({"fr_21": "pending"}, turn=2, phase="al_move_1", scenario="pursuit")
+    assert "may not be held back" in free.explain("end")
 
 
 # ------------------------------------------------------------------ 10.5 levels of victory
