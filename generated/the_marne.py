@@ -817,6 +817,8 @@ GAME: Game = Game(
             '8 Sep', '9 Sep', '10 Sep', '11 Sep', '12 Sep', '13 Sep', '14 Sep', '15 Sep',
         ),
         scenario='counterattack',
+        reconstructed=('map', 'combat_table', 'terrain_chart', 'counters', 'setup', 'reinforcements'),
+        reconstruction_note="The rules are the published rulebook's; what it leaves to the missing charts and map is rebuilt from the 1914 campaign (docs/the-marne.md).",
     ),
     sides={
         'germany': Side(id='germany', name='Germany', adjective='German', color='#7d8c6a'),

@@ -292,6 +292,21 @@ def test_a_town_scores_for_the_last_side_through_it_if_it_traces_supply_there():
 
 
 @rule("marne:10.2")
+def test_before_any_unit_passes_the_towns_are_french_and_the_counterattack_starts_with_its_holders():
+    tracked = set().union(*(MAP.zones[z] for z in ("towns_vp_1", "towns_vp_2", "towns_vp_3", "towns_vp_5",
+                                                   "paris", "reims", "troyes")))
+    pursuit = new_game(GAME, scenario="pursuit")
+    assert {pursuit.holders.get(h) for h in tracked} == {"allies"}   # first_holder = allies
+    counter = new_game(GAME, scenario="counterattack")
+    german = {h for h in tracked if counter.holders.get(h) == "germany"}
+    # The 22 listed, and a town a German unit stands in as the game begins (3512).
+    occupied = {h for u, h in counter.positions.items() if GAME.units[u].side == "germany"}
+    assert german == set(GAME.scenarios["counterattack"].holders["germany"]) | (tracked & occupied)
+    assert (len(german), len(tracked - german)) == (23, 32)
+    assert {counter.holders.get(h) for h in tracked - german} == {"allies"}
+
+
+@rule("marne:10.2")
 def test_germany_scores_paris_with_one_supplied_unit_in_any_of_its_hexes():
     # The rule's example: 25 VP for Germany although the Allies hold the other Paris hexes. The
     # forts are left out (destroyed): with them the German unit could trace no supply (9.2F).

@@ -135,6 +135,7 @@ class MapDrawing:
     # print far faster than one per hex.
     terrain_marks: tuple[tuple[str, str], ...]
     scale_bar: ScaleBar
+    notice: str = ""  # the game's reconstruction notice, under the title
 
 
 @dataclass(frozen=True)
@@ -381,7 +382,7 @@ def draw(game: Game, sheet: tuple[float, float] | None = None) -> MapDrawing:
                   key=lambda t: order.index(t) if t in game.terrain else len(order))
     legend = tuple(LegendEntry(t, game.terrain[t].name if t in game.terrain else t, terrain_style(t)) for t in used)
     return MapDrawing(
-        title=game.info.title, width=round(width, 2), height=round(height, 2),
+        title=game.info.title, notice=game.info.reconstruction_notice, width=round(width, 2), height=round(height, 2),
         width_attr=f"{number(width / 72, 3)}in", height_attr=f"{number(height / 72, 3)}in",
         unit=round(place.unit, 3), hexes=hexes, roads=roads, road_exits=road_exits, rivers=rivers,
         bridges=bridges, other_sides=other_sides,

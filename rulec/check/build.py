@@ -180,6 +180,8 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
             turns=turns,
             turn_labels=labels,
             scenario=body.get("scenario"),
+            reconstructed=tuple(body.get("reconstructed", ())),
+            reconstruction_note=body.get("reconstruction_note", ""),
         )
 
     def sides(self) -> dict[str, m.Side]:

@@ -70,11 +70,37 @@ class GameInfo:
     turns: int = 0
     turn_labels: tuple[str, ...] = ()
     scenario: str | None = None  # the scenario played when none is chosen (a game whose full set-up is no game)
+    # The parts of the published game this file rebuilds without the originals (game { reconstructed }),
+    # and the players' note on how (game { reconstruction_note }).
+    reconstructed: tuple[str, ...] = ()
+    reconstruction_note: str = ""
+
+    @property
+    def reconstruction_notice(self) -> str:
+        """One sentence for every place a player sees the game ("" when nothing is reconstructed)."""
+        if not self.reconstructed:
+            return ""
+        parts = [RECONSTRUCTED_PARTS[p] for p in self.reconstructed]
+        listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        verb = "is a reconstruction" if len(parts) == 1 else "are reconstructions"
+        note = f" {self.reconstruction_note}" if self.reconstruction_note else ""
+        return f"RECONSTRUCTED: {listed} {verb}, not the published game's.{note}"
 
     def turn_label(self, turn: int) -> str:
         if 1 <= turn <= len(self.turn_labels):
             return self.turn_labels[turn - 1]
         return f"Turn {turn}"
+
+
+# What `game { reconstructed }` may name, as a player reads it.
+RECONSTRUCTED_PARTS = {
+    "map": "the map",
+    "combat_table": "the combat results table",
+    "terrain_chart": "the terrain effects chart",
+    "counters": "the counters",
+    "setup": "the set-up",
+    "reinforcements": "the reinforcement chart",
+}
 
 
 # ------------------------------------------------------------------------ map
