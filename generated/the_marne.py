@@ -730,7 +730,7 @@ def trace_supply_lost_when(ctx: EvalContext) -> bool:
 def modifier_out_of_supply_when(ctx: EvalContext) -> bool:
     """The when of modifier out_of_supply.
 
-    Out of supply (7.2, 8.5)
+    a unit other than a fort is out of supply
 
     The game file says: unit.type != fort and not supplied(unit)
     """
@@ -742,7 +742,7 @@ def modifier_out_of_supply_when(ctx: EvalContext) -> bool:
 def modifier_isolated_movement_when(ctx: EvalContext) -> bool:
     """The when of modifier isolated_movement.
 
-    Isolated (4.3)
+    the unit was isolated at the start of the movement phase
 
     The game file says: marked(unit, isolated)
     """
@@ -754,7 +754,7 @@ def modifier_isolated_movement_when(ctx: EvalContext) -> bool:
 def modifier_demoralized_when(ctx: EvalContext) -> bool:
     """The when of modifier demoralized.
 
-    Allied demoralization (11.4.1.1)
+    an Allied unit other than a fort, through turn 6 (4 Sep)
 
     The game file says: unit.side == allies and unit.type != fort and turn <= 6
     """
@@ -766,7 +766,7 @@ def modifier_demoralized_when(ctx: EvalContext) -> bool:
 def modifier_retreated_guests_when(ctx: EvalContext) -> bool:
     """The when of modifier retreated_guests.
 
-    Retreated units (8.13C)
+    the unit retreated into the hex this phase
 
     The game file says: retreated(unit)
     """
@@ -778,7 +778,7 @@ def modifier_retreated_guests_when(ctx: EvalContext) -> bool:
 def modifier_flank_attack_when(ctx: EvalContext) -> bool:
     """The when of modifier flank_attack.
 
-    Flank attack (8.7)
+    the attackers are in or next to every hex around each defending hex
 
     The game file says: all(d in defender_hexes where all(h in neighbours(d) where any(a in attackers where a.hex == h or adjacent(a.hex, h))))
     """
@@ -788,7 +788,7 @@ def modifier_flank_attack_when(ctx: EvalContext) -> bool:
 def modifier_disrupted_defenders_when(ctx: EvalContext) -> bool:
     """The when of modifier disrupted_defenders.
 
-    Disrupted defenders (8.9B)
+    every defending unit is disrupted
 
     The game file says: all(d in defenders where marked(d, disrupted))
     """
@@ -819,6 +819,22 @@ GAME: Game = Game(
         scenario='counterattack',
         reconstructed=('map', 'combat_table', 'terrain_chart', 'counters', 'setup', 'reinforcements'),
         reconstruction_note="The rules are the published rulebook's; what it leaves to the missing charts and map is rebuilt from the 1914 campaign (docs/the-marne.md).",
+        flag_names={
+            'army_de_1': 'German 1st Army',
+            'army_de_2': 'German 2nd Army',
+            'army_de_3': 'German 3rd Army',
+            'army_de_4': 'German 4th Army',
+            'army_de_5': 'German 5th Army',
+            'army_fr_6': 'French 6th Army',
+            'army_bef': 'BEF',
+            'army_fr_5': 'French 5th Army',
+            'army_fr_9': 'French 9th Army',
+            'army_fr_4': 'French 4th Army',
+            'army_fr_3': 'French 3rd Army',
+            'paris_garrison': 'Paris garrison',
+            'screen': 'Screen: never attacks (8.9A)',
+            'fort': 'Fort (9.0)',
+        },
     ),
     sides={
         'germany': Side(id='germany', name='Germany', adjective='German', color='#7d8c6a'),
@@ -6588,6 +6604,7 @@ GAME: Game = Game(
             name='Out of supply (7.2, 8.5)',
             when=Expr(source='unit.type != fort and not supplied(unit)', function=modifier_out_of_supply_when),
             strength_times=0.5,
+            text='a unit other than a fort is out of supply',
         ),
         Modifier(
             id='isolated_movement',
@@ -6595,6 +6612,7 @@ GAME: Game = Game(
             name='Isolated (4.3)',
             when=Expr(source='marked(unit, isolated)', function=modifier_isolated_movement_when),
             move_plus=-1,
+            text='the unit was isolated at the start of the movement phase',
         ),
         Modifier(
             id='demoralized',
@@ -6602,6 +6620,7 @@ GAME: Game = Game(
             name='Allied demoralization (11.4.1.1)',
             when=Expr(source='unit.side == allies and unit.type != fort and turn <= 6', function=modifier_demoralized_when),
             strength_times=0.5,
+            text='an Allied unit other than a fort, through turn 6 (4 Sep)',
         ),
         Modifier(
             id='retreated_guests',
@@ -6609,6 +6628,7 @@ GAME: Game = Game(
             name='Retreated units (8.13C)',
             when=Expr(source='retreated(unit)', function=modifier_retreated_guests_when),
             strength_times=0,
+            text='the unit retreated into the hex this phase',
         ),
         Modifier(
             id='flank_attack',
@@ -6616,6 +6636,7 @@ GAME: Game = Game(
             name='Flank attack (8.7)',
             when=Expr(source='all(d in defender_hexes where all(h in neighbours(d) where any(a in attackers where a.hex == h or adjacent(a.hex, h))))', function=modifier_flank_attack_when),
             drm=-1,
+            text='the attackers are in or next to every hex around each defending hex',
         ),
         Modifier(
             id='disrupted_defenders',
@@ -6623,6 +6644,7 @@ GAME: Game = Game(
             name='Disrupted defenders (8.9B)',
             when=Expr(source='all(d in defenders where marked(d, disrupted))', function=modifier_disrupted_defenders_when),
             drm=-1,
+            text='every defending unit is disrupted',
         ),
     ),
     markers={

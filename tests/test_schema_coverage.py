@@ -47,6 +47,8 @@ AID_ONLY: dict[tuple[str, str], str] = {
     ("GameInfo", "turn_labels"): "the turn record track and the play screen's turn names",
     ("GameInfo", "reconstructed"): "the reconstruction notice of the aids, info, play and the board",
     ("GameInfo", "reconstruction_note"): "the text after that notice",
+    ("GameInfo", "flag_names"): "the flags' names in the order of battle's notes",
+    ("Modifier", "text"): "the key combat modifiers' wording of when it applies",
     ("MapDef", "places"): "place names on the map",
     ("MapDef", "sheet"): "the paper size of the map aid",
     ("MapDef", "hexside_sets"): "the named road and river lines the map drawing strokes (play reads hexside_features)",

@@ -74,6 +74,7 @@ class GameInfo:
     # and the players' note on how (game { reconstruction_note }).
     reconstructed: tuple[str, ...] = ()
     reconstruction_note: str = ""
+    flag_names: dict[str, str] = field(default_factory=dict)  # unit flag -> the name the aids print for it
 
     @property
     def reconstruction_notice(self) -> str:
@@ -724,6 +725,7 @@ class Modifier:
     move_plus: float = 0
     shift: int = 0
     drm: int = 0
+    text: str = ""  # when it applies, in words for the aids ("" : the aids word `when` themselves)
 
 
 # -------------------------------------------------------- options, scenarios
