@@ -89,3 +89,22 @@ def test_drive_on_metz_counter_key_lines_stay_inside_the_key():
         size = float(element.get("font-size") or root.get("font-size"))
         # DejaVu Sans averages about 0.6 em a character: a line must end before the key's right edge.
         assert float(element.get("x")) + 0.6 * size * len(own) <= width, own
+
+
+def test_a_long_division_name_keeps_clear_of_the_counter_corner(marne):
+    from rulec.aids.counters_svg import render_counters_svg
+
+    root = ET.fromstring(render_counters_svg(marne))
+    ns = "{http://www.w3.org/2000/svg}"
+    checked = 0
+    for face in root.iter(f"{ns}g"):
+        texts = {t.get("class"): t for t in face.findall(f"{ns}text")}
+        if "division" not in texts or not (texts["division"].text or "").strip():
+            continue
+        band, corner = texts["division"], texts["corner"]
+        # Widths estimated as DejaVu Sans draws them (bold about 0.63 em a character, regular 0.6).
+        width = float(band.get("textLength") or 0.63 * float(band.get("font-size")) * len(band.text))
+        corner_width = 0.6 * float(corner.get("font-size")) * len((corner.text or "").strip())
+        assert float(band.get("x")) + width <= float(corner.get("x")) - corner_width, band.text
+        checked += 1
+    assert checked >= 100  # every counter of the sheet with a division
