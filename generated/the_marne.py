@@ -72,11 +72,11 @@ def movement_reinforcement_delay(ctx: EvalContext) -> bool:
 def movement_entry_blocked(ctx: EvalContext) -> bool:
     """The entry_blocked of movement rules.
 
-    The game file says: enemy_zoc(unit.side, hex) or hex in entry_de_east and unit.side == germany and any(units(side = allies, zone = east_of_suippes)) and distance_to(north, hex) >= min(distance_to(north, a.hex) for a in units(side = allies, zone = east_of_suippes))
+    The game file says: enemy_zoc(unit.side, hex) or hex in entry_de_east and unit.side == germany and all(h in entry_de_east where h in unit.entry) and any(units(side = allies, zone = east_of_suippes)) and distance_to(north, hex) >= min(distance_to(north, a.hex) for a in units(side = allies, zone = east_of_suippes))
     """
     unit = ctx.unit
     assert unit is not None, 'this expression is about a unit'
-    return ((ctx.hex in ctx.enemy_zoc(unit.side)) or ((ctx.hex in ctx.zone('entry_de_east')) and (unit.side == 'germany') and (len(ctx.units(side='allies', zone='east_of_suippes')) > 0) and (ctx.distance_to(ctx.zone('north'), ctx.hex) >= min((ctx.distance_to(ctx.zone('north'), ctx.hex_of(v_a)) for v_a in ctx.units(side='allies', zone='east_of_suippes')), default=0))))
+    return ((ctx.hex in ctx.enemy_zoc(unit.side)) or ((ctx.hex in ctx.zone('entry_de_east')) and (unit.side == 'germany') and all((v_h in (unit.arrives.hexes if unit.arrives is not None else ())) for v_h in ctx.zone('entry_de_east')) and (len(ctx.units(side='allies', zone='east_of_suippes')) > 0) and (ctx.distance_to(ctx.zone('north'), ctx.hex) >= min((ctx.distance_to(ctx.zone('north'), ctx.hex_of(v_a)) for v_a in ctx.units(side='allies', zone='east_of_suippes')), default=0))))
 
 
 def movement_may_end_move(ctx: EvalContext) -> bool:
@@ -5214,7 +5214,7 @@ GAME: Game = Game(
         exit_map=True,
         exit_cost=1,
         reinforcement_delay=Expr(source='side == germany and not entry_open(unit)', function=movement_reinforcement_delay),
-        entry_blocked=Expr(source='enemy_zoc(unit.side, hex) or hex in entry_de_east and unit.side == germany and any(units(side = allies, zone = east_of_suippes)) and distance_to(north, hex) >= min(distance_to(north, a.hex) for a in units(side = allies, zone = east_of_suippes))', function=movement_entry_blocked),
+        entry_blocked=Expr(source='enemy_zoc(unit.side, hex) or hex in entry_de_east and unit.side == germany and all(h in entry_de_east where h in unit.entry) and any(units(side = allies, zone = east_of_suippes)) and distance_to(north, hex) >= min(distance_to(north, a.hex) for a in units(side = allies, zone = east_of_suippes))', function=movement_entry_blocked),
         may_end_move=Expr(source='if(marked(unit, isolated), if(unit.side == germany, distance_to(north, hex) < distance_to(north, unit.hex), min(distance_to(south, hex), distance_to(paris, hex)) < min(distance_to(south, unit.hex), distance_to(paris, unit.hex))), traced_hex(supply, unit.side, hex) and not enemy_zoc(unit.side, unit.hex) or any(n in neighbours(hex) where traced_hex(supply, unit.side, n) and (n != unit.hex or not enemy_zoc(unit.side, n))) or unit.side == germany and hex in north or unit.side == allies and (hex in south or hex in paris and not controls(germany, hex)))', function=movement_may_end_move),
         control_of=(
             '0907', '1112', '1114', '1216', '1418', '1606', '1811', '1813', '1905', '2012', '2311',

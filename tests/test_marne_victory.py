@@ -659,6 +659,10 @@ def test_german_east_edge_entries_lie_north_of_the_northernmost_allied_unit_east
     assert _east_entries({"fr_14": f"{suippes_column:02d}04"}) == set(MAP.edges["east"])
     # Enemy ZOCs still block: fr_63r on the edge in 3906 draws the line at row 6 and covers 3905.
     assert _east_entries({"fr_63r": "3906"}) == {"3901", "3902", "3903", "3904"}
+    # A Pursuit rule (11.4.1.2.1): the Counterattack's V Corps, due on 3908-3910 on turn 8, enters there
+    # whatever the line (its entry area is those hexes, not the east edge).
+    state = at({"de_9": "pending", "fr_14": "3504"}, turn=8, phase="de_move_1")
+    assert {h for h in MAP.edges["east"] if state.move_cost("de_9", h) == 1} == {"3908", "3909", "3910"}
 
 
 @rule("marne:11.4.1.2")

@@ -114,6 +114,8 @@ UNIT_ATTRIBUTES: dict[str, Name] = {n.name: n for n in (
     Name("status", STATUS, "ctx.status_of({0})", "on_map, pending, exited or eliminated"),
     Name("exited_from", HEX, "ctx.exited_from({0})", "the hex it left the map from (\"\" if it has not left it)"),
     Name("division", TEXT, "{0}.division", "its division (\"\" if none)", STATIC),
+    Name("entry", HEXES, "({0}.arrives.hexes if {0}.arrives is not None else ())",
+         "the hexes it enters the map by, as its arrival (or the scenario's) names them; none without an arrival", STATIC),
 )}
 
 # ------------------------------------------------------------ traces and battles
