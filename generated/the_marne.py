@@ -62,21 +62,21 @@ def movement_leave_zoc_into_zoc(ctx: EvalContext) -> bool:
 def movement_reinforcement_delay(ctx: EvalContext) -> bool:
     """The reinforcement_delay of movement rules.
 
-    The game file says: side == germany
+    The game file says: side == germany and not entry_open(unit)
     """
     unit = ctx.unit
     assert unit is not None, 'this expression is about a unit'
-    return (unit.side == 'germany')
+    return ((unit.side == 'germany') and (not ctx.entry_open(unit)))
 
 
 def movement_entry_blocked(ctx: EvalContext) -> bool:
     """The entry_blocked of movement rules.
 
-    The game file says: enemy_zoc(unit.side, hex)
+    The game file says: enemy_zoc(unit.side, hex) or hex in entry_de_east and unit.side == germany and all(h in entry_de_east where h in unit.entry) and any(units(side = allies, zone = east_of_suippes)) and distance_to(north, hex) >= min(distance_to(north, a.hex) for a in units(side = allies, zone = east_of_suippes))
     """
     unit = ctx.unit
     assert unit is not None, 'this expression is about a unit'
-    return (ctx.hex in ctx.enemy_zoc(unit.side))
+    return ((ctx.hex in ctx.enemy_zoc(unit.side)) or ((ctx.hex in ctx.zone('entry_de_east')) and (unit.side == 'germany') and all((v_h in (unit.arrives.hexes if unit.arrives is not None else ())) for v_h in ctx.zone('entry_de_east')) and (len(ctx.units(side='allies', zone='east_of_suippes')) > 0) and (ctx.distance_to(ctx.zone('north'), ctx.hex) >= min((ctx.distance_to(ctx.zone('north'), ctx.hex_of(v_a)) for v_a in ctx.units(side='allies', zone='east_of_suippes')), default=0))))
 
 
 def movement_may_end_move(ctx: EvalContext) -> bool:
@@ -112,11 +112,11 @@ def combat_retreat_0(ctx: EvalContext) -> object:
 def combat_retreat_1(ctx: EvalContext) -> object:
     """The 1 of retreat policy.
 
-    The game file says: not any(n in neighbours(hex) where enemy_occupied(unit.side, n))
+    The game file says: not occupied(hex) or not any(n in neighbours(hex) where enemy_occupied(unit.side, n))
     """
     unit = ctx.unit
     assert unit is not None, 'this expression is about a unit'
-    return (not any(any(x_ != unit.side for x_ in ctx.sides_at(v_n)) for v_n in ctx.neighbours(ctx.hex)))
+    return ((not (len(ctx.sides_at(ctx.hex)) > 0)) or (not any(any(x_ != unit.side for x_ in ctx.sides_at(v_n)) for v_n in ctx.neighbours(ctx.hex))))
 
 
 def combat_retreat_2(ctx: EvalContext) -> object:
@@ -730,7 +730,7 @@ def trace_supply_lost_when(ctx: EvalContext) -> bool:
 def modifier_out_of_supply_when(ctx: EvalContext) -> bool:
     """The when of modifier out_of_supply.
 
-    Out of supply (7.2, 8.5)
+    a unit other than a fort is out of supply
 
     The game file says: unit.type != fort and not supplied(unit)
     """
@@ -742,7 +742,7 @@ def modifier_out_of_supply_when(ctx: EvalContext) -> bool:
 def modifier_isolated_movement_when(ctx: EvalContext) -> bool:
     """The when of modifier isolated_movement.
 
-    Isolated (4.3)
+    the unit was isolated at the start of the movement phase
 
     The game file says: marked(unit, isolated)
     """
@@ -754,7 +754,7 @@ def modifier_isolated_movement_when(ctx: EvalContext) -> bool:
 def modifier_demoralized_when(ctx: EvalContext) -> bool:
     """The when of modifier demoralized.
 
-    Allied demoralization (11.4.1.1)
+    an Allied unit other than a fort, through turn 6 (4 Sep)
 
     The game file says: unit.side == allies and unit.type != fort and turn <= 6
     """
@@ -766,7 +766,7 @@ def modifier_demoralized_when(ctx: EvalContext) -> bool:
 def modifier_retreated_guests_when(ctx: EvalContext) -> bool:
     """The when of modifier retreated_guests.
 
-    Retreated units (8.13C)
+    the unit retreated into the hex this phase
 
     The game file says: retreated(unit)
     """
@@ -778,7 +778,7 @@ def modifier_retreated_guests_when(ctx: EvalContext) -> bool:
 def modifier_flank_attack_when(ctx: EvalContext) -> bool:
     """The when of modifier flank_attack.
 
-    Flank attack (8.7)
+    the attackers are in or next to every hex around each defending hex
 
     The game file says: all(d in defender_hexes where all(h in neighbours(d) where any(a in attackers where a.hex == h or adjacent(a.hex, h))))
     """
@@ -788,7 +788,7 @@ def modifier_flank_attack_when(ctx: EvalContext) -> bool:
 def modifier_disrupted_defenders_when(ctx: EvalContext) -> bool:
     """The when of modifier disrupted_defenders.
 
-    Disrupted defenders (8.9B)
+    every defending unit is disrupted
 
     The game file says: all(d in defenders where marked(d, disrupted))
     """
@@ -817,6 +817,24 @@ GAME: Game = Game(
             '8 Sep', '9 Sep', '10 Sep', '11 Sep', '12 Sep', '13 Sep', '14 Sep', '15 Sep',
         ),
         scenario='counterattack',
+        reconstructed=('map', 'combat_table', 'terrain_chart', 'counters', 'setup', 'reinforcements'),
+        reconstruction_note="The rules are the published rulebook's; what it leaves to the missing charts and map is rebuilt from the 1914 campaign (docs/the-marne.md).",
+        flag_names={
+            'army_de_1': 'German 1st Army',
+            'army_de_2': 'German 2nd Army',
+            'army_de_3': 'German 3rd Army',
+            'army_de_4': 'German 4th Army',
+            'army_de_5': 'German 5th Army',
+            'army_fr_6': 'French 6th Army',
+            'army_bef': 'BEF',
+            'army_fr_5': 'French 5th Army',
+            'army_fr_9': 'French 9th Army',
+            'army_fr_4': 'French 4th Army',
+            'army_fr_3': 'French 3rd Army',
+            'paris_garrison': 'Paris garrison',
+            'screen': 'Screen: never attacks (8.9A)',
+            'fort': 'Fort (9.0)',
+        },
     ),
     sides={
         'germany': Side(id='germany', name='Germany', adjective='German', color='#7d8c6a'),
@@ -3194,7 +3212,30 @@ GAME: Game = Game(
                 '2501', '2601', '2701', '2801', '2901', '3001', '3101', '3201', '3301', '3401',
                 '3501', '3601', '3701', '3801', '3901',
             ),
-            'entry_de_east': ('3901', '3902', '3903', '3904', '3905', '3906'),
+            'entry_de_east': (
+                '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909', '3910',
+                '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918', '3919', '3920',
+            ),
+            'east_of_suippes': (
+                '3101', '3102', '3103', '3104', '3105', '3106', '3107', '3108', '3109', '3110',
+                '3111', '3112', '3113', '3114', '3115', '3116', '3117', '3118', '3119', '3120',
+                '3201', '3202', '3203', '3204', '3205', '3206', '3207', '3208', '3209', '3210',
+                '3211', '3212', '3213', '3214', '3215', '3216', '3217', '3218', '3219', '3220',
+                '3301', '3302', '3303', '3304', '3305', '3306', '3307', '3308', '3309', '3310',
+                '3311', '3312', '3313', '3314', '3315', '3316', '3317', '3318', '3319', '3320',
+                '3401', '3402', '3403', '3404', '3405', '3406', '3407', '3408', '3409', '3410',
+                '3411', '3412', '3413', '3414', '3415', '3416', '3417', '3418', '3419', '3420',
+                '3501', '3502', '3503', '3504', '3505', '3506', '3507', '3508', '3509', '3510',
+                '3511', '3512', '3513', '3514', '3515', '3516', '3517', '3518', '3519', '3520',
+                '3601', '3602', '3603', '3604', '3605', '3606', '3607', '3608', '3609', '3610',
+                '3611', '3612', '3613', '3614', '3615', '3616', '3617', '3618', '3619', '3620',
+                '3701', '3702', '3703', '3704', '3705', '3706', '3707', '3708', '3709', '3710',
+                '3711', '3712', '3713', '3714', '3715', '3716', '3717', '3718', '3719', '3720',
+                '3801', '3802', '3803', '3804', '3805', '3806', '3807', '3808', '3809', '3810',
+                '3811', '3812', '3813', '3814', '3815', '3816', '3817', '3818', '3819', '3820',
+                '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909', '3910',
+                '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918', '3919', '3920',
+            ),
         },
         sheet='22in x 34in',
     ),
@@ -5166,15 +5207,14 @@ GAME: Game = Game(
     movement=MovementRules(
         zoc_extra_cost=1,
         zoc_to_zoc=False,
-        zoc_across_rivers=False,
         leave_zoc=LeaveZoc(
             into_zoc=Expr(source='any(f in units_at(hex) where f.side == unit.side and not moved(f))', function=movement_leave_zoc_into_zoc),
             then_stop=True,
         ),
         exit_map=True,
         exit_cost=1,
-        reinforcement_delay=Expr(source='side == germany', function=movement_reinforcement_delay, reads_position=False),
-        entry_blocked=Expr(source='enemy_zoc(unit.side, hex)', function=movement_entry_blocked),
+        reinforcement_delay=Expr(source='side == germany and not entry_open(unit)', function=movement_reinforcement_delay),
+        entry_blocked=Expr(source='enemy_zoc(unit.side, hex) or hex in entry_de_east and unit.side == germany and all(h in entry_de_east where h in unit.entry) and any(units(side = allies, zone = east_of_suippes)) and distance_to(north, hex) >= min(distance_to(north, a.hex) for a in units(side = allies, zone = east_of_suippes))', function=movement_entry_blocked),
         may_end_move=Expr(source='if(marked(unit, isolated), if(unit.side == germany, distance_to(north, hex) < distance_to(north, unit.hex), min(distance_to(south, hex), distance_to(paris, hex)) < min(distance_to(south, unit.hex), distance_to(paris, unit.hex))), traced_hex(supply, unit.side, hex) and not enemy_zoc(unit.side, unit.hex) or any(n in neighbours(hex) where traced_hex(supply, unit.side, n) and (n != unit.hex or not enemy_zoc(unit.side, n))) or unit.side == germany and hex in north or unit.side == allies and (hex in south or hex in paris and not controls(germany, hex)))', function=movement_may_end_move),
         control_of=(
             '0907', '1112', '1114', '1216', '1418', '1606', '1811', '1813', '1905', '2012', '2311',
@@ -5303,12 +5343,12 @@ GAME: Game = Game(
         one_attack_per_unit='player_turn',
         retreat=RetreatPolicy(
             chosen_by='victor',
-            direction='toward_edge',
+            direction='toward_edge_rows',
             edges={'germany': 'north', 'allies': 'south'},
             may_not_enter=(),
             prefer=(
                 Expr(source='not occupied(hex) and not enemy_zoc(unit.side, hex)', function=combat_retreat_0),
-                Expr(source='not any(n in neighbours(hex) where enemy_occupied(unit.side, n))', function=combat_retreat_1),
+                Expr(source='not occupied(hex) or not any(n in neighbours(hex) where enemy_occupied(unit.side, n))', function=combat_retreat_1),
                 Expr(source='count(f in units_at(hex) where f.type != fort)', function=combat_retreat_2),
             ),
             may_enter=Expr(source='not enemy_occupied(unit.side, hex) and (not enemy_zoc(unit.side, hex) or occupied_by(unit.side, hex))', function=combat_retreat_may_enter),
@@ -6316,72 +6356,128 @@ GAME: Game = Game(
                 'de_11': Arrival(
                     turn=2,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_12': Arrival(
                     turn=2,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_26': Arrival(
                     turn=2,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_27': Arrival(
                     turn=2,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_cav3': Arrival(
                     turn=2,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_cav6': Arrival(
                     turn=2,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_33': Arrival(
                     turn=3,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_34': Arrival(
                     turn=3,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_11r': Arrival(
                     turn=3,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_12r': Arrival(
                     turn=3,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_9r': Arrival(
                     turn=3,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_10r': Arrival(
                     turn=3,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_9': Arrival(
                     turn=4,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_10': Arrival(
                     turn=4,
                     area='entry_de_east',
-                    hexes=('3901', '3902', '3903', '3904', '3905', '3906'),
+                    hexes=(
+                        '3901', '3902', '3903', '3904', '3905', '3906', '3907', '3908', '3909',
+                        '3910', '3911', '3912', '3913', '3914', '3915', '3916', '3917', '3918',
+                        '3919', '3920',
+                    ),
                 ),
                 'de_s1': Arrival(
                     turn=2,
@@ -6509,6 +6605,7 @@ GAME: Game = Game(
             name='Out of supply (7.2, 8.5)',
             when=Expr(source='unit.type != fort and not supplied(unit)', function=modifier_out_of_supply_when),
             strength_times=0.5,
+            text='a unit other than a fort is out of supply',
         ),
         Modifier(
             id='isolated_movement',
@@ -6516,6 +6613,7 @@ GAME: Game = Game(
             name='Isolated (4.3)',
             when=Expr(source='marked(unit, isolated)', function=modifier_isolated_movement_when),
             move_plus=-1,
+            text='the unit was isolated at the start of the movement phase',
         ),
         Modifier(
             id='demoralized',
@@ -6523,6 +6621,7 @@ GAME: Game = Game(
             name='Allied demoralization (11.4.1.1)',
             when=Expr(source='unit.side == allies and unit.type != fort and turn <= 6', function=modifier_demoralized_when),
             strength_times=0.5,
+            text='an Allied unit other than a fort, through turn 6 (4 Sep)',
         ),
         Modifier(
             id='retreated_guests',
@@ -6530,6 +6629,7 @@ GAME: Game = Game(
             name='Retreated units (8.13C)',
             when=Expr(source='retreated(unit)', function=modifier_retreated_guests_when),
             strength_times=0,
+            text='the unit retreated into the hex this phase',
         ),
         Modifier(
             id='flank_attack',
@@ -6537,6 +6637,7 @@ GAME: Game = Game(
             name='Flank attack (8.7)',
             when=Expr(source='all(d in defender_hexes where all(h in neighbours(d) where any(a in attackers where a.hex == h or adjacent(a.hex, h))))', function=modifier_flank_attack_when),
             drm=-1,
+            text='the attackers are in or next to every hex around each defending hex',
         ),
         Modifier(
             id='disrupted_defenders',
@@ -6544,6 +6645,7 @@ GAME: Game = Game(
             name='Disrupted defenders (8.9B)',
             when=Expr(source='all(d in defenders where marked(d, disrupted))', function=modifier_disrupted_defenders_when),
             drm=-1,
+            text='every defending unit is disrupted',
         ),
     ),
     markers={

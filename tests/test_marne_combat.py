@@ -82,8 +82,10 @@ def test_odds_are_the_ratio_rounded_down_and_the_result_is_applied_at_once():
     attack(state, "2715", "de_3", "de_4", roll=1)
     result = TABLE.rows[1][odds.column]
     assert state.last_battle.result == result == "D2"
-    # The result is carried out before anything else: fr_35 retreated two hexes toward its army
-    # and is disrupted; Germany must decide its advance before declaring another battle.
+    # The result is carried out before anything else: Germany retreats fr_35 two hexes toward its
+    # army, where it is disrupted; Germany must decide its advance before declaring another battle.
+    assert state.current_player() == 0 and Action.retreat(("2716", "2717")) in state.legal_actions()
+    state.apply_action(Action.retreat(("2716", "2717")))
     assert state.positions["fr_35"] == "2717" and "disrupted" in state.markers_on("fr_35")
     assert state.advancing is not None
     assert not any(a.kind == "attack" for a in state.legal_actions())
@@ -109,7 +111,7 @@ def test_the_die_roll_is_modified_for_terrain():
     assert odds.label == "2-1" and odds.drm == 1  # woods: +1 for the defender
     attack(state, woods, "de_3", "de_4", roll=1)
     assert state.last_battle.result == TABLE.rows[2][odds.column] == "D1"  # read on row 1 + 1
-    assert state.positions["fr_35"] != woods
+    assert settle_retreats(state).positions["fr_35"] != woods
 
 
 @rule("marne:8.4")
@@ -268,6 +270,23 @@ def test_a_multi_hex_attack_on_swamp_and_clear_takes_the_swamps_plus_two():
     assert state.last_battle.result == TABLE.rows[4][odds.column] == "A1"  # 2 read as 4
 
 
+@rule("marne:8.6")
+def test_a_multi_hex_attack_on_two_swamps_takes_plus_two_once_not_their_sum():
+    # 2112 and 2212, both swamp, side by side; 2211 (clear) touches both. Resolved for the defender,
+    # the ambiguity is which single effect applies (+2), not a sum of effects (+4).
+    assert MAP.terrain["2112"] == MAP.terrain["2212"] == ("swamp",) and MAP.terrain["2211"] == ("clear",)
+    assert adjacent("2211", "2112") and adjacent("2211", "2212") and adjacent("2112", "2212")
+    assert not river("2211", "2112") and not river("2211", "2212")
+    units = {"de_3": "2211", "de_4": "2211", "fr_35": "2112", "fr_36": "2212"}
+    state = at(units)
+    for step in (Action.attack("2112"), Action.with_unit("de_3"), Action.with_unit("de_4"), Action.attack("2212")):
+        state.apply_action(step)
+    odds = state.odds()
+    assert (odds.defence, odds.label, odds.drm) == (14, "1-1", 2)
+    # Each swamp alone is +2 too: the battle takes one of the two effects (a sum would be +4).
+    assert state.odds(Action.attack("2112", ("de_3", "de_4"))).drm == state.odds(Action.attack("2212", ("de_3", "de_4"))).drm == 2
+
+
 # ------------------------------------------------------------------ 8.7: flank attacks
 @rule("marne:8.7")
 def test_attackers_next_to_every_hex_around_the_defender_make_a_flank_attack():
@@ -322,7 +341,7 @@ def test_a_unit_that_moved_may_not_attack_across_a_river():
 @rule("marne:8.8")
 def test_attackers_advance_across_the_river_they_attacked_over():
     state = at({"de_4": EAST_BANK, "fr_35": SOUTH_BANK})
-    attack(state, SOUTH_BANK, "de_4", roll=1)  # 8:7, 1-1, 1: D1
+    settle_retreats(attack(state, SOUTH_BANK, "de_4", roll=1))  # 8:7, 1-1, 1: D1
     assert state.last_battle.result == "D1" and state.positions["fr_35"] != SOUTH_BANK
     assert Action.advance("de_4", SOUTH_BANK) in state.legal_actions()
     state.apply_action(Action.advance("de_4", SOUTH_BANK))
@@ -332,7 +351,7 @@ def test_attackers_advance_across_the_river_they_attacked_over():
 @rule("marne:8.8")
 def test_defenders_behind_a_river_do_not_advance_across_it():
     state = at({"de_4": EAST_BANK, "fr_35": SOUTH_BANK})
-    attack(state, SOUTH_BANK, "de_4", roll=4)  # 1-1, 4: A1
+    settle_retreats(attack(state, SOUTH_BANK, "de_4", roll=4))  # 1-1, 4: A1
     assert state.last_battle.result == "A1" and state.positions["de_4"] != EAST_BANK
     assert state.advancing is None or Action.advance("fr_35", EAST_BANK) not in state.legal_actions()
     assert state.positions["fr_35"] == SOUTH_BANK
@@ -400,7 +419,7 @@ def test_odds_beyond_ten_to_one_or_below_one_to_five_use_the_end_columns():
 def test_any_or_all_of_the_involved_units_may_advance_at_once():
     # de_3, de_4 and de_5 attack fr_35 from three hexes; de_6, stacked with de_4, stands by.
     units = {"de_3": "2714", "de_4": "2614", "de_5": "2814", "de_6": "2614", "fr_35": "2715", "fr_36": "2515"}
-    state = attack(at(units), "2715", "de_3", "de_4", "de_5", roll=1)  # 24:7 is 3-1, 1: D2
+    state = settle_retreats(attack(at(units), "2715", "de_3", "de_4", "de_5", roll=1))  # 24:7 is 3-1, 1: D2
     assert state.last_battle.result == "D2" and state.positions["fr_35"] != "2715"
     offered = {a.unit for a in state.legal_actions() if a.kind == "advance" and a.unit}
     assert offered == {"de_3", "de_4", "de_5"}  # not de_6, which did not attack
@@ -488,6 +507,29 @@ def test_a_vacant_hex_free_of_enemy_zoc_comes_first():
 
 
 @rule("marne:8.12.2.1")
+def test_a_vacant_hex_beats_a_friendly_hex_that_holds_no_unit_but_a_fort():
+    # fr_35 beaten in 2715 from 2714: southward 2716 is vacant, 2815 holds only fort_0509 (a friendly
+    # hex counting no unit for stacking), 2615 lies in de_4's ZOC. The first priority alone sends it to 2716.
+    units = {"de_3": "2714", "de_4": "2515", "fr_35": "2715", "fort_0509": "2815"}
+    assert "2615" in at(units).enemy_zoc("allies") and not {"2716", "2815"} & at(units).enemy_zoc("allies")
+    state = attack(at(units), "2715", "de_3", roll=1)  # 8:7, 1-1, 1: D1
+    assert state.last_battle.result == "D1" and not state.retreats and state.positions["fr_35"] == "2716"
+
+
+@rule("marne:8.12.2.1")
+def test_between_vacant_hexes_free_of_enemy_zoc_the_victor_picks_even_one_next_to_an_enemy():
+    # de_3 beaten in 0613 from 0614. fr_5 in 0611 is next to 0612 across a river, so 0612 is vacant and
+    # free of its ZOC (6.2F), as 0513 and 0713 are: three equally good hexes, and the Allies pick.
+    assert river("0611", "0612") and not river("0613", "0612")
+    units = {"de_3": "0613", "fr_35": "0614", "fr_5": "0611"}
+    state = attack(at(units, phase="al_combat_1"), "0613", "fr_35", roll=1)  # 7:8 is 1-2, 1: D1
+    assert state.last_battle.result == "D1" and state.current_player() == 1
+    assert {a.path for a in state.legal_actions()} == {("0612",), ("0513",), ("0713",)}
+    state.apply_action(Action.retreat(("0612",)))
+    assert state.positions["de_3"] == "0612"
+
+
+@rule("marne:8.12.2.1")
 def test_then_the_friendly_hex_whose_units_are_not_next_to_enemies():
     # de_4 in 2613 is next to fr_5 (2513); de_5 and de_6 in 2713 are next to no enemy.
     units = {"de_3": "2714", "de_4": "2613", "de_5": "2713", "de_6": "2713", "fr_35": "2715",
@@ -516,14 +558,32 @@ def test_then_the_friendly_hex_with_the_fewest_units():
 # ------------------------------------------------------------------ 8.12.2.2: retreat considerations
 @rule("marne:8.12.2.2")
 def test_retreats_go_straight_toward_the_own_army():
-    # Nothing German south of 2715: of the six hexes around fr_35 only 2716 is a step nearer
-    # the Allied (south) edge; 2615 and 2815, vacant and free of ZOC too, are not taken.
+    # Nothing German south of 2715: the steps toward the Allied (south) edge are 2716 straight south
+    # and the diagonals 2615 (in de_4's ZOC) and 2815; each step nearer the edge across the hex rows
+    # and a hex farther from 2715. Germany, the victor, picks among the two-hex paths.
     state = attack(at({"de_3": "2714", "de_4": "2614", "fr_35": "2715"}), "2715", "de_3", "de_4", roll=1)  # 2-1: D2
-    assert state.last_battle.result == "D2"
-    assert state.positions["fr_35"] == "2717"  # 2716, then 2717: straight south, no choice offered
+    assert state.last_battle.result == "D2" and state.current_player() == 0
+    assert {a.path for a in state.legal_actions()} == {
+        ("2716", "2717"), ("2716", "2616"), ("2716", "2816"), ("2815", "2816"), ("2815", "2916")}
     # German units retreat north: from 2714 toward 2613, 2713 or 2813, the victor choosing.
     state = attack(at({"de_3": "2714", "fr_35": "2715"}, phase="al_combat_1"), "2714", "fr_35", roll=1)
     assert {a.path for a in state.legal_actions()} == {("2613",), ("2713",), ("2813",)}
+
+
+@rule("marne:8.12.2.2")
+@pytest.mark.parametrize("hex, below, north_of_north, diagonals", [
+    ("2614", "2615", "2612", {"2514", "2714"}),  # an even column: its diagonals lie on its own row
+    ("2714", "2715", "2712", {"2613", "2813"}),  # the column east: its diagonals lie one row up
+])
+def test_a_blocked_straight_retreat_takes_either_diagonal_on_every_column(hex, below, north_of_north, diagonals):
+    # de_3 (8-3) beaten from the south; fr_5 two hexes north puts the hex straight north in its ZOC but
+    # neither diagonal: "as straight a line as possible" (8.12.2.2A) is then a diagonal, the victor picking.
+    units = {"de_3": hex, "fr_35": below, "fr_5": north_of_north}
+    open_country(hex, below, *diagonals)
+    state = attack(at(units, phase="al_combat_1"), hex, "fr_35", roll=1)  # 7:8 is 1-2, 1: D1
+    assert state.last_battle.result == "D1" and state.status("de_3") != ELIMINATED
+    assert state.current_player() == 1
+    assert {a.path for a in state.legal_actions()} == {(h,) for h in diagonals}
 
 
 @rule("marne:8.12.2.2")
@@ -544,10 +604,11 @@ def test_no_retreat_into_enemy_units_or_their_zoc_unless_friendly_occupied():
 
 @rule("marne:8.12.2.2")
 def test_no_retreat_across_a_river_units_are_eliminated_instead():
-    # fr_35 on the north bank (2717), beaten from 2716: the way south crosses the river.
-    state = attack(at({"de_3": "2716", "fr_35": NORTH_BANK}), NORTH_BANK, "de_3", roll=1)  # 1-1, 1: D1
+    # fr_35 in 1218, beaten from 1217: all three ways south (1119, 1219, 1319) cross the river.
+    assert all(river("1218", h) for h in ("1119", "1219", "1319"))
+    state = attack(at({"de_3": "1217", "fr_35": "1218"}), "1218", "de_3", roll=1)  # 1-1, 1: D1
     assert state.last_battle.result == "D1" and state.status("fr_35") == ELIMINATED
-    assert Action.advance("de_3", NORTH_BANK) in state.legal_actions()
+    assert Action.advance("de_3", "1218") in state.legal_actions()
 
 
 def _south_edge_hex():
@@ -576,9 +637,10 @@ def test_no_retreat_over_the_stacking_limit_units_are_eliminated_instead():
     assert state.last_battle.result == "D1"
     assert state.status("fr_35") == ELIMINATED
     assert sorted(u for u, h in state.positions.items() if h == "2716") == ["fr_36", "fr_5", "fr_6"]
-    # A two-hex retreat passes through the full stack to the vacant 2717 (16:7 is 2-1, 1: D2).
+    # A two-hex retreat passes through the full stack to a vacant hex beyond (16:7 is 2-1, 1: D2).
     state = attack(at(units), "2715", "de_3", "de_4", roll=1)
-    assert state.last_battle.result == "D2" and state.positions["fr_35"] == "2717"
+    assert state.last_battle.result == "D2"
+    assert {a.path for a in state.legal_actions()} == {("2716", h) for h in ("2616", "2717", "2816")}
     # With two units there it fits.
     del units["fr_6"]
     state = attack(at(units), "2715", "de_3", roll=1)
@@ -597,11 +659,18 @@ def test_retreated_units_add_no_strength_and_share_the_defending_hosts_fate():
     assert "retreated_guests" in odds.modifiers
     # 2716 may be attacked: fr_36 has not been this phase. Beaten, its guest retreats with it (8.13A),
     # a second time this phase ...
-    retreated = settle(attack(state.clone(), "2716", "de_4", "de_5", roll=2))  # 2-1, 2: D1
+    retreated = attack(state.clone(), "2716", "de_4", "de_5", roll=2)  # 2-1, 2: D1
     assert retreated.last_battle.result == "D1" and set(retreated.last_battle.defenders) == {"fr_35", "fr_36"}
+    while retreated.retreats:
+        retreated.apply_action(Action.retreat(("2717",)))
     assert retreated.positions["fr_35"] == retreated.positions["fr_36"] == "2717"
-    # ... and with no way back across the river behind 2717, both are eliminated.
-    eliminated = settle(attack(state, "2716", "de_4", "de_5", roll=1))  # 2-1, 1: D2
+    # ... and with no way back across the river behind 1218, both are eliminated: fr_35 retreats
+    # there from 1217 (de_4 and de_5 hold both diagonals), beside fr_36; 1218 is then beaten with a D2.
+    assert all(river("1218", h) for h in ("1119", "1219", "1319"))
+    units = {"de_3": "1216", "de_4": "1118", "de_5": "1318", "fr_35": "1217", "fr_36": "1218"}
+    state = settle(attack(at(units), "1217", "de_3", roll=1))  # 8:7, 1-1, 1: D1
+    assert state.positions["fr_35"] == "1218"
+    eliminated = settle(attack(state, "1218", "de_4", "de_5", roll=1))  # 2-1, 1: D2
     assert eliminated.last_battle.result == "D2"
     assert eliminated.status("fr_35") == eliminated.status("fr_36") == ELIMINATED
 

@@ -246,8 +246,10 @@ def test_entry_areas_run_west_to_east_along_the_north_edge(board):
         for west, east in zip(columns, columns[1:]):
             assert west[-1] < east[0]
     east_edge = board.edges["east"]
-    assert set(board.zones["entry_de_east"]) <= set(east_edge)
-    assert max(int(h[2:]) for h in board.zones["entry_de_east"]) < int(grid.hex_of(49.145, 5.361)[2:])  # north of Verdun
+    # The whole east edge: 11.4.1.2.1A narrows it in play to the hexes north of the German line.
+    assert sorted(board.zones["entry_de_east"]) == sorted(east_edge)
+    suippes = next(h for h, name in board.places.items() if name == "Suippes")
+    assert sorted(board.zones["east_of_suippes"]) == sorted(h for h in board.hexes if int(h[:2]) > int(suippes[:2]))
 
 
 def test_terrain_holds_the_marshes_of_saint_gond_and_the_forests(board):

@@ -350,6 +350,12 @@ def test_a_supply_line_is_at_most_40_hexes(marne):
     state = at(marne, units)
     assert not traced(state, "germany", "0210")
     assert traced(state, "germany", "3805")  # near the row 6 gap: about 40 hexes by the row 2 gap
+    # Pinned at 40: 3807's shortest line is 40 hexes long, 3808's 41 (a limit of 39 or 41 fails here).
+    assert traced(state, "germany", "3807") and not traced(state, "germany", "3808")
+    for limit, reaches_3807, reaches_3808 in ((39, False, False), (41, True, True)):
+        other = replace(marne, traces={**marne.traces, "supply": replace(marne.traces["supply"], max_length=limit)})
+        assert (traced(at(other, units), "germany", "3807"), traced(at(other, units), "germany", "3808")) \
+            == (reaches_3807, reaches_3808)
     unlimited = replace(marne, traces={**marne.traces, "supply": replace(marne.traces["supply"], max_length=None)})
     assert traced(at(unlimited, units), "germany", "0210")
 

@@ -202,9 +202,11 @@ def test_reinforcements_due_are_placed_then_move_with_the_other_units(marne, bas
 
 @rule("marne:3.1.1")
 def test_reinforcements_are_placed_only_in_the_first_movement_phase(marne, base):
-    # Germany may hold Lepel back (11.4.1.2.1B): not entered in the first movement phase, it is not
-    # placed in the second one but comes next turn.
-    state = at(base, {"de_lepel": "pending", "de_3": CENTRE}, turn=11, phase="de_move_1")
+    # Germany may hold Lepel back when French units block its entry boundary (11.4.1.2.1B): not entered
+    # in the first movement phase, it is not placed in the second one but comes next turn.
+    blockers = dict(zip(["fr_45alg", "fr_92t", "fr_83t", "fr_89t", "fr_mar", "fr_14"],
+                        ["0201", "0401", "0601", "0801", "1001", "1201"]))
+    state = at(base, {"de_lepel": "pending", "de_3": CENTRE, **blockers}, turn=11, phase="de_move_1")
     assert moves(state, "de_lepel")
     state.apply_action(Action.end())
     end_until(state, "de_move_2")

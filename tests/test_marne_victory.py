@@ -133,6 +133,8 @@ def test_the_fort_adds_its_strength_to_allied_units_in_its_hex():
 def test_on_a_retreat_only_the_units_go_and_the_fort_keeps_its_zoc():
     state = at({FORT: FORT_HEX, "fr_83t": FORT_HEX, "de_3": "0608", "de_4": "0608", "de_7": "0508"})
     attack(state, FORT_HEX, "de_3", "de_4", "de_7", roll=1)  # 3-1, roll 1: D2
+    assert [r.unit for r in state.retreats] == ["fr_83t"]  # the fort stays; Germany picks the path
+    state.apply_action(state.legal_actions()[0])
     assert state.status("fr_83t") == "map" and state.positions["fr_83t"] != FORT_HEX
     assert state.positions[FORT] == FORT_HEX
     assert state.advancing is None  # the fort still holds the hex: no advance into it
@@ -211,6 +213,22 @@ def test_next_to_a_fort_and_another_allied_unit_the_german_must_attack_the_fort(
     assert refusal is not None and "must_attack_target" in refusal
 
 
+@rule("marne:9.2")
+def test_next_to_two_forts_attacking_one_meets_the_duty():
+    # de_3 in 0210 touches fort_0209 and fort_0211 (docs/rulings.md: one attack a player-turn, 8.2D).
+    units = {"fort_0209": "0209", "fort_0211": "0211", "de_3": "0210"}
+    state = at(units)
+    assert set(state.legal_actions()) == {Action.attack("0209"), Action.attack("0211")}
+    # It may take both in one battle (8.3) ...
+    both = at(units)
+    for step in (Action.attack("0209"), Action.with_unit("de_3")):
+        both.apply_action(step)
+    assert both.is_legal(Action.attack("0211"))
+    # ... or one alone: its duty is then met and the phase may end with the other fort unattacked.
+    attack(state, "0209", "de_3", roll=6)
+    assert state.explain("end") is None and state.status("fort_0211") == "map"
+
+
 # ------------------------------------------------------------------ 10.1 eliminated units
 @rule("marne:10.1")
 def test_each_side_scores_1_vp_per_strength_point_it_eliminates():
@@ -271,6 +289,21 @@ def test_a_town_scores_for_the_last_side_through_it_if_it_traces_supply_there():
     state.apply_action(Action.move("fr_45alg", "2910"))
     assert TOWN_5 in state.enemy_zoc("germany") and state.holders.get(TOWN_5) == "germany"
     assert end_game(state).vp == {"germany": 0, "allies": 0}
+
+
+@rule("marne:10.2")
+def test_before_any_unit_passes_the_towns_are_french_and_the_counterattack_starts_with_its_holders():
+    tracked = set().union(*(MAP.zones[z] for z in ("towns_vp_1", "towns_vp_2", "towns_vp_3", "towns_vp_5",
+                                                   "paris", "reims", "troyes")))
+    pursuit = new_game(GAME, scenario="pursuit")
+    assert {pursuit.holders.get(h) for h in tracked} == {"allies"}   # first_holder = allies
+    counter = new_game(GAME, scenario="counterattack")
+    german = {h for h in tracked if counter.holders.get(h) == "germany"}
+    # The 22 listed, and a town a German unit stands in as the game begins (3512).
+    occupied = {h for u, h in counter.positions.items() if GAME.units[u].side == "germany"}
+    assert german == set(GAME.scenarios["counterattack"].holders["germany"]) | (tracked & occupied)
+    assert (len(german), len(tracked - german)) == (23, 32)
+    assert {counter.holders.get(h) for h in tracked - german} == {"allies"}
 
 
 @rule("marne:10.2")
@@ -346,6 +379,48 @@ def test_an_exited_unit_never_returns():
     assert (state.turn, state.phase.id) == (17, "de_move_2")
     assert not [a for a in state.legal_actions() if a.unit == "de_3"]
     assert state.status("de_3") == "exited"
+
+
+@rule("marne:10.3")
+def test_either_side_may_exit_by_any_edge_and_only_its_own_scoring_edge_pays():
+    # A German unit on the east edge may leave by it (10.3A: "exit units from the map at any point").
+    state = at({"de_3": "3910"}, turn=17, phase="de_move_2")
+    assert state.exit_cost("de_3", "east") == 1 and state.exit_cost("de_3", "north") is None
+    state.apply_action(Action.exit("de_3", "east"))
+    assert state.status("de_3") == "exited" and end_game(state).vp == {"germany": 0, "allies": 0}
+    # A French unit may leave by the south edge, and scores nothing for it (10.3C: the north edge).
+    allied = at({"fr_45alg": SOUTH_EXIT}, turn=17, phase="al_move_2")
+    allied.apply_action(Action.exit("fr_45alg", "south"))
+    assert allied.status("fr_45alg") == "exited" and end_game(allied).vp == {"germany": 0, "allies": 0}
+
+
+@rule("marne:10.3")
+def test_a_reinforcement_may_enter_and_leave_in_one_move_but_scores_nothing():
+    # gb_1 enters the BEF boundary on the north edge (1 MP) and steps off it again (1 MP more).
+    state = at({"gb_1": "pending"}, turn=1, phase="al_move_1", scenario="pursuit")
+    assert state.exit_cost("gb_1", "north") == 2
+    state.apply_action(Action.exit("gb_1", "north"))
+    # It never stood on a hex of the map: there is no exit hex to trace supply to (10.3A), so no VP.
+    assert state.status("gb_1") == "exited" and state.exited_from["gb_1"] == ""
+    awards = {a.id: a for a in GAME.awards}
+    assert awards["allied_exits"].amount(EngineContext(state)) == 0
+    # The same 8-3 stepping off the north edge from a hex it stood on would score 3 per SP.
+    stood = at({"gb_1": NORTH_EXIT}, turn=1, phase="al_move_1", scenario="pursuit")
+    stood.apply_action(Action.exit("gb_1", "north"))
+    assert awards["allied_exits"].amount(EngineContext(stood)) == 3 * GAME.units["gb_1"].strength
+
+
+@rule("marne:11.4.1.2")
+def test_allied_rail_arrivals_at_a_town_the_enemy_holds_come_a_turn_later():
+    # fr_21 is due by rail at Chalons (2810) on turn 2 of the Pursuit; a German unit stands there.
+    state = at({"fr_21": "pending", "de_3": "2810"}, turn=2, phase="al_move_1", scenario="pursuit")
+    assert state.moves_of("fr_21") == [] and Action.delay("fr_21") not in state.legal_actions()
+    assert state.explain("end") is None            # nothing it could do: the phase may end
+    state.apply_action(Action.end())
+    assert state.status("fr_21") == "pending" and state.arrival_turn("fr_21") == 3
+    # With the town free it must come on time.
+    free = at({"fr_21": "pending"}, turn=2, phase="al_move_1", scenario="pursuit")
+    assert "may not be held back" in free.explain("end")
 
 
 # ------------------------------------------------------------------ 10.5 levels of victory
@@ -553,10 +628,41 @@ def test_german_reinforcements_may_wait_or_sidestep_a_blocked_entry_boundary():
     assert state.move_cost("de_17", "1401") == 1                      # its first hex, counted against its MA
     # No hex of the boundary is its first hex: it reaches one, if at all, only through 1401.
     assert all(state.move_cost("de_17", a.hex) > 1 for a in options if a.hex in entry)
-    # An unblocked boundary is entered as printed, and the unit may still wait.
+    # An unblocked boundary is entered as printed, and the unit may not wait (only a blocked one allows it).
     free = at({"de_17": "pending"}, turn=2, phase="de_move_1", scenario="pursuit")
     hexes = {a.hex for a in free.moves_of("de_17") if a.kind == "move"}
-    assert set(entry) <= hexes and Action.delay("de_17") in free.legal_actions()
+    assert set(entry) <= hexes and Action.delay("de_17") not in free.legal_actions()
+    assert "may not be held back" in free.explain("end")
+    # One open hex of the boundary is enough: the five blockers west of 1201 leave 1201..1301 free of ZOC.
+    del blockers["fr_14"]
+    partly = at({**blockers, "de_17": "pending"}, turn=2, phase="de_move_1", scenario="pursuit")
+    assert "1301" not in partly.enemy_zoc("germany")
+    assert Action.delay("de_17") not in partly.legal_actions()
+
+
+def _east_entries(units):
+    """The east-edge hexes de_11 (due on the east edge on turn 2 of the Pursuit) may enter the map by."""
+    state = at({**units, "de_11": "pending"}, turn=2, phase="de_move_1", scenario="pursuit")
+    return {h for h in MAP.edges["east"] if state.move_cost("de_11", h) == 1}  # its first hex, clear: 1 MP
+
+
+@rule("marne:11.4.1.2")
+def test_german_east_edge_entries_lie_north_of_the_northernmost_allied_unit_east_of_suippes():
+    suippes_column = int(next(h for h, name in MAP.places.items() if name == "Suippes")[:2])
+    assert all(MAP.terrain[h][0] == "clear" for h in MAP.edges["east"])
+    # fr_14 in 3512, east of Suippes's column: the German line on the east edge runs at row 12.
+    assert int("3512"[:2]) > suippes_column
+    assert _east_entries({"fr_14": "3512"}) == {f"39{r:02d}" for r in range(1, 12)}
+    # fr_63r further north in 3504 moves the line up to row 4 (the northernmost unit draws it).
+    assert _east_entries({"fr_14": "3512", "fr_63r": "3504"}) == {"3901", "3902", "3903"}
+    # A unit in Suippes's own column (3004) draws no line: nothing east of it, the whole edge is open.
+    assert _east_entries({"fr_14": f"{suippes_column:02d}04"}) == set(MAP.edges["east"])
+    # Enemy ZOCs still block: fr_63r on the edge in 3906 draws the line at row 6 and covers 3905.
+    assert _east_entries({"fr_63r": "3906"}) == {"3901", "3902", "3903", "3904"}
+    # A Pursuit rule (11.4.1.2.1): the Counterattack's V Corps, due on 3908-3910 on turn 8, enters there
+    # whatever the line (its entry area is those hexes, not the east edge).
+    state = at({"de_9": "pending", "fr_14": "3504"}, turn=8, phase="de_move_1")
+    assert {h for h in MAP.edges["east"] if state.move_cost("de_9", h) == 1} == {"3908", "3909", "3910"}
 
 
 @rule("marne:11.4.1.2")

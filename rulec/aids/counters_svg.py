@@ -49,6 +49,7 @@ class CounterGrid:
     columns: int
     rows: int
     faces: tuple[Face, ...]
+    notice: str = ""  # the game's reconstruction notice (the sheet's description)
 
     @property
     def width(self) -> float:
@@ -123,8 +124,9 @@ def grids(game: Game, width: float, pitch: float = PITCH) -> tuple[CounterGrid, 
         if units:
             row += 1
     rows = max(row, 1)
-    return (CounterGrid(game.info.title, "front", pitch, columns, rows, tuple(fronts)),
-            CounterGrid(game.info.title, "back", pitch, columns, rows, tuple(backs)))
+    notice = game.info.reconstruction_notice
+    return (CounterGrid(game.info.title, "front", pitch, columns, rows, tuple(fronts), notice),
+            CounterGrid(game.info.title, "back", pitch, columns, rows, tuple(backs), notice))
 
 
 def pages(game: Game, width: float, height: float, pitch: float = PITCH) -> tuple[tuple[CounterGrid, CounterGrid], ...]:

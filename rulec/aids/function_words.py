@@ -34,6 +34,7 @@ FUNCTION_WORDS: dict[str, dict[int, str]] = {
     "crossing": {3: "a {2} hexside lies between {0} and {1}"},
     "distance": {2: "the distance in hexes from {0} to {1}"},
     "distance_to": {2: "the distance in hexes from the nearest hex of {0} to {1}"},
+    "entry_open": {1: "{0} has an entry hex open to it"},
     "occupied": {1: "a unit stands in {0}"},
     "occupied_by": {2: "a {a[0]} unit stands in {1}"},
     "enemy_occupied": {1: "an enemy unit stands in {0}", 2: "an enemy of {0} stands in {1}"},

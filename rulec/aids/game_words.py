@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rulec.aids.environment import humanize
 from rulec.aids.function_words import NAME_WORDS
 from rulec.aids.words import Wording, expression_tree
@@ -41,4 +43,9 @@ def say(game: Game, expression: Expr) -> str:
     """An expression of the game in words, to stand inside a sentence ("Red wins if <say>")."""
     name, adjective = game_wording(game)
     tree = expression_tree(expression.source)
-    return expression.source if tree is None else Wording(name, adjective).words(tree)
+    return expression.source if tree is None else _possessives(Wording(name, adjective).words(tree))
+
+
+def _possessives(text: str) -> str:
+    """"Allies's VP" reads "Allies' VP": a name ending in s takes the apostrophe alone."""
+    return re.sub(r"\b([A-Z]\w*s)'s\b", r"\1'", text)

@@ -135,6 +135,7 @@ class MapDrawing:
     # print far faster than one per hex.
     terrain_marks: tuple[tuple[str, str], ...]
     scale_bar: ScaleBar
+    notice: str = ""  # the game's reconstruction notice, under the title
 
 
 @dataclass(frozen=True)
@@ -345,20 +346,25 @@ def for_paper(game: Game, paper: tuple[float, float]) -> MapPrint:
 
 
 def tiles(width: float, height: float, paper: tuple[float, float]) -> tuple[Tile, ...]:
-    """Cut a drawing of width x height points into page-sized windows that overlap by OVERLAP."""
+    """Cut a drawing of width x height points into page-sized windows that overlap by OVERLAP or more.
+
+    As few windows as overlapping by OVERLAP needs, spread evenly over the drawing: the last row and
+    column share the drawing with the others instead of holding a sliver of it on a blank page."""
     room_w = paper[0] - 2 * TILE_MARGIN
     room_h = paper[1] - 2 * TILE_MARGIN - TILE_HEADER
     columns = max(1, math.ceil((width - OVERLAP) / (room_w - OVERLAP)))
     rows = max(1, math.ceil((height - OVERLAP) / (room_h - OVERLAP)))
+    step_x = (width - room_w) / (columns - 1) if columns > 1 else 0.0  # at most room_w - OVERLAP
+    step_y = (height - room_h) / (rows - 1) if rows > 1 else 0.0
     found = []
     for row in range(rows):
         for column in range(columns):
-            x, y = column * (room_w - OVERLAP), row * (room_h - OVERLAP)
+            x, y = column * step_x, row * step_y
             overlaps: list[tuple[float, float, float, float]] = []
-            if column + 1 < columns:  # the right neighbour starts OVERLAP before this window ends
-                overlaps.append((x + room_w - OVERLAP, y, x + room_w - OVERLAP, y + room_h))
+            if column + 1 < columns:  # where the right neighbour's window begins
+                overlaps.append((x + step_x, y, x + step_x, y + room_h))
             if row + 1 < rows:
-                overlaps.append((x, y + room_h - OVERLAP, x + room_w, y + room_h - OVERLAP))
+                overlaps.append((x, y + step_y, x + room_w, y + step_y))
             number_ = row * columns + column + 1
             label = f"Map section {number_} of {rows * columns} (row {row + 1}, column {column + 1}): glue over dashed lines"
             found.append(Tile(number_, row + 1, column + 1, round(x, 2), round(y, 2), round(room_w, 2),
@@ -381,7 +387,7 @@ def draw(game: Game, sheet: tuple[float, float] | None = None) -> MapDrawing:
                   key=lambda t: order.index(t) if t in game.terrain else len(order))
     legend = tuple(LegendEntry(t, game.terrain[t].name if t in game.terrain else t, terrain_style(t)) for t in used)
     return MapDrawing(
-        title=game.info.title, width=round(width, 2), height=round(height, 2),
+        title=game.info.title, notice=game.info.reconstruction_notice, width=round(width, 2), height=round(height, 2),
         width_attr=f"{number(width / 72, 3)}in", height_attr=f"{number(height / 72, 3)}in",
         unit=round(place.unit, 3), hexes=hexes, roads=roads, road_exits=road_exits, rivers=rivers,
         bridges=bridges, other_sides=other_sides,

@@ -109,6 +109,7 @@ def _context(game: Game, paper: Paper, aids: tuple[str, ...], observed_vp: int |
         context["tec"] = terrain_chart(game)
     if "sequence" in aids:
         context["sequence"] = sheets.sequence_rows(game)
+        context["setup_phases"] = sheets.setup_phases(game)
     if "turns" in aids:
         context["turn_track"] = sheets.turn_track(game)
     if "victory" in aids or "vp_track" in aids:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from rulec.aids import crt_odds
 from rulec.aids.environment import humanize, signed
@@ -29,7 +30,20 @@ _PHASE_ACTIVITY = {
 def _activity(game: Game, phase: Phase, scoring: tuple[str, ...], last: bool) -> str:
     """What players do in a phase, and when it comes up; an automatic phase is named by what it does."""
     text = _what_happens(game, phase, scoring, last)
-    return f"{text} (only when {say(game, phase.when)})" if phase.when is not None else text
+    if phase.when is None or _constant(phase.when) is True:
+        return text
+    return f"{text} (only when {say(game, phase.when)})"
+
+
+def _constant(expression: Any) -> bool | None:
+    """True or False for an expression written as that constant (`when = false`), else None."""
+    source = getattr(expression, "source", "").strip().lower()  # the checker writes them True and False
+    return {"true": True, "false": False}.get(source)
+
+
+def setup_only(phase: Phase) -> bool:
+    """A phase the turns never play (`when = false`): only a scenario that starts in it (a set-up) does."""
+    return phase.when is not None and _constant(phase.when) is False
 
 
 def _what_happens(game: Game, phase: Phase, scoring: tuple[str, ...], last: bool) -> str:
@@ -99,6 +113,8 @@ def modifier_effect(game: Game, modifier: Modifier) -> str:
             parts.append(f"×{times:g} {label}")
         if plus:
             parts.append(f"{plus:+g} {label}")
+    if modifier.text:  # the designer's words
+        return ", ".join(parts) + f" when {modifier.text}"
     when = f" when {say(game, modifier.when)}" if modifier.when is not None else ""
     return ", ".join(parts) + when
 
@@ -140,13 +156,20 @@ class PhaseRow:
 
 
 def sequence_rows(game: Game) -> tuple[PhaseRow, ...]:
+    """The phases of a game turn, numbered in order (set-up phases, which no turn plays, left out: setup_phases)."""
     rows = []
-    for number, phase in enumerate(game.sequence, 1):
+    played = [phase for phase in game.sequence if not setup_only(phase)]
+    for number, phase in enumerate(played, 1):
         scoring = tuple(a.text or a.id for a in game.awards if a.trigger.kind == "phase" and a.trigger.phase == phase.id)
-        activity = _activity(game, phase, scoring, number == len(game.sequence))
+        activity = _activity(game, phase, scoring, number == len(played))
         side_name = game.sides[phase.side].name if phase.side in game.sides else "Both players"
         rows.append(PhaseRow(number, phase, side_name, activity, scoring))
     return tuple(rows)
+
+
+def setup_phases(game: Game) -> tuple[Phase, ...]:
+    """The set-up phases a scenario may begin with, which no game turn plays (`when = false`)."""
+    return tuple(phase for phase in game.sequence if setup_only(phase))
 
 
 # ------------------------------------------------------------ units and OOB
@@ -182,6 +205,17 @@ def options_adding(game: Game, unit: Unit) -> tuple[Option, ...]:
     return tuple(o for o in game.options.values() if unit.id in o.adds)
 
 
+def short_option_names(options: tuple[Option, ...]) -> str:
+    """Options named briefly for a table cell: each name up to its first colon (the Optional Rules
+    table gives the rest); names that differ only in their last word share the rest once
+    ("German OB Option A: No East Front..." and "... Option B: ..." give "German OB Option A, B")."""
+    short = [o.name.split(":", 1)[0].strip() or o.id for o in options]
+    heads = {name.rsplit(" ", 1)[0] for name in short}
+    if len(short) > 1 and len(heads) == 1 and all(" " in name for name in short):
+        return f"{heads.pop()} " + ", ".join(name.rsplit(" ", 1)[1] for name in short)
+    return ", ".join(short)
+
+
 @dataclass(frozen=True)
 class UnitRow:
     unit: Unit
@@ -210,8 +244,8 @@ def order_of_battle(game: Game) -> tuple[SideOrder, ...]:
             notes = []
             adding = options_adding(game, unit)
             if unit.optional:
-                notes.append("Optional" + (": " + ", ".join(o.name for o in adding) if adding else ""))
-            notes.extend(humanize(flag) for flag in unit.flags)
+                notes.append("Optional" + (": " + short_option_names(adding) if adding else ""))
+            notes.extend(game.info.flag_names.get(flag) or humanize(flag) for flag in unit.flags)
             variants = []
             for variant in unit.variants:
                 move = variant.move if variant.move is not None else unit.move
@@ -220,7 +254,8 @@ def order_of_battle(game: Game) -> tuple[SideOrder, ...]:
             variants_text = ", ".join(variants)
             rows.append(UnitRow(
                 unit=unit, type_name=game.unit_types[unit.type].name if unit.type in game.unit_types else unit.type,
-                placement=setup_text(game, unit) or arrival_text(game, unit), variants=variants_text,
+                placement=setup_text(game, unit) or arrival_text(game, unit) or ("Set-up phase" if unit.placed else ""),
+                variants=variants_text,
                 notes="; ".join(notes), colour=bands.get((unit.side, unit.division), "#ffffff"),
             ))
         # Set-up units first (by hex), then arrivals by turn; stable within each.
@@ -330,7 +365,11 @@ def victory_sheet(game: Game, observed_vp: int | None = None) -> VictorySheet:
 def _level_condition(game: Game, level: VictoryLevel) -> str:
     """'Red wins if vp(red) > vp(blue)': a victory level written as a condition, in the file's words."""
     who = _winner(game, level.winner, "the side with most VP")
-    return f"{who} wins if {say(game, level.when)}" if level.when is not None else f"{who} wins"
+    if level.when is None:
+        return f"{who} wins"
+    if _constant(level.when) is True:  # the last level, taken when no other holds
+        return f"{who} wins in every other case"
+    return f"{who} wins if {say(game, level.when)}"
 
 
 def _winner(game: Game, side: str | None, otherwise: str) -> str:

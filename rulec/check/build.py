@@ -182,7 +182,19 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
             turns=turns,
             turn_labels=labels,
             scenario=body.get("scenario"),
+            reconstructed=tuple(body.get("reconstructed", ())),
+            reconstruction_note=body.get("reconstruction_note", ""),
+            flag_names=self.flag_names(body.get("flag_names", {}), ("game", game_id, "flag_names")),
         )
+
+    def flag_names(self, names: Any, path: Path) -> dict[str, str]:
+        """game { flag_names }: each key a flag some unit carries (a did-you-mean otherwise)."""
+        if not isinstance(names, dict):
+            return {}
+        flags = sorted({f for body in self.get(("unit",), {}).values() if isinstance(body, dict)
+                        for f in (body.get("flags") or ()) if isinstance(f, str)})
+        return {flag: text for flag, text in names.items()
+                if self.reference(flag, flags, "flag", path + (flag,), key=True) and isinstance(text, str)}
 
     def sides(self) -> dict[str, m.Side]:
         return {sid: m.Side(id=sid, name=b.get("name", sid), adjective=b.get("adjective", ""), color=b.get("color", ""))

@@ -179,7 +179,7 @@ class CombatSections:
         unit_types = list(self.get(("unit_type",), {}))
         for i, kind in enumerate(body.get("exempt", ()) if isinstance(body.get("exempt"), list) else ()):
             self.reference(kind, unit_types, "unit type", path + ("exempt", i))
-        if body.get("direction") == "toward_edge":
+        if body.get("direction") in ("toward_edge", "toward_edge_rows"):
             for side in sides:
                 if side not in edges:
                     self.error("missing-field", f"retreats go toward a map edge, but side '{side}' has none",

@@ -108,6 +108,7 @@ class TraceAndModifierSections:
             when = self.expression(body["when"], path + ("when",), about, kinds.BOOL) if "when" in body else None
             if "when" not in body or when is not None:
                 result.append(m.Modifier(id=mid, applies=applies, name=str(body.get("name", "")), when=when, option=option,
+                                         text=str(body.get("text", "")),
                                          **{k: v for k, v in body.items() if k in _UNIT_ONLY + _BATTLE_ONLY}))
         return tuple(result)
 

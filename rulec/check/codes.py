@@ -59,6 +59,7 @@ CODES: dict[str, str] = {
     "unknown-hexside-feature": "a hexside feature that no 'hexside' block declares",
     "unknown-unit-type": "a unit type that no 'unit_type' block declares",
     "unknown-unit": "a unit that no 'unit' block declares",
+    "unknown-flag": "a flag in game { flag_names } that no unit carries",
     "unknown-zone": "a zone named where one is wanted (an arrival area, control_of, holders, a trace's sources) that is neither a zone nor a map edge",
     "unknown-scenario": "a game's default scenario that no 'scenario' block declares",
     "unknown-edge": "a map edge that the map does not name",

@@ -237,6 +237,8 @@ class GameScreen:
         info = self.game.info
         players = ", ".join(f"{self.game.sides[s].name} ({k})" for s, k in kinds.items())
         lines = [f"{info.title}" + (f", {info.edition}" if info.edition else ""), f"players: {players}; seed {seed}"]
+        if info.reconstruction_notice:
+            lines.insert(1, info.reconstruction_notice)
         if options:
             lines.append("options: " + ", ".join(self.game.options[o].name or o for o in options))
         return "\n".join(lines)

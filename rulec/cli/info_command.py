@@ -22,6 +22,8 @@ def register(subparsers: Any) -> None:
 def info_lines(game: Any, name: str) -> list[str]:
     info = game.info
     lines = [f"{info.title}{', ' + info.edition if info.edition else ''}" + (f" ({info.scale})" if info.scale else "")]
+    if info.reconstruction_notice:
+        lines.append(info.reconstruction_notice)
     lines.append("sides: " + ", ".join(f"{side.id} ({side.name})" for side in game.sides.values()))
     if game.map is not None:
         first, last = game.map.hexes[0], game.map.hexes[-1]

@@ -114,6 +114,8 @@ UNIT_ATTRIBUTES: dict[str, Name] = {n.name: n for n in (
     Name("status", STATUS, "ctx.status_of({0})", "on_map, pending, exited or eliminated"),
     Name("exited_from", HEX, "ctx.exited_from({0})", "the hex it left the map from (\"\" if it has not left it)"),
     Name("division", TEXT, "{0}.division", "its division (\"\" if none)", STATIC),
+    Name("entry", HEXES, "({0}.arrives.hexes if {0}.arrives is not None else ())",
+         "the hexes it enters the map by, as its arrival (or the scenario's) names them; none without an arrival", STATIC),
 )}
 
 # ------------------------------------------------------------ traces and battles
@@ -222,6 +224,9 @@ _add(
     Function("distance_to", (HEXES, HEX), NUMBER, "ctx.distance_to({0}, {1})",
              "the distance in hexes from the nearest hex of the set, counted across the grid (a very large number if "
              "the set is empty or the hex is no hex)"),
+    Function("entry_open", (UNIT,), BOOL, "ctx.entry_open({0})",
+             "whether a hex of the unit's own entry area is open to it now: no enemy unit there and movement "
+             "{ entry_blocked } not holding (false for a unit with no entry area)"),
     Function("occupied", (HEX,), BOOL, "(len(ctx.sides_at({0})) > 0)", "whether any unit stands in a hex"),
     Function("occupied_by", (SIDE, HEX), BOOL, "({0} in ctx.sides_at({1}))",
              "whether a unit of the side stands in a hex"),

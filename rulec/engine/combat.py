@@ -118,12 +118,15 @@ def retreat_paths(tables: Tables, start: Hex, hexes: int, away_from: tuple[Hex, 
                   occupied: set[Hex] | frozenset[Hex], enemy_zoc: set[Hex] | frozenset[Hex],
                   policy: RetreatPolicy, toward: tuple[Hex, ...] = (),
                   may_enter: Callable[[Hex], bool] | None = None,
-                  may_end: Callable[[Hex], bool] | None = None) -> list[tuple[Hex, ...]]:
+                  may_end: Callable[[Hex], bool] | None = None,
+                  rows_to_edge: dict[Hex, int] | None = None) -> list[tuple[Hex, ...]]:
     """Every legal retreat path of `hexes` hexes under the game's retreat `policy`, in a stable order.
 
     Direction "away": each hex lies one hex farther from the start than the last and
     no nearer any hex in `away_from`; "toward_edge": each hex is nearer the edge hexes
-    `toward` than the last. No step crosses a hexside that blocks retreats, enters a
+    `toward` than the last (with `rows_to_edge`, "toward_edge_rows": nearer counted across
+    the hex rows along the edge, so the straight hex and both diagonals qualify, and each hex
+    one hex farther from the start). No step crosses a hexside that blocks retreats, enters a
     hex of a kind the policy forbids (an enemy zone of control, an occupied hex) or
     ends in one it may not end in; each hex must meet `may_enter` and the last `may_end` (the
     policy's conditions, when it has them). A path that would leave the map does not exist.
@@ -133,7 +136,14 @@ def retreat_paths(tables: Tables, start: Hex, hexes: int, away_from: tuple[Hex, 
     banned = {"enemy_zoc": enemy_zoc, "occupied": occupied}
     never = [banned[k] for k in policy.may_not_enter]
     not_last = [banned[k] for k in policy.may_not_end]
-    if policy.direction == "toward_edge":
+    if rows_to_edge is not None:
+        from_start = distance[start]
+
+        # Both diagonals count as nearer, so each step must also leave the start farther behind: a zigzag
+        # (one diagonal, then the other) would end a two-hex retreat one hex away.
+        def onward(h: Hex, n: Hex, depth: int) -> bool:
+            return rows_to_edge.get(n, 1 << 30) < rows_to_edge.get(h, 1 << 30) and from_start.get(n) == depth
+    elif policy.direction == "toward_edge":
         # Hex -> steps to the nearest edge hex, kept with the game's tables: asked of the same hexes battle after battle.
         nearest = tables.edge_distances.setdefault(toward, {})
 

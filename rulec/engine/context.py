@@ -114,6 +114,22 @@ class EngineContext(ContextBase):
     def awaiting_placement(self, unit: Unit) -> bool:
         return self._state.awaiting_placement(unit.id)
 
+    def entry_open(self, unit: Unit) -> bool:
+        """Whether a hex of the unit's entry area is free of enemy units and not `entry_blocked` for it."""
+        arrival = unit.arrives
+        if arrival is None:
+            return False
+        sides = stacking.occupant_sides(self._state)
+        rule = self._state.game.movement.entry_blocked
+        about = EngineContext(self._state, unit)
+        for h in arrival.hexes:
+            if any(s != unit.side for s in sides.get(h, ())):
+                continue
+            about.hex = h
+            if rule is None or not rule(about):
+                return True
+        return False
+
     # ------------------------------------------------------------ markers
     def marked(self, unit: Unit, marker: str) -> bool:
         return marker in markers.on_unit(self._state, unit.id)

@@ -16,6 +16,7 @@ from rulec.engine import changes, history, stacking
 from rulec.engine.actions import Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Battle, Effects, Retreat
+from rulec.runtime.hexes import rows_to_edge
 from rulec.runtime.model import Expr, Hex
 
 if TYPE_CHECKING:
@@ -48,13 +49,14 @@ def paths(state: "GameState", frame: Retreat) -> list[tuple[Hex, ...]]:
     start = state.pos[frame.unit]
     policy = state.game.combat.retreat
     occupied = set(stacking.occupants(state)) - {start}
-    toward = state.game.map.edges.get(policy.edges.get(side, ""), ()) if policy.direction == "toward_edge" else ()
+    toward = state.game.map.edges.get(policy.edges.get(side, ""), ()) if policy.direction != "away" else ()
+    rows = _rows_to_edge(state, toward) if policy.direction == "toward_edge_rows" else None
     zoc = state.enemy_zoc(side)
     about = _AboutHexes(state, frame.unit)
     may_enter = None if policy.may_enter is None else (lambda h: bool(about.value(policy.may_enter, h)))
     may_end = None if policy.may_end is None else (lambda h: bool(about.value(policy.may_end, h)))
     found = fight.retreat_paths(state.tables, start, frame.hexes, frame.away_from, occupied, zoc, policy, toward,
-                                may_enter, may_end)
+                                may_enter, may_end, rows)
     for preference in policy.prefer:  # ordered preferences about the path's last hex, each keeping the best
         if len(found) < 2:
             break
@@ -65,6 +67,16 @@ def paths(state: "GameState", frame: Retreat) -> list[tuple[Hex, ...]]:
             best = min(values)
         found = [p for p, v in zip(found, values) if v == best]
     return found
+
+
+def _rows_to_edge(state: "GameState", edge: tuple[Hex, ...]) -> dict[Hex, int]:
+    """Each hex's distance from `edge` across the hex rows, worked out once and kept with the game's tables."""
+    kept = state.tables.edge_distances
+    key = ("rows", edge)
+    if key not in kept:
+        gmap = state.game.map
+        kept[key] = rows_to_edge(gmap.grid, gmap.coordinates, edge)
+    return kept[key]
 
 
 class _AboutHexes:

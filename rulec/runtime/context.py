@@ -147,6 +147,10 @@ class EvalContext(Protocol):
         """Whether the unit waits off the map for a placement phase (set up free)."""
         ...
 
+    def entry_open(self, unit: Unit) -> bool:
+        """Whether a hex of the unit's own entry area is open to it now (not enemy-occupied, not entry_blocked)."""
+        ...
+
     def marked_hex(self, hex: str, marker: str) -> bool:
         """Whether the hex carries the marker."""
         ...
@@ -423,6 +427,9 @@ class StandInContext(ContextBase):
 
     def awaiting_placement(self, unit: Unit) -> bool:
         return False
+
+    def entry_open(self, unit: Unit) -> bool:
+        return unit.arrives is not None and bool(unit.arrives.hexes)  # no enemy in the way of a made-up position
 
     def marked_hex(self, hex: str, marker: str) -> bool:
         return False

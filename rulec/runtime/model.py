@@ -70,11 +70,38 @@ class GameInfo:
     turns: int = 0
     turn_labels: tuple[str, ...] = ()
     scenario: str | None = None  # the scenario played when none is chosen (a game whose full set-up is no game)
+    # The parts of the published game this file rebuilds without the originals (game { reconstructed }),
+    # and the players' note on how (game { reconstruction_note }).
+    reconstructed: tuple[str, ...] = ()
+    reconstruction_note: str = ""
+    flag_names: dict[str, str] = field(default_factory=dict)  # unit flag -> the name the aids print for it
+
+    @property
+    def reconstruction_notice(self) -> str:
+        """One sentence for every place a player sees the game ("" when nothing is reconstructed)."""
+        if not self.reconstructed:
+            return ""
+        parts = [RECONSTRUCTED_PARTS[p] for p in self.reconstructed]
+        listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+        verb = "is a reconstruction" if len(parts) == 1 else "are reconstructions"
+        note = f" {self.reconstruction_note}" if self.reconstruction_note else ""
+        return f"RECONSTRUCTED: {listed} {verb}, not the published game's.{note}"
 
     def turn_label(self, turn: int) -> str:
         if 1 <= turn <= len(self.turn_labels):
             return self.turn_labels[turn - 1]
         return f"Turn {turn}"
+
+
+# What `game { reconstructed }` may name, as a player reads it.
+RECONSTRUCTED_PARTS = {
+    "map": "the map",
+    "combat_table": "the combat results table",
+    "terrain_chart": "the terrain effects chart",
+    "counters": "the counters",
+    "setup": "the set-up",
+    "reinforcements": "the reinforcement chart",
+}
 
 
 # ------------------------------------------------------------------------ map
@@ -447,7 +474,9 @@ class RetreatPolicy:
     block retreats (HexsideType.blocks_retreat), chosen by `direction`:
     "away": one hex farther from the unit's start and no nearer any hex it retreats
     from (the attackers' hexes for a defender, the attacked hexes for an attacker);
-    "toward_edge": one hex nearer its side's map edge in `edges`. A path may not
+    "toward_edge": one hex nearer its side's map edge in `edges`; "toward_edge_rows": nearer
+    that edge counted across the hex rows along it (the straight hex and both diagonals toward
+    the edge, on every column: runtime.hexes.rows_to_edge). A path may not
     enter a hex of a kind in `may_not_enter`, nor end in one in `may_not_end`; a path
     that would leave the map does not exist (`off_map`). With no path left the unit
     is eliminated, or stays where it is (`when_blocked`). Every hex of a path must meet
@@ -461,7 +490,7 @@ class RetreatPolicy:
     """
 
     chosen_by: Literal["owner", "victor"] = "owner"
-    direction: Literal["away", "toward_edge"] = "away"
+    direction: Literal["away", "toward_edge", "toward_edge_rows"] = "away"
     edges: dict[str, str] = field(default_factory=dict)  # side -> map edge (direction toward_edge)
     may_not_enter: tuple[HexRule, ...] = ("enemy_zoc", "occupied")
     may_not_end: tuple[HexRule, ...] = ()
@@ -699,6 +728,7 @@ class Modifier:
     move_plus: float = 0
     shift: int = 0
     drm: int = 0
+    text: str = ""  # when it applies, in words for the aids ("" : the aids word `when` themselves)
 
 
 # -------------------------------------------------------- options, scenarios

@@ -61,7 +61,7 @@ def position_view(state: GameState, kinds: dict[str, str]) -> dict[str, Any]:
     legal = state.legal_orders() if human_decides else []  # a move at once: the board sends "move UNIT HEX"
     texts = award_texts(game)
     view: dict[str, Any] = {
-        "title": game.info.title, "turn": state.turn, "turn_label": game.info.turn_label(state.turn),
+        "title": game.info.title, "reconstruction": game.info.reconstruction_notice, "turn": state.turn, "turn_label": game.info.turn_label(state.turn),
         "phase": state.phase.name, "phase_side": state.phase.side, "deciding": deciding,
         "player_kind": kinds.get(deciding, "") if deciding not in (None, "chance") else "",
         "terminal": state.is_terminal(), "steps": len(state.history()),

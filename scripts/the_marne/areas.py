@@ -181,7 +181,9 @@ def army_zones() -> dict[str, list[str]]:
 
 def entry_zones() -> dict[str, list[str]]:
     """The Pursuit's entry areas: the north edge shared between the armies by where they stood on
-    30–31 Aug (each hex to the army whose longitude is nearest), and the east edge north of Verdun."""
+    30–31 Aug (each hex to the army whose longitude is nearest); the east edge, which 11.4.1.2.1A
+    narrows in play to the hexes north of the German line (movement { entry_blocked }), and the
+    hexes east of the column of Suippes that draw that line."""
     zones: dict[str, list[str]] = {}
     for references in (map_data.GERMAN_ENTRY_LONGITUDES, map_data.ALLIED_ENTRY_LONGITUDES):
         for zone in references:
@@ -190,8 +192,10 @@ def entry_zones() -> dict[str, list[str]]:
             lon = grid.lat_lon(grid.label(column, 1))[1]
             nearest = min(references, key=lambda zone: (abs(references[zone] - lon), zone))
             zones[nearest].append(grid.label(column, 1))
-    verdun_row = int(grid.hex_of(49.145, 5.361)[2:])
-    zones["entry_de_east"] = [grid.label(grid.COLUMNS.stop - 1, row) for row in range(grid.ROWS.start, verdun_row)]
+    zones["entry_de_east"] = [grid.label(grid.COLUMNS.stop - 1, row) for row in grid.ROWS]
+    suippes = next(h for name, (h, _vp) in towns().items() if name == "Suippes")
+    zones["east_of_suippes"] = [grid.label(column, row) for column in grid.COLUMNS if column > int(suippes[:2])
+                                for row in grid.ROWS]
     return zones
 
 

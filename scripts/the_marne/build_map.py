@@ -178,7 +178,8 @@ def map_block() -> str:
         add(f"{i2}{zone} = {_hexes(hexes, i2)}")
     add(f"{i2}# RECONSTRUCTED (§8.1–8.2, 30–31 Aug): the Pursuit's entry boundaries (rule 11.4.1.2). The north")
     add(f"{i2}# edge is shared out between the armies, west to east, each hex to the army whose position on")
-    add(f"{i2}# 30–31 Aug has the nearest longitude; the German east-edge entry is the east edge north of Verdun.")
+    add(f"{i2}# 30–31 Aug has the nearest longitude. The German east-edge entry is the east edge, open only")
+    add(f"{i2}# north of the northernmost Allied unit east of Suippes's column (11.4.1.2.1A: movement {{ entry_blocked }}).")
     for zone, hexes in areas.entry_zones().items():
         add(f"{i2}{zone} = {_hexes(hexes, i2)}")
     add(f"{i1}}}")
