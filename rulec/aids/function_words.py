@@ -45,6 +45,7 @@ FUNCTION_WORDS: dict[str, dict[int, str]] = {
     "traced_without": {3: "{1} could trace {0} if {2} were gone"},
     "supplied": {1: "{0} is supplied"},
     "vp": {1: "{0}'s VP"},
+    "option": {1: "the {0} option is chosen"},
     "count": {1: "the number of {0}"},
     "min": {-1: "the least of {args}"},  # -1: any number of arguments
     "max": {-1: "the greatest of {args}"},

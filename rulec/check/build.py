@@ -265,7 +265,8 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
                   kinds.TERRAIN: frozenset(terrain), kinds.PHASE: frozenset(p.id for p in sequence if p is not None),
                   kinds.TRACE: frozenset(self.get(("trace",), {})),
                   kinds.MARKER: frozenset(self.marker_ids()),
-                  kinds.HEXSIDE_TYPE: frozenset(self.get(("hexside",), {}))}
+                  kinds.HEXSIDE_TYPE: frozenset(self.get(("hexside",), {})),
+                  kinds.OPTION: frozenset(self.get(("option",), {}))}
         if game_map:
             result[kinds.HEX] = frozenset(game_map.hexes)
         return result

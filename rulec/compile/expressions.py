@@ -33,7 +33,7 @@ _ORDER = {"<", "<=", ">", ">="}
 _EQUALITY = {"==", "!="}
 # Kinds of game ids, in the order a name that is several things is first read as.
 _ID_KINDS = (k.SIDE, k.UNIT, k.HEX, k.ZONE, k.EDGE, k.TERRAIN, k.UNIT_TYPE, k.FLAG, k.PHASE, k.TRACE, k.MARKER,
-             k.HEXSIDE_TYPE)
+             k.HEXSIDE_TYPE, k.OPTION)
 _DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER, IN_HEX, IN_MOVE, IN_STEP)
 # Where names of a field's own context exist, for the message when they are used elsewhere.
 _CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'",
@@ -462,7 +462,7 @@ def compiler_for(game: Game, about_unit: bool = False) -> ExpressionCompiler:
              k.FLAG: frozenset(f for u in game.units.values() for f in u.flags),
              k.ZONE: frozenset(gmap.zones if gmap else ()), k.EDGE: frozenset(gmap.edges if gmap else ()),
              k.HEX: frozenset(gmap.hexes if gmap else ()), k.TRACE: frozenset(game.traces),
-             k.MARKER: frozenset(game.markers)}
+             k.MARKER: frozenset(game.markers), k.OPTION: frozenset(game.options)}
     objectives = frozenset(h for a in game.awards if a.trigger.kind == "holds" for h in a.trigger.hexes)
     objectives |= frozenset(game.movement.control_of)
     return ExpressionCompiler(frozenset(), names, about_unit, objectives)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulec.compile.kinds import (AREA, BOOL, EDGE, FLAG, HEX, HEXES, HEXSIDE_TYPE, MARKER, NUMBER, PHASE, PHASE_KIND,
-                                 SCOPE, SIDE, STATUS, TERRAIN, TEXT, TRACE, UNIT, UNIT_TYPE, UNITS, ZONE)
+from rulec.compile.kinds import (AREA, BOOL, EDGE, FLAG, HEX, HEXES, HEXSIDE_TYPE, MARKER, NUMBER, OPTION, PHASE,
+                                 PHASE_KIND, SCOPE, SIDE, STATUS, TERRAIN, TEXT, TRACE, UNIT, UNIT_TYPE, UNITS, ZONE)
 
 STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER = "static", "position", "unit", "marker"
 # Names that exist only where their field gives them a value: the hex a trace enters and the side tracing
@@ -253,6 +253,8 @@ _add(
              "short for traced(supply, UNIT): needs a trace named supply"),
     # state
     Function("vp", (SIDE,), NUMBER, "ctx.vp({0})", "a side's victory points so far"),
+    # Fixed for the whole game once it is set up, but not by the game file: chosen by the players.
+    Function("option", (OPTION,), BOOL, "ctx.option({0})", "whether an option of the game was chosen for this game"),
     # sets and numbers
     Function("count", (UNITS,), NUMBER, "len({0})", "how many units"),
     Function("count", (HEXES,), NUMBER, "len({0})", "how many hexes", depends=STATIC),

@@ -123,6 +123,14 @@ class EvalContext(Protocol):
         """A side's victory points so far."""
         ...
 
+    def option(self, name: str) -> bool:
+        """Whether the option was chosen for this game."""
+        ...
+
+    def variable(self, name: str) -> int | float | bool:
+        """A game variable's value now (variable blocks)."""
+        ...
+
     def enemy_zoc(self, side: str) -> Collection[str]:
         """The hexes in the zone of control of a unit of another side."""
         ...
@@ -349,6 +357,14 @@ class ContextBase:
     def unit_named(self, uid: str) -> Unit:
         assert self.game is not None
         return self.game.units[uid]
+
+    # Outside a running game (an aid, an AI weighing a made-up position): no option chosen, variables at their start.
+    def option(self, name: str) -> bool:
+        return False
+
+    def variable(self, name: str) -> int | float | bool:
+        assert self.game is not None
+        return self.game.variables[name].initial
 
 
 class StandInContext(ContextBase):
