@@ -94,6 +94,8 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
         hooks = self.game_hooks(compiler)
         options = self.options(sides, units, game_map)
         markers = self.markers(compiler)
+        variables = {vid: m.Variable(id=vid, name=str(body.get("name", vid)), initial=body.get("initial", 0))
+                     for vid, body in self.get(("variable",), {}).items() if isinstance(body, dict)}
         scenarios = self.scenarios(sides, units, sequence, options, info.turns if info else 0, game_map, objectives)
         if info.scenario is not None and self.reference(info.scenario, scenarios, "scenario", ("game", info.id, "scenario")) is None:
             info = dataclasses.replace(info, scenario=None)
@@ -123,6 +125,7 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
             traces=self.traces(sides, game_map, compiler),
             modifiers=self.modifiers(options, compiler),
             markers=markers,
+            variables=variables,
             source=self.doc.file,
             rule_refs={key: str(ref) for key, ref in self.get(("rule_refs",), {}).items()},
             rule_texts={case: str(text) for case, text in self.get(("rule_texts",), {}).items()},
@@ -266,7 +269,10 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
                   kinds.TRACE: frozenset(self.get(("trace",), {})),
                   kinds.MARKER: frozenset(self.marker_ids()),
                   kinds.HEXSIDE_TYPE: frozenset(self.get(("hexside",), {})),
-                  kinds.OPTION: frozenset(self.get(("option",), {}))}
+                  kinds.OPTION: frozenset(self.get(("option",), {})),
+                  kinds.VARIABLE: frozenset(self.get(("variable",), {})),
+                  kinds.FLAG_VARIABLES: frozenset(v for v, body in self.get(("variable",), {}).items()
+                                                  if isinstance(body, dict) and isinstance(body.get("initial"), bool))}
         if game_map:
             result[kinds.HEX] = frozenset(game_map.hexes)
         return result

@@ -29,9 +29,9 @@ GAME_EVENTS = ("unit_eliminated", "unit_exited", "battle_resolved", "game_end")
 UNIT_EVENTS = frozenset({"unit_eliminated", "unit_exited"})  # their expressions are about the unit
 # Hook effects and the kinds of their arguments.
 HOOK_EFFECTS = {"score": (kinds.SIDE, kinds.NUMBER), "eliminate": (kinds.UNITS,), "mark": (kinds.UNITS, kinds.MARKER),
-                "unmark": (kinds.UNITS, kinds.MARKER)}
+                "unmark": (kinds.UNITS, kinds.MARKER), "set": (kinds.VARIABLE, None), "add": (kinds.VARIABLE, kinds.NUMBER)}
 HOOK_FORMS = {"score": "score(SIDE, AMOUNT)", "eliminate": "eliminate(UNITS)", "mark": "mark(UNITS, MARKER)",
-              "unmark": "unmark(UNITS, MARKER)"}
+              "unmark": "unmark(UNITS, MARKER)", "set": "set(VARIABLE, VALUE)", "add": "add(VARIABLE, AMOUNT)"}
 BATTLE_EVENTS = frozenset({"battle_resolved"})  # their expressions see the battle: attackers, defender_hexes...
 
 
@@ -124,8 +124,26 @@ class SequenceSections:
             return m.HookEffect("score", side=side, amount=amount) if amount else None
         if name in ("mark", "unmark"):
             return self.marking_effect(name, args, path, compiler)
+        if name in ("set", "add"):
+            return self.variable_effect(name, args, path, compiler)
         units = self.expression({"tree": args[0]}, path, compiler, kinds.UNITS)
         return m.HookEffect("eliminate", units=units) if units else None
+
+    def variable_effect(self, name: str, args: list, path: Path, compiler: ExpressionCompiler) -> m.HookEffect | None:
+        """set(VARIABLE, VALUE): a value of the variable's kind (a number, or a condition for a flag);
+        add(VARIABLE, AMOUNT): a number added to a number variable."""
+        variables = self.get(("variable",), {})
+        written = args[0][1] if args[0][0] == "name" else unparse(args[0])
+        variable = self.reference(written, variables, "variable", path)
+        if variable is None:
+            return None
+        is_flag = isinstance(variables[variable].get("initial") if isinstance(variables[variable], dict) else None, bool)
+        if name == "add" and is_flag:
+            self.error("wrong-kind", f"variable '{variable}' is a flag (true or false): add() takes a number variable",
+                       path, f"write set({variable}, not {variable})")
+            return None
+        amount = self.expression({"tree": args[1]}, path, compiler, kinds.BOOL if is_flag else kinds.NUMBER)
+        return m.HookEffect(name, variable=variable, amount=amount) if amount else None
 
     def marking_effect(self, name: str, args: list, path: Path, compiler: ExpressionCompiler) -> m.HookEffect | None:
         """mark(UNITS, MARKER) or unmark(UNITS, MARKER); HEXES instead of UNITS for a marker put on hexes."""

@@ -199,6 +199,10 @@ class ExpressionCompiler:
             builtin = CONTEXT_NAMES.get(context, {}).get(name, builtin)
         if builtin is not None and builtin.kind not in LATE_KINDS:
             readings.append(Typed(builtin.python, builtin.kind, frozenset({builtin.depends})))
+        if name in self.names_by_kind.get(k.VARIABLE, ()):  # a game variable: its value, or (for set/add) itself
+            value_kind = k.BOOL if name in self.names_by_kind.get(k.FLAG_VARIABLES, ()) else k.NUMBER
+            readings.append(Typed(f"ctx.variable({name!r})", value_kind, frozenset({POSITION})))
+            readings.append(Typed(repr(name), k.VARIABLE))
         for kind in _ID_KINDS:
             if name in self.names_by_kind.get(kind, ()):
                 if kind == k.UNIT:
@@ -462,7 +466,9 @@ def compiler_for(game: Game, about_unit: bool = False) -> ExpressionCompiler:
              k.FLAG: frozenset(f for u in game.units.values() for f in u.flags),
              k.ZONE: frozenset(gmap.zones if gmap else ()), k.EDGE: frozenset(gmap.edges if gmap else ()),
              k.HEX: frozenset(gmap.hexes if gmap else ()), k.TRACE: frozenset(game.traces),
-             k.MARKER: frozenset(game.markers), k.OPTION: frozenset(game.options)}
+             k.MARKER: frozenset(game.markers), k.OPTION: frozenset(game.options),
+             k.VARIABLE: frozenset(game.variables),
+             k.FLAG_VARIABLES: frozenset(v for v, var in game.variables.items() if isinstance(var.initial, bool))}
     objectives = frozenset(h for a in game.awards if a.trigger.kind == "holds" for h in a.trigger.hexes)
     objectives |= frozenset(game.movement.control_of)
     return ExpressionCompiler(frozenset(), names, about_unit, objectives)

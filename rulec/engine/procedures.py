@@ -130,7 +130,19 @@ def _change_markers(state: "GameState", effect: HookEffect, context: EngineConte
             change(state, target.id, effect.marker)
 
 
+def _set(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+    assert effect.variable is not None and effect.amount is not None, "set(variable, value): the checker gives both"
+    state.variables[effect.variable] = effect.amount(context)
+
+
+def _add(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+    assert effect.variable is not None and effect.amount is not None, "add(variable, amount): the checker gives both"
+    state.variables[effect.variable] += effect.amount(context)
+
+
 EFFECTS: dict[str, Callable[["GameState", HookEffect, EngineContext, str], None]] = {
+    "set": _set,
+    "add": _add,
     "score": _score,
     "eliminate": _eliminate,
     "mark": _mark,

@@ -53,6 +53,7 @@ def set_up(state: "GameState", game: Game, options: tuple[str, ...], seed: int, 
     state._folded_traces = {}  # (trace, side) -> the hexes its map conditions let through (traces.py); shared by clones
     state._for_the_game = {}  # answers that hold in every position (stacking's uncounted units); shared by clones
     state.vp = {side: 0 for side in game.sides}
+    state.variables = {vid: variable.initial for vid, variable in game.variables.items()}
     state.vp_log = []
     state.turn = 1
     state.phase_index = 0

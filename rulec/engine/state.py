@@ -114,6 +114,7 @@ class GameState:
     granted: dict[tuple[str, Hex], int]  # ('holds' award, hex) -> the VP it gave its holder
     markers: MarkerTable  # markers on units and hexes (markers.py)
     past: History  # what each unit did, by phase (history.py)
+    variables: dict[str, int | float | bool]  # the game's variables (variable blocks) -> their values now
 
     # the phase's bookkeeping (phases.begin_phase)
     moved: set[str]
@@ -259,7 +260,7 @@ class GameState:
     def clone(self) -> "GameState":
         other = GameState.__new__(GameState)
         other.__dict__.update(self.__dict__)
-        for name in ("vp", "pos", "where", "due", "holders", "granted", "lost_steps", "exited_from"):
+        for name in ("vp", "pos", "where", "due", "holders", "granted", "lost_steps", "exited_from", "variables"):
             setattr(other, name, dict(getattr(self, name)))
         for name in ("moved", "attacked", "defended"):
             setattr(other, name, set(getattr(self, name)))

@@ -526,13 +526,15 @@ PhaseKind = Literal["movement", "combat", "placement", "automatic"]
 @dataclass(frozen=True)
 class HookEffect:
     """One thing a hook does: score(side, amount) adds VP; eliminate(units) removes units from the map;
-    mark(units, marker) and unmark(units, marker) put a marker on units (or hexes) or take it off."""
+    mark(units, marker) and unmark(units, marker) put a marker on units (or hexes) or take it off;
+    set(variable, amount) gives a game variable a value, add(variable, amount) adds to it."""
 
-    kind: Literal["score", "eliminate", "mark", "unmark"]
+    kind: Literal["score", "eliminate", "mark", "unmark", "set", "add"]
     side: str | None = None
     amount: Expr | None = None  # score: a number
     units: Expr | None = None  # eliminate, mark, unmark: a set of units (mark, unmark: of hexes, for a hex marker)
     marker: str | None = None  # mark, unmark
+    variable: str | None = None  # set, add: the game variable changed (its value is `amount`)
 
 
 @dataclass(frozen=True)
@@ -764,6 +766,20 @@ class Marker:
     rule: str = ""
 
 
+@dataclass(frozen=True)
+class Variable:
+    """A named value on the game (a counter, or a flag: true/false), not on any unit or hex.
+
+    It starts at `initial` (whose type, a number or a flag, it keeps), is read by any expression by its
+    name, and is changed by hook effects set(NAME, VALUE) and add(NAME, AMOUNT); GameState.variables
+    holds it, so it is saved, cloned and replayed with the game.
+    """
+
+    id: str
+    name: str
+    initial: int | float | bool = 0
+
+
 # ----------------------------------------------------- battle systems (no map)
 # A battle system resolves one battle between two forces without a map (the
 # battle rules of matrix games). Everything a battle needs is read
@@ -896,6 +912,7 @@ class Game:
     traces: dict[str, Trace] = field(default_factory=dict)
     modifiers: tuple[Modifier, ...] = ()  # in file order: the order they apply in
     markers: dict[str, Marker] = field(default_factory=dict)
+    variables: dict[str, Variable] = field(default_factory=dict)
     source: str = ""  # the game file it was compiled from
     # Rulebook case references by engine mechanic (e.g. "enemy_occupied" -> "7.31"),
     # so that an illegal move can cite the game's own rule.
