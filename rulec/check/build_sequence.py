@@ -167,7 +167,18 @@ class SequenceSections:
         return m.HookEffect(name, units=targets, marker=marker) if targets else None
 
     def placement(self, body: dict, path: Path, compiler: ExpressionCompiler) -> m.Placement | None:
-        pool = self.expression(body.get("pool"), path + ("pool",), compiler, kinds.UNITS)
+        tiers: tuple[m.Expr, ...] = ()
+        written = body.get("pool")
+        if isinstance(written, list):  # sets in order: the pool is their union, placed earlier sets first
+            built = [self.expression(item, path + ("pool", i), compiler, kinds.UNITS) for i, item in enumerate(written)]
+            if None in built or not built:
+                return None
+            tiers = tuple(e for e in built if e is not None)
+            union = written[0]["tree"] if isinstance(written[0], dict) else ["name", written[0]]
+            for item in written[1:]:
+                union = ["op", "+", union, item["tree"] if isinstance(item, dict) else ["name", item]]
+            written = {"tree": union}
+        pool = self.expression(written, path + ("pool",), compiler, kinds.UNITS)
         hexes_value = body.get("hexes")
         if isinstance(hexes_value, str):  # a zone's name: its hexes
             hexes_value = {"tree": ["call", "hexes", [], {"zone": ["name", hexes_value]}]}
@@ -181,7 +192,7 @@ class SequenceSections:
             cost = self.expression(body["cost"], path + ("cost",), compiler.for_unit(True), kinds.NUMBER)
         if pool is None or hexes is None:
             return None
-        return m.Placement(pool=pool, hexes=hexes, points=points, cost=cost, all=bool(body.get("all", False)))
+        return m.Placement(pool=pool, hexes=hexes, points=points, cost=cost, all=bool(body.get("all", False)), tiers=tiers)
 
     # ------------------------------------------------------------ options, scenarios
     def exclusions(self, body: dict, path: Path) -> tuple[str, ...]:

@@ -258,6 +258,15 @@ class ExpressionCompiler:
     # ------------------------------------------------------------ operators
     def operator(self, tree: list, scope: dict[str, str]) -> Typed:
         op, left_tree, right_tree = tree[1], tree[2], tree[3]
+        if op in ("+", "-"):  # on two sets of one kind: their union (members of the left first), or the difference
+            left = self.compile(left_tree, scope, (k.NUMBER, k.UNITS, k.HEXES))
+            if left.kind in k.ELEMENT:
+                right = self.compile(right_tree, scope, (left.kind,))
+                if right.kind != left.kind:
+                    raise self.wrong_kind(f"'{op}' combines two sets of one kind: {left.kind} {op} "
+                                          f"{k.article(right.kind)}", right_tree, left.kind)
+                method = "union" if op == "+" else "without"
+                return Typed(f"ctx.{method}({left.python}, {right.python})", left.kind, _uses(left, right))
         if op in _ARITHMETIC or op in _ORDER:
             left = self.expect(left_tree, scope, k.NUMBER, f"'{op}'")
             right = self.expect(right_tree, scope, k.NUMBER, f"'{op}'")

@@ -56,7 +56,22 @@ def pool(state: "GameState") -> list[str]:
     units = sorted((u for u in ids if state.unit(u).side == phase.side and state.where[u] in PLACEABLE), key=order.__getitem__)
     if state.points_left is not None:
         units = [u for u in units if cost(state, u) <= state.points_left]
-    return units
+    return first_tier(state, units)
+
+
+def first_tier(state: "GameState", units: list[str]) -> list[str]:
+    """Of the placeable `units`, those of the first of the pool's sets (`pool = [A, B]`) that holds any (all of
+    them for a pool of one set)."""
+    tiers = rules(state).tiers
+    if not tiers or not units:
+        return units
+    context = EngineContext(state)
+    for tier in tiers:
+        ids = {unit.id for unit in tier(context)}
+        found = [u for u in units if u in ids]
+        if found:
+            return found
+    return []
 
 
 def hexes(state: "GameState") -> list[str]:
@@ -117,6 +132,9 @@ def why_not(state: "GameState", action: Action) -> tuple[str, str | None]:
         return f"{name} is not one of the units to place in the {phase.name}", None
     if state.points_left is not None and cost(state, uid) > state.points_left:
         return f"{name} costs {cost(state, uid)} points to place, and {state.points_left} are left", None
+    if rules(state).tiers and uid not in pool(state) and pool(state):
+        first = ", ".join(state.tables.short_name.get(u, u) for u in pool(state))
+        return f"{name} may be placed only once no unit placed before it can be: first {first}", None
     if action.hex is None:
         return f"no hex has room for {name} now", None
     return f"{action.hex} is not a hex {name} may be placed in now", None

@@ -127,6 +127,14 @@ class EvalContext(Protocol):
         """Whether the option was chosen for this game."""
         ...
 
+    def union(self, first: Collection, second: Collection) -> Sequence:
+        """The members of both sets of units (or of hexes), those of `first` first."""
+        ...
+
+    def without(self, first: Collection, second: Collection) -> Sequence:
+        """The members of `first` not in `second`."""
+        ...
+
     def variable(self, name: str) -> int | float | bool:
         """A game variable's value now (variable blocks)."""
         ...
@@ -240,6 +248,11 @@ def _nearest(game: Game, hexes: Collection[str]) -> dict[str, int]:
         table = tables[key] = {}
         tables[id(hexes)] = (hexes, table)  # keeps `hexes` alive, so its id is not reused while kept
     return table
+
+
+def _key(member: Unit | str) -> str:
+    """What makes two members of a set the same: a unit's id (a unit flipped to another side is the same unit)."""
+    return member if isinstance(member, str) else member.id
 
 
 class ContextBase:
@@ -357,6 +370,17 @@ class ContextBase:
     def unit_named(self, uid: str) -> Unit:
         assert self.game is not None
         return self.game.units[uid]
+
+    # ------------------------------------------------------------ sets
+    def union(self, first: Collection, second: Collection) -> list:
+        """`A + B`: the members of A, then those of B not in A (units compared by id, hexes by number)."""
+        seen = {_key(x) for x in first}
+        return [*first, *(x for x in second if _key(x) not in seen)]
+
+    def without(self, first: Collection, second: Collection) -> list:
+        """`A - B`: the members of A not in B, in A's order."""
+        gone = {_key(x) for x in second}
+        return [x for x in first if _key(x) not in gone]
 
     # Outside a running game (an aid, an AI weighing a made-up position): no option chosen, variables at their start.
     def option(self, name: str) -> bool:

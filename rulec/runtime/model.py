@@ -564,6 +564,9 @@ class Placement:
     points: Expr | None = None
     cost: Expr | None = None
     all: bool = False  # the phase may not end while a unit of the pool can still be placed
+    # `pool` written as a list of sets: each set in order (pool is their union); a unit of a later set may be
+    # placed only while no unit of an earlier set can be (eliminated units before new ones, say). Empty: one set.
+    tiers: tuple[Expr, ...] = ()
 
 
 @dataclass(frozen=True)
