@@ -209,8 +209,14 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
                            hint="give it 'setup = HEX' or 'arrives = { turn = N, area = ZONE }'")
             elif "setup" in body and "arrives" in body:
                 self.error("setup-and-arrival", f"unit '{uid}' has both a set-up hex and an arrival", path + ("arrives",), key=True)
+            lost = body.get("steps_lost", 0)
+            reduced = self.reduced_sides(path, unit_types)
+            if isinstance(lost, int) and lost > len(reduced):
+                self.error("out-of-range", f"unit '{uid}' has {len(reduced)} reduced side(s), so it cannot start with "
+                           f"{lost} step(s) lost", path + ("steps_lost",),
+                           hint=f"steps_lost is at most {len(reduced)}: a unit with no step left is eliminated")
             result[uid] = self.record(m.Unit, path, built=("variant",), id=uid, setup=setup, arrives=arrives, placed=placed,
-                                      variants=self.variants(path), reduced=self.reduced_sides(path, unit_types),
+                                      variants=self.variants(path), reduced=reduced,
                                       flags=tuple(body.get("flags", ())), division=str(body.get("division", "")),
                                       designation=str(body.get("designation", uid)),
                                       **({"size": str(body["size"])} if "size" in body else {}))

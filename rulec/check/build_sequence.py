@@ -29,9 +29,11 @@ GAME_EVENTS = ("unit_eliminated", "unit_exited", "battle_resolved", "game_end")
 UNIT_EVENTS = frozenset({"unit_eliminated", "unit_exited"})  # their expressions are about the unit
 # Hook effects and the kinds of their arguments.
 HOOK_EFFECTS = {"score": (kinds.SIDE, kinds.NUMBER), "eliminate": (kinds.UNITS,), "mark": (kinds.UNITS, kinds.MARKER),
-                "unmark": (kinds.UNITS, kinds.MARKER), "set": (kinds.VARIABLE, None), "add": (kinds.VARIABLE, kinds.NUMBER)}
+                "unmark": (kinds.UNITS, kinds.MARKER), "set": (kinds.VARIABLE, None), "add": (kinds.VARIABLE, kinds.NUMBER),
+                "lose_step": (kinds.UNITS,), "restore_step": (kinds.UNITS,)}
 HOOK_FORMS = {"score": "score(SIDE, AMOUNT)", "eliminate": "eliminate(UNITS)", "mark": "mark(UNITS, MARKER)",
-              "unmark": "unmark(UNITS, MARKER)", "set": "set(VARIABLE, VALUE)", "add": "add(VARIABLE, AMOUNT)"}
+              "unmark": "unmark(UNITS, MARKER)", "set": "set(VARIABLE, VALUE)", "add": "add(VARIABLE, AMOUNT)",
+              "lose_step": "lose_step(UNITS)", "restore_step": "restore_step(UNITS)"}
 BATTLE_EVENTS = frozenset({"battle_resolved"})  # their expressions see the battle: attackers, defender_hexes...
 
 
@@ -127,7 +129,7 @@ class SequenceSections:
         if name in ("set", "add"):
             return self.variable_effect(name, args, path, compiler)
         units = self.expression({"tree": args[0]}, path, compiler, kinds.UNITS)
-        return m.HookEffect("eliminate", units=units) if units else None
+        return m.HookEffect(name, units=units) if units else None
 
     def variable_effect(self, name: str, args: list, path: Path, compiler: ExpressionCompiler) -> m.HookEffect | None:
         """set(VARIABLE, VALUE): a value of the variable's kind (a number, or a condition for a flag);
@@ -192,7 +194,10 @@ class SequenceSections:
             cost = self.expression(body["cost"], path + ("cost",), compiler.for_unit(True), kinds.NUMBER)
         if pool is None or hexes is None:
             return None
-        return m.Placement(pool=pool, hexes=hexes, points=points, cost=cost, all=bool(body.get("all", False)), tiers=tiers)
+        steps_lost = (self.expression(body["steps_lost"], path + ("steps_lost",), compiler.for_unit(True), kinds.NUMBER)
+                      if "steps_lost" in body else None)
+        return m.Placement(pool=pool, hexes=hexes, points=points, cost=cost, all=bool(body.get("all", False)), tiers=tiers,
+                           steps_lost=steps_lost, restore=bool(body.get("restore", False)))
 
     # ------------------------------------------------------------ options, scenarios
     def exclusions(self, body: dict, path: Path) -> tuple[str, ...]:

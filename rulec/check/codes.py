@@ -64,7 +64,7 @@ CODES: dict[str, str] = {
     "unknown-phase": "a phase that the sequence of play does not have",
     "unknown-result-code": "a CRT result code that no 'result' block declares",
     "unknown-combat-table": "a combat table that no 'crt' block declares",
-    "unknown-effect": "a combat result effect that is not in the vocabulary (eliminate, retreat, exchange, lose, lose_steps, advance, mark, unmark), or a hook effect that is not score, eliminate, mark, unmark, set or add",
+    "unknown-effect": "a combat result effect that is not in the vocabulary (eliminate, retreat, exchange, lose, lose_steps, advance, mark, unmark), or a hook effect that is not score, eliminate, mark, unmark, set, add, lose_step or restore_step",
     "unknown-option": "an option that no 'option' block declares",
     "trace-cycle": "a trace's condition that asks a trace (traced, traced_hex, supplied)",
     "effect-argument": "an effect argument of the wrong kind (attacker or defender; a whole number, 1 or more)",

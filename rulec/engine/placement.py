@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulec.engine import changes, stacking
+from rulec.engine import changes, stacking, steps
 from rulec.engine.actions import CANCEL, Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Placing
@@ -53,7 +53,7 @@ def pool(state: "GameState") -> list[str]:
     phase = state.phase
     ids = {unit.id for unit in rules(state).pool(EngineContext(state))}
     order = state.tables.unit_order
-    units = sorted((u for u in ids if state.unit(u).side == phase.side and state.where[u] in PLACEABLE), key=order.__getitem__)
+    units = sorted((u for u in ids if state.unit(u).side == phase.side and placeable(state, u)), key=order.__getitem__)
     if state.points_left is not None:
         units = [u for u in units if cost(state, u) <= state.points_left]
     return first_tier(state, units)
@@ -74,6 +74,12 @@ def first_tier(state: "GameState", units: list[str]) -> list[str]:
     return []
 
 
+def placeable(state: "GameState", uid: str) -> bool:
+    """Off the map and waiting or eliminated; or, where the phase restores steps, on the map with a step lost."""
+    where = state.where[uid]
+    return where in PLACEABLE or (where == ON_MAP and rules(state).restore and uid in state.lost_steps)
+
+
 def hexes(state: "GameState") -> list[str]:
     """The allowed hexes with room for one more unit of the phasing side."""
     side, limit = state.phase.side, state.game.stacking.limit
@@ -85,20 +91,30 @@ def hexes(state: "GameState") -> list[str]:
 
 
 def placements(state: "GameState") -> list[Action]:
-    """The first step: `place UNIT` for every unit that may be placed now (none when no hex has room)."""
+    """The first step: `place UNIT` for every unit that may be placed now (none when no hex has room), and for
+    every reduced unit on the map that may regain a step (placement { restore })."""
     units = pool(state)
-    if not units or not hexes(state):
+    if not units:
         return []
+    if not hexes(state):
+        units = [u for u in units if state.where[u] == ON_MAP]
     return [Action.place(u) for u in units]
 
 
 def may_place(state: "GameState", uid: str, hex: str) -> bool:
     """May `uid` be placed in `hex` now (both steps in one order)?"""
-    return state.phase.kind == "placement" and uid in pool(state) and hex in hexes(state)
+    return (state.phase.kind == "placement" and uid in pool(state) and state.where[uid] != ON_MAP
+            and hex in hexes(state))
 
 
 def choose(state: "GameState", uid: str) -> None:
-    """The first step: the phasing side chose `uid`; its hex is the next decision."""
+    """The first step: the phasing side chose `uid`; its hex is the next decision. A unit on the map
+    (placement { restore }) regains a step at once instead, paid as a placement."""
+    if state.where[uid] == ON_MAP:
+        if state.points_left is not None:
+            state.points_left -= cost(state, uid)
+        steps.restore_step(state, uid)
+        return
     state._stack.append(Placing(state.phase.side, uid))
 
 
@@ -128,7 +144,7 @@ def why_not(state: "GameState", action: Action) -> tuple[str, str | None]:
     uid = action.unit or ""
     name = state.tables.short_name.get(uid, uid)
     if uid not in {unit.id for unit in rules(state).pool(EngineContext(state))} or state.unit(uid).side != phase.side \
-            or state.where[uid] not in PLACEABLE:
+            or not placeable(state, uid):
         return f"{name} is not one of the units to place in the {phase.name}", None
     if state.points_left is not None and cost(state, uid) > state.points_left:
         return f"{name} costs {cost(state, uid)} points to place, and {state.points_left} are left", None
@@ -137,12 +153,18 @@ def why_not(state: "GameState", action: Action) -> tuple[str, str | None]:
         return f"{name} may be placed only once no unit placed before it can be: first {first}", None
     if action.hex is None:
         return f"no hex has room for {name} now", None
+    if state.where[uid] == ON_MAP:
+        return f"{name} is on the map: 'place {name}' flips it back one step, with no hex", None
     return f"{action.hex} is not a hex {name} may be placed in now", None
 
 
 def place(state: "GameState", uid: str, hex: str) -> None:
     if state.points_left is not None:
         state.points_left -= cost(state, uid)
+    lost = rules(state).steps_lost
+    if lost is not None:  # it enters on the side the phase says (a replacement rebuilt at reduced strength)
+        full = state._setup_units[uid]
+        steps.set_side(state, uid, max(0, min(int(lost(EngineContext(state, full))), len(full.reduced))))
     state.where[uid] = ON_MAP
     state.due.pop(uid, None)
     changes.relocate(state, uid, hex)

@@ -241,6 +241,7 @@ class Unit:
     variants: tuple[Variant, ...] = ()  # its other counters, in the order the file gives them
     reduced: tuple[Step, ...] = ()  # the sides it flips to, one per step lost; no step left: eliminated
     placed: bool = False  # `setup = free`: set up by a placement phase, never arriving by movement
+    steps_lost: int = 0  # it starts (or arrives) on its reduced side number steps_lost (0: its full side)
 
     def variant(self, name: str) -> Variant | None:
         return next((v for v in self.variants if v.name == name), None)
@@ -527,9 +528,11 @@ PhaseKind = Literal["movement", "combat", "placement", "automatic"]
 class HookEffect:
     """One thing a hook does: score(side, amount) adds VP; eliminate(units) removes units from the map;
     mark(units, marker) and unmark(units, marker) put a marker on units (or hexes) or take it off;
-    set(variable, amount) gives a game variable a value, add(variable, amount) adds to it."""
+    set(variable, amount) gives a game variable a value, add(variable, amount) adds to it;
+    lose_step(units) and restore_step(units) flip units on the map one side down (eliminated with no step left)
+    or back up one side."""
 
-    kind: Literal["score", "eliminate", "mark", "unmark", "set", "add"]
+    kind: Literal["score", "eliminate", "mark", "unmark", "set", "add", "lose_step", "restore_step"]
     side: str | None = None
     amount: Expr | None = None  # score: a number
     units: Expr | None = None  # eliminate, mark, unmark: a set of units (mark, unmark: of hexes, for a hex marker)
@@ -556,7 +559,8 @@ class Placement:
 
     `pool`, `hexes` and `points` are evaluated as each decision comes up (`points` once, at the
     phase start); with `points`, each unit placed costs `cost` (an expression about the unit) and
-    the phase offers only units it can still pay for. Eliminated units placed come back.
+    the phase offers only units it can still pay for. Eliminated units placed come back (on the side
+    `steps_lost` gives, if given); with `restore`, a reduced unit on the map is chosen to flip back.
     """
 
     pool: Expr
@@ -567,6 +571,8 @@ class Placement:
     # `pool` written as a list of sets: each set in order (pool is their union); a unit of a later set may be
     # placed only while no unit of an earlier set can be (eliminated units before new ones, say). Empty: one set.
     tiers: tuple[Expr, ...] = ()
+    steps_lost: Expr | None = None  # about the unit placed: the steps it has lost as it enters (None: as it was)
+    restore: bool = False  # a unit of the pool on the map with a step lost may be chosen, and regains a step
 
 
 @dataclass(frozen=True)
