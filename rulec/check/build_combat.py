@@ -158,9 +158,10 @@ class CombatSections:
         policies = self.combat_duties(body, compiler)  # may_attack, must_attack, must_be_attacked (build_units.py)
         if isinstance(body.get("retreat"), dict):
             policies["retreat"] = self.retreat_policy(body["retreat"], compiler)
-        if "share_fate" in body and compiler is not None:
-            policies["share_fate"] = self.expression(body["share_fate"], ("combat", "share_fate"),
-                                                     compiler.inside(IN_BATTLE, about_unit=True), kinds.BOOL)
+        for name in ("share_fate", "spared"):  # conditions about a unit and the battle
+            if name in body and compiler is not None:
+                policies[name] = self.expression(body[name], ("combat", name), compiler.inside(IN_BATTLE, about_unit=True),
+                                                 kinds.BOOL)
         if isinstance(body.get("advance"), dict):
             policies["advance"] = self.record(m.AdvancePolicy, ("combat", "advance"), **tuples_of(body["advance"], "into"))
         rules = self.record(m.CombatRules, ("combat",), **policies)

@@ -80,6 +80,7 @@ class Effects:
     vacated: tuple[Hex, ...] = ()  # hexes a defender's retreat passed through, besides the defender's own
     attacker_vacated: tuple[Hex, ...] = ()  # hexes an attacker's retreat passed through, besides the attackers' own
     sharing: tuple[str, ...] | None = None  # the units sharing the attackers' fate (combat { share_fate }), once known
+    spared: frozenset[str] | None = None  # the units the result passes by (combat { spared }), once known
 
 
 @dataclass(frozen=True)

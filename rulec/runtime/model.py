@@ -504,6 +504,10 @@ class CombatRules:
     # About a unit in an attackers' hex that is not attacking (`unit`, `attackers`, `defenders`): when it
     # holds, the unit suffers the attackers' elimination, retreat and markers with them. None: nobody does.
     share_fate: Expr | None = None
+    # About a unit taking part in a battle, attacker or defender (`unit` and the battle's names), asked before the
+    # result's first effect: when it holds, its side's effects pass it by (a unit that fired only at range is not
+    # retreated, eliminated or made to pay an exchange). None: nobody is spared.
+    spared: Expr | None = None
     # Who may, must, and must be attacked: conditions about one unit (engine/duties.py). None: any unit
     # whose type can attack may; nobody must.
     may_attack: Expr | None = None
