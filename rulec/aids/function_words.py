@@ -76,6 +76,7 @@ NAME_WORDS = {
     "this_turn": "this turn", "previous_player_turn": "in the previous player-turn",
     "previous_turn": "in the previous turn", "hex": "the hex", "friendly": "the side tracing",
     "from_hex": "the hex the path leaves",
+    "edge": "the edge the unit leaves by",
     "attacking": "the unit is attacking", "defending": "the unit is defending", "attackers": "the attacking units",
     "defenders": "the defending units", "attacker_hexes": "the attackers' hexes",
     "defender_hexes": "the hexes attacked",

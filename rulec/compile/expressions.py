@@ -23,7 +23,7 @@ from rulec.compile import kinds as k
 from rulec.compile.functions import (ABOUT_MARKER, ABOUT_UNIT, AGGREGATES, CONTEXT_NAMES, FILTERS, FUNCTIONS, IN_BATTLE,
                                      IN_HEX, IN_MOVE, IN_TRACE, IN_UNIT_MODIFIER, LATE_KINDS, NAMES, POSITION, STATIC,
                                      UNIT_ATTRIBUTES, Function, known_functions)
-from rulec.compile.functions import IN_STEP
+from rulec.compile.functions import IN_EXIT, IN_STEP
 from rulec.diagnostics import did_you_mean
 from rulec.language.parse import unparse
 from rulec.runtime.model import Game
@@ -34,7 +34,8 @@ _EQUALITY = {"==", "!="}
 # Kinds of game ids, in the order a name that is several things is first read as.
 _ID_KINDS = (k.SIDE, k.UNIT, k.HEX, k.ZONE, k.EDGE, k.TERRAIN, k.UNIT_TYPE, k.FLAG, k.PHASE, k.TRACE, k.MARKER,
              k.HEXSIDE_TYPE, k.OPTION)
-_DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER, IN_HEX, IN_MOVE, IN_STEP)
+_DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER, IN_HEX, IN_MOVE, IN_STEP,
+          IN_EXIT)
 # Where names of a field's own context exist, for the message when they are used elsewhere.
 _CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'",
                   IN_BATTLE: "in a battle modifier's 'when', combat's 'may_join' and 'on battle_resolved' hooks",
@@ -42,7 +43,8 @@ _CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'",
                   IN_HEX: "in a trace's 'through' and 'lost_when', a retreat's 'prefer', 'may_enter' and 'may_end', "
                           "movement's 'may_end_move' and 'entry_blocked', and leave_zoc's 'into_zoc'",
                   IN_MOVE: "in movement's 'may_end_move', 'entry_blocked' and leave_zoc's 'into_zoc'",
-                  IN_STEP: "in a trace's 'across', a condition on each step of the path"}
+                  IN_STEP: "in a trace's 'across', a condition on each step of the path",
+                  IN_EXIT: "in movement's 'may_exit'"}
 # What to write instead, for the names of a context whose mistake has a usual fix.
 _CONTEXT_HINT = {IN_STEP: "a condition on a hexside crossed (a river, a ridge) goes in the trace's "
                           "'across = ...', where from_hex is the hex a step leaves and hex the hex it enters: "

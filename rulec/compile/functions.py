@@ -28,6 +28,7 @@ IN_UNIT_MODIFIER = "unit modifier"  # whether the unit is fighting, and on which
 IN_MOVE = "move"  # a move's own condition (movement { may_end_move }): the hex the move ends in
 IN_HEX = "hex"  # the hex being considered: a trace's hex, a hex of a retreat path (retreat { prefer may_enter may_end })
 IN_STEP = "step"  # a step between two hexes: a trace's `across`, where `from_hex` is the hex the step leaves
+IN_EXIT = "exit"  # a unit leaving the map (movement { may_exit }): `edge` is the map edge it would leave by
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,10 @@ NAMES.update({n.name: n for n in (
     # In a trace's `across` only: each step of the path leaves `from_hex` for `hex`.
     Name("from_hex", HEX, "ctx.from_hex", "in a trace's `across`: the hex the step leaves (`hex` is the hex it enters)",
          IN_STEP),
+)})
+# In movement's `may_exit`: the map edge a unit would leave by.
+NAMES.update({n.name: n for n in (
+    Name("edge", EDGE, "ctx.edge", "in movement's `may_exit`: the map edge the unit would leave by", IN_EXIT),
 )})
 # In a unit modifier's `when`: what the unit's strength is being worked out for.
 NAMES.update({n.name: n for n in (

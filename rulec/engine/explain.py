@@ -13,7 +13,7 @@ from rulec.engine import placement
 from rulec.engine.actions import (ADVANCE, ATTACK, CANCEL, DELAY, END, EXIT, LOSE, MOVE, PLACE, REMOVE, RESOLVE, RETREAT,
                                   ROLL,
                                   WITH, Action)
-from rulec.engine import battles, duties, legal_moves, markers, stacking
+from rulec.engine import battles, duties, exits, legal_moves, markers, stacking
 from rulec.engine.decisions import HANDLERS
 from rulec.engine.frames import Moving
 from rulec.engine.movement import reachable
@@ -95,6 +95,8 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
     if action.kind == EXIT:
         if not state.game.movement.exit_map:
             return "units may not leave the map", "exit"
+        if action.edge in legal_moves.unit_reach(state, uid).exits and not exits.may_exit(state, uid, action.edge):
+            return f"{name} may not leave the map by the {action.edge} edge (movement {{ may_exit }})", "exit"
         return f"{name} cannot reach the {action.edge} edge with MP left to leave the map", "exit_cost"
     h = action.hex
     if h in state._enemy_occupied(unit.side):

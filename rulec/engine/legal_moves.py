@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Callable, KeysView, Sequence
 
 from rulec.engine import markers, modifiers, stacking
+from rulec.engine.exits import allowed_edges
 from rulec.engine.actions import CANCEL, EXIT, MOVE, Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Moving
@@ -125,7 +126,8 @@ def unit_moves(state: "GameState", uid: str) -> tuple[tuple[Action, ...], tuple[
             to = tuple(sorted(destinations))
             interned = state.tables.move_actions
             moves = tuple(interned.get((uid, h)) or interned.setdefault((uid, h), Action.move(uid, h)) for h in to)
-        exits = state.tables.exit_actions(uid, reach.exits) if state.game.movement.exit_map else ()
+        exits = (state.tables.exit_actions(uid, allowed_edges(state, uid, reach.exits))
+                 if state.game.movement.exit_map else ())
         found = (moves, exits, destinations.keys(), to)
         if keeps_moves(state, uid):
             state._phase_moves[key] = found

@@ -30,6 +30,7 @@ class EvalContext(Protocol):
     hex: str
     friendly: str
     from_hex: str  # a trace's `across`: the hex the step leaves (it enters `hex`)
+    edge: str  # movement's `may_exit`: the map edge the unit would leave by
     # A unit modifier's `when`: "attack" or "defence" while the unit's strength in a battle is asked ("" otherwise).
     role: str
     # A battle modifier's `when`: the battle as declared.
@@ -266,6 +267,7 @@ class ContextBase:
     hex: str = ""
     friendly: str = ""
     from_hex: str = ""
+    edge: str = ""
     role: str = ""
     attackers: Sequence[Unit] = ()
     defenders: Sequence[Unit] = ()

@@ -304,6 +304,9 @@ class MovementRules:
     control: Literal["pass_through", "enter", "end_move"] = "pass_through"
     exit_map: bool = False
     exit_cost: Literal["as_hex_left"] | int = "as_hex_left"
+    # By which edges a unit may leave the map: a condition about `unit` and `edge` (the edge it would leave by),
+    # such as `edge == east and side == red`; None: by any edge. An edge units arrive by and none may leave by.
+    may_exit: Expr | None = None
     # May the owner hold a reinforcement due now back a turn: for every unit, or where the condition about
     # the arriving unit holds (`side == red`).
     reinforcement_delay: bool | Expr = False
