@@ -105,6 +105,7 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     ("Phase", "placement"), ("Arrival", "placement"), ("Placement", "hexes"), ("Placement", "cost"),
     ("Scenario", "turns"), ("GameInfo", "turns"), ("Scenario", "vp"), ("Scenario", "options"), ("Game", "options"),
     ("Unit", "steps_lost"), ("Placement", "steps_lost"),  # [engine/setup.py set_up, engine/placement.py place]
+    ("Game", "modes"), ("Phase", "modes"),  # [engine/legal_moves.py moves_by_mode, search_moves]
     ("HookEffect", "marker"), ("Effect", "marker"),  # [engine/procedures.py _change_markers, engine/effects.py]
     ("Unit", "setup"), ("Option", "setup"), ("Scenario", "setup"),  # [engine/setup.py, engine/scenarios.py units_for]
     ("Option", "arrivals"), ("Scenario", "arrivals"),  # [engine/scenarios.py units_for]

@@ -34,6 +34,7 @@ HOOK_EFFECTS = {"score": (kinds.SIDE, kinds.NUMBER), "eliminate": (kinds.UNITS,)
 HOOK_FORMS = {"score": "score(SIDE, AMOUNT)", "eliminate": "eliminate(UNITS)", "mark": "mark(UNITS, MARKER)",
               "unmark": "unmark(UNITS, MARKER)", "set": "set(VARIABLE, VALUE)", "add": "add(VARIABLE, AMOUNT)",
               "lose_step": "lose_step(UNITS)", "restore_step": "restore_step(UNITS)"}
+PHASE_FIELDS = ["name", "side", "kind", "when", "movers", "modes", "attackers", "on", "placement"]
 BATTLE_EVENTS = frozenset({"battle_resolved"})  # their expressions see the battle: attackers, defender_hexes...
 
 
@@ -46,9 +47,9 @@ class SequenceSections:
         kind = KIND_ALIASES.get(body.get("kind"), body.get("kind"))
         plain_fields = {k: v for k, v in body.items() if k in ("name", "side")}
         for key in body:
-            if key not in ("name", "side", "kind", "when", "movers", "attackers", "on", "placement"):
-                self.error("unknown-field", f"'{key}' is not a field of phase", path + (key,),
-                           did_you_mean(key, ["name", "side", "kind", "when", "movers", "attackers", "on", "placement"]), key=True)
+            if key not in PHASE_FIELDS:
+                self.error("unknown-field", f"'{key}' is not a field of phase", path + (key,), did_you_mean(key, PHASE_FIELDS),
+                           key=True)
         return m.Phase(id=pid, name=plain_fields.get("name", pid), kind=kind, side=plain_fields.get("side"))
 
     def procedures(self, sequence: tuple[m.Phase, ...], compiler: ExpressionCompiler) -> tuple[m.Phase, ...]:
@@ -67,6 +68,8 @@ class SequenceSections:
                         self.error("phase-field-kind", f"'{key}' belongs to a {wanted} phase, not a {phase.kind} phase",
                                    path + (key,), key=True)
                     fields[key] = self.expression(body[key], path + (key,), compiler, kinds.UNITS)
+            if "modes" in body:
+                fields["modes"] = self.phase_modes(phase, body["modes"], path + ("modes",))
             hooks = []
             for event, hook in (body.get("on") or {}).items():
                 if event not in HOOK_EVENTS or not isinstance(hook, dict):
@@ -88,6 +91,15 @@ class SequenceSections:
                            path + ("placement",), key=True)
             result.append(replace(phase, **fields))
         return tuple(result)
+
+    def phase_modes(self, phase: m.Phase, written: Any, path: Path) -> tuple[str, ...]:
+        """A movement phase's `modes`: movement modes by id, and `ordinary` for an ordinary move."""
+        if phase.kind != "movement":
+            self.error("phase-field-kind", f"'modes' belongs to a movement phase, not a {phase.kind} phase", path, key=True)
+        known = [*self.get(("mode",), {}), m.ORDINARY]
+        found = tuple(mode for i, mode in enumerate(written if isinstance(written, list) else [])
+                      if self.reference(mode, known, "mode", path + (i,)))
+        return tuple(dict.fromkeys(found))
 
     def game_hooks(self, compiler: ExpressionCompiler) -> tuple[m.Hook, ...]:
         """The whole game's hooks: sequence { on unit_eliminated { effects = [...] } }."""

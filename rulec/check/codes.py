@@ -66,6 +66,7 @@ CODES: dict[str, str] = {
     "unknown-combat-table": "a combat table that no 'crt' block declares",
     "unknown-effect": "a combat result effect that is not in the vocabulary (eliminate, retreat, exchange, lose, lose_steps, advance, mark, unmark), or a hook effect that is not score, eliminate, mark, unmark, set, add, lose_step or restore_step",
     "unknown-option": "an option that no 'option' block declares",
+    "unknown-mode": "a phase's 'modes' entry that is neither a 'mode' block nor 'ordinary'",
     "trace-cycle": "a trace's condition that asks a trace (traced, traced_hex, supplied)",
     "effect-argument": "an effect argument of the wrong kind (attacker or defender; a whole number, 1 or more)",
     "unknown-name": "a bare name in an expression that is no game id nor context value",

@@ -32,7 +32,7 @@ from rulec.engine.frames import Moving
 from rulec.engine.movement import NOWHERE, Leave, MoveCosts, Reach, costs_of, merge_moves, reach_of
 from rulec.engine.statuses import ON_MAP, PENDING
 from rulec.engine.step_costs import StepCosts
-from rulec.runtime.model import Hex, MovementMode, Unit
+from rulec.runtime.model import ORDINARY, Hex, MovementMode, Unit
 
 if TYPE_CHECKING:
     from rulec.engine.state import GameState
@@ -315,8 +315,12 @@ def search_moves(state: "GameState", uid: str, search: Callable[..., Any]) -> An
             leave = leave_zoc(state, unit)  # starting in an enemy ZOC: the ZOC-to-ZOC exception, if any
         else:
             leave = None
-        found = search(state.tables, allowance=allowance, start=state.pos[uid], enemy=enemy, zoc=zoc, friends=friends,
-                       locked=locked, leave=leave, costs=costs)
+        ways = state.phase.modes  # a phase of some movement modes only (rail movement): no ordinary move in it
+        if ways is None or ORDINARY in ways:
+            found = search(state.tables, allowance=allowance, start=state.pos[uid], enemy=enemy, zoc=zoc, friends=friends,
+                           locked=locked, leave=leave, costs=costs)
+        else:
+            found = Reach({}, ()) if search is reach_of else MoveCosts({}, {})
         if state.game.modes and not locked:  # a unit held in an enemy zone of control leaves only as leave_zoc says
             found = moves_by_mode(state, unit, found, search, enemy, zoc, friends)
         return found
@@ -415,8 +419,9 @@ def cost_values(state: "GameState") -> tuple:
 def moves_by_mode(state: "GameState", unit: Unit, found: Any, search: Callable[..., Any], enemy: int, zoc: int, friends: int) -> Any:
     """`found` (a search's result for an ordinary move) with the moves of every movement mode the unit may use."""
     start = state.pos[unit.id]
+    ways = state.phase.modes
     for mode in state.game.modes.values():
-        if not may_use(state, mode, unit):
+        if (ways is not None and mode.id not in ways) or not may_use(state, mode, unit):
             continue
         if "enemy_zoc" in mode.may_not_start_in and zoc & state.tables.hex_bit[start]:
             continue

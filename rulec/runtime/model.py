@@ -582,6 +582,9 @@ class Placement:
     restore: bool = False  # a unit of the pool on the map with a step lost may be chosen, and regains a step
 
 
+ORDINARY = "ordinary"  # in a phase's `modes`: an ordinary move (terrain costs), as opposed to a movement mode
+
+
 @dataclass(frozen=True)
 class Phase:
     id: str
@@ -590,6 +593,8 @@ class Phase:
     side: str | None = None
     when: Expr | None = None  # the phase is skipped when this fails as it comes up (a weather phase in winter only)
     movers: Expr | None = None  # movement: the units that may move, evaluated at the phase start (None: all the side's)
+    # movement: the ways units may move in it, movement modes by id and ORDINARY for an ordinary move (None: every way)
+    modes: tuple[str, ...] | None = None
     attackers: Expr | None = None  # combat: the units that may attack, evaluated at the phase start
     hooks: tuple[Hook, ...] = ()
     placement: Placement | None = None
