@@ -84,6 +84,21 @@ def marked_targets(state: "GameState", frame: Effects, who: str | None, marker_i
     return suffering(state, frame, who)
 
 
+def standing(state: "GameState", battle: Battle, who: str) -> tuple[int, int]:
+    """The strength and the steps a side of the battle has on the map now."""
+    units = units_of(state, battle, who)
+    return sum(state._units[u].strength for u in units), sum(steps.steps_left(state, u) for u in units)
+
+
+def lost_so_far(state: "GameState", frame: Effects, who: str, unit_of: str) -> int:
+    """What a side of the battle has lost since its result began, in strength or in steps (`lost(defender)`)."""
+    assert frame.before is not None, "measured before the result's first effect"
+    before = frame.before[0 if who == "attacker" else 1]
+    now = standing(state, frame.battle, who)
+    index = 0 if unit_of == "strength" else 1
+    return before[index] - now[index]
+
+
 # ------------------------------------------------------------ the Effects frame
 def effects_settle(state: "GameState", frame: Effects) -> bool:
     """Carry out the next effect (always progress: the frame never waits for a decision itself)."""
@@ -92,7 +107,8 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
         procedures.run_game_hooks(state, "battle_resolved")
         return True
     if frame.sharing is None:
-        frame = replace(frame, sharing=sharing_fate(state, frame.battle), spared=spared_units(state, frame.battle))
+        frame = replace(frame, sharing=sharing_fate(state, frame.battle), spared=spared_units(state, frame.battle),
+                        before=(standing(state, frame.battle, "attacker"), standing(state, frame.battle, "defender")))
     effect = frame.effects[0]
     state._stack[-1] = replace(frame, effects=frame.effects[1:])
     battle = frame.battle
@@ -107,14 +123,11 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
         for uid in units_of(state, battle, "defender", spared):
             changes.eliminate(state, uid)
         state._stack.append(Loss(battle.side, units_of(state, battle, "attacker", spared), lost))
-    elif effect.kind == "lose":
+    elif effect.kind in ("lose", "lose_steps"):
         payers = units_of(state, battle, effect.who, frame.spared)
-        if payers:
-            state._stack.append(Loss(state._units[payers[0]].side, payers, effect.amount))
-    elif effect.kind == "lose_steps":
-        payers = units_of(state, battle, effect.who, frame.spared)
-        if payers:
-            state._stack.append(Loss(state._units[payers[0]].side, payers, effect.amount, in_steps=True))
+        amount = effect.amount if effect.lost_by is None else lost_so_far(state, frame, effect.lost_by, effect.lost_in)
+        if payers and amount > 0:
+            state._stack.append(Loss(state._units[payers[0]].side, payers, amount, in_steps=effect.kind == "lose_steps"))
     elif effect.kind == "advance":
         advances.offer(state, frame, effect.amount, effect.who or "attacker")
     elif effect.kind in ("mark", "unmark"):

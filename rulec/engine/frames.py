@@ -81,6 +81,9 @@ class Effects:
     attacker_vacated: tuple[Hex, ...] = ()  # hexes an attacker's retreat passed through, besides the attackers' own
     sharing: tuple[str, ...] | None = None  # the units sharing the attackers' fate (combat { share_fate }), once known
     spared: frozenset[str] | None = None  # the units the result passes by (combat { spared }), once known
+    # What each side of the battle had as the result began: (strength, steps) of the attackers, then the defenders;
+    # `lost(defender)` amounts are measured against it.
+    before: tuple[tuple[int, int], tuple[int, int]] | None = None
 
 
 @dataclass(frozen=True)

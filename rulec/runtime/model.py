@@ -377,6 +377,8 @@ class Effect:
         choosing which, one at a time.
     lose_steps(who, steps): that side loses `amount` steps, its owner choosing which unit loses
         each one, one at a time (a unit without reduced sides has one step).
+        The amount of lose and lose_steps may instead be what the other side lost in this result so far:
+        lost(defender) in strength, steps_lost(defender) in steps (`lost_by`, `lost_in`).
     advance(who, count): up to `amount` units of that side of the battle (None: the attacker) may advance
         into the hexes the other side vacated (by the game's advance policy).
     mark(who, marker) / unmark(who, marker): put a marker on (take it off) that side's units,
@@ -386,6 +388,11 @@ class Effect:
     kind: Literal["eliminate", "retreat", "exchange", "lose", "lose_steps", "advance", "mark", "unmark"]
     who: Who | None = None
     amount: int = 0
+    # lose, lose_steps: the amount is what `lost_by`'s side of the battle has lost so far in this result, in
+    # `lost_in` (strength or steps), instead of `amount`: lose(attacker, lost(defender)) pays at least what the
+    # defender lost. None: the amount is `amount`.
+    lost_by: Who | None = None
+    lost_in: Literal["strength", "steps"] = "strength"
     marker: str = ""  # mark, unmark: the marker's id
 
 
