@@ -219,6 +219,12 @@ class CombatSections:
                 conditions["may_not_enter"] = ()
         if "may_end" in body:
             conditions["may_end"] = self.expression(body["may_end"], path + ("may_end",), about, kinds.BOOL)
+        if "displace" in body:
+            conditions["displace"] = self.expression(body["displace"], path + ("displace",), about, kinds.BOOL)
+            if "occupied" not in body.get("may_not_enter", () if "may_enter" in body else ("occupied",)):
+                self.error("field-alone", "the retreat gives 'displace' but may enter occupied hexes anyway, so nobody "
+                           "would be pushed aside", path + ("displace",), key=True,
+                           hint="list occupied in may_not_enter, or leave displace out")
         prefer = []
         for i, item in enumerate(body.get("prefer", ()) if isinstance(body.get("prefer"), list) else ()):
             found = self.preference(item, path + ("prefer", i), about)

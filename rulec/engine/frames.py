@@ -96,6 +96,7 @@ class Retreat:
     chooser: str
     defender: bool
     paths: tuple[tuple[Hex, ...], ...] | None = None
+    displaced: bool = False  # pushed aside by a friend's retreat (combat { retreat { displace } }): displaces nobody
 
 
 @dataclass(frozen=True)

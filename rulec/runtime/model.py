@@ -479,6 +479,10 @@ class RetreatPolicy:
     order: Literal["listed", "strongest_first", "weakest_first"] = "listed"
     exempt: tuple[str, ...] = ()  # unit types that do not retreat
     when_blocked: Literal["eliminated", "stays"] = "eliminated"
+    # Displacement: about the retreating unit and `hex`, a hex of friendly units: a unit with no other path may end
+    # its retreat there when it holds, pushing those friends aside (each retreats one hex, displacing nobody).
+    # None: no displacement.
+    displace: Expr | None = None
     off_map: Literal["eliminated"] = "eliminated"
 
 
