@@ -73,3 +73,12 @@ def test_modes_belong_to_a_movement_phase(tmp_path):
                       "phase blue_move  { side = blue  kind = movement }\n  phase blue_fight { side = blue  kind = combat  "
                       "modes = [rail] }")
     assert "phase-field-kind" in [p.code for p in problems]
+
+
+def test_the_sequence_aid_says_how_units_move(game):
+    from rulec.aids.sheets import _what_happens
+
+    words = {p.id: _what_happens(game, p, (), False) for p in game.sequence}
+    assert words["red_rail"] == "Move units by Rail movement only"
+    assert words["red_armor"] == "Move units by ordinary movement: only Red armor units"
+    assert words["red_move"] == "Move units"
