@@ -117,3 +117,9 @@ def test_the_play_screen_shows_the_variables_by_name(game):
     state = new_game(game)
     line = GameScreen(game).status_line(state)
     assert "Blue losses: 0" in line and "Alarm raised: no" in line
+
+
+def test_the_aids_name_variables_by_their_names(game):
+    from rulec.aids.game_words import say
+
+    assert say(game, game.victory.levels[0].when) == "first at the bridge is 1 and blue losses is at least 1"
