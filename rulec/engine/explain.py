@@ -96,7 +96,6 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
             action.kind == EXIT or action.hex not in reach.destinations):
         named = " or ".join(state.game.modes[w].name if w in state.game.modes else w for w in ways)
         return f"units move only by {named} in the {state.phase.name}: {name} cannot get there that way", None
-    reach = legal_moves.unit_reach(state, uid)
     if action.kind == MOVE and action.hex is None:
         return f"{name} has no hex it may move to now", "movement_allowance"
     if action.kind == EXIT:

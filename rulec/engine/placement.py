@@ -56,6 +56,8 @@ def pool(state: "GameState") -> list[str]:
     units = sorted((u for u in ids if state.unit(u).side == phase.side and placeable(state, u)), key=order.__getitem__)
     if state.points_left is not None:
         units = [u for u in units if cost(state, u) <= state.points_left]
+    if any(state.where[u] != ON_MAP for u in units) and not hexes(state):
+        units = [u for u in units if state.where[u] == ON_MAP]  # no hex has room: only steps can be restored
     return first_tier(state, units)
 
 
@@ -93,12 +95,7 @@ def hexes(state: "GameState") -> list[str]:
 def placements(state: "GameState") -> list[Action]:
     """The first step: `place UNIT` for every unit that may be placed now (none when no hex has room), and for
     every reduced unit on the map that may regain a step (placement { restore })."""
-    units = pool(state)
-    if not units:
-        return []
-    if not hexes(state):
-        units = [u for u in units if state.where[u] == ON_MAP]
-    return [Action.place(u) for u in units]
+    return [Action.place(u) for u in pool(state)]
 
 
 def may_place(state: "GameState", uid: str, hex: str) -> bool:
@@ -148,11 +145,11 @@ def why_not(state: "GameState", action: Action) -> tuple[str, str | None]:
         return f"{name} is not one of the units to place in the {phase.name}", None
     if state.points_left is not None and cost(state, uid) > state.points_left:
         return f"{name} costs {cost(state, uid)} points to place, and {state.points_left} are left", None
-    if rules(state).tiers and uid not in pool(state) and pool(state):
+    if state.where[uid] != ON_MAP and not hexes(state):
+        return f"no hex has room for {name} now", None
+    if rules(state).tiers and uid not in pool(state):
         first = ", ".join(state.tables.short_name.get(u, u) for u in pool(state))
         return f"{name} may be placed only once no unit placed before it can be: first {first}", None
-    if action.hex is None:
-        return f"no hex has room for {name} now", None
     if state.where[uid] == ON_MAP:
         return f"{name} is on the map: 'place {name}' flips it back one step, with no hex", None
     return f"{action.hex} is not a hex {name} may be placed in now", None
