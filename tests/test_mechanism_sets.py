@@ -72,7 +72,7 @@ def test_sets_of_two_kinds_do_not_combine(tmp_path):
     path.write_text(text)
     problems = check_file(str(path)).diagnostics
     assert [p.code for p in problems] == ["wrong-kind"]
-    assert "two sets of one kind" in problems[0].message
+    assert "two sets of one kind" in problems[0].message and "do not mix" in problems[0].hint
     assert problems[0].span.line == next(n for n, l in enumerate(text.split("\n"), 1) if "home - units()" in l)
 
 

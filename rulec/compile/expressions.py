@@ -265,8 +265,11 @@ class ExpressionCompiler:
             if left.kind in k.ELEMENT:
                 right = self.compile(right_tree, scope, (left.kind,))
                 if right.kind != left.kind:
-                    raise self.wrong_kind(f"'{op}' combines two sets of one kind: {left.kind} {op} "
-                                          f"{k.article(right.kind)}", right_tree, left.kind)
+                    raise ExpressionError("wrong-kind", f"'{op}' combines two sets of one kind: {left.kind} {op} "
+                                          f"{k.article(right.kind)} ({unparse(tree)})",
+                                          "units and hexes do not mix: select(u in units() where u.hex in HEXES) "
+                                          "gives the units standing in a set of hexes" if right.kind in k.ELEMENT
+                                          else "count(...) gives a set's size as a number", node=right_tree)
                 method = "union" if op == "+" else "without"
                 return Typed(f"ctx.{method}({left.python}, {right.python})", left.kind, _uses(left, right))
         if op in _ARITHMETIC or op in _ORDER:
