@@ -123,3 +123,10 @@ def test_the_aids_name_variables_by_their_names(game):
     from rulec.aids.game_words import say
 
     assert say(game, game.victory.levels[0].when) == "first at the bridge is 1 and blue losses is at least 1"
+
+
+def test_a_variable_named_like_another_id_is_a_warning(tmp_path):
+    problems, _ = bad(tmp_path, "variable alarm        { name = \"Alarm raised\"  initial = false }",
+                      "variable alarm        { name = \"Alarm raised\"  initial = false }\nvariable red { initial = 0 }")
+    assert [(p.code, p.severity) for p in problems] == [("ambiguous-name", "warning")]
+    assert "'red' names both a side and a variable" in problems[0].message
