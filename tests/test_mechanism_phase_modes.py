@@ -82,3 +82,8 @@ def test_the_sequence_aid_says_how_units_move(game):
     assert words["red_rail"] == "Move units by Rail movement only"
     assert words["red_armor"] == "Move units by ordinary movement: only Red armor units"
     assert words["red_move"] == "Move units"
+
+
+def test_a_phase_with_no_way_of_moving_is_refused(tmp_path):
+    problems, _ = bad(tmp_path, "kind = movement  modes = [rail] }", "kind = movement  modes = [] }")
+    assert [p.code for p in problems] == ["empty"]
