@@ -93,3 +93,13 @@ def test_a_misspelt_step_effect_has_a_did_you_mean(tmp_path):
     path.write_text(text)
     problems = check_file(str(path)).diagnostics
     assert [p.code for p in problems] == ["unknown-effect"] and "restore_step" in (problems[0].hint or "")
+
+
+def test_the_greedy_player_plans_a_restored_step_as_one_order(game):
+    from rulec.players.greedy import placement_plans
+
+    state = new_game(game)
+    to_turn_2_replacements(state)
+    plans = placement_plans(state, state.legal_actions())
+    assert [Action.place("b_cadre")] in plans  # flipped back at once, no hex to choose
+    assert all(len(p) == 2 and p[1].hex is not None for p in plans if p[0] == Action.place("b_gone"))
