@@ -130,3 +130,20 @@ def test_a_variable_named_like_another_id_is_a_warning(tmp_path):
                       "variable alarm        { name = \"Alarm raised\"  initial = false }\nvariable red { initial = 0 }")
     assert [(p.code, p.severity) for p in problems] == [("ambiguous-name", "warning")]
     assert "'red' names both a side and a variable" in problems[0].message
+
+
+def test_a_saved_game_loads_with_its_variables(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    save = tmp_path / "save.json"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+
+    def play(*args: str, orders: str) -> str:
+        return subprocess.run([sys.executable, "-m", "rulec", "play", *args, "--no-color"], input=orders, text=True,
+                              capture_output=True, env=env, timeout=120).stdout
+
+    play(str(GAMES / "game_variables.rulec"), "--save", str(save), orders="move r1 0402\nend\nend\nquit\n")
+    shown = [line for line in play("--load", str(save), orders="quit\n").splitlines() if line.startswith("==")]
+    assert shown and "First at the bridge: 1 | Alarm raised: yes" in shown[0]
