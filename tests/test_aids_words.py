@@ -51,7 +51,7 @@ GAME_NAMES = {"red": "Red", "blue": "Blue", "us": "American", "germany": "German
 ADJECTIVES = {"us": "American", "red": "Red", "blue": "Blue"}
 SAMPLE = {"flag": "elite", "hex": "0807", "hexes": "hexes(zone = east_bank)", "marker": "pinned", "number": "turn",
           "phase": "red_move", "phase kind": "combat", "scope": "this_turn", "side": "red", "terrain": "city",
-          "trace": "supply", "unit": "unit", "units": "units(side = us)", "hexside type": "river"}
+          "trace": "supply", "unit": "unit", "units": "units(side = us)", "hexside type": "river", "option": "night"}
 
 
 def game_words(source: str) -> str:

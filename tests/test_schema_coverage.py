@@ -108,6 +108,8 @@ SHARED_NAMES_READ: frozenset[tuple[str, str]] = frozenset({
     ("HookEffect", "kind"), ("HookEffect", "side"), ("HookEffect", "amount"), ("HookEffect", "units"), ("Game", "units"),
     ("Phase", "placement"), ("Arrival", "placement"), ("Placement", "hexes"), ("Placement", "cost"),
     ("Scenario", "turns"), ("GameInfo", "turns"), ("Scenario", "vp"), ("Scenario", "options"), ("Game", "options"),
+    ("Unit", "steps_lost"), ("Placement", "steps_lost"),  # [engine/setup.py set_up, engine/placement.py place]
+    ("Game", "modes"), ("Phase", "modes"),  # [engine/legal_moves.py moves_by_mode, search_moves]
     ("HookEffect", "marker"), ("Effect", "marker"),  # [engine/procedures.py _change_markers, engine/effects.py]
     ("Unit", "setup"), ("Option", "setup"), ("Scenario", "setup"),  # [engine/setup.py, engine/scenarios.py units_for]
     ("Option", "arrivals"), ("Scenario", "arrivals"),  # [engine/scenarios.py units_for]
@@ -167,6 +169,7 @@ BLOCKS: dict[str, type] = {
     "game.schema.json#/$defs/trace": m.Trace,
     "game.schema.json#/$defs/modifier": m.Modifier,
     "game.schema.json#/$defs/marker": m.Marker,
+    "game.schema.json#/$defs/variable": m.Variable,
     "game.schema.json#/$defs/sequence/properties/phase/additionalProperties/properties/on": m.Hook,
     "game.schema.json#/$defs/sequence/properties/on": m.Hook,
     "game.schema.json#/$defs/sequence/properties/phase/additionalProperties/properties/placement": m.Placement,
@@ -203,6 +206,7 @@ WRITTEN_AS: dict[tuple[str, str], tuple[str, str]] = {
     ("Game", "award"): ("Game", "awards"),
     ("Game", "option"): ("Game", "options"),
     ("Game", "marker"): ("Game", "markers"),
+    ("Game", "variable"): ("Game", "variables"),
     ("Game", "mode"): ("Game", "modes"),
     ("Game", "phase"): ("Game", "sequence"),
     ("MapDef", "columns"): ("HexGrid", "columns"),

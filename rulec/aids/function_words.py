@@ -46,6 +46,7 @@ FUNCTION_WORDS: dict[str, dict[int, str]] = {
     "traced_without": {3: "{1} could trace {0} if {2} were gone"},
     "supplied": {1: "{0} is supplied"},
     "vp": {1: "{0}'s VP"},
+    "option": {1: "the {0} option is chosen"},
     "count": {1: "the number of {0}"},
     "min": {-1: "the least of {args}"},  # -1: any number of arguments
     "max": {-1: "the greatest of {args}"},
@@ -76,6 +77,7 @@ NAME_WORDS = {
     "this_turn": "this turn", "previous_player_turn": "in the previous player-turn",
     "previous_turn": "in the previous turn", "hex": "the hex", "friendly": "the side tracing",
     "from_hex": "the hex the path leaves",
+    "edge": "the edge the unit leaves by",
     "attacking": "the unit is attacking", "defending": "the unit is defending", "attackers": "the attacking units",
     "defenders": "the defending units", "attacker_hexes": "the attackers' hexes",
     "defender_hexes": "the hexes attacked",

@@ -22,6 +22,8 @@ def game_wording(game: Game) -> tuple:
     table.update({t.id: t.name.lower() for t in game.unit_types.values()})
     table.update({m.id: m.name.lower() for m in game.markers.values()})
     table.update({t: humanize(t).lower() for t in game.traces})
+    table.update({v.id: v.name.lower() if v.name != v.id else humanize(v.id).lower() for v in game.variables.values()})
+    table.update({o.id: o.name if o.name != o.id else humanize(o.id).lower() for o in game.options.values()})
     table.update({p.id: humanize(p.name) if p.name == p.id else p.name for p in game.sequence})
     if game.map is not None:
         table.update({zone: humanize(zone) for zone in game.map.zones})

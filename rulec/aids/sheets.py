@@ -47,8 +47,13 @@ def setup_only(phase: Phase) -> bool:
 
 
 def _what_happens(game: Game, phase: Phase, scoring: tuple[str, ...], last: bool) -> str:
+    ways = ""
+    if phase.modes is not None:  # a phase of some movement modes only (rail movement)
+        ways = " by " + " or ".join(game.modes[w].name if w in game.modes else "ordinary movement" for w in phase.modes)
     if phase.movers is not None:
-        return f"Move units: only {say(game, phase.movers)}"
+        return f"Move units{ways}: only {say(game, phase.movers)}"
+    if ways:
+        return f"Move units{ways} only"
     if phase.attackers is not None:
         return f"Attack adjacent enemy units: only {say(game, phase.attackers)} attack"
     if phase.kind != "automatic":

@@ -95,6 +95,8 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
         hooks = self.game_hooks(compiler)
         options = self.options(sides, units, game_map)
         markers = self.markers(compiler)
+        variables = {vid: m.Variable(id=vid, name=str(body.get("name", vid)), initial=body.get("initial", 0))
+                     for vid, body in self.get(("variable",), {}).items() if isinstance(body, dict)}
         scenarios = self.scenarios(sides, units, sequence, options, info.turns if info else 0, game_map, objectives)
         if info.scenario is not None and self.reference(info.scenario, scenarios, "scenario", ("game", info.id, "scenario")) is None:
             info = dataclasses.replace(info, scenario=None)
@@ -124,6 +126,7 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
             traces=self.traces(sides, game_map, compiler),
             modifiers=self.modifiers(options, compiler),
             markers=markers,
+            variables=variables,
             source=self.doc.file,
             rule_refs={key: str(ref) for key, ref in self.get(("rule_refs",), {}).items()},
             rule_texts={case: str(text) for case, text in self.get(("rule_texts",), {}).items()},
@@ -220,8 +223,14 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
                            hint="give it 'setup = HEX' or 'arrives = { turn = N, area = ZONE }'")
             elif "setup" in body and "arrives" in body:
                 self.error("setup-and-arrival", f"unit '{uid}' has both a set-up hex and an arrival", path + ("arrives",), key=True)
+            lost = body.get("steps_lost", 0)
+            reduced = self.reduced_sides(path, unit_types)
+            if isinstance(lost, int) and lost > len(reduced):
+                self.error("out-of-range", f"unit '{uid}' has {len(reduced)} reduced side(s), so it cannot start with "
+                           f"{lost} step(s) lost", path + ("steps_lost",),
+                           hint=f"steps_lost is at most {len(reduced)}: a unit with no step left is eliminated")
             result[uid] = self.record(m.Unit, path, built=("variant",), id=uid, setup=setup, arrives=arrives, placed=placed,
-                                      variants=self.variants(path), reduced=self.reduced_sides(path, unit_types),
+                                      variants=self.variants(path), reduced=reduced,
                                       flags=tuple(body.get("flags", ())), division=str(body.get("division", "")),
                                       designation=str(body.get("designation", uid)),
                                       **({"size": str(body["size"])} if "size" in body else {}))
@@ -279,7 +288,11 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
                   kinds.TERRAIN: frozenset(terrain), kinds.PHASE: frozenset(p.id for p in sequence if p is not None),
                   kinds.TRACE: frozenset(self.get(("trace",), {})),
                   kinds.MARKER: frozenset(self.marker_ids()),
-                  kinds.HEXSIDE_TYPE: frozenset(self.get(("hexside",), {}))}
+                  kinds.HEXSIDE_TYPE: frozenset(self.get(("hexside",), {})),
+                  kinds.OPTION: frozenset(self.get(("option",), {})),
+                  kinds.VARIABLE: frozenset(self.get(("variable",), {})),
+                  kinds.FLAG_VARIABLES: frozenset(v for v, body in self.get(("variable",), {}).items()
+                                                  if isinstance(body, dict) and isinstance(body.get("initial"), bool))}
         if game_map:
             result[kinds.HEX] = frozenset(game_map.hexes)
         return result

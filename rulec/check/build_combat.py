@@ -69,14 +69,31 @@ class CombatSections:
                 if marker is None:
                     return None
                 values["marker"] = marker
+            elif name in ("lose", "lose_steps") and arg[0] == "call" and arg[1] in LOST_AMOUNTS:
+                lost_by = self.lost_amount(arg, name, path)  # what the other side lost in this result
+                if lost_by is None:
+                    return None
+                values["lost_by"], values["lost_in"] = lost_by, LOST_AMOUNTS[arg[1]]
             else:
                 amount = arg[1] if arg[0] == "const" else None
                 if not isinstance(amount, int) or isinstance(amount, bool) or amount < 1:
-                    self.error("effect-argument", f"the {param} of '{name}' must be a whole number, 1 or more, "
-                               f"not {unparse(arg)}", path)
+                    computed = " or lost(attacker|defender), steps_lost(attacker|defender)" if name in ("lose", "lose_steps") else ""
+                    self.error("effect-argument", f"the {param} of '{name}' must be a whole number, 1 or more{computed}, "
+                               f"not {unparse(arg)}", path,
+                               did_you_mean(arg[1], list(LOST_AMOUNTS)) if arg[0] == "call" and computed else None)
                     return None
                 values["amount"] = amount
         return m.Effect(name, **values)
+
+    def lost_amount(self, arg: list, effect: str, path: Path) -> str | None:
+        """`lost(defender)` or `steps_lost(attacker)` as the amount of lose or lose_steps: the side it reads."""
+        _, function, inner, keywords = arg
+        who = inner[0][1] if len(inner) == 1 and inner[0][0] in ("name", "const") else None
+        if keywords or who not in WHO:
+            self.error("effect-argument", f"'{function}' in '{effect}' reads what attacker or defender lost, "
+                       f"not {unparse(arg)}", path, f"write {effect}(attacker, {function}(defender))")
+            return None
+        return who
 
     def tables(self, results: dict) -> dict[str, m.CombatTable]:
         tables = {}
@@ -158,9 +175,10 @@ class CombatSections:
         policies = self.combat_duties(body, compiler)  # may_attack, must_attack, must_be_attacked (build_units.py)
         if isinstance(body.get("retreat"), dict):
             policies["retreat"] = self.retreat_policy(body["retreat"], compiler)
-        if "share_fate" in body and compiler is not None:
-            policies["share_fate"] = self.expression(body["share_fate"], ("combat", "share_fate"),
-                                                     compiler.inside(IN_BATTLE, about_unit=True), kinds.BOOL)
+        for name in ("share_fate", "spared"):  # conditions about a unit and the battle
+            if name in body and compiler is not None:
+                policies[name] = self.expression(body[name], ("combat", name), compiler.inside(IN_BATTLE, about_unit=True),
+                                                 kinds.BOOL)
         if isinstance(body.get("advance"), dict):
             policies["advance"] = self.record(m.AdvancePolicy, ("combat", "advance"), **tuples_of(body["advance"], "into"))
         rules = self.record(m.CombatRules, ("combat",), **policies)
@@ -201,6 +219,12 @@ class CombatSections:
                 conditions["may_not_enter"] = ()
         if "may_end" in body:
             conditions["may_end"] = self.expression(body["may_end"], path + ("may_end",), about, kinds.BOOL)
+        if "displace" in body:
+            conditions["displace"] = self.expression(body["displace"], path + ("displace",), about, kinds.BOOL)
+            if "occupied" not in body.get("may_not_enter", () if "may_enter" in body else ("occupied",)):
+                self.error("field-alone", "the retreat gives 'displace' but may enter occupied hexes anyway, so nobody "
+                           "would be pushed aside", path + ("displace",), key=True,
+                           hint="list occupied in may_not_enter, or leave displace out")
         prefer = []
         for i, item in enumerate(body.get("prefer", ()) if isinstance(body.get("prefer"), list) else ()):
             found = self.preference(item, path + ("prefer", i), about)
@@ -244,13 +268,15 @@ PREFERENCE_NAMES = {
 
 # The effects a result may list (model.Effect), how each is written, and its parameters.
 EFFECT_FORMS = {"eliminate": "eliminate(attacker|defender)", "retreat": "retreat(attacker|defender, hexes)",
-                "exchange": "exchange", "lose": "lose(attacker|defender, strength)",
-                "lose_steps": "lose_steps(attacker|defender, steps)", "advance": "advance([attacker|defender,] count)",
+                "exchange": "exchange", "lose": "lose(attacker|defender, strength or lost(...) or steps_lost(...))",
+                "lose_steps": "lose_steps(attacker|defender, steps or lost(...) or steps_lost(...))", "advance": "advance([attacker|defender,] count)",
                 "mark": "mark(attacker|defender, marker)", "unmark": "unmark(attacker|defender, marker)"}
 EFFECT_PARAMETERS = {"eliminate": ("who",), "retreat": ("who", "hexes"), "exchange": (), "lose": ("who", "strength"),
                      "lose_steps": ("who", "steps"), "advance": ("count",), "mark": ("who", "marker"),
                      "unmark": ("who", "marker")}
 WHO = ("attacker", "defender")
+# What a side of the battle has lost so far in the result, as the amount of lose or lose_steps: in strength, in steps.
+LOST_AMOUNTS = {"lost": "strength", "steps_lost": "steps"}
 
 
 def _bound(end: int | tuple[int, int]) -> float:

@@ -13,7 +13,7 @@ from typing import Any
 
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler
-from rulec.compile.functions import IN_MOVE
+from rulec.compile.functions import IN_EXIT, IN_MOVE
 from rulec.runtime import model as m
 
 # Cost fields that may hold an expression, per block: (field, is it a table per unit type).
@@ -120,6 +120,12 @@ class MovementSections:
             if name in body:
                 extra[name] = self.expression(body[name], ("movement", name), compiler.inside(IN_MOVE, about_unit=True),
                                               kinds.BOOL)
+        if "may_exit" in body:  # about the unit and `edge`, the edge it would leave by
+            extra["may_exit"] = self.expression(body["may_exit"], ("movement", "may_exit"),
+                                                compiler.inside(IN_EXIT, about_unit=True), kinds.BOOL)
+            if not body.get("exit_map", False):
+                self.error("field-alone", "movement gives 'may_exit' without 'exit_map = true', so no unit leaves the map "
+                           "and it would do nothing", ("movement", "may_exit"), key=True, hint="add exit_map = true")
         tracked = {"control_of": control_of, "first_holder": first_holder}  # built by build_scenarios.py
         return self.record(m.MovementRules, ("movement",), built=tuple(tracked), **tracked, **extra)
 

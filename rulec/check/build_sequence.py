@@ -29,9 +29,12 @@ GAME_EVENTS = ("unit_eliminated", "unit_exited", "battle_resolved", "game_end")
 UNIT_EVENTS = frozenset({"unit_eliminated", "unit_exited"})  # their expressions are about the unit
 # Hook effects and the kinds of their arguments.
 HOOK_EFFECTS = {"score": (kinds.SIDE, kinds.NUMBER), "eliminate": (kinds.UNITS,), "mark": (kinds.UNITS, kinds.MARKER),
-                "unmark": (kinds.UNITS, kinds.MARKER)}
+                "unmark": (kinds.UNITS, kinds.MARKER), "set": (kinds.VARIABLE, None), "add": (kinds.VARIABLE, kinds.NUMBER),
+                "lose_step": (kinds.UNITS,), "restore_step": (kinds.UNITS,)}
 HOOK_FORMS = {"score": "score(SIDE, AMOUNT)", "eliminate": "eliminate(UNITS)", "mark": "mark(UNITS, MARKER)",
-              "unmark": "unmark(UNITS, MARKER)"}
+              "unmark": "unmark(UNITS, MARKER)", "set": "set(VARIABLE, VALUE)", "add": "add(VARIABLE, AMOUNT)",
+              "lose_step": "lose_step(UNITS)", "restore_step": "restore_step(UNITS)"}
+PHASE_FIELDS = ["name", "side", "kind", "when", "movers", "modes", "attackers", "on", "placement"]
 BATTLE_EVENTS = frozenset({"battle_resolved"})  # their expressions see the battle: attackers, defender_hexes...
 
 
@@ -44,9 +47,9 @@ class SequenceSections:
         kind = KIND_ALIASES.get(body.get("kind"), body.get("kind"))
         plain_fields = {k: v for k, v in body.items() if k in ("name", "side")}
         for key in body:
-            if key not in ("name", "side", "kind", "when", "movers", "attackers", "on", "placement"):
-                self.error("unknown-field", f"'{key}' is not a field of phase", path + (key,),
-                           did_you_mean(key, ["name", "side", "kind", "when", "movers", "attackers", "on", "placement"]), key=True)
+            if key not in PHASE_FIELDS:
+                self.error("unknown-field", f"'{key}' is not a field of phase", path + (key,), did_you_mean(key, PHASE_FIELDS),
+                           key=True)
         return m.Phase(id=pid, name=plain_fields.get("name", pid), kind=kind, side=plain_fields.get("side"))
 
     def procedures(self, sequence: tuple[m.Phase, ...], compiler: ExpressionCompiler) -> tuple[m.Phase, ...]:
@@ -65,6 +68,8 @@ class SequenceSections:
                         self.error("phase-field-kind", f"'{key}' belongs to a {wanted} phase, not a {phase.kind} phase",
                                    path + (key,), key=True)
                     fields[key] = self.expression(body[key], path + (key,), compiler, kinds.UNITS)
+            if "modes" in body:
+                fields["modes"] = self.phase_modes(phase, body["modes"], path + ("modes",))
             hooks = []
             for event, hook in (body.get("on") or {}).items():
                 if event not in HOOK_EVENTS or not isinstance(hook, dict):
@@ -86,6 +91,15 @@ class SequenceSections:
                            path + ("placement",), key=True)
             result.append(replace(phase, **fields))
         return tuple(result)
+
+    def phase_modes(self, phase: m.Phase, written: Any, path: Path) -> tuple[str, ...]:
+        """A movement phase's `modes`: movement modes by id, and `ordinary` for an ordinary move."""
+        if phase.kind != "movement":
+            self.error("phase-field-kind", f"'modes' belongs to a movement phase, not a {phase.kind} phase", path, key=True)
+        known = [*self.get(("mode",), {}), m.ORDINARY]
+        found = tuple(mode for i, mode in enumerate(written if isinstance(written, list) else [])
+                      if self.reference(mode, known, "mode", path + (i,)))
+        return tuple(dict.fromkeys(found))
 
     def game_hooks(self, compiler: ExpressionCompiler) -> tuple[m.Hook, ...]:
         """The whole game's hooks: sequence { on unit_eliminated { effects = [...] } }."""
@@ -124,8 +138,26 @@ class SequenceSections:
             return m.HookEffect("score", side=side, amount=amount) if amount else None
         if name in ("mark", "unmark"):
             return self.marking_effect(name, args, path, compiler)
+        if name in ("set", "add"):
+            return self.variable_effect(name, args, path, compiler)
         units = self.expression({"tree": args[0]}, path, compiler, kinds.UNITS)
-        return m.HookEffect("eliminate", units=units) if units else None
+        return m.HookEffect(name, units=units) if units else None
+
+    def variable_effect(self, name: str, args: list, path: Path, compiler: ExpressionCompiler) -> m.HookEffect | None:
+        """set(VARIABLE, VALUE): a value of the variable's kind (a number, or a condition for a flag);
+        add(VARIABLE, AMOUNT): a number added to a number variable."""
+        variables = self.get(("variable",), {})
+        written = args[0][1] if args[0][0] == "name" else unparse(args[0])
+        variable = self.reference(written, variables, "variable", path)
+        if variable is None:
+            return None
+        is_flag = isinstance(variables[variable].get("initial") if isinstance(variables[variable], dict) else None, bool)
+        if name == "add" and is_flag:
+            self.error("wrong-kind", f"variable '{variable}' is a flag (true or false): add() takes a number variable",
+                       path, f"write set({variable}, not {variable})")
+            return None
+        amount = self.expression({"tree": args[1]}, path, compiler, kinds.BOOL if is_flag else kinds.NUMBER)
+        return m.HookEffect(name, variable=variable, amount=amount) if amount else None
 
     def marking_effect(self, name: str, args: list, path: Path, compiler: ExpressionCompiler) -> m.HookEffect | None:
         """mark(UNITS, MARKER) or unmark(UNITS, MARKER); HEXES instead of UNITS for a marker put on hexes."""
@@ -149,7 +181,18 @@ class SequenceSections:
         return m.HookEffect(name, units=targets, marker=marker) if targets else None
 
     def placement(self, body: dict, path: Path, compiler: ExpressionCompiler) -> m.Placement | None:
-        pool = self.expression(body.get("pool"), path + ("pool",), compiler, kinds.UNITS)
+        tiers: tuple[m.Expr, ...] = ()
+        written = body.get("pool")
+        if isinstance(written, list):  # sets in order: the pool is their union, placed earlier sets first
+            built = [self.expression(item, path + ("pool", i), compiler, kinds.UNITS) for i, item in enumerate(written)]
+            if None in built or not built:
+                return None
+            tiers = tuple(e for e in built if e is not None)
+            union = written[0]["tree"] if isinstance(written[0], dict) else ["name", written[0]]
+            for item in written[1:]:
+                union = ["op", "+", union, item["tree"] if isinstance(item, dict) else ["name", item]]
+            written = {"tree": union}
+        pool = self.expression(written, path + ("pool",), compiler, kinds.UNITS)
         hexes_value = body.get("hexes")
         if isinstance(hexes_value, str):  # a zone's name: its hexes
             hexes_value = {"tree": ["call", "hexes", [], {"zone": ["name", hexes_value]}]}
@@ -163,7 +206,10 @@ class SequenceSections:
             cost = self.expression(body["cost"], path + ("cost",), compiler.for_unit(True), kinds.NUMBER)
         if pool is None or hexes is None:
             return None
-        return m.Placement(pool=pool, hexes=hexes, points=points, cost=cost, all=bool(body.get("all", False)))
+        steps_lost = (self.expression(body["steps_lost"], path + ("steps_lost",), compiler.for_unit(True), kinds.NUMBER)
+                      if "steps_lost" in body else None)
+        return m.Placement(pool=pool, hexes=hexes, points=points, cost=cost, all=bool(body.get("all", False)), tiers=tiers,
+                           steps_lost=steps_lost, restore=bool(body.get("restore", False)))
 
     # ------------------------------------------------------------ options, scenarios
     def exclusions(self, body: dict, path: Path) -> tuple[str, ...]:

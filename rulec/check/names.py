@@ -49,7 +49,7 @@ def check_names(document: Document) -> list[Diagnostic]:
 
 def _game_names(data: dict[str, Any]) -> Iterator[tuple[str, str, tuple]]:
     """(kind, name, path) of every id the file declares: the labels of top-level blocks, zones, edges and flags."""
-    kinds = {"side": "side", "unit": "unit", "terrain": "terrain"}
+    kinds = {"side": "side", "unit": "unit", "terrain": "terrain", "variable": "variable"}
     for section, blocks in data.items():
         if isinstance(blocks, dict) and section not in ("game", "map"):
             for name, body in blocks.items():

@@ -248,6 +248,8 @@ def _names(game: Game, report: _Reporter) -> None:
     if game.map is not None:
         for zone in game.map.zones:
             owners[zone].append(("zone", ("map", "zones", zone)))
+    for variable in game.variables:  # its bare name is its value: a game id of the same name would be read as it
+        owners[variable].append(("variable", ("variable", variable)))
     for name, uses in sorted(owners.items()):
         kinds = Counter(kind for kind, _ in uses)
         if len(kinds) > 1:

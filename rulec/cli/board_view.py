@@ -247,7 +247,8 @@ class GameScreen:
         info = self.game.info
         phase = state.phase
         vp = ", ".join(f"{self.game.sides[s].name} {v}" for s, v in state.vp.items())
-        return f"== {info.turn_label(state.turn)} (turn {state.turn} of {info.turns}) | {phase.name} | VP: {vp} =="
+        variables = "".join(f" | {self.game.variables[v].name}: {_shown(value)}" for v, value in state.variables.items())
+        return f"== {info.turn_label(state.turn)} (turn {state.turn} of {info.turns}) | {phase.name} | VP: {vp}{variables} =="
 
     def show_position(self, state: Any, legend: bool = False) -> None:
         """The turn, phase and VP, then the map; the legend the first time (or when asked)."""
@@ -595,3 +596,8 @@ def _marked(state: Any, unit_id: str) -> str:
 def _marked_hexes(state: Any) -> list[str]:
     table = getattr(getattr(state, "markers", None), "hexes", {})
     return [f"{h} {', '.join(state.game.markers[m].name for m in table[h])}" for h in sorted(table)]
+
+
+def _shown(value: object) -> str:
+    """A game variable's value as the status line shows it: yes or no for a flag."""
+    return ("yes" if value else "no") if isinstance(value, bool) else str(value)

@@ -35,7 +35,8 @@ RETURN_TYPES = {"amount": "int", "only": "bool", "when": "bool", "move": "int", 
                 "cost": "float", "eligible": "bool", "through": "bool", "through_static": "bool", "lost_when": "bool",
                 "expires": "bool", "reinforcement_delay": "bool", "counts": "bool",
                 "may_end_move": "bool", "entry_blocked": "bool", "into_zoc": "bool",
-                "may_enter": "bool", "may_end": "bool", "share_fate": "bool", "across": "bool", "across_static": "bool"}
+                "may_enter": "bool", "may_end": "bool", "share_fate": "bool", "across": "bool", "across_static": "bool",
+                "spared": "bool", "may_exit": "bool", "displace": "bool", "steps_lost": "int"}
 # What each expression's `ctx` is, by the class the expression belongs to: the engine's EvalContext for
 # awards and victory conditions, the unit counts of an army (rulec.battle.army.ArmyCounts) for battle army states.
 CONTEXT_TYPES = {"Award": "EvalContext", "VictoryLevel": "EvalContext", "SuddenDeath": "EvalContext",

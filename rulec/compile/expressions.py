@@ -23,7 +23,7 @@ from rulec.compile import kinds as k
 from rulec.compile.functions import (ABOUT_MARKER, ABOUT_UNIT, AGGREGATES, CONTEXT_NAMES, FILTERS, FUNCTIONS, IN_BATTLE,
                                      IN_HEX, IN_MOVE, IN_TRACE, IN_UNIT_MODIFIER, LATE_KINDS, NAMES, POSITION, STATIC,
                                      UNIT_ATTRIBUTES, Function, known_functions)
-from rulec.compile.functions import IN_STEP
+from rulec.compile.functions import IN_EXIT, IN_STEP
 from rulec.diagnostics import did_you_mean
 from rulec.language.limits import MAX_QUANTIFIER_WORK
 from rulec.language.parse import unparse
@@ -34,8 +34,9 @@ _ORDER = {"<", "<=", ">", ">="}
 _EQUALITY = {"==", "!="}
 # Kinds of game ids, in the order a name that is several things is first read as.
 _ID_KINDS = (k.SIDE, k.UNIT, k.HEX, k.ZONE, k.EDGE, k.TERRAIN, k.UNIT_TYPE, k.FLAG, k.PHASE, k.TRACE, k.MARKER,
-             k.HEXSIDE_TYPE)
-_DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER, IN_HEX, IN_MOVE, IN_STEP)
+             k.HEXSIDE_TYPE, k.OPTION)
+_DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER, IN_HEX, IN_MOVE, IN_STEP,
+          IN_EXIT)
 # Where names of a field's own context exist, for the message when they are used elsewhere.
 _CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'",
                   IN_BATTLE: "in a battle modifier's 'when', combat's 'may_join' and 'on battle_resolved' hooks",
@@ -43,7 +44,8 @@ _CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'",
                   IN_HEX: "in a trace's 'through' and 'lost_when', a retreat's 'prefer', 'may_enter' and 'may_end', "
                           "movement's 'may_end_move' and 'entry_blocked', and leave_zoc's 'into_zoc'",
                   IN_MOVE: "in movement's 'may_end_move', 'entry_blocked' and leave_zoc's 'into_zoc'",
-                  IN_STEP: "in a trace's 'across', a condition on each step of the path"}
+                  IN_STEP: "in a trace's 'across', a condition on each step of the path",
+                  IN_EXIT: "in movement's 'may_exit'"}
 # What to write instead, for the names of a context whose mistake has a usual fix.
 _CONTEXT_HINT = {IN_STEP: "a condition on a hexside crossed (a river, a ridge) goes in the trace's "
                           "'across = ...', where from_hex is the hex a step leaves and hex the hex it enters: "
@@ -205,6 +207,10 @@ class ExpressionCompiler:
             builtin = CONTEXT_NAMES.get(context, {}).get(name, builtin)
         if builtin is not None and builtin.kind not in LATE_KINDS:
             readings.append(Typed(builtin.python, builtin.kind, frozenset({builtin.depends})))
+        if name in self.names_by_kind.get(k.VARIABLE, ()):  # a game variable: its value, or (for set/add) itself
+            value_kind = k.BOOL if name in self.names_by_kind.get(k.FLAG_VARIABLES, ()) else k.NUMBER
+            readings.append(Typed(f"ctx.variable({name!r})", value_kind, frozenset({POSITION})))
+            readings.append(Typed(repr(name), k.VARIABLE))
         for kind in _ID_KINDS:
             if name in self.names_by_kind.get(kind, ()):
                 if kind == k.UNIT:
@@ -260,6 +266,18 @@ class ExpressionCompiler:
     # ------------------------------------------------------------ operators
     def operator(self, tree: list, scope: dict[str, str]) -> Typed:
         op, left_tree, right_tree = tree[1], tree[2], tree[3]
+        if op in ("+", "-"):  # on two sets of one kind: their union (members of the left first), or the difference
+            left = self.compile(left_tree, scope, (k.NUMBER, k.UNITS, k.HEXES))
+            if left.kind in k.ELEMENT:
+                right = self.compile(right_tree, scope, (left.kind,))
+                if right.kind != left.kind:
+                    raise ExpressionError("wrong-kind", f"'{op}' combines two sets of one kind: {left.kind} {op} "
+                                          f"{k.article(right.kind)} ({unparse(tree)})",
+                                          "units and hexes do not mix: select(u in units() where u.hex in HEXES) "
+                                          "gives the units standing in a set of hexes" if right.kind in k.ELEMENT
+                                          else "count(...) gives a set's size as a number", node=right_tree)
+                method = "union" if op == "+" else "without"
+                return Typed(f"ctx.{method}({left.python}, {right.python})", left.kind, _uses(left, right))
         if op in _ARITHMETIC or op in _ORDER:
             left = self.expect(left_tree, scope, k.NUMBER, f"'{op}'")
             right = self.expect(right_tree, scope, k.NUMBER, f"'{op}'")
@@ -517,7 +535,9 @@ def compiler_for(game: Game, about_unit: bool = False) -> ExpressionCompiler:
              k.FLAG: frozenset(f for u in game.units.values() for f in u.flags),
              k.ZONE: frozenset(gmap.zones if gmap else ()), k.EDGE: frozenset(gmap.edges if gmap else ()),
              k.HEX: frozenset(gmap.hexes if gmap else ()), k.TRACE: frozenset(game.traces),
-             k.MARKER: frozenset(game.markers)}
+             k.MARKER: frozenset(game.markers), k.OPTION: frozenset(game.options),
+             k.VARIABLE: frozenset(game.variables),
+             k.FLAG_VARIABLES: frozenset(v for v, var in game.variables.items() if isinstance(var.initial, bool))}
     objectives = frozenset(h for a in game.awards if a.trigger.kind == "holds" for h in a.trigger.hexes)
     objectives |= frozenset(game.movement.control_of)
     return ExpressionCompiler(frozenset(), names, about_unit, objectives)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from rulec.compile.kinds import (AREA, BOOL, EDGE, FLAG, HEX, HEXES, HEXSIDE_TYPE, MARKER, NUMBER, PHASE, PHASE_KIND,
-                                 SCOPE, SIDE, STATUS, TERRAIN, TEXT, TRACE, UNIT, UNIT_TYPE, UNITS, ZONE)
+from rulec.compile.kinds import (AREA, BOOL, EDGE, FLAG, HEX, HEXES, HEXSIDE_TYPE, MARKER, NUMBER, OPTION, PHASE,
+                                 PHASE_KIND, SCOPE, SIDE, STATUS, TERRAIN, TEXT, TRACE, UNIT, UNIT_TYPE, UNITS, ZONE)
 
 STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER = "static", "position", "unit", "marker"
 # Names that exist only where their field gives them a value: the hex a trace enters and the side tracing
@@ -28,6 +28,7 @@ IN_UNIT_MODIFIER = "unit modifier"  # whether the unit is fighting, and on which
 IN_MOVE = "move"  # a move's own condition (movement { may_end_move }): the hex the move ends in
 IN_HEX = "hex"  # the hex being considered: a trace's hex, a hex of a retreat path (retreat { prefer may_enter may_end })
 IN_STEP = "step"  # a step between two hexes: a trace's `across`, where `from_hex` is the hex the step leaves
+IN_EXIT = "exit"  # a unit leaving the map (movement { may_exit }): `edge` is the map edge it would leave by
 
 
 @dataclass(frozen=True)
@@ -127,6 +128,10 @@ NAMES.update({n.name: n for n in (
     # In a trace's `across` only: each step of the path leaves `from_hex` for `hex`.
     Name("from_hex", HEX, "ctx.from_hex", "in a trace's `across`: the hex the step leaves (`hex` is the hex it enters)",
          IN_STEP),
+)})
+# In movement's `may_exit`: the map edge a unit would leave by.
+NAMES.update({n.name: n for n in (
+    Name("edge", EDGE, "ctx.edge", "in movement's `may_exit`: the map edge the unit would leave by", IN_EXIT),
 )})
 # In a unit modifier's `when`: what the unit's strength is being worked out for.
 NAMES.update({n.name: n for n in (
@@ -258,6 +263,8 @@ _add(
              "short for traced(supply, UNIT): needs a trace named supply"),
     # state
     Function("vp", (SIDE,), NUMBER, "ctx.vp({0})", "a side's victory points so far"),
+    # Fixed for the whole game once it is set up, but not by the game file: chosen by the players.
+    Function("option", (OPTION,), BOOL, "ctx.option({0})", "whether an option of the game was chosen for this game"),
     # sets and numbers
     Function("count", (UNITS,), NUMBER, "len({0})", "how many units"),
     Function("count", (HEXES,), NUMBER, "len({0})", "how many hexes", depends=STATIC),

@@ -27,12 +27,17 @@ MARKER = "marker"  # a marker of the game (marker blocks)
 HEXSIDE_TYPE = "hexside type"  # a hexside feature of the game (hexside blocks: river, road)
 PHASE_KIND = "phase kind"  # movement, combat, victory_points, end_of_turn
 SCOPE = "scope"  # a stretch of play history queries ask about (this_player_turn, previous(combat))
+VARIABLE = "variable"  # a game variable (variable blocks), by its name: the first argument of set() and add()
+# Not a kind: the key under which the names_by_kind of a compiler lists the variables that are flags (true/false);
+# the others are numbers. A variable's name read in an expression is its value, of that kind.
+FLAG_VARIABLES = "variables that are flags"
+OPTION = "option"  # an option of the game (option blocks), by its name: option(night_rules)
 # A parameter that takes the name of a zone or of a map edge (units(zone = ...)).
 AREA = "zone or edge"
 
 # Kinds whose values are ids (texts at run time): a text in quotes compares equal to them.
 ID_KINDS = frozenset({SIDE, HEX, ZONE, EDGE, TERRAIN, UNIT_TYPE, FLAG, PHASE, STATUS, TRACE, MARKER, PHASE_KIND,
-                      HEXSIDE_TYPE})
+                      HEXSIDE_TYPE, OPTION})
 
 # What a set holds: the kind a quantifier's variable takes.
 ELEMENT = {UNITS: UNIT, HEXES: HEX}

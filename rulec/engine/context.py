@@ -91,6 +91,12 @@ class EngineContext(ContextBase):
     def vp(self, side: str) -> int:
         return self._state.vp.get(side, 0)
 
+    def option(self, name: str) -> bool:
+        return name in self._state.options
+
+    def variable(self, name: str) -> int | float | bool:
+        return self._state.variables[name]
+
     # ------------------------------------------------------------ traces
     def enemy_zoc(self, side: str) -> Collection[str]:
         return self._state.enemy_zoc(side)

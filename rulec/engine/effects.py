@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rulec.engine import advances, changes, markers, procedures, retreats, stacking, steps
+from rulec.engine import advances, changes, joining, markers, procedures, retreats, stacking, steps
 from rulec.engine.actions import Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Battle, Effects, Loss
@@ -24,10 +24,25 @@ if TYPE_CHECKING:
     from rulec.engine.state import GameState
 
 
-def units_of(state: "GameState", battle: Battle, who: str | None) -> tuple[str, ...]:
-    """The battle's attackers or defenders still on the map."""
+def units_of(state: "GameState", battle: Battle, who: str | None, spared: frozenset[str] | None = None) -> tuple[str, ...]:
+    """The battle's attackers or defenders still on the map (but those the result passes by)."""
     units = battle.attackers if who == "attacker" else battle.defenders
-    return tuple(u for u in units if state.where[u] == ON_MAP)
+    return tuple(u for u in units if state.where[u] == ON_MAP and not (spared and u in spared))
+
+
+def spared_units(state: "GameState", battle: Battle) -> frozenset[str]:
+    """The attackers and defenders the result passes by (the game's `spared`), asked before its first effect."""
+    condition = state.game.combat.spared if state.game.combat is not None else None
+    if condition is None:
+        return frozenset()
+    context = joining.battle_context(state, battle.side, battle.attackers, battle.attacker_hexes, battle.defenders,
+                                     battle.targets)
+    found = set()
+    for uid in (*battle.attackers, *battle.defenders):
+        context.unit = state.unit(uid)
+        if condition(context):
+            found.add(uid)
+    return frozenset(found)
 
 
 def sharing_fate(state: "GameState", battle: Battle) -> tuple[str, ...]:
@@ -54,7 +69,7 @@ def sharing_fate(state: "GameState", battle: Battle) -> tuple[str, ...]:
 def suffering(state: "GameState", frame: Effects, who: str | None) -> tuple[str, ...]:
     """The units an elimination, a retreat or a marker of `who` strikes: that side's, and for the attacker
     those sharing its fate (found before the result's first effect, while they still stand with it)."""
-    units = units_of(state, frame.battle, who)
+    units = units_of(state, frame.battle, who, frame.spared)
     if who != "attacker" or not frame.sharing:
         return units
     return units + tuple(u for u in frame.sharing if state.where[u] == ON_MAP)
@@ -69,6 +84,21 @@ def marked_targets(state: "GameState", frame: Effects, who: str | None, marker_i
     return suffering(state, frame, who)
 
 
+def standing(state: "GameState", battle: Battle, who: str) -> tuple[int, int]:
+    """The strength and the steps a side of the battle has on the map now."""
+    units = units_of(state, battle, who)
+    return sum(state._units[u].strength for u in units), sum(steps.steps_left(state, u) for u in units)
+
+
+def lost_so_far(state: "GameState", frame: Effects, who: str, unit_of: str) -> int:
+    """What a side of the battle has lost since its result began, in strength or in steps (`lost(defender)`)."""
+    assert frame.before is not None, "measured before the result's first effect"
+    before = frame.before[0 if who == "attacker" else 1]
+    now = standing(state, frame.battle, who)
+    index = 0 if unit_of == "strength" else 1
+    return before[index] - now[index]
+
+
 # ------------------------------------------------------------ the Effects frame
 def effects_settle(state: "GameState", frame: Effects) -> bool:
     """Carry out the next effect (always progress: the frame never waits for a decision itself)."""
@@ -77,7 +107,8 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
         procedures.run_game_hooks(state, "battle_resolved")
         return True
     if frame.sharing is None:
-        frame = replace(frame, sharing=sharing_fate(state, frame.battle))
+        frame = replace(frame, sharing=sharing_fate(state, frame.battle), spared=spared_units(state, frame.battle),
+                        before=(standing(state, frame.battle, "attacker"), standing(state, frame.battle, "defender")))
     effect = frame.effects[0]
     state._stack[-1] = replace(frame, effects=frame.effects[1:])
     battle = frame.battle
@@ -87,18 +118,16 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
     elif effect.kind == "retreat":
         retreats.order_retreats(state, battle, effect.who, effect.amount, suffering(state, frame, effect.who))
     elif effect.kind == "exchange":
-        lost = sum(state._units[u].strength for u in battle.defenders)
-        for uid in units_of(state, battle, "defender"):
+        spared = frame.spared or frozenset()
+        lost = sum(state._units[u].strength for u in battle.defenders if u not in spared)
+        for uid in units_of(state, battle, "defender", spared):
             changes.eliminate(state, uid)
-        state._stack.append(Loss(battle.side, units_of(state, battle, "attacker"), lost))
-    elif effect.kind == "lose":
-        payers = units_of(state, battle, effect.who)
-        if payers:
-            state._stack.append(Loss(state._units[payers[0]].side, payers, effect.amount))
-    elif effect.kind == "lose_steps":
-        payers = units_of(state, battle, effect.who)
-        if payers:
-            state._stack.append(Loss(state._units[payers[0]].side, payers, effect.amount, in_steps=True))
+        state._stack.append(Loss(battle.side, units_of(state, battle, "attacker", spared), lost))
+    elif effect.kind in ("lose", "lose_steps"):
+        payers = units_of(state, battle, effect.who, frame.spared)
+        amount = effect.amount if effect.lost_by is None else lost_so_far(state, frame, effect.lost_by, effect.lost_in)
+        if payers and amount > 0:
+            state._stack.append(Loss(state._units[payers[0]].side, payers, amount, in_steps=effect.kind == "lose_steps"))
     elif effect.kind == "advance":
         advances.offer(state, frame, effect.amount, effect.who or "attacker")
     elif effect.kind in ("mark", "unmark"):

@@ -13,11 +13,12 @@ from rulec.engine import placement
 from rulec.engine.actions import (ADVANCE, ATTACK, CANCEL, DELAY, END, EXIT, LOSE, MOVE, PLACE, REMOVE, RESOLVE, RETREAT,
                                   ROLL,
                                   WITH, Action)
-from rulec.engine import battles, duties, legal_moves, markers, stacking
+from rulec.engine import battles, duties, exits, legal_moves, markers, stacking
 from rulec.engine.decisions import HANDLERS
 from rulec.engine.frames import Moving
 from rulec.engine.movement import reachable
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
+from rulec.runtime.model import ORDINARY
 
 if TYPE_CHECKING:
     from rulec.engine.state import GameState
@@ -71,7 +72,7 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
     if where in (ELIMINATED, UNUSED):
         return f"{name} is not in play", None
     if state.phase.movers is not None and uid not in state._movers:
-        return f"{name} may not move in the {state.phase.name}: only some units move in it", None
+        return f"{name} may not move in the {state.phase.name}: only {state.phase.movers.source} move in it", None
     if uid in state.moved:
         return f"{name} has already moved this phase", "one_move"
     refused = markers.refusal(state, uid, "move")
@@ -90,11 +91,18 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
             return (f"{name} began the phase in an enemy zone of control: it may leave it only with its first step "
                     f"costing {leave.cost} MP more{free}", "withdrawal")
     reach = legal_moves.unit_reach(state, uid)
+    ways = state.phase.modes
+    if ways is not None and ORDINARY not in ways and where == ON_MAP and action.kind != DELAY and (
+            action.kind == EXIT or action.hex not in reach.destinations):
+        named = " or ".join(state.game.modes[w].name if w in state.game.modes else w for w in ways)
+        return f"units move only by {named} in the {state.phase.name}: {name} cannot get there that way", None
     if action.kind == MOVE and action.hex is None:
         return f"{name} has no hex it may move to now", "movement_allowance"
     if action.kind == EXIT:
         if not state.game.movement.exit_map:
             return "units may not leave the map", "exit"
+        if action.edge in legal_moves.unit_reach(state, uid).exits and not exits.may_exit(state, uid, action.edge):
+            return f"{name} may not leave the map by the {action.edge} edge (movement {{ may_exit }})", "exit"
         return f"{name} cannot reach the {action.edge} edge with MP left to leave the map", "exit_cost"
     h = action.hex
     if where == ON_MAP and h == state.pos[uid]:

@@ -80,6 +80,10 @@ class Effects:
     vacated: tuple[Hex, ...] = ()  # hexes a defender's retreat passed through, besides the defender's own
     attacker_vacated: tuple[Hex, ...] = ()  # hexes an attacker's retreat passed through, besides the attackers' own
     sharing: tuple[str, ...] | None = None  # the units sharing the attackers' fate (combat { share_fate }), once known
+    spared: frozenset[str] | None = None  # the units the result passes by (combat { spared }), once known
+    # What each side of the battle had as the result began: (strength, steps) of the attackers, then the defenders;
+    # `lost(defender)` amounts are measured against it.
+    before: tuple[tuple[int, int], tuple[int, int]] | None = None
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,7 @@ class Retreat:
     chooser: str
     defender: bool
     paths: tuple[tuple[Hex, ...], ...] | None = None
+    displaced: bool = False  # pushed aside by a friend's retreat (combat { retreat { displace } }): displaces nobody
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from dataclasses import replace
 from typing import Any, Callable, KeysView, Sequence
 
 from rulec.engine import markers, modifiers, stacking
+from rulec.engine.exits import allowed_edges
 from rulec.engine.actions import CANCEL, EXIT, MOVE, Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Moving
@@ -31,7 +32,7 @@ from rulec.engine.movement import NOWHERE, Leave, MoveCosts, Reach, merge_moves,
 from rulec.engine.position import Position
 from rulec.engine.statuses import ON_MAP, PENDING
 from rulec.engine.step_costs import StepCosts
-from rulec.runtime.model import Hex, MovementMode, Unit
+from rulec.runtime.model import ORDINARY, Hex, MovementMode, Unit
 
 
 def movement_actions(state: Position) -> list[Action]:
@@ -153,7 +154,8 @@ def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Act
             to = tuple(sorted(destinations))
             interned = state.tables.move_actions
             moves = tuple(interned.get((uid, h)) or interned.setdefault((uid, h), Action.move(uid, h)) for h in to)
-        exits = state.tables.exit_actions(uid, reach.exits) if state.game.movement.exit_map else ()
+        exits = (state.tables.exit_actions(uid, allowed_edges(state, uid, reach.exits))
+                 if state.game.movement.exit_map else ())
         found = (moves, exits, destinations.keys(), to)
         if keeps_moves(state, uid):
             state._phase_moves[key] = found
@@ -340,8 +342,12 @@ def search_moves(state: Position, uid: str, search: Callable[..., Any]) -> Any:
             leave = leave_zoc(state, unit)  # starting in an enemy ZOC: the ZOC-to-ZOC exception, if any
         else:
             leave = None
-        found = search(state.tables, allowance=allowance, start=state.pos[uid], enemy=enemy, zoc=zoc, friends=friends,
-                       locked=locked, leave=leave, costs=costs)
+        ways = state.phase.modes  # a phase of some movement modes only (rail movement): no ordinary move in it
+        if ways is None or ORDINARY in ways:
+            found = search(state.tables, allowance=allowance, start=state.pos[uid], enemy=enemy, zoc=zoc, friends=friends,
+                           locked=locked, leave=leave, costs=costs)
+        else:
+            found = Reach({}, ()) if search is reach_of else MoveCosts({}, {})
         if state.game.modes and not locked:  # a unit held in an enemy zone of control leaves only as leave_zoc says
             found = moves_by_mode(state, unit, found, search, enemy, zoc, friends)
         return found
@@ -440,8 +446,9 @@ def cost_values(state: Position) -> tuple:
 def moves_by_mode(state: Position, unit: Unit, found: Any, search: Callable[..., Any], enemy: int, zoc: int, friends: int) -> Any:
     """`found` (a search's result for an ordinary move) with the moves of every movement mode the unit may use."""
     start = state.pos[unit.id]
+    ways = state.phase.modes
     for mode in state.game.modes.values():
-        if not may_use(state, mode, unit):
+        if (ways is not None and mode.id not in ways) or not may_use(state, mode, unit):
             continue
         if "enemy_zoc" in mode.may_not_start_in and zoc & state.tables.hex_bit[start]:
             continue

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rulec.engine import changes, stacking
+from rulec.engine import changes, stacking, steps
 from rulec.engine.actions import CANCEL, Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Placing
@@ -53,10 +53,33 @@ def pool(state: "GameState") -> list[str]:
     phase = state.phase
     ids = {unit.id for unit in rules(state).pool(EngineContext(state))}
     order = state.tables.unit_order
-    units = sorted((u for u in ids if state.unit(u).side == phase.side and state.where[u] in PLACEABLE), key=order.__getitem__)
+    units = sorted((u for u in ids if state.unit(u).side == phase.side and placeable(state, u)), key=order.__getitem__)
     if state.points_left is not None:
         units = [u for u in units if cost(state, u) <= state.points_left]
-    return units
+    if any(state.where[u] != ON_MAP for u in units) and not hexes(state):
+        units = [u for u in units if state.where[u] == ON_MAP]  # no hex has room: only steps can be restored
+    return first_tier(state, units)
+
+
+def first_tier(state: "GameState", units: list[str]) -> list[str]:
+    """Of the placeable `units`, those of the first of the pool's sets (`pool = [A, B]`) that holds any (all of
+    them for a pool of one set)."""
+    tiers = rules(state).tiers
+    if not tiers or not units:
+        return units
+    context = EngineContext(state)
+    for tier in tiers:
+        ids = {unit.id for unit in tier(context)}
+        found = [u for u in units if u in ids]
+        if found:
+            return found
+    return []
+
+
+def placeable(state: "GameState", uid: str) -> bool:
+    """Off the map and waiting or eliminated; or, where the phase restores steps, on the map with a step lost."""
+    where = state.where[uid]
+    return where in PLACEABLE or (where == ON_MAP and rules(state).restore and uid in state.lost_steps)
 
 
 def hexes(state: "GameState") -> list[str]:
@@ -70,20 +93,25 @@ def hexes(state: "GameState") -> list[str]:
 
 
 def placements(state: "GameState") -> list[Action]:
-    """The first step: `place UNIT` for every unit that may be placed now (none when no hex has room)."""
-    units = pool(state)
-    if not units or not hexes(state):
-        return []
-    return [Action.place(u) for u in units]
+    """The first step: `place UNIT` for every unit that may be placed now (none when no hex has room), and for
+    every reduced unit on the map that may regain a step (placement { restore })."""
+    return [Action.place(u) for u in pool(state)]
 
 
 def may_place(state: "GameState", uid: str, hex: str) -> bool:
     """May `uid` be placed in `hex` now (both steps in one order)?"""
-    return state.phase.kind == "placement" and uid in pool(state) and hex in hexes(state)
+    return (state.phase.kind == "placement" and uid in pool(state) and state.where[uid] != ON_MAP
+            and hex in hexes(state))
 
 
 def choose(state: "GameState", uid: str) -> None:
-    """The first step: the phasing side chose `uid`; its hex is the next decision."""
+    """The first step: the phasing side chose `uid`; its hex is the next decision. A unit on the map
+    (placement { restore }) regains a step at once instead, paid as a placement."""
+    if state.where[uid] == ON_MAP:
+        if state.points_left is not None:
+            state.points_left -= cost(state, uid)
+        steps.restore_step(state, uid)
+        return
     state._stack.append(Placing(state.phase.side, uid))
 
 
@@ -113,18 +141,27 @@ def why_not(state: "GameState", action: Action) -> tuple[str, str | None]:
     uid = action.unit or ""
     name = state.tables.short_name.get(uid, uid)
     if uid not in {unit.id for unit in rules(state).pool(EngineContext(state))} or state.unit(uid).side != phase.side \
-            or state.where[uid] not in PLACEABLE:
+            or not placeable(state, uid):
         return f"{name} is not one of the units to place in the {phase.name}", None
     if state.points_left is not None and cost(state, uid) > state.points_left:
         return f"{name} costs {cost(state, uid)} points to place, and {state.points_left} are left", None
-    if action.hex is None:
+    if state.where[uid] != ON_MAP and not hexes(state):
         return f"no hex has room for {name} now", None
+    if rules(state).tiers and uid not in pool(state):
+        first = ", ".join(state.tables.short_name.get(u, u) for u in pool(state))
+        return f"{name} may be placed only once no unit placed before it can be: first {first}", None
+    if state.where[uid] == ON_MAP:
+        return f"{name} is on the map: 'place {name}' flips it back one step, with no hex", None
     return f"{action.hex} is not a hex {name} may be placed in now", None
 
 
 def place(state: "GameState", uid: str, hex: str) -> None:
     if state.points_left is not None:
         state.points_left -= cost(state, uid)
+    lost = rules(state).steps_lost
+    if lost is not None:  # it enters on the side the phase says (a replacement rebuilt at reduced strength)
+        full = state._setup_units[uid]
+        steps.set_side(state, uid, max(0, min(int(lost(EngineContext(state, full))), len(full.reduced))))
     state.where[uid] = ON_MAP
     state.due.pop(uid, None)
     changes.relocate(state, uid, hex)

@@ -77,6 +77,7 @@ class Position:
     granted: dict[tuple[str, Hex], int]  # ('holds' award, hex) -> the VP it gave its holder
     markers: MarkerTable  # markers on units and hexes (markers.py)
     past: History  # what each unit did, by phase (history.py)
+    variables: dict[str, int | float | bool]  # the game's variables (variable blocks) -> their values now
 
     # the phase's bookkeeping (phases.begin_phase)
     moved: set[str]
@@ -148,7 +149,7 @@ class Position:
     def clone(self) -> "Position":
         other = type(self).__new__(type(self))  # a GameState's clone is a GameState
         other.__dict__.update(self.__dict__)
-        for name in ("vp", "pos", "where", "due", "holders", "granted", "lost_steps", "exited_from"):
+        for name in ("vp", "pos", "where", "due", "holders", "granted", "lost_steps", "exited_from", "variables"):
             setattr(other, name, dict(getattr(self, name)))
         for name in ("moved", "attacked", "defended"):
             setattr(other, name, set(getattr(self, name)))

@@ -129,7 +129,36 @@ def _change_markers(state: "GameState", effect: HookEffect, context: EngineConte
             change(state, target.id, effect.marker)
 
 
+def _set(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+    assert effect.variable is not None and effect.amount is not None, "set(variable, value): the checker gives both"
+    state.variables[effect.variable] = effect.amount(context)
+
+
+def _add(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+    assert effect.variable is not None and effect.amount is not None, "add(variable, amount): the checker gives both"
+    state.variables[effect.variable] += effect.amount(context)
+
+
+def _lose_step(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+    assert effect.units is not None, "lose_step(units): the checker gives them"
+    from rulec.engine import steps  # steps.py eliminates through changes.py, which runs this module's hooks
+    for unit in list(effect.units(context)):
+        if state.where.get(unit.id) == ON_MAP:
+            steps.lose_step(state, unit.id)
+
+
+def _restore_step(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+    assert effect.units is not None, "restore_step(units): the checker gives them"
+    from rulec.engine import steps
+    for unit in list(effect.units(context)):
+        steps.restore_step(state, unit.id)  # a unit off the map or with no step lost is left as it is
+
+
 EFFECTS: dict[str, Callable[["GameState", HookEffect, EngineContext, str], None]] = {
+    "lose_step": _lose_step,
+    "restore_step": _restore_step,
+    "set": _set,
+    "add": _add,
     "score": _score,
     "eliminate": _eliminate,
     "mark": _mark,

@@ -57,6 +57,9 @@ def paths(state: "GameState", frame: Retreat) -> list[tuple[Hex, ...]]:
     may_end = None if policy.may_end is None else (lambda h: bool(about.value(policy.may_end, h)))
     found = fight.retreat_paths(state.tables, start, frame.hexes, frame.away_from, occupied, zoc, policy, toward,
                                 may_enter, may_end, rows)
+    if not found and policy.displace is not None and not frame.displaced:  # the last resort: push friends aside
+        found = displacing_paths(state, frame, about, occupied, lambda blocked: fight.retreat_paths(
+            state.tables, start, frame.hexes, frame.away_from, blocked, zoc, policy, toward, may_enter, may_end, rows))
     for preference in policy.prefer:  # ordered preferences about the path's last hex, each keeping the best
         if len(found) < 2:
             break
@@ -77,6 +80,27 @@ def _rows_to_edge(state: "GameState", edge: tuple[Hex, ...]) -> dict[Hex, int]:
         gmap = state.game.map
         kept[key] = rows_to_edge(gmap.grid, gmap.coordinates, edge)
     return kept[key]
+
+
+def displacing_paths(state: "GameState", frame: Retreat, about: "_AboutHexes", occupied: set[Hex],
+                     search) -> list[tuple[Hex, ...]]:
+    """Paths ending in a hex of friends that `displace` lets the unit push aside, through no other occupied hex."""
+    side = state._units[frame.unit].side
+    occupants = stacking.occupants(state)
+    displace = state.game.combat.retreat.displace
+    friendly = {h for h in occupied if all(state._units[u].side == side for u in occupants.get(h, ()))
+                and about.value(displace, h)}
+    if not friendly:
+        return []
+    return [p for p in search(occupied - friendly) if p[-1] in friendly and not friendly.intersection(p[:-1])]
+
+
+def displace_friends(state: "GameState", frame: Retreat, hex: Hex) -> None:
+    """The friends in `hex`, which a retreat has just ended in, are pushed aside: each retreats one hex (first on
+    the stack, so they leave before anything else happens), displacing nobody in turn."""
+    friends = [u for u in stacking.occupants(state).get(hex, ()) if u != frame.unit]
+    for uid in reversed(friends):
+        state._stack.append(Retreat(uid, 1, frame.away_from, frame.chooser, frame.defender, displaced=True))
 
 
 class _AboutHexes:
@@ -123,12 +147,17 @@ def retreat_apply(state: "GameState", frame: Retreat, action: Action) -> None:
 
 
 def move_along(state: "GameState", frame: Retreat, path: tuple[Hex, ...]) -> None:
+    policy = state.game.combat.retreat
+    displacing = (policy.displace is not None and not frame.displaced
+                  and any(u != frame.unit for u in stacking.occupants(state).get(path[-1], ())))
     for i, h in enumerate(path):
         changes.enter(state, frame.unit, h, "stop" if i == len(path) - 1 else "pass")
     changes.relocate(state, frame.unit, path[-1])
     history.record(state, "retreated", (frame.unit,))
     if len(path) > 1:
         record_vacated(state, path[0], frame.defender)
+    if displacing:  # a path ends among friends only where displace let it (occupied hexes are closed otherwise)
+        displace_friends(state, frame, path[-1])
 
 
 def record_vacated(state: "GameState", hex: Hex, defender: bool) -> None:

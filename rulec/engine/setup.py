@@ -53,6 +53,7 @@ def set_up(state: "GameState", game: Game, options: tuple[str, ...], seed: int, 
     state._folded_traces = {}  # (trace, side) -> the hexes its map conditions let through (traces.py); shared by clones
     state._for_the_game = {}  # answers that hold in every position (stacking's uncounted units); shared by clones
     state.vp = {side: 0 for side in game.sides}
+    state.variables = {vid: variable.initial for vid, variable in game.variables.items()}
     state.vp_log = []
     state.turn = 1
     state.phase_index = 0
@@ -68,6 +69,9 @@ def set_up(state: "GameState", game: Game, options: tuple[str, ...], seed: int, 
     state._units = {uid: steps.side_after(state, uid, 0) if uid in state.variants else unit
                                     for uid, unit in state._setup_units.items()}
     state.lost_steps = {}  # units flipped to a reduced side -> steps lost (steps.py)
+    for uid in in_play:  # units that start (or will arrive) on a reduced side: unit { steps_lost }
+        if state._setup_units[uid].steps_lost:
+            steps.set_side(state, uid, state._setup_units[uid].steps_lost)
 
     state.pos = {}
     state.where = {}

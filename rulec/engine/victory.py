@@ -59,6 +59,7 @@ class ScoresContext(ContextBase):
 
     units = units_at = hex_of = status_of = exited_from = controller = moved = attacked = awaiting_placement = _no_position
     marked = marked_hex = phases_since_marked = scope = previous = did = entered = last_to_enter = _no_position
+    option = variable = _no_position  # chosen options and variables belong to a game state too
 
     def unit_named(self, uid: str) -> Unit:
         return self._no_position(uid)

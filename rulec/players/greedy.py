@@ -182,7 +182,10 @@ def placement_plans(state: Any, actions: list, started: dict | None = None) -> l
         if getattr(action, "kind", None) == "place" and action.hex is None:
             child = state.clone()
             child.apply_action(action)
-            plans.extend([action, second] for second in child.legal_actions() if second.kind == "place")
+            if child.pending is None:  # a unit on the map regained a step (placement { restore }): one step only
+                plans.append([action])
+            else:
+                plans.extend([action, second] for second in child.legal_actions() if second.kind == "place")
             if started is not None:
                 started[action] = child
         else:

@@ -30,6 +30,7 @@ class EvalContext(Protocol):
     hex: str
     friendly: str
     from_hex: str  # a trace's `across`: the hex the step leaves (it enters `hex`)
+    edge: str  # movement's `may_exit`: the map edge the unit would leave by
     # A unit modifier's `when`: "attack" or "defence" while the unit's strength in a battle is asked ("" otherwise).
     role: str
     # A battle modifier's `when`: the battle as declared.
@@ -121,6 +122,22 @@ class EvalContext(Protocol):
 
     def vp(self, side: str) -> int:
         """A side's victory points so far."""
+        ...
+
+    def option(self, name: str) -> bool:
+        """Whether the option was chosen for this game."""
+        ...
+
+    def union(self, first: Collection, second: Collection) -> Sequence:
+        """The members of both sets of units (or of hexes), those of `first` first."""
+        ...
+
+    def without(self, first: Collection, second: Collection) -> Sequence:
+        """The members of `first` not in `second`."""
+        ...
+
+    def variable(self, name: str) -> int | float | bool:
+        """A game variable's value now (variable blocks)."""
         ...
 
     def enemy_zoc(self, side: str) -> Collection[str]:
@@ -238,6 +255,11 @@ def _nearest(game: Game, hexes: Collection[str]) -> dict[str, int]:
     return table
 
 
+def _key(member: Unit | str) -> str:
+    """What makes two members of a set the same: a unit's id (a unit flipped to another side is the same unit)."""
+    return member if isinstance(member, str) else member.id
+
+
 class ContextBase:
     """What every context answers the same way from the game and the scores.
 
@@ -249,6 +271,7 @@ class ContextBase:
     hex: str = ""
     friendly: str = ""
     from_hex: str = ""
+    edge: str = ""
     role: str = ""
     attackers: Sequence[Unit] = ()
     defenders: Sequence[Unit] = ()
@@ -353,6 +376,25 @@ class ContextBase:
     def unit_named(self, uid: str) -> Unit:
         assert self.game is not None
         return self.game.units[uid]
+
+    # ------------------------------------------------------------ sets
+    def union(self, first: Collection, second: Collection) -> list:
+        """`A + B`: the members of A, then those of B not in A (units compared by id, hexes by number)."""
+        seen = {_key(x) for x in first}
+        return [*first, *(x for x in second if _key(x) not in seen)]
+
+    def without(self, first: Collection, second: Collection) -> list:
+        """`A - B`: the members of A not in B, in A's order."""
+        gone = {_key(x) for x in second}
+        return [x for x in first if _key(x) not in gone]
+
+    # Outside a running game (an aid, an AI weighing a made-up position): no option chosen, variables at their start.
+    def option(self, name: str) -> bool:
+        return False
+
+    def variable(self, name: str) -> int | float | bool:
+        assert self.game is not None
+        return self.game.variables[name].initial
 
 
 class StandInContext(ContextBase):

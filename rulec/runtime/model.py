@@ -268,6 +268,7 @@ class Unit:
     variants: tuple[Variant, ...] = ()  # its other counters, in the order the file gives them
     reduced: tuple[Step, ...] = ()  # the sides it flips to, one per step lost; no step left: eliminated
     placed: bool = False  # `setup = free`: set up by a placement phase, never arriving by movement
+    steps_lost: int = 0  # it starts (or arrives) on its reduced side number steps_lost (0: its full side)
 
     def variant(self, name: str) -> Variant | None:
         return next((v for v in self.variants if v.name == name), None)
@@ -330,6 +331,9 @@ class MovementRules:
     control: Literal["pass_through", "enter", "end_move"] = "pass_through"
     exit_map: bool = False
     exit_cost: Literal["as_hex_left"] | int = "as_hex_left"
+    # By which edges a unit may leave the map: a condition about `unit` and `edge` (the edge it would leave by),
+    # such as `edge == east and side == red`; None: by any edge. An edge units arrive by and none may leave by.
+    may_exit: Expr | None = None
     # May the owner hold a reinforcement due now back a turn: for every unit, or where the condition about
     # the arriving unit holds (`side == red`).
     reinforcement_delay: bool | Expr = False
@@ -403,6 +407,8 @@ class Effect:
         choosing which, one at a time.
     lose_steps(who, steps): that side loses `amount` steps, its owner choosing which unit loses
         each one, one at a time (a unit without reduced sides has one step).
+        The amount of lose and lose_steps may instead be what the other side lost in this result so far:
+        lost(defender) in strength, steps_lost(defender) in steps (`lost_by`, `lost_in`).
     advance(who, count): up to `amount` units of that side of the battle (None: the attacker) may advance
         into the hexes the other side vacated (by the game's advance policy).
     mark(who, marker) / unmark(who, marker): put a marker on (take it off) that side's units,
@@ -412,6 +418,11 @@ class Effect:
     kind: Literal["eliminate", "retreat", "exchange", "lose", "lose_steps", "advance", "mark", "unmark"]
     who: Who | None = None
     amount: int = 0
+    # lose, lose_steps: the amount is what `lost_by`'s side of the battle has lost so far in this result, in
+    # `lost_in` (strength or steps), instead of `amount`: lose(attacker, lost(defender)) pays at least what the
+    # defender lost. None: the amount is `amount`.
+    lost_by: Who | None = None
+    lost_in: Literal["strength", "steps"] = "strength"
     marker: str = ""  # mark, unmark: the marker's id
 
 
@@ -500,6 +511,10 @@ class RetreatPolicy:
     order: Literal["listed", "strongest_first", "weakest_first"] = "listed"
     exempt: tuple[str, ...] = ()  # unit types that do not retreat
     when_blocked: Literal["eliminated", "stays"] = "eliminated"
+    # Displacement: about the retreating unit and `hex`, a hex of friendly units: a unit with no other path may end
+    # its retreat there when it holds, pushing those friends aside (each retreats one hex, displacing nobody).
+    # None: no displacement.
+    displace: Expr | None = None
     off_map: Literal["eliminated"] = "eliminated"
 
 
@@ -535,6 +550,10 @@ class CombatRules:
     # About a unit in an attackers' hex that is not attacking (`unit`, `attackers`, `defenders`): when it
     # holds, the unit suffers the attackers' elimination, retreat and markers with them. None: nobody does.
     share_fate: Expr | None = None
+    # About a unit taking part in a battle, attacker or defender (`unit` and the battle's names), asked before the
+    # result's first effect: when it holds, its side's effects pass it by (a unit that fired only at range is not
+    # retreated, eliminated or made to pay an exchange). None: nobody is spared.
+    spared: Expr | None = None
     # Who may, must, and must be attacked: conditions about one unit (engine/duties.py). None: any unit
     # whose type can attack may; nobody must.
     may_attack: Expr | None = None
@@ -558,13 +577,17 @@ PhaseKind = Literal["movement", "combat", "placement", "automatic"]
 @dataclass(frozen=True)
 class HookEffect:
     """One thing a hook does: score(side, amount) adds VP; eliminate(units) removes units from the map;
-    mark(units, marker) and unmark(units, marker) put a marker on units (or hexes) or take it off."""
+    mark(units, marker) and unmark(units, marker) put a marker on units (or hexes) or take it off;
+    set(variable, amount) gives a game variable a value, add(variable, amount) adds to it;
+    lose_step(units) and restore_step(units) flip units on the map one side down (eliminated with no step left)
+    or back up one side."""
 
-    kind: Literal["score", "eliminate", "mark", "unmark"]
+    kind: Literal["score", "eliminate", "mark", "unmark", "set", "add", "lose_step", "restore_step"]
     side: str | None = None
     amount: Expr | None = None  # score: a number
     units: Expr | None = None  # eliminate, mark, unmark: a set of units (mark, unmark: of hexes, for a hex marker)
     marker: str | None = None  # mark, unmark
+    variable: str | None = None  # set, add: the game variable changed (its value is `amount`)
 
 
 @dataclass(frozen=True)
@@ -586,7 +609,8 @@ class Placement:
 
     `pool`, `hexes` and `points` are evaluated as each decision comes up (`points` once, at the
     phase start); with `points`, each unit placed costs `cost` (an expression about the unit) and
-    the phase offers only units it can still pay for. Eliminated units placed come back.
+    the phase offers only units it can still pay for. Eliminated units placed come back (on the side
+    `steps_lost` gives, if given); with `restore`, a reduced unit on the map is chosen to flip back.
     """
 
     pool: Expr
@@ -594,6 +618,14 @@ class Placement:
     points: Expr | None = None
     cost: Expr | None = None
     all: bool = False  # the phase may not end while a unit of the pool can still be placed
+    # `pool` written as a list of sets: each set in order (pool is their union); a unit of a later set may be
+    # placed only while no unit of an earlier set can be (eliminated units before new ones, say). Empty: one set.
+    tiers: tuple[Expr, ...] = ()
+    steps_lost: Expr | None = None  # about the unit placed: the steps it has lost as it enters (None: as it was)
+    restore: bool = False  # a unit of the pool on the map with a step lost may be chosen, and regains a step
+
+
+ORDINARY = "ordinary"  # in a phase's `modes`: an ordinary move (terrain costs), as opposed to a movement mode
 
 
 @dataclass(frozen=True)
@@ -604,6 +636,8 @@ class Phase:
     side: str | None = None
     when: Expr | None = None  # the phase is skipped when this fails as it comes up (a weather phase in winter only)
     movers: Expr | None = None  # movement: the units that may move, evaluated at the phase start (None: all the side's)
+    # movement: the ways units may move in it, movement modes by id and ORDINARY for an ordinary move (None: every way)
+    modes: tuple[str, ...] | None = None
     attackers: Expr | None = None  # combat: the units that may attack, evaluated at the phase start
     hooks: tuple[Hook, ...] = ()
     placement: Placement | None = None
@@ -797,6 +831,20 @@ class Marker:
     rule: str = ""
 
 
+@dataclass(frozen=True)
+class Variable:
+    """A named value on the game (a counter, or a flag: true/false), not on any unit or hex.
+
+    It starts at `initial` (whose type, a number or a flag, it keeps), is read by any expression by its
+    name, and is changed by hook effects set(NAME, VALUE) and add(NAME, AMOUNT); GameState.variables
+    holds it, so it is saved, cloned and replayed with the game.
+    """
+
+    id: str
+    name: str
+    initial: int | float | bool = 0
+
+
 # ----------------------------------------------------- battle systems (no map)
 # A battle system resolves one battle between two forces without a map (the
 # battle rules of matrix games). Everything a battle needs is read
@@ -929,6 +977,7 @@ class Game:
     traces: dict[str, Trace] = field(default_factory=dict)
     modifiers: tuple[Modifier, ...] = ()  # in file order: the order they apply in
     markers: dict[str, Marker] = field(default_factory=dict)
+    variables: dict[str, Variable] = field(default_factory=dict)
     source: str = ""  # the game file it was compiled from
     # Rulebook case references by engine mechanic (e.g. "enemy_occupied" -> "7.31"),
     # so that an illegal move can cite the game's own rule.
