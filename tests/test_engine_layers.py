@@ -19,7 +19,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "tables": ("tables", "sight", "movement", "combat"),
     "position": ("frames", "marker_table", "records", "position"),
     "mechanisms": ("history", "markers", "stacking", "trace_memory", "traces", "context", "modifiers", "victory",
-                   "joining", "duties", "changes", "procedures", "legal_moves", "steps", "placement", "retreats",
+                   "joining", "duties", "exits", "changes", "procedures", "legal_moves", "steps", "placement", "retreats",
                    "advances", "effects", "scenarios", "phases", "battles"),
     "decisions": ("decisions", "setup", "sampling", "explain"),
     "façade": ("state", "conformance", "__init__"),

@@ -13,7 +13,6 @@ Where a unit may go is legal_moves.py's job; these functions trust that it may.
 
 from __future__ import annotations
 
-
 from rulec.engine import history, legal_moves, markers, victory
 from rulec.engine.position import Position
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP

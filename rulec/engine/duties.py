@@ -32,14 +32,14 @@ from typing import TYPE_CHECKING
 
 from rulec.engine import joining, markers, stacking
 from rulec.engine.context import EngineContext
+from rulec.engine.position import Position
 from rulec.runtime.model import Hex
 
 if TYPE_CHECKING:
     from rulec.engine.frames import Declare
-    from rulec.engine.state import GameState
 
 
-def ready_to_attack(state: "GameState") -> set[str]:
+def ready_to_attack(state: Position) -> set[str]:
     """The phasing side's units that may still attack this phase (if next to an enemy)."""
     able = state._able_to_attack.get(state.phase.side)
     if able is None:  # the same all game (shared with clones)
@@ -52,14 +52,14 @@ def ready_to_attack(state: "GameState") -> set[str]:
     return ready if state.game.combat.may_attack is None else allowed(state, ready)
 
 
-def can_attack(state: "GameState", uid: str) -> bool:
+def can_attack(state: Position, uid: str) -> bool:
     """Has the unit the strength and the type to attack at all?"""
     unit = state._units[uid]
     kind = state.game.unit_types.get(unit.type)
     return unit.strength > 0 and (kind is None or kind.can_attack)
 
 
-def allowed(state: "GameState", units: frozenset[str] | set[str]) -> set[str]:
+def allowed(state: Position, units: frozenset[str] | set[str]) -> set[str]:
     """Of `units`, those the game's `may_attack` lets attack now (all of them without one)."""
     condition = state.game.combat.may_attack if state.game.combat is not None else None
     if condition is None:
@@ -79,14 +79,14 @@ def allowed(state: "GameState", units: frozenset[str] | set[str]) -> set[str]:
     return found
 
 
-def binding(state: "GameState") -> bool:
+def binding(state: Position) -> bool:
     """Do duties apply in this phase at all (a combat phase of a game with must_attack or must_be_attacked)?"""
     combat = state.game.combat
     return state.phase.kind == "combat" and combat is not None and \
         (combat.must_attack is not None or combat.must_be_attacked is not None)
 
 
-def open_duties(state: "GameState") -> tuple[tuple[str, ...], tuple[str, ...]]:
+def open_duties(state: Position) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(phasing units that must still attack, enemy units that must still be attacked), in game-file order."""
     if not binding(state):
         return (), ()
@@ -96,7 +96,7 @@ def open_duties(state: "GameState") -> tuple[tuple[str, ...], tuple[str, ...]]:
     return found
 
 
-def _open_duties(state: "GameState") -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _open_duties(state: Position) -> tuple[tuple[str, ...], tuple[str, ...]]:
     combat, neighbours = state.game.combat, state.tables.neighbours
     ready = ready_to_attack(state)
     occupants = stacking.occupants(state)
@@ -118,11 +118,11 @@ def _open_duties(state: "GameState") -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(must_attack), tuple(must_be_attacked)
 
 
-def _holds(state: "GameState", condition, uid: str) -> bool:
+def _holds(state: Position, condition, uid: str) -> bool:
     return bool(condition.function(EngineContext(state, state.unit(uid))))
 
 
-def _attackable_near(state: "GameState", uid: str, occupants: dict, leaving_out: tuple[Hex, ...] = ()) -> list[Hex]:
+def _attackable_near(state: Position, uid: str, occupants: dict, leaving_out: tuple[Hex, ...] = ()) -> list[Hex]:
     """The enemy hexes next to `uid` that may still be attacked this phase, that hold a target of its duty and
     that it may join a battle against (but those in `leaving_out`)."""
     side, units, defended = state.unit(uid).side, state._units, state.defended
@@ -131,7 +131,7 @@ def _attackable_near(state: "GameState", uid: str, occupants: dict, leaving_out:
             and not defended.issuperset(occupants[n]) and holds_target(state, n) and joining.may_join(state, uid, (n,), ())]
 
 
-def holds_target(state: "GameState", h: Hex) -> bool:
+def holds_target(state: Position, h: Hex) -> bool:
     """Does hex `h` hold a unit for which the game's must_attack_target holds (any unit without one)?"""
     condition = state.game.combat.must_attack_target
     if condition is None:
@@ -143,7 +143,7 @@ def holds_target(state: "GameState", h: Hex) -> bool:
     return found
 
 
-def bound_elsewhere(state: "GameState", units: set[str], targets: tuple[Hex, ...]) -> set[str]:
+def bound_elsewhere(state: Position, units: set[str], targets: tuple[Hex, ...]) -> set[str]:
     """Of `units`, those a battle against `targets` must leave out: units whose must_attack duty is open (an
     enemy hex next to them they must attack) when no hex of `targets` is one of those."""
     combat = state.game.combat
@@ -159,7 +159,7 @@ def bound_elsewhere(state: "GameState", units: set[str], targets: tuple[Hex, ...
     return bound
 
 
-def left_out(state: "GameState", frame: "Declare", joinable: list[str]) -> list[str]:
+def left_out(state: Position, frame: "Declare", joinable: list[str]) -> list[str]:
     """Units whose duty is open, that could join this battle, and would have no enemy hex left to attack without
     it (a unit that reaches the battle only at range and stands next to no enemy owes nothing)."""
     combat = state.game.combat
@@ -171,7 +171,7 @@ def left_out(state: "GameState", frame: "Declare", joinable: list[str]) -> list[
             and not _attackable_near(state, uid, occupants, frame.targets)]
 
 
-def stranded(state: "GameState", frame: "Declare") -> list[Hex]:
+def stranded(state: Position, frame: "Declare") -> list[Hex]:
     """Hexes holding enemies that must be attacked which this battle, resolved as declared, would leave with no
     attacker although another plan attacks them: fewer such hexes can be attacked after it than before. Counted as
     one battle per hex, each unit in one battle (a matching of units to hexes); empty when the battle is fine."""
@@ -193,7 +193,7 @@ def stranded(state: "GameState", frame: "Declare") -> list[Hex]:
         [h for h in rest if h not in after]
 
 
-def _attackers_of(state: "GameState", hexes: list[Hex]) -> dict[Hex, list[str]]:
+def _attackers_of(state: Position, hexes: list[Hex]) -> dict[Hex, list[str]]:
     """For each hex, the phasing units next to it that could attack it in a battle of its own now."""
     occupants, neighbours = stacking.occupants(state), state.tables.neighbours
     ready = ready_to_attack(state)
@@ -225,7 +225,7 @@ def _matching(hexes: list[Hex], attackers: dict[Hex, list[str]], unavailable: se
     return {h: u for u, h in owner.items()}
 
 
-def why_not_end(state: "GameState") -> tuple[str, str | None] | None:
+def why_not_end(state: Position) -> tuple[str, str | None] | None:
     """Why the combat phase may not end yet (None: nothing keeps it going)."""
     attack, attacked = open_duties(state)
     if not attack and not attacked:
@@ -240,7 +240,7 @@ def why_not_end(state: "GameState") -> tuple[str, str | None] | None:
     return "combat is mandatory: " + "; ".join(parts), "mandatory_combat"
 
 
-def why_not_join(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tuple[str, str] | None:
+def why_not_join(state: Position, uid: str, targets: tuple[Hex, ...]) -> tuple[str, str] | None:
     """Why `uid` may not join a battle against `targets` for the duty it owes elsewhere (None: it may)."""
     if not bound_elsewhere(state, {uid}, targets):
         return None
@@ -254,13 +254,13 @@ def why_not_join(state: "GameState", uid: str, targets: tuple[Hex, ...]) -> tupl
             f"may join no battle against {' and '.join(targets)} before it has", "mandatory_combat")
 
 
-def why_stranded(state: "GameState", hexes: list[Hex]) -> tuple[str, str | None]:
+def why_stranded(state: Position, hexes: list[Hex]) -> tuple[str, str | None]:
     return (f"combat is mandatory: this battle would leave the units in {', '.join(hexes)} with no unit left to "
             f"attack them, and they must be attacked: attack {'it' if len(hexes) == 1 else 'them'} with another unit, "
             "or leave the unit they need out of this battle", "mandatory_combat")
 
 
-def why_not_resolve(state: "GameState", units: list[str]) -> tuple[str, str | None]:
+def why_not_resolve(state: Position, units: list[str]) -> tuple[str, str | None]:
     names = ", ".join(state.unit_name(u) for u in units)
     return (f"combat is mandatory: {names} must attack and would have no other enemy to attack: add "
             f"{'it' if len(units) == 1 else 'them'} to this battle ('with UNIT')", "mandatory_combat")

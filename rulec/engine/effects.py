@@ -12,25 +12,22 @@ happen in the order the game file lists them.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from rulec.engine import advances, changes, joining, markers, procedures, retreats, stacking, steps
 from rulec.engine.actions import Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Battle, Effects, Loss
+from rulec.engine.position import Position
 from rulec.engine.statuses import ON_MAP
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
-
-def units_of(state: "GameState", battle: Battle, who: str | None, spared: frozenset[str] | None = None) -> tuple[str, ...]:
+def units_of(state: Position, battle: Battle, who: str | None, spared: frozenset[str] | None = None) -> tuple[str, ...]:
     """The battle's attackers or defenders still on the map (but those the result passes by)."""
     units = battle.attackers if who == "attacker" else battle.defenders
     return tuple(u for u in units if state.where[u] == ON_MAP and not (spared and u in spared))
 
 
-def spared_units(state: "GameState", battle: Battle) -> frozenset[str]:
+def spared_units(state: Position, battle: Battle) -> frozenset[str]:
     """The attackers and defenders the result passes by (the game's `spared`), asked before its first effect."""
     condition = state.game.combat.spared if state.game.combat is not None else None
     if condition is None:
@@ -45,7 +42,7 @@ def spared_units(state: "GameState", battle: Battle) -> frozenset[str]:
     return frozenset(found)
 
 
-def sharing_fate(state: "GameState", battle: Battle) -> tuple[str, ...]:
+def sharing_fate(state: Position, battle: Battle) -> tuple[str, ...]:
     """The units in the attackers' hexes, not attacking, that suffer the attackers' result with them
     (the game's `share_fate`), in the order they stand there."""
     condition = state.game.combat.share_fate
@@ -66,7 +63,7 @@ def sharing_fate(state: "GameState", battle: Battle) -> tuple[str, ...]:
     return tuple(sharing)
 
 
-def suffering(state: "GameState", frame: Effects, who: str | None) -> tuple[str, ...]:
+def suffering(state: Position, frame: Effects, who: str | None) -> tuple[str, ...]:
     """The units an elimination, a retreat or a marker of `who` strikes: that side's, and for the attacker
     those sharing its fate (found before the result's first effect, while they still stand with it)."""
     units = units_of(state, frame.battle, who, frame.spared)
@@ -75,7 +72,7 @@ def suffering(state: "GameState", frame: Effects, who: str | None) -> tuple[str,
     return units + tuple(u for u in frame.sharing if state.where[u] == ON_MAP)
 
 
-def marked_targets(state: "GameState", frame: Effects, who: str | None, marker_id: str) -> tuple[str, ...]:
+def marked_targets(state: Position, frame: Effects, who: str | None, marker_id: str) -> tuple[str, ...]:
     """What `mark(who, M)` marks: that side's units still on the map (with the attacker, those sharing its
     fate), or for a marker on hexes the hexes they fought from (the attackers' hexes, the attacked hexes)."""
     battle = frame.battle
@@ -84,13 +81,13 @@ def marked_targets(state: "GameState", frame: Effects, who: str | None, marker_i
     return suffering(state, frame, who)
 
 
-def standing(state: "GameState", battle: Battle, who: str) -> tuple[int, int]:
+def standing(state: Position, battle: Battle, who: str) -> tuple[int, int]:
     """The strength and the steps a side of the battle has on the map now."""
     units = units_of(state, battle, who)
     return sum(state._units[u].strength for u in units), sum(steps.steps_left(state, u) for u in units)
 
 
-def lost_so_far(state: "GameState", frame: Effects, who: str, unit_of: str) -> int:
+def lost_so_far(state: Position, frame: Effects, who: str, unit_of: str) -> int:
     """What a side of the battle has lost since its result began, in strength or in steps (`lost(defender)`)."""
     assert frame.before is not None, "measured before the result's first effect"
     before = frame.before[0 if who == "attacker" else 1]
@@ -100,7 +97,7 @@ def lost_so_far(state: "GameState", frame: Effects, who: str, unit_of: str) -> i
 
 
 # ------------------------------------------------------------ the Effects frame
-def effects_settle(state: "GameState", frame: Effects) -> bool:
+def effects_settle(state: Position, frame: Effects) -> bool:
     """Carry out the next effect (always progress: the frame never waits for a decision itself)."""
     if not frame.effects:
         state._stack.pop()
@@ -140,15 +137,15 @@ def effects_settle(state: "GameState", frame: Effects) -> bool:
 
 
 # ------------------------------------------------------------ the Loss frame (an exchange, a loss of strength)
-def loss_payers(state: "GameState", frame: Loss) -> tuple[str, ...]:
+def loss_payers(state: Position, frame: Loss) -> tuple[str, ...]:
     return tuple(u for u in frame.units if state.where[u] == ON_MAP)
 
 
-def loss_legal(state: "GameState", frame: Loss) -> list[Action]:
+def loss_legal(state: Position, frame: Loss) -> list[Action]:
     return [Action.lose(u) for u in loss_payers(state, frame)]
 
 
-def loss_settle(state: "GameState", frame: Loss) -> bool:
+def loss_settle(state: Position, frame: Loss) -> bool:
     payers = loss_payers(state, frame)
     if frame.owed > 0 and len(payers) > 1:
         return False  # the losing side chooses who pays next
@@ -160,12 +157,12 @@ def loss_settle(state: "GameState", frame: Loss) -> bool:
     return True
 
 
-def loss_apply(state: "GameState", frame: Loss, action: Action) -> None:
+def loss_apply(state: Position, frame: Loss, action: Action) -> None:
     paid = steps.lose_step(state, action.unit)  # one step: a flip to the reduced side, or the unit's elimination
     state._stack[-1] = replace(frame, owed=frame.owed - (1 if frame.in_steps else paid))
 
 
-def loss_why(state: "GameState", frame: Loss, action: Action) -> tuple[str, str | None]:
+def loss_why(state: Position, frame: Loss, action: Action) -> tuple[str, str | None]:
     owed = f"{frame.owed} step{'s' if frame.owed != 1 else ''}" if frame.in_steps else f"{frame.owed} strength"
     return (f"{frame.side} must first choose which units pay for the battle's losses ({owed} still "
             "owed): `lose UNIT`", "exchange")

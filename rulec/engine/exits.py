@@ -7,15 +7,11 @@ by and no unit leaves by, an edge only one side may leave by. Without it every r
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rulec.engine.context import EngineContext
-
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
+from rulec.engine.position import Position
 
 
-def allowed_edges(state: "GameState", uid: str, edges: tuple[str, ...]) -> tuple[str, ...]:
+def allowed_edges(state: Position, uid: str, edges: tuple[str, ...]) -> tuple[str, ...]:
     """Of the `edges` the unit can reach, those movement { may_exit } lets it leave by."""
     condition = state.game.movement.may_exit
     if condition is None or not edges:
@@ -29,6 +25,6 @@ def allowed_edges(state: "GameState", uid: str, edges: tuple[str, ...]) -> tuple
     return tuple(allowed)
 
 
-def may_exit(state: "GameState", uid: str, edge: str) -> bool:
+def may_exit(state: Position, uid: str, edge: str) -> bool:
     """Does movement { may_exit } let the unit leave the map by `edge` (True without the rule)?"""
     return bool(allowed_edges(state, uid, (edge,)))

@@ -7,25 +7,20 @@ action has been found illegal, so clarity matters here more than speed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rulec.engine import placement
 from rulec.engine.actions import (ADVANCE, ATTACK, CANCEL, DELAY, END, EXIT, LOSE, MOVE, PLACE, REMOVE, RESOLVE, RETREAT,
                                   ROLL,
                                   WITH, Action)
-from rulec.engine import battles, duties, exits, legal_moves, markers, stacking
+from rulec.engine import battles, duties, exits, legal_moves, markers, modifiers, stacking
 from rulec.engine.decisions import HANDLERS
 from rulec.engine.frames import Moving
 from rulec.engine.movement import reachable
+from rulec.engine.position import Position
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.runtime.model import ORDINARY
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
-
-
-def why_illegal(state: "GameState", action: Action) -> tuple[str, str | None]:
+def why_illegal(state: Position, action: Action) -> tuple[str, str | None]:
     """A message and the mechanic (a key of game.rule_refs) that forbids `action`."""
     if state.terminal:
         return "the game is over", None
@@ -60,7 +55,7 @@ def why_illegal(state: "GameState", action: Action) -> tuple[str, str | None]:
         return placement.why_not(state, action)
     return "not an action of this game", None
 
-def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
+def _why_not_move(state: Position, action: Action) -> tuple[str, str | None]:
     uid = action.unit
     unit = state._units.get(uid)
     name = state.tables.short_name.get(uid, uid)
@@ -110,7 +105,7 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
                 "simply does not move)", None)
     if h in state._enemy_occupied(unit.side):
         return f"{h} holds an enemy unit", "enemy_occupied"
-    if h in reach.destinations and not state.may_end_move(uid, h):
+    if h in reach.destinations and not legal_moves.may_end_move(state, uid, h):
         return f"{name} may not end its move in {h}: the game's may_end_move does not hold there", "end_move"
     if h in reach.destinations:
         return f"{name} may not end its move stacked in {h}", "stacking"
@@ -123,13 +118,13 @@ def _why_not_move(state: "GameState", action: Action) -> tuple[str, str | None]:
         return (f"{name} may not move directly from one enemy-controlled hex ({state.pos[uid]}) to another "
                 f"({h}){exception}", "zoc_stop")
     if where == ON_MAP:
-        free = reachable(state.tables, allowance=state.allowance(uid), start=state.pos[uid],
+        free = reachable(state.tables, allowance=modifiers.allowance(state, uid), start=state.pos[uid],
                          enemy_occupied=state._enemy_occupied(unit.side), enemy_zoc=frozenset(), costs=legal_moves.step_costs(state, unit))
         if h in free.destinations:
             return f"{name} must stop on entering an enemy zone of control before {h}", "zoc_stop"
-    return f"{name} cannot reach {h} within its movement allowance of {state.allowance(uid)}", "movement_allowance"
+    return f"{name} cannot reach {h} within its movement allowance of {modifiers.allowance(state, uid)}", "movement_allowance"
 
-def _why_not_attack(state: "GameState", action: Action) -> tuple[str, str | None]:
+def _why_not_attack(state: Position, action: Action) -> tuple[str, str | None]:
     occupants = stacking.occupants(state)
     defenders = occupants.get(action.hex, [])
     if not defenders or state._units[defenders[0]].side == state.phase.side:

@@ -7,15 +7,11 @@ as phases begin and end. The record is queried through records.History (scope, p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from rulec.engine.position import Position
 from rulec.engine.records import History
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
-
-def writable(state: "GameState") -> History:
+def writable(state: Position) -> History:
     """The state's history, copied first if a clone shares it."""
     past = state.past
     if past.owner != id(state):
@@ -23,7 +19,7 @@ def writable(state: "GameState") -> History:
     return past
 
 
-def record(state: "GameState", event: str, units) -> None:
+def record(state: Position, event: str, units) -> None:
     """`units` did `event` in the current phase."""
     past = state.past if state.past.owner == id(state) else writable(state)
     table = past.events[event]
@@ -31,13 +27,13 @@ def record(state: "GameState", event: str, units) -> None:
         _stamp(past, table, uid)
 
 
-def entered(state: "GameState", h: str, side: str) -> None:
+def entered(state: Position, h: str, side: str) -> None:
     past = state.past if state.past.owner == id(state) else writable(state)
     _stamp(past, past.entered, h)
     past.last_side[h] = side
 
 
-def moved_into(state: "GameState", uid: str, h: str, side: str) -> None:
+def moved_into(state: Position, uid: str, h: str, side: str) -> None:
     """A unit of `side` moved (or entered the map) and ended its move in `h`: the commonest record, in one call."""
     past = state.past if state.past.owner == id(state) else writable(state)
     _stamp(past, past.events["moved"], uid)
@@ -58,13 +54,13 @@ def _stamp(past: History, table: dict[str, tuple[int, ...]], key: str) -> None:
     table[key] = stamps + (serial,)
 
 
-def phase_ended(state: "GameState") -> None:
+def phase_ended(state: Position) -> None:
     phase = state.phase
     past = writable(state)
     past.ended[phase.kind] = past.ended[phase.id] = past.serial
 
 
-def phase_began(state: "GameState") -> None:
+def phase_began(state: Position) -> None:
     """A new phase: number it; a new turn or player-turn begins here when the turn or the side changes."""
     past = writable(state)
     past.serial += 1

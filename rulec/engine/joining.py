@@ -13,17 +13,15 @@ attack. Answers are kept for the position (GameState._cache).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from rulec.engine import stacking
 from rulec.engine.context import EngineContext
+from rulec.engine.position import Position
 from rulec.runtime.model import Hex, Unit
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
-
-def battle_context(state: "GameState", side: str, attackers: Sequence[str], attacker_hexes: Sequence[Hex],
+def battle_context(state: Position, side: str, attackers: Sequence[str], attacker_hexes: Sequence[Hex],
                    defenders: Sequence[str], targets: Sequence[Hex], unit: Unit | None = None) -> EngineContext:
     """An EngineContext with the battle's names set: `side` attacks `targets` with `attackers` (from
     `attacker_hexes`) against `defenders`; about `unit` if given."""
@@ -37,7 +35,7 @@ def battle_context(state: "GameState", side: str, attackers: Sequence[str], atta
     return context
 
 
-def may_join(state: "GameState", uid: str, targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> bool:
+def may_join(state: Position, uid: str, targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> bool:
     """May `uid` join the battle of `attackers` (so far) against `targets`, as the game's may_join says?"""
     combat = state.game.combat
     condition = combat.may_join if combat is not None else None
@@ -54,7 +52,7 @@ def may_join(state: "GameState", uid: str, targets: tuple[Hex, ...], attackers: 
     return found
 
 
-def why_not(state: "GameState", uid: str, targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> tuple[str, str] | None:
+def why_not(state: Position, uid: str, targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> tuple[str, str] | None:
     """Why `uid` may not join that battle by the game's may_join (None: it may)."""
     if may_join(state, uid, targets, attackers):
         return None

@@ -13,25 +13,22 @@ from actions only, so a saved game (its actions) replays them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rulec.engine.marker_table import Stamp
+from rulec.engine.position import Position
 from rulec.runtime.model import Game, Hex, Marker
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
 # ------------------------------------------------------------ queries
-def on_unit(state: "GameState", uid: str) -> dict[str, Stamp]:
+def on_unit(state: Position, uid: str) -> dict[str, Stamp]:
     """The markers a unit carries, with the stamp of each (do not modify)."""
     return state.markers.units.get(uid, {})
 
 
-def on_hex(state: "GameState", h: Hex) -> dict[str, Stamp]:
+def on_hex(state: Position, h: Hex) -> dict[str, Stamp]:
     return state.markers.hexes.get(h, {})
 
 
-def forbidding(state: "GameState", uid: str, what: str) -> Marker | None:
+def forbidding(state: Position, uid: str, what: str) -> Marker | None:
     """The first marker the unit carries that forbids it `what` (move, attack, advance), if any."""
     found = state.markers.units.get(uid)
     if not found:
@@ -40,7 +37,7 @@ def forbidding(state: "GameState", uid: str, what: str) -> Marker | None:
     return next((markers[m] for m in found if what in markers[m].forbids), None)
 
 
-def forbidden(state: "GameState", what: str) -> frozenset[str]:
+def forbidden(state: Position, what: str) -> frozenset[str]:
     """Every unit a marker forbids `what` (kept for the position: markers change only with actions)."""
     units = state.markers.units
     if not units:
@@ -54,7 +51,7 @@ def forbidden(state: "GameState", what: str) -> frozenset[str]:
     return found
 
 
-def refusal(state: "GameState", uid: str, what: str) -> tuple[str, str] | None:
+def refusal(state: Position, uid: str, what: str) -> tuple[str, str] | None:
     """Why the unit may not `what` because of a marker, and the mechanic that cites the marker's rule
     (markers.rule_cited); None: no marker forbids it."""
     marker = forbidding(state, uid, what)
@@ -65,20 +62,20 @@ def refusal(state: "GameState", uid: str, what: str) -> tuple[str, str] | None:
 
 
 # ------------------------------------------------------------ changes
-def mark(state: "GameState", target: str, marker_id: str) -> None:
+def mark(state: Position, target: str, marker_id: str) -> None:
     """Put a marker on a unit (by id) or a hex (by number), as the marker says, stamped with the current phase."""
     marker = _marker(state.game, marker_id)
     state.markers.put(marker, target, (state.turn, state.phase_index))
     state._cache = {}
 
 
-def unmark(state: "GameState", target: str, marker_id: str) -> None:
+def unmark(state: Position, target: str, marker_id: str) -> None:
     marker = _marker(state.game, marker_id)
     state.markers.take(marker, target)
     state._cache = {}
 
 
-def clear(state: "GameState", uid: str) -> None:
+def clear(state: Position, uid: str) -> None:
     """Take every marker off a unit (it left the map: eliminated or exited)."""
     state.markers.units.pop(uid, None)
     state._cache = {}
@@ -91,7 +88,7 @@ def _marker(game: Game, marker_id: str) -> Marker:
     return marker
 
 
-def expire(state: "GameState") -> None:
+def expire(state: Position) -> None:
     """At the end of a phase: take off every marker whose `expires` now holds."""
     if not state.markers:
         return

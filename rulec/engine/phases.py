@@ -14,7 +14,6 @@ A scenario's deployment phases come before its start phase (GameState._prelude, 
 
 from __future__ import annotations
 
-
 from rulec.engine import history, legal_moves, markers, placement, procedures, stacking, victory
 from rulec.engine.frames import Remove
 from rulec.engine.position import Position

@@ -15,40 +15,37 @@ order is legal too (typed orders, saved games), though the first step does not l
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from rulec.engine import changes, stacking, steps
 from rulec.engine.actions import CANCEL, Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Placing
+from rulec.engine.position import Position
 from rulec.engine.statuses import ELIMINATED, ON_MAP, PENDING
 from rulec.runtime.model import Placement
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
 PLACEABLE = (PENDING, ELIMINATED)  # a unit on the map is not in the pool, nor one left out of the game
 
 
-def rules(state: "GameState") -> Placement:
+def rules(state: Position) -> Placement:
     placement = state.phase.placement
     assert placement is not None, "a placement phase has a placement block (the checker sees to it)"
     return placement
 
 
-def begin(state: "GameState") -> bool:
+def begin(state: Position) -> bool:
     """Start a placement phase: count its points; False if there is nothing to place (the phase is passed)."""
     placement = rules(state)
     state.points_left = int(placement.points(EngineContext(state))) if placement.points is not None else None
     return bool(placements(state))
 
 
-def cost(state: "GameState", uid: str) -> int:
+def cost(state: Position, uid: str) -> int:
     placement = rules(state)
     return int(placement.cost(EngineContext(state, state.unit(uid)))) if placement.cost is not None else 1
 
 
-def pool(state: "GameState") -> list[str]:
+def pool(state: Position) -> list[str]:
     """The phasing side's units that may still be placed (and paid for), in game-file order."""
     phase = state.phase
     ids = {unit.id for unit in rules(state).pool(EngineContext(state))}
@@ -61,7 +58,7 @@ def pool(state: "GameState") -> list[str]:
     return first_tier(state, units)
 
 
-def first_tier(state: "GameState", units: list[str]) -> list[str]:
+def first_tier(state: Position, units: list[str]) -> list[str]:
     """Of the placeable `units`, those of the first of the pool's sets (`pool = [A, B]`) that holds any (all of
     them for a pool of one set)."""
     tiers = rules(state).tiers
@@ -76,13 +73,13 @@ def first_tier(state: "GameState", units: list[str]) -> list[str]:
     return []
 
 
-def placeable(state: "GameState", uid: str) -> bool:
+def placeable(state: Position, uid: str) -> bool:
     """Off the map and waiting or eliminated; or, where the phase restores steps, on the map with a step lost."""
     where = state.where[uid]
     return where in PLACEABLE or (where == ON_MAP and rules(state).restore and uid in state.lost_steps)
 
 
-def hexes(state: "GameState") -> list[str]:
+def hexes(state: Position) -> list[str]:
     """The allowed hexes with room for one more unit of the phasing side."""
     side, limit = state.phase.side, state.game.stacking.limit
     occupants = stacking.occupants(state)
@@ -92,19 +89,19 @@ def hexes(state: "GameState") -> list[str]:
                   and all(state.unit(u).side == side for u in occupants.get(h, ())))
 
 
-def placements(state: "GameState") -> list[Action]:
+def placements(state: Position) -> list[Action]:
     """The first step: `place UNIT` for every unit that may be placed now (none when no hex has room), and for
     every reduced unit on the map that may regain a step (placement { restore })."""
     return [Action.place(u) for u in pool(state)]
 
 
-def may_place(state: "GameState", uid: str, hex: str) -> bool:
+def may_place(state: Position, uid: str, hex: str) -> bool:
     """May `uid` be placed in `hex` now (both steps in one order)?"""
     return (state.phase.kind == "placement" and uid in pool(state) and state.where[uid] != ON_MAP
             and hex in hexes(state))
 
 
-def choose(state: "GameState", uid: str) -> None:
+def choose(state: Position, uid: str) -> None:
     """The first step: the phasing side chose `uid`; its hex is the next decision. A unit on the map
     (placement { restore }) regains a step at once instead, paid as a placement."""
     if state.where[uid] == ON_MAP:
@@ -115,25 +112,25 @@ def choose(state: "GameState", uid: str) -> None:
     state._stack.append(Placing(state.phase.side, uid))
 
 
-def placing_legal(state: "GameState", frame: Placing) -> list[Action]:
+def placing_legal(state: Position, frame: Placing) -> list[Action]:
     """The second step: a hex for the chosen unit, or back to the choice of unit."""
     return [*(Action.place(frame.unit, h) for h in hexes(state)), Action.cancel()]
 
 
-def placing_apply(state: "GameState", frame: Placing, action: Action) -> None:
+def placing_apply(state: Position, frame: Placing, action: Action) -> None:
     state._stack.pop()
     if action.kind != CANCEL:
         place(state, frame.unit, action.hex)
 
 
-def placing_why(state: "GameState", frame: Placing, action: Action) -> tuple[str, str | None]:
+def placing_why(state: Position, frame: Placing, action: Action) -> tuple[str, str | None]:
     name = state.tables.short_name.get(frame.unit, frame.unit)
     if action.kind == "place" and action.unit == frame.unit and action.hex is not None:
         return f"{action.hex} is not a hex {name} may be placed in now", None
     return f"a hex for {name} is due: 'place {name} HEX', or 'cancel' to choose another unit", None
 
 
-def why_not(state: "GameState", action: Action) -> tuple[str, str | None]:
+def why_not(state: Position, action: Action) -> tuple[str, str | None]:
     """Why `place UNIT HEX` is refused now (explain.py)."""
     phase = state.phase
     if phase.kind != "placement":
@@ -155,7 +152,7 @@ def why_not(state: "GameState", action: Action) -> tuple[str, str | None]:
     return f"{action.hex} is not a hex {name} may be placed in now", None
 
 
-def place(state: "GameState", uid: str, hex: str) -> None:
+def place(state: Position, uid: str, hex: str) -> None:
     if state.points_left is not None:
         state.points_left -= cost(state, uid)
     lost = rules(state).steps_lost

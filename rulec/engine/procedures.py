@@ -18,18 +18,16 @@ the expressions of an `on battle_resolved` hook see the battle just resolved (`a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from rulec.engine import changes, joining, markers, victory
 from rulec.engine.context import EngineContext
+from rulec.engine.position import Position
 from rulec.engine.statuses import ON_MAP, PENDING
 from rulec.runtime.model import Hook, HookEffect, Phase, Unit
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
-
-def comes_up(state: "GameState") -> bool:
+def comes_up(state: Position) -> bool:
     """Does the current phase take place now (its `when`, if any, holds; a scenario's deployment always does)?"""
     if state._prelude:  # a deployment phase of a scenario, played before its start phase (scenarios.py)
         return True
@@ -37,7 +35,7 @@ def comes_up(state: "GameState") -> bool:
     return when is None or bool(when(EngineContext(state)))
 
 
-def movers(state: "GameState", phase: Phase) -> tuple[str, ...]:
+def movers(state: Position, phase: Phase) -> tuple[str, ...]:
     """The units that may move in a movement phase: the side's on the map or waiting to arrive, narrowed by `movers`."""
     units = tuple(u for u in state.tables.units_of.get(phase.side, ()) if state.where[u] in (ON_MAP, PENDING))
     if phase.movers is None:
@@ -46,21 +44,21 @@ def movers(state: "GameState", phase: Phase) -> tuple[str, ...]:
     return tuple(u for u in units if u in allowed)
 
 
-def attackers(state: "GameState", phase: Phase) -> frozenset[str] | None:
+def attackers(state: Position, phase: Phase) -> frozenset[str] | None:
     """The units `attackers` lets attack this combat phase (None: every unit able to)."""
     if phase.attackers is None:
         return None
     return frozenset(unit.id for unit in phase.attackers(EngineContext(state)))
 
 
-def run_hooks(state: "GameState", event: str) -> None:
+def run_hooks(state: Position, event: str) -> None:
     """Carry out the current phase's hooks on `event`, in file order."""
     phase = state.phase
     if phase.hooks:  # most phases have none: nothing to build
         _run(state, phase.hooks, event, None, f"{phase.id}:{event}")
 
 
-def run_game_hooks(state: "GameState", event: str, unit: Unit | None = None) -> None:
+def run_game_hooks(state: Position, event: str, unit: Unit | None = None) -> None:
     """Carry out the game's own hooks on `event` (about `unit`, for a unit's elimination or exit; about the
     battle just resolved, state.last_battle, for battle_resolved)."""
     if state.game.hooks:
@@ -68,7 +66,7 @@ def run_game_hooks(state: "GameState", event: str, unit: Unit | None = None) -> 
         _run(state, state.game.hooks, event, unit, event, context_of)
 
 
-def _battle_context(state: "GameState", unit: Unit | None = None) -> EngineContext:
+def _battle_context(state: Position, unit: Unit | None = None) -> EngineContext:
     """What a battle_resolved hook sees: the battle's attackers and defenders still on the map, the hexes they
     fought from and in."""
     report = state.last_battle
@@ -81,7 +79,7 @@ def _battle_context(state: "GameState", unit: Unit | None = None) -> EngineConte
                                   battle.targets, unit)
 
 
-def _run(state: "GameState", hooks: tuple[Hook, ...], event: str, unit: Unit | None, source: str,
+def _run(state: Position, hooks: tuple[Hook, ...], event: str, unit: Unit | None, source: str,
          context_of: Callable[..., EngineContext] = EngineContext) -> None:
     """Each hook on `event` whose `when` holds; `source` names it in the VP log."""
     for hook in hooks:
@@ -95,7 +93,7 @@ def _run(state: "GameState", hooks: tuple[Hook, ...], event: str, unit: Unit | N
             context = context_of(state, unit)  # the next effect sees what this one did
 
 
-def _score(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+def _score(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
     assert effect.side is not None and effect.amount is not None, "score(side, amount): the checker gives both"
     amount = int(effect.amount(context))
     if amount:
@@ -103,22 +101,22 @@ def _score(state: "GameState", effect: HookEffect, context: EngineContext, sourc
         victory.score(state, effect.side, amount, source, unit=unit.id if unit is not None else None)
 
 
-def _eliminate(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+def _eliminate(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
     assert effect.units is not None, "eliminate(units): the checker gives them"
     for unit in list(effect.units(context)):
         if state.where.get(unit.id) == ON_MAP:
             changes.eliminate(state, unit.id)
 
 
-def _mark(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+def _mark(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
     _change_markers(state, effect, context, markers.mark)
 
 
-def _unmark(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+def _unmark(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
     _change_markers(state, effect, context, markers.unmark)
 
 
-def _change_markers(state: "GameState", effect: HookEffect, context: EngineContext, change: Callable) -> None:
+def _change_markers(state: Position, effect: HookEffect, context: EngineContext, change: Callable) -> None:
     """mark or unmark: the units of the set still on the map, or the hexes of the set (a marker on hexes)."""
     assert effect.units is not None and effect.marker is not None, "mark(units, marker): the checker gives both"
     on_hexes = state.game.markers[effect.marker].on == "hex"
@@ -129,17 +127,17 @@ def _change_markers(state: "GameState", effect: HookEffect, context: EngineConte
             change(state, target.id, effect.marker)
 
 
-def _set(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+def _set(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
     assert effect.variable is not None and effect.amount is not None, "set(variable, value): the checker gives both"
     state.variables[effect.variable] = effect.amount(context)
 
 
-def _add(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+def _add(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
     assert effect.variable is not None and effect.amount is not None, "add(variable, amount): the checker gives both"
     state.variables[effect.variable] += effect.amount(context)
 
 
-def _lose_step(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+def _lose_step(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
     assert effect.units is not None, "lose_step(units): the checker gives them"
     from rulec.engine import steps  # steps.py eliminates through changes.py, which runs this module's hooks
     for unit in list(effect.units(context)):
@@ -147,14 +145,14 @@ def _lose_step(state: "GameState", effect: HookEffect, context: EngineContext, s
             steps.lose_step(state, unit.id)
 
 
-def _restore_step(state: "GameState", effect: HookEffect, context: EngineContext, source: str) -> None:
+def _restore_step(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
     assert effect.units is not None, "restore_step(units): the checker gives them"
     from rulec.engine import steps
     for unit in list(effect.units(context)):
         steps.restore_step(state, unit.id)  # a unit off the map or with no step lost is left as it is
 
 
-EFFECTS: dict[str, Callable[["GameState", HookEffect, EngineContext, str], None]] = {
+EFFECTS: dict[str, Callable[[Position, HookEffect, EngineContext, str], None]] = {
     "lose_step": _lose_step,
     "restore_step": _restore_step,
     "set": _set,

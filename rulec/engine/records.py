@@ -54,7 +54,6 @@ class BattleReport:
     battle: Battle | None = None  # the battle itself, for what `on battle_resolved` hooks ask of it
 
 
-
 EVENTS = ("moved", "attacked", "defended", "retreated")
 NOTHING = (0, 0)  # an empty scope
 

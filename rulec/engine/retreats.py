@@ -9,21 +9,18 @@ The legal paths come from combat.retreat_paths and the game's combat rules.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from rulec.engine import combat as fight
 from rulec.engine import changes, history, stacking
 from rulec.engine.actions import Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Battle, Effects, Retreat
+from rulec.engine.position import Position
 from rulec.runtime.hexes import rows_to_edge
 from rulec.runtime.model import Expr, Hex
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
-
-def order_retreats(state: "GameState", battle: Battle, who: str, hexes: int, units: tuple[str, ...]) -> None:
+def order_retreats(state: Position, battle: Battle, who: str, hexes: int, units: tuple[str, ...]) -> None:
     """Every unit in `units` must retreat `hexes` hexes: defenders away from the attackers, attackers
     away from the hexes they attacked."""
     exempt = state.game.combat.retreat.exempt
@@ -44,7 +41,7 @@ def order_retreats(state: "GameState", battle: Battle, who: str, hexes: int, uni
         state._stack.append(Retreat(uid, hexes, away, chooser, defender))
 
 
-def paths(state: "GameState", frame: Retreat) -> list[tuple[Hex, ...]]:
+def paths(state: Position, frame: Retreat) -> list[tuple[Hex, ...]]:
     side = state._units[frame.unit].side
     start = state.pos[frame.unit]
     policy = state.game.combat.retreat
@@ -72,7 +69,7 @@ def paths(state: "GameState", frame: Retreat) -> list[tuple[Hex, ...]]:
     return found
 
 
-def _rows_to_edge(state: "GameState", edge: tuple[Hex, ...]) -> dict[Hex, int]:
+def _rows_to_edge(state: Position, edge: tuple[Hex, ...]) -> dict[Hex, int]:
     """Each hex's distance from `edge` across the hex rows, worked out once and kept with the game's tables."""
     kept = state.tables.edge_distances
     key = ("rows", edge)
@@ -82,7 +79,7 @@ def _rows_to_edge(state: "GameState", edge: tuple[Hex, ...]) -> dict[Hex, int]:
     return kept[key]
 
 
-def displacing_paths(state: "GameState", frame: Retreat, about: "_AboutHexes", occupied: set[Hex],
+def displacing_paths(state: Position, frame: Retreat, about: "_AboutHexes", occupied: set[Hex],
                      search) -> list[tuple[Hex, ...]]:
     """Paths ending in a hex of friends that `displace` lets the unit push aside, through no other occupied hex."""
     side = state._units[frame.unit].side
@@ -95,7 +92,7 @@ def displacing_paths(state: "GameState", frame: Retreat, about: "_AboutHexes", o
     return [p for p in search(occupied - friendly) if p[-1] in friendly and not friendly.intersection(p[:-1])]
 
 
-def displace_friends(state: "GameState", frame: Retreat, hex: Hex) -> None:
+def displace_friends(state: Position, frame: Retreat, hex: Hex) -> None:
     """The friends in `hex`, which a retreat has just ended in, are pushed aside: each retreats one hex (first on
     the stack, so they leave before anything else happens), displacing nobody in turn."""
     friends = [u for u in stacking.occupants(state).get(hex, ()) if u != frame.unit]
@@ -106,7 +103,7 @@ def displace_friends(state: "GameState", frame: Retreat, hex: Hex) -> None:
 class _AboutHexes:
     """A retreat's conditions about `hex` for one retreating `unit`, each hex's value worked out once."""
 
-    def __init__(self, state: "GameState", uid: str):
+    def __init__(self, state: Position, uid: str):
         self.context = EngineContext(state, state.unit(uid))
         self.known: dict[tuple[int, Hex], object] = {}
 
@@ -118,7 +115,7 @@ class _AboutHexes:
         return self.known[key]
 
 
-def retreat_settle(state: "GameState", frame: Retreat) -> bool:
+def retreat_settle(state: Position, frame: Retreat) -> bool:
     """A retreat the rules make alone (one path, or none: eliminated); False when the chooser must pick."""
     if frame.paths is not None:
         return False
@@ -137,16 +134,16 @@ def retreat_settle(state: "GameState", frame: Retreat) -> bool:
     return True
 
 
-def retreat_legal(state: "GameState", frame: Retreat) -> list[Action]:
+def retreat_legal(state: Position, frame: Retreat) -> list[Action]:
     return [Action.retreat(p) for p in frame.paths or ()]
 
 
-def retreat_apply(state: "GameState", frame: Retreat, action: Action) -> None:
+def retreat_apply(state: Position, frame: Retreat, action: Action) -> None:
     state._stack.pop()
     move_along(state, frame, action.path)
 
 
-def move_along(state: "GameState", frame: Retreat, path: tuple[Hex, ...]) -> None:
+def move_along(state: Position, frame: Retreat, path: tuple[Hex, ...]) -> None:
     policy = state.game.combat.retreat
     displacing = (policy.displace is not None and not frame.displaced
                   and any(u != frame.unit for u in stacking.occupants(state).get(path[-1], ())))
@@ -160,7 +157,7 @@ def move_along(state: "GameState", frame: Retreat, path: tuple[Hex, ...]) -> Non
         displace_friends(state, frame, path[-1])
 
 
-def record_vacated(state: "GameState", hex: Hex, defender: bool) -> None:
+def record_vacated(state: Position, hex: Hex, defender: bool) -> None:
     """A retreat of the defender (an attacker) passed through `hex`: the other side's advance may go there too."""
     for i in range(len(state._stack) - 1, -1, -1):
         frame = state._stack[i]
@@ -172,7 +169,7 @@ def record_vacated(state: "GameState", hex: Hex, defender: bool) -> None:
             return
 
 
-def retreat_why(state: "GameState", frame: Retreat, action: Action) -> tuple[str, str | None]:
+def retreat_why(state: Position, frame: Retreat, action: Action) -> tuple[str, str | None]:
     policy = state.game.combat.retreat
     rules = [{"enemy_zoc": "enemy zones of control", "occupied": "occupied hexes"}[k] for k in policy.may_not_enter]
     ends = [{"enemy_zoc": "an enemy zone of control", "occupied": "an occupied hex"}[k] for k in policy.may_not_end]

@@ -11,19 +11,16 @@ state with only some units in play, at the start of a phase of a turn.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from rulec.diagnostics import did_you_mean
 from rulec.engine import history, modifiers, phases, scenarios, steps, victory
 from rulec.engine.marker_table import MarkerTable
+from rulec.engine.position import Position
 from rulec.engine.records import History
 from rulec.engine.statuses import ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import tables_for
 from rulec.engine.victory import award_amount
 from rulec.runtime.model import Game
-
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
 
 class UnknownOption(ValueError):
@@ -40,7 +37,7 @@ def check_choice(game: Game, options: tuple[str, ...], scenario: str | None) -> 
     scenarios.check_choice(game, scenario, options)
 
 
-def set_up(state: "GameState", game: Game, options: tuple[str, ...], seed: int, scenario: str | None = None) -> None:
+def set_up(state: Position, game: Game, options: tuple[str, ...], seed: int, scenario: str | None = None) -> None:
     """Fill a new state with the game's start (or `scenario`'s) and enter its first phase: the units in play
     and where they stand or when they arrive, variant counters chosen, the VP given at set-up."""
     state.game, state.options, state.seed = game, options, seed
@@ -138,7 +135,7 @@ def choose_variants(game: Game, in_play: list[str], options: tuple[str, ...], se
     return chosen
 
 
-def arrange(state: "GameState", units: dict[str, str], *, turn: int | None = None, phase: str | None = None) -> "GameState":
+def arrange(state: Position, units: dict[str, str], *, turn: int | None = None, phase: str | None = None) -> Position:
     """A copy with only `units` in play, at the start of `phase` of `turn` (no award scored for it).
 
     Each value is a hex, or 'pending' for a unit waiting to arrive (due this turn,

@@ -11,17 +11,14 @@ the phase's kept moves are dropped.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from rulec.engine import changes
+from rulec.engine.position import Position
 from rulec.engine.statuses import ELIMINATED, ON_MAP
 from rulec.runtime.model import Unit
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
-
-def side_after(state: "GameState", uid: str, lost: int) -> Unit:
+def side_after(state: Position, uid: str, lost: int) -> Unit:
     """The unit as it plays with `lost` steps lost: its set-up counter, or its reduced side number `lost`."""
     full = state._setup_units[uid]
     variant = full.variant(state.variants[uid]) if uid in state.variants else None
@@ -35,7 +32,7 @@ def side_after(state: "GameState", uid: str, lost: int) -> Unit:
     return replace(full, strength=strength, move=move, type=kind)
 
 
-def set_side(state: "GameState", uid: str, lost: int) -> None:
+def set_side(state: Position, uid: str, lost: int) -> None:
     """Flip the unit to the side it plays with `lost` steps lost."""
     state._units = dict(state._units)  # shared with clones: copied when a unit flips, which is rare
     state._units[uid] = side_after(state, uid, lost)
@@ -48,7 +45,7 @@ def set_side(state: "GameState", uid: str, lost: int) -> None:
     state._able_to_attack = {}  # a new strength or type: who may attack at all is worked out again
 
 
-def lose_step(state: "GameState", uid: str) -> int:
+def lose_step(state: Position, uid: str) -> int:
     """The unit loses one step: it flips to its next reduced side, or with none left is eliminated.
     Returns the strength that step was worth (all that was left when it is eliminated)."""
     unit = state._units[uid]
@@ -60,14 +57,14 @@ def lose_step(state: "GameState", uid: str) -> int:
     return unit.strength
 
 
-def steps_left(state: "GameState", uid: str) -> int:
+def steps_left(state: Position, uid: str) -> int:
     """How many steps the unit has left (0 once it is off the map for good)."""
     if state.where[uid] == ELIMINATED:
         return 0
     return state._units[uid].steps - state.lost_steps.get(uid, 0)
 
 
-def restore_step(state: "GameState", uid: str) -> bool:
+def restore_step(state: Position, uid: str) -> bool:
     """Replacements: a reduced unit on the map flips back one side. False if it has no step to regain."""
     lost = state.lost_steps.get(uid, 0)
     if not lost or state.where[uid] != ON_MAP:

@@ -8,21 +8,20 @@ that holds when it is checked ends the game at once with its winner.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from rulec.engine.context import EngineContext
+from rulec.engine.position import Position
 from rulec.engine.records import Outcome, VpEntry
 from rulec.runtime.context import ContextBase, ranked_scores
 from rulec.runtime.model import Award, Game, SuddenDeath, Unit, VictoryLevel
 
-if TYPE_CHECKING:
-    from rulec.engine.state import GameState
 
 __all__ = ["VpEntry", "Outcome", "award_amount", "score", "outcome", "outcome_of", "sudden_death",
            "score_game_end"]
 
 
-def award_amount(state: "GameState", award: Award, unit: Unit | None) -> int:
+def award_amount(state: Position, award: Award, unit: Unit | None) -> int:
     """The award's VP now, for `unit` (0 if its condition fails)."""
     context = EngineContext(state, unit)
     if award.only is not None and not award.only(context):
@@ -30,7 +29,7 @@ def award_amount(state: "GameState", award: Award, unit: Unit | None) -> int:
     return int(award.amount(context))
 
 
-def score(state: "GameState", side: str, amount: int, source: str, unit: str | None = None, hex: str | None = None,
+def score(state: Position, side: str, amount: int, source: str, unit: str | None = None, hex: str | None = None,
           phase: str | None = None) -> None:
     """`side` scores `amount` VP (a negative amount takes them back), logged with its `source` (VpEntry)
     under the current phase, or `phase` ("setup" for VP given as the game is set up)."""
@@ -99,7 +98,7 @@ def _holds(level: VictoryLevel, context: Any, measure: str) -> bool:
     return bool(context.lead() > 0 and lead >= level.at_least)
 
 
-def outcome_of(state: "GameState") -> Outcome:
+def outcome_of(state: Position) -> Outcome:
     """The result of the game in `state`: a sudden death that ended it, else the levels on the position."""
     decided: Outcome | None = getattr(state, "decided", None)
     if decided is not None:
@@ -107,7 +106,7 @@ def outcome_of(state: "GameState") -> Outcome:
     return outcome(state.game, state.vp, EngineContext(state))
 
 
-def sudden_death(state: "GameState", moments: Sequence[str]) -> Outcome | None:
+def sudden_death(state: Position, moments: Sequence[str]) -> Outcome | None:
     """The result if a sudden-death condition checked at one of `moments` holds now, else None."""
     rules = state.game.victory
     if rules is None or not rules.sudden_death:
@@ -119,10 +118,10 @@ def sudden_death(state: "GameState", moments: Sequence[str]) -> Outcome | None:
     return None
 
 
-def _sudden(state: "GameState", rule: SuddenDeath) -> Outcome:
+def _sudden(state: Position, rule: SuddenDeath) -> Outcome:
     return Outcome(rule.winner, rule.name, _margin(state.game, state.vp), dict(state.vp))
 
 
-def score_game_end(state: "GameState") -> list[tuple[Award, int]]:
+def score_game_end(state: Position) -> list[tuple[Award, int]]:
     """The awards scored when the game ends, with their amounts now."""
     return [(award, award_amount(state, award, None)) for award in state.game.awards if award.trigger.kind == "game_end"]
