@@ -18,7 +18,7 @@ def test_carried_over_moves_equal_moves_worked_out_afresh(which, seed, metz):
     state = new_game(game, seed=seed)
     carried = compared = 0
     while not state.is_terminal():
-        carried += "full" in state._cache  # the stacking carried over from the position before
+        carried += "crowded" in state._cache  # the stacking carried over from the position before
         actions = state.legal_actions()
         afresh = state.clone()
         afresh._cache, afresh._phase_moves = {}, {}

@@ -139,7 +139,12 @@ SHORT = {
                                "the default no longer allows; not investigated further)",
     ("ranged_duties", "blue"): "every battle is 'no effect': no unit is ever eliminated, nobody scores",
     ("ratio_victory", "blue"): "won 0: Red starts with 8 VP and a depot worth 4 and wins while it has twice Blue's",
-    ("twice_the_enemy", "blue"): "won 8 of these 10 (27 of 30 seeds; not investigated)",
+    ("game_variables", "blue"): "won 0: a made-up game for game variables, whose victory reads a variable hooks "
+                                "change, which the evaluator does not read yet",
+    ("game_variables", "red"): "won 0: a made-up game for game variables, whose victory reads a variable hooks "
+                               "change, which the evaluator does not read yet",
+    ("option_rules", "blue"): "won 1: played without the options its rules are about (not investigated further)",
+    ("two_steps", "blue"): "won 8 of these 10 (not investigated)",
 }
 
 

@@ -49,5 +49,5 @@ def say(game: Game, expression: Expr) -> str:
 
 
 def _possessives(text: str) -> str:
-    """"Allies's VP" reads "Allies' VP": a name ending in s takes the apostrophe alone."""
+    """"Rebels's VP" reads "Rebels' VP": a name ending in s takes the apostrophe alone."""
     return re.sub(r"\b([A-Z]\w*s)'s\b", r"\1'", text)

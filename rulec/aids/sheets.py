@@ -213,7 +213,7 @@ def options_adding(game: Game, unit: Unit) -> tuple[Option, ...]:
 def short_option_names(options: tuple[Option, ...]) -> str:
     """Options named briefly for a table cell: each name up to its first colon (the Optional Rules
     table gives the rest); names that differ only in their last word share the rest once
-    ("German OB Option A: No East Front..." and "... Option B: ..." give "German OB Option A, B")."""
+    ("Red OB Option A: No Reserve..." and "... Option B: ..." give "Red OB Option A, B")."""
     short = [o.name.split(":", 1)[0].strip() or o.id for o in options]
     heads = {name.rsplit(" ", 1)[0] for name in short}
     if len(short) > 1 and len(heads) == 1 and all(" " in name for name in short):

@@ -209,7 +209,8 @@ class ExpressionCompiler:
             readings.append(Typed(builtin.python, builtin.kind, frozenset({builtin.depends})))
         if name in self.names_by_kind.get(k.VARIABLE, ()):  # a game variable: its value, or (for set/add) itself
             value_kind = k.BOOL if name in self.names_by_kind.get(k.FLAG_VARIABLES, ()) else k.NUMBER
-            readings.append(Typed(f"ctx.variable({name!r})", value_kind, frozenset({POSITION})))
+            python = f"(ctx.variable({name!r}) == True)" if value_kind == k.BOOL else f"ctx.variable({name!r})"  # no builtins there
+            readings.append(Typed(python, value_kind, frozenset({POSITION})))
             readings.append(Typed(repr(name), k.VARIABLE))
         for kind in _ID_KINDS:
             if name in self.names_by_kind.get(kind, ()):

@@ -6,7 +6,7 @@ Some decisions are made in steps that can be taken back: a battle is declared
 and then sent somewhere or put back (`cancel`). A cancel returns to the very
 position the declaration or choice started from, so a search that may pick
 it can go round that circle for ever: MCTS, whose one-ply values of "declare"
-and "cancel" are the same position's, did so on Drive on Metz in its first
+and "cancel" are the same position's, did so on a published game in its first
 combat phase. A human keeps every legal action; an AI asks `search_actions`:
 
 - `cancel` is not offered while something else is (going on always changes the

@@ -136,8 +136,9 @@ class EvalContext(Protocol):
         """The members of `first` not in `second`."""
         ...
 
-    def variable(self, name: str) -> int | float | bool:
-        """A game variable's value now (variable blocks)."""
+    def variable(self, name: str) -> int:
+        """A game variable's value now (variable blocks): a number, or a flag (compiled expressions read a flag
+        through bool(), so each reads the kind the checker typed it as; numbers are typed int as elsewhere)."""
         ...
 
     def enemy_zoc(self, side: str) -> Collection[str]:

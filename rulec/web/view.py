@@ -136,7 +136,7 @@ def award_texts(game: Game) -> dict[str, str]:
 
 
 def outcome_view(state: GameState) -> dict[str, Any]:
-    """The result of a finished game, the winner named: "Germany wins: Decisive Victory"."""
+    """The result of a finished game, the winner named: "Blue wins: Decisive Victory"."""
     outcome = state.outcome()
     level = str(getattr(outcome, "level", "") or "")
     winner = outcome.winner
