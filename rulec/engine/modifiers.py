@@ -74,7 +74,10 @@ def allowance(state: Position, uid: str) -> int:
     if found is None:
         modified = max(0, math.floor(_modified(state, unit, unit.move, steps, "move")[0] + 1e-9))
         # No more than a move on the map can use: the movement search grows with the allowance (runtime.bounds).
-        found = state._cache[key] = min(modified, useful_allowance(state.game))
+        bound = state._for_the_game.get("useful allowance")
+        if bound is None:  # worked out once a game (the game model is not hashable: no lookup by it)
+            bound = state._for_the_game["useful allowance"] = useful_allowance(state.game)
+        found = state._cache[key] = min(modified, bound)
     return found
 
 
