@@ -77,3 +77,15 @@ def test_the_board_draws_the_map_without_the_paper_around_it(client, marne):
     ys = [float(y) for points in re.findall(r'<polygon class="hex[^"]*"[^>]*points="([^"]+)"', page)
           for y in re.findall(r',([\d.]+)', points)]
     assert ys and min(ys) < 0.15 * height and max(ys) > 0.7 * height  # the hexes fill the sheet from near its top
+
+
+def test_the_board_says_what_the_game_reconstructs(client, marne):
+    """A game file's reconstruction notice (game { reconstructed }) shows under the board's title."""
+    import html
+
+    notice = marne.info.reconstruction_notice
+    assert notice
+    game_id = client.post("/api/games", json={"game": "the_marne", "seed": 1}).json()["id"]
+    page = client.get(f"/games/{game_id}").text
+    shown = page.split('<p id="reconstruction">', 1)[1].split("</p>", 1)[0]
+    assert html.unescape(shown) == notice
