@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from rulec.engine import changes, joining, markers, victory
+from rulec.engine import changes, joining, markers, steps, victory
 from rulec.engine.context import EngineContext
 from rulec.engine.position import Position
 from rulec.engine.statuses import ON_MAP, PENDING
@@ -103,9 +103,14 @@ def _score(state: Position, effect: HookEffect, context: EngineContext, source: 
 
 def _eliminate(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
     assert effect.units is not None, "eliminate(units): the checker gives them"
+    _each_on_map(state, effect, context, changes.eliminate)
+
+
+def _each_on_map(state: Position, effect: HookEffect, context: EngineContext, change: Callable) -> None:
+    """`change(state, uid)` for each unit of the effect's set that is still on the map when its turn comes."""
     for unit in list(effect.units(context)):
         if state.where.get(unit.id) == ON_MAP:
-            changes.eliminate(state, unit.id)
+            change(state, unit.id)
 
 
 def _mark(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
@@ -139,15 +144,11 @@ def _add(state: Position, effect: HookEffect, context: EngineContext, source: st
 
 def _lose_step(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
     assert effect.units is not None, "lose_step(units): the checker gives them"
-    from rulec.engine import steps  # steps.py eliminates through changes.py, which runs this module's hooks
-    for unit in list(effect.units(context)):
-        if state.where.get(unit.id) == ON_MAP:
-            steps.lose_step(state, unit.id)
+    _each_on_map(state, effect, context, steps.lose_step)
 
 
 def _restore_step(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
     assert effect.units is not None, "restore_step(units): the checker gives them"
-    from rulec.engine import steps
     for unit in list(effect.units(context)):
         steps.restore_step(state, unit.id)  # a unit off the map or with no step lost is left as it is
 
