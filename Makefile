@@ -50,7 +50,7 @@ battle: $(STAMP)
 test: $(TEST_STAMP) $(SYSTEM_STAMP)
 	$(PY) -m pytest
 
-## test-long: the suite's long tier, a thousand random games of each scenario of the big games through the
+## test-long: the suite's long tier, five hundred random games of each scenario of the big games through the
 ## engine's promises, on every core (CI runs it after make test; about half an hour on two cores)
 test-long: $(TEST_STAMP) $(SYSTEM_STAMP)
 	$(PY) -m pytest -m long
