@@ -266,12 +266,18 @@ class GameState(Position):
         """A legal action drawn uniformly at random with `rng` (a random.Random): the distribution of
         rng.choice(self.legal_actions()), without listing every action where a movement phase allows (sampling.py)."""
         drawn = sampling.sample_action(self, rng)
-        return drawn if drawn is not None else rng.choice(self.legal_actions())
+        if drawn is None:
+            drawn = rng.choice(self.legal_actions())
+        self._cache["drawn"] = drawn  # known legal in this position: apply_action need not ask again
+        return drawn
 
     def sample_legal_order(self, rng) -> Action:
         """A legal order drawn uniformly at random: the distribution of rng.choice(self.legal_orders()) (sampling.py)."""
         drawn = sampling.sample_order(self, rng)
-        return drawn if drawn is not None else rng.choice(self.legal_orders())
+        if drawn is None:
+            drawn = rng.choice(self.legal_orders())
+        self._cache["drawn"] = drawn  # known legal in this position: apply_action need not ask again
+        return drawn
 
     def is_legal(self, action: Action) -> bool:
         """May `action` be played now? True for the listed actions, and for orders that do two steps at once
@@ -435,7 +441,7 @@ class GameState(Position):
     def _keep_position(self) -> None:
         """After a step that moved nothing (a unit chosen to move, or put back): what is known of the position
         still holds, but not the list of legal actions. A new dict: clones may share the old one."""
-        self._cache = {key: value for key, value in self._cache.items() if key != "legal"}
+        self._cache = {key: value for key, value in self._cache.items() if key != "legal" and key != "drawn"}
 
     def _settle(self) -> None:
         """Let the rules make the decisions that need no player (a forced retreat, the next effect of a
@@ -457,8 +463,8 @@ class GameState(Position):
         return action
 
     def _check(self, action: Action) -> None:
-        """Raise IllegalAction unless `action` is one of the legal actions."""
-        if not self._is_legal(action):
+        """Raise IllegalAction unless `action` is one of the legal actions (or the one a sampler just drew here)."""
+        if self._cache.get("drawn") is not action and not self._is_legal(action):
             message, mechanic = why_illegal(self, action)
             raise IllegalAction(message, markers.rule_cited(self.game, mechanic))
 
