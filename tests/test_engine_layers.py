@@ -18,7 +18,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "data": ("statuses", "actions", "rule_cases", "step_costs"),
     "tables": ("tables", "sight", "movement", "combat"),
     "position": ("frames", "marker_table", "records", "position"),
-    "mechanisms": ("history", "markers", "stacking", "trace_memory", "traces", "context", "modifiers", "victory",
+    "mechanisms": ("history", "markers", "stacking", "move_memory", "trace_memory", "traces", "context", "modifiers", "victory",
                    "joining", "duties", "exits", "changes", "procedures", "legal_moves", "steps", "placement", "retreats",
                    "advances", "effects", "scenarios", "phases", "battles"),
     "decisions": ("decisions", "setup", "sampling", "explain"),

@@ -65,15 +65,17 @@ def test_without_the_bridge_the_river_cuts_supply_and_halves_the_defender(tmp_pa
     assert traced_hex(state, "red", "0502") and not traced_hex(state, "red", "0402")
 
 
-def test_the_map_part_is_folded_into_blocked_steps_once_a_game(game):
+def test_the_map_part_is_folded_into_open_steps_once_a_game(game):
     trace = game.traces["supply"]
     assert trace.across_static.source == "not crossing(from_hex, hex, river) or crossing(from_hex, hex, bridge)"
     assert "friendly_occupied" in trace.across.source and "river" not in trace.across.source
     state = new_game(game).arrange({"b1": "0602", "r1": "0702"}, phase="red_combat")
     assert supplied(state, "b1")
-    blocked = state._folded_traces[("across", "supply", "blue")]
-    assert {("0401", "0501"), ("0501", "0401"), ("0403", "0503")} <= blocked  # river hexsides, both ways
-    assert ("0402", "0502") not in blocked and ("0404", "0504") not in blocked  # the bridge; the ford is positional
+    open_steps = state._folded_traces[("across", "supply", "blue")]  # each hex -> the neighbours a step may enter
+    assert "0501" not in open_steps["0401"] and "0401" not in open_steps["0501"]  # a river hexside, both ways
+    assert "0503" not in open_steps["0403"]
+    assert "0502" in open_steps["0402"] and "0504" in open_steps["0404"]  # the bridge; the ford is positional
+    assert "0402" in open_steps["0401"]  # no hexside feature: open
     clone = state.clone()
     clone.apply_action(Action.end())
     assert clone._folded_traces is state._folded_traces

@@ -53,8 +53,9 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
     - per position (GameState._cache, dropped by apply_action): occupants, full hexes,
       legal actions, each unit's legal moves, the units conditions read. A move, exit or delay
       says what it changed: it patches the occupants and full hexes of the position before
-      (stacking.carry_over) and keeps its own side's view of the enemy (their hexes, zones of control:
-      stacking.carry_obstacles), unless a hook it ran moved or eliminated other units; choosing a unit
+      (stacking.carry_over), keeps its own side's view of the enemy (their hexes, zones of control) and
+      patches the other sides' view at the mover's two hexes (move_memory.py), unless a hook it ran moved
+      or eliminated other units; choosing a unit
       to move (or putting it back) keeps all but the legal actions;
     - per movement phase, as a hint only: the hex that last let a unit end its move there, asked first
       next time (legal_moves.has_move).

@@ -64,6 +64,14 @@ def allowed(state: Position, units: frozenset[str] | set[str]) -> set[str]:
     condition = state.game.combat.may_attack if state.game.combat is not None else None
     if condition is None:
         return set(units)
+    if not condition.reads_position:  # about the unit alone: the same answers in every position while the units are
+        side = state.phase.side
+        kept = state._for_the_game.get(("may_attack", side))
+        if kept is None or kept[0] is not state._units:  # (a unit that loses a step is another: the dict is copied)
+            kept = state._for_the_game[("may_attack", side)] = (state._units, frozenset(
+                uid for uid in state.tables.units_of.get(side, ())
+                if condition.function(EngineContext(state, state.unit(uid)))))
+        return {uid for uid in kept[1].intersection(units) if uid in state.pos}
     passing = state._cache.get("may_attack")
     if passing is None:
         passing = state._cache["may_attack"] = {}

@@ -183,22 +183,3 @@ def carry_over(state: Position, before: dict, uid: str, left: Hex | None, entere
         crowded_kept = {h: full for h, full in crowded_kept.items() if h != left and h != entered}
     state._cache["crowded"] = crowded_kept
 
-
-def carry_obstacles(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
-    """After `uid` moved (carry_over): what its own side's units meet on the map is as it was, but for the mover
-    itself: the enemies' hexes and zones of control kept, its side's hexes patched at the two hexes it changed."""
-    side = state._units[uid].side
-    for key in (("zoc", side), ("enemy", side)):
-        if key in before:
-            state._cache[key] = before[key]
-    found = before.get(("obstacles", side))
-    occupied = state._cache.get("occupants")
-    if found is None or occupied is None:
-        return
-    enemy, zoc, friends = found
-    bit, units = state.tables.hex_bit, state._units
-    if left is not None and not any(units[u].side == side for u in occupied.get(left, ())):
-        friends &= ~bit[left]
-    if entered is not None and entered in occupied:
-        friends |= bit[entered]
-    state._cache[("obstacles", side)] = (enemy, zoc, friends)

@@ -27,8 +27,8 @@ from fractions import Fraction
 from typing import Iterable
 
 from rulec.diagnostics import did_you_mean
-from rulec.engine import (battles, changes, duties, legal_moves, markers, modifiers, phases, placement, procedures, sampling,
-                          setup, stacking, steps)
+from rulec.engine import (battles, changes, duties, legal_moves, markers, modifiers, move_memory, phases, placement,
+                          procedures, sampling, setup, stacking, steps)
 from rulec.engine import combat as fight
 from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, PLACE, RESOLVE, WITH, Action, ActionSyntaxError,
                                   IllegalAction, expand, format_action, parse_words)
@@ -430,7 +430,7 @@ class GameState(Position):
         # (changes.relocate and eliminate drop the cache: `fresh` is gone): patch what it changed, keep the rest.
         if (kind == MOVE or kind == EXIT or kind == DELAY) and during is fresh:
             stacking.carry_over(self, before, action.unit, left, action.hex)
-            stacking.carry_obstacles(self, before, action.unit, left, action.hex)
+            move_memory.carry_views(self, before, action.unit, left, action.hex)
         if kind in _IN_PLACE:  # every unit stands where it stood: what depends on that alone still holds
             kept = _WHERE_UNITS_STAND | _TRACES if kind in _DECLARING else _WHERE_UNITS_STAND
             for cache in (before, during):

@@ -97,13 +97,19 @@ def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: 
         if allowed is None:
             allowed = state._folded_traces[(trace.id, side)] = frozenset(h for h in state.tables.hexes if ask.holds(static, h))
     neighbours = state.tables.neighbours
-    blocked = None
     if trace.across_static is not None:  # the steps the map alone forbids (a river): likewise once a game and side
-        blocked = state._folded_traces.get(("across", trace.id, side))
-        if blocked is None:
-            blocked = state._folded_traces[("across", trace.id, side)] = frozenset(
-                (h, n) for h in state.tables.hexes for n in neighbours[h]
-                if (static is None or (h in allowed and n in allowed)) and not ask.holds(trace.across_static, n, h))
+        open_steps = state._folded_traces.get(("across", trace.id, side))
+        if open_steps is None:
+            open_steps = state._folded_traces[("across", trace.id, side)] = {
+                h: tuple(n for n in neighbours[h] if (static is None or (h in allowed and n in allowed))
+                         and ask.holds(trace.across_static, n, h))
+                for h in state.tables.hexes}
+        neighbours = open_steps  # each hex's neighbours that a step may enter
+    closed: frozenset[Hex] = frozenset()
+    if static is not None:  # the map's closed hexes, decided from the start
+        closed = state._folded_traces.get(("closed", trace.id, side))
+        if closed is None:
+            closed = state._folded_traces[("closed", trace.id, side)] = frozenset(state.tables.hexes).difference(allowed)
     through, lost, across = values.through, values.lost, values.across
     frontier = []
     for h in dict.fromkeys(trace.sources.get(side, ())):
@@ -121,9 +127,8 @@ def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: 
         if ok:
             frontier.append(h)
     reached = set(frontier)
-    seen = set(reached)  # every hex decided, either way: the map's closed hexes from the start
-    if static is not None:
-        seen.update(h for h in state.tables.hexes if h not in allowed)
+    seen = set(closed)  # every hex decided, either way: the map's closed hexes from the start
+    seen.update(reached)
     steps, limit = 0, trace.max_length
     stepping = trace.across is not None
     passes, context = ask.passes, ask.context  # the compiled condition, called straight (hot)
@@ -132,7 +137,7 @@ def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: 
         following = []
         for h in frontier:
             for n in neighbours[h]:
-                if n in seen or (blocked is not None and (h, n) in blocked):
+                if n in seen:
                     continue
                 ok = through.get(n)
                 if ok is None:
