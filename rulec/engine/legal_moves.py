@@ -397,6 +397,8 @@ def obstacles(state: Position, side: str) -> tuple[int, int, int]:
     hex numbers (see Tables.index)."""
     key = ("obstacles", side)
     found = state._cache.get(key)
+    if found is None and ("stale obstacles", side) in state._cache:
+        found = state._cache[key] = _obstacles_again(state, side, *state._cache[("stale obstacles", side)])
     if found is None:
         bit, zoc_bits, units = state.tables.hex_bit, state.tables.zoc_bits, state._units
         typed = state.tables.zoc_bits_typed  # unit types whose ZOC reaches across more hexsides
@@ -409,6 +411,23 @@ def obstacles(state: Position, side: str) -> tuple[int, int, int]:
                 friends |= bit[h]
         found = state._cache[key] = (enemy, zoc, friends)
     return found
+
+
+def _obstacles_again(state: Position, side: str, known: tuple[int, int, int], touched: frozenset[Hex]) -> tuple[int, int, int]:
+    """The obstacles `known` in an earlier position, asked again at the hexes `touched` by the moves since."""
+    enemy, zoc, friends = known
+    bit, occupants, units = state.tables.hex_bit, state.occupants(), state._units
+    for h in touched:
+        b = bit[h]
+        enemy, zoc, friends = enemy & ~b, zoc & ~b, friends & ~b
+        for u in occupants.get(h, ()):
+            if units[u].side != side:
+                enemy |= b
+            else:
+                friends |= b
+        if state.in_enemy_zoc(h, side):
+            zoc |= b
+    return enemy, zoc, friends
 
 
 def fallback_rings(state: Position, hexes: tuple[Hex, ...]) -> list[list[Hex]]:

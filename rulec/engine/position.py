@@ -123,22 +123,57 @@ class Position:
     def unit_name(self, uid: str) -> str:
         return self.tables.short_name[uid]
 
+    def occupants(self) -> dict[Hex, list[str]]:
+        """Each occupied hex -> the units in it, in the order of pos. Do not modify."""
+        found = self._cache.get("occupants")
+        if found is None:
+            found = {}
+            for uid, h in self.pos.items():
+                found.setdefault(h, []).append(uid)
+            self._cache["occupants"] = found
+        return found
+
     def enemy_zoc(self, side: str) -> frozenset[Hex]:
         """The hexes in the zone of control of `side`'s enemies."""
         key = ("zoc", side)
         zoc = self._cache.get(key)
         if zoc is None:
-            zoc_into, typed, units = self.tables.zoc_into, self.tables.zoc_into_typed, self._units
-            zoc = self._cache[key] = frozenset(chain.from_iterable(
-                [typed.get(units[uid].type, zoc_into)[h] for uid, h in self.pos.items() if units[uid].side != side]))
+            stale = self._cache.get(("stale zoc", side))
+            if stale is not None:  # kept from an earlier position: asked again only where units moved since
+                known, touched = stale
+                zoc = known.difference(touched).union(h for h in touched if self.in_enemy_zoc(h, side))
+            else:
+                zoc_into, typed, units = self.tables.zoc_into, self.tables.zoc_into_typed, self._units
+                zoc = frozenset(chain.from_iterable(
+                    [typed.get(units[uid].type, zoc_into)[h] for uid, h in self.pos.items() if units[uid].side != side]))
+            self._cache[key] = zoc
         return zoc
+
+    def in_enemy_zoc(self, h: Hex, side: str) -> bool:
+        """Is `h` in the zone of control of an enemy of `side`? Asked of the units that may control it only."""
+        occupants, units = self.occupants(), self._units
+        typed, plain = self.tables.zoc_into_typed, self.tables.zoc_into
+        for x in self.tables.zoc_sources.get(h, ()):
+            for u in occupants.get(x, ()):
+                unit = units[u]
+                if unit.side != side and h in typed.get(unit.type, plain)[x]:
+                    return True
+        return False
 
     def _enemy_occupied(self, side: str) -> frozenset[Hex]:
         """The hexes where enemies of `side` stand."""
         key = ("enemy", side)
         hexes = self._cache.get(key)
         if hexes is None:
-            hexes = self._cache[key] = frozenset(h for uid, h in self.pos.items() if self._units[uid].side != side)
+            stale = self._cache.get(("stale enemy", side))
+            if stale is not None:  # kept from an earlier position: asked again only where units moved since
+                known, touched = stale
+                occupants, units = self.occupants(), self._units
+                hexes = known.difference(touched).union(
+                    h for h in touched if any(units[u].side != side for u in occupants.get(h, ())))
+            else:
+                hexes = frozenset(h for uid, h in self.pos.items() if self._units[uid].side != side)
+            self._cache[key] = hexes
         return hexes
 
     @property

@@ -25,15 +25,7 @@ from rulec.engine.statuses import PENDING
 from rulec.runtime.model import Hex
 
 
-def occupants(state: Position) -> dict[Hex, list[str]]:
-    """Each occupied hex -> the units in it, in the order of state.pos. Do not modify."""
-    found = state._cache.get("occupants")
-    if found is None:
-        found = {}
-        for uid, h in state.pos.items():
-            found.setdefault(h, []).append(uid)
-        state._cache["occupants"] = found
-    return found
+occupants = Position.occupants  # each occupied hex -> the units in it (a basic query of the position)
 
 
 def occupant_sides(state: Position) -> dict[Hex, frozenset[str]]:

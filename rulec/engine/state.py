@@ -50,7 +50,7 @@ TERMINAL = -4
 # Actions after which every unit stands where it stood.
 _IN_PLACE = frozenset({DELAY, ATTACK, WITH, RESOLVE, CANCEL, END})
 # Cached facts (GameState._cache keys, with a side) that depend on where the units stand and nothing else.
-_WHERE_UNITS_STAND = frozenset({"obstacles", "zoc", "enemy"})
+_WHERE_UNITS_STAND = frozenset({"obstacles", "zoc", "enemy", "stale obstacles", "stale zoc", "stale enemy"})
 # Steps of a battle's declaration: only the battle being declared changes, so the traces (which read the position,
 # its markers, history and the turn, never a declaration) still hold; the AI tries many declarations from one
 # position. Not `resolve`: it records the attack in the history, which a trace's condition may read.

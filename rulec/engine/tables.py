@@ -69,6 +69,7 @@ class Tables:
     index_bit: list = field(default_factory=list)  # number -> its objective bit (0 if none, or if passing does not count)
     zoc_bits: dict[Hex, int] = field(default_factory=dict)  # hex -> the hexes a unit there controls, as bits
     zoc_bits_typed: dict[str, dict[Hex, int]] = field(default_factory=dict)  # the same per zoc_into_typed type
+    zoc_sources: dict[Hex, tuple[Hex, ...]] = field(default_factory=dict)  # hex -> the hexes whose units may control it
     # (made on first use: a table of every hex's bits would grow with hexes squared)
     number_sets: dict = field(default_factory=dict)  # frozenset of hexes -> frozenset of their numbers
     boards: dict = field(default_factory=dict)  # what stands in the way of searches (movement.Board)
@@ -89,6 +90,7 @@ class Tables:
         self.hex_bit = _BitsOf(self.index)
         self.zoc_bits = _ZocBitsOf(self.index, self.zoc_into)
         self.zoc_bits_typed = {t: _ZocBitsOf(self.index, into) for t, into in self.zoc_into_typed.items()}
+        self.zoc_sources = _reversed(self.zoc_into, *self.zoc_into_typed.values())
         # Only where passing through an objective takes it does the search track the objectives a path passes.
         passing = self.game.movement.control == "pass_through"
         bits = {h: 1 << i for i, h in enumerate(self.objectives)} if passing else {}
@@ -301,6 +303,16 @@ class _BitsOf(dict):
     def __missing__(self, h: Hex) -> int:
         bit = self[h] = 1 << self.index[h]
         return bit
+
+
+def _reversed(*tables: dict[Hex, tuple[Hex, ...]]) -> dict[Hex, tuple[Hex, ...]]:
+    """hex -> the hexes whose entries in any of `tables` (hex -> hexes) name it."""
+    found: dict[Hex, dict[Hex, None]] = {}
+    for table in tables:
+        for x, hexes in table.items():
+            for h in hexes:
+                found.setdefault(h, {})[x] = None
+    return {h: tuple(xs) for h, xs in found.items()}
 
 
 class _ZocBitsOf(dict):
