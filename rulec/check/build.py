@@ -25,7 +25,7 @@ from rulec.check.fields import plain, tuples_of
 from rulec.check.movement_bounds import bound_allowances
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler, ExpressionError, to_function
-from rulec.compile.functions import POSITION
+from rulec.compile.functions import MARKERS, POSITION, POSITIONAL
 from rulec.diagnostics import Diagnostic, did_you_mean
 from rulec.language.document import Document, Path
 from rulec.language.parse import tree_nodes, unparse
@@ -375,7 +375,8 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
         except (RecursionError, SyntaxError, MemoryError):  # Python reads at most about 200 nested parentheses
             self.error("syntax-too-deep", "this expression is nested too deeply", path, "split it, or write it with fewer parentheses")
             return None
-        return m.Expr(source=unparse(tree), function=function, reads_position=POSITION in typed.depends)
+        return m.Expr(source=unparse(tree), function=function, reads_position=bool(POSITIONAL & typed.depends),
+                      reads_only_markers=MARKERS in typed.depends and POSITION not in typed.depends)
 
     def victory(self, sides: dict, compiler: ExpressionCompiler) -> m.VictoryRules:
         """Sudden deaths, then the levels tried in file order, then what happens when none holds.

@@ -21,7 +21,7 @@ from rulec.check.fields import plain
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler, to_function
 from rulec.compile.expressions import ExpressionError
-from rulec.compile.functions import HEX_FACTS, IN_BATTLE, IN_HEX, IN_STEP, IN_TRACE, IN_UNIT_MODIFIER, POSITION, STATIC
+from rulec.compile.functions import HEX_FACTS, IN_BATTLE, IN_HEX, IN_STEP, IN_TRACE, IN_UNIT_MODIFIER, POSITIONAL, STATIC
 from rulec.language.parse import unparse
 from rulec.runtime import model as m
 
@@ -139,7 +139,7 @@ def _reads_at_hex(fields: list[tuple[Any, ExpressionCompiler]]) -> tuple[str, ..
 
 def _hex_facts(tree: list, compiler: ExpressionCompiler) -> set[str] | None:
     try:
-        if POSITION not in compiler.typed(tree).depends:
+        if not POSITIONAL & compiler.typed(tree).depends:
             return set()
     except ExpressionError:  # reported where the field is built
         return None

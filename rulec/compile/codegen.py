@@ -210,7 +210,8 @@ class ModuleWriter:
     def flat(self, value: Any) -> str | None:
         """`value` on one line."""
         if isinstance(value, m.Expr):
-            still = "" if value.reads_position else ", reads_position=False"
+            still = ("" if value.reads_position else ", reads_position=False") + \
+                (", reads_only_markers=True" if value.reads_only_markers else "")
             return f"Expr(source={value.source!r}, function={self.function_names[id(value)]}{still})"
         if value is None or isinstance(value, (bool, int, str)):
             return repr(value)

@@ -23,7 +23,7 @@ from rulec.compile import kinds as k
 from rulec.compile.functions import (ABOUT_MARKER, ABOUT_UNIT, AGGREGATES, CONTEXT_NAMES, FILTERS, FUNCTIONS, IN_BATTLE,
                                      IN_HEX, IN_MOVE, IN_TRACE, IN_UNIT_MODIFIER, LATE_KINDS, NAMES, POSITION, STATIC,
                                      UNIT_ATTRIBUTES, Function, known_functions)
-from rulec.compile.functions import IN_EXIT, IN_STEP
+from rulec.compile.functions import IN_EXIT, IN_STEP, MARKERS
 from rulec.diagnostics import did_you_mean
 from rulec.language.limits import MAX_QUANTIFIER_WORK
 from rulec.language.parse import unparse
@@ -35,7 +35,7 @@ _EQUALITY = {"==", "!="}
 # Kinds of game ids, in the order a name that is several things is first read as.
 _ID_KINDS = (k.SIDE, k.UNIT, k.HEX, k.ZONE, k.EDGE, k.TERRAIN, k.UNIT_TYPE, k.FLAG, k.PHASE, k.TRACE, k.MARKER,
              k.HEXSIDE_TYPE, k.OPTION)
-_DEPTH = (STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER, IN_HEX, IN_MOVE, IN_STEP,
+_DEPTH = (STATIC, MARKERS, POSITION, ABOUT_UNIT, ABOUT_MARKER, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER, IN_HEX, IN_MOVE, IN_STEP,
           IN_EXIT)
 # Where names of a field's own context exist, for the message when they are used elsewhere.
 _CONTEXT_WHERE = {IN_TRACE: "in a trace's 'through' and 'lost_when'",

@@ -21,6 +21,10 @@ from rulec.compile.kinds import (AREA, BOOL, EDGE, FLAG, HEX, HEXES, HEXSIDE_TYP
                                  PHASE_KIND, SCOPE, SIDE, STATUS, TERRAIN, TEXT, TRACE, UNIT, UNIT_TYPE, UNITS, ZONE)
 
 STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER = "static", "position", "unit", "marker"
+# Of the position, the markers alone (marked, marked_hex): an answer that reads nothing else of it holds while the
+# markers in play are the same (model.Expr.reads_only_markers). Read as the position wherever that is asked.
+MARKERS = "markers"
+POSITIONAL = frozenset({POSITION, MARKERS})
 # Names that exist only where their field gives them a value: the hex a trace enters and the side tracing
 # (a trace's `through` and `lost_when`), the battle a battle modifier's `when` is about.
 IN_TRACE, IN_BATTLE = "trace", "battle"
@@ -186,8 +190,10 @@ _add(
              "whether a unit waits off the map for a placement phase (set up free), not for an arrival turn"),
     Function("attacked", (UNIT,), BOOL, "ctx.attacked({0})", "whether a unit has attacked in this combat phase"),
     # markers (rulec/engine/markers.py)
-    Function("marked", (UNIT, MARKER), BOOL, "ctx.marked({0}, {1})", "whether a unit carries a marker"),
-    Function("marked_hex", (HEX, MARKER), BOOL, "ctx.marked_hex({0}, {1})", "whether a hex carries a marker"),
+    Function("marked", (UNIT, MARKER), BOOL, "ctx.marked({0}, {1})", "whether a unit carries a marker",
+             depends=MARKERS),
+    Function("marked_hex", (HEX, MARKER), BOOL, "ctx.marked_hex({0}, {1})", "whether a hex carries a marker",
+             depends=MARKERS),
     Function("phases_since_marked", (PHASE_KIND,), NUMBER, "ctx.phases_since_marked({0})",
              "in a marker's `expires`: how many phases of that kind have begun and ended since the marker was put on "
              "(for a marker on a unit, phases of the unit's side or of no side)", depends=ABOUT_MARKER),

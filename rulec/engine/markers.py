@@ -77,7 +77,7 @@ def unmark(state: Position, target: str, marker_id: str) -> None:
 
 def clear(state: Position, uid: str) -> None:
     """Take every marker off a unit (it left the map: eliminated or exited)."""
-    state.markers.units.pop(uid, None)
+    state.markers.drop_unit(uid)
     state._cache = {}
 
 

@@ -72,12 +72,31 @@ def allowance(state: Position, uid: str) -> int:
     key = ("allowance", uid)
     found = state._cache.get(key)
     if found is None:
+        by_markers = _read_only_markers(state, steps, "move")
+        if by_markers:  # the same in every position with the same markers, while the unit is the same counter
+            kept = state._for_the_game.get(key)
+            if kept is not None and kept[0] is unit and kept[1] == state.markers.version:
+                found = state._cache[key] = kept[2]
+                return found
         modified = max(0, math.floor(_modified(state, unit, unit.move, steps, "move")[0] + 1e-9))
         # No more than a move on the map can use: the movement search grows with the allowance (runtime.bounds).
         bound = state._for_the_game.get("useful allowance")
         if bound is None:  # worked out once a game (the game model is not hashable: no lookup by it)
             bound = state._for_the_game["useful allowance"] = useful_allowance(state.game)
         found = state._cache[key] = min(modified, bound)
+        if by_markers:
+            state._for_the_game[key] = (unit, state.markers.version, found)
+    return found
+
+
+def _read_only_markers(state: Position, steps: tuple[Modifier, ...], what: str) -> bool:
+    """Do the `when`s of `steps` (the game's modifiers of `what`) read nothing of the position but the markers in
+    play (model.Expr)? Once a game."""
+    key = ("only markers", what)
+    found = state._for_the_game.get(key)
+    if found is None:
+        found = state._for_the_game[key] = all(
+            m.when is None or not m.when.reads_position or m.when.reads_only_markers for m in steps)
     return found
 
 

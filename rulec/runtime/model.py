@@ -39,6 +39,9 @@ class Expr:
     # Whether it reads the position (where units stand, markers, history, VP, turn...), as the checker worked out
     # (rulec/compile/functions.py: `depends`); one that does not gives the same answer in every position.
     reads_position: bool = field(default=True, compare=False)
+    # Whether all it reads of the position is the markers in play (marked, marked_hex): the same answer in every
+    # position with the same markers (MarkerTable.version), as the engine keeps allowances (modifiers.py).
+    reads_only_markers: bool = field(default=False, compare=False)
 
     def __call__(self, context: Any) -> Any:
         try:
