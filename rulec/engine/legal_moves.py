@@ -41,13 +41,28 @@ def movement_actions(state: Position) -> list[Action]:
     then its hex keeps every decision small: never every unit times every hex."""
     actions: list[Action] = []
     choose = Action.move
-    for uid in state._movers:
-        if may_move_now(state, uid):
-            if has_move(state, uid):
-                actions.append(choose(uid))
-            if state.where[uid] == PENDING and may_delay(state, uid):
-                actions.append(state.tables.delay_action(uid))
+    where = state.where
+    for uid in movable_units(state):
+        if has_move(state, uid):
+            actions.append(choose(uid))
+        if where[uid] == PENDING and may_delay(state, uid):
+            actions.append(state.tables.delay_action(uid))
     return actions
+
+
+def movable_units(state: Position) -> list[str]:
+    """The units for which may_move_now holds, in the order of the phase's movers (the phase's facts asked once)."""
+    units, moved, where, side = state._units, state.moved, state.where, state.phase.side
+    forbidden = markers.forbidden(state, "move") if state.markers.units else ()
+    found = []
+    for uid in state._movers:
+        unit = units.get(uid)
+        if unit is None or uid in moved or unit.side != side or uid in forbidden:
+            continue
+        status = where[uid]
+        if status == ON_MAP or (status == PENDING and arrives_now(state, uid)):
+            found.append(uid)
+    return found
 
 
 def may_move_now(state: Position, uid: str) -> bool:
@@ -97,14 +112,14 @@ def has_move(state: Position, uid: str) -> bool:
         if len(hexes) > len(stacking.occupants(state)):
             return True  # more hexes than are occupied: some are empty
         return len(hexes) > len(_blocked(state, uid, hexes))  # (blocked is some of hexes)
-    blocked = _blocked(state, uid, hexes)
     # The hex that answered last time is asked first: between two decisions it almost always still does, so one
-    # may_end_move evaluation answers instead of one per hex up to the first allowed. Only a hint (kept for the
-    # phase, shared by clones): the answer is worked out in this position either way.
+    # stacking check and one may_end_move evaluation answer instead of one per hex up to the first allowed. Only a
+    # hint (kept for the phase, shared by clones): the answer is worked out in this position either way.
     key = ("witness", uid)
     hint = state._phase_moves.get(key)
-    if hint is not None and hint in hexes and hint not in blocked and end_allowed(state, uid, hint):
+    if hint is not None and hint in hexes and not _blocked_at(state, uid, hint) and end_allowed(state, uid, hint):
         return True
+    blocked = _blocked(state, uid, hexes)
     for h in to:
         if h not in blocked and end_allowed(state, uid, h):
             state._phase_moves[key] = h
@@ -124,6 +139,13 @@ def _blocked(state: Position, uid: str, hexes: Any) -> Any:
         return may_leave(state, u)
 
     return {h for h in reached if stacking.crowded_at(state, h, leaves)}
+
+
+def _blocked_at(state: Position, uid: str, h: Hex) -> bool:
+    """Does stacking forbid `uid` to end its move in `h` (_blocked, asked of one hex)?"""
+    if h not in stacking.occupants(state) or uid in stacking.uncounted(state):
+        return False
+    return stacking.crowded_at(state, h, lambda u: may_leave(state, u))
 
 
 def may_leave(state: Position, uid: str) -> bool:
