@@ -22,7 +22,7 @@ change that runs the game's hooks asks it to run them (`Position.run_game_hooks`
 from __future__ import annotations
 
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rulec.engine.statuses import NEVER, PENDING
 from rulec.runtime.model import Game, Hex, Modifier, Phase, Unit
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from rulec.engine.marker_table import MarkerTable
     from rulec.engine.records import BattleReport, History, Outcome, VpEntry
     from rulec.engine.tables import Tables
+
+P = TypeVar("P", bound="Position")  # a position's own class: a GameState's clone is a GameState
 
 
 class Position:
@@ -146,7 +148,7 @@ class Position:
         """The decision due now, if it is not the phase's own (a battle being declared, a retreat, ...)."""
         return self._stack[-1] if self._stack else None
 
-    def clone(self) -> "Position":
+    def clone(self: P) -> P:
         other = type(self).__new__(type(self))  # a GameState's clone is a GameState
         other.__dict__.update(self.__dict__)
         for name in ("vp", "pos", "where", "due", "holders", "granted", "lost_steps", "exited_from", "variables"):
