@@ -284,6 +284,9 @@ class ContextBase:
     def vp(self, side: str) -> int:
         raise NotImplementedError
 
+    def units_at(self, hex: str) -> Sequence[Unit]:
+        raise NotImplementedError  # each context answers it (sides_at below asks it)
+
     def sides_at(self, hex: str) -> Collection[str]:
         return {unit.side for unit in self.units_at(hex)}  # a context that keeps the sides per hex answers faster
 
