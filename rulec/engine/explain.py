@@ -58,7 +58,7 @@ def why_illegal(state: Position, action: Action) -> tuple[str, str | None]:
 def _why_not_move(state: Position, action: Action) -> tuple[str, str | None]:
     uid = action.unit
     if uid is None:  # (every move, exit and delay names its unit)
-        return f"{uid} is not a unit of the phasing side", None
+        return f"{action.unit} is not a unit of the phasing side", None
     unit = state._units.get(uid)
     name = state.tables.short_name.get(uid, uid)
     if unit is None or unit.side != state.phase.side:
