@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 SYSTEM_STAMP := $(VENV)/.system-deps
 
-.PHONY: run test test-long compile aids play battle benchmark clean
+.PHONY: run test test-long compile aids play battle benchmark fast pure clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,18 @@ benchmark: $(STAMP)
 	$(PY) benchmarks/scaling.py
 	$(PY) benchmarks/greedy.py
 	$(PY) benchmarks/conformance.py
+
+## fast: build the compiled engine in place (mypyc, a few minutes; needs a C compiler): `rulec --version` then says
+## "compiled engine". RULEC_PURE=1 runs pure Python anyway; a source changed since the build runs pure Python too.
+fast: $(STAMP)
+	$(PY) -m pip install --quiet 'mypy>=1.8'
+	RULEC_COMPILE=1 $(PY) setup.py --quiet build_ext --inplace
+	$(PY) -m rulec --version
+
+## pure: remove the compiled engine (the built extension modules and their record), back to pure Python only
+pure:
+	rm -rf build rulec/compiled_build.json
+	find . -path ./$(VENV) -prune -o -name '*.so' -print -exec rm -f {} +
 
 clean:
 	rm -rf $(VENV) .pytest_cache build

@@ -14,3 +14,8 @@ The pipeline, one package a stage:
 """
 
 __version__ = "0.1.0"
+
+# The compiled engine (make fast), unless RULEC_PURE=1 or its build is stale: chosen before any engine module loads.
+from rulec.fast_path import use_pure_python_if_asked as _choose_engine  # noqa: E402
+
+_choose_engine()

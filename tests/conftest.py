@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import functools
+import os
 
-import pytest
+# `make test` tests the pure-Python engine, even in a checkout where `make fast` built the compiled one (set before
+# rulec is first imported: it chooses then). tests/test_engine_compiled.py compares the two.
+os.environ.setdefault("RULEC_PURE", "1")
 
-from rulec.pipeline import load_game
+import pytest  # noqa: E402
+
+from rulec.pipeline import load_game  # noqa: E402
 
 
 @functools.cache

@@ -14,7 +14,9 @@ import importlib
 import signal
 import sys
 
+from rulec import __version__
 from rulec.diagnostics import Diagnostic, DiagnosticError, printable, render
+from rulec.fast_path import engine_kind
 from rulec.runtime.errors import ExpressionFailed
 
 COMMANDS = ("check", "compile", "play", "simulate", "replay", "battle", "aids", "vassal", "lsp", "serve", "info")
@@ -35,6 +37,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(prog="rulec", description="Compile and play hex-and-counter wargames.",
                      epilog="`rulec info GAME` lists a game's sides, options, scenarios and unit kinds; "
                             "`rulec COMMAND --help` tells more about a command.")
+    parser.add_argument("--version", action="version", version=f"rulec {__version__}, {engine_kind()}",
+                        help="the version, and which engine runs: compiled (make fast) or pure Python")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS if only is None else (only,):
         importlib.import_module(f"rulec.cli.{name}_command").register(subparsers)

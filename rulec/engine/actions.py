@@ -157,6 +157,7 @@ def expand(action: Action) -> list[Action]:
     """The steps of an order: a whole battle in the old one-line notation becomes
     `attack HEX`, `with UNIT` for each attacker, `resolve`; any other order is one step."""
     if action.kind == ATTACK and action.units:
+        assert action.hex is not None  # `attack HEX with UNIT...`
         return [Action.attack(action.hex), *(Action.with_unit(u) for u in action.units), _RESOLVE]
     return [action]
 
@@ -174,7 +175,8 @@ def compact(actions: list[Action]) -> list[Action]:
             while j < len(actions) and getattr(actions[j], "kind", None) == WITH:
                 j += 1
             if j > i + 1 and j < len(actions) and getattr(actions[j], "kind", None) == RESOLVE:
-                out.append(Action.attack(action.hex, tuple(a.unit for a in actions[i + 1:j])))
+                assert action.hex is not None  # `attack HEX`; each `with UNIT` names its unit
+                out.append(Action.attack(action.hex, tuple(a.unit for a in actions[i + 1:j] if a.unit is not None)))
                 i = j + 1
                 continue
         out.append(action)
@@ -203,16 +205,20 @@ class ActionSyntaxError(ValueError):
     """Text that is not an action at all."""
 
 
+_NAMES_A_UNIT = frozenset({MOVE, PLACE, EXIT, DELAY, REMOVE, WITH, LOSE})
+
+
 def format_action(action: Action, name: dict[str, str]) -> str:
     """The text form; `name` maps unit ids to the names players use."""
     kind = action.kind
-    if (kind == MOVE or kind == PLACE) and action.hex is not None:
-        return f"{kind} {name[action.unit]} {action.hex}"
-    if kind == PLACE or kind == MOVE:
-        return f"{kind} {name[action.unit]}"
-    if kind == EXIT:
-        return f"exit {name[action.unit]} {action.edge}"
-    if kind in (DELAY, REMOVE, WITH, LOSE):
+    if kind in _NAMES_A_UNIT:
+        assert action.unit is not None  # (each of these kinds names its unit)
+        if (kind == MOVE or kind == PLACE) and action.hex is not None:
+            return f"{kind} {name[action.unit]} {action.hex}"
+        if kind == PLACE or kind == MOVE:
+            return f"{kind} {name[action.unit]}"
+        if kind == EXIT:
+            return f"exit {name[action.unit]} {action.edge}"
         return f"{kind} {name[action.unit]}"
     if kind == ATTACK:
         if not action.units:

@@ -51,6 +51,7 @@ def _with_targets(state: Position, frame: Advance) -> Advance:
 
 def _route_problem(state: Position, uid: str, target: Hex, frame: Advance) -> str | None:
     """Why `uid` may not advance into `target` now (None: it may)."""
+    assert state.game.combat is not None  # advances follow battles
     policy = state.game.combat.advance
     first = frame.targets[0] if frame.targets else frame.vacated[0]
     if target not in frame.vacated:
@@ -109,6 +110,7 @@ def advance_apply(state: Position, frame: Advance, action: Action) -> None:
     if action.unit is None:
         state._stack.pop()
         return
+    assert action.hex is not None  # `advance UNIT HEX`
     first = frame.targets[0] if frame.targets else frame.vacated[0]
     if action.hex not in frame.targets:  # along the retreat path, through the defender's hex
         changes.enter(state, action.unit, first, "pass")
@@ -122,7 +124,7 @@ def advance_apply(state: Position, frame: Advance, action: Action) -> None:
 
 
 def advance_why(state: Position, frame: Advance, action: Action) -> tuple[str, str | None]:
-    if action.kind == ADVANCE and action.unit is not None:
+    if action.kind == ADVANCE and action.unit is not None and action.hex is not None:
         name = state.tables.short_name.get(action.unit, action.unit)
         if action.unit not in frame.units or state.where.get(action.unit) != ON_MAP:
             return f"{name} is not one of the victorious units that may advance", "advance"

@@ -84,8 +84,11 @@ def _targets(state: Position) -> list[Action]:
 def _joinable(state: Position, actions: list[Action]) -> list[Action]:
     """Of `attack HEX` actions, those some unit may join a battle against (the game's may_join, duties)."""
     combat = state.game.combat
+    assert combat is not None  # a battle is fought by the game's combat rules
     if combat.may_join is not None or combat.must_attack is not None:
-        actions = [a for a in actions if eligible(state, Declare(state.phase.side, (a.hex,)))]
+        side = state.phase.side
+        assert side is not None  # a combat phase is a side's
+        actions = [a for a in actions if a.hex is not None and eligible(state, Declare(side, (a.hex,)))]
     return actions
 
 
@@ -94,12 +97,16 @@ def may_attack(state: Position, target: Hex) -> bool:
     if target not in stacking.occupants(state) or Action.attack(target) not in target_actions(state, joinable_only=False):
         return False
     combat = state.game.combat
+    assert combat is not None  # a battle is fought by the game's combat rules
     if combat.may_join is None and combat.must_attack is None:
         return True
+    assert state.phase.side is not None  # a combat phase is a side's
     return bool(eligible(state, Declare(state.phase.side, (target,))))
 
 
 def declare(state: Position, action: Action) -> None:
+    assert state.phase.side is not None  # a combat phase is a side's
+    assert action.hex is not None  # `attack HEX`
     state._stack.append(Declare(state.phase.side, (action.hex,)))
 
 
@@ -118,6 +125,7 @@ def eligible(state: Position, frame: Declare, targets: tuple[Hex, ...] | None = 
                 sight.in_sight(state.tables, h, reach).issuperset(targets):
             found.add(uid)
     combat = state.game.combat
+    assert combat is not None  # a battle is fought by the game's combat rules
     if combat.may_join is not None:
         found = {u for u in found if joining.may_join(state, u, targets, frame.attackers)}
     if combat.must_attack is not None:  # a unit whose duty is open joins only a battle that meets it
@@ -146,11 +154,13 @@ def reaches(state: Position, uid: str, target: Hex) -> bool:
 def more_targets(state: Position, frame: Declare) -> list[Action]:
     """Multi-hex battles: `attack HEX` for each further enemy hex next to every attacker so far that
     some unit able to join could attack together with the targets so far."""
+    assert state.game.combat is not None  # a battle is fought by the game's combat rules
     if not state.game.combat.multi_hex:
         return []
     actions = []
     for target in target_actions(state, joinable_only=False):  # enemy hexes not yet attacked this phase
         h = target.hex
+        assert h is not None  # `attack HEX`
         if h in frame.targets:
             continue
         if all(reaches(state, u, h) for u in frame.attackers) and not refused_by_more(state, frame, h) and \
@@ -178,10 +188,13 @@ def declare_legal(state: Position, frame: Declare) -> list[Action]:
 
 
 def declare_apply(state: Position, frame: Declare, action: Action) -> None:
+    assert state.game.combat is not None  # a battle is fought by the game's combat rules
     if action.kind == WITH:
+        assert action.unit is not None  # `with UNIT`
         order = state.tables.unit_order
         state._stack[-1] = replace(frame, attackers=tuple(sorted(frame.attackers + (action.unit,), key=order.__getitem__)))
     elif action.kind == ATTACK:  # another target of a multi-hex battle
+        assert action.hex is not None  # `attack HEX`
         state._stack[-1] = replace(frame, targets=tuple(sorted(frame.targets + (action.hex,))))
     elif action.kind == RESOLVE:
         state._stack.pop()
@@ -203,7 +216,9 @@ def declare_apply(state: Position, frame: Declare, action: Action) -> None:
 
 
 def declare_why(state: Position, frame: Declare, action: Action) -> tuple[str, str | None]:
+    assert state.game.combat is not None  # a battle is fought by the game's combat rules
     if action.kind == WITH:
+        assert action.unit is not None  # `with UNIT`
         return why_not_join(state, frame, action.unit)
     if action.kind == RESOLVE and frame.attackers:
         missing = duties.left_out(state, frame, eligible(state, frame))
@@ -218,6 +233,7 @@ def declare_why(state: Position, frame: Declare, action: Action) -> tuple[str, s
                     f"{' '.join(frame.targets)} first", "declare_attack")
         refused = refused_by_more(state, frame, action.hex)
         if refused:
+            assert state.game.combat.may_join is not None  # (refused by it)
             return (f"{action.hex} may not join this battle: the game's condition (may_join = "
                     f"{state.game.combat.may_join.source}) fails for {', '.join(map(state.unit_name, refused))} "
                     "against the hexes together", "join")
@@ -239,6 +255,7 @@ def why_not_join(state: Position, frame: Declare, uid: str) -> tuple[str, str | 
 def why_no_one_joins(state: Position, target: Hex) -> tuple[str, str | None] | None:
     """Why no unit able to attack `target` may join a battle against it (the game's may_join, a duty owed
     elsewhere); None when no such unit stands next to it, or one may join."""
+    assert state.phase.side is not None  # a combat phase is a side's
     frame = Declare(state.phase.side, (target,))
     ready = [u for u in sorted(duties.ready_to_attack(state), key=state.tables.unit_order.__getitem__)
              if u in state.pos and reaches(state, u, target)]
@@ -249,6 +266,7 @@ def why_no_one_joins(state: Position, target: Hex) -> tuple[str, str | None] | N
 
 def why_not_attack(state: Position, uid: str, targets: tuple[Hex, ...]) -> tuple[str, str | None] | None:
     """Why `uid` may not attack `targets` at all this phase (None: nothing found against it)."""
+    assert state.game.combat is not None  # a battle is fought by the game's combat rules
     name = state.tables.short_name.get(uid, uid)
     if state.where.get(uid) != ON_MAP or state._units[uid].side != state.phase.side:
         return f"{name} is not a unit of the phasing side on the map", None
@@ -308,8 +326,8 @@ def declared_apply(state: Position, frame: Declared, action: Action) -> None:
 
 
 def declared_why(state: Position, frame: Declared, action: Action) -> tuple[str, str | None]:
-    if action.kind == FIGHT and not frame.fighting and duties.why_not_end(state):
-        return duties.why_not_end(state)
+    if action.kind == FIGHT and not frame.fighting and (why := duties.why_not_end(state)):
+        return why
     if frame.battles:
         waiting = " ".join(b.targets[0] for b in frame.battles)
         more = "" if frame.fighting else " (or declare another with 'attack HEX')"
@@ -338,8 +356,10 @@ def roll_legal(state: Position, frame: Roll) -> list[Action]:
 
 
 def roll_apply(state: Position, frame: Roll, action: Action) -> None:
+    assert state.game.combat is not None  # a battle is fought by the game's combat rules
     state._stack.pop()
     battle = frame.battle
+    assert battle.odds is not None and action.number is not None  # a battle rolled for has its odds; `roll N`
     table = state.game.tables[state.game.combat.table]
     code = fight.result_code(table, battle.odds.column, action.number, battle.odds.drm)
     state.last_battle = BattleReport(battle.hex, battle.attackers, battle.defenders, battle.odds, action.number, code,

@@ -40,8 +40,9 @@ def move(state: Position, uid: str, h: Hex) -> None:
     state._cache.pop("units", None)  # the units conditions read, kept for the position (context.py)
     enter(state, uid, h, "move")
     history.moved_into(state, uid, h, state._units[uid].side)
-    if entering and state._units[uid].arrives is not None:
-        for marker in state._units[uid].arrives.marks:  # an arrival that marks the unit (a landing that holds it)
+    arrival = state._units[uid].arrives
+    if entering and arrival is not None:
+        for marker in arrival.marks:  # an arrival that marks the unit (a landing that holds it)
             markers.mark(state, uid, marker)
 
 

@@ -35,7 +35,7 @@ class Odds:
         return self.attack - self.defence
 
 
-def base_column(table: CombatTable, attack: int, defence: int) -> int:
+def base_column(table: CombatTable, attack: int | float, defence: int | float) -> int:  # strengths after modifiers may be fractional
     """The column of a strength comparison; beyond either end it is the end column."""
     if table.kind == "odds":
         value = attack / defence if defence else float("inf")
@@ -91,6 +91,7 @@ def odds(game: Game, tables: Tables, attack: int | float, defence: int | float, 
     are `unit_modifiers`): the column, then the terrain effect, then each battle modifier of `steps`
     in file order, the column clamped to the table after each shift. A multi-hex battle
     (`more_defender_hexes`) takes the terrain effect of its target hexes worst for the attacker."""
+    assert game.combat is not None  # a battle is fought by the game's combat rules
     table = game.tables[game.combat.table]
     column = base = base_column(table, attack, defence)
     shift, drm = terrain_effect(tables, defender_hex, attacker_hexes)

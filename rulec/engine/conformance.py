@@ -139,6 +139,7 @@ def _check_choice(state: GameState) -> list[str]:
     problems = []
     for action in state.legal_actions():
         if action.kind == "move" and action.hex is None:
+            assert action.unit is not None  # `move UNIT`
             moves = state.moves_of(action.unit)
             if not moves:
                 problems.append(f"'{action}' is offered but the unit has no move")
@@ -168,7 +169,7 @@ def _refuses_nonsense(state: GameState, tries: list[Action]) -> list[str]:
     legal = set(state.legal_actions())
 
     def listed(action: Action) -> bool:  # listed, or a move given at once of a unit offered to move
-        return action in legal or (action.kind in ("move", "exit") and Action.move(action.unit) in legal
+        return action in legal or (action.kind in ("move", "exit") and action.unit is not None and Action.move(action.unit) in legal
                                    and action in state.moves_of(action.unit))
 
     before = snapshot(state)

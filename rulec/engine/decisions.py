@@ -44,6 +44,7 @@ def _remove_legal(state: Position, frame: Remove) -> list[Action]:
 
 
 def _remove_apply(state: Position, frame: Remove, action: Action) -> None:
+    assert action.unit is not None  # `remove UNIT`
     changes.eliminate(state, action.unit)
     if not stacking.overstacked_units(state):
         state._stack.pop()

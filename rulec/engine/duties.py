@@ -28,7 +28,7 @@ than before (a player may not use up an enemy's only possible attacker elsewhere
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, AbstractSet
 
 from rulec.engine import joining, markers, stacking
 from rulec.engine.context import EngineContext
@@ -39,8 +39,10 @@ if TYPE_CHECKING:
     from rulec.engine.frames import Declare
 
 
-def ready_to_attack(state: Position) -> set[str]:
+def ready_to_attack(state: Position) -> AbstractSet[str]:  # a frozenset, or a set once narrowed
     """The phasing side's units that may still attack this phase (if next to an enemy)."""
+    assert state.game.combat is not None  # a battle is fought by the game's combat rules
+    assert state.phase.side is not None  # a combat phase is a side's
     able = state._able_to_attack.get(state.phase.side)
     if able is None:  # the same all game (shared with clones)
         able = state._able_to_attack[state.phase.side] = frozenset(
@@ -106,6 +108,7 @@ def open_duties(state: Position) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def _open_duties(state: Position) -> tuple[tuple[str, ...], tuple[str, ...]]:
     combat, neighbours = state.game.combat, state.tables.neighbours
+    assert combat is not None  # a battle is fought by the game's combat rules
     ready = ready_to_attack(state)
     occupants = stacking.occupants(state)
     side = state.phase.side
@@ -141,6 +144,7 @@ def _attackable_near(state: Position, uid: str, occupants: dict, leaving_out: tu
 
 def holds_target(state: Position, h: Hex) -> bool:
     """Does hex `h` hold a unit for which the game's must_attack_target holds (any unit without one)?"""
+    assert state.game.combat is not None  # a battle is fought by the game's combat rules
     condition = state.game.combat.must_attack_target
     if condition is None:
         return True
@@ -250,6 +254,7 @@ def why_not_end(state: Position) -> tuple[str, str | None] | None:
 
 def why_not_join(state: Position, uid: str, targets: tuple[Hex, ...]) -> tuple[str, str] | None:
     """Why `uid` may not join a battle against `targets` for the duty it owes elsewhere (None: it may)."""
+    assert state.game.combat is not None  # a battle is fought by the game's combat rules
     if not bound_elsewhere(state, {uid}, targets):
         return None
     target = state.game.combat.must_attack_target

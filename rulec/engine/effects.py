@@ -45,6 +45,7 @@ def spared_units(state: Position, battle: Battle) -> frozenset[str]:
 def sharing_fate(state: Position, battle: Battle) -> tuple[str, ...]:
     """The units in the attackers' hexes, not attacking, that suffer the attackers' result with them
     (the game's `share_fate`), in the order they stand there."""
+    assert state.game.combat is not None  # a battle is fought by the game's combat rules
     condition = state.game.combat.share_fate
     if condition is None:
         return ()
@@ -113,6 +114,7 @@ def effects_settle(state: Position, frame: Effects) -> bool:
         for uid in suffering(state, frame, effect.who):
             changes.eliminate(state, uid)
     elif effect.kind == "retreat":
+        assert effect.who is not None  # retreat(who, hexes)
         retreats.order_retreats(state, battle, effect.who, effect.amount, suffering(state, frame, effect.who))
     elif effect.kind == "exchange":
         spared = frame.spared or frozenset()
@@ -158,6 +160,7 @@ def loss_settle(state: Position, frame: Loss) -> bool:
 
 
 def loss_apply(state: Position, frame: Loss, action: Action) -> None:
+    assert action.unit is not None  # `lose UNIT`
     paid = steps.lose_step(state, action.unit)  # one step: a flip to the reduced side, or the unit's elimination
     state._stack[-1] = replace(frame, owed=frame.owed - (1 if frame.in_steps else paid))
 

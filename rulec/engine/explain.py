@@ -40,7 +40,7 @@ def why_illegal(state: Position, action: Action) -> tuple[str, str | None]:
                     "reinforcements may not be held back", "reinforcement")
         left = placement.placements(state) if phase.kind == "placement" and placement.rules(state).all else []
         if left:
-            names = ", ".join(state.unit_name(a.unit) for a in left)
+            names = ", ".join(state.unit_name(a.unit) for a in left if a.unit is not None)  # (each names one)
             return f"every unit must be placed before the {phase.name} ends: {names}", "placement"
         return duties.why_not_end(state) or ("this phase cannot end now", None)
     if kind in (MOVE, EXIT, DELAY):
@@ -57,6 +57,8 @@ def why_illegal(state: Position, action: Action) -> tuple[str, str | None]:
 
 def _why_not_move(state: Position, action: Action) -> tuple[str, str | None]:
     uid = action.unit
+    if uid is None:  # (every move, exit and delay names its unit)
+        return f"{action.unit} is not a unit of the phasing side", None
     unit = state._units.get(uid)
     name = state.tables.short_name.get(uid, uid)
     if unit is None or unit.side != state.phase.side:
@@ -100,6 +102,7 @@ def _why_not_move(state: Position, action: Action) -> tuple[str, str | None]:
             return f"{name} may not leave the map by the {action.edge} edge (movement {{ may_exit }})", "exit"
         return f"{name} cannot reach the {action.edge} edge with MP left to leave the map", "exit_cost"
     h = action.hex
+    assert h is not None  # a move's second step (a first step, an exit and a delay are answered above)
     if where == ON_MAP and h == state.pos[uid]:
         return (f"{name} is already in {h}: a move must end in another hex (a unit that stays where it is "
                 "simply does not move)", None)
@@ -118,13 +121,14 @@ def _why_not_move(state: Position, action: Action) -> tuple[str, str | None]:
         return (f"{name} may not move directly from one enemy-controlled hex ({state.pos[uid]}) to another "
                 f"({h}){exception}", "zoc_stop")
     if where == ON_MAP:
-        free = reachable(state.tables, allowance=modifiers.allowance(state, uid), start=state.pos[uid],
-                         enemy_occupied=state._enemy_occupied(unit.side), enemy_zoc=frozenset(), costs=legal_moves.step_costs(state, unit))
-        if h in free.destinations:
+        zoc_free = reachable(state.tables, allowance=modifiers.allowance(state, uid), start=state.pos[uid],
+                             enemy_occupied=state._enemy_occupied(unit.side), enemy_zoc=frozenset(), costs=legal_moves.step_costs(state, unit))
+        if h in zoc_free.destinations:
             return f"{name} must stop on entering an enemy zone of control before {h}", "zoc_stop"
     return f"{name} cannot reach {h} within its movement allowance of {modifiers.allowance(state, uid)}", "movement_allowance"
 
 def _why_not_attack(state: Position, action: Action) -> tuple[str, str | None]:
+    assert action.hex is not None  # `attack HEX`
     occupants = stacking.occupants(state)
     defenders = occupants.get(action.hex, [])
     if not defenders or state._units[defenders[0]].side == state.phase.side:

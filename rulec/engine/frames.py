@@ -68,6 +68,7 @@ class Roll:
 
     @property
     def odds(self) -> Odds:
+        assert self.battle.odds is not None  # a battle rolled for has its odds
         return self.battle.odds
 
 

@@ -54,8 +54,10 @@ def may_join(state: Position, uid: str, targets: tuple[Hex, ...], attackers: tup
 
 def why_not(state: Position, uid: str, targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> tuple[str, str] | None:
     """Why `uid` may not join that battle by the game's may_join (None: it may)."""
+    assert state.game.combat is not None  # a battle is fought by the game's combat rules
     if may_join(state, uid, targets, attackers):
         return None
     name = state.tables.short_name.get(uid, uid)
+    assert state.game.combat.may_join is not None  # (without one every unit may join)
     return (f"{name} may not join a battle against {' and '.join(targets)}: the game's condition "
             f"(may_join = {state.game.combat.may_join.source}) fails", "join")

@@ -21,7 +21,7 @@ may_end_move is evaluated per hex only when asked (has_move stops at the first h
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, KeysView, Sequence
+from typing import AbstractSet, Any, Callable, KeysView, Sequence
 
 from rulec.engine import markers, modifiers, stacking
 from rulec.engine.exits import allowed_edges
@@ -88,6 +88,7 @@ def moves_of(state: Position, uid: str) -> list[Action]:
         if not (state.phase.kind == "movement" and not state.terminal and may_move_now(state, uid)):
             found = ()
         else:
+            hexes: AbstractSet[Hex]  # the destinations as a set: a dict's keys, or a frozenset once narrowed
             moves, exits, hexes, to = unit_moves(state, uid)
             if state.game.movement.may_end_move is not None:
                 moves, hexes, to = allowed_ends(state, uid, moves, to)
@@ -207,6 +208,7 @@ def end_allowed(state: Position, uid: str, h: Hex) -> bool:
     if ok is None:  # (no context is kept in the cache: it would point back at the state, a cycle to collect)
         context = EngineContext(state, state._units[uid])
         context.hex = h
+        assert state.game.movement.may_end_move is not None  # asked only in games with the rule
         ok = known[h] = bool(state.game.movement.may_end_move(context))
     return ok
 
@@ -262,7 +264,9 @@ def is_legal_move(state: Position, action: Action) -> bool:
     if state._stack:  # the second step: the chosen unit's move or exit, or back to the choice of unit
         if kind == CANCEL:
             return True
-        if uid != state._stack[-1].unit or (kind == MOVE and action.hex is None):
+        moving = state._stack[-1]
+        assert isinstance(moving, Moving)  # free to move, with a decision pending: the unit chosen to move
+        if uid != moving.unit or (kind == MOVE and action.hex is None):
             return False
     elif kind == CANCEL:
         return False
@@ -292,7 +296,8 @@ def arrives_now(state: Position, uid: str) -> bool:
         return False
     if arrival is not None and arrival.phase is not None:
         return arrival.phase == state.phase.id
-    return state.tables.first_movement.get(state.phase.side) == state.phase_index
+    side = state.phase.side
+    return side is not None and state.tables.first_movement.get(side) == state.phase_index
 
 
 def entries_due(state: Position) -> list[str]:
@@ -377,11 +382,12 @@ def search_moves(state: Position, uid: str, search: Callable[..., Any]) -> Any:
     if arrival is not None and arrival.placement == "anywhere":
         occupied = stacking.occupants(state)
         allowed = set(arrival.terrain)
+        assert state.game.map is not None  # the engine plays map games
         terrain = state.game.map.terrain
         spots = {h: 0 for h in state.tables.hexes
                  if h not in occupied and (not allowed or set(terrain.get(h, ())) <= allowed)}
         # A unit placed anywhere spends no MP (spots hold no objectives mask either).
-        return Reach(spots, ()) if search is reach_of else MoveCosts(spots, {})
+        return Reach(spots, ()) if search is reach_of else MoveCosts({h: 0 for h in spots}, {})
     hexes = arrival.hexes if arrival is not None else ()
     entry_cost = costs.offmap_entry_cost
     reach = search(state.tables, allowance=allowance, start=None,
@@ -454,6 +460,7 @@ def _obstacles_again(state: Position, side: str, known: tuple[int, int, int], to
 
 def fallback_rings(state: Position, hexes: tuple[Hex, ...]) -> list[list[Hex]]:
     """Hexes of the entry area's map edge outside the area, grouped by distance to the area, nearest first."""
+    assert state.game.map is not None  # the engine plays map games
     edges = state.game.map.edges
     counts = {e: sum(h in hs for h in hexes) for e, hs in edges.items()}
     if not hexes or not counts or max(counts.values()) == 0:
@@ -528,7 +535,8 @@ def leave_zoc(state: Position, unit: Unit) -> Leave | None:
             leave = Leave(rule.cost, rule.into_zoc is True, state.tables.hexsides_of(rule.not_across),
                           then_stop=rule.then_stop)
         state._phase_moves[key] = leave
-    into = state.game.movement.leave_zoc.into_zoc if leave is not None else False
+    rule = state.game.movement.leave_zoc
+    into = rule.into_zoc if leave is not None and rule is not None else False  # (a leave comes from a rule)
     if isinstance(into, bool):
         return leave
     found = state._cache.get(key)

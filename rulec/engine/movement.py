@@ -32,7 +32,7 @@ import heapq
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain
-from typing import Iterable
+from typing import Any, Callable, Iterable
 
 from rulec.engine.step_costs import StepCosts
 from rulec.engine.tables import Tables
@@ -176,7 +176,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     index, hexes, bit = tables.index, tables.numbered, tables.index_bit
     enemy, zoc, no_pass, special = board.enemy, board.zoc, board.no_pass, board.special
     rank = tables.mask_rank
-    worth = rank.__getitem__ if rank else _mask_worth
+    worth: Callable[[int], Any] = rank.__getitem__ if rank else _mask_worth  # an int rank or a tuple: both order masks
     size = len(hexes)
     ends = [-1] * size  # hex the unit may stop in -> most valuable objectives mask of a path
     reached: list[int] = []  # hexes with an end, in the order found
@@ -218,8 +218,8 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
 
     origin = -1 if start is None else index[start]
     if start is None:
-        for h, cost in entries:
-            i = index[h]
+        for entry_hex, cost in entries:  # (a hex, not a number like `h` below)
+            i = index[entry_hex]
             if i not in enemy and cost <= allowance:
                 arrive(i, 0, allowance - cost, (stop_in_zoc and i in zoc) or i in no_pass)
     elif locked:
@@ -345,8 +345,8 @@ def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
 
     origin = -1 if start is None else tables.index[start]
     if start is None:
-        for h, cost in entries:
-            i = tables.index[h]
+        for entry_hex, cost in entries:  # (a hex, not a number like `h` below)
+            i = tables.index[entry_hex]
             if i not in enemy_hexes and cost <= allowance:
                 arrive(i, allowance - cost, (stop_in_zoc and i in zoc_hexes) or i in no_pass)
     elif locked:
@@ -408,15 +408,17 @@ def merge_moves(tables: Tables, first: Reach | MoveCosts, other: Reach | MoveCos
     costs is the cheaper, and the objectives it passes the more valuable path's.
     """
     if isinstance(first, MoveCosts):
-        ends, exits = dict(first.destinations), dict(first.exits)
-        for found, extra in ((ends, other.destinations), (exits, other.exits)):
-            for key, spent in extra.items():
+        assert isinstance(other, MoveCosts)  # both searches of one kind
+        end_costs, exit_costs = dict(first.destinations), dict(first.exits)  # (MP spent, where the Reach branch has masks)
+        for spent_found, spent_extra in ((end_costs, other.destinations), (exit_costs, other.exits)):
+            for key, spent in spent_extra.items():
                 spent = _in_mp(spent, scale)
-                if key not in found or spent < found[key]:
-                    found[key] = spent
-        return MoveCosts({h: ends[h] for h in sorted(ends)}, {e: exits[e] for e in sorted(exits)})
+                if key not in spent_found or spent < spent_found[key]:
+                    spent_found[key] = spent
+        return MoveCosts({h: end_costs[h] for h in sorted(end_costs)}, {e: exit_costs[e] for e in sorted(exit_costs)})
+    assert isinstance(other, Reach)
     rank = tables.mask_rank
-    worth = rank.__getitem__ if rank else _mask_worth
+    worth: Callable[[int], Any] = rank.__getitem__ if rank else _mask_worth  # an int rank or a tuple: both order masks
     ends, exits = dict(first.destinations), dict(first.exit_masks or {})
     exit_hexes = dict(first.exit_hexes or {})
     for found, extra in ((ends, other.destinations), (exits, other.exit_masks or {})):
@@ -431,7 +433,7 @@ def merge_moves(tables: Tables, first: Reach | MoveCosts, other: Reach | MoveCos
                  exit_hexes)
 
 
-def _in_mp(spent: int, scale: int) -> int | Fraction:
+def _in_mp(spent: int | Fraction, scale: int) -> int | Fraction:
     """`spent` units of 1/scale MP, in MP: a whole number when it is one."""
     if scale == 1:
         return spent

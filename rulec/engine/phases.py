@@ -58,6 +58,7 @@ def begin_phase(state: Position) -> bool:
         state._phase_moves["arriving"] = tuple(u for u in state._movers if state.where[u] == PENDING)
         state.moved = set()
         if state.game.movement.zoc_locks_start:
+            assert phase.side is not None  # a movement phase is a side's
             zoc, bit, units = legal_moves.obstacles(state, phase.side)[1], state.tables.hex_bit, state._units
             state.locked = frozenset(u for u, h in state.pos.items() if units[u].side == phase.side and zoc & bit[h])
         else:

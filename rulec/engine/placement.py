@@ -109,6 +109,7 @@ def choose(state: Position, uid: str) -> None:
             state.points_left -= cost(state, uid)
         steps.restore_step(state, uid)
         return
+    assert state.phase.side is not None  # a placement phase is a side's
     state._stack.append(Placing(state.phase.side, uid))
 
 
@@ -120,6 +121,7 @@ def placing_legal(state: Position, frame: Placing) -> list[Action]:
 def placing_apply(state: Position, frame: Placing, action: Action) -> None:
     state._stack.pop()
     if action.kind != CANCEL:
+        assert action.hex is not None  # `place UNIT HEX`
         place(state, frame.unit, action.hex)
 
 

@@ -22,19 +22,24 @@ change that runs the game's hooks asks it to run them (`Position.run_game_hooks`
 from __future__ import annotations
 
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
+from mypy_extensions import mypyc_attr
+
+# Imported when run, not only for the type checker: the compiled engine (make fast) builds this plain class's
+# annotations from these classes, so their modules must be loaded first (none of them imports this one).
+from rulec.engine.actions import Action
+from rulec.engine.frames import Frame
+from rulec.engine.marker_table import MarkerTable
+from rulec.engine.records import BattleReport, History, Outcome, VpEntry
 from rulec.engine.statuses import NEVER, PENDING
+from rulec.engine.tables import Tables
 from rulec.runtime.model import Game, Hex, Modifier, Phase, Unit
 
-if TYPE_CHECKING:
-    from rulec.engine.actions import Action
-    from rulec.engine.frames import Frame
-    from rulec.engine.marker_table import MarkerTable
-    from rulec.engine.records import BattleReport, History, Outcome, VpEntry
-    from rulec.engine.tables import Tables
+P = TypeVar("P", bound="Position")  # a position's own class: a GameState's clone is a GameState
 
 
+@mypyc_attr(native_class=False)  # compiled (make fast), still a plain class: clone copies its __dict__
 class Position:
     """One position's data (declared here, filled in by setup.set_up) and its basic queries; GameState
     (state.py) is the public API over it."""
@@ -181,7 +186,7 @@ class Position:
         """The decision due now, if it is not the phase's own (a battle being declared, a retreat, ...)."""
         return self._stack[-1] if self._stack else None
 
-    def clone(self) -> "Position":
+    def clone(self: P) -> P:
         other = type(self).__new__(type(self))  # a GameState's clone is a GameState
         other.__dict__.update(self.__dict__)
         for name in ("vp", "pos", "where", "due", "holders", "granted", "lost_steps", "exited_from", "variables"):

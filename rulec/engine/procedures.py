@@ -37,7 +37,8 @@ def comes_up(state: Position) -> bool:
 
 def movers(state: Position, phase: Phase) -> tuple[str, ...]:
     """The units that may move in a movement phase: the side's on the map or waiting to arrive, narrowed by `movers`."""
-    units = tuple(u for u in state.tables.units_of.get(phase.side, ()) if state.where[u] in (ON_MAP, PENDING))
+    side_units = state.tables.units_of.get(phase.side, ()) if phase.side is not None else ()
+    units = tuple(u for u in side_units if state.where[u] in (ON_MAP, PENDING))
     if phase.movers is None:
         return units
     allowed = {unit.id for unit in phase.movers(EngineContext(state))}
@@ -108,6 +109,7 @@ def _eliminate(state: Position, effect: HookEffect, context: EngineContext, sour
 
 def _each_on_map(state: Position, effect: HookEffect, context: EngineContext, change: Callable) -> None:
     """`change(state, uid)` for each unit of the effect's set that is still on the map when its turn comes."""
+    assert effect.units is not None, "the checker gives them"
     for unit in list(effect.units(context)):
         if state.where.get(unit.id) == ON_MAP:
             change(state, unit.id)

@@ -58,9 +58,12 @@ EVENTS = ("moved", "attacked", "defended", "retreated")
 NOTHING = (0, 0)  # an empty scope
 
 
+_HISTORY_FIELDS = ("serial", "turn_began", "previous_turn_began", "player_turn_began", "previous_player_turn_began",
+                   "turn_side", "ended", "events", "entered", "last_side", "owner")
+
+
 class History:
-    __slots__ = ("serial", "turn_began", "previous_turn_began", "player_turn_began", "previous_player_turn_began",
-                 "turn_side", "ended", "events", "entered", "last_side", "owner")
+    __slots__ = _HISTORY_FIELDS
 
     def __init__(self) -> None:
         self.serial = 0  # the current phase's serial (1 for the first phase played)
@@ -78,7 +81,7 @@ class History:
 
     def copy(self, owner: int) -> "History":
         other = History.__new__(History)
-        for name in History.__slots__:
+        for name in _HISTORY_FIELDS:  # (a compiled class has no __slots__ to read)
             setattr(other, name, getattr(self, name))
         other.ended = dict(self.ended)
         other.events = {e: dict(units) for e, units in self.events.items()}

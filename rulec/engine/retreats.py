@@ -23,6 +23,7 @@ from rulec.runtime.model import Expr, Hex
 def order_retreats(state: Position, battle: Battle, who: str, hexes: int, units: tuple[str, ...]) -> None:
     """Every unit in `units` must retreat `hexes` hexes: defenders away from the attackers, attackers
     away from the hexes they attacked."""
+    assert state.game.combat is not None  # a battle is fought by the game's combat rules
     exempt = state.game.combat.retreat.exempt
     if exempt:  # units of these types hold their ground
         units = tuple(u for u in units if state._units[u].type not in exempt)
@@ -42,16 +43,19 @@ def order_retreats(state: Position, battle: Battle, who: str, hexes: int, units:
 
 
 def paths(state: Position, frame: Retreat) -> list[tuple[Hex, ...]]:
+    assert state.game.combat is not None  # a battle is fought by the game's combat rules
     side = state._units[frame.unit].side
     start = state.pos[frame.unit]
     policy = state.game.combat.retreat
     occupied = set(stacking.occupants(state)) - {start}
+    assert state.game.map is not None  # the engine plays map games
     toward = state.game.map.edges.get(policy.edges.get(side, ""), ()) if policy.direction != "away" else ()
     rows = _rows_to_edge(state, toward) if policy.direction == "toward_edge_rows" else None
     zoc = state.enemy_zoc(side)
     about = _AboutHexes(state, frame.unit)
-    may_enter = None if policy.may_enter is None else (lambda h: bool(about.value(policy.may_enter, h)))
-    may_end = None if policy.may_end is None else (lambda h: bool(about.value(policy.may_end, h)))
+    enter_if, end_if = policy.may_enter, policy.may_end  # (locals: a lambda sees them narrowed)
+    may_enter = None if enter_if is None else (lambda h: bool(about.value(enter_if, h)))
+    may_end = None if end_if is None else (lambda h: bool(about.value(end_if, h)))
     found = fight.retreat_paths(state.tables, start, frame.hexes, frame.away_from, occupied, zoc, policy, toward,
                                 may_enter, may_end, rows)
     if not found and policy.displace is not None and not frame.displaced:  # the last resort: push friends aside
@@ -61,6 +65,7 @@ def paths(state: Position, frame: Retreat) -> list[tuple[Hex, ...]]:
         if len(found) < 2:
             break
         values = [about.value(preference, p[-1]) for p in found]
+        best: int | float | bool
         if all(isinstance(v, bool) for v in values):  # a condition: the paths that meet it, if any does
             best = any(values)
         else:  # a number: the paths with the lowest value
@@ -75,6 +80,7 @@ def _rows_to_edge(state: Position, edge: tuple[Hex, ...]) -> dict[Hex, int]:
     key = ("rows", edge)
     if key not in kept:
         gmap = state.game.map
+        assert gmap is not None  # the engine plays map games
         kept[key] = rows_to_edge(gmap.grid, gmap.coordinates, edge)
     return kept[key]
 
@@ -82,9 +88,11 @@ def _rows_to_edge(state: Position, edge: tuple[Hex, ...]) -> dict[Hex, int]:
 def displacing_paths(state: Position, frame: Retreat, about: "_AboutHexes", occupied: set[Hex],
                      search) -> list[tuple[Hex, ...]]:
     """Paths ending in a hex of friends that `displace` lets the unit push aside, through no other occupied hex."""
+    assert state.game.combat is not None  # a battle is fought by the game's combat rules
     side = state._units[frame.unit].side
     occupants = stacking.occupants(state)
     displace = state.game.combat.retreat.displace
+    assert displace is not None  # the last resort of a game that has it
     friendly = {h for h in occupied if all(state._units[u].side == side for u in occupants.get(h, ()))
                 and about.value(displace, h)}
     if not friendly:
@@ -105,9 +113,9 @@ class _AboutHexes:
 
     def __init__(self, state: Position, uid: str):
         self.context = EngineContext(state, state.unit(uid))
-        self.known: dict[tuple[int, Hex], object] = {}
+        self.known: dict[tuple[int, Hex], int | float | bool] = {}  # a condition's or a number's
 
-    def value(self, expression: Expr, hex: Hex) -> object:
+    def value(self, expression: Expr, hex: Hex) -> int | float | bool:
         key = (id(expression), hex)
         if key not in self.known:
             self.context.hex = hex
@@ -117,6 +125,7 @@ class _AboutHexes:
 
 def retreat_settle(state: Position, frame: Retreat) -> bool:
     """A retreat the rules make alone (one path, or none: eliminated); False when the chooser must pick."""
+    assert state.game.combat is not None  # a battle is fought by the game's combat rules
     if frame.paths is not None:
         return False
     if frame.unit not in state.pos:  # no longer on the map: nothing to retreat
@@ -144,6 +153,7 @@ def retreat_apply(state: Position, frame: Retreat, action: Action) -> None:
 
 
 def move_along(state: Position, frame: Retreat, path: tuple[Hex, ...]) -> None:
+    assert state.game.combat is not None  # a battle is fought by the game's combat rules
     policy = state.game.combat.retreat
     displacing = (policy.displace is not None and not frame.displaced
                   and any(u != frame.unit for u in stacking.occupants(state).get(path[-1], ())))
@@ -170,6 +180,7 @@ def record_vacated(state: Position, hex: Hex, defender: bool) -> None:
 
 
 def retreat_why(state: Position, frame: Retreat, action: Action) -> tuple[str, str | None]:
+    assert state.game.combat is not None  # a battle is fought by the game's combat rules
     policy = state.game.combat.retreat
     rules = [{"enemy_zoc": "enemy zones of control", "occupied": "occupied hexes"}[k] for k in policy.may_not_enter]
     ends = [{"enemy_zoc": "an enemy zone of control", "occupied": "an occupied hex"}[k] for k in policy.may_not_end]

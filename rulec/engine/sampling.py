@@ -117,7 +117,8 @@ def _sample_target(state: Position, rng: Rng) -> Action:
         if action is None:
             if not (duties.binding(state) and any(duties.open_duties(state))):
                 return Action.end()
-        elif not filtered or battles.eligible(state, Declare(state.phase.side, (action.hex,))):
+        elif not filtered or (state.phase.side is not None and action.hex is not None  # (a side's `attack HEX`)
+                              and battles.eligible(state, Declare(state.phase.side, (action.hex,)))):
             return action
     raise AssertionError("a combat phase with no legal action")  # `end`, or the attack a duty asks for
 
@@ -130,7 +131,9 @@ def _choosing_hex(state: Position) -> bool:
 
 def _sample_destination(state: Position, rng: Rng) -> Action | None:
     """The chosen unit's move, exit or `cancel`, uniformly: drawn from its reach, each tested alone."""
-    moves, exits, _, _ = legal_moves.unit_moves(state, state._stack[-1].unit)
+    moving = state._stack[-1]
+    assert isinstance(moving, Moving)  # a move's second step (_choosing_hex)
+    moves, exits, _, _ = legal_moves.unit_moves(state, moving.unit)
     candidates = [*moves, *exits, Action.cancel()]
     refused = 0
     while candidates:

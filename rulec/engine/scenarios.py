@@ -22,7 +22,7 @@ from rulec.diagnostics import did_you_mean
 from rulec.engine import victory
 from rulec.engine.position import Position
 from rulec.engine.statuses import NEVER, PENDING  # NEVER: scenarios.NEVER to its readers
-from rulec.runtime.model import Arrival, Game, Hex, Unit
+from rulec.runtime.model import Arrival, Game, Hex, Option, Scenario, Unit
 
 
 class ScenarioError(ValueError):
@@ -74,7 +74,7 @@ def units_for(game: Game, scenario: str | None, options: Iterable[str]) -> dict[
     """The units as they start with this scenario and options: their set-up and arrival overridden (the game's own
     dict when nothing is)."""
     chosen = set(options)
-    blocks = [o for oid, o in game.options.items() if oid in chosen]  # in file order: a later option wins
+    blocks: list[Option | Scenario] = [o for oid, o in game.options.items() if oid in chosen]  # in file order: a later option wins
     if scenario is not None:
         blocks.append(game.scenarios[scenario])  # last: the scenario wins
     changed: dict[str, Unit] = {}

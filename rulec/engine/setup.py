@@ -15,7 +15,7 @@ import random
 from rulec.diagnostics import did_you_mean
 from rulec.engine import history, modifiers, phases, scenarios, steps, victory
 from rulec.engine.marker_table import MarkerTable
-from rulec.engine.position import Position
+from rulec.engine.position import P, Position
 from rulec.engine.records import History
 from rulec.engine.statuses import ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import tables_for
@@ -110,7 +110,7 @@ def set_up(state: Position, game: Game, options: tuple[str, ...], seed: int, sce
         if choice is not None and choice.vp_to:
             for uid, name in state.variants.items():
                 variant = game.units[uid].variant(name)
-                if name == choice.variant and variant.vp:
+                if name == choice.variant and variant is not None and variant.vp:
                     victory.score(state, choice.vp_to, variant.vp, f"{name}:{uid}", unit=uid, phase="setup")
     for award in game.awards:
         if award.trigger.kind == "selected":
@@ -135,7 +135,7 @@ def choose_variants(game: Game, in_play: list[str], options: tuple[str, ...], se
     return chosen
 
 
-def arrange(state: Position, units: dict[str, str], *, turn: int | None = None, phase: str | None = None) -> Position:
+def arrange(state: P, units: dict[str, str], *, turn: int | None = None, phase: str | None = None) -> P:
     """A copy with only `units` in play, at the start of `phase` of `turn` (no award scored for it).
 
     Each value is a hex, or 'pending' for a unit waiting to arrive (due this turn,

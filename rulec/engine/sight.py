@@ -51,6 +51,7 @@ def _geometry(tables: "Tables") -> tuple[dict[Hex, Cube], dict[Cube, Hex], froze
     if found is None:
         game = tables.game
         gmap = game.map
+        assert gmap is not None  # the engine plays map games
         cubes = {h: cube(gmap.grid, *gmap.coordinates[h]) for h in tables.hexes}
         blocking = frozenset(cubes[h] for h in tables.hexes
                              if any(game.terrain[t].blocks_los for t in gmap.terrain.get(h, ()) if t in game.terrain))

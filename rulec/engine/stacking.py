@@ -52,9 +52,9 @@ def occupants_after(state: Position, before: dict[Hex, list[str]], uid: str, lef
         if there is None:
             after[to] = [uid]
         else:  # in the order of state.pos, as `occupants` lists them
-            there = set(there)
-            there.add(uid)
-            after[to] = [u for u in state.pos if u in there]
+            present = set(there)
+            present.add(uid)
+            after[to] = [u for u in state.pos if u in present]
     return after
 
 
@@ -67,7 +67,7 @@ def crowded_at(state: Position, h: Hex, may_leave: Callable[[str], bool]) -> boo
     found = kept.get(h)
     if found is None:
         units = occupants(state).get(h)
-        found = kept[h] = bool(units) and crowded(state, units, may_leave)
+        found = kept[h] = units is not None and bool(units) and crowded(state, units, may_leave)
     return found
 
 

@@ -26,6 +26,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterable
 
+from mypy_extensions import mypyc_attr
+
 from rulec.diagnostics import did_you_mean
 from rulec.engine import (battles, changes, duties, legal_moves, markers, modifiers, move_memory, phases, placement,
                           procedures, sampling, setup, stacking, steps)
@@ -58,6 +60,12 @@ _DECLARING = frozenset({ATTACK, WITH, CANCEL})
 _TRACES = frozenset({"trace", "trace without"})
 
 
+def _in_order(units: tuple[str, ...], order: dict[str, int]) -> tuple[str, ...]:
+    """`units` in game-file order (GameState._canonical; a function of its own: mypyc cannot compile a lambda's
+    closure in a method of a plain class)."""
+    return tuple(sorted(units, key=lambda u: order.get(u, len(order))))
+
+
 def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario: str | None = None) -> "GameState":
     """A game at its start (or at `scenario`'s), with `options` chosen and `seed` for its set-up randomness.
 
@@ -71,6 +79,7 @@ def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario
     return state
 
 
+@mypyc_attr(native_class=False)  # compiled (make fast), still a plain class like Position (tests may set attributes)
 class GameState(Position):
     """One position of a map game; see the module docstring. Build it with `new_game`."""
 
@@ -260,7 +269,7 @@ class GameState(Position):
         actions = self.legal_actions()
         if self._stack or self.phase.kind != "movement":
             return actions
-        return [order for a in actions for order in (legal_moves.moves_of(self, a.unit) if a.kind == MOVE and a.hex is None else (a,))]
+        return [order for a in actions for order in (legal_moves.moves_of(self, a.unit) if a.kind == MOVE and a.hex is None and a.unit is not None else (a,))]
 
     def sample_legal_action(self, rng) -> Action:
         """A legal action drawn uniformly at random with `rng` (a random.Random): the distribution of
@@ -372,6 +381,7 @@ class GameState(Position):
             if frame.__class__ is not Declare or not frame.attackers:
                 raise ValueError("no battle is being declared (or it has no attacker yet)")
             return battles.odds(self, frame.targets, frame.attackers)
+        assert action.hex is not None, "odds of an attack"
         return battles.odds(self, (action.hex,), action.units)
 
     # ------------------------------------------------------------ applying actions
@@ -390,12 +400,13 @@ class GameState(Position):
                 self._keep_position()
                 return
         elif kind == MOVE and action.hex is None:  # a move's first step: the unit is chosen, nothing moves yet
+            assert action.unit is not None and self.phase.side is not None  # a movement phase is a side's
             self._history.append(action)
             stack.append(Moving(self.phase.side, action.unit))
             self._keep_position()
             return
         before = self._cache
-        left = self.pos.get(action.unit) if kind == MOVE or kind == EXIT else None
+        left = self.pos.get(action.unit) if (kind == MOVE or kind == EXIT) and action.unit is not None else None
         fresh = self._cache = {}
         if kind in _IN_PLACE and "occupants" in before:
             self._cache["occupants"] = before["occupants"]  # no unit moves
@@ -405,10 +416,13 @@ class GameState(Position):
                     self._cache[key] = value
         self._history.append(action)
         if kind == MOVE:
+            assert action.unit is not None and action.hex is not None  # a move's second step names both
             changes.move(self, action.unit, action.hex)
         elif kind == EXIT:
+            assert action.unit is not None and action.edge is not None
             changes.leave_map(self, action.unit, action.edge)
         elif kind == DELAY:
+            assert action.unit is not None
             self.due[action.unit] = self.turn + 1
         elif stack:
             frame = stack[-1]
@@ -417,6 +431,7 @@ class GameState(Position):
         elif kind == ATTACK:
             battles.declare(self, action)
         elif kind == PLACE:
+            assert action.unit is not None
             if action.hex is None:
                 placement.choose(self, action.unit)  # its hex is the next decision
             else:  # both steps in one order
@@ -429,6 +444,7 @@ class GameState(Position):
         # A move, exit or delay changed where one unit stands, unless a hook it ran moved or eliminated others
         # (changes.relocate and eliminate drop the cache: `fresh` is gone): patch what it changed, keep the rest.
         if (kind == MOVE or kind == EXIT or kind == DELAY) and during is fresh:
+            assert action.unit is not None
             stacking.carry_over(self, before, action.unit, left, action.hex)
             move_memory.carry_views(self, before, action.unit, left, action.hex)
         if kind in _IN_PLACE:  # every unit stands where it stood: what depends on that alone still holds
@@ -457,8 +473,9 @@ class GameState(Position):
         """Attackers listed in game-file order, whatever order the player named them in."""
         if action.kind == ATTACK and action.units:
             order = self.tables.unit_order
-            units = tuple(sorted(action.units, key=lambda u: order.get(u, len(order))))
+            units = _in_order(action.units, order)
             if units != action.units:
+                assert action.hex is not None  # an attack names its target
                 return Action.attack(action.hex, units)
         return action
 
@@ -473,8 +490,9 @@ class GameState(Position):
         if kind in (MOVE, EXIT, CANCEL) and legal_moves.free_to_move(self):
             return legal_moves.is_legal_move(self, action)  # the common case: the one unit's moves, not every action
         if kind == ATTACK and not action.units and not self._stack and not self.terminal and self.phase.kind == "combat":
+            assert action.hex is not None
             return battles.may_attack(self, action.hex)  # the one target's, not every legal action
-        if kind == PLACE and action.hex is not None and not self._stack and not self.terminal:
+        if kind == PLACE and action.hex is not None and action.unit is not None and not self._stack and not self.terminal:
             return placement.may_place(self, action.unit, action.hex)  # both steps in one order (not listed)
         if kind == END and not self._stack:
             free = self.may_end_phase()  # known without listing every order, unless something may hold the phase open

@@ -34,7 +34,7 @@ class MapIndex(Protocol):
 # A move cost that marks a hex or hexside as impassable.
 IMPASSABLE = 10**6
 
-Cost = Callable[[object], int]  # a cost field's value (a number or an Expr) -> whole MP
+Cost = Callable[[int | float | Fraction | Expr], int]  # a cost field's value (a number or an Expr) -> whole MP
 
 
 @dataclass
@@ -88,9 +88,9 @@ def resolver(expressions: tuple[Expr, ...], values: tuple) -> Cost:
     """A cost field's value -> whole MP, expressions taking `values` (rounded up: MP are whole)."""
     by_id = {id(e): v for e, v in zip(expressions, values)}
 
-    def cost(value: object) -> int:
+    def cost(value: int | float | Fraction | Expr) -> int:
         if isinstance(value, Expr):
-            value = by_id[id(value)]
+            return max(0, math.ceil(by_id[id(value)]))
         return max(0, math.ceil(value))
 
     return cost
@@ -100,6 +100,7 @@ def build_step_costs(tables: MapIndex, unit_type: str | None, cost: Cost) -> Ste
     """The step costs for units of `unit_type` (None: the chart's own), each cost field read by `cost`."""
     game = tables.game
     gmap = game.map
+    assert gmap is not None  # the engine plays map games
     hex_cost = {h: _hex_cost(game, gmap.terrain.get(h, ()), unit_type, cost) for h in tables.hexes}
     road_cost = _road_cost(game, cost)
     entry: dict[tuple[Hex, Hex], EntryCost] = {}

@@ -48,7 +48,7 @@ class Tables:
     steps: dict[Hex, tuple[tuple[Hex, int, bool], ...]] = field(default_factory=dict)  # hex -> (neighbour, MP, river)
     # What steps cost (see step_costs.py): the chart's own costs (`base_costs`, expressions evaluated on
     # turn 1), and those of each unit type and phase values, made when first asked for (`costs_for`).
-    base_costs: StepCosts | None = None
+    base_costs: StepCosts = field(init=False)  # made by __post_init__
     hex_cost: dict[Hex, int] = field(default_factory=dict)  # base_costs': MP to enter the hex off-road
     entry: dict[tuple[Hex, Hex], EntryCost] = field(default_factory=dict)  # base_costs'
     exit_cost: dict[tuple[Hex, str], int] = field(default_factory=dict)  # base_costs': (hex, edge) -> MP to leave there
@@ -145,11 +145,12 @@ class Tables:
         key = ("hexsides", types)
         found = self.step_costs.get(key)
         if found is None:
+            assert self.game.map is not None  # the engine plays map games
             features = self.game.map.hexside_features
             found = self.step_costs[key] = frozenset(k for k, fs in features.items() if any(f in types for f in fs))
         return found
 
-    def movement_row(self, uid: str) -> list:
+    def movement_row(self, uid: str) -> dict[int, Action]:
         """The move Actions of one unit by hex number, made once and shared by every state."""
         row = self.move_rows.get(uid)
         if row is None:
@@ -250,6 +251,7 @@ def _zoc_blocked(game: Game, across: tuple[str, ...]) -> set[str]:
     """The hexsides no zone of control extends across (`blocks_zoc`, or a river without zoc_across_rivers),
     leaving out the features of the hexside types in `across` (a unit type's `zoc_across`)."""
     blocked = set()
+    assert game.map is not None  # the engine plays map games
     for key, feature_ids in game.map.hexside_features.items():
         for f in feature_ids:
             feature = game.hexside_types.get(f)

@@ -92,10 +92,12 @@ def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: 
     (`seen`) once it fails `through` or is entered; a hex refused one step (`across`) may be entered by another.
     The answers of the position's conditions are taken from `values` when there, else asked and put there."""
     static = trace.through_static
+    allowed: frozenset[Hex] = frozenset()  # (read only with `static`)
     if static is not None:  # the conditions on the map alone: worked out once a game and side (shared by clones)
-        allowed = state._folded_traces.get((trace.id, side))
-        if allowed is None:
-            allowed = state._folded_traces[(trace.id, side)] = frozenset(h for h in state.tables.hexes if ask.holds(static, h))
+        folded = state._folded_traces.get((trace.id, side))
+        if folded is None:
+            folded = state._folded_traces[(trace.id, side)] = frozenset(h for h in state.tables.hexes if ask.holds(static, h))
+        allowed = folded
     neighbours = state.tables.neighbours
     if trace.across_static is not None:  # the steps the map alone forbids (a river): likewise once a game and side
         open_steps = state._folded_traces.get(("across", trace.id, side))

@@ -56,9 +56,9 @@ class ScoresContext(ContextBase):
     def _no_position(self, *_: Any) -> Any:
         raise ValueError("this victory condition reads the position; decide it from a game state (GameState.outcome)")
 
-    units = units_at = hex_of = status_of = exited_from = controller = moved = attacked = awaiting_placement = _no_position
+    units = units_at = hex_of = status_of = exited_from = controller = moved = attacked = awaiting_placement = _no_position  # type: ignore[assignment]
     marked = marked_hex = phases_since_marked = scope = previous = did = entered = last_to_enter = _no_position
-    option = variable = _no_position  # chosen options and variables belong to a game state too
+    option = variable = _no_position  # type: ignore[assignment]  # (each raises, whatever it is asked) chosen options and variables belong to a game state too
 
     def unit_named(self, uid: str) -> Unit:
         return self._no_position(uid)

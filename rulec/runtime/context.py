@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Collection, Container, Iterable, Mapping, Protocol, Sequence
 
+from mypy_extensions import mypyc_attr
+
 from rulec.runtime.hexes import grid_distance
 from rulec.runtime.model import Game, Unit
 
@@ -261,6 +263,7 @@ def _key(member: Unit | str) -> str:
     return member if isinstance(member, str) else member.id
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (make fast): engine/victory.py's ScoresContext is not
 class ContextBase:
     """What every context answers the same way from the game and the scores.
 
@@ -283,6 +286,9 @@ class ContextBase:
 
     def vp(self, side: str) -> int:
         raise NotImplementedError
+
+    def units_at(self, hex: str) -> Sequence[Unit]:
+        raise NotImplementedError  # each context answers it (sides_at below asks it)
 
     def sides_at(self, hex: str) -> Collection[str]:
         return {unit.side for unit in self.units_at(hex)}  # a context that keeps the sides per hex answers faster

@@ -1,0 +1,174 @@
+"""The compiled engine (`make fast`, mypyc) against pure Python: the same random playouts, CPU time, one core.
+
+    .venv/bin/python benchmarks/compiled.py [--games drive_on_metz,the_marne] [--seconds 20] [--rounds 2]
+                                             [--policy orders] [--tree DIR | --build]
+
+Each game (a game with scenarios: its first) is measured in turns in fresh processes, pure Python (RULEC_PURE=1)
+then compiled, the best of `--rounds` rounds kept for each, and the ratio printed. Both play benchmarks/playouts.py's
+random policy (`orders`: whole orders from legal_orders(), as 20317e9 played; or `actions`) with the same seeds.
+The compiled engine is this tree's when `make fast` built it, else `--tree DIR`'s (a checkout where it was built);
+`--build` first builds one in a temporary copy of this tree (a few minutes).
+
+`--histories GAME[:SCENARIO] ...` (tests/test_engine_compiled.py) prints, as JSON, the full action histories and
+returns of seeded random games played by whichever engine this process runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import reference
+
+TREE = reference.tree_on_path()
+
+# What a copy needs to build and play: the package, the games and the build script (no built file, no cache).
+COPIED = ("rulec", "games", "generated", "tests/games", "benchmarks", "setup.py", "pyproject.toml")
+_LEFT_OUT = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "compiled_build.json", "build")
+
+
+def copy_tree(source: Path, dest: Path) -> Path:
+    for name in COPIED:
+        if (source / name).is_dir():
+            shutil.copytree(source / name, dest / name, ignore=_LEFT_OUT)
+        elif (source / name).exists():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source / name, dest / name)
+    return dest
+
+
+def build(tree: Path, timeout: float = 1800) -> None:
+    """Compile the engine in place in `tree` (setup.py with RULEC_COMPILE=1); RuntimeError with the log on failure."""
+    env = {**os.environ, "RULEC_COMPILE": "1"}
+    done = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+    if done.returncode != 0:
+        raise RuntimeError(f"building the compiled engine failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+
+
+def run_engine(tree: Path, compiled: bool, args: list[str], timeout: float = 3600) -> dict:
+    """Run this script in a fresh process on `tree`'s rulec, compiled or pure Python; its JSON answer."""
+    env = {**os.environ, "RULEC_TREE": str(tree), "PYTHONPATH": str(tree)}
+    env["RULEC_PURE"] = "0" if compiled else "1"
+    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), *args], env=env,
+                          capture_output=True, text=True, timeout=timeout)
+    if done.returncode != 0:
+        raise RuntimeError(f"{'compiled' if compiled else 'pure'} run failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout)
+
+
+# ------------------------------------------------------------ in the worker process
+def _engine() -> str:
+    from rulec.fast_path import engine_kind
+
+    return engine_kind()
+
+
+def _spec(spec: str):
+    from rulec.pipeline import load_game
+
+    name, _, scenario = spec.partition(":")
+    game = load_game(name)
+    return game, scenario or ((game.scenarios and next(iter(game.scenarios))) or None)
+
+
+def histories(specs: list[str], seeds: int, cap: int) -> dict:
+    """Seeded random games of each spec: every action, the returns, whether the game ended (cap: most actions a game).
+    Even seeds choose uniformly among legal_actions(), odd ones draw with sample_legal_action (both paths tested)."""
+    from rulec.engine import new_game
+
+    found: dict = {"engine": _engine(), "games": {}}
+    for spec in specs:
+        game, scenario = _spec(spec)
+        played = []
+        for seed in range(seeds):
+            state = new_game(game, seed=seed, scenario=scenario)
+            rng = random.Random(seed)
+            for _ in range(cap):
+                if state.is_terminal():
+                    break
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    action = rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0]
+                elif seed % 2:
+                    action = state.sample_legal_action(rng)
+                else:
+                    action = rng.choice(state.legal_actions())
+                state.apply_action(action)
+            played.append({"history": [str(a) for a in state.history()], "returns": state.returns(),
+                           "terminal": state.is_terminal(), "vp": dict(state.vp)})
+        found["games"][spec] = played
+    return found
+
+
+def measure(spec: str, seconds: float, policy: str) -> dict:
+    import playouts
+
+    game, scenario = _spec(spec)
+    figures = playouts.one_core(game, 0, scenario, seconds=seconds, policy=policy)
+    return {"engine": _engine(), **figures}
+
+
+# ------------------------------------------------------------ the side by side
+def side_by_side(tree: Path, specs: list[str], seconds: float, rounds: int, policy: str) -> None:
+    print(f"rulec tree: {tree}; policy: {policy}; CPU time, one core, best of {rounds} rounds of about {seconds:.0f} s")
+    print(f"{'game':<22} {'pure playouts/s':>16} {'compiled playouts/s':>20} {'µs/action pure':>15} "
+          f"{'compiled':>9} {'ratio':>6}")
+    for spec in specs:
+        best: dict[bool, dict] = {}
+        for _ in range(rounds):
+            for compiled in (False, True):
+                found = run_engine(tree, compiled, ["--measure", spec, "--seconds", str(seconds), "--policy", policy])
+                if compiled != found["engine"].startswith("compiled"):
+                    raise SystemExit(f"asked for the {'compiled' if compiled else 'pure'} engine, got: {found['engine']} "
+                                     "(build it: make fast, or --build)")
+                if compiled not in best or found["playouts_per_s"] > best[compiled]["playouts_per_s"]:
+                    best[compiled] = found
+        pure, fast = best[False], best[True]
+        print(f"{spec:<22} {pure['playouts_per_s']:>16.2f} {fast['playouts_per_s']:>20.2f} "
+              f"{pure['us_per_action']:>15.0f} {fast['us_per_action']:>9.0f} "
+              f"x{pure['us_per_action'] / fast['us_per_action']:>5.2f}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", default="drive_on_metz,the_marne", help="games (GAME or GAME:SCENARIO), commas")
+    parser.add_argument("--seconds", type=float, default=20.0, help="CPU seconds a measurement (a row's each side)")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--policy", choices=("orders", "actions"), default="orders")
+    parser.add_argument("--tree", type=Path, help="a checkout where `make fast` built the compiled engine")
+    parser.add_argument("--build", action="store_true", help="build the compiled engine in a temporary copy first")
+    parser.add_argument("--histories", nargs="+", metavar="GAME[:SCENARIO]", help=argparse.SUPPRESS)
+    parser.add_argument("--seeds", type=int, default=4, help=argparse.SUPPRESS)
+    parser.add_argument("--cap", type=int, default=100_000, help=argparse.SUPPRESS)
+    parser.add_argument("--measure", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.histories:
+        print(json.dumps(histories(args.histories, args.seeds, args.cap)))
+        return
+    if args.measure:
+        print(json.dumps(measure(args.measure, args.seconds, args.policy)))
+        return
+    specs = [s for s in args.games.split(",") if s]
+    if args.build:
+        with tempfile.TemporaryDirectory(prefix="rulec-compiled-") as scratch:
+            tree = copy_tree(TREE, Path(scratch))
+            started = time.monotonic()
+            build(tree)
+            print(f"built the compiled engine in {time.monotonic() - started:.0f} s")
+            side_by_side(tree, specs, args.seconds, args.rounds, args.policy)
+        return
+    tree = args.tree.resolve() if args.tree else TREE
+    side_by_side(tree, specs, args.seconds, args.rounds, args.policy)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,95 @@
+"""The compiled engine (make fast, mypyc) plays the same games as pure Python: identical action histories and returns.
+
+Seeded random games of Drive on Metz, The Marne (its first scenario, capped) and made-up games of tests/games, each
+played twice in fresh processes on one copy of this tree: pure Python (RULEC_PURE=1), then compiled. Even seeds choose
+among legal_actions(), odd ones draw with sample_legal_action. Building the compiled engine takes minutes, so this is
+the long tier (make test-long): it builds in a temporary copy, or uses the checkout RULEC_COMPILED_TREE names (one
+where `make fast` built it). Skipped, saying why, without a C compiler or mypyc.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.long
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = ROOT / "benchmarks"
+
+# (games, random games of each, most actions a game): the big games, and every made-up game of tests/games (each a
+# mechanism of its own: multi-hex and declared-first battles, retreat policies, displacement, steps, rail, traces...)
+MADE_UP = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "games").glob("*.rulec"))
+CASES = [
+    (["drive_on_metz"], 6, 100_000),
+    (["the_marne"], 3, 4_000),
+    (MADE_UP, 8, 20_000),
+]
+
+
+def _compiled_module():
+    sys.path.insert(0, str(BENCHMARKS))
+    spec = importlib.util.spec_from_file_location("compiled_benchmark", BENCHMARKS / "compiled.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    return _compiled_module()
+
+
+@pytest.fixture(scope="module")
+def built_tree(compiled, tmp_path_factory) -> Path:
+    given = os.environ.get("RULEC_COMPILED_TREE")
+    if given:
+        return Path(given).resolve()
+    if not (shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")):
+        pytest.skip("no C compiler (cc, gcc or clang) on this machine: the compiled engine cannot be built")
+    if importlib.util.find_spec("mypyc") is None:
+        pytest.skip("mypyc is not installed (it comes with mypy, in the test extra): the compiled engine cannot be built")
+    tree = compiled.copy_tree(ROOT, tmp_path_factory.mktemp("compiled"))
+    compiled.build(tree)
+    return tree
+
+
+def _spec(tree: Path, game: str) -> str:
+    return str(tree / game) if game.endswith(".rulec") else game
+
+
+@pytest.mark.parametrize("games, seeds, cap", CASES, ids=["drive_on_metz", "the_marne", "made_up_games"])
+def test_the_compiled_engine_plays_the_same_games_as_pure_python(compiled, built_tree, games, seeds, cap):
+    args = ["--histories", *(_spec(built_tree, g) for g in games), "--seeds", str(seeds), "--cap", str(cap)]
+    pure = compiled.run_engine(built_tree, False, args)
+    fast = compiled.run_engine(built_tree, True, args)
+    assert pure["engine"].startswith("pure Python") and fast["engine"] == "compiled engine (mypyc)"
+    assert list(pure["games"]) == list(fast["games"]) == [_spec(built_tree, g) for g in games]
+    for spec, pure_games in pure["games"].items():
+        fast_games = fast["games"][spec]
+        assert len(pure_games) == len(fast_games) == seeds
+        for seed, (one, other) in enumerate(zip(pure_games, fast_games)):
+            assert one["history"] == other["history"], f"{spec}, seed {seed}: the histories part"
+            assert (one["returns"], one["terminal"], one["vp"]) == (other["returns"], other["terminal"], other["vp"]), \
+                f"{spec}, seed {seed}"
+    played = [g for found in pure["games"].values() for g in found]
+    assert sum(len(g["history"]) for g in played) > 150 * len(games)  # real games were compared, not empty ones
+    if games == ["drive_on_metz"]:
+        assert all(g["terminal"] for g in played)
+
+
+def test_a_source_changed_since_the_build_runs_as_pure_python(compiled, built_tree, tmp_path):
+    """A stale build never plays: once a compiled module's source differs from the one built, the sources run."""
+    copy = tmp_path / "tree"
+    shutil.copytree(built_tree, copy, ignore=shutil.ignore_patterns("__pycache__", "build"))
+    assert compiled.run_engine(copy, True, ["--histories", "drive_on_metz", "--seeds", "0"])["engine"] == \
+        "compiled engine (mypyc)"
+    moves = copy / "rulec" / "engine" / "movement.py"
+    moves.write_text(moves.read_text() + "\n# changed after the build\n")
+    engine = compiled.run_engine(copy, True, ["--histories", "drive_on_metz", "--seeds", "1", "--cap", "200"])["engine"]
+    assert engine.startswith("pure Python (the compiled engine is stale: rulec.engine.movement changed since it was built")
