@@ -67,7 +67,7 @@ def allowed(state: Position, units: frozenset[str] | set[str]) -> set[str]:
     if condition is None:
         return set(units)
     if not condition.reads_position:  # about the unit alone: the same answers in every position while the units are
-        side = state.phase.side
+        side = state.phase.side or ""  # (a combat phase always has a side)
         kept = state._for_the_game.get(("may_attack", side))
         if kept is None or kept[0] is not state._units:  # (a unit that loses a step is another: the dict is copied)
             kept = state._for_the_game[("may_attack", side)] = (state._units, frozenset(

@@ -109,9 +109,10 @@ def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: 
         neighbours = open_steps  # each hex's neighbours that a step may enter
     closed: frozenset[Hex] = frozenset()
     if static is not None:  # the map's closed hexes, decided from the start
-        closed = state._folded_traces.get(("closed", trace.id, side))
-        if closed is None:
-            closed = state._folded_traces[("closed", trace.id, side)] = frozenset(state.tables.hexes).difference(allowed)
+        kept_closed: frozenset[Hex] | None = state._folded_traces.get(("closed", trace.id, side))
+        if kept_closed is None:
+            kept_closed = state._folded_traces[("closed", trace.id, side)] = frozenset(state.tables.hexes).difference(allowed)
+        closed = kept_closed
     through, lost, across = values.through, values.lost, values.across
     frontier = []
     for h in dict.fromkeys(trace.sources.get(side, ())):
