@@ -115,5 +115,17 @@ def test_kept_answers_are_exact_over_random_games_of_drive_on_metz_with_a_supply
     assert play_and_compare(metz_with_supply(tmp_path), range(20), 1000) == 1000
 
 
-def test_kept_answers_are_exact_over_random_games_of_the_marne():
+def test_kept_answers_are_exact_over_random_games_of_the_marne(monkeypatch):
+    from rulec.engine import traces
+    searches = {"again from a layer": 0, "from the sources": 0}
+    spread = traces._spread
+
+    def counted(state, trace, side, values, ask):
+        partly = values.layers is not None and 0 <= values.restart < len(values.layers)
+        searches["again from a layer" if partly else "from the sources"] += 1
+        return spread(state, trace, side, values, ask)
+
+    monkeypatch.setattr(traces, "_spread", counted)
     assert play_and_compare(load_game("the_marne"), range(1), 250) == 250
+    # A change searched again only from the layer it reaches (trace_memory._ask_again), checked exact above.
+    assert searches["again from a layer"] > 10

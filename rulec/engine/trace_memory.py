@@ -7,7 +7,8 @@ whose facts are unchanged. So each trace and side keeps, for the game (in GameSt
 clones), the answers of `through` and `lost_when` by hex and of `across` by step, the facts of the position they
 were asked in, and the hexes the search reached. The next search, in any position of the game, compares the facts
 (which hexes' occupants, enemy ZOC or holder differ), asks again at those hexes only, and keeps the hexes reached
-when no answer changed. The facts compared are exactly those the context's functions read (rulec/engine/context.py:
+when no answer changed; when some did, the search's layers before the first the change can reach still hold, and
+the search goes on from there (_ask_again). The facts compared are exactly those the context's functions read (rulec/engine/context.py:
 sides_at, enemy_zoc, controller), so the answer is the one a search from scratch gives.
 """
 
@@ -34,6 +35,12 @@ class TraceValues:
     across: dict[Step, bool] = field(default_factory=dict)
     reached: frozenset[Hex] | None = None
     facts: dict[str, Any] | None = None  # the position facts the answers hold for (kept values only)
+    # The search's layers (hexes first reached at each step, the sources first) and each reached hex's step; when
+    # `reached` is dropped, the step to search again from (`restart`: the layers up to it still hold), or -1.
+    layers: list[list[Hex]] | None = None
+    depth: dict[Hex, int] | None = None
+    sources: frozenset[Hex] = frozenset()
+    restart: int = -1
 
 
 # How each fact a condition may read (functions.HEX_FACTS) is taken from a position, and which hexes differ
@@ -85,32 +92,56 @@ def values_for(state: Position, trace_id: str, side: str, reads: tuple[str, ...]
             changed |= FACTS[name][1](old, new)
     kept.facts = facts
     try:
-        if changed and _ask_again(kept, changed, neighbours, ask):
-            kept.reached = None
+        if changed:
+            restart = _ask_again(kept, changed, neighbours, ask)
+            if restart is not None:
+                # Still searching again from an earlier change (a search that failed): from the start.
+                kept.restart = restart if kept.reached is not None else -1
+                kept.reached = None
     except BaseException:  # a condition failed half-way: answers of two positions are mixed, so none is kept
         del state._folded_traces[key]
         raise
     return kept
 
 
-def _ask_again(kept: TraceValues, changed: set[Hex], neighbours: dict[Hex, tuple[Hex, ...]], ask: Any) -> bool:
-    """Ask again every kept answer about a hex in `changed`; whether any differs."""
-    differs = False
+def _ask_again(kept: TraceValues, changed: set[Hex], neighbours: dict[Hex, tuple[Hex, ...]], ask: Any) -> int | None:
+    """Ask again every kept answer about a hex in `changed`. None when the hexes reached are as they were; else the
+    step of the last search whose layers up to it still hold (-1: none). A hex that no longer lets the trace
+    through changes only the layers after its own; a hex that now does, only those after its nearest reached
+    neighbour's; a step (`across`), those after the hex it leaves; a source lost or found, all of them."""
+    restart: int | None = None
+    depth = kept.depth if kept.depth is not None else {}
+
+    def keep_to(layer: int) -> None:
+        nonlocal restart
+        restart = layer if restart is None else min(restart, layer)
+
     through, lost, across = kept.through, kept.lost, kept.across
     for h in changed:
         if h in through:
             answer = ask.through(h)
-            differs |= answer != bool(through[h])
+            if answer != bool(through[h]):
+                if h in kept.sources:
+                    keep_to(-1)
+                elif not answer:
+                    if h in depth:
+                        keep_to(depth[h] - 1)
+                else:
+                    near = [depth[n] for n in neighbours.get(h, ()) if n in depth]
+                    if near:
+                        keep_to(min(near))
             through[h] = answer
         if h in lost:
             answer = ask.lost(h)
-            differs |= answer != lost[h]
+            if answer != lost[h]:
+                keep_to(-1)
             lost[h] = answer
         if across:
             for n in neighbours.get(h, ()):
                 for step in ((h, n), (n, h)):
                     if step in across:
                         answer = ask.across(*step)
-                        differs |= answer != across[step]
+                        if answer != across[step] and step[0] in depth:
+                            keep_to(depth[step[0]])
                         across[step] = answer
-    return differs
+    return restart

@@ -114,25 +114,24 @@ def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: 
             kept_closed = state._folded_traces[("closed", trace.id, side)] = frozenset(state.tables.hexes).difference(allowed)
         closed = kept_closed
     through, lost, across = values.through, values.lost, values.across
-    frontier = []
-    for h in dict.fromkeys(trace.sources.get(side, ())):
-        if trace.lost_when is not None:
-            gone = lost.get(h)
-            if gone is None:
-                gone = lost[h] = ask.lost(h)
-            if gone:
-                continue
-        if static is not None and h not in allowed:
-            continue
-        ok = through.get(h)
-        if ok is None:
-            ok = through[h] = ask.through(h)
-        if ok:
-            frontier.append(h)
-    reached = set(frontier)
-    seen = set(closed)  # every hex decided, either way: the map's closed hexes from the start
-    seen.update(reached)
     steps, limit = 0, trace.max_length
+    layers = values.layers
+    if layers is not None and 0 <= values.restart < len(layers):  # the layers up to `restart` still hold
+        layers = layers[:values.restart + 1]
+        steps = values.restart
+        depth = {h: d for h, d in values.depth.items() if d <= steps} if values.depth is not None else {}
+        frontier = layers[-1]
+        reached = set(depth)
+        seen = set(closed)
+        seen.update(reached)
+    else:
+        frontier = _sources(trace, side, values, ask, allowed if static is not None else None)
+        layers = [frontier]
+        depth = dict.fromkeys(frontier, 0)
+        reached = set(frontier)
+        seen = set(closed)  # every hex decided, either way: the map's closed hexes from the start
+        seen.update(reached)
+        values.sources = frozenset(trace.sources.get(side, ()))
     stepping = trace.across is not None
     passes, context = ask.passes, ask.context  # the compiled condition, called straight (hot)
     while frontier and (limit is None or steps < limit):
@@ -164,6 +163,31 @@ def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: 
                         continue
                 seen.add(n)
                 following.append(n)
+                depth[n] = steps
         reached.update(following)
+        if following:
+            layers.append(following)
         frontier = following
+    values.layers, values.depth, values.restart = layers, depth, -1
     return frozenset(reached)
+
+
+def _sources(trace: Trace, side: str, values: TraceValues, ask: _Ask, allowed: frozenset[Hex] | None) -> list[Hex]:
+    """The side's sources a search starts from: those not lost, that the map lets through, that `through` passes."""
+    through, lost = values.through, values.lost
+    frontier = []
+    for h in dict.fromkeys(trace.sources.get(side, ())):
+        if trace.lost_when is not None:
+            gone = lost.get(h)
+            if gone is None:
+                gone = lost[h] = ask.lost(h)
+            if gone:
+                continue
+        if allowed is not None and h not in allowed:
+            continue
+        ok = through.get(h)
+        if ok is None:
+            ok = through[h] = ask.through(h)
+        if ok:
+            frontier.append(h)
+    return frontier
