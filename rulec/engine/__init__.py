@@ -54,9 +54,13 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       legal actions, each unit's legal moves, the units conditions read. A move, exit or delay
       says what it changed: it patches the occupants and full hexes of the position before
       (stacking.carry_over), keeps its own side's view of the enemy (their hexes, zones of control) and
-      patches the other sides' view at the mover's two hexes (move_memory.py), unless a hook it ran moved
-      or eliminated other units; choosing a unit
-      to move (or putting it back) keeps all but the legal actions;
+      marks the other sides' views stale at the hexes it touched, to be asked again there only when next
+      asked (move_memory.py), unless a hook it ran moved or eliminated other units; choosing a unit
+      to move (or putting it back) keeps all but the legal actions; a sampled action is not checked again;
+    - per game, by what the answer reads (shared by clones): traces' answers by hex, and the search's layers,
+      searched again only from the first layer a change reaches (trace_memory.py); answers of expressions that
+      read only the markers in play, by MarkerTable.version (a unit's allowance); may_attack and stacking's
+      `counts` when they read nothing of the position;
     - per movement phase, as a hint only: the hex that last let a unit end its move there, asked first
       next time (legal_moves.has_move).
 
