@@ -39,10 +39,19 @@ def test_a_declaration_named_anywhere_outside_its_block_is_used():
     assert codes(on_map) == []
 
 
-def test_a_game_that_cannot_be_played_is_not_also_told_it_has_no_sequence():
+def test_a_missing_sequence_is_an_error_told_beside_the_others_but_not_for_a_sequence_written_wrong():
     text = (BAD_GAMES / "no-sequence.rulec").read_text(encoding="utf-8")
-    assert codes(text) == ["no-sequence"]
-    assert codes(text.replace("side = red  type", "side = redd  type")) == ["unknown-side"]
+    game, found = check(parse_text(text, "t.rulec"))
+    assert game is None and [(d.code, d.severity) for d in found] == [("no-sequence", "error")]
+    # Every mistake of a run at once: a missing sequence is one more, not a consequence of the others.
+    assert codes(text.replace("side = red  type", "side = redd  type")) == ["no-sequence", "unknown-side"]
+    assert codes(text + "sequence {}\n") == ["no-sequence"]  # an empty block has no phase to play
+    # A sequence the checker left out for its own mistakes is not also missing.
+    played = text + "sequence { phase blue_move { side = blue  kind = movement }  phase red_move { side = red  kind = movement } }\n"
+    assert codes(played) == []
+    assert codes(played.replace("kind = movement }  phase", "kind = movment }  phase")) == ["bad-value"]
+    # A battle system has no map, and needs no sequence.
+    assert codes(text.split("map {")[0]) == []
 
 
 def test_every_game_and_made_up_game_checks_without_these_warnings():

@@ -1,9 +1,9 @@
 """Whole-game checks that a game can be played as written: it has a sequence of play, every CRT row can be
 rolled, and what it declares is used.
 
-- no-sequence (a warning): a game with a map but no sequence of play cannot be played turn by turn; `rulec play`
-  refuses it, and `rulec check` says so. A warning, not an error: a file may draw a map for the printed aids
-  only, and a game written step by step checks each step (a battle system, which has no map, needs none);
+- no-sequence (an error): a game with a map but no sequence of play cannot be played turn by turn, so every
+  entry point (check, compile, aids, play, serve, the editor, the adapters) refuses it alike, rather than the
+  engine failing on it later. A battle system, which has no map, needs none;
 - crt-row-unreachable (a warning): a table row no roll of the die, modified by every die-roll modifier the
   game has, can reach (row 7 on a six-sided die in a game without DRMs: a wrong die, or a DRM forgotten);
 - unused-trace, unused-hexside-type, unused-movement-mode, unused-marker (warnings): a declaration nothing in
@@ -23,16 +23,13 @@ from rulec.language.document import Document
 from rulec.runtime.model import Game
 
 COMPLETENESS_CODES = {
-    "no-sequence": "a warning: a game with a map but no sequence of play (rulec play refuses it)",
+    "no-sequence": "a game with a map but no sequence of play, so it cannot be played turn by turn",
     "crt-row-unreachable": "a warning: a CRT row no roll of the die, with every die-roll modifier of the game, reaches",
     "unused-trace": "a warning: a trace nothing in the game asks for",
     "unused-hexside-type": "a warning: a hexside type on no hexside of the map and named nowhere else",
     "unused-movement-mode": "a warning: a movement mode whose network lies on no hexside of the map",
     "unused-marker": "a warning: a marker nothing in the game puts on, asks for or takes off",
 }
-
-# Warnings that a game cannot be played say nothing new beside errors, which refuse it anyway (rulec/pipeline.py).
-MOOT_WITH_ERRORS = frozenset({"no-sequence"})
 
 # Sections whose blocks declare things that may go unused: section -> (code, what the message calls it).
 _DECLARED = {"trace": ("unused-trace", "trace"), "hexside": ("unused-hexside-type", "hexside type"),
@@ -49,12 +46,17 @@ def check_completeness(game: Game, document: Document) -> list[Diagnostic]:
 
 
 def _sequence(game: Game, document: Document) -> list[Diagnostic]:
-    if game.map is None or game.sequence:
-        return []
-    return [Diagnostic("no-sequence", "the game has a map but no sequence of play, so it cannot be played turn by turn "
-                       "(rulec play refuses it)", document.key_span(("game", game.info.id)), "warning",
+    if game.map is None or game.sequence or _written(document, "sequence"):
+        return []  # a sequence written with mistakes is left out of the model: its own errors say why
+    return [Diagnostic("no-sequence", "the game has a map but no sequence of play, so it cannot be played turn by turn",
+                       document.key_span(("game", game.info.id)), "error",
                        "add a 'sequence { phase NAME { side = SIDE  kind = movement } ... }' block "
                        "(docs/language.md, section 'sequence')")]
+
+
+def _written(document: Document, section: str) -> bool:
+    """Whether the file writes something in a section (an empty block writes nothing)."""
+    return isinstance(document.data, dict) and bool(document.data.get(section))
 
 
 def _drm_reach(game: Game) -> tuple[int, int]:
