@@ -7,6 +7,7 @@ fix the cause, never skip the file.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -65,3 +66,10 @@ def test_a_game_that_checks_plays(path: Path):
         except ScenarioError:  # an option that may not be chosen alone: `rulec play` says so, a diagnostic
             continue
         assert played > 0
+
+
+def test_a_map_game_built_in_code_without_a_sequence_is_refused_in_words():
+    # The checker refuses such a file (no-sequence); a model changed in code reaches the engine unchecked.
+    game = checked(ROOT / "tests" / "bad_games" / "ok_minimal.rulec")
+    with pytest.raises(ValueError, match="has no sequence of play"):
+        new_game(dataclasses.replace(game, sequence=()))
