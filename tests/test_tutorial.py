@@ -142,7 +142,7 @@ def test_from_the_first_stage_with_a_map_every_stage_checks_clean_and_plays():
     assert with_map[0] == "stage3"  # the map, its terrain still undeclared
     for stage in with_map[1:]:
         game, diagnostics = diagnostics_of(stage)
-        assert game is not None and not any(d.is_error for d in diagnostics), stage
+        assert game is not None and not any(d.is_error for d in diagnostics), stage  # `rulec check` accepts it
         assert game.sequence, stage
         state, rng = new_game(game, seed=0), random.Random(stage)
         for _ in range(60):
