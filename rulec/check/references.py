@@ -38,6 +38,7 @@ def check_references(game: Game, document: Document) -> list[Diagnostic]:
     _die_rows(game, report)
     _unused_results(game, report)
     _setup_stacking(game, report)
+    _setup_with_enemy(game, report)
     _options(game, report)
     _arrivals(game, report)
     _names(game, report)
@@ -91,6 +92,22 @@ def _setup_stacking(game: Game, report: _Reporter) -> None:
         if len(unit_ids) > limit:
             report.warning("setup-overstacked", f"{len(unit_ids)} units set up in hex {hex_number} ({', '.join(unit_ids)}); "
                            f"the stacking limit is {limit}", ("unit", unit_ids[limit], "setup"))
+
+
+def _setup_with_enemy(game: Game, report: _Reporter) -> None:
+    """Units of two sides set up in one hex: a position no move can make (a move never ends in an enemy's hex),
+    so no rule of the game says what it means. Optional units count: their option puts them there."""
+    by_hex: dict[str, list[Unit]] = defaultdict(list)
+    for unit in game.units.values():
+        if unit.setup is not None:
+            by_hex[unit.setup].append(unit)
+    for hex_number, units in sorted(by_hex.items()):
+        first_side = units[0].side
+        intruder = next((u for u in units if u.side != first_side), None)
+        if intruder is not None:
+            report.error("setup-with-enemy", f"units of two sides set up in hex {hex_number} "
+                         f"({', '.join(f'{u.id} of {u.side}' for u in units)}): enemies never share a hex",
+                         ("unit", intruder.id, "setup"), hint="set one side's units up in another hex")
 
 
 def _counts_for_stacking(game: Game, unit: Unit) -> bool:
