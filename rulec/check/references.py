@@ -96,18 +96,30 @@ def _setup_stacking(game: Game, report: _Reporter) -> None:
 
 def _setup_with_enemy(game: Game, report: _Reporter) -> None:
     """Units of two sides set up in one hex: a position no move can make (a move never ends in an enemy's hex),
-    so no rule of the game says what it means. Optional units count: their option puts them there."""
-    by_hex: dict[str, list[Unit]] = defaultdict(list)
-    for unit in game.units.values():
-        if unit.setup is not None:
-            by_hex[unit.setup].append(unit)
-    for hex_number, units in sorted(by_hex.items()):
-        first_side = units[0].side
-        intruder = next((u for u in units if u.side != first_side), None)
-        if intruder is not None:
+    so no rule of the game says what it means. Checked for the units' own set-up (optional units count: their
+    option puts them there) and again with each scenario's and option's `setup` put over it."""
+    own = {uid: unit.setup for uid, unit in game.units.items()}
+    regular = {uid for uid, unit in game.units.items() if not unit.optional}
+    changes = [((), {}, set(own))] + \
+        [(("scenario", sid), sc.setup, (regular | set(sc.add)) - set(sc.remove)) for sid, sc in game.scenarios.items()] + \
+        [(("option", oid), option.setup, regular | set(option.adds)) for oid, option in game.options.items()]
+    told: set[tuple[str, frozenset[str]]] = set()
+    for owner, setup, in_play in changes:
+        by_hex: dict[str, list[str]] = defaultdict(list)
+        for uid, hex_number in {**own, **setup}.items():
+            if hex_number is not None and uid in in_play:
+                by_hex[hex_number].append(uid)
+        for hex_number, uids in sorted(by_hex.items()):
+            sides = [game.units[uid].side for uid in uids]
+            if len(set(sides)) == 1 or (hex_number, frozenset(uids)) in told:
+                continue
+            told.add((hex_number, frozenset(uids)))
+            moved = next((uid for uid in uids if uid in setup), None)  # a scenario's or option's set-up put it there
+            intruder = moved or next(uid for uid, side in zip(uids, sides) if side != sides[0])
             report.error("setup-with-enemy", f"units of two sides set up in hex {hex_number} "
-                         f"({', '.join(f'{u.id} of {u.side}' for u in units)}): enemies never share a hex",
-                         ("unit", intruder.id, "setup"), hint="set one side's units up in another hex")
+                         f"({', '.join(f'{uid} of {side}' for uid, side in zip(uids, sides))}): enemies never share a hex",
+                         owner + ("setup", moved) if moved else ("unit", intruder, "setup"), key=moved is not None,
+                         hint="set one side's units up in another hex")
 
 
 def _counts_for_stacking(game: Game, unit: Unit) -> bool:
