@@ -100,7 +100,7 @@ def _setup_with_enemy(game: Game, report: _Reporter) -> None:
     option puts them there) and again with each scenario's and option's `setup` put over it."""
     own = {uid: unit.setup for uid, unit in game.units.items()}
     regular = {uid for uid, unit in game.units.items() if not unit.optional}
-    changes = [((), {}, set(own))] + \
+    changes: list[tuple[Path, dict[str, str | None], set[str]]] = [((), {}, set(own))] + \
         [(("scenario", sid), sc.setup, (regular | set(sc.add)) - set(sc.remove)) for sid, sc in game.scenarios.items()] + \
         [(("option", oid), option.setup, regular | set(option.adds)) for oid, option in game.options.items()]
     told: set[tuple[str, frozenset[str]]] = set()
