@@ -61,3 +61,17 @@ def test_every_game_and_made_up_game_checks_without_these_warnings():
     for path in sorted((root / "games").glob("*.rulec")) + sorted((root / "tests" / "games").glob("*.rulec")):
         found = [d.code for d in check_file(str(path)).diagnostics if d.code in COMPLETENESS_CODES]
         assert found == [], path.name
+
+
+def test_a_game_without_a_last_turn_ends_by_a_sudden_death_or_a_default_scenario_or_is_refused():
+    text = (BAD_GAMES / "no-end.rulec").read_text(encoding="utf-8")
+    assert codes(text) == ["no-end"]
+    assert codes(text.replace('title = "Tiny"', 'title = "Tiny"  turns = 0')) == ["no-end"]
+    assert codes(text.replace('title = "Tiny"', 'title = "Tiny"  turns = 2')) == []
+    assert codes(text + "victory { sudden_death late { when = turn >= 2  winner = blue } }\n") == []
+    with_default = text.replace('title = "Tiny"', 'title = "Tiny"  scenario = short') + \
+        'scenario short { name = "Short"  turns = 2 }\n'
+    assert codes(with_default) == []
+    assert codes(with_default.replace("turns = 2", "start = { turn = 1 }")) == ["no-end"]
+    # A length written wrong is its own error, not also a missing one.
+    assert codes(text.replace('title = "Tiny"', 'title = "Tiny"  turns = "two"')) == ["wrong-type"]
