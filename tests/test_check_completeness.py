@@ -75,3 +75,4 @@ def test_a_game_without_a_last_turn_ends_by_a_sudden_death_or_a_default_scenario
     assert codes(with_default.replace("turns = 2", "start = { turn = 1 }")) == ["no-end"]
     # A length written wrong is its own error, not also a missing one.
     assert codes(text.replace('title = "Tiny"', 'title = "Tiny"  turns = "two"')) == ["wrong-type"]
+    assert codes(text.replace('title = "Tiny"', 'title = "Tiny"  turns = false')) == ["wrong-type"]

@@ -1,5 +1,5 @@
-"""Whole-game checks that a game can be played as written: it has a sequence of play, every CRT row can be
-rolled, and what it declares is used.
+"""Whole-game checks that a game can be played as written: it has a sequence of play and an end, every CRT row
+can be rolled, and what it declares is used.
 
 - no-sequence (an error): a game with a map but no sequence of play cannot be played turn by turn, so every
   entry point (check, compile, aids, play, serve, the editor, the adapters) refuses it alike, rather than the
@@ -65,7 +65,7 @@ def _endless(game: Game, document: Document) -> list[Diagnostic]:
     if default is not None and default.turns:  # the game is always played as a scenario that has a length
         return []
     game_path, written = ("game", game.info.id), _block(document, "game", game.info.id).get("turns")
-    if written is not None and written != 0:
+    if written is not None and (type(written) is not int or written != 0):
         return []  # a length written wrong: its own error says why
     span = document.key_span(game_path + ("turns",)) if written is not None else None
     return [Diagnostic("no-end", "the game has no last turn ('turns' left out or 0) and no sudden death, so it never ends",
