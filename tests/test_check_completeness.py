@@ -1,9 +1,12 @@
 """Whole-game checks that a game plays as written (rulec/check/completeness.py), beyond the bad-game corpus:
-what widens a table's reach, what counts as using a declaration, and when a warning is moot."""
+what widens a table's reach, what counts as using a declaration, when a game has no sequence or no end, and that
+every entry point refuses a game without a sequence alike."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from rulec.language.parse import parse_text
 from rulec.pipeline import check
@@ -76,3 +79,29 @@ def test_a_game_without_a_last_turn_ends_by_a_sudden_death_or_a_default_scenario
     # A length written wrong is its own error, not also a missing one.
     assert codes(text.replace('title = "Tiny"', 'title = "Tiny"  turns = "two"')) == ["wrong-type"]
     assert codes(text.replace('title = "Tiny"', 'title = "Tiny"  turns = false')) == ["wrong-type"]
+
+
+@pytest.mark.parametrize("command", ["check", "compile", "aids", "info", "play", "simulate", "serve"])
+def test_every_command_refuses_a_map_game_without_a_sequence_alike(command, tmp_path, monkeypatch, capsys):
+    from rulec.cli.main import main
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("uvicorn.run", lambda app, **kwargs: pytest.fail("rulec serve served a game it should refuse"))
+    path = tmp_path / "tiny.rulec"
+    path.write_text((BAD_GAMES / "no-sequence.rulec").read_text(encoding="utf-8"), encoding="utf-8")
+    assert main([command, str(path)]) == 1
+    printed = capsys.readouterr()
+    err = printed.out + printed.err  # check prints its report; the others refuse on stderr
+    assert f"{path}:3:6: error: the game has a map but no sequence of play" in err and "[no-sequence]" in err
+    assert "hint: add a 'sequence { phase NAME" in err
+
+
+def test_the_editor_and_the_adapters_refuse_it_alike():
+    from rulec.adapters.games import load
+    from rulec.diagnostics import DiagnosticError
+    from rulec.editor.analysis import diagnose
+    path = BAD_GAMES / "no-sequence.rulec"
+    _, found = diagnose(path.read_text(encoding="utf-8"), str(path))
+    assert [(d.code, d.severity, d.span.line, d.span.column) for d in found] == [("no-sequence", "error", 3, 6)]
+    with pytest.raises(DiagnosticError) as refused:
+        load(str(path))
+    assert [(d.code, d.span.line, d.span.column) for d in refused.value.diagnostics] == [("no-sequence", 3, 6)]
