@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulec.check.build import Builder
-from rulec.check.completeness import MOOT_WITH_ERRORS
 from rulec.check.constant_faults import check_constant_faults
 from rulec.check.names import check_names
 from rulec.check.references import check_references
@@ -131,7 +130,7 @@ def check(document: Document) -> tuple[Game | None, list[Diagnostic]]:
     diagnostics += _not_yet_reported(later, diagnostics, document, wrong)
     diagnostics.sort(key=lambda d: (d.span.line, d.span.column) if d.span else (0, 0))
     if any(d.is_error for d in diagnostics):
-        return None, [d for d in diagnostics if d.code not in MOOT_WITH_ERRORS]
+        return None, diagnostics
     return game, diagnostics
 
 

@@ -158,8 +158,9 @@ def run_one(text: str, play_actions: int = 30) -> tuple[str, list]:
     namespace: dict = {}
     exec(compile(generate_module(game), "<fuzz>", "exec"), namespace)
     assert namespace["GAME"] == game, "the compiled module does not give back the checked game"
-    if game.map is None or not game.sequence:  # what `rulec play` refuses with a diagnostic
+    if game.map is None:  # a battle system: what `rulec play` refuses with a diagnostic
         return "checked", diagnostics
+    assert game.sequence, "the checker let a game with a map and no sequence of play through (no-sequence)"
     from rulec.engine import new_game
     from rulec.runtime.errors import ExpressionFailed
 

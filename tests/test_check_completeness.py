@@ -1,9 +1,12 @@
 """Whole-game checks that a game plays as written (rulec/check/completeness.py), beyond the bad-game corpus:
-what widens a table's reach, what counts as using a declaration, and when a warning is moot."""
+what widens a table's reach, what counts as using a declaration, when a game has no sequence or no end, and that
+every entry point refuses a game without a sequence alike."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from rulec.language.parse import parse_text
 from rulec.pipeline import check
@@ -39,10 +42,19 @@ def test_a_declaration_named_anywhere_outside_its_block_is_used():
     assert codes(on_map) == []
 
 
-def test_a_game_that_cannot_be_played_is_not_also_told_it_has_no_sequence():
+def test_a_missing_sequence_is_an_error_told_beside_the_others_but_not_for_a_sequence_written_wrong():
     text = (BAD_GAMES / "no-sequence.rulec").read_text(encoding="utf-8")
-    assert codes(text) == ["no-sequence"]
-    assert codes(text.replace("side = red  type", "side = redd  type")) == ["unknown-side"]
+    game, found = check(parse_text(text, "t.rulec"))
+    assert game is None and [(d.code, d.severity) for d in found] == [("no-sequence", "error")]
+    # Every mistake of a run at once: a missing sequence is one more, not a consequence of the others.
+    assert codes(text.replace("side = red  type", "side = redd  type")) == ["no-sequence", "unknown-side"]
+    assert codes(text + "sequence {}\n") == ["no-sequence"]  # an empty block has no phase to play
+    # A sequence the checker left out for its own mistakes is not also missing.
+    played = text + "sequence { phase blue_move { side = blue  kind = movement }  phase red_move { side = red  kind = movement } }\n"
+    assert codes(played) == []
+    assert codes(played.replace("kind = movement }  phase", "kind = movment }  phase")) == ["bad-value"]
+    # A battle system has no map, and needs no sequence.
+    assert codes(text.split("map {")[0]) == []
 
 
 def test_every_game_and_made_up_game_checks_without_these_warnings():
@@ -52,3 +64,44 @@ def test_every_game_and_made_up_game_checks_without_these_warnings():
     for path in sorted((root / "games").glob("*.rulec")) + sorted((root / "tests" / "games").glob("*.rulec")):
         found = [d.code for d in check_file(str(path)).diagnostics if d.code in COMPLETENESS_CODES]
         assert found == [], path.name
+
+
+def test_a_game_without_a_last_turn_ends_by_a_sudden_death_or_a_default_scenario_or_is_refused():
+    text = (BAD_GAMES / "no-end.rulec").read_text(encoding="utf-8")
+    assert codes(text) == ["no-end"]
+    assert codes(text.replace('title = "Tiny"', 'title = "Tiny"  turns = 0')) == ["no-end"]
+    assert codes(text.replace('title = "Tiny"', 'title = "Tiny"  turns = 2')) == []
+    assert codes(text + "victory { sudden_death late { when = turn >= 2  winner = blue } }\n") == []
+    with_default = text.replace('title = "Tiny"', 'title = "Tiny"  scenario = short') + \
+        'scenario short { name = "Short"  turns = 2 }\n'
+    assert codes(with_default) == []
+    assert codes(with_default.replace("turns = 2", "start = { turn = 1 }")) == ["no-end"]
+    # A length written wrong is its own error, not also a missing one.
+    assert codes(text.replace('title = "Tiny"', 'title = "Tiny"  turns = "two"')) == ["wrong-type"]
+    assert codes(text.replace('title = "Tiny"', 'title = "Tiny"  turns = false')) == ["wrong-type"]
+
+
+@pytest.mark.parametrize("command", ["check", "compile", "aids", "info", "play", "simulate", "serve"])
+def test_every_command_refuses_a_map_game_without_a_sequence_alike(command, tmp_path, monkeypatch, capsys):
+    from rulec.cli.main import main
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("uvicorn.run", lambda app, **kwargs: pytest.fail("rulec serve served a game it should refuse"))
+    path = tmp_path / "tiny.rulec"
+    path.write_text((BAD_GAMES / "no-sequence.rulec").read_text(encoding="utf-8"), encoding="utf-8")
+    assert main([command, str(path)]) == 1
+    printed = capsys.readouterr()
+    err = printed.out + printed.err  # check prints its report; the others refuse on stderr
+    assert f"{path}:3:6: error: the game has a map but no sequence of play" in err and "[no-sequence]" in err
+    assert "hint: add a 'sequence { phase NAME" in err
+
+
+def test_the_editor_and_the_adapters_refuse_it_alike():
+    from rulec.adapters.games import load
+    from rulec.diagnostics import DiagnosticError
+    from rulec.editor.analysis import diagnose
+    path = BAD_GAMES / "no-sequence.rulec"
+    _, found = diagnose(path.read_text(encoding="utf-8"), str(path))
+    assert [(d.code, d.severity, d.span.line, d.span.column) for d in found] == [("no-sequence", "error", 3, 6)]
+    with pytest.raises(DiagnosticError) as refused:
+        load(str(path))
+    assert [(d.code, d.span.line, d.span.column) for d in refused.value.diagnostics] == [("no-sequence", 3, 6)]

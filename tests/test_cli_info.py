@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rulec.cli.main import main
@@ -22,6 +24,13 @@ def test_a_battle_system_lists_its_unit_kinds_and_qualities(capsys):
     out = capsys.readouterr().out
     assert "battle system, no map; unit kinds: tank (Tank)," in out and "qualities: good (+1)" in out
     assert "rulec battle engle_ww2_battle --side" in out
+
+
+def test_a_game_with_neither_map_nor_battle_says_there_is_nothing_to_play_yet(capsys):
+    stage2 = Path(__file__).resolve().parent / "games" / "tutorial" / "stage2.rulec"  # sides only
+    assert main(["info", str(stage2)]) == 0
+    out = capsys.readouterr().out
+    assert "nothing to play yet" in out and "rulec battle" not in out and "rulec play" not in out
 
 
 def test_an_unknown_game_gets_did_you_mean_and_help_points_to_info(capsys):

@@ -4,6 +4,8 @@ command it shows prints what it says.
 The tutorial marks its fenced blocks:
 - ```rulec STAGE``` adds its text to the game file STAGE (stage1 ... final); a stage's file is every
   block of the stages up to it, in the order written, separated by a blank line;
+- ```rulec STAGE replaces WORD``` takes the place, in STAGE and the stages after it, of the earlier
+  block that begins with WORD (a block the game outgrows, such as a first sequence of play);
 - ```rulec VARIANT from STAGE``` shows the one line in which VARIANT.rulec differs from STAGE.rulec
   (a typical mistake, a first try);
 - ```console FILE``` holds commands (`$ rulec ...`) run on FILE.rulec copied to `ashford.rulec`,
@@ -44,6 +46,7 @@ class Block:
     kind: str        # "rulec" or "console"
     label: str       # the stage, variant or file it belongs to
     base: str | None  # for a variant: the stage it changes
+    replaces: str | None  # for a stage block: the first word of the earlier block it takes the place of
     text: str
     line: int        # where it starts in the tutorial
 
@@ -51,12 +54,13 @@ class Block:
 def tutorial_blocks(text: str) -> list[Block]:
     blocks, lines, i = [], text.split("\n"), 0
     while i < len(lines):
-        fence = re.fullmatch(r"```(rulec|console) (\w+)(?: from (\w+))?", lines[i])
+        fence = re.fullmatch(r"```(rulec|console) (\w+)(?: from (\w+))?(?: replaces (\w+))?", lines[i])
         if fence is None:
             i += 1
             continue
         end = lines.index("```", i + 1)
-        blocks.append(Block(fence[1], fence[2], fence[3], "".join(line + "\n" for line in lines[i + 1:end]), i + 1))
+        text = "".join(line + "\n" for line in lines[i + 1:end])
+        blocks.append(Block(fence[1], fence[2], fence[3], fence[4], text, i + 1))
         i = end + 1
     return blocks
 
@@ -69,7 +73,22 @@ CONSOLES = [b for b in BLOCKS if b.kind == "console"]
 
 def stage_text(stage: str) -> str:
     upto = STAGE_ORDER[:STAGE_ORDER.index(stage) + 1]
-    return "\n".join(b.text for b in BLOCKS if b.kind == "rulec" and b.base is None and b.label in upto)
+    texts: list[str] = []
+    for block in BLOCKS:
+        if block.kind != "rulec" or block.base is not None or block.label not in upto:
+            continue
+        if block.replaces:
+            texts[replaced_index(texts, block)] = block.text
+        else:
+            texts.append(block.text)
+    return "\n".join(texts)
+
+
+def replaced_index(texts: list[str], block: Block) -> int:
+    """Where the one earlier block that `block` replaces is (the one that begins with its word)."""
+    earlier = [n for n, text in enumerate(texts) if text.split(None, 1)[0] == block.replaces]
+    assert len(earlier) == 1, f"docs/tutorial.md:{block.line}: replaces {len(earlier)} blocks beginning with {block.replaces!r}"
+    return earlier[0]
 
 
 def file_of(label: str) -> Path:
@@ -80,6 +99,7 @@ def test_the_tutorial_marks_its_stages_variants_and_commands():
     assert STAGE_ORDER[0] == "stage1" and STAGE_ORDER[-1] == "final" and len(STAGE_ORDER) >= 6
     assert len(VARIANTS) >= 3 and len(CONSOLES) >= 10
     assert {p.stem for p in STAGES.glob("*.rulec")} == set(STAGE_ORDER) | {b.label for b in VARIANTS}
+    assert all(b.base is None for b in BLOCKS if b.replaces)  # a variant changes one line, never a block
 
 
 @pytest.mark.parametrize("stage", STAGE_ORDER)
@@ -113,6 +133,27 @@ def test_the_empty_file_and_the_map_without_terrain_fail_and_the_other_stages_ch
         assert errors == failing.get(stage, set()), stage
         assert (game is None) == (stage in failing), stage
     assert diagnostics_of("final")[1] == []  # not even a warning
+
+
+def test_from_the_first_stage_with_a_map_every_stage_checks_clean_and_plays():
+    """What the tutorial promises: from section 4 on, each file is a game `rulec play` plays."""
+    import random
+    with_map = [stage for stage in STAGE_ORDER if "\nmap {" in file_of(stage).read_text(encoding="utf-8")]
+    assert with_map[0] == "stage3"  # the map, its terrain still undeclared
+    for stage in with_map[1:]:
+        game, diagnostics = diagnostics_of(stage)
+        assert game is not None and not any(d.is_error for d in diagnostics), stage  # `rulec check` accepts it
+        assert game.sequence, stage
+        state, rng = new_game(game, seed=0), random.Random(stage)
+        for _ in range(60):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                outcomes, weights = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(outcomes, weights)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        assert state.turn >= 2 or state.is_terminal(), stage  # the turn went round: every phase was played
 
 
 @pytest.mark.parametrize("variant,code", [("mistake_equals", "syntax-missing-equals"),

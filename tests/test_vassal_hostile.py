@@ -21,6 +21,7 @@ side red { name = "Red/Rot;1" color = "#aa3333" }
 map { orientation = flat_top  offset = odd_columns_down  numbering = CCRR  columns = 1..4  rows = 1..3
       default_terrain = clear }
 terrain clear { move = 1 }
+sequence { phase blue_move { side = blue  kind = movement }  phase red_move { side = red  kind = movement } }
 unit_type infantry { name = "Infantry"  symbol = infantry }
 unit "../../evil" { side = blue  type = infantry  strength = 2  move = 3  setup = 0101 }
 unit "/etc/x" { side = red  type = infantry  strength = 2  move = 3  setup = 0202 }

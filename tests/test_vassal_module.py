@@ -86,6 +86,7 @@ side red {{ name = "Red" color = "#aa3333" }}
 map {{ orientation = {orientation}  offset = {offset}  numbering = {numbering}  columns = {columns}  rows = {rows}
        default_terrain = clear }}
 terrain clear {{ move = 1 }}
+sequence {{ phase blue_move {{ side = blue  kind = movement }}  phase red_move {{ side = red  kind = movement }} }}
 unit_type infantry {{ name = "Infantry"  symbol = infantry }}
 unit b1 {{ side = blue  type = infantry  strength = 2  move = 3  setup = {first} }}
 """

@@ -99,6 +99,7 @@ CODES: dict[str, str] = {
     "no-setup": "a unit with neither a set-up hex nor an arrival",
     "setup-and-arrival": "a unit with both a set-up hex and an arrival",
     "setup-overstacked": "a warning: more units set up in one hex than the stacking limit",
+    "setup-with-enemy": "units of two sides set up in one hex",
     "move-beyond-map": "a warning: a movement allowance more than any move on the map can use (played as the most it can)",
     "arrival-after-game": "an arrival on a turn after the last turn of the game",
     "arrival-phase-side": "an arrival in a phase of the other side",

@@ -1,9 +1,11 @@
-"""Whole-game checks that a game can be played as written: it has a sequence of play, every CRT row can be
-rolled, and what it declares is used.
+"""Whole-game checks that a game can be played as written: it has a sequence of play and an end, every CRT row
+can be rolled, and what it declares is used.
 
-- no-sequence (a warning): a game with a map but no sequence of play cannot be played turn by turn; `rulec play`
-  refuses it, and `rulec check` says so. A warning, not an error: a file may draw a map for the printed aids
-  only, and a game written step by step checks each step (a battle system, which has no map, needs none);
+- no-sequence (an error): a game with a map but no sequence of play cannot be played turn by turn, so every
+  entry point (check, compile, aids, play, serve, the editor, the adapters) refuses it alike, rather than the
+  engine failing on it later. A battle system, which has no map, needs none;
+- no-end (an error): a map game with no last turn (`turns` 0 or left out) and no sudden death never ends:
+  every AI game of it (rulec simulate, the AI players) would run for ever;
 - crt-row-unreachable (a warning): a table row no roll of the die, modified by every die-roll modifier the
   game has, can reach (row 7 on a six-sided die in a game without DRMs: a wrong die, or a DRM forgotten);
 - unused-trace, unused-hexside-type, unused-movement-mode, unused-marker (warnings): a declaration nothing in
@@ -23,16 +25,14 @@ from rulec.language.document import Document
 from rulec.runtime.model import Game
 
 COMPLETENESS_CODES = {
-    "no-sequence": "a warning: a game with a map but no sequence of play (rulec play refuses it)",
+    "no-sequence": "a game with a map but no sequence of play, so it cannot be played turn by turn",
+    "no-end": "a game with a map but no last turn and no sudden death, so it never ends",
     "crt-row-unreachable": "a warning: a CRT row no roll of the die, with every die-roll modifier of the game, reaches",
     "unused-trace": "a warning: a trace nothing in the game asks for",
     "unused-hexside-type": "a warning: a hexside type on no hexside of the map and named nowhere else",
     "unused-movement-mode": "a warning: a movement mode whose network lies on no hexside of the map",
     "unused-marker": "a warning: a marker nothing in the game puts on, asks for or takes off",
 }
-
-# Warnings that a game cannot be played say nothing new beside errors, which refuse it anyway (rulec/pipeline.py).
-MOOT_WITH_ERRORS = frozenset({"no-sequence"})
 
 # Sections whose blocks declare things that may go unused: section -> (code, what the message calls it).
 _DECLARED = {"trace": ("unused-trace", "trace"), "hexside": ("unused-hexside-type", "hexside type"),
@@ -42,6 +42,7 @@ _DECLARED = {"trace": ("unused-trace", "trace"), "hexside": ("unused-hexside-typ
 def check_completeness(game: Game, document: Document) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     found += _sequence(game, document)
+    found += _endless(game, document)
     found += _unreachable_rows(game, document)
     found += _unused(game, document)
     found += _unused_modes(game, document)
@@ -49,12 +50,40 @@ def check_completeness(game: Game, document: Document) -> list[Diagnostic]:
 
 
 def _sequence(game: Game, document: Document) -> list[Diagnostic]:
-    if game.map is None or game.sequence:
-        return []
-    return [Diagnostic("no-sequence", "the game has a map but no sequence of play, so it cannot be played turn by turn "
-                       "(rulec play refuses it)", document.key_span(("game", game.info.id)), "warning",
+    if game.map is None or game.sequence or _written(document, "sequence"):
+        return []  # a sequence written with mistakes is left out of the model: its own errors say why
+    return [Diagnostic("no-sequence", "the game has a map but no sequence of play, so it cannot be played turn by turn",
+                       document.key_span(("game", game.info.id)), "error",
                        "add a 'sequence { phase NAME { side = SIDE  kind = movement } ... }' block "
                        "(docs/language.md, section 'sequence')")]
+
+
+def _endless(game: Game, document: Document) -> list[Diagnostic]:
+    if game.map is None or game.info.turns > 0 or (game.victory is not None and game.victory.sudden_death):
+        return []
+    default = game.scenarios.get(game.info.scenario) if game.info.scenario else None
+    if default is not None and default.turns:  # the game is always played as a scenario that has a length
+        return []
+    game_path, written = ("game", game.info.id), _block(document, "game", game.info.id).get("turns")
+    if written is not None and (type(written) is not int or written != 0):
+        return []  # a length written wrong: its own error says why
+    span = document.key_span(game_path + ("turns",)) if written is not None else None
+    return [Diagnostic("no-end", "the game has no last turn ('turns' left out or 0) and no sudden death, so it never ends",
+                       span or document.key_span(game_path), "error",
+                       f"give it a length: 'game {game.info.id} {{ turns = N }}' (or a 'victory {{ sudden_death NAME "
+                       "{ when = ... } }')")]
+
+
+def _block(document: Document, section: str, label: str) -> dict:
+    """The fields written in one labelled block (empty if it is not a block)."""
+    data = document.data if isinstance(document.data, dict) else {}
+    block = data.get(section, {}).get(label) if isinstance(data.get(section), dict) else None
+    return block if isinstance(block, dict) else {}
+
+
+def _written(document: Document, section: str) -> bool:
+    """Whether the file writes something in a section (an empty block writes nothing)."""
+    return isinstance(document.data, dict) and bool(document.data.get(section))
 
 
 def _drm_reach(game: Game) -> tuple[int, int]:

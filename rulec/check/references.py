@@ -38,6 +38,7 @@ def check_references(game: Game, document: Document) -> list[Diagnostic]:
     _die_rows(game, report)
     _unused_results(game, report)
     _setup_stacking(game, report)
+    _setup_with_enemy(game, report)
     _options(game, report)
     _arrivals(game, report)
     _names(game, report)
@@ -91,6 +92,34 @@ def _setup_stacking(game: Game, report: _Reporter) -> None:
         if len(unit_ids) > limit:
             report.warning("setup-overstacked", f"{len(unit_ids)} units set up in hex {hex_number} ({', '.join(unit_ids)}); "
                            f"the stacking limit is {limit}", ("unit", unit_ids[limit], "setup"))
+
+
+def _setup_with_enemy(game: Game, report: _Reporter) -> None:
+    """Units of two sides set up in one hex: a position no move can make (a move never ends in an enemy's hex),
+    so no rule of the game says what it means. Checked for the units' own set-up (optional units count: their
+    option puts them there) and again with each scenario's and option's `setup` put over it."""
+    own = {uid: unit.setup for uid, unit in game.units.items()}
+    regular = {uid for uid, unit in game.units.items() if not unit.optional}
+    changes: list[tuple[Path, dict[str, str | None], set[str]]] = [((), {}, set(own))] + \
+        [(("scenario", sid), sc.setup, (regular | set(sc.add)) - set(sc.remove)) for sid, sc in game.scenarios.items()] + \
+        [(("option", oid), option.setup, regular | set(option.adds)) for oid, option in game.options.items()]
+    told: set[tuple[str, frozenset[str]]] = set()
+    for owner, setup, in_play in changes:
+        by_hex: dict[str, list[str]] = defaultdict(list)
+        for uid, hex_number in {**own, **setup}.items():
+            if hex_number is not None and uid in in_play:
+                by_hex[hex_number].append(uid)
+        for hex_number, uids in sorted(by_hex.items()):
+            sides = [game.units[uid].side for uid in uids]
+            if len(set(sides)) == 1 or (hex_number, frozenset(uids)) in told:
+                continue
+            told.add((hex_number, frozenset(uids)))
+            moved = next((uid for uid in uids if uid in setup), None)  # a scenario's or option's set-up put it there
+            intruder = moved or next(uid for uid, side in zip(uids, sides) if side != sides[0])
+            report.error("setup-with-enemy", f"units of two sides set up in hex {hex_number} "
+                         f"({', '.join(f'{uid} of {side}' for uid, side in zip(uids, sides))}): enemies never share a hex",
+                         owner + ("setup", moved) if moved else ("unit", intruder, "setup"), key=moved is not None,
+                         hint="set one side's units up in another hex")
 
 
 def _counts_for_stacking(game: Game, unit: Unit) -> bool:

@@ -53,8 +53,11 @@ def info_lines(game: Any, name: str) -> list[str]:
         lines.append("no options or scenarios")
     if game.map is not None:
         lines.append(f"play it: rulec play {name}   or on a board in the browser: rulec serve {name}")
-    else:
+    elif game.battle is not None:
         lines.append(f'fight a battle: rulec battle {name} --side "SIDE: UNIT, ..." --side "SIDE: UNIT, ..."')
+    else:  # a game being written (the tutorial's second step): neither command would take it yet
+        lines.append("nothing to play yet: a map and a sequence of play make a game to play, a 'battle' section "
+                     "a battle system (docs/tutorial.md)")
     return lines
 
 

@@ -64,16 +64,15 @@ def register(subparsers: Any) -> None:
 
 
 def load_playable_game(name: str) -> Any:
-    """The compiled game, if the map engine can play it; a diagnostic (not a traceback) otherwise."""
+    """The compiled game, if the map engine can play it; a diagnostic (not a traceback) otherwise.
+
+    A game with a map and no sequence of play never gets here: the checker refuses it (no-sequence)."""
     game = load_game(name)
     if game.map is None:
         hint = (f"it is a battle system: rulec battle {name} --side \"SIDE: UNIT, ...\" --side \"SIDE: UNIT, ...\""
                 if game.battle is not None else None)
         raise DiagnosticError([Diagnostic("no-map", f"'{name}' has no map, so it cannot be played turn by turn",
                                           hint=hint)])
-    if not game.sequence:  # the checker allows it (a map drawn for the aids); the engine needs a phase to play
-        raise DiagnosticError([Diagnostic("no-sequence", f"'{name}' has no sequence of play, so it cannot be played turn by turn",
-                                          hint="add a 'sequence { phase ... }' block (see docs/language.md)")])
     return game
 
 

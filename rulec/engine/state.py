@@ -74,6 +74,8 @@ def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario
     if scenario is None:
         scenario = game.info.scenario  # a game may name the scenario played when none is chosen
     setup.check_choice(game, options, scenario)
+    if game.map is not None and not game.sequence:  # the checker refuses it (no-sequence); a model built in code may not
+        raise ValueError(f"game '{game.info.id}' has no sequence of play; the map engine cannot play it")
     state = GameState.__new__(GameState)
     setup.set_up(state, game, tuple(dict.fromkeys(options)), seed, scenario)
     return state
