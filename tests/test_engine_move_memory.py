@@ -77,3 +77,37 @@ def test_views_kept_after_a_move_equal_views_from_scratch(path):
 def test_a_move_patches_the_views_of_the_sides_it_does_not_belong_to():
     _, stale = _kept_views_hold(str(GAMES_DIR / f"drive_on_metz{SUFFIX}"), seed=4)
     assert stale > 50  # the enemy's zones and obstacles, kept through the mover's moves rather than worked out again
+
+
+def _moves_kept_hold(path: str, seed: int) -> int:
+    """Play a random game of whole orders (every unit's moves listed at each decision); after each move, exit or
+    delay compare every unit's legal moves the new position kept with those of a position worked out from scratch.
+    The lists compared."""
+    game = load_game(path)
+    state, rng = new_game(game, seed=seed), random.Random(seed)
+    limit = STEPS_OF_A_BIG_GAME if is_big(game) else 3000
+    compared = 0
+    for _ in range(limit):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        action = rng.choice(state.legal_orders())
+        state.apply_action(action)
+        for key in [k for k in state._cache if k.__class__ is tuple and k[0] == "legal moves"]:
+            copy = state.clone()
+            copy._cache = {}
+            assert list(state._cache[key]) == copy.moves_of(key[1]), (path, key, state.history()[-3:])
+            compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("path", MAP_GAMES, ids=lambda p: p.rsplit("/", 1)[-1].removesuffix(SUFFIX))
+def test_moves_kept_after_a_move_equal_moves_from_scratch(path):
+    _moves_kept_hold(path, seed=5)
+
+
+def test_a_move_keeps_the_moves_of_the_units_it_cannot_have_changed():
+    assert _moves_kept_hold(str(GAMES_DIR / f"drive_on_metz{SUFFIX}"), seed=6) > 50
+

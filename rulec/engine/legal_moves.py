@@ -100,6 +100,48 @@ def moves_of(state: Position, uid: str) -> list[Action]:
     return list(found)
 
 
+def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
+    """After `uid` moved from `left` to `entered` (or left the map, or was held back) and nothing else changed:
+    the legal moves of each other unit, known in the position `before` (its cache), still hold unless the unit
+    could end a move in one of those two hexes, whose stacking changed. Kept where the game makes a unit's moves
+    depend on nothing else that a move changes (_moves_carry_over); otherwise worked out again when asked."""
+    if state.phase.kind != "movement" or not _moves_carry_over(state):
+        return
+    touched = [h for h in (left, entered) if h is not None]
+    cache = state._cache
+    for key, moves in before.items():
+        if key.__class__ is not tuple or key[0] != "legal moves" or key[1] == uid:
+            continue
+        other = key[1]
+        if not may_move_now(state, other):  # (a unit that may not move now still may not: none of its facts changed)
+            cache[key] = moves
+            continue
+        if not keeps_moves(state, other):
+            continue
+        hexes = unit_moves(state, other)[2]
+        if not any(h in hexes for h in touched):
+            cache[key] = moves
+
+
+def _moves_carry_over(state: Position) -> bool:
+    """Do a unit's legal moves depend on nothing a friend's move changes but the stacking of the two hexes it
+    changed? Not where may_end_move, may_exit, stacking's `counts` or the allowance read the position, nor where
+    friends may not be passed through (once a game)."""
+    found = state._for_the_game.get("moves carry over")
+    if found is None:
+        movement, rules = state.game.movement, state.game.stacking
+
+        def reads(expression: Any) -> bool:
+            return expression is not None and expression.reads_position
+
+        found = state._for_the_game["moves carry over"] = (
+            movement.may_end_move is None and not reads(movement.may_exit) and not reads(rules.counts)
+            and rules.pass_through_friendly
+            and all(m.when is None or not m.when.reads_position or m.when.reads_only_markers
+                    for m in state._modifiers[1]))
+    return found
+
+
 def has_move(state: Position, uid: str) -> bool:
     """Has `uid` (a unit that may move now) a legal move or exit? Decided hex by hex, stopping at the first:
     listing the unit's moves may cost a may_end_move evaluation per hex, and only the chosen unit's are listed."""

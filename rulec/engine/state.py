@@ -449,6 +449,7 @@ class GameState(Position):
             assert action.unit is not None
             stacking.carry_over(self, before, action.unit, left, action.hex)
             move_memory.carry_views(self, before, action.unit, left, action.hex)
+            legal_moves.carry_moves(self, before, action.unit, left, action.hex)
         if kind in _IN_PLACE:  # every unit stands where it stood: what depends on that alone still holds
             kept = _WHERE_UNITS_STAND | _TRACES if kind in _DECLARING else _WHERE_UNITS_STAND
             for cache in (before, during):
