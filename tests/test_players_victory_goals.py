@@ -130,15 +130,12 @@ SHORT = {
                                    "(not investigated further)",
     ("exchange_choice", "blue"): "won 2: every battle but on a 6 is an exchange, so an attack costs what it kills",
     ("exchange_choice", "red"): "won 3: every battle but on a 6 is an exchange, so an attack costs what it kills",
-    ("mandatory_combat", "blue"): "every battle is 'no effect': no unit is ever eliminated, nobody scores",
     ("multi_hex", "blue"): "won 5: the sides start 5 hexes apart for 2 turns, so one battle at most "
                            "(not investigated further)",
     ("quantified_awards", "blue"): "won 7 (18 of 30 seeds): Blue's contact VP are counted in Red's scoring phase, "
                                    "after Red has moved (not investigated further)",
     ("river_assault", "blue"): "won 8 of these 10 (9 while a move could end on a friend over the limit of 1, which "
                                "the default no longer allows; not investigated further)",
-    ("ranged_duties", "blue"): "every battle is 'no effect': no unit is ever eliminated, nobody scores",
-    ("ratio_victory", "blue"): "won 0: Red starts with 8 VP and a depot worth 4 and wins while it has twice Blue's",
     ("game_variables", "blue"): "won 0: a made-up game for game variables, whose victory reads a variable hooks "
                                 "change, which the evaluator does not read yet",
     ("game_variables", "red"): "won 0: a made-up game for game variables, whose victory reads a variable hooks "
