@@ -124,14 +124,8 @@ SEEDS = range(10)
 SHORT = {
     ("big_battle", "blue"): "won 8 of these 10 (26 of 30 seeds): at low odds the attacker retreats on half the rolls "
                             "(not investigated further)",
-    ("bombardment", "blue"): "won 0: the sides start 4+ hexes apart for 2 turns and a red unit dies only after two "
-                             "step losses",
-    ("declare_all_first", "blue"): "won 5: the sides start 5 hexes apart for 2 turns, so one battle at most "
-                                   "(not investigated further)",
     ("exchange_choice", "blue"): "won 2: every battle but on a 6 is an exchange, so an attack costs what it kills",
     ("exchange_choice", "red"): "won 3: every battle but on a 6 is an exchange, so an attack costs what it kills",
-    ("multi_hex", "blue"): "won 5: the sides start 5 hexes apart for 2 turns, so one battle at most "
-                           "(not investigated further)",
     ("quantified_awards", "blue"): "won 7 (18 of 30 seeds): Blue's contact VP are counted in Red's scoring phase, "
                                    "after Red has moved (not investigated further)",
     ("river_assault", "blue"): "won 8 of these 10 (9 while a move could end on a friend over the limit of 1, which "
