@@ -47,6 +47,7 @@ from rulec.engine.tables import IMPASSABLE, Tables, tables_for
 from rulec.language.parse import parse_text
 from rulec.players import view
 from rulec.players.final_awards import CONTROL, FinalAwards
+from rulec.players.variable_goals import VariableGoals
 from rulec.players.victory_margin import VictoryMargin
 from rulec.runtime.context import StandInContext
 from rulec.runtime.model import Award, Game, Hex, Unit
@@ -101,8 +102,10 @@ class Objective:
 
 
 class Evaluator:
-    def __init__(self, game: Game | None, weights: Weights = Weights()):
+    def __init__(self, game: Game | None, weights: Weights = Weights(), options: tuple[str, ...] = ()):
+        """`options`: those the matches scored were started with (a victory condition or award may read them)."""
         self.game = game
+        self.options = tuple(options)
         self.weights = weights
         self.objectives: list[Objective] = []
         self._best_cache: dict[tuple, float] = {}  # a pure function of its key
@@ -120,15 +123,23 @@ class Evaluator:
         # and where those enemy units stand now (side -> their hexes), part of the per-unit values' key.
         self._hunted: dict[str, tuple[frozenset[str], float]] = {}
         self._prey: dict[str, tuple[Hex, ...]] = {}
+        # Victory conditions that read game variables (variable_goals.py), and the places that still set a variable
+        # one needs (side, VP, hexes), part of the per-unit values' key.
+        self.variable_goals = VariableGoals(game, self.options) if game is not None else None
+        self._open_places: tuple = ()
         if game is not None and game.map is not None:
             self.tables = tables_for(game)
             self.neighbours = self.tables.neighbours
-            self.final = FinalAwards(game, self.tables.objectives)
+            self.final = FinalAwards(game, self.tables.objectives, self.options, self.variable_goals.awards)
             if not self.final.awards:
                 self.final = None
             self.objectives = self._objectives(game)
             self._final_targets()
             self._hunted = self._hunts(game)
+            for goal in self.variable_goals.goals:  # a variable a goal needs counts enemy units eliminated
+                if goal.prey and any(u.side in goal.prey for u in game.units.values()):
+                    enemies, value = self._hunted.get(goal.award.side, (frozenset(), 0.0))
+                    self._hunted[goal.award.side] = (enemies | goal.prey, max(value, goal.share))
         # Hexes an award pays for holding: entering one may score at once, which move_values does not see.
         self.held_hexes = frozenset(h for o in self.objectives if not o.recurring and not o.edges for h in o.targets)
 
@@ -147,10 +158,11 @@ class Evaluator:
         the end would pay in this position (as final_awards reads them)."""
         vp = state.vp
         final = self.final
+        goals = self.variable_goals.paid(state) if self.variable_goals is not None else {}
         if final is None:
-            return vp
+            return {side: vp.get(side, 0) + goals.get(side, 0.0) for side in state.players} if goals else vp
         paid = final.paid(_sides_at(state), getattr(state, "holders", {}), getattr(state, "exited_from", {}))
-        return {side: vp.get(side, 0) + paid.get(side, 0.0) for side in state.players}
+        return {side: vp.get(side, 0) + paid.get(side, 0.0) + goals.get(side, 0.0) for side in state.players}
 
     def _position_value(self, state: Any, side: str) -> float:
         game = self.game
@@ -182,19 +194,23 @@ class Evaluator:
         return base.total(side)
 
     def _set_held(self, state: Any) -> None:
-        """Note who holds the hexes whose holding the awards paid at the end value, and where the units a side
-        hunts stand (a unit's term depends on both)."""
+        """Note who holds the hexes whose holding the awards paid at the end value, the places that still set a
+        variable a goal needs, and where the units a side hunts stand (a unit's term depends on all three)."""
+        key: tuple = ()
         if self._held_targets:
             holders = getattr(state, "holders", {})
-            self._held_key = tuple(holders.get(h, "") for h in self._held_targets)
+            key = tuple(holders.get(h, "") for h in self._held_targets)
+        if self.variable_goals is not None and self.variable_goals.goals:
+            self._open_places = self.variable_goals.open_places(state)
+            key += (self._open_places,)
         if self._hunted:
-            held = self._held_key[:len(self._held_targets)]
             positions = view.unit_hexes(state)
             sides = {uid: view.current_unit(state, uid).side for uid in positions} if not callable(
                 getattr(state, "unit", None)) else {uid: state.unit(uid).side for uid in positions}
             self._prey = {side: tuple(sorted(h for uid, h in positions.items() if sides[uid] in enemies))
                           for side, (enemies, _) in self._hunted.items()}
-            self._held_key = held + tuple(self._prey.values())
+            key += tuple(self._prey.values())
+        self._held_key = key
 
     # ------------------------------------------------- moves weighed without playing them
     def move_values(self, state: Any, seat: int, moves: list[tuple[str, Hex]]) -> list[float]:
@@ -379,6 +395,12 @@ class Evaluator:
         (a hex to hold counts while its side does not hold it)."""
         side = unit.side
         to_hold, to_stand = self._to_hold.get(side), self._to_stand.get(side)
+        places = [(value, hexes) for owner, value, hexes in self._open_places if owner == side]
+        if places:  # places that still set a variable a goal of the side needs: as hexes to stand in
+            to_stand = dict(to_stand or {})
+            for value, hexes in places:
+                for h in hexes:
+                    to_stand[h] = to_stand.get(h, 0.0) + value
         if not to_hold and not to_stand:
             return 0.0
         held = dict(zip(self._held_targets, self._held_key)) if to_hold else {}
@@ -425,7 +447,8 @@ class Evaluator:
         found = self._near.get(key)
         if found is None:
             costs = self.tables.costs_for(key[1], self.tables.base_values) if key[1] else self.tables.base_costs
-            targets = sorted({h for by_side in (self._to_hold, self._to_stand) for hexes in by_side.values() for h in hexes})
+            targets = sorted({h for by_side in (self._to_hold, self._to_stand) for hexes in by_side.values() for h in hexes}
+                             | {h for g in self.variable_goals.goals for hexes in g.places.values() for h in hexes})
             found = self._near[key] = {}
             for target in targets:
                 for h, distance in _distances(self.tables, (target,), (), allowance, costs,
@@ -658,13 +681,15 @@ def _safe_bool(expression: Any, context: StandInContext) -> bool:
         return True
 
 
-_CACHE: dict[int, tuple[Any, Evaluator]] = {}
+_CACHE: dict[tuple, tuple[Any, Evaluator]] = {}
 
 
 def evaluator_for(state: Any) -> Evaluator:
     """The evaluator of a state's game, built once per game model."""
     game = getattr(state, "game", None)
-    cached = _CACHE.get(id(game))
+    options = tuple(getattr(state, "options", ()) or ())
+    key = (id(game), options)
+    cached = _CACHE.get(key)
     if cached is None or cached[0] is not game:
-        cached = _CACHE[id(game)] = (game, Evaluator(game))
+        cached = _CACHE[key] = (game, Evaluator(game, options=options))
     return cached[1]
