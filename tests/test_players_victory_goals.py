@@ -151,24 +151,72 @@ def test_a_victory_that_reads_an_option_is_read_with_the_options_of_the_match():
     state = new_game(game, options=["sudden_end"])
     assert evaluator_for(state).options == ("sudden_end",) and evaluator_for(new_game(game)).options == ()
 
+
+def test_a_battle_is_weighed_by_its_expectation_over_the_combat_results_table():
+    """Exchange Choice: every roll but a 6 is an exchange, the attacker paying at least the defender's strength.
+    A weak unit attacking a strong one gains (the defender's 3 VP for its own 1); a strong one attacking a weak one
+    loses (4 for 1); and the greedy player, given both, attacks with the weak one alone."""
+    game = load_game(str(GAMES / "exchange_choice.rulec"))
+    battles, units = Evaluator(game).battles, game.units
+    assert battles.battle([(units["b1"], 1, "0302")], [(units["r3"], 1)], "0303") > 0
+    assert battles.battle([(units["b4"], 1, "0302")], [(units["r1"], 1)], "0303") < 0
+    state = new_game(game).arrange({"b1": "0302", "b4": "0304", "b2": "0101", "r3": "0303", "r1": "0505",
+                                    "r2": "0501"}, phase="blue_fight")
+    player, chosen = GreedyPlayer(0), []
+    while state.phase.id == "blue_fight" and not state.is_chance_node():
+        action = player.choose(state)
+        chosen.append(state.action_to_string(action))
+        state.apply_action(action)
+    assert chosen == ["attack 0303", "with b1", "resolve"]
+
+
+def test_a_battle_the_position_offers_counts_for_the_side_that_fights_next():
+    """Two Fights, Blue's move before its second combat phase: a blue unit next to a red one may attack it there
+    (kill on 1-3): the position is worth more to Blue than the same position with the units apart."""
+    game = load_game(str(GAMES / "two_fights.rulec"))
+    evaluator = Evaluator(game)
+    near = new_game(game).arrange({"b1": "0304", "b2": "0101", "b3": "0102", "r1": "0404", "r2": "0605"},
+                                  phase="blue_move")
+    apart = new_game(game).arrange({"b1": "0204", "b2": "0101", "b3": "0102", "r1": "0404", "r2": "0605"},
+                                   phase="blue_move")
+    assert evaluator.tables.distance["0304"]["0404"] == 1 and evaluator.tables.distance["0204"]["0404"] == 2
+    assert evaluator._engagement(near, "blue") > 0 == evaluator._engagement(apart, "blue")
+    assert evaluator.outlook(near, 0) - evaluator.score(near, 0) == evaluator._engagement(near, "blue")
+
+
+def test_a_step_lost_counts_as_its_share_of_what_the_units_elimination_pays():
+    """Two Steps: r6 has three steps, 6 VP to Blue when eliminated as it stands; one step lost is worth a third of
+    what eliminating the reduced unit (4) would pay; eliminated, it pays in full."""
+    game = load_game(str(GAMES / "two_steps.rulec"))
+    evaluator = Evaluator(game)
+    state = new_game(game)
+    before = evaluator.score(state, 0)
+    from rulec.engine.steps import lose_step
+    lose_step(state, "r6")
+    assert state.unit("r6").strength == 4
+    assert evaluator._step_credit(state, evaluator.projected_vp(state)) == {"blue": pytest.approx(4 / 3), "red": 0}
+    assert evaluator.score(state, 0) > before
+    lose_step(state, "r6")
+    assert evaluator._step_credit(state, evaluator.projected_vp(state)) == {"blue": pytest.approx(2 * 2 / 3), "red": 0}
+    lose_step(state, "r6")
+    assert state.status("r6") == "eliminated" and evaluator._step_credit(state, state.vp) == state.vp
+
 # ------------------------------------------------------------ greedy against random, every made-up game
 SEEDS = range(10)
 # (game, side) pairs where greedy wins fewer than 9 of the 10 games against random: the games are made for one
 # engine mechanism each, played from arranged positions by their tests, not balanced for play. Strict: a pair
 # that starts to pass must leave this list. "Not investigated" marks a cause guessed from the file alone.
 SHORT = {
+    ("bombardment", "blue"): "won 8: a kill takes two step losses on one red unit and the artillery, Blue's only "
+                             "ranged attacker, is lost to a single step: greedy risks it next to the enemy for a second "
+                             "target (22 of 30 other seeds)",
     ("big_battle", "blue"): "won 8 of these 10 (26 of 30 seeds): at low odds the attacker retreats on half the rolls "
                             "(not investigated further)",
-    ("exchange_choice", "blue"): "won 2: every battle but on a 6 is an exchange, so an attack costs what it kills",
-    ("exchange_choice", "red"): "won 3: every battle but on a 6 is an exchange, so an attack costs what it kills",
     ("quantified_awards", "blue"): "won 7 (18 of 30 seeds): Blue's contact VP are counted in Red's scoring phase, "
                                    "after Red has moved (not investigated further)",
-    ("river_assault", "blue"): "won 8 of these 10 (9 while a move could end on a friend over the limit of 1, which "
-                               "the default no longer allows; not investigated further)",
     ("game_variables", "blue"): "won 0: a made-up game for game variables, whose victory reads a variable hooks "
                                 "change, which the evaluator does not read yet",
     ("option_rules", "blue"): "won 1: played without the options its rules are about (not investigated further)",
-    ("two_steps", "blue"): "won 8 of these 10 (not investigated)",
 }
 
 

@@ -42,10 +42,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulec.diagnostics import DiagnosticError
+from rulec.engine import sight
 from rulec.engine.step_costs import StepCosts
 from rulec.engine.tables import IMPASSABLE, Tables, tables_for
 from rulec.language.parse import parse_text
 from rulec.players import view
+from rulec.players.battle_value import BattleValue, next_fighters
 from rulec.players.final_awards import CONTROL, FinalAwards
 from rulec.players.variable_goals import VariableGoals
 from rulec.players.victory_margin import VictoryMargin
@@ -63,6 +65,9 @@ NEAR_TURNS = 4
 # What closeness to the nearest enemy unit is worth to a side that scores only by eliminating them (a drive to
 # find a battle, kept small: the battle itself is weighed by the look-ahead).
 HUNT_VALUE = 1.0
+# What the battles the side fighting after the next one may fight count for, against those of the next (it and
+# the side between move before they are fought).
+ENGAGED_LATER = 0.5
 _MOST_KEPT = 400_000  # per-unit objective values kept before the table is emptied
 
 
@@ -127,6 +132,8 @@ class Evaluator:
         # one needs (side, VP, hexes), part of the per-unit values' key.
         self.variable_goals = VariableGoals(game, self.options) if game is not None else None
         self._open_places: tuple = ()
+        self.battles: BattleValue | None = None
+        self._loss_vp: dict[tuple, dict[str, float]] = {}
         if game is not None and game.map is not None:
             self.tables = tables_for(game)
             self.neighbours = self.tables.neighbours
@@ -136,6 +143,12 @@ class Evaluator:
             self.objectives = self._objectives(game)
             self._final_targets()
             self._hunted = self._hunts(game)
+            self.battles = BattleValue(game, self.tables, self._loss_value) if game.combat is not None else None
+            self._fighters: dict[tuple, list[str]] = {}
+            self._ranges = sight.type_ranges(self.tables)
+            self._can_attack: dict[tuple, bool] = {}
+            self._engaged: dict[tuple, list] = {}
+            self._sight: dict[tuple, list[Hex]] = {}
             for goal in self.variable_goals.goals:  # a variable a goal needs counts enemy units eliminated
                 if goal.prey and any(u.side in goal.prey for u in game.units.values()):
                     enemies, value = self._hunted.get(goal.award.side, (frozenset(), 0.0))
@@ -148,10 +161,162 @@ class Evaluator:
         if state.is_terminal():
             return WIN_VALUE * state.returns()[seat]
         side = state.players[seat]
-        value = float(self.victory.margin(self.projected_vp(state), side))
+        value = float(self.victory.margin(self._step_credit(state, self.projected_vp(state)), side))
         if not self.objectives and (self.game is None or self.game.map is None):
             return value
         return value + self._position_value(state, side)
+
+    def outlook(self, state: Any, seat: int) -> float:
+        """The score, and the battles the position offers in the combat phases to come (`_engagement`): what the
+        greedy player weighs each position it plays out by (a move's quick value, `move_values`, is its score)."""
+        value = self.score(state, seat)
+        if self.battles is None or state.is_terminal():
+            return value
+        return value + self._engagement(state, state.players[seat])
+
+    # ------------------------------------------------------------ battles to come
+    def _engagement(self, state: Any, side: str, positions: dict[str, Hex] | None = None) -> float:
+        """The battles the position offers the next sides to fight (battle_value.py): the next one's in full,
+        the one after's at ENGAGED_LATER (it moves first, and so does the side between), for `side` or against it;
+        `positions`: where the units stand, if not where `state` has them (a move weighed without playing it)."""
+        battles = self.battles
+        if battles is None or not callable(getattr(state, "units_at", None)):
+            return 0.0
+        phase = state.phase
+        phase_id = getattr(phase, "id", phase)
+        turns = self.game.info.turns
+        key = (phase_id, bool(turns) and state.turn >= turns)
+        fighters = self._fighters.get(key)
+        if fighters is None:
+            fighters = next_fighters(self.game, phase_id, key[1])[:2]
+            if getattr(phase, "kind", None) == "combat" and phase.side:  # the battles still to fight in this phase
+                fighters = [phase.side] + [f for f in fighters if f != phase.side][:1]
+            self._fighters[key] = fighters
+        now = getattr(phase, "kind", None) == "combat"
+        if positions is None:
+            positions = view.unit_hexes(state)
+        # The same position is scored again and again (a die roll's outcomes, a move and its way back): its
+        # battles are kept, by where every unit stands, the steps lost and (in a combat phase) who is done.
+        memo_key = (key, tuple(positions.items()), tuple(getattr(state, "lost_steps", {}).items()),
+                    (frozenset(state.attacked), frozenset(state.defended)) if now else None)
+        values = self._engaged.get(memo_key)
+        if values is None:
+            unit = state.unit
+            at: dict[Hex, list[Unit]] = {}  # hex -> the units there
+            for uid, hex_ in positions.items():
+                at.setdefault(hex_, []).append(unit(uid))
+            values = [(fighter, self._battles_offered(state, at, fighter, now and index == 0))
+                      for index, fighter in enumerate(fighters)]
+            if len(self._engaged) > _MOST_KEPT // 8:
+                self._engaged.clear()
+            self._engaged[memo_key] = values
+        total = 0.0
+        for index, (fighter, value) in enumerate(values):
+            total += (1.0 if index == 0 else ENGAGED_LATER) * (value if fighter == side else -value)
+        return total
+
+    def _battles_offered(self, state: Any, at: dict[Hex, list[Unit]], fighter: str, this_phase: bool = False) -> float:
+        """The sum of the best battle against each enemy hex next to `fighter`'s units (`at`: hex -> the units
+        there; each unit attacking once, the best battles first), counting only battles worth fighting;
+        `this_phase`: in the combat phase under way (units that attacked in it, or were attacked, are done)."""
+        battles, neighbours, attacking = self.battles, self.neighbours, self._attacking
+        done = (getattr(state, "attacked", set()) | getattr(state, "defended", set())) if this_phase else ()
+        lost = getattr(state, "lost_steps", {})
+        full = self.game.units
+        ranges = self._ranges
+        targets: dict[Hex, list] = {}
+        for hex_, here in at.items():
+            if here[0].side != fighter:
+                continue
+            for attacker in here:
+                if not attacking(attacker) or attacker.id in done:
+                    continue
+                reach = ranges.get(attacker.type, 1)  # a ranged unit's targets: in range and in sight
+                for n in (self._in_sight(hex_, reach) if reach > 1 else neighbours.get(hex_, ())):
+                    there = at.get(n)
+                    if not there or there[0].side == fighter:
+                        continue
+                    found = targets.get(n)
+                    if found is None:
+                        if done and any(u.id in done for u in there):
+                            continue
+                        found = targets[n] = [[(u, full[u.id].steps - lost.get(u.id, 0) if u.id in full else 1)
+                                               for u in there], []]
+                    found[1].append((attacker, full[attacker.id].steps - lost.get(attacker.id, 0)
+                                     if attacker.id in full else 1, hex_))
+        if not targets:
+            return 0.0
+        found_battles = []
+        for target, (defenders, attackers) in targets.items():
+            groups = [attackers] + ([[a] for a in attackers] if len(attackers) > 1 else [])
+            for group in groups:
+                value = battles.battle(group, defenders, target)
+                if value > 0:
+                    found_battles.append((value, {a.id for a, _, _ in group}, target))
+        found_battles.sort(key=lambda f: (-f[0], f[2], sorted(f[1])))  # the same order in every process
+        used: set[str] = set()
+        fought: set[Hex] = set()
+        total = 0.0
+        for value, ids, target in found_battles:
+            if target in fought or ids & used:
+                continue
+            total += value
+            used |= ids
+            fought.add(target)
+        return total
+
+    def _in_sight(self, hex_: Hex, reach: int) -> list[Hex]:
+        """The hexes in range and in sight of `hex_`, in a fixed order (sight.in_sight's set has none)."""
+        found = self._sight.get((hex_, reach))
+        if found is None:
+            found = self._sight[(hex_, reach)] = sorted(sight.in_sight(self.tables, hex_, reach))
+        return found
+
+    def _attacking(self, unit: Unit) -> bool:
+        found = self._can_attack.get((unit.type, unit.strength))
+        if found is None:
+            found = self._can_attack[(unit.type, unit.strength)] = self.battles.can_attack(unit)
+        return found
+
+    def _loss_value(self, unit: Unit, steps_left: int) -> float:
+        """What losing `unit` as it stands costs its side: its strength on the map and the VP the awards pay for it
+        (to another side: more; to its own: less)."""
+        paid = self._elimination_vp(unit)
+        return self.weights.strength * unit.strength + sum(v if s != unit.side else -v for s, v in paid.items())
+
+    def _elimination_vp(self, unit: Unit) -> dict[str, float]:
+        """Side -> the VP the awards would pay it were `unit`, as it stands, eliminated."""
+        key = (unit.id, unit.strength, unit.type)
+        paid = self._loss_vp.get(key)
+        if paid is None:
+            paid = {}
+            for award in self.game.awards:
+                trigger = award.trigger
+                if trigger.kind != "eliminated" or trigger.side not in (None, unit.side):
+                    continue
+                context = StandInContext(unit=unit, turn=1)
+                if award.only is not None and not _safe_bool(award.only, context):
+                    continue
+                paid[award.side] = paid.get(award.side, 0.0) + _safe_number(award.amount, context)
+            self._loss_vp[key] = paid
+        return paid
+
+    def _step_credit(self, state: Any, vp: dict[str, float]) -> dict[str, float]:
+        """`vp` and, for each unit on the map that has lost steps, the VP its elimination would pay shared out by
+        steps: a unit two steps from elimination that lost one is half paid for (a step loss is progress)."""
+        lost_steps = getattr(state, "lost_steps", None)
+        if not lost_steps or self.game is None:
+            return vp
+        found = dict(vp)
+        positions = view.unit_hexes(state)
+        for uid, lost in lost_steps.items():
+            full = self.game.units.get(uid)
+            if not lost or full is None or uid not in positions:
+                continue
+            share = lost / full.steps
+            for side, amount in self._elimination_vp(state.unit(uid)).items():
+                found[side] = found.get(side, 0.0) + amount * share
+        return found
 
     def projected_vp(self, state: Any) -> dict[str, float]:
         """The VP each side would have were the game to end now: its VP so far and what the awards paid at
