@@ -216,7 +216,6 @@ SHORT = {
                                    "after Red has moved (not investigated further)",
     ("game_variables", "blue"): "won 0: a made-up game for game variables, whose victory reads a variable hooks "
                                 "change, which the evaluator does not read yet",
-    ("option_rules", "blue"): "won 1: played without the options its rules are about (not investigated further)",
 }
 
 

@@ -68,6 +68,9 @@ HUNT_VALUE = 1.0
 # What the battles the side fighting after the next one may fight count for, against those of the next (it and
 # the side between move before they are fought).
 ENGAGED_LATER = 0.5
+# What a hex an enemy award pays for holding is worth to a side's units, of what it pays the enemy: standing in it
+# keeps the enemy out.
+DENY_SHARE = 0.5
 _MOST_KEPT = 400_000  # per-unit objective values kept before the table is emptied
 
 
@@ -658,6 +661,9 @@ class Evaluator:
             if trigger.kind == "holds" and trigger.hexes:
                 amount = _safe_number(award.amount, StandInContext())
                 found.append(Objective(award.side, amount, tuple(trigger.hexes), only=award.only, tables=self.tables))
+                for other in game.sides:  # a unit standing there keeps the enemy out of it: worth going to deny it
+                    if other != award.side:
+                        found.append(Objective(other, amount * DENY_SHARE, tuple(trigger.hexes), tables=self.tables))
             elif trigger.kind == "exits" and trigger.edges:
                 edge_hexes = tuple(sorted({h for e in trigger.edges for h in map_.edges.get(e, ())}))
                 sample = next((u for u in game.units.values() if u.side == award.side), None)
