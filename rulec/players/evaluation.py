@@ -68,6 +68,9 @@ HUNT_VALUE = 1.0
 # What the battles the side fighting after the next one may fight count for, against those of the next (it and
 # the side between move before they are fought).
 ENGAGED_LATER = 0.5
+# A unit that may attack, lost, wins its side no more battles: it costs this many times its strength times the VP
+# its side's awards pay per strength point of enemy units eliminated, besides its own strength and VP.
+POTENTIAL = 0.25
 # What a hex an enemy award pays for holding is worth to a side's units, of what it pays the enemy: standing in it
 # keeps the enemy out.
 DENY_SHARE = 0.5
@@ -137,6 +140,7 @@ class Evaluator:
         self._open_places: tuple = ()
         self.battles: BattleValue | None = None
         self._loss_vp: dict[tuple, dict[str, float]] = {}
+        self._vp_per_strength: dict[str, float] = {}
         if game is not None and game.map is not None:
             self.tables = tables_for(game)
             self.neighbours = self.tables.neighbours
@@ -283,9 +287,26 @@ class Evaluator:
 
     def _loss_value(self, unit: Unit, steps_left: int) -> float:
         """What losing `unit` as it stands costs its side: its strength on the map and the VP the awards pay for it
-        (to another side: more; to its own: less)."""
+        (to another side: more; to its own: less), and for a unit that may attack, the battles it could still win."""
         paid = self._elimination_vp(unit)
-        return self.weights.strength * unit.strength + sum(v if s != unit.side else -v for s, v in paid.items())
+        return (self.weights.strength * unit.strength + sum(v if s != unit.side else -v for s, v in paid.items())
+                + self._potential(unit))
+
+    def _potential(self, unit: Unit) -> float:
+        """What a unit that may attack can still win its side: POTENTIAL times its strength times the VP the
+        side's awards pay per strength point of the enemy units they pay for eliminating (a lost attacker wins
+        no more battles)."""
+        rate = self._vp_per_strength.get(unit.side)
+        if rate is None:
+            paid, strength = 0.0, 0
+            for enemy in self.game.units.values():
+                if enemy.side != unit.side:
+                    paid += self._elimination_vp(enemy).get(unit.side, 0.0)
+                    strength += enemy.strength
+            rate = self._vp_per_strength[unit.side] = paid / strength if strength else 0.0
+        if not rate or self.battles is None or not self.battles.can_attack(unit):
+            return 0.0
+        return POTENTIAL * rate * unit.strength
 
     def _elimination_vp(self, unit: Unit) -> dict[str, float]:
         """Side -> the VP the awards would pay it were `unit`, as it stands, eliminated."""
