@@ -71,9 +71,6 @@ ENGAGED_LATER = 0.5
 # A unit that may attack, lost, wins its side no more battles: it costs this many times its strength times the VP
 # its side's awards pay per strength point of enemy units eliminated, besides its own strength and VP.
 POTENTIAL = 0.25
-# What a hex an enemy award pays for holding is worth to a side's units, of what it pays the enemy: standing in it
-# keeps the enemy out.
-DENY_SHARE = 0.5
 _MOST_KEPT = 400_000  # per-unit objective values kept before the table is emptied
 
 
@@ -682,9 +679,6 @@ class Evaluator:
             if trigger.kind == "holds" and trigger.hexes:
                 amount = _safe_number(award.amount, StandInContext())
                 found.append(Objective(award.side, amount, tuple(trigger.hexes), only=award.only, tables=self.tables))
-                for other in game.sides:  # a unit standing there keeps the enemy out of it: worth going to deny it
-                    if other != award.side:
-                        found.append(Objective(other, amount * DENY_SHARE, tuple(trigger.hexes), tables=self.tables))
             elif trigger.kind == "exits" and trigger.edges:
                 edge_hexes = tuple(sorted({h for e in trigger.edges for h in map_.edges.get(e, ())}))
                 sample = next((u for u in game.units.values() if u.side == award.side), None)
