@@ -153,6 +153,8 @@ class Evaluator:
             self._can_attack: dict[tuple, bool] = {}
             self._engaged: dict[tuple, list] = {}
             self._sight: dict[tuple, list[Hex]] = {}
+            # units whose type (on its full side) attacks at range -> that range: their contacts reach farther
+            self._ranged_ids = {uid: self._ranges[u.type] for uid, u in game.units.items() if u.type in self._ranges}
             for goal in self.variable_goals.goals:  # a variable a goal needs counts enemy units eliminated
                 if goal.prey and any(u.side in goal.prey for u in game.units.values()):
                     enemies, value = self._hunted.get(goal.award.side, (frozenset(), 0.0))
@@ -199,16 +201,32 @@ class Evaluator:
         now = getattr(phase, "kind", None) == "combat"
         if positions is None:
             positions = view.unit_hexes(state)
-        # The same position is scored again and again (a die roll's outcomes, a move and its way back): its
-        # battles are kept, by where every unit stands, the steps lost and (in a combat phase) who is done.
-        memo_key = (key, tuple(positions.items()), tuple(getattr(state, "lost_steps", {}).items()),
+        # Only the units in contact (next to an enemy, or a ranged unit with one in range) matter: the battles are
+        # kept by where those stand, their steps lost and (in a combat phase) who is done; a move elsewhere, a die
+        # roll that changes nothing there, finds them again.
+        side_of, ranged, neighbours = self._side_of, self._ranged_ids, self.neighbours
+        ids_at: dict[Hex, list[str]] = {}
+        for uid, hex_ in positions.items():
+            ids_at.setdefault(hex_, []).append(uid)
+        involved: set[Hex] = set()
+        for hex_, ids in ids_at.items():
+            owner = side_of(ids[0])
+            reach = max((ranged.get(uid, 1) for uid in ids), default=1) if ranged else 1
+            for n in (self._in_sight(hex_, reach) if reach > 1 else neighbours.get(hex_, ())):
+                there = ids_at.get(n)
+                if there and side_of(there[0]) != owner:
+                    involved.add(hex_)
+                    involved.add(n)
+        if not involved:
+            return 0.0
+        lost = getattr(state, "lost_steps", {})
+        contact = tuple((h, tuple(ids_at[h])) for h in sorted(involved))
+        memo_key = (key, contact, tuple(lost.get(uid, 0) for _, ids in contact for uid in ids),
                     (frozenset(state.attacked), frozenset(state.defended)) if now else None)
         values = self._engaged.get(memo_key)
         if values is None:
             unit = state.unit
-            at: dict[Hex, list[Unit]] = {}  # hex -> the units there
-            for uid, hex_ in positions.items():
-                at.setdefault(hex_, []).append(unit(uid))
+            at = {h: [unit(uid) for uid in ids] for h, ids in contact}  # hex -> the units there
             values = [(fighter, self._battles_offered(state, at, fighter, now and index == 0))
                       for index, fighter in enumerate(fighters)]
             if len(self._engaged) > _MOST_KEPT // 8:
@@ -218,6 +236,9 @@ class Evaluator:
         for index, (fighter, value) in enumerate(values):
             total += (1.0 if index == 0 else ENGAGED_LATER) * (value if fighter == side else -value)
         return total
+
+    def _side_of(self, uid: str) -> str:
+        return self.game.units[uid].side
 
     def _battles_offered(self, state: Any, at: dict[Hex, list[Unit]], fighter: str, this_phase: bool = False) -> float:
         """The sum of the best battle against each enemy hex next to `fighter`'s units (`at`: hex -> the units
