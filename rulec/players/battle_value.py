@@ -68,6 +68,7 @@ class BattleValue:
 
     def _work_out(self, attackers, defenders, target: Hex) -> float:
         table = self.table
+        assert table is not None  # battles are weighed only in a game with combat
         attack = sum(u.strength for u, _, _ in attackers)
         defence = sum(u.strength for u, _ in defenders)
         try:
@@ -86,7 +87,7 @@ class BattleValue:
 
     def _result_value(self, effects, sides: dict[str, list[tuple[Unit, int]]]) -> float:
         """The attacker's gain of one result: what the defender loses less what the attacker loses."""
-        lost = {"attacker": (0.0, 0, 0), "defender": (0.0, 0, 0)}  # side -> (value, strength, steps) lost
+        lost: dict[str, tuple[float, ...]] = {"attacker": (0.0, 0, 0), "defender": (0.0, 0, 0)}  # (value, strength, steps)
         for effect in effects:
             kind, who = effect.kind, effect.who
             if kind == "exchange":

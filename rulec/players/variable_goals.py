@@ -60,7 +60,8 @@ class VariableGoals:
         self._hooks = hooks
         candidates = self._candidates(hooks)
         for award in victory_goals(game):
-            read = [v for v in variables if re.search(rf"\b{re.escape(v)}\b", award.amount.when.source)]
+            when = award.amount.when  # type: ignore[attr-defined]  # a goal's amount is a final_awards._Goal
+            read = [v for v in variables if re.search(rf"\b{re.escape(v)}\b", when.source)]
             if not read:
                 continue
             needed = self._fewest_changes(award, read, candidates)
@@ -88,7 +89,7 @@ class VariableGoals:
     def _set_values(self, effect: Any) -> list[tuple[Any, Hex | None, str | None]]:
         """(value, hex, side): what a `set` effect gives with nobody on the map (hex None), or with one unit of
         `side` standing in `hex` (only where its amount reads the position)."""
-        found = [(_safe(effect.amount, self._probe()), None, None)]
+        found: list[tuple[Any, Hex | None, str | None]] = [(_safe(effect.amount, self._probe()), None, None)]
         game = self.game
         if getattr(effect.amount, "reads_position", True) and game.map is not None \
                 and len(game.map.hexes) <= MOST_PROBED_HEXES:
