@@ -155,6 +155,7 @@ class Evaluator:
             self._sight: dict[tuple, list[Hex]] = {}
             # units whose type (on its full side) attacks at range -> that range: their contacts reach farther
             self._ranged_ids = {uid: self._ranges[u.type] for uid, u in game.units.items() if u.type in self._ranges}
+            self._sides = {uid: u.side for uid, u in game.units.items()}  # a unit's side never changes
             for goal in self.variable_goals.goals:  # a variable a goal needs counts enemy units eliminated
                 if goal.prey and any(u.side in goal.prey for u in game.units.values()):
                     enemies, value = self._hunted.get(goal.award.side, (frozenset(), 0.0))
@@ -204,19 +205,32 @@ class Evaluator:
         # Only the units in contact (next to an enemy, or a ranged unit with one in range) matter: the battles are
         # kept by where those stand, their steps lost and (in a combat phase) who is done; a move elsewhere, a die
         # roll that changes nothing there, finds them again.
-        side_of, ranged, neighbours = self._side_of, self._ranged_ids, self.neighbours
+        side_of, ranged, neighbours = self._sides, self._ranged_ids, self.neighbours
         ids_at: dict[Hex, list[str]] = {}
         for uid, hex_ in positions.items():
-            ids_at.setdefault(hex_, []).append(uid)
+            found = ids_at.get(hex_)
+            if found is None:
+                ids_at[hex_] = [uid]
+            else:
+                found.append(uid)
         involved: set[Hex] = set()
         for hex_, ids in ids_at.items():
-            owner = side_of(ids[0])
-            reach = max((ranged.get(uid, 1) for uid in ids), default=1) if ranged else 1
-            for n in (self._in_sight(hex_, reach) if reach > 1 else neighbours.get(hex_, ())):
-                there = ids_at.get(n)
-                if there and side_of(there[0]) != owner:
-                    involved.add(hex_)
-                    involved.add(n)
+            owner = side_of[ids[0]]
+            reach = max(ranged.get(uid, 1) for uid in ids) if ranged else 1
+            if reach > 1:
+                for n in self._in_sight(hex_, reach):
+                    there = ids_at.get(n)
+                    if there and side_of[there[0]] != owner:
+                        involved.add(hex_)
+                        involved.add(n)
+                continue
+            for n in neighbours[hex_]:
+                # a pair of neighbours is seen from both hexes: from the lesser (a ranged unit's from its own)
+                if n > hex_:
+                    there = ids_at.get(n)
+                    if there and side_of[there[0]] != owner:
+                        involved.add(hex_)
+                        involved.add(n)
         if not involved:
             return 0.0
         lost = getattr(state, "lost_steps", {})
@@ -236,9 +250,6 @@ class Evaluator:
         for index, (fighter, value) in enumerate(values):
             total += (1.0 if index == 0 else ENGAGED_LATER) * (value if fighter == side else -value)
         return total
-
-    def _side_of(self, uid: str) -> str:
-        return self.game.units[uid].side
 
     def _battles_offered(self, state: Any, at: dict[Hex, list[Unit]], fighter: str, this_phase: bool = False) -> float:
         """The sum of the best battle against each enemy hex next to `fighter`'s units (`at`: hex -> the units
