@@ -57,13 +57,13 @@ def test_awards_paid_at_the_end_count_in_the_position_as_it_stands():
     game = load_game(str(RATIO))
     state = new_game(game)
     evaluator = Evaluator(game)
-    assert evaluator.projected_vp(state) == {"red": 12, "blue": 0}  # 8 from the scenario, the depot's 4
+    assert evaluator.projected_vp(state) == {"red": 5, "blue": 0}  # 1 from the scenario, the depot's 4
     state.apply_action(state.parse_action("move b1 0402"))
-    assert evaluator.projected_vp(state) == {"red": 12, "blue": 3}
+    assert evaluator.projected_vp(state) == {"red": 5, "blue": 3}
     state.apply_action(state.parse_action("end"))
     while not state.is_terminal():  # Red's sentry stays put: the awards pay what the evaluator foresaw
         state.apply_action(state.parse_action("end"))
-    assert state.vp == {"red": 12, "blue": 3}
+    assert state.vp == {"red": 5, "blue": 3}
 
 
 @pytest.mark.parametrize("measure, chosen", [("ratio", "move b1 0402"), ("difference", "move b1 0202")])

@@ -42,11 +42,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulec.diagnostics import DiagnosticError
+from rulec.engine import sight
 from rulec.engine.step_costs import StepCosts
 from rulec.engine.tables import IMPASSABLE, Tables, tables_for
 from rulec.language.parse import parse_text
 from rulec.players import view
+from rulec.players.battle_value import BattleValue, next_fighters
 from rulec.players.final_awards import CONTROL, FinalAwards
+from rulec.players.variable_goals import VariableGoals
 from rulec.players.victory_margin import VictoryMargin
 from rulec.runtime.context import StandInContext
 from rulec.runtime.model import Award, Game, Hex, Unit
@@ -62,6 +65,12 @@ NEAR_TURNS = 4
 # What closeness to the nearest enemy unit is worth to a side that scores only by eliminating them (a drive to
 # find a battle, kept small: the battle itself is weighed by the look-ahead).
 HUNT_VALUE = 1.0
+# What the battles the side fighting after the next one may fight count for, against those of the next (it and
+# the side between move before they are fought).
+ENGAGED_LATER = 0.5
+# A unit that may attack, lost, wins its side no more battles: it costs this many times its strength times the VP
+# its side's awards pay per strength point of enemy units eliminated, besides its own strength and VP.
+POTENTIAL = 0.25
 _MOST_KEPT = 400_000  # per-unit objective values kept before the table is emptied
 
 
@@ -101,8 +110,10 @@ class Objective:
 
 
 class Evaluator:
-    def __init__(self, game: Game | None, weights: Weights = Weights()):
+    def __init__(self, game: Game | None, weights: Weights = Weights(), options: tuple[str, ...] = ()):
+        """`options`: those the matches scored were started with (a victory condition or award may read them)."""
         self.game = game
+        self.options = tuple(options)
         self.weights = weights
         self.objectives: list[Objective] = []
         self._best_cache: dict[tuple, float] = {}  # a pure function of its key
@@ -120,15 +131,35 @@ class Evaluator:
         # and where those enemy units stand now (side -> their hexes), part of the per-unit values' key.
         self._hunted: dict[str, tuple[frozenset[str], float]] = {}
         self._prey: dict[str, tuple[Hex, ...]] = {}
+        # Victory conditions that read game variables (variable_goals.py), and the places that still set a variable
+        # one needs (side, VP, hexes), part of the per-unit values' key.
+        self.variable_goals = VariableGoals(game, self.options) if game is not None else None
+        self._open_places: tuple = ()
+        self.battles: BattleValue | None = None
+        self._loss_vp: dict[tuple, dict[str, float]] = {}
+        self._vp_per_strength: dict[str, float] = {}
         if game is not None and game.map is not None:
             self.tables = tables_for(game)
             self.neighbours = self.tables.neighbours
-            self.final = FinalAwards(game, self.tables.objectives)
+            self.final = FinalAwards(game, self.tables.objectives, self.options, self.variable_goals.awards)
             if not self.final.awards:
                 self.final = None
             self.objectives = self._objectives(game)
             self._final_targets()
             self._hunted = self._hunts(game)
+            self.battles = BattleValue(game, self.tables, self._loss_value) if game.combat is not None else None
+            self._fighters: dict[tuple, list[str]] = {}
+            self._ranges = sight.type_ranges(self.tables)
+            self._can_attack: dict[tuple, bool] = {}
+            self._engaged: dict[tuple, list] = {}
+            self._sight: dict[tuple, list[Hex]] = {}
+            # units whose type (on its full side) attacks at range -> that range: their contacts reach farther
+            self._ranged_ids = {uid: self._ranges[u.type] for uid, u in game.units.items() if u.type in self._ranges}
+            self._sides = {uid: u.side for uid, u in game.units.items()}  # a unit's side never changes
+            for goal in self.variable_goals.goals:  # a variable a goal needs counts enemy units eliminated
+                if goal.prey and any(u.side in goal.prey for u in game.units.values()):
+                    enemies, value = self._hunted.get(goal.award.side, (frozenset(), 0.0))
+                    self._hunted[goal.award.side] = (enemies | goal.prey, max(value, goal.share))
         # Hexes an award pays for holding: entering one may score at once, which move_values does not see.
         self.held_hexes = frozenset(h for o in self.objectives if not o.recurring and not o.edges for h in o.targets)
 
@@ -137,20 +168,219 @@ class Evaluator:
         if state.is_terminal():
             return WIN_VALUE * state.returns()[seat]
         side = state.players[seat]
-        value = float(self.victory.margin(self.projected_vp(state), side))
+        value = float(self.victory.margin(self._step_credit(state, self.projected_vp(state)), side))
         if not self.objectives and (self.game is None or self.game.map is None):
             return value
         return value + self._position_value(state, side)
+
+    def outlook(self, state: Any, seat: int) -> float:
+        """The score, and the battles the position offers in the combat phases to come (`_engagement`): what the
+        greedy player weighs each position it plays out by (a move's quick value, `move_values`, is its score)."""
+        value = self.score(state, seat)
+        if self.battles is None or state.is_terminal():
+            return value
+        return value + self._engagement(state, state.players[seat])
+
+    # ------------------------------------------------------------ battles to come
+    def _engagement(self, state: Any, side: str, positions: dict[str, Hex] | None = None) -> float:
+        """The battles the position offers the next sides to fight (battle_value.py): the next one's in full,
+        the one after's at ENGAGED_LATER (it moves first, and so does the side between), for `side` or against it;
+        `positions`: where the units stand, if not where `state` has them (a move weighed without playing it)."""
+        battles = self.battles
+        if battles is None or not callable(getattr(state, "units_at", None)):
+            return 0.0
+        phase = state.phase
+        phase_id = getattr(phase, "id", phase)
+        turns = self.game.info.turns
+        key = (phase_id, bool(turns) and state.turn >= turns)
+        fighters = self._fighters.get(key)
+        if fighters is None:
+            fighters = next_fighters(self.game, phase_id, key[1])[:2]
+            if getattr(phase, "kind", None) == "combat" and phase.side:  # the battles still to fight in this phase
+                fighters = [phase.side] + [f for f in fighters if f != phase.side][:1]
+            self._fighters[key] = fighters
+        now = getattr(phase, "kind", None) == "combat"
+        if positions is None:
+            positions = view.unit_hexes(state)
+        # Only the units in contact (next to an enemy, or a ranged unit with one in range) matter: the battles are
+        # kept by where those stand, their steps lost and (in a combat phase) who is done; a move elsewhere, a die
+        # roll that changes nothing there, finds them again.
+        side_of, ranged, neighbours = self._sides, self._ranged_ids, self.neighbours
+        ids_at: dict[Hex, list[str]] = {}
+        for uid, hex_ in positions.items():
+            found = ids_at.get(hex_)
+            if found is None:
+                ids_at[hex_] = [uid]
+            else:
+                found.append(uid)
+        involved: set[Hex] = set()
+        for hex_, ids in ids_at.items():
+            owner = side_of[ids[0]]
+            reach = max(ranged.get(uid, 1) for uid in ids) if ranged else 1
+            if reach > 1:
+                for n in self._in_sight(hex_, reach):
+                    there = ids_at.get(n)
+                    if there and side_of[there[0]] != owner:
+                        involved.add(hex_)
+                        involved.add(n)
+                continue
+            for n in neighbours[hex_]:
+                # a pair of neighbours is seen from both hexes: from the lesser (a ranged unit's from its own)
+                if n > hex_:
+                    there = ids_at.get(n)
+                    if there and side_of[there[0]] != owner:
+                        involved.add(hex_)
+                        involved.add(n)
+        if not involved:
+            return 0.0
+        lost = getattr(state, "lost_steps", {})
+        contact = tuple((h, tuple(ids_at[h])) for h in sorted(involved))
+        memo_key = (key, contact, tuple(lost.get(uid, 0) for _, ids in contact for uid in ids),
+                    (frozenset(state.attacked), frozenset(state.defended)) if now else None)
+        values = self._engaged.get(memo_key)
+        if values is None:
+            unit = state.unit
+            at = {h: [unit(uid) for uid in ids] for h, ids in contact}  # hex -> the units there
+            values = [(fighter, self._battles_offered(state, at, fighter, now and index == 0))
+                      for index, fighter in enumerate(fighters)]
+            if len(self._engaged) > _MOST_KEPT // 8:
+                self._engaged.clear()
+            self._engaged[memo_key] = values
+        total = 0.0
+        for index, (fighter, value) in enumerate(values):
+            total += (1.0 if index == 0 else ENGAGED_LATER) * (value if fighter == side else -value)
+        return total
+
+    def _battles_offered(self, state: Any, at: dict[Hex, list[Unit]], fighter: str, this_phase: bool = False) -> float:
+        """The sum of the best battle against each enemy hex next to `fighter`'s units (`at`: hex -> the units
+        there; each unit attacking once, the best battles first), counting only battles worth fighting;
+        `this_phase`: in the combat phase under way (units that attacked in it, or were attacked, are done)."""
+        battles, neighbours, attacking = self.battles, self.neighbours, self._attacking
+        done = (getattr(state, "attacked", set()) | getattr(state, "defended", set())) if this_phase else ()
+        lost = getattr(state, "lost_steps", {})
+        full = self.game.units
+        ranges = self._ranges
+        targets: dict[Hex, list] = {}
+        for hex_, here in at.items():
+            if here[0].side != fighter:
+                continue
+            for attacker in here:
+                if not attacking(attacker) or attacker.id in done:
+                    continue
+                reach = ranges.get(attacker.type, 1)  # a ranged unit's targets: in range and in sight
+                for n in (self._in_sight(hex_, reach) if reach > 1 else neighbours.get(hex_, ())):
+                    there = at.get(n)
+                    if not there or there[0].side == fighter:
+                        continue
+                    found = targets.get(n)
+                    if found is None:
+                        if done and any(u.id in done for u in there):
+                            continue
+                        found = targets[n] = [[(u, full[u.id].steps - lost.get(u.id, 0) if u.id in full else 1)
+                                               for u in there], []]
+                    found[1].append((attacker, full[attacker.id].steps - lost.get(attacker.id, 0)
+                                     if attacker.id in full else 1, hex_))
+        if not targets:
+            return 0.0
+        found_battles = []
+        for target, (defenders, attackers) in targets.items():
+            groups = [attackers] + ([[a] for a in attackers] if len(attackers) > 1 else [])
+            for group in groups:
+                value = battles.battle(group, defenders, target)
+                if value > 0:
+                    found_battles.append((value, {a.id for a, _, _ in group}, target))
+        found_battles.sort(key=lambda f: (-f[0], f[2], sorted(f[1])))  # the same order in every process
+        used: set[str] = set()
+        fought: set[Hex] = set()
+        total = 0.0
+        for value, ids, target in found_battles:
+            if target in fought or ids & used:
+                continue
+            total += value
+            used |= ids
+            fought.add(target)
+        return total
+
+    def _in_sight(self, hex_: Hex, reach: int) -> list[Hex]:
+        """The hexes in range and in sight of `hex_`, in a fixed order (sight.in_sight's set has none)."""
+        found = self._sight.get((hex_, reach))
+        if found is None:
+            found = self._sight[(hex_, reach)] = sorted(sight.in_sight(self.tables, hex_, reach))
+        return found
+
+    def _attacking(self, unit: Unit) -> bool:
+        found = self._can_attack.get((unit.type, unit.strength))
+        if found is None:
+            found = self._can_attack[(unit.type, unit.strength)] = self.battles.can_attack(unit)
+        return found
+
+    def _loss_value(self, unit: Unit, steps_left: int) -> float:
+        """What losing `unit` as it stands costs its side: its strength on the map and the VP the awards pay for it
+        (to another side: more; to its own: less), and for a unit that may attack, the battles it could still win."""
+        paid = self._elimination_vp(unit)
+        return (self.weights.strength * unit.strength + sum(v if s != unit.side else -v for s, v in paid.items())
+                + self._potential(unit))
+
+    def _potential(self, unit: Unit) -> float:
+        """What a unit that may attack can still win its side: POTENTIAL times its strength times the VP the
+        side's awards pay per strength point of the enemy units they pay for eliminating (a lost attacker wins
+        no more battles)."""
+        rate = self._vp_per_strength.get(unit.side)
+        if rate is None:
+            paid, strength = 0.0, 0
+            for enemy in self.game.units.values():
+                if enemy.side != unit.side:
+                    paid += self._elimination_vp(enemy).get(unit.side, 0.0)
+                    strength += enemy.strength
+            rate = self._vp_per_strength[unit.side] = paid / strength if strength else 0.0
+        if not rate or self.battles is None or not self.battles.can_attack(unit):
+            return 0.0
+        return POTENTIAL * rate * unit.strength
+
+    def _elimination_vp(self, unit: Unit) -> dict[str, float]:
+        """Side -> the VP the awards would pay it were `unit`, as it stands, eliminated."""
+        key = (unit.id, unit.strength, unit.type)
+        paid = self._loss_vp.get(key)
+        if paid is None:
+            paid = {}
+            for award in self.game.awards:
+                trigger = award.trigger
+                if trigger.kind != "eliminated" or trigger.side not in (None, unit.side):
+                    continue
+                context = StandInContext(unit=unit, turn=1)
+                if award.only is not None and not _safe_bool(award.only, context):
+                    continue
+                paid[award.side] = paid.get(award.side, 0.0) + _safe_number(award.amount, context)
+            self._loss_vp[key] = paid
+        return paid
+
+    def _step_credit(self, state: Any, vp: dict[str, float]) -> dict[str, float]:
+        """`vp` and, for each unit on the map that has lost steps, the VP its elimination would pay shared out by
+        steps: a unit two steps from elimination that lost one is half paid for (a step loss is progress)."""
+        lost_steps = getattr(state, "lost_steps", None)
+        if not lost_steps or self.game is None:
+            return vp
+        found = dict(vp)
+        positions = view.unit_hexes(state)
+        for uid, lost in lost_steps.items():
+            full = self.game.units.get(uid)
+            if not lost or full is None or uid not in positions:
+                continue
+            share = lost / full.steps
+            for side, amount in self._elimination_vp(state.unit(uid)).items():
+                found[side] = found.get(side, 0.0) + amount * share
+        return found
 
     def projected_vp(self, state: Any) -> dict[str, float]:
         """The VP each side would have were the game to end now: its VP so far and what the awards paid at
         the end would pay in this position (as final_awards reads them)."""
         vp = state.vp
         final = self.final
+        goals = self.variable_goals.paid(state) if self.variable_goals is not None else {}
         if final is None:
-            return vp
+            return {side: vp.get(side, 0) + goals.get(side, 0.0) for side in state.players} if goals else vp
         paid = final.paid(_sides_at(state), getattr(state, "holders", {}), getattr(state, "exited_from", {}))
-        return {side: vp.get(side, 0) + paid.get(side, 0.0) for side in state.players}
+        return {side: vp.get(side, 0) + paid.get(side, 0.0) + goals.get(side, 0.0) for side in state.players}
 
     def _position_value(self, state: Any, side: str) -> float:
         game = self.game
@@ -182,19 +412,23 @@ class Evaluator:
         return base.total(side)
 
     def _set_held(self, state: Any) -> None:
-        """Note who holds the hexes whose holding the awards paid at the end value, and where the units a side
-        hunts stand (a unit's term depends on both)."""
+        """Note who holds the hexes whose holding the awards paid at the end value, the places that still set a
+        variable a goal needs, and where the units a side hunts stand (a unit's term depends on all three)."""
+        key: tuple = ()
         if self._held_targets:
             holders = getattr(state, "holders", {})
-            self._held_key = tuple(holders.get(h, "") for h in self._held_targets)
+            key = tuple(holders.get(h, "") for h in self._held_targets)
+        if self.variable_goals is not None and self.variable_goals.goals:
+            self._open_places = self.variable_goals.open_places(state)
+            key += (self._open_places,)
         if self._hunted:
-            held = self._held_key[:len(self._held_targets)]
             positions = view.unit_hexes(state)
             sides = {uid: view.current_unit(state, uid).side for uid in positions} if not callable(
                 getattr(state, "unit", None)) else {uid: state.unit(uid).side for uid in positions}
             self._prey = {side: tuple(sorted(h for uid, h in positions.items() if sides[uid] in enemies))
                           for side, (enemies, _) in self._hunted.items()}
-            self._held_key = held + tuple(self._prey.values())
+            key += tuple(self._prey.values())
+        self._held_key = key
 
     # ------------------------------------------------- moves weighed without playing them
     def move_values(self, state: Any, seat: int, moves: list[tuple[str, Hex]]) -> list[float]:
@@ -379,6 +613,12 @@ class Evaluator:
         (a hex to hold counts while its side does not hold it)."""
         side = unit.side
         to_hold, to_stand = self._to_hold.get(side), self._to_stand.get(side)
+        places = [(value, hexes) for owner, value, hexes in self._open_places if owner == side]
+        if places:  # places that still set a variable a goal of the side needs: as hexes to stand in
+            to_stand = dict(to_stand or {})
+            for value, hexes in places:
+                for h in hexes:
+                    to_stand[h] = to_stand.get(h, 0.0) + value
         if not to_hold and not to_stand:
             return 0.0
         held = dict(zip(self._held_targets, self._held_key)) if to_hold else {}
@@ -425,7 +665,8 @@ class Evaluator:
         found = self._near.get(key)
         if found is None:
             costs = self.tables.costs_for(key[1], self.tables.base_values) if key[1] else self.tables.base_costs
-            targets = sorted({h for by_side in (self._to_hold, self._to_stand) for hexes in by_side.values() for h in hexes})
+            targets = sorted({h for by_side in (self._to_hold, self._to_stand) for hexes in by_side.values() for h in hexes}
+                             | {h for g in self.variable_goals.goals for hexes in g.places.values() for h in hexes})
             found = self._near[key] = {}
             for target in targets:
                 for h, distance in _distances(self.tables, (target,), (), allowance, costs,
@@ -658,13 +899,15 @@ def _safe_bool(expression: Any, context: StandInContext) -> bool:
         return True
 
 
-_CACHE: dict[int, tuple[Any, Evaluator]] = {}
+_CACHE: dict[tuple, tuple[Any, Evaluator]] = {}
 
 
 def evaluator_for(state: Any) -> Evaluator:
     """The evaluator of a state's game, built once per game model."""
     game = getattr(state, "game", None)
-    cached = _CACHE.get(id(game))
+    options = tuple(getattr(state, "options", ()) or ())
+    key = (id(game), options)
+    cached = _CACHE.get(key)
     if cached is None or cached[0] is not game:
-        cached = _CACHE[id(game)] = (game, Evaluator(game))
+        cached = _CACHE[key] = (game, Evaluator(game, options=options))
     return cached[1]

@@ -52,13 +52,23 @@ class HexGroup:
 
 
 class ProbeContext(StandInContext):
-    """A made-up position: `placed` units on the map, `held` hexes' holders, `exited` units -> the hex they left from."""
+    """A made-up position: `placed` units on the map, `held` hexes' holders, `exited` units -> the hex they left from;
+    the `options` the match was started with, and `variables` at these values (the others at their start)."""
 
     def __init__(self, game: Game, placed: Iterable[tuple[Unit, Hex]] = (), held: Mapping[Hex, str] | None = None,
-                 exited: Mapping[str, Hex] | None = None):
+                 exited: Mapping[str, Hex] | None = None, options: Iterable[str] = (),
+                 variables: Mapping[str, Any] | None = None):
         super().__init__(turn=game.info.turns or 1, placed=placed, game=game)
         self._held = held or {}
         self._exited = exited or {}
+        self._options = frozenset(options)
+        self._variables = variables or {}
+
+    def option(self, name: str) -> bool:
+        return name in self._options
+
+    def variable(self, name: str) -> Any:
+        return self._variables[name] if name in self._variables else super().variable(name)
 
     def units(self, side=None, zone=None, hex=None, type=None, flag=None, status=None):
         if status == "exited":
@@ -82,9 +92,14 @@ class ProbeContext(StandInContext):
 class FinalAwards:
     """The `game_end` awards of a game, read as groups of hexes (see the module docstring)."""
 
-    def __init__(self, game: Game, tracked: Iterable[Hex]):
+    def __init__(self, game: Game, tracked: Iterable[Hex], options: Iterable[str] = (),
+                 leave_out: Iterable[Award] = ()):
+        """`options`: those the match was started with (a condition may read them); `leave_out`: goals read
+        elsewhere (variable_goals.py: those that read game variables)."""
         self.game = game
-        self.goals = victory_goals(game)
+        self.options = tuple(options)
+        left_out = {id(a.amount.when) for a in leave_out}
+        self.goals = [g for g in victory_goals(game) if id(g.amount.when) not in left_out]
         self.awards = [a for a in game.awards if a.trigger.kind == "game_end"] + self.goals
         self.groups: list[HexGroup] = []
         self.of_hex: dict[Hex, list[int]] = {}  # hex -> the indexes of the groups it belongs to
@@ -95,7 +110,7 @@ class FinalAwards:
         self._other_groups: list[HexGroup] = []
         if not self.awards or game.map is None:
             return
-        self._empty = {a.id: self._amount(a, ProbeContext(game)) for a in self.awards}
+        self._empty = {a.id: self._amount(a, ProbeContext(game, options=self.options)) for a in self.awards}
         for award in self.awards:
             if award not in self.goals:  # a goal pays only for what the position changes in it
                 self.constant[award.side] += self._empty[award.id]
@@ -107,8 +122,8 @@ class FinalAwards:
                 continue
             for award in self.awards:
                 self._read(award, actor, STAND, game.map.hexes,
-                           lambda hexes, s=sample: ProbeContext(game, placed=[(s, h) for h in hexes]))
-                held = lambda hexes, a=actor: ProbeContext(game, held={h: a for h in hexes})  # noqa: E731
+                           lambda hexes, s=sample: ProbeContext(game, options=self.options, placed=[(s, h) for h in hexes]))
+                held = lambda hexes, a=actor: ProbeContext(game, options=self.options, held={h: a for h in hexes})  # noqa: E731
                 if not self._read(award, actor, CONTROL, tracked, held):
                     self._read_together(award, actor, tracked, held)
                 self._read_exits_together(award, actor)
@@ -179,17 +194,17 @@ class FinalAwards:
             if not hexes or len(units) < 2:
                 continue
             left_from = hexes[len(hexes) // 2]
-            if self._amount(award, ProbeContext(game, exited={units[0]: left_from})) != empty:
+            if self._amount(award, ProbeContext(game, options=self.options, exited={units[0]: left_from})) != empty:
                 continue  # one unit leaving pays already: exit_value reads it unit by unit
-            change = self._amount(award, ProbeContext(game, exited={u: left_from for u in units})) - empty
+            change = self._amount(award, ProbeContext(game, options=self.options, exited={u: left_from for u in units})) - empty
             if not change:
                 continue
             needed = fewest(units, lambda some: self._amount(
-                award, ProbeContext(game, exited={u: left_from for u in some})) - empty == change)
+                award, ProbeContext(game, options=self.options, exited={u: left_from for u in some})) - empty == change)
             # A condition that does not ask where the units left from pays whatever hex a unit is said to have
             # left from (a unit that crossed an edge hex in the move that took it off the map): any hex, once.
             anywhere = inland is not None and self._amount(
-                award, ProbeContext(game, exited={u: inland for u in needed})) - empty == change
+                award, ProbeContext(game, options=self.options, exited={u: inland for u in needed})) - empty == change
             self._shares.setdefault((actor, award.id), []).append(
                 (award.side, frozenset(game.map.hexes) if anywhere else frozenset(hexes), change / len(needed)))
             if anywhere:
@@ -218,7 +233,7 @@ class FinalAwards:
             found = {}
             actor = self.game.units[uid].side if uid in self.game.units else None
             for award in self.awards:
-                change = self._amount(award, ProbeContext(self.game, exited={uid: left_from})) - self._empty[award.id]
+                change = self._amount(award, ProbeContext(self.game, options=self.options, exited={uid: left_from})) - self._empty[award.id]
                 if not change:  # a share of what several units leaving together change
                     change = sum(share for _, hexes, share in self._shares.get((actor, award.id), ()) if left_from in hexes)
                 if change:

@@ -288,7 +288,7 @@ def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tupl
     by one from a crowded stack, say, would otherwise branch at every unit).
     """
     if state.is_terminal() or depth == 0:
-        return evaluator.score(state, seat)
+        return evaluator.outlook(state, seat)
     if state.is_chance_node():
         total = 0.0
         weighed: list[tuple[Any, float]] = []  # (position after an outcome, its value): rolls of one result share it
@@ -302,11 +302,11 @@ def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tupl
             total += probability * value
         return total
     if phase_key(state) != phase or _phases_own_decision(state):
-        return evaluator.score(state, seat)
+        return evaluator.outlook(state, seat)
     actions = state.legal_actions()
     lines *= len(actions)
     if is_free_decision(state, actions) or len(actions) > MAX_REACTION_CHOICES or lines > MAX_REACTION_LINES:
-        return evaluator.score(state, seat)
+        return evaluator.outlook(state, seat)
     values = []
     for action in actions:
         child = state.clone()
