@@ -24,8 +24,8 @@ from __future__ import annotations
 from itertools import chain
 from typing import Any, TypeVar
 
-# Imported when run, not only for the type checker: the compiled engine (make fast) builds this plain class's
-# annotations from these classes, so their modules must be loaded first (none of them imports this one).
+# Imported when run, not only for the type checker: compiled (make fast), a class's annotations may be built from
+# these classes as this module loads (a plain class's were: a crash), so theirs load first (none imports this one).
 from rulec.engine.actions import Action
 from rulec.engine.frames import Frame
 from rulec.engine.marker_table import MarkerTable
