@@ -4,7 +4,7 @@ Plain `pip install .` and `make` build nothing here: pure Python. With RULEC_COM
 rulec/fast_path.py names are compiled with mypyc (which must be installed: it comes with mypy), e.g.
 
     make fast                                                  # in place, for this checkout
-    RULEC_COMPILE=1 pip install --no-build-isolation -e .      # the same through pip (mypy from the test extra)
+    RULEC_COMPILE=1 python setup.py build_ext --inplace        # what make fast runs (mypy from the test extra)
 
 and a record of the sources compiled is written beside them (rulec/compiled_build.json), so that a source changed
 since runs as pure Python rather than as a stale build.

@@ -4,8 +4,9 @@
                                              [--policy orders] [--tree DIR | --build]
 
 Each game (a game with scenarios: its first) is measured in turns in fresh processes, pure Python (RULEC_PURE=1)
-then compiled, the best of `--rounds` rounds kept for each, and the ratio printed. Both play benchmarks/playouts.py's
-random policy (`orders`: whole orders from legal_orders(), as 20317e9 played; or `actions`) with the same seeds.
+then compiled, the best of `--rounds` rounds kept for each, and the ratio of their CPU times printed. Both play the
+same games: benchmarks/playouts.py's random policy (`orders`: whole orders from legal_orders(), as 20317e9 played; or
+`actions`), seeds 0, 1, ... as many as pure Python plays in `--seconds` of CPU time in its first round.
 The compiled engine is this tree's when `make fast` built it, else `--tree DIR`'s (a checkout where it was built);
 `--build` first builds one in a temporary copy of this tree (a few minutes).
 
@@ -31,7 +32,7 @@ import reference
 TREE = reference.tree_on_path()
 
 # What a copy needs to build and play: the package, the games and the build script (no built file, no cache).
-COPIED = ("rulec", "games", "generated", "tests/games", "benchmarks", "setup.py", "pyproject.toml")
+COPIED = ("rulec", "schemas", "games", "generated", "tests/games", "benchmarks", "setup.py", "pyproject.toml")
 _LEFT_OUT = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "compiled_build.json", "build")
 
 
@@ -109,31 +110,37 @@ def histories(specs: list[str], seeds: int, cap: int) -> dict:
     return found
 
 
-def measure(spec: str, seconds: float, policy: str) -> dict:
+def measure(spec: str, seconds: float, policy: str, games: int | None) -> dict:
+    """playouts.one_core's figures for `games` random games (None: as many as fit in `seconds`), with how many."""
     import playouts
 
     game, scenario = _spec(spec)
-    figures = playouts.one_core(game, 0, scenario, seconds=seconds, policy=policy)
-    return {"engine": _engine(), **figures}
+    started = time.process_time()
+    figures = playouts.one_core(game, games or 0, scenario, seconds=None if games else seconds, policy=policy)
+    played = games or round(figures["playouts_per_s"] * (time.process_time() - started))
+    return {"engine": _engine(), "played": played, **figures}
 
 
 # ------------------------------------------------------------ the side by side
 def side_by_side(tree: Path, specs: list[str], seconds: float, rounds: int, policy: str) -> None:
     print(f"rulec tree: {tree}; policy: {policy}; CPU time, one core, best of {rounds} rounds of about {seconds:.0f} s")
-    print(f"{'game':<22} {'pure playouts/s':>16} {'compiled playouts/s':>20} {'µs/action pure':>15} "
+    print(f"{'game':<22} {'games':>6} {'pure playouts/s':>16} {'compiled playouts/s':>20} {'µs/action pure':>15} "
           f"{'compiled':>9} {'ratio':>6}")
     for spec in specs:
         best: dict[bool, dict] = {}
+        games = None
         for _ in range(rounds):
             for compiled in (False, True):
-                found = run_engine(tree, compiled, ["--measure", spec, "--seconds", str(seconds), "--policy", policy])
+                found = run_engine(tree, compiled, ["--measure", spec, "--seconds", str(seconds), "--policy", policy,
+                                                    *(["--count", str(games)] if games else [])])
+                games = games or found["played"]
                 if compiled != found["engine"].startswith("compiled"):
                     raise SystemExit(f"asked for the {'compiled' if compiled else 'pure'} engine, got: {found['engine']} "
                                      "(build it: make fast, or --build)")
                 if compiled not in best or found["playouts_per_s"] > best[compiled]["playouts_per_s"]:
                     best[compiled] = found
         pure, fast = best[False], best[True]
-        print(f"{spec:<22} {pure['playouts_per_s']:>16.2f} {fast['playouts_per_s']:>20.2f} "
+        print(f"{spec:<22} {games:>6} {pure['playouts_per_s']:>16.2f} {fast['playouts_per_s']:>20.2f} "
               f"{pure['us_per_action']:>15.0f} {fast['us_per_action']:>9.0f} "
               f"x{pure['us_per_action'] / fast['us_per_action']:>5.2f}")
 
@@ -150,12 +157,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seeds", type=int, default=4, help=argparse.SUPPRESS)
     parser.add_argument("--cap", type=int, default=100_000, help=argparse.SUPPRESS)
     parser.add_argument("--measure", help=argparse.SUPPRESS)
+    parser.add_argument("--count", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.histories:
         print(json.dumps(histories(args.histories, args.seeds, args.cap)))
         return
     if args.measure:
-        print(json.dumps(measure(args.measure, args.seconds, args.policy)))
+        print(json.dumps(measure(args.measure, args.seconds, args.policy, args.count)))
         return
     specs = [s for s in args.games.split(",") if s]
     if args.build:

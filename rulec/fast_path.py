@@ -1,6 +1,6 @@
 """Which engine runs: the one compiled with mypyc (`make fast`, README "Faster engine") or pure Python.
 
-`make fast` (or `RULEC_COMPILE=1 pip install --no-build-isolation -e .`) compiles the modules COMPILED names into
+`make fast` (RULEC_COMPILE=1 python setup.py build_ext --inplace) compiles the modules compiled_modules() names into
 extension modules beside their sources (setup.py), and records a hash of each source it compiled (BUILD_STAMP).
 Python would import a built extension before its source; `use_pure_python_if_asked` (run by rulec/__init__.py,
 before any of them is imported) makes the sources win instead when RULEC_PURE=1 is set, or when a source changed

@@ -24,10 +24,8 @@ from __future__ import annotations
 from itertools import chain
 from typing import Any, TypeVar
 
-from mypy_extensions import mypyc_attr
-
-# Imported when run, not only for the type checker: the compiled engine (make fast) builds this plain class's
-# annotations from these classes, so their modules must be loaded first (none of them imports this one).
+# Imported when run, not only for the type checker: compiled (make fast), a class's annotations may be built from
+# these classes as this module loads (a plain class's were: a crash), so theirs load first (none imports this one).
 from rulec.engine.actions import Action
 from rulec.engine.frames import Frame
 from rulec.engine.marker_table import MarkerTable
@@ -39,7 +37,6 @@ from rulec.runtime.model import Game, Hex, Modifier, Phase, Unit
 P = TypeVar("P", bound="Position")  # a position's own class: a GameState's clone is a GameState
 
 
-@mypyc_attr(native_class=False)  # compiled (make fast), still a plain class: clone copies its __dict__
 class Position:
     """One position's data (declared here, filled in by setup.set_up) and its basic queries; GameState
     (state.py) is the public API over it."""
@@ -188,7 +185,7 @@ class Position:
 
     def clone(self: P) -> P:
         other = type(self).__new__(type(self))  # a GameState's clone is a GameState
-        other.__dict__.update(self.__dict__)
+        copy_fields(self, other)
         for name in ("vp", "pos", "where", "due", "holders", "granted", "lost_steps", "exited_from", "variables"):
             setattr(other, name, dict(getattr(self, name)))
         for name in ("moved", "attacked", "defended"):
@@ -209,3 +206,15 @@ class Position:
     def run_game_hooks(self, event: str, unit: Unit | None = None) -> None:
         """Run the game's hooks for `event` (unit_exited, unit_eliminated) about `unit` (procedures.py)."""
         raise NotImplementedError
+
+
+def copy_fields(source: Position, dest: Position) -> None:
+    """Every field of `source` onto `dest`, shallow (clone, and traces' view of a position without some units): its
+    __dict__ in pure Python; compiled (make fast) the class keeps its fields in slots, which mypyc lists."""
+    fields = getattr(source, "__dict__", None)
+    if fields is not None:
+        dest.__dict__.update(fields)
+        return
+    for name in getattr(type(source), "__mypyc_attrs__"):
+        if hasattr(source, name):
+            setattr(dest, name, getattr(source, name))

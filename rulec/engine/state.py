@@ -26,8 +26,6 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterable
 
-from mypy_extensions import mypyc_attr
-
 from rulec.diagnostics import did_you_mean
 from rulec.engine import (battles, changes, duties, legal_moves, markers, modifiers, move_memory, phases, placement,
                           procedures, sampling, setup, stacking, steps)
@@ -60,12 +58,6 @@ _DECLARING = frozenset({ATTACK, WITH, CANCEL})
 _TRACES = frozenset({"trace", "trace without"})
 
 
-def _in_order(units: tuple[str, ...], order: dict[str, int]) -> tuple[str, ...]:
-    """`units` in game-file order (GameState._canonical; a function of its own: mypyc cannot compile a lambda's
-    closure in a method of a plain class)."""
-    return tuple(sorted(units, key=lambda u: order.get(u, len(order))))
-
-
 def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario: str | None = None) -> "GameState":
     """A game at its start (or at `scenario`'s), with `options` chosen and `seed` for its set-up randomness.
 
@@ -81,7 +73,6 @@ def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario
     return state
 
 
-@mypyc_attr(native_class=False)  # compiled (make fast), still a plain class like Position (tests may set attributes)
 class GameState(Position):
     """One position of a map game; see the module docstring. Build it with `new_game`."""
 
@@ -476,7 +467,7 @@ class GameState(Position):
         """Attackers listed in game-file order, whatever order the player named them in."""
         if action.kind == ATTACK and action.units:
             order = self.tables.unit_order
-            units = _in_order(action.units, order)
+            units = tuple(sorted(action.units, key=lambda u: order.get(u, len(order))))
             if units != action.units:
                 assert action.hex is not None  # an attack names its target
                 return Action.attack(action.hex, units)

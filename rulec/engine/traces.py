@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulec.engine.position import Position
+from rulec.engine.position import Position, copy_fields
 from rulec.engine.trace_memory import TraceValues, values_for
 from rulec.runtime.model import Hex, Trace
 
@@ -43,8 +43,8 @@ def traced_hexes_without(state: Position, trace_id: str, side: str, gone: frozen
     key = ("trace without", trace_id, side, gone)
     found = state._cache.get(key)
     if found is None:
-        without = object.__new__(type(state))  # a shallow view: only the positions differ, nothing is changed
-        without.__dict__.update(state.__dict__)
+        without = type(state).__new__(type(state))  # a shallow view: only the positions differ, nothing is changed
+        copy_fields(state, without)
         without.pos = {uid: h for uid, h in state.pos.items() if uid not in gone}
         without._cache = {}
         found = state._cache[key] = search(without, state.game.traces[trace_id], side, context_of(without))
