@@ -124,8 +124,8 @@ def test_a_victory_that_reads_game_variables_is_read_through_the_hooks_that_chan
     evaluator = Evaluator(game)
     goals = {g.award.side: g for g in evaluator.variable_goals.goals}
     assert goals["red"].needed == {"bridge_first": 1, "losses": 1} and goals["red"].share == GOAL_VALUE / 2
-    assert goals["red"].places == {"bridge_first": frozenset({"0402"})} and goals["red"].prey == {"blue"}
-    assert goals["blue"].needed == {"bridge_first": 2} and goals["blue"].places == {"bridge_first": frozenset({"0402"})}
+    assert goals["red"].setting_hexes == {"bridge_first": frozenset({"0402"})} and goals["red"].prey == {"blue"}
+    assert goals["blue"].needed == {"bridge_first": 2} and goals["blue"].setting_hexes == {"bridge_first": frozenset({"0402"})}
     assert set(evaluator._hunted) == {"red"}  # Red needs a blue unit eliminated: its units look for a battle
     # In play the variables are read from the state: a share for each needed value, the whole goal when it holds.
     state = new_game(game)

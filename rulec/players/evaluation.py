@@ -666,7 +666,7 @@ class Evaluator:
         if found is None:
             costs = self.tables.costs_for(key[1], self.tables.base_values) if key[1] else self.tables.base_costs
             targets = sorted({h for by_side in (self._to_hold, self._to_stand) for hexes in by_side.values() for h in hexes}
-                             | {h for g in self.variable_goals.goals for hexes in g.places.values() for h in hexes})
+                             | {h for g in self.variable_goals.goals for hexes in g.setting_hexes.values() for h in hexes})
             found = self._near[key] = {}
             for target in targets:
                 for h, distance in _distances(self.tables, (target,), (), allowance, costs,

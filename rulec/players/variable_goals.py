@@ -42,7 +42,7 @@ class VariableGoal:
     needed: dict[str, Any]
     share: float
     # variable -> the hexes where a unit of the winner standing makes a hook set it to its needed value
-    places: dict[str, frozenset[Hex]] = field(default_factory=dict)
+    setting_hexes: dict[str, frozenset[Hex]] = field(default_factory=dict)
     prey: frozenset[str] = frozenset()  # sides whose units eliminated count towards a needed value
 
 
@@ -71,7 +71,7 @@ class VariableGoals:
             for variable, value in needed.items():
                 places = self._places(hooks, variable, value, award.side)
                 if places:
-                    goal.places[variable] = places
+                    goal.setting_hexes[variable] = places
                 goal.prey |= self._prey(variable, award.side)
             self.goals.append(goal)
 
@@ -191,7 +191,7 @@ class VariableGoals:
     def open_places(self, state: Any) -> tuple[tuple[str, float, frozenset[Hex]], ...]:
         """(side, VP, hexes) of the places that still set a variable a goal needs (its value not yet given)."""
         variables = getattr(state, "variables", None) or {}
-        return tuple((g.award.side, g.share, hexes) for g in self.goals for v, hexes in g.places.items()
+        return tuple((g.award.side, g.share, hexes) for g in self.goals for v, hexes in g.setting_hexes.items()
                      if variables.get(v) != g.needed[v])
 
 
