@@ -223,10 +223,6 @@ SHORT = {
     ("big_battle", "blue"): "won 8 (38 of seeds 0-39): between its two battles greedy moves away the units the best "
                             "column does not need (the danger term pays for each, the battle to come keeps its column), "
                             "and a red 'defender retreats' then takes one of the few left out of the ring",
-    ("quantified_awards", "blue"): "won 5 (22 of seeds 0-39): Blue cannot touch Red's score (no combat): Red scores "
-                                   "the strength of its infantry that moved, about 5 a turn at random, and its forests; "
-                                   "Blue at most 4 for the ring and 1 or 2 for contact and distance. The awards, setup "
-                                   "and turns are pinned by tests/test_expressions_in_play.py, so the game is unchanged",
     ("game_variables", "blue"): "won 2 (8 of seeds 0-39): Blue may not move until a red unit comes within 2 hexes of "
                                 "its town, so a random Red reaching the bridge first, or standing on it, decides the "
                                 "game before Blue can act; tests/test_mechanism_variables.py pins the alarm, the bridge "
