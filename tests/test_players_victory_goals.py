@@ -223,10 +223,6 @@ SHORT = {
     ("big_battle", "blue"): "won 8 (38 of seeds 0-39): between its two battles greedy moves away the units the best "
                             "column does not need (the danger term pays for each, the battle to come keeps its column), "
                             "and a red 'defender retreats' then takes one of the few left out of the ring",
-    ("game_variables", "blue"): "won 2 (8 of seeds 0-39): Blue may not move until a red unit comes within 2 hexes of "
-                                "its town, so a random Red reaching the bridge first, or standing on it, decides the "
-                                "game before Blue can act; tests/test_mechanism_variables.py pins the alarm, the bridge "
-                                "and the levels, so the game is unchanged",
 }
 
 
