@@ -227,6 +227,20 @@ def test_a_unit_next_to_the_enemy_is_in_danger_as_its_stack_is():
     assert Evaluator(game).move_values(together, 0, [("b02", "0301")]) == [pytest.approx(Evaluator(game).score(left, 0))]
 
 
+def test_a_retreat_with_no_hex_to_go_to_counts_as_an_elimination():
+    """Big Battle, Blue's combat: r1 (9) in a ring of six blue stacks cannot retreat (every neighbour holds an
+    enemy), so a 'defender retreats' eliminates it as 'defender eliminated' does: at 10 or more, 1-2 eliminate and
+    3-4 retreat, so the ring's battle is worth twice the same battle with one stack gone out of contact."""
+    game = load_game(str(GAMES / "big_battle.rulec"))
+    ring = {u.id: u.setup for u in game.units.values()}
+    hole = {**ring, **{uid: "0502" for uid in ("b04", "b05", "b06")}}  # 0402's stack steps back
+    evaluator = Evaluator(game)
+    assert evaluator.tables.distance["0502"]["0303"] == 2
+    closed = evaluator._engagement(new_game(game).arrange(ring, phase="blue_fight"), "blue")
+    opened = evaluator._engagement(new_game(game).arrange(hole, phase="blue_fight"), "blue")
+    assert opened > 0 and closed == pytest.approx(2 * opened)
+
+
 # ------------------------------------------------------------ greedy against random, every made-up game
 SEEDS = range(10)
 # (game, side) pairs where greedy wins fewer than 9 of the 10 games against random, with the cause found (none

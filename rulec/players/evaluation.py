@@ -286,8 +286,9 @@ class Evaluator:
         found_battles = []
         for target, (defenders, attackers) in targets.items():
             groups = [attackers] + ([[a] for a in attackers] if len(attackers) > 1 else [])
+            trapped = self._trapped(at, target, attackers)
             for group in groups:
-                value = battles.battle(group, defenders, target)
+                value = battles.battle(group, defenders, target, trapped)
                 if value > 0:
                     found_battles.append((value, {a.id for a, _, _ in group}, target))
         found_battles.sort(key=lambda f: (-f[0], f[2], sorted(f[1])))  # the same order in every process
@@ -301,6 +302,17 @@ class Evaluator:
             used |= ids
             fought.add(target)
         return total
+
+    def _trapped(self, at: dict[Hex, list[Unit]], target: Hex, attackers: list) -> frozenset[str]:
+        """The ids of the units of a battle at `target` (its defenders, and `attackers`: (unit, steps, hex)) that
+        cannot retreat: every neighbour of their hex holds an enemy (all of which are in contact, so in `at`)."""
+        neighbours = self.neighbours
+        found: list[str] = []
+        for hex_ in {target, *(h for _, _, h in attackers)}:
+            side = at[hex_][0].side
+            if all((there := at.get(n)) and there[0].side != side for n in neighbours.get(hex_, ())):
+                found.extend(u.id for u in at[hex_])
+        return frozenset(found)
 
     def _in_sight(self, hex_: Hex, reach: int) -> list[Hex]:
         """The hexes in range and in sight of `hex_`, in a fixed order (sight.in_sight's set has none)."""
