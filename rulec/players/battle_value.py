@@ -91,7 +91,8 @@ class BattleValue:
                 total += self._chance * self._result_value(result.effects, sides, trapped)
         return total
 
-    def _result_value(self, effects, sides: dict[str, list[tuple[Unit, int]]], trapped: frozenset[str] = frozenset()) -> float:
+    def _result_value(self, effects, sides: dict[str, list[tuple[Unit, int]]],
+                      trapped: frozenset[str] = frozenset()) -> float:
         """The attacker's gain of one result: what the defender loses less what the attacker loses."""
         lost: dict[str, tuple[float, ...]] = {"attacker": (0.0, 0, 0), "defender": (0.0, 0, 0)}  # (value, strength, steps)
         eliminated: set[str] = set()  # the sides all of whose units are gone already

@@ -461,7 +461,8 @@ class Evaluator:
         final_change = self._final_change(state, side) if self.final is not None else None
         final_hexes = self.final.of_hex if self.final is not None else {}  # the hexes a move may change them in
         worth, terms, unit_of, positions = self._worth, base.terms, base.unit_of, base.positions
-        neighbours, turns_left, threat, by_side, ids_at = self.neighbours, base.turns_left, base.threat, base.by_side, base.ids_at
+        neighbours, turns_left, threat = self.neighbours, base.turns_left, base.threat
+        by_side, ids_at = base.by_side, base.ids_at
         found = []
         for uid, hex_ in moves:
             unit = unit_of.get(uid) or state.unit(uid)
@@ -495,7 +496,8 @@ class Evaluator:
                 if by:
                     enemy, at = unit_of[other], positions[other]
                     before = terms[other][1]
-                    after = worth(enemy, at, threat(at, enemy.side, neighbours) + by, turns_left, by_side[at][enemy.side])
+                    after = worth(enemy, at, threat(at, enemy.side, neighbours) + by, turns_left,
+                                  by_side[at][enemy.side])
                     change += after - before if enemy.side == side else before - after
             if final_change is not None and (hex_ in final_hexes or positions.get(uid) in final_hexes):
                 change += final_change(uid, unit.side, positions.get(uid), hex_)
