@@ -11,7 +11,10 @@ is a share of its unit):
   to lose least (all of them if they have less);
 - lose(side, n): units worth at least n strength, chosen the same way; lose_steps(side, n): n steps, the
   cheapest first (an amount read from the other side's losses as the engine reads it);
-- retreats, advances and markers: nothing (where the units end up is the evaluator's other terms' business).
+- retreat(side, n): nothing for units that have somewhere to go (where they end up is the evaluator's other
+  terms' business), but a unit whose every neighbouring hex holds an enemy cannot retreat at all: the engine
+  eliminates it, and so it is counted (a surrounded enemy is worth more than the same enemy with a way out);
+- advances and markers: nothing.
 
 A battle is worth attacking only when its value is positive (the attacker may leave it); of the groups of
 attackers next to a hex, the whole group and each unit alone are weighed (an exchange may make a small
@@ -41,6 +44,7 @@ class BattleValue:
         self.tables = tables
         self.unit_value = unit_value
         self.table = game.tables[game.combat.table] if game.combat is not None else None
+        self._hold_ground = frozenset(game.combat.retreat.exempt) if game.combat is not None else frozenset()
         self._kept: dict[tuple, float] = {}
         if self.table is not None:
             low, high = self.table.die_range
@@ -54,19 +58,21 @@ class BattleValue:
         unit_type = self.game.unit_types.get(unit.type)
         return unit.strength > 0 and (unit_type is None or unit_type.can_attack)
 
-    def battle(self, attackers: list[tuple[Unit, int, Hex]], defenders: list[tuple[Unit, int]], target: Hex) -> float:
+    def battle(self, attackers: list[tuple[Unit, int, Hex]], defenders: list[tuple[Unit, int]], target: Hex,
+               trapped: frozenset[str] = frozenset()) -> float:
         """The attacker's expected gain (VP-like) of `attackers` ((unit, steps left, hex)) attacking `defenders`
-        ((unit, steps left)) in `target`."""
+        ((unit, steps left)) in `target`; `trapped`: the ids of those units that have no hex to retreat into."""
+        trapped = trapped.intersection([u.id for u, _, _ in attackers] + [u.id for u, _ in defenders])
         key = (tuple((u.id, u.strength, s, h) for u, s, h in attackers), tuple((u.id, u.strength, s) for u, s in defenders),
-               target)
+               target, trapped)
         found = self._kept.get(key)
         if found is None:
             if len(self._kept) > _MOST_KEPT:
                 self._kept.clear()
-            found = self._kept[key] = self._work_out(attackers, defenders, target)
+            found = self._kept[key] = self._work_out(attackers, defenders, target, trapped)
         return found
 
-    def _work_out(self, attackers, defenders, target: Hex) -> float:
+    def _work_out(self, attackers, defenders, target: Hex, trapped: frozenset[str]) -> float:
         table = self.table
         assert table is not None  # battles are weighed only in a game with combat
         attack = sum(u.strength for u, _, _ in attackers)
@@ -82,22 +88,30 @@ class BattleValue:
             code = fight.result_code(table, odds.column, roll, odds.drm)
             result = results.get(code)
             if result is not None:
-                total += self._chance * self._result_value(result.effects, sides)
+                total += self._chance * self._result_value(result.effects, sides, trapped)
         return total
 
-    def _result_value(self, effects, sides: dict[str, list[tuple[Unit, int]]]) -> float:
+    def _result_value(self, effects, sides: dict[str, list[tuple[Unit, int]]],
+                      trapped: frozenset[str] = frozenset()) -> float:
         """The attacker's gain of one result: what the defender loses less what the attacker loses."""
         lost: dict[str, tuple[float, ...]] = {"attacker": (0.0, 0, 0), "defender": (0.0, 0, 0)}  # (value, strength, steps)
+        eliminated: set[str] = set()  # the sides all of whose units are gone already
         for effect in effects:
             kind, who = effect.kind, effect.who
-            if kind == "exchange":
+            if kind == "retreat" and who in sides and trapped and effect.amount > 0 and who not in eliminated:
+                cornered = [(u, s) for u, s in sides[who] if u.id in trapped and u.type not in self._hold_ground]
+                if cornered:  # nowhere to go: the engine eliminates them
+                    lost[who] = tuple(a + b for a, b in zip(lost[who], _all(cornered, self.unit_value)))
+            elif kind == "exchange":
+                eliminated.add("defender")
                 value, strength, steps = _all(sides["defender"], self.unit_value)
                 lost["defender"] = (lost["defender"][0] + value, lost["defender"][1] + strength,
                                     lost["defender"][2] + steps)
                 paid = _cheapest(sides["attacker"], strength, self.unit_value)
                 lost["attacker"] = tuple(a + b for a, b in zip(lost["attacker"], paid))
-            elif kind == "eliminate" and who in sides:
+            elif kind == "eliminate" and who in sides and who not in eliminated:
                 lost[who] = tuple(a + b for a, b in zip(lost[who], _all(sides[who], self.unit_value)))
+                eliminated.add(who)
             elif kind in ("lose", "lose_steps") and who in sides:
                 amount = effect.amount
                 if effect.lost_by is not None:

@@ -20,7 +20,8 @@ seat's side against the best other side:
   them for the unit's type (`Tables.costs_for`: entry and exit costs; cost
   expressions as on turn 1): a river crossing, which takes a unit's whole move,
   costs the unit's movement allowance;
-- danger: enemy strength next to a unit, relative to its own;
+- danger: enemy strength next to a unit, relative to its stack's (a battle is fought against every unit in
+  the hex: a unit that leaves a stack next to the enemy makes those it leaves weaker, not safer);
 - for a side whose awards pay only for eliminating enemy units and name no place to
   go, closeness to the nearest of those units (HUNT_VALUE: a drive to find a battle).
 
@@ -80,7 +81,7 @@ class Weights:
 
     strength: float = 0.25  # per strength point on the map
     objective: float = 0.12  # times the objective's VP and the unit's closeness to it
-    danger: float = 0.1  # per unit of adjacent enemy strength over own strength (capped at 3)
+    danger: float = 0.1  # per unit of adjacent enemy strength over its stack's strength (capped at 3)
     closeness_scale: float = 3.0  # MP at which an objective counts half
     engaged: float = 0.3  # extra share of its objective value for a unit in contact with the enemy
 
@@ -285,8 +286,9 @@ class Evaluator:
         found_battles = []
         for target, (defenders, attackers) in targets.items():
             groups = [attackers] + ([[a] for a in attackers] if len(attackers) > 1 else [])
+            trapped = self._trapped(at, target, attackers)
             for group in groups:
-                value = battles.battle(group, defenders, target)
+                value = battles.battle(group, defenders, target, trapped)
                 if value > 0:
                     found_battles.append((value, {a.id for a, _, _ in group}, target))
         found_battles.sort(key=lambda f: (-f[0], f[2], sorted(f[1])))  # the same order in every process
@@ -300,6 +302,17 @@ class Evaluator:
             used |= ids
             fought.add(target)
         return total
+
+    def _trapped(self, at: dict[Hex, list[Unit]], target: Hex, attackers: list) -> frozenset[str]:
+        """The ids of the units of a battle at `target` (its defenders, and `attackers`: (unit, steps, hex)) that
+        cannot retreat: every neighbour of their hex holds an enemy (all of which are in contact, so in `at`)."""
+        neighbours = self.neighbours
+        found: list[str] = []
+        for hex_ in {target, *(h for _, _, h in attackers)}:
+            side = at[hex_][0].side
+            if all((there := at.get(n)) and there[0].side != side for n in neighbours.get(hex_, ())):
+                found.extend(u.id for u in at[hex_])
+        return frozenset(found)
 
     def _in_sight(self, hex_: Hex, reach: int) -> list[Hex]:
         """The hexes in range and in sight of `hex_`, in a fixed order (sight.in_sight's set has none)."""
@@ -449,13 +462,27 @@ class Evaluator:
         final_hexes = self.final.of_hex if self.final is not None else {}  # the hexes a move may change them in
         worth, terms, unit_of, positions = self._worth, base.terms, base.unit_of, base.positions
         neighbours, turns_left, threat = self.neighbours, base.turns_left, base.threat
+        by_side, ids_at = base.by_side, base.ids_at
         found = []
         for uid, hex_ in moves:
             unit = unit_of.get(uid) or state.unit(uid)
             mover = unit.side
             # The mover's own strength is no threat to it, wherever it stands: its threat is its new hex's.
             old = terms.get(uid)
-            change = worth(unit, hex_, threat(hex_, mover, neighbours), turns_left) - (old[1] if old else 0.0)
+            joined = by_side.get(hex_, {}).get(mover, 0)
+            change = worth(unit, hex_, threat(hex_, mover, neighbours), turns_left, joined + unit.strength) - (
+                old[1] if old else 0.0)
+            # The friends it leaves stand in a weaker stack, those it joins in a stronger one (where an enemy is near).
+            for there, by in ((positions.get(uid), -unit.strength), (hex_, unit.strength)):
+                if there is None or there not in ids_at:
+                    continue
+                danger = threat(there, mover, neighbours)
+                if not danger:
+                    continue
+                for friend in ids_at[there]:
+                    if friend != uid and unit_of[friend].side == mover:
+                        change += worth(unit_of[friend], there, danger, turns_left, by_side[there][mover] + by) - \
+                            terms[friend][1]
             if mover != side:
                 change = -change
             # Its enemies next to the hex it leaves are threatened less, next to the one it enters more.
@@ -469,7 +496,8 @@ class Evaluator:
                 if by:
                     enemy, at = unit_of[other], positions[other]
                     before = terms[other][1]
-                    after = worth(enemy, at, threat(at, enemy.side, neighbours) + by, turns_left)
+                    after = worth(enemy, at, threat(at, enemy.side, neighbours) + by, turns_left,
+                                  by_side[at][enemy.side])
                     change += after - before if enemy.side == side else before - after
             if final_change is not None and (hex_ in final_hexes or positions.get(uid) in final_hexes):
                 change += final_change(uid, unit.side, positions.get(uid), hex_)
@@ -565,12 +593,14 @@ class Evaluator:
         term = self._term
         for uid, unit in now.items():
             sums[unit.side] = sums.get(unit.side, 0.0) + term(unit, positions[uid], totals, by_side, turns_left)
-        # Units that did not change, next to a hex where their enemies' strength changed: their danger changed.
+        # Units that did not change, next to a hex where their enemies' strength changed, or in a hex where their
+        # stack's did: their danger changed.
         redo = set()
         for hex_, changed_side in touched.items():
             for uid, owner in base.next_to(hex_, self.neighbours):
                 if owner != changed_side and uid not in changed:
                     redo.add(uid)
+            redo.update(uid for uid in base.ids_at.get(hex_, ()) if uid not in changed)
         unit_of = base.unit_of
         for uid in redo:
             old = terms[uid]
@@ -587,16 +617,17 @@ class Evaluator:
             total = totals.get(neighbour)
             if total:
                 threat += total - by_side[neighbour].get(side, 0)
-        return self._worth(unit, hex_, threat, turns_left)
+        return self._worth(unit, hex_, threat, turns_left, by_side[hex_][side])
 
-    def _worth(self, unit: Unit, hex_: Hex, threat: int, turns_left: int) -> float:
-        """A unit's term where it stands, `threat` being the enemy strength next to it."""
+    def _worth(self, unit: Unit, hex_: Hex, threat: int, turns_left: int, stack: int) -> float:
+        """A unit's term where it stands, `threat` being the enemy strength next to it and `stack` its side's
+        strength in its hex (its own included)."""
         weights = self.weights
         objective = weights.objective * self._best_objective(unit, hex_, turns_left)
         if not threat:
             return weights.strength * unit.strength + objective
         return (weights.strength * unit.strength + objective * (1.0 + weights.engaged)
-                - weights.danger * min(3.0, threat / max(1, unit.strength)))
+                - weights.danger * min(3.0, threat / max(1, stack)))
 
     def _best_objective(self, unit: Unit, hex_: Hex, turns_left: int) -> float:
         key = (unit.id, unit.strength, unit.move, hex_, turns_left, self._held_key)
