@@ -90,7 +90,7 @@ def test_the_compiled_engine_plays_the_same_games_as_pure_python(compiled, built
 def test_a_source_changed_since_the_build_runs_as_pure_python(compiled, built_tree, tmp_path):
     """A stale build never plays: once a compiled module's source differs from the one built, the sources run."""
     copy = tmp_path / "tree"
-    shutil.copytree(built_tree, copy, ignore=shutil.ignore_patterns("__pycache__", "build"))
+    shutil.copytree(built_tree, copy, symlinks=True, ignore=shutil.ignore_patterns("__pycache__", "build", ".venv", ".git"))
     assert compiled.run_engine(copy, True, ["--histories", "drive_on_metz", "--seeds", "0"])["engine"] == \
         "compiled engine (mypyc)"
     moves = copy / "rulec" / "engine" / "movement.py"
