@@ -81,10 +81,13 @@ def _spec(spec: str):
     return game, scenario or ((game.scenarios and next(iter(game.scenarios))) or None)
 
 
-def histories(specs: list[str], seeds: int, cap: int) -> dict:
+def histories(specs: list[str], seeds: int, cap: int, player: str | None = None) -> dict:
     """Seeded random games of each spec: every action, the returns, whether the game ended (cap: most actions a game).
-    Even seeds choose uniformly among legal_actions(), odd ones draw with sample_legal_action (both paths tested)."""
+    Even seeds choose uniformly among legal_actions(), odd ones draw with sample_legal_action (both paths tested);
+    with `player` (greedy, mcts...), that AI plays every side instead (rulec.players' own seeded match)."""
     from rulec.engine import new_game
+    from rulec.players.match import play_match
+    from rulec.players.setup import build_players
 
     found: dict = {"engine": _engine(), "games": {}}
     for spec in specs:
@@ -93,7 +96,10 @@ def histories(specs: list[str], seeds: int, cap: int) -> dict:
         for seed in range(seeds):
             state = new_game(game, seed=seed, scenario=scenario)
             rng = random.Random(seed)
-            for _ in range(cap):
+            if player is not None:
+                sides = list(state.players)
+                play_match(state, build_players({side: player for side in sides}, sides, seed), seed=seed, max_actions=cap)
+            for _ in range(cap if player is None else 0):
                 if state.is_terminal():
                     break
                 if state.is_chance_node():
@@ -156,11 +162,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--histories", nargs="+", metavar="GAME[:SCENARIO]", help=argparse.SUPPRESS)
     parser.add_argument("--seeds", type=int, default=4, help=argparse.SUPPRESS)
     parser.add_argument("--cap", type=int, default=100_000, help=argparse.SUPPRESS)
+    parser.add_argument("--player", help=argparse.SUPPRESS)
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.histories:
-        print(json.dumps(histories(args.histories, args.seeds, args.cap)))
+        print(json.dumps(histories(args.histories, args.seeds, args.cap, args.player)))
         return
     if args.measure:
         print(json.dumps(measure(args.measure, args.seconds, args.policy, args.count)))

@@ -32,12 +32,20 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"rulec: error: {printable(message)[:300]} (see '{self.prog} --help')\n")
 
 
+class _Version(argparse.Action):
+    """--version: one line, as long as it is (argparse's own version action wraps it to the terminal)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(f"rulec {__version__}, {engine_kind()}")
+        parser.exit()
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser; with `only`, just that sub-command is imported (a faster start)."""
     parser = _Parser(prog="rulec", description="Compile and play hex-and-counter wargames.",
                      epilog="`rulec info GAME` lists a game's sides, options, scenarios and unit kinds; "
                             "`rulec COMMAND --help` tells more about a command.")
-    parser.add_argument("--version", action="version", version=f"rulec {__version__}, {engine_kind()}",
+    parser.add_argument("--version", action=_Version, nargs=0,
                         help="the version, and which engine runs: compiled (make fast) or pure Python")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS if only is None else (only,):

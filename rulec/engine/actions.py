@@ -68,6 +68,16 @@ class Action:
                 and self.units == other.units and self.path == other.path and self.edge == other.edge
                 and self.number == other.number)
 
+    def __hash__(self) -> int:
+        # What the dataclass makes of a frozen class (the same value); written out because a class compiled with
+        # mypyc (make fast) that defines __eq__ gets no generated __hash__, and actions are kept in sets.
+        return hash((self.kind, self.unit, self.hex, self.units, self.path, self.edge, self.number))
+
+    def __reduce__(self) -> tuple:
+        # Pickled as a call (OpenSpiel serialises states): a frozen class compiled with mypyc cannot be rebuilt field
+        # by field, as pickle does by default.
+        return Action, (self.kind, self.unit, self.hex, self.units, self.path, self.edge, self.number)
+
     @staticmethod
     def move(unit: str, hex: str | None = None) -> "Action":
         if hex is None:
