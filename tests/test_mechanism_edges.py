@@ -72,3 +72,20 @@ def test_edge_exists_only_in_may_exit(tmp_path):
     problems, _ = bad(tmp_path, "award out { side = red  when = exits(east)  amount = 1 }",
                       "award out { side = red  when = exits(east)  amount = if(edge == east, 1, 0) }")
     assert [p.code for p in problems] == ["unknown-name"] and "may_exit" in problems[0].message
+
+
+def test_a_may_exit_that_reads_the_position_is_asked_in_the_position_the_exit_is_made_in(tmp_path):
+    # Only one red unit may leave: once r_east has left, r_in (next to the east edge too) may not, in the same phase.
+    text = (GAMES / "edge_rules.rulec").read_text(encoding="utf-8").replace(
+        "may_exit = (edge == east and side == red)",
+        "may_exit = (edge == east and side == red and count(u in units(side = red, status = exited)) == 0)")
+    path = tmp_path / "one_exit.rulec"
+    path.write_text(text, encoding="utf-8")
+    state = new_game(load_game(str(path))).arrange({"r_in": "0402", "r_east": "0401", "b_east": "0303"},
+                                                   phase="red_move")
+    assert exits(state, "r_in") == {"east"} and exits(state, "r_east") == {"east"}  # (asked: kept for the phase)
+    state.apply_action(Action.exit("r_east", "east"))
+    assert exits(state, "r_in") == set()
+    assert Action.exit("r_in", "east") not in state.legal_orders()
+    with pytest.raises(IllegalAction):
+        state.apply_action(Action.exit("r_in", "east"))

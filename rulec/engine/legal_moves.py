@@ -276,11 +276,13 @@ def keeps_moves(state: Position, uid: str) -> bool:
     Not for a landing, nor when friends may not be passed through, nor for a reinforcement when
     entry_blocked decides its entry hexes, nor for a unit in an enemy ZOC whose leave_zoc asks a
     condition of the hex entered: then they depend on where the friendly units are, and those
-    move during the phase.
+    move during the phase. Nor where may_exit reads the position: the edges a unit may leave by
+    may change with every move (only one unit may leave, say).
     """
     movement = state.game.movement
     return (state.phase.kind == "movement" and not placed_anywhere(state, uid)
             and state.game.stacking.pass_through_friendly
+            and (movement.may_exit is None or not movement.may_exit.reads_position)
             and (movement.entry_blocked is None or state.where[uid] != PENDING)
             and (movement.leave_zoc is None or isinstance(movement.leave_zoc.into_zoc, bool)
                  or uid not in state.pos or state.pos[uid] not in state.enemy_zoc(state._units[uid].side)))
