@@ -404,6 +404,7 @@ class ContextBase:
         return self.game.variables[name].initial
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (make fast): players/final_awards.py's ProbeContext is not
 class StandInContext(ContextBase):
     """An EvalContext for a made-up position, to weigh an award outside a running game.
 
