@@ -31,6 +31,10 @@ CASES = [
     (MADE_UP, 8, 20_000, None),
     (["drive_on_metz"], 2, 100_000, "greedy"),  # an AI: it keeps actions in sets and dicts (hashes them), clones
     (["drive_on_metz"], 1, 60, "mcts"),
+    # The AIs read every kind of award, variable and battle through their own contexts (interpreted subclasses of
+    # compiled ones): greedy on The Marne (capped) and on every made-up game.
+    (["the_marne"], 1, 300, "greedy"),
+    (MADE_UP, 1, 20_000, "greedy"),
 ]
 
 
@@ -66,7 +70,8 @@ def _spec(tree: Path, game: str) -> str:
 
 
 @pytest.mark.parametrize("games, seeds, cap, player", CASES,
-                         ids=["drive_on_metz", "the_marne", "made_up_games", "drive_on_metz_greedy", "drive_on_metz_mcts"])
+                         ids=["drive_on_metz", "the_marne", "made_up_games", "drive_on_metz_greedy", "drive_on_metz_mcts",
+                              "the_marne_greedy", "made_up_games_greedy"])
 def test_the_compiled_engine_plays_the_same_games_as_pure_python(compiled, built_tree, games, seeds, cap, player):
     args = ["--histories", *(_spec(built_tree, g) for g in games), "--seeds", str(seeds), "--cap", str(cap),
             *(["--player", player] if player else [])]

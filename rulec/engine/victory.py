@@ -50,7 +50,7 @@ class ScoresContext(ContextBase):
         self.phasing_side = ""
         self.unit = None
 
-    def vp(self, side: str) -> int:
+    def vp(self, side: str) -> int | float:
         return self._vp.get(side, 0)
 
     def _no_position(self, *_: Any) -> Any:

@@ -122,7 +122,7 @@ class EvalContext(Protocol):
         """Whether the unit has attacked in the current combat phase."""
         ...
 
-    def vp(self, side: str) -> int:
+    def vp(self, side: str) -> int | float:  # (the AIs weigh fractional VP: compiled, an int would refuse them)
         """A side's victory points so far."""
         ...
 
@@ -199,7 +199,7 @@ class EvalContext(Protocol):
         """The side of the last unit to end a move, retreat or advance in the hex ("" if none)."""
         ...
 
-    def lead(self) -> int:
+    def lead(self) -> int | float:
         """The leader's VP minus the next side's."""
         ...
 
@@ -225,7 +225,7 @@ def select_units(placed: Iterable[tuple[Unit, str]], zones: Mapping[str, Contain
             and (flag is None or flag in unit.flags)]
 
 
-def ranked_scores(sides: Iterable[str], vp: Mapping[str, int]) -> list[str]:
+def ranked_scores(sides: Iterable[str], vp: Mapping[str, int | float]) -> list[str]:
     """The sides, most VP first (ties in the order the game lists its sides)."""
     order = list(sides)
     return sorted(order, key=lambda s: (-vp.get(s, 0), order.index(s)))
@@ -284,7 +284,7 @@ class ContextBase:
     attacker_side: str = ""
     defender_side: str = ""
 
-    def vp(self, side: str) -> int:
+    def vp(self, side: str) -> int | float:
         raise NotImplementedError
 
     def units_at(self, hex: str) -> Sequence[Unit]:
@@ -304,7 +304,7 @@ class ContextBase:
             return ""
         return ranked[0]
 
-    def lead(self) -> int:
+    def lead(self) -> int | float:
         ranked = self._ranked()
         if not ranked:
             return 0
@@ -456,7 +456,7 @@ class StandInContext(ContextBase):
     def attacked(self, unit: Unit) -> bool:
         return False
 
-    def vp(self, side: str) -> int:
+    def vp(self, side: str) -> int | float:
         return 0
 
     def enemy_zoc(self, side: str) -> Collection[str]:
