@@ -87,7 +87,8 @@ def test_the_compiled_engine_plays_the_same_games_as_pure_python(compiled, built
             assert (one["returns"], one["terminal"], one["vp"]) == (other["returns"], other["terminal"], other["vp"]), \
                 f"{spec}, seed {seed}"
     played = [g for found in pure["games"].values() for g in found]
-    assert sum(len(g["history"]) for g in played) >= min(150, cap) * len(games)  # real games were compared, not empty ones
+    per_game = min(150, cap) if player is None else 10  # an AI's games of a made-up game are short, a random one's long
+    assert sum(len(g["history"]) for g in played) >= per_game * len(games)  # real games were compared, not empty ones
     if games == ["drive_on_metz"] and player != "mcts":
         assert all(g["terminal"] for g in played)
 
