@@ -20,6 +20,19 @@ MAP_GAMES = [str(p) for folder in (GAMES_DIR, TEST_GAMES) for p in sorted(folder
 VIEWS = ("zoc", "enemy", "obstacles")
 
 
+def _decisions(state, rng: random.Random):
+    """Each step of a random game up to its end or its budget, dice rolled here: yields the step's number where a
+    player is to decide (the caller plays that decision)."""
+    limit = STEPS_OF_A_BIG_GAME if is_big(state.game) else 3000
+    for step in range(limit):
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        yield step
+
+
 def _view(state, kind: str, side: str):
     if kind == "zoc":
         return state.enemy_zoc(side)
@@ -41,14 +54,8 @@ def _kept_views_hold(path: str, seed: int) -> tuple[int, int]:
     (views compared, of them asked again from a stale view)."""
     game = load_game(path)
     state, rng = new_game(game, seed=seed), random.Random(seed)
-    limit = STEPS_OF_A_BIG_GAME if is_big(game) else 3000
     compared = stale = moves = 0
-    for step in range(limit):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
-            continue
+    for step in _decisions(state, rng):
         if step % 3 != 2:
             for side in game.sides:  # every side's views, known to the position the next move keeps them from
                 for kind in VIEWS:
@@ -83,16 +90,9 @@ def _moves_kept_hold(path: str, seed: int) -> int:
     """Play a random game of whole orders (every unit's moves listed at each decision); after each move, exit or
     delay compare every unit's legal moves the new position kept with those of a position worked out from scratch.
     The lists compared."""
-    game = load_game(path)
-    state, rng = new_game(game, seed=seed), random.Random(seed)
-    limit = STEPS_OF_A_BIG_GAME if is_big(game) else 3000
+    state, rng = new_game(load_game(path), seed=seed), random.Random(seed)
     compared = 0
-    for _ in range(limit):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
-            continue
+    for _ in _decisions(state, rng):
         action = rng.choice(state.legal_orders())
         state.apply_action(action)
         for key in [k for k in state._cache if k.__class__ is tuple and k[0] == "legal moves"]:
