@@ -137,8 +137,7 @@ def _moves_carry_over(state: Position) -> bool:
         found = state._for_the_game["moves carry over"] = (
             movement.may_end_move is None and not reads(movement.may_exit) and not reads(rules.counts)
             and rules.pass_through_friendly
-            and all(m.when is None or not m.when.reads_position or m.when.reads_only_markers
-                    for m in state._modifiers[1]))
+            and modifiers.read_only_markers(state, state._modifiers[1], "move"))  # the allowance: as the markers
     return found
 
 

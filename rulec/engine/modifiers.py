@@ -72,7 +72,7 @@ def allowance(state: Position, uid: str) -> int:
     key = ("allowance", uid)
     found = state._cache.get(key)
     if found is None:
-        by_markers = _read_only_markers(state, steps, "move")
+        by_markers = read_only_markers(state, steps, "move")
         if by_markers:  # the same in every position with the same markers, while the unit is the same counter
             kept = state._for_the_game.get(key)
             if kept is not None and kept[0] is unit and kept[1] == state.markers.version:
@@ -89,7 +89,7 @@ def allowance(state: Position, uid: str) -> int:
     return found
 
 
-def _read_only_markers(state: Position, steps: tuple[Modifier, ...], what: str) -> bool:
+def read_only_markers(state: Position, steps: tuple[Modifier, ...], what: str) -> bool:
     """Do the `when`s of `steps` (the game's modifiers of `what`) read nothing of the position but the markers in
     play (model.Expr)? Once a game."""
     key = ("only markers", what)
