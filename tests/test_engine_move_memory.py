@@ -86,19 +86,29 @@ def test_a_move_patches_the_views_of_the_sides_it_does_not_belong_to():
     assert stale > 50  # the enemy's zones and obstacles, kept through the mover's moves rather than worked out again
 
 
-def _moves_kept_hold(path: str, seed: int) -> int:
-    """Play a random game of whole orders (every unit's moves listed at each decision); after each move, exit or
-    delay compare every unit's legal moves the new position kept with those of a position worked out from scratch.
-    The lists compared."""
+def _moves_kept_hold(path: str, seed: int, orders: bool = True) -> int:
+    """Play a random game, of whole orders (every unit's moves listed at each decision) or of actions (a move in two
+    steps: only whether each unit has a move is asked); after each move, exit or delay compare what the new position
+    kept of the one before with a position worked out from scratch: every unit's legal moves, whether it has a move
+    (and the hex that says so), and the movement phase's list of actions patched from the one before. The answers
+    compared."""
     state, rng = new_game(load_game(path), seed=seed), random.Random(seed)
     compared = 0
     for _ in _decisions(state, rng):
-        action = rng.choice(state.legal_orders())
+        action = rng.choice(state.legal_orders() if orders else state.legal_actions())
         state.apply_action(action)
-        for key in [k for k in state._cache if k.__class__ is tuple and k[0] == "legal moves"]:
-            copy = state.clone()
-            copy._cache = {}
-            assert list(state._cache[key]) == copy.moves_of(key[1]), (path, key, state.history()[-3:])
+        copy = state.clone()
+        copy._cache = {}
+        if legal_moves.LISTING_PATCH in state._cache and legal_moves.LISTING not in state._cache:
+            assert state.legal_actions() == copy.legal_actions(), (path, state.history()[-3:])
+            compared += 1
+        for uid, moves in state._cache.get(legal_moves.LEGAL_MOVES, {}).items():
+            assert list(moves) == copy.moves_of(uid), (path, uid, state.history()[-3:])
+            compared += 1
+        for uid, witness in state._cache.get(legal_moves.HAS_MOVE, {}).items():
+            assert (witness is not False) == legal_moves.has_move(copy, uid), (path, uid, state.history()[-3:])
+            if witness is not False and witness is not True:  # a hex the unit may end its move in
+                assert any(a.hex == witness for a in copy.moves_of(uid)), (path, uid, witness)
             compared += 1
     return compared
 
@@ -108,6 +118,12 @@ def test_moves_kept_after_a_move_equal_moves_from_scratch(path):
     _moves_kept_hold(path, seed=5)
 
 
+@pytest.mark.parametrize("path", MAP_GAMES, ids=lambda p: p.rsplit("/", 1)[-1].removesuffix(SUFFIX))
+def test_answers_and_listing_kept_after_a_move_equal_those_from_scratch(path):
+    _moves_kept_hold(path, seed=7, orders=False)
+
+
 def test_a_move_keeps_the_moves_of_the_units_it_cannot_have_changed():
     assert _moves_kept_hold(str(GAMES_DIR / f"drive_on_metz{SUFFIX}"), seed=6) > 50
+    assert _moves_kept_hold(str(GAMES_DIR / f"drive_on_metz{SUFFIX}"), seed=6, orders=False) > 50
 

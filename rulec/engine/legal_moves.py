@@ -20,6 +20,7 @@ may_end_move is evaluated per hex only when asked (has_move stops at the first h
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import replace
 from typing import AbstractSet, Any, Callable, KeysView, Sequence
 
@@ -38,20 +39,62 @@ from rulec.runtime.model import ORDINARY, Hex, MovementMode, Unit
 def movement_actions(state: Position) -> list[Action]:
     """A movement phase's own decision: `move UNIT` (the unit's destination is the next decision) for each unit
     with somewhere to go, and `delay UNIT` for each reinforcement that may be held back. Choosing first the unit,
-    then its hex keeps every decision small: never every unit times every hex."""
-    actions: list[Action] = []
-    choose = Action.move
-    where = state.where
-    for uid in movable_units(state):
-        if has_move(state, uid):
-            actions.append(choose(uid))
-        if where[uid] == PENDING and may_delay(state, uid):
-            actions.append(state.tables.delay_action(uid))
-    return actions
+    then its hex keeps every decision small: never every unit times every hex.
+
+    Kept for the position; after a move, the list of the position before is patched (carry_moves): only the
+    units whose answers the move may have changed are asked again."""
+    listing = state._cache.get(LISTING)
+    if listing is None:
+        patch = state._cache.get(LISTING_PATCH)
+        if patch is not None:
+            listing = _patched(state, *patch)
+        else:
+            listing = []
+            for uid in movable_units(state):
+                _add_unit_actions(state, uid, listing)
+        listing = state._cache[LISTING] = tuple(listing)
+    return list(listing)
+
+
+def _add_unit_actions(state: Position, uid: str, actions: list[Action]) -> None:
+    """Append the actions of one unit that may move now: `move UNIT` if it has a move, `delay UNIT` if it may."""
+    if has_move(state, uid):
+        actions.append(Action.move(uid))
+    if state.where[uid] == PENDING and may_delay(state, uid):
+        actions.append(state.tables.delay_action(uid))
+
+
+def _patched(state: Position, before: tuple[Action, ...], changed: AbstractSet[str]) -> list[Action]:
+    """The listing of an earlier position of the phase, with the units whose answers moves since may have
+    changed (`changed`) asked again: each unit's actions sit in the order of the phase's movers, found by
+    bisection (the others are not looked at)."""
+    order = state._phase_moves.get(_MOVER_ORDER)
+    if order is None:
+        order = state._phase_moves[_MOVER_ORDER] = {u: i for i, u in enumerate(state._movers)}
+    listing = list(before)
+
+    def place(action: Action) -> int:
+        return order[action.unit]
+
+    for uid in changed:
+        at = order.get(uid)
+        if at is None:
+            continue
+        start = bisect.bisect_left(listing, at, key=place)
+        end = bisect.bisect_right(listing, at, lo=start, key=place)
+        actions: list[Action] = []
+        if may_move_now(state, uid):
+            _add_unit_actions(state, uid, actions)
+        listing[start:end] = actions
+    return listing
 
 
 def movable_units(state: Position) -> list[str]:
-    """The units for which may_move_now holds, in the order of the phase's movers (the phase's facts asked once)."""
+    """The units for which may_move_now holds, in the order of the phase's movers (the phase's facts asked once;
+    kept for the position, and carried over a move by carry_moves)."""
+    found = state._cache.get(_MOVABLE)
+    if found is not None:
+        return found
     units, moved, where, side = state._units, state.moved, state.where, state.phase.side
     forbidden = markers.forbidden(state, "move") if state.markers.units else ()
     found = []
@@ -62,6 +105,7 @@ def movable_units(state: Position) -> list[str]:
         status = where[uid]
         if status == ON_MAP or (status == PENDING and arrives_now(state, uid)):
             found.append(uid)
+    state._cache[_MOVABLE] = found
     return found
 
 
@@ -82,8 +126,7 @@ def moves_of(state: Position, uid: str) -> list[Action]:
     """Every legal one-step order of `uid` now: `move UNIT HEX` for each hex it may end its move in, and
     `exit UNIT EDGE` for each edge it may leave by (a move's second step lists these; each is also legal
     at once, in place of both steps). Empty when the unit may not move now."""
-    key = ("legal moves", uid)
-    found = state._cache.get(key)
+    found = _known(state, LEGAL_MOVES).get(uid)
     if found is None:
         if not (state.phase.kind == "movement" and not state.terminal and may_move_now(state, uid)):
             found = ()
@@ -96,31 +139,87 @@ def moves_of(state: Position, uid: str) -> list[Action]:
             if blocked:
                 moves = tuple(m for m, h in zip(moves, to) if h not in blocked)
             found = (*moves, *exits)
-        state._cache[key] = found
+        _remember(state, LEGAL_MOVES, uid, found)
     return list(found)
+
+
+def knows_moves(state: Position, uid: str) -> bool:
+    """Are `uid`'s legal moves already listed in this position?"""
+    return uid in _known(state, LEGAL_MOVES)
+
+
+# A unit's answers kept per position (GameState._cache), each kind a dict by unit: its legal moves as listed
+# (moves_of), and whether it has one (has_move). carry_moves hands them on to the position after a move.
+LEGAL_MOVES, HAS_MOVE = "legal moves", "has move"  # has_move's answer: a hex it may end in, True (an exit) or False
+# The units whose answers in this position hold for it alone (their moves are not kept for the phase: keeps_moves).
+_NOT_CARRIED = "answers not carried"
+# Per movement phase (GameState._phase_moves): each hex, and the units that reach it in some position of the phase
+# (their moves kept for the phase). A move changes the stacking of two hexes: only these units' answers may change.
+_REACHING = "units reaching"
+_MOVABLE = "movable units"
+LISTING = "movement actions"  # the position's movement_actions
+LISTING_PATCH = "movement actions patch"  # the listing before a move without the units it may change, and those
+_MOVER_ORDER = "mover order"  # per phase: each mover's place in the phase's order of movers
+
+
+def _known(state: Position, kind: str) -> dict[str, Any]:
+    known = state._cache.get(kind)
+    if known is None:
+        known = state._cache[kind] = {}
+    return known
+
+
+def _remember(state: Position, kind: str, uid: str, answer: Any) -> None:
+    _known(state, kind)[uid] = answer
+    if not keeps_moves(state, uid):
+        not_carried = state._cache.get(_NOT_CARRIED)
+        if not_carried is None:
+            not_carried = state._cache[_NOT_CARRIED] = set()
+        not_carried.add(uid)
 
 
 def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
     """After `uid` moved from `left` to `entered` (or left the map, or was held back) and nothing else changed:
-    the legal moves of each other unit, known in the position `before` (its cache), still hold unless the unit
-    could end a move in one of those two hexes, whose stacking changed. Kept where the game makes a unit's moves
-    depend on nothing else that a move changes (_moves_carry_over); otherwise worked out again when asked."""
+    the answers of every other unit known in the position `before` (its cache) still hold, unless the unit
+    could end a move in one of those two hexes, whose stacking changed (the phase's index of the units reaching a
+    hex names them: no other unit is asked). Kept where the game makes a unit's moves depend on nothing else that
+    a move changes (_moves_carry_over); otherwise worked out again when asked."""
     if state.phase.kind != "movement" or not _moves_carry_over(state):
         return
-    touched = [h for h in (left, entered) if h is not None]
+    touched = (left, entered)
+    stale = {uid}
+    reaching = state._phase_moves.get(_REACHING)
+    if reaching is not None:
+        for h in touched:
+            if h is not None and h in reaching:
+                stale.update(reaching[h])
+    stale.update(before.get(_NOT_CARRIED, ()))
     cache = state._cache
-    for key, moves in before.items():
-        if key.__class__ is not tuple or key[0] != "legal moves" or key[1] == uid:
-            continue
-        other = key[1]
-        if not may_move_now(state, other):  # (a unit that may not move now still may not: none of its facts changed)
-            cache[key] = moves
-            continue
-        if not keeps_moves(state, other):
-            continue
-        hexes = unit_moves(state, other)[2]
-        if not any(h in hexes for h in touched):
-            cache[key] = moves
+    listed = before.get(LEGAL_MOVES)
+    if listed:
+        kept = cache[LEGAL_MOVES] = listed.copy()
+        for u in stale:
+            kept.pop(u, None)
+    answered = before.get(HAS_MOVE, {})
+    kept_answers = cache[HAS_MOVE] = answered.copy()
+    changed = {uid}  # the units whether they have a move is to be asked again (the others' answers kept)
+    for u in stale:  # a unit that has a move keeps it unless its witness was one of the two hexes
+        witness = kept_answers.get(u)
+        if witness is None or witness is False or witness in touched or u == uid:
+            kept_answers.pop(u, None)
+            changed.add(u)
+    listing = before.get(LISTING)
+    if listing is not None:
+        cache[LISTING_PATCH] = (listing, changed)
+    elif LISTING_PATCH in before:  # the listing was not asked for in the position before: patch an earlier one
+        earlier, changed_since = before[LISTING_PATCH]
+        cache[LISTING_PATCH] = (earlier, changed_since | changed)
+    movable = before.get(_MOVABLE)
+    if movable is not None:
+        if uid in movable and not may_move_now(state, uid):  # (only uid's facts changed)
+            movable = list(movable)
+            movable.remove(uid)
+        cache[_MOVABLE] = movable
 
 
 def _moves_carry_over(state: Position) -> bool:
@@ -144,28 +243,40 @@ def _moves_carry_over(state: Position) -> bool:
 def has_move(state: Position, uid: str) -> bool:
     """Has `uid` (a unit that may move now) a legal move or exit? Decided hex by hex, stopping at the first:
     listing the unit's moves may cost a may_end_move evaluation per hex, and only the chosen unit's are listed."""
-    found = state._cache.get(("legal moves", uid))
+    found = _known(state, LEGAL_MOVES).get(uid)
     if found is not None:
         return bool(found)
+    known = _known(state, HAS_MOVE).get(uid)
+    if known is None:
+        known = _find_move(state, uid)
+        _remember(state, HAS_MOVE, uid, known)
+    return known is not False
+
+
+def _find_move(state: Position, uid: str) -> Hex | bool:
+    """has_move, worked out in this position: a hex the unit may end its move in (its witness), True for an exit,
+    or False."""
     _, exits, hexes, to = unit_moves(state, uid)
     if exits:
         return True
     if state.game.movement.may_end_move is None:
-        if len(hexes) > len(stacking.occupants(state)):
-            return True  # more hexes than are occupied: some are empty
-        return len(hexes) > len(_blocked(state, uid, hexes))  # (blocked is some of hexes)
+        occupied = stacking.occupants(state)
+        for h in to:  # the first hex empty or not full
+            if h not in occupied or not _blocked_at(state, uid, h):
+                return h
+        return False
     # The hex that answered last time is asked first: between two decisions it almost always still does, so one
     # stacking check and one may_end_move evaluation answer instead of one per hex up to the first allowed. Only a
     # hint (kept for the phase, shared by clones): the answer is worked out in this position either way.
     key = ("witness", uid)
     hint = state._phase_moves.get(key)
     if hint is not None and hint in hexes and not _blocked_at(state, uid, hint) and end_allowed(state, uid, hint):
-        return True
+        return hint
     blocked = _blocked(state, uid, hexes)
     for h in to:
         if h not in blocked and end_allowed(state, uid, h):
             state._phase_moves[key] = h
-            return True
+            return h
     return False
 
 
@@ -223,6 +334,15 @@ def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Act
         found = (moves, exits, destinations.keys(), to)
         if keeps_moves(state, uid):
             state._phase_moves[key] = found
+            reaching = state._phase_moves.get(_REACHING)
+            if reaching is None:
+                reaching = state._phase_moves[_REACHING] = {}
+            for h in to:
+                units = reaching.get(h)
+                if units is None:
+                    reaching[h] = {uid}
+                else:
+                    units.add(uid)
     return found
 
 
@@ -347,8 +467,17 @@ def entries_due(state: Position) -> list[str]:
     """Without reinforcement_delay, the reinforcements due this turn that can enter now and must (docs/rulings.md)."""
     if state.game.movement.reinforcement_delay is True or state.phase.kind != "movement":
         return []
-    return [u for u in state._movers if state.where[u] == PENDING and state.due.get(u) == state.turn
+    return [u for u in arriving(state) if state.where[u] == PENDING and state.due.get(u) == state.turn
             and may_move_now(state, u) and not delay_allowed(state, u) and has_move(state, u)]
+
+
+def arriving(state: Position) -> tuple[str, ...]:
+    """The phase's movers waiting to arrive as it began (phases.begin_phase; no unit on the map goes back to
+    waiting), or those waiting now where the phase's memory was reset since."""
+    found = state._phase_moves.get("arriving")
+    if found is None:
+        found = tuple(u for u in state._movers if state.where[u] == PENDING)
+    return found
 
 
 def entries_may_be_due(state: Position) -> bool:

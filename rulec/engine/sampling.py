@@ -53,9 +53,7 @@ def sample_action(state: Position, rng: Rng) -> Action | None:
     # The candidates, by index (no list of them is built): `move UNIT` for each mover, `delay UNIT` for each
     # mover waiting to arrive as the phase began, then `end`; each drawn once at most.
     movers = state._movers
-    arriving = state._phase_moves.get("arriving")
-    if arriving is None:
-        arriving = tuple(u for u in movers if state.where[u] == PENDING)
+    arriving = legal_moves.arriving(state)
     total = len(movers) + len(arriving) + 1
     drawn: set[int] = set()
     while len(drawn) < total:
@@ -126,7 +124,7 @@ def _sample_target(state: Position, rng: Rng) -> Action:
 def _choosing_hex(state: Position) -> bool:
     """A move's second step (a unit chosen, its destination due), its list not yet worked out for this position."""
     return (not state.terminal and bool(state._stack) and state._stack[-1].__class__ is Moving
-            and "legal" not in state._cache and ("legal moves", state._stack[-1].unit) not in state._cache)
+            and "legal" not in state._cache and not legal_moves.knows_moves(state, state._stack[-1].unit))
 
 
 def _sample_destination(state: Position, rng: Rng) -> Action | None:

@@ -172,6 +172,8 @@ def carry_over(state: Position, before: dict, uid: str, left: Hex | None, entere
     if crowded_kept is None or not state.game.stacking.pass_through_friendly:
         return
     if left is not None or entered is not None:  # the two hexes it changed are asked again, the others kept
-        crowded_kept = {h: full for h, full in crowded_kept.items() if h != left and h != entered}
+        crowded_kept = crowded_kept.copy()
+        for h in (left, entered):
+            crowded_kept.pop(h, None)
     state._cache["crowded"] = crowded_kept
 
