@@ -6595,7 +6595,7 @@ GAME: Game = Game(
             through=Expr(source='not enemy_occupied(hex) and (not enemy_zoc(hex) or friendly_occupied(hex))', function=trace_supply_through),
             max_length=40,
             lost_when=Expr(source='enemy_occupied(hex) or friendly == allies and controls(germany, hex)', function=trace_supply_lost_when),
-            reads_at_hex=('holders', 'occupants', 'zoc'),
+            reads_at_hex=('holders', 'occupants', 'own zoc'),
         ),
     },
     modifiers=(

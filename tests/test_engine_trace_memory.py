@@ -76,11 +76,17 @@ def play_and_compare(game, seeds: range, positions: int) -> int:
 
 
 def test_the_checker_tells_which_traces_read_the_position_only_at_their_hex(tmp_path):
-    assert load_game("the_marne").traces["supply"].reads_at_hex == ("holders", "occupants", "zoc")
+    # enemy_zoc(hex) reads the tracing side's own view of the enemy zones ("own zoc"), not every side's ("zoc")
+    assert load_game("the_marne").traces["supply"].reads_at_hex == ("holders", "occupants", "own zoc")
     assert load_game(str(GAMES / "bridgehead.rulec")).traces["supply"].reads_at_hex == ("occupants",)
-    assert metz_with_supply(tmp_path).traces["supply"].reads_at_hex == ("holders", "occupants", "zoc")
-    # A condition that reads a neighbour's occupant, or the turn, cannot be followed hex by hex.
+    assert metz_with_supply(tmp_path).traces["supply"].reads_at_hex == ("holders", "occupants", "own zoc")
     text = (GAMES / "bridgehead.rulec").read_text()
+    for through, reads in (("not enemy_zoc(friendly, hex)", ("occupants", "own zoc")),
+                           ("not enemy_zoc(red, hex)", ("occupants", "zoc"))):
+        path = tmp_path / "g.rulec"
+        path.write_text(text.replace("through = not enemy_occupied(hex)", f"through = not enemy_occupied(hex) and {through}"))
+        assert load_game(str(path)).traces["supply"].reads_at_hex == reads, through
+    # A condition that reads a neighbour's occupant, or the turn, cannot be followed hex by hex.
     for through in ("not enemy_occupied(hex) and not any(n in neighbours(hex) where enemy_occupied(n))",
                     "not enemy_occupied(hex) or turn > 2", "not enemy_occupied(0101)"):
         path = tmp_path / "g.rulec"

@@ -21,7 +21,7 @@ from rulec.check.fields import plain
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler, to_function
 from rulec.compile.expressions import ExpressionError
-from rulec.compile.functions import HEX_FACTS, IN_BATTLE, IN_HEX, IN_STEP, IN_TRACE, IN_UNIT_MODIFIER, POSITIONAL, STATIC
+from rulec.compile.functions import HEX_FACTS, OWN_ZOC, IN_BATTLE, IN_HEX, IN_STEP, IN_TRACE, IN_UNIT_MODIFIER, POSITIONAL, STATIC
 from rulec.language.parse import unparse
 from rulec.runtime import model as m
 
@@ -155,7 +155,10 @@ def _hex_facts(tree: list, compiler: ExpressionCompiler) -> set[str] | None:
     elif form == "call" and tree[1] in HEX_FACTS and not tree[3] and tree[2]:
         *sides, place = tree[2]
         still = all(_hex_facts(side, compiler) == set() for side in sides)
-        return {HEX_FACTS[tree[1]]} if still and place in (["name", "hex"], ["name", "from_hex"]) else None
+        fact = HEX_FACTS[tree[1]]
+        if fact == "zoc" and sides in ([], [["name", "friendly"]]):
+            fact = OWN_ZOC  # the tracing side's own view of the enemy zones: the other sides' views are not read
+        return {fact} if still and place in (["name", "hex"], ["name", "from_hex"]) else None
     else:
         return None
     facts: set[str] = set()

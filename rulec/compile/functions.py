@@ -284,6 +284,9 @@ _add(
 # so, at `hex` and `from_hex`, is searched again only where those facts changed (rulec/engine/traces.py).
 HEX_FACTS = {"occupied": "occupants", "occupied_by": "occupants", "enemy_occupied": "occupants",
              "friendly_occupied": "occupants", "enemy_zoc": "zoc", "controls": "holders"}
+# enemy_zoc(hex) and enemy_zoc(friendly, hex) read one view of the zones only, the tracing side's: "own zoc"
+# (a side named otherwise reads "zoc", every side's view).
+OWN_ZOC = "own zoc"
 
 # Quantifiers over a set with a bound variable: `count(u in S where C)` (count, any, all, select) and
 # `sum(V for u in S where C)` (sum, min, max; 0 over an empty set). The compiler writes them.

@@ -18,7 +18,7 @@ the position before (`carry_over`) rather than working them out again.
 from __future__ import annotations
 
 from itertools import chain
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from rulec.engine.position import Position
 from rulec.engine.statuses import PENDING
@@ -26,6 +26,31 @@ from rulec.runtime.model import Hex
 
 
 occupants = Position.occupants  # each occupied hex -> the units in it (a basic query of the position)
+
+SIDES_LINEAGE = "occupant sides lineage"  # (cache key) how the position's occupant sides came from earlier ones
+MOST_LINEAGE = 16  # the lineage kept: the sides of at most this many positions before
+
+
+class Lineage(NamedTuple):
+    """The occupant sides of a position were those of `parent` (a dict of sides by hex), changed at `changed`;
+    `earlier`: the parent's own lineage (None past MOST_LINEAGE positions: the older dicts are let go)."""
+
+    parent: dict
+    changed: frozenset
+    earlier: "Lineage | None"
+    depth: int
+
+
+def sides_changed(before: dict, after: dict, lineage: "Lineage | None") -> frozenset | None:
+    """The hexes whose occupant sides differ between `before` and `after` (whose lineage is `lineage`), told by
+    the lineage when `before` is in it; None when it is not."""
+    found: frozenset = frozenset()
+    while lineage is not None:
+        found = found.union(lineage.changed)
+        if lineage.parent is before:
+            return found
+        lineage = lineage.earlier
+    return None
 
 
 def occupant_sides(state: Position) -> dict[Hex, frozenset[str]]:
@@ -158,14 +183,25 @@ def carry_over(state: Position, before: dict, uid: str, left: Hex | None, entere
     sides = before.get("occupant sides")
     if sides is not None:  # the sides in the two hexes the unit left and entered, the others as they were
         if left is not None or entered is not None:
+            parent = sides
             sides = dict(sides)
             units = state._units
+            changed = []
             for h in (left, entered):
                 if h is not None:
+                    was = sides.get(h)
                     if h in found:
                         sides[h] = frozenset(units[u].side for u in found[h])
                     else:
                         sides.pop(h, None)
+                    if sides.get(h) != was:
+                        changed.append(h)
+            # What the new sides differ in from the ones before (trace_memory compares them this way, not hex by hex)
+            lineage = before.get(SIDES_LINEAGE)
+            depth = lineage.depth + 1 if lineage is not None and lineage.depth < MOST_LINEAGE else 0
+            state._cache[SIDES_LINEAGE] = Lineage(parent, frozenset(changed), lineage if depth else None, depth)
+        elif SIDES_LINEAGE in before:
+            state._cache[SIDES_LINEAGE] = before[SIDES_LINEAGE]
         state._cache["occupant sides"] = sides
     crowded_kept = before.get("crowded")
     # Where friends may not be passed through, a move changes what the others may reach: worked out again.

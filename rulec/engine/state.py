@@ -55,6 +55,8 @@ _WHERE_UNITS_STAND = frozenset({"obstacles", "zoc", "enemy", "stale obstacles", 
 # its markers, history and the turn, never a declaration) still hold; the AI tries many declarations from one
 # position. Not `resolve`: it records the attack in the history, which a trace's condition may read.
 _DECLARING = frozenset({ATTACK, WITH, CANCEL})
+# What an action that moves no unit keeps as it is: who stands where, and the sides there (and how they came to be).
+_SAME_OCCUPANTS = frozenset({"occupants", "occupant sides", stacking.SIDES_LINEAGE})
 _TRACES = frozenset({"trace", "trace without"})
 
 
@@ -445,7 +447,7 @@ class GameState(Position):
             kept = _WHERE_UNITS_STAND | _TRACES if kind in _DECLARING else _WHERE_UNITS_STAND
             for cache in (before, during):
                 for key, value in cache.items():
-                    if key == "occupants" or (key.__class__ is tuple and key[0] in kept):
+                    if key in _SAME_OCCUPANTS or (key.__class__ is tuple and key[0] in kept):
                         self._cache.setdefault(key, value)
 
     def _keep_position(self) -> None:

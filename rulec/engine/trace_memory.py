@@ -43,31 +43,51 @@ class TraceValues:
     restart: int = -1
 
 
-# How each fact a condition may read (functions.HEX_FACTS) is taken from a position, and which hexes differ
-# between two of them. The readers are those of the EngineContext: sides_at, enemy_zoc(side), controller.
-def _occupants(state: Position) -> Any:
-    return stacking.occupant_sides(state)  # made once a position, never changed: kept as it is
+# How each fact a condition may read (functions.HEX_FACTS, and OWN_ZOC) is taken from a position for the side
+# tracing, and which hexes differ between two of them (the position the second is taken in given). The readers are
+# those of the EngineContext: sides_at, enemy_zoc(side), controller. The occupants' hexes that differ are told by
+# what the moves between the two positions changed, where the position knows it (stacking.Lineage), not hex by hex.
+def _occupants(state: Position, side: str) -> Any:
+    sides = stacking.occupant_sides(state)  # made once a position, never changed: kept as it is
+    return sides, state._cache.get(stacking.SIDES_LINEAGE)
 
 
-def _zoc(state: Position) -> Any:
-    return {side: state.enemy_zoc(side) for side in state.game.sides}
+def _occupant_changes(before: Any, after: Any, state: Position) -> set[Hex]:
+    (old, _), (new, lineage) = before, after
+    if old is new:
+        return set()
+    found = stacking.sides_changed(old, new, lineage)
+    return set(found) if found is not None else _mapping_changes(old, new)
 
 
-def _holders(state: Position) -> Any:
-    return dict(state.holders)  # changed in place by the actions: copied
+def _zoc(state: Position, side: str) -> Any:
+    return {other: state.enemy_zoc(other) for other in state.game.sides}
 
 
-def _mapping_changes(before: dict, after: dict) -> set[Hex]:
-    return {h for h, _ in before.items() ^ after.items()}
-
-
-def _zoc_changes(before: dict, after: dict) -> set[Hex]:
+def _zoc_changes(before: dict, after: dict, state: Position) -> set[Hex]:
     return set().union(*(before[side] ^ after[side] for side in after))
 
 
-FACTS: dict[str, tuple[Callable[[Position], Any], Callable[[Any, Any], set[Hex]]]] = {
-    "occupants": (_occupants, _mapping_changes),
+def _own_zoc(state: Position, side: str) -> Any:
+    return state.enemy_zoc(side)  # kept by a move of the side's own units (move_memory): the same frozenset
+
+
+def _set_changes(before: frozenset, after: frozenset, state: Position) -> set[Hex]:
+    return set(before.symmetric_difference(after))
+
+
+def _holders(state: Position, side: str) -> Any:
+    return dict(state.holders)  # changed in place by the actions: copied
+
+
+def _mapping_changes(before: dict, after: dict, state: Position | None = None) -> set[Hex]:
+    return {h for h, _ in before.items() ^ after.items()}
+
+
+FACTS: dict[str, tuple[Callable[[Position, str], Any], Callable[[Any, Any, Position], set[Hex]]]] = {
+    "occupants": (_occupants, _occupant_changes),
     "zoc": (_zoc, _zoc_changes),
+    "own zoc": (_own_zoc, _set_changes),
     "holders": (_holders, _mapping_changes),
 }
 
@@ -79,7 +99,7 @@ def values_for(state: Position, trace_id: str, side: str, reads: tuple[str, ...]
     conditions read the position more widely (`reads` None). `ask` evaluates a condition (traces._Ask)."""
     if reads is None:
         return TraceValues()
-    facts = {name: FACTS[name][0](state) for name in reads}
+    facts = {name: FACTS[name][0](state, side) for name in reads}
     key = ("kept", trace_id, side)
     kept = state._folded_traces.get(key)
     if kept is None:
@@ -89,7 +109,7 @@ def values_for(state: Position, trace_id: str, side: str, reads: tuple[str, ...]
     for name in reads:
         old, new = kept.facts[name], facts[name]
         if old is not new:
-            changed |= FACTS[name][1](old, new)
+            changed |= FACTS[name][1](old, new, state)
     kept.facts = facts
     try:
         if changed:
