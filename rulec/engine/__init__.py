@@ -55,7 +55,11 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       says what it changed: it patches the occupants and full hexes of the position before
       (stacking.carry_over), keeps its own side's view of the enemy (their hexes, zones of control) and
       marks the other sides' views stale at the hexes it touched, to be asked again there only when next
-      asked (move_memory.py), unless a hook it ran moved or eliminated other units; choosing a unit
+      asked (move_memory.py), unless a hook it ran moved or eliminated other units. It hands on every other
+      unit's legal moves and whether it has one (by the hex that said so), except for the units a phase-wide
+      index names as reaching the two hexes it changed, and patches the movement phase's list of actions for
+      those units only (legal_moves.carry_moves); the occupant sides record what they changed from, so a
+      trace tells what changed without comparing every hex (stacking.Lineage). Choosing a unit
       to move (or putting it back) keeps all but the legal actions; a sampled action is not checked again;
     - per game, by what the answer reads (shared by clones): traces' answers by hex, and the search's layers,
       searched again only from the first layer a change reaches (trace_memory.py); answers of expressions that
