@@ -50,8 +50,18 @@ def movement_actions(state: Position) -> list[Action]:
             listing = _patched(state, *patch)
         else:
             listing = []
+            listed, answered, where = _known(state, LEGAL_MOVES), _known(state, HAS_MOVE), state.where
+            choose = Action.move
             for uid in movable_units(state):
-                _add_unit_actions(state, uid, listing)
+                found = listed.get(uid)
+                if found is None:
+                    found = answered.get(uid)
+                    if found is None:
+                        found = has_move(state, uid)
+                if found is not False and found != ():  # (a hex, True, or moves listed)
+                    listing.append(choose(uid))
+                if where[uid] == PENDING and may_delay(state, uid):
+                    listing.append(state.tables.delay_action(uid))
         listing = state._cache[LISTING] = tuple(listing)
     return list(listing)
 
@@ -171,7 +181,7 @@ def _known(state: Position, kind: str) -> dict[str, Any]:
 
 def _remember(state: Position, kind: str, uid: str, answer: Any) -> None:
     _known(state, kind)[uid] = answer
-    if not keeps_moves(state, uid):
+    if _moves_carry_over(state) and not keeps_moves(state, uid):  # (nothing is carried in other games)
         not_carried = state._cache.get(_NOT_CARRIED)
         if not_carried is None:
             not_carried = state._cache[_NOT_CARRIED] = set()
@@ -243,10 +253,14 @@ def _moves_carry_over(state: Position) -> bool:
 def has_move(state: Position, uid: str) -> bool:
     """Has `uid` (a unit that may move now) a legal move or exit? Decided hex by hex, stopping at the first:
     listing the unit's moves may cost a may_end_move evaluation per hex, and only the chosen unit's are listed."""
-    found = _known(state, LEGAL_MOVES).get(uid)
-    if found is not None:
-        return bool(found)
-    known = _known(state, HAS_MOVE).get(uid)
+    cache = state._cache
+    listed = cache.get(LEGAL_MOVES)
+    if listed is not None:
+        found = listed.get(uid)
+        if found is not None:
+            return bool(found)
+    answered = cache.get(HAS_MOVE)
+    known = answered.get(uid) if answered is not None else None
     if known is None:
         known = _find_move(state, uid)
         _remember(state, HAS_MOVE, uid, known)
