@@ -90,8 +90,8 @@ def _moves_kept_hold(path: str, seed: int, orders: bool = True) -> int:
     """Play a random game, of whole orders (every unit's moves listed at each decision) or of actions (a move in two
     steps: only whether each unit has a move is asked); after each move, exit or delay compare what the new position
     kept of the one before with a position worked out from scratch: every unit's legal moves, whether it has a move
-    (and the hex that says so), and the movement phase's list of actions patched from the one before. The answers
-    compared."""
+    (and the hex that says so), may_end_move's answers, and the movement phase's list of actions patched from the
+    one before. The answers compared."""
     state, rng = new_game(load_game(path), seed=seed), random.Random(seed)
     compared = 0
     for _ in _decisions(state, rng):
@@ -104,6 +104,14 @@ def _moves_kept_hold(path: str, seed: int, orders: bool = True) -> int:
             compared += 1
         for uid, moves in state._cache.get(legal_moves.LEGAL_MOVES, {}).items():
             assert list(moves) == copy.moves_of(uid), (path, uid, state.history()[-3:])
+            compared += 1
+        for uid, answers in state._cache.get(legal_moves.END_ALLOWED, {}).items():  # may_end_move's, by hex
+            for h, ok in answers.items():
+                assert ok == legal_moves.end_allowed(copy, uid, h), (path, uid, h, state.history()[-3:])
+                compared += 1
+        for uid, (moves, _, _) in state._cache.get(legal_moves.ALLOWED_ENDS, {}).items():
+            every, _, _, to = legal_moves.unit_moves(copy, uid)
+            assert moves == legal_moves.allowed_ends(copy, uid, every, to)[0], (path, uid, state.history()[-3:])
             compared += 1
         for uid, witness in state._cache.get(legal_moves.HAS_MOVE, {}).items():
             assert (witness is not False) == legal_moves.has_move(copy, uid), (path, uid, state.history()[-3:])

@@ -24,7 +24,7 @@ import bisect
 from dataclasses import replace
 from typing import AbstractSet, Any, Callable, KeysView, Sequence
 
-from rulec.engine import markers, modifiers, stacking
+from rulec.engine import answer_reads, markers, modifiers, stacking
 from rulec.engine.exits import allowed_edges
 from rulec.engine.actions import CANCEL, EXIT, MOVE, Action
 from rulec.engine.context import EngineContext
@@ -167,6 +167,11 @@ _NOT_CARRIED = "answers not carried"
 # (their moves kept for the phase). A move changes the stacking of two hexes: only these units' answers may change.
 _REACHING = "units reaching"
 _MOVABLE = "movable units"
+END_ALLOWED = "end allowed"  # unit -> hex -> may_end_move's answer (end_allowed)
+ALLOWED_ENDS = "allowed ends"  # unit -> its moves that end where may_end_move allows (allowed_ends)
+# may_end_move's readings (answer_reads): per position, what they are compared with and the sides of the units asked;
+# per game, by side, what the answers read
+_READINGS = "may_end_move readings"
 LISTING = "movement actions"  # the position's movement_actions
 LISTING_PATCH = "movement actions patch"  # the listing before a move without the units it may change, and those
 _MOVER_ORDER = "mover order"  # per phase: each mover's place in the phase's order of movers
@@ -196,6 +201,15 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
     a move changes (_moves_carry_over); otherwise worked out again when asked."""
     if state.phase.kind != "movement" or not _moves_carry_over(state):
         return
+    if state.game.movement.may_end_move is not None:  # its answers hold if nothing they read changed
+        asked = before.get(_READINGS)  # (the snapshot of the position before, the sides of the units asked of)
+        if asked is None or not all(answer_reads.holds(state, before, asked[0], _end_readings(state, side))
+                                    for side in asked[1]):
+            return
+        state._cache[_READINGS] = (answer_reads.snapshot(state), set(asked[1]))
+        answers = before.get(END_ALLOWED)
+        if answers:
+            state._cache[END_ALLOWED] = {u: dict(known) for u, known in answers.items() if u != uid}
     touched = (left, entered)
     stale = {uid}
     reaching = state._phase_moves.get(_REACHING)
@@ -205,6 +219,9 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
                 stale.update(reaching[h])
     stale.update(before.get(_NOT_CARRIED, ()))
     cache = state._cache
+    ends = before.get(ALLOWED_ENDS)  # (a unit's moves before stacking, narrowed by may_end_move: as its reach)
+    if ends:
+        cache[ALLOWED_ENDS] = {u: found for u, found in ends.items() if u not in stale}
     listed = before.get(LEGAL_MOVES)
     if listed:
         kept = cache[LEGAL_MOVES] = listed.copy()
@@ -234,8 +251,9 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
 
 def _moves_carry_over(state: Position) -> bool:
     """Do a unit's legal moves depend on nothing a friend's move changes but the stacking of the two hexes it
-    changed? Not where may_end_move, may_exit, stacking's `counts` or the allowance read the position, nor where
-    friends may not be passed through (once a game)."""
+    changed, and what may_end_move reads (answer_reads.py: checked at each move)? Not where may_end_move reads the
+    position otherwise, nor where may_exit, stacking's `counts` or the allowance read it, nor where friends may not
+    be passed through (once a game)."""
     found = state._for_the_game.get("moves carry over")
     if found is None:
         movement, rules = state.game.movement, state.game.stacking
@@ -244,7 +262,8 @@ def _moves_carry_over(state: Position) -> bool:
             return expression is not None and expression.reads_position
 
         found = state._for_the_game["moves carry over"] = (
-            movement.may_end_move is None and not reads(movement.may_exit) and not reads(rules.counts)
+            (movement.may_end_move is None or answer_reads.readable(movement.may_end_move.function))
+            and not reads(movement.may_exit) and not reads(rules.counts)
             and rules.pass_through_friendly
             and modifiers.read_only_markers(state, state._modifiers[1], "move"))  # the allowance: as the markers
     return found
@@ -364,28 +383,53 @@ def allowed_ends(state: Position, uid: str, moves: tuple[Action, ...], to: tuple
                  ) -> tuple[tuple[Action, ...], frozenset[Hex], tuple[Hex, ...]]:
     """The moves (and their destinations, as a set and in order) that end where movement { may_end_move }
     holds, about the unit where it stands and each destination: evaluated per destination, once a position."""
-    key = ("ends", uid)
-    found = state._cache.get(key)
+    ends = state._cache.get(ALLOWED_ENDS)
+    if ends is None:
+        ends = state._cache[ALLOWED_ENDS] = {}
+    found = ends.get(uid)
     if found is None:
         keep = [end_allowed(state, uid, h) for h in to]
         allowed = tuple(h for h, ok in zip(to, keep) if ok)
-        found = state._cache[key] = (tuple(m for m, ok in zip(moves, keep) if ok), frozenset(allowed), allowed)
+        found = ends[uid] = (tuple(m for m, ok in zip(moves, keep) if ok), frozenset(allowed), allowed)
     return found
 
 
 def end_allowed(state: Position, uid: str, h: Hex) -> bool:
     """movement { may_end_move } for `uid` ending in `h`, evaluated once a position (and only when asked)."""
-    key = ("end allowed", uid)
-    known = state._cache.get(key)
+    cache = state._cache
+    answers = cache.get(END_ALLOWED)
+    if answers is None:
+        answers = cache[END_ALLOWED] = {}
+    known = answers.get(uid)
     if known is None:
-        known = state._cache[key] = {}
+        known = answers[uid] = {}
     ok = known.get(h)
     if ok is None:  # (no context is kept in the cache: it would point back at the state, a cycle to collect)
-        context = EngineContext(state, state._units[uid])
+        if _moves_carry_over(state):  # what the answer reads is noted, to tell whether a move keeps it
+            unit = state._units[uid]
+            asked = cache.get(_READINGS)
+            if asked is None:
+                asked = cache[_READINGS] = (answer_reads.snapshot(state), set())
+            asked[1].add(unit.side)
+            context: EngineContext = answer_reads.ReadingContext(state, unit, _end_readings(state, unit.side))
+        else:
+            context = EngineContext(state, state._units[uid])
         context.hex = h
         assert state.game.movement.may_end_move is not None  # asked only in games with the rule
         ok = known[h] = bool(state.game.movement.may_end_move(context))
     return ok
+
+
+def _end_readings(state: Position, side: str) -> set[tuple[str, ...]]:
+    """What may_end_move's answers about units of `side` have read that a move may change, in any position of the
+    game (the other sides' readings are not compared: a side's movement phase asks of its own units only)."""
+    readings = state._for_the_game.get(_READINGS)
+    if readings is None:
+        readings = state._for_the_game[_READINGS] = {}
+    found = readings.get(side)
+    if found is None:
+        found = readings[side] = set()
+    return found
 
 
 def may_end_move(state: Position, uid: str, h: Hex) -> bool:

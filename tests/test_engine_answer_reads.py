@@ -1,0 +1,106 @@
+"""What may_end_move's answers read, and when a move keeps them (rulec/engine/answer_reads.py).
+
+Played on the made-up game tests/games/supply_leash.rulec (no unit ends its move out of supply) and variants of
+its may_end_move: answers are kept over a friend's move when nothing they read changed (the trace, the holders, the
+markers, the side's view of the enemy zones), worked out again when something did, and never kept for a condition
+that reads the position otherwise (units_at). Every kept answer equals one worked out from scratch.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulec.engine import Action, answer_reads, legal_moves, new_game
+from rulec.pipeline import load_game
+
+GAME = Path(__file__).resolve().parent / "games" / "supply_leash.rulec"
+RULE = "traced_hex(supply, unit.side, hex))"
+
+
+def variant(tmp_path: Path, rule: str | None = None, through: str | None = None):
+    text = GAME.read_text()
+    if rule is not None:
+        text = text.replace(RULE, rule + ")")
+    if through is not None:
+        text = text.replace("through = not enemy_occupied(hex) and not enemy_zoc(hex)", f"through = {through}")
+    path = tmp_path / "supply_leash.rulec"
+    path.write_text(text)
+    return load_game(str(path))
+
+
+def kept_after_a_move(game) -> tuple[int, object]:
+    """List Blue's moves, move b_scout one hex west, and compare every may_end_move answer the new position kept
+    with one worked out from scratch: how many were kept, and the new position."""
+    state = new_game(game)
+    state.legal_orders()  # every Blue unit's moves, and may_end_move's answers for each destination
+    state.apply_action(Action.move("b_scout", "0301"))
+    scratch = state.clone()
+    scratch._cache = {}
+    kept = 0
+    for uid, answers in state._cache.get(legal_moves.END_ALLOWED, {}).items():
+        for h, ok in answers.items():
+            assert ok == legal_moves.end_allowed(scratch, uid, h), (uid, h)
+            kept += 1
+    assert state.legal_orders() == scratch.legal_orders()
+    return kept, state
+
+
+def test_a_condition_reading_only_noted_things_is_readable(tmp_path):
+    assert answer_reads.readable(load_game(str(GAME)).movement.may_end_move.function)
+    assert answer_reads.readable(variant(tmp_path, RULE.removesuffix(")") + " and not controls(red, hex)")
+                                 .movement.may_end_move.function)
+    # units_at reads who stands in a hex, which a friend's move changes: not readable, nothing is kept
+    crowded = variant(tmp_path, "traced_hex(supply, unit.side, hex) and count(units_at(hex)) == 0")
+    assert not answer_reads.readable(crowded.movement.may_end_move.function)
+    assert not legal_moves._moves_carry_over(new_game(crowded))
+
+
+def test_a_move_that_changes_nothing_read_keeps_the_answers(tmp_path):
+    kept, state = kept_after_a_move(load_game(str(GAME)))
+    assert kept > 0  # b_lost's answers: Blue's trace is the same after Blue's own move
+    readings = state._for_the_game[legal_moves._READINGS]["blue"]
+    assert ("trace", "supply", "blue") in readings and ("markers",) in readings
+
+
+def test_a_move_that_changes_the_trace_read_drops_the_answers(tmp_path):
+    # A trace that friends block: b_scout's move changes Blue's trace, so no answer is kept
+    kept, _ = kept_after_a_move(variant(tmp_path, through="not occupied(hex)"))
+    assert kept == 0
+
+
+def test_holders_are_read_and_compared(tmp_path):
+    game = variant(tmp_path, RULE.removesuffix(")") + " and not controls(red, hex)")
+    kept, state = kept_after_a_move(game)
+    assert kept > 0 and ("holders",) in state._for_the_game[legal_moves._READINGS]["blue"]
+    # the holders changing drop them: an answer that read who holds a hex is not kept past a change of hands
+    before = new_game(game)
+    before.legal_orders()
+    snapshot = answer_reads.snapshot(before)
+    after = before.clone()
+    after.holders["0501"] = "red"
+    assert not answer_reads.holds(after, before._cache, snapshot, {("holders",)})
+    assert answer_reads.holds(before, before._cache, snapshot, {("holders",)})
+
+
+def test_a_condition_that_is_not_readable_keeps_nothing_and_plays_alike(tmp_path):
+    crowded = variant(tmp_path, "traced_hex(supply, unit.side, hex) and count(units_at(hex)) == 0")
+    kept, _ = kept_after_a_move(crowded)
+    assert kept == 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_games_keep_only_answers_that_hold(tmp_path, seed):
+    import random
+
+    for game in (load_game(str(GAME)), variant(tmp_path, through="not occupied(hex)")):
+        state, rng = new_game(game, seed=seed), random.Random(seed)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            scratch = state.clone()
+            scratch._cache = {}
+            for uid, answers in state._cache.get(legal_moves.END_ALLOWED, {}).items():
+                for h, ok in answers.items():
+                    assert ok == legal_moves.end_allowed(scratch, uid, h)
+            assert state.legal_actions() == scratch.legal_actions()
