@@ -397,7 +397,7 @@ def allowed_ends(state: Position, uid: str, moves: tuple[Action, ...], to: tuple
 def end_allowed(state: Position, uid: str, h: Hex) -> bool:
     """movement { may_end_move } for `uid` ending in `h`, evaluated once a position (and only when asked)."""
     cache = state._cache
-    answers = cache.get(END_ALLOWED)
+    answers: dict[str, dict[Hex, bool]] | None = cache.get(END_ALLOWED)
     if answers is None:
         answers = cache[END_ALLOWED] = {}
     known = answers.get(uid)
@@ -407,7 +407,7 @@ def end_allowed(state: Position, uid: str, h: Hex) -> bool:
     if ok is None:  # (no context is kept in the cache: it would point back at the state, a cycle to collect)
         if _moves_carry_over(state):  # what the answer reads is noted, to tell whether a move keeps it
             unit = state._units[uid]
-            asked = cache.get(_READINGS)
+            asked: tuple[tuple[int, dict], set[str]] | None = cache.get(_READINGS)
             if asked is None:
                 asked = cache[_READINGS] = (answer_reads.snapshot(state), set())
             asked[1].add(unit.side)
