@@ -35,6 +35,8 @@ Modules, one job each, in layers that import only downwards (position.py's docst
     markers.py      markers on units and hexes: put on, taken off, what they forbid, their expiry
     history.py      writing what each unit did (moved, attacked, defended, retreated) and hexes entered, by phase
     context.py      EngineContext: the position as compiled expressions read it
+    answer_reads.py what a condition's answers read of the position (from its code, noted as it is evaluated), so
+                    that a move that changed none of it keeps them (may_end_move's, legal_moves.carry_moves)
     victory.py      VP awards and scoring them, sudden death and victory levels
     procedures.py   a phase's predicates (when, movers, attackers) and hooks (score, eliminate, mark, unmark)
     placement.py    placement phases: `place UNIT HEX` from a pool into allowed hexes (set-up, replacements)
