@@ -58,7 +58,11 @@ def search(state: Position, trace: Trace, side: str, context: Any) -> frozenset[
     neighbours = state.tables.neighbours
     values = values_for(state, trace.id, side, trace.reads_at_hex, neighbours, ask)
     if values.reached is None:
-        values.reached = _spread(state, trace, side, values, ask)
+        try:
+            values.reached = _spread(state, trace, side, values, ask)
+        except BaseException:  # a condition failed half-way through the layers kept: search afresh next time
+            values.layers, values.depth, values.restart = None, None, -1
+            raise
     return values.reached
 
 
@@ -116,22 +120,23 @@ def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: 
     through, lost, across = values.through, values.lost, values.across
     steps, limit = 0, trace.max_length
     layers = values.layers
-    if layers is not None and 0 <= values.restart < len(layers):  # the layers up to `restart` still hold
-        layers = layers[:values.restart + 1]
+    if layers is not None and values.depth is not None and 0 <= values.restart < len(layers):
+        # The layers up to `restart` still hold: the later ones are dropped (their hexes only: the cost of a
+        # restart is that of the layers searched again, not of the whole trace).
         steps = values.restart
-        depth = {h: d for h, d in values.depth.items() if d <= steps} if values.depth is not None else {}
+        depth = values.depth
+        for dropped in layers[steps + 1:]:
+            for h in dropped:
+                del depth[h]
+        layers = layers[:steps + 1]
         frontier = layers[-1]
-        reached = set(depth)
-        seen = set(closed)
-        seen.update(reached)
     else:
         frontier = _sources(trace, side, values, ask, allowed if static is not None else None)
         layers = [frontier]
         depth = dict.fromkeys(frontier, 0)
-        reached = set(frontier)
-        seen = set(closed)  # every hex decided, either way: the map's closed hexes from the start
-        seen.update(reached)
         values.sources = frozenset(trace.sources.get(side, ()))
+    seen: set[Hex] = set()  # the hexes refused, and (with `depth`, the hexes reached) every hex decided; the map's
+    # closed hexes are decided from the start
     stepping = trace.across is not None
     passes, context = ask.passes, ask.context  # the compiled condition, called straight (hot)
     while frontier and (limit is None or steps < limit):
@@ -139,7 +144,7 @@ def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: 
         following = []
         for h in frontier:
             for n in neighbours[h]:
-                if n in seen:
+                if n in depth or n in seen or n in closed:
                     continue
                 ok = through.get(n)
                 if ok is None:
@@ -161,15 +166,13 @@ def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: 
                         ok = across[(h, n)] = ask.across(h, n)
                     if not ok:
                         continue
-                seen.add(n)
                 following.append(n)
                 depth[n] = steps
-        reached.update(following)
         if following:
             layers.append(following)
         frontier = following
     values.layers, values.depth, values.restart = layers, depth, -1
-    return frozenset(reached)
+    return frozenset(depth)
 
 
 def _sources(trace: Trace, side: str, values: TraceValues, ask: _Ask, allowed: frozenset[Hex] | None) -> list[Hex]:
