@@ -46,12 +46,17 @@ play: $(STAMP)
 battle: $(STAMP)
 	$(PY) -m rulec battle engle_ww2_battle --side "Germany: panther/good, panzergrenadier/good, infantry" --side "Soviet: infantry x3, mortar, at-gun" --seed 1
 
-## test: the whole suite but its long tier
+## test: the whole suite but its long tier, on every core: pytest-xdist starts a worker process a core and each
+## takes the next test as it frees up (worksteal: the tests last from milliseconds to half a minute).
+## `make test TEST_WORKERS=0` runs it in one process (for debugging); `$(PY) -m pytest tests/test_x.py` runs one file
+## in one process, without the workers' start-up.
+TEST_WORKERS ?= auto
 test: $(TEST_STAMP) $(SYSTEM_STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 ## test-long: the suite's long tier, five hundred random games of each scenario of the big games through the
-## engine's promises, on every core (CI runs it after make test; about half an hour on two cores)
+## engine's promises, on every core (CI runs it after make test; about half an hour on two cores). Not under
+## pytest-xdist: its big tests already share their games among a process a core (tests/test_engine_conformance_long.py).
 test-long: $(TEST_STAMP) $(SYSTEM_STAMP)
 	$(PY) -m pytest -m long
 

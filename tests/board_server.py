@@ -16,11 +16,13 @@ from rulec.web.app import create_app
 @contextlib.contextmanager
 def running_server(games: dict) -> Iterator[str]:
     """The base URL of a board server offering `games`, stopped on leaving the block."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    # The server is handed the socket this test bound: a port probed and then released could be taken by another
+    # test running at the same time (make test runs the suite in several processes) before uvicorn bound it again.
+    listening = socket.socket()
+    listening.bind(("127.0.0.1", 0))
+    port = listening.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(create_app(games), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not server.started:
@@ -32,3 +34,4 @@ def running_server(games: dict) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+        listening.close()

@@ -139,7 +139,7 @@ def test_a_saved_game_loads_with_its_variables(tmp_path):
 
     def play(*args: str, orders: str) -> str:
         return subprocess.run([sys.executable, "-m", "rulec", "play", *args, "--no-color"], input=orders, text=True,
-                              capture_output=True, env=env, timeout=120).stdout
+                              capture_output=True, env=env, timeout=120, cwd=tmp_path).stdout  # its autosave here
 
     play(str(GAMES / "game_variables.rulec"), "--save", str(save), orders="move r1 0402\nend\nend\nquit\n")
     shown = [line for line in play("--load", str(save), orders="quit\n").splitlines() if line.startswith("==")]
