@@ -122,3 +122,14 @@ def test_clones_part_ways_in_the_middle_of_a_retreat(metz):
     assert {a.hex for a in one.legal_actions() if a.unit} == {"0405", first.path[0]}
     assert {a.hex for a in other.legal_actions() if a.unit} == {"0405", second.path[0]}
     assert state.retreats and state.advancing is None
+
+
+def test_a_unit_not_in_the_game_has_no_moves_before_or_after_a_move(metz):
+    """moves_of a name that is no unit: none, in a game whose moves are kept over a move as in any other (the
+    board asks it of whatever the pointer is over)."""
+    state = new_game(metz, seed=1)
+    assert state.moves_of("nobody") == []
+    state.legal_orders()
+    unit = next(a.unit for a in state.legal_actions() if a.kind == "move")
+    state.apply_action(next(a for a in state.moves_of(unit) if a.kind == "move"))
+    assert state.moves_of("nobody") == [] and state.moves_of("nobody") == []

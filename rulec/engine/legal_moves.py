@@ -186,7 +186,8 @@ def _known(state: Position, kind: str) -> dict[str, Any]:
 
 def _remember(state: Position, kind: str, uid: str, answer: Any) -> None:
     _known(state, kind)[uid] = answer
-    if _moves_carry_over(state) and not keeps_moves(state, uid):  # (nothing is carried in other games)
+    # (nothing is carried in other games; nor asked of a unit not in the game, which never has a move)
+    if _moves_carry_over(state) and uid in state._units and not keeps_moves(state, uid):
         not_carried = state._cache.get(_NOT_CARRIED)
         if not_carried is None:
             not_carried = state._cache[_NOT_CARRIED] = set()
