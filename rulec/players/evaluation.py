@@ -49,6 +49,7 @@ from rulec.engine.tables import IMPASSABLE, Tables, tables_for
 from rulec.language.parse import parse_text
 from rulec.players import view
 from rulec.players.battle_value import BattleValue, next_fighters
+from rulec.players.engagement import Engagement
 from rulec.players.final_awards import CONTROL, FinalAwards
 from rulec.players.variable_goals import VariableGoals
 from rulec.players.victory_margin import VictoryMargin
@@ -137,6 +138,7 @@ class Evaluator:
         self.variable_goals = VariableGoals(game, self.options) if game is not None else None
         self._open_places: tuple = ()
         self.battles: BattleValue | None = None
+        self._kept_battles: Engagement | None = None
         self._loss_vp: dict[tuple, dict[str, float]] = {}
         self._vp_per_strength: dict[str, float] = {}
         if game is not None and game.map is not None:
@@ -157,6 +159,10 @@ class Evaluator:
             # units whose type (on its full side) attacks at range -> that range: their contacts reach farther
             self._ranged_ids = {uid: self._ranges[u.type] for uid, u in game.units.items() if u.type in self._ranges}
             self._sides = {uid: u.side for uid, u in game.units.items()}  # a unit's side never changes
+            # The battles of the last position worked out, kept target by target (engagement.py; not with ranged units).
+            self._kept_battles = Engagement(self.battles, self.neighbours, self._sides,
+                                            {uid: u.steps for uid, u in game.units.items()}, self._attacking) \
+                if self.battles is not None and not self._ranged_ids else None
             for goal in self.variable_goals.goals:  # a variable a goal needs counts enemy units eliminated
                 if goal.prey and any(u.side in goal.prey for u in game.units.values()):
                     enemies, value = self._hunted.get(goal.award.side, (frozenset(), 0.0))
@@ -201,6 +207,12 @@ class Evaluator:
                 fighters = [phase.side] + [f for f in fighters if f != phase.side][:1]
             self._fighters[key] = fighters
         now = getattr(phase, "kind", None) == "combat"
+        if positions is None and self._kept_battles is not None and hasattr(state, "attacked"):
+            values = self._kept_battles.values(state, key, fighters, now)
+            total = 0.0
+            for index, (fighter, value) in enumerate(zip(fighters, values)):
+                total += (1.0 if index == 0 else ENGAGED_LATER) * (value if fighter == side else -value)
+            return total
         if positions is None:
             positions = view.unit_hexes(state)
         # Only the units in contact (next to an enemy, or a ranged unit with one in range) matter: the battles are
