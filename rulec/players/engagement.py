@@ -78,6 +78,7 @@ class Engagement:
         self.attacking = attacking
         self._kept: dict[tuple, _Kept] = {}  # (phase key, fighters, now) -> the last position worked out in full
         self._near: dict[Hex, tuple[Hex, ...]] = {}  # hex -> the hexes within two of it (itself included)
+        self._sorted: dict[Hex, tuple[Hex, ...]] = {}  # hex -> its neighbours in order
 
     def values(self, state: Any, key: tuple, fighters: list[str], now: bool) -> list[float]:
         """The value of the battles each of `fighters` may fight in `state` (the first in the combat phase under
@@ -104,13 +105,16 @@ class Engagement:
         for hex_ in changed:
             redo.update(self._within_two(hex_))
         targets = []
+        sides = self.sides
         for index, fighter in enumerate(fighters):
             this_done = done if now and index == 0 else None
             by_target = {target: battles for target, battles in kept.targets[index].items() if target not in redo}
             for target in redo:
-                battles = self._target(state, ids_at, target, fighter, this_done, lost)
-                if battles:
-                    by_target[target] = battles
+                there = ids_at.get(target)
+                if there and sides[there[0]] != fighter:  # an enemy hex: a target if attackers stand next to it
+                    battles = self._target(state, ids_at, target, fighter, this_done, lost)
+                    if battles:
+                        by_target[target] = battles
             targets.append(by_target)
         if len(changed) > REBASE_AFTER:  # the positions to come are likely nearer this one than the kept one
             self._kept[key] = _Kept(positions, ids_at, lost, done, targets)
@@ -122,21 +126,15 @@ class Engagement:
         """The hexes whose units (or their order), their steps or their being done differ from `kept`'s, and each
         unit's rank in the order of `positions` (a hex's units are listed in that order)."""
         old, rank = kept.positions, kept.rank
-        changed: set[Hex] = set()
+        # the hexes units moved from or to, left the map from or entered it at (a set operation, in C)
+        changed: set[Hex] = {hex_ for _, hex_ in positions.items() ^ old.items()}
         order = list(positions)
         if order != kept.order:  # units left the map or entered it, or the engine reordered them (a unit broken down)
             rank = {uid: index for index, uid in enumerate(order)}
-            changed.update(hex_ for uid, hex_ in old.items() if uid not in rank)
-            changed.update(hex_ for uid, hex_ in positions.items() if uid not in old)
             for hex_, ids in kept.ids_at.items():
                 if len(ids) > 1 and hex_ not in changed and any(
                         uid not in rank or rank[uid] < rank[before] for before, uid in zip(ids, ids[1:])):
                     changed.add(hex_)
-        for uid, hex_ in positions.items():
-            was = old.get(uid, hex_)
-            if was != hex_:
-                changed.add(was)
-                changed.add(hex_)
         if lost != kept.lost:
             for uid in set(lost).symmetric_difference(kept.lost) | {u for u in lost if lost[u] != kept.lost.get(u)}:
                 for hex_ in (old.get(uid), positions.get(uid)):
@@ -153,8 +151,7 @@ class Engagement:
                    rank: dict[str, int]) -> dict[Hex, list[str]]:
         """Hex -> the units there, in the order of `positions` (`rank`), from `kept`'s: the `changed` hexes redone."""
         ids_at = kept.ids_at.copy()
-        old = kept.positions
-        movers = [uid for uid, hex_ in positions.items() if old.get(uid) != hex_]
+        movers = [uid for uid, _ in positions.items() - kept.positions.items()]  # moved, or entered the map
         for hex_ in changed:
             here = [uid for uid in kept.ids_at.get(hex_, ()) if positions.get(uid) == hex_]
             arrived = [uid for uid in movers if positions[uid] == hex_]
@@ -174,6 +171,12 @@ class Engagement:
             for n in neighbours.get(hex_, ()):
                 near.update(neighbours.get(n, ()))
             found = self._near[hex_] = tuple(near)
+        return found
+
+    def _in_order(self, hex_: Hex) -> tuple[Hex, ...]:
+        found = self._sorted.get(hex_)
+        if found is None:
+            found = self._sorted[hex_] = tuple(sorted(self.neighbours.get(hex_, ())))
         return found
 
     # ------------------------------------------------------------ a target's battles
@@ -198,7 +201,7 @@ class Engagement:
             return []
         neighbours, unit, full_steps, attacking = self.neighbours, state.unit, self.full_steps, self.attacking
         attackers = []
-        for hex_ in sorted(neighbours.get(target, ())):  # as the evaluator lists them: hex by hex, in order
+        for hex_ in self._in_order(target):  # as the evaluator lists them: hex by hex, in order
             here = ids_at.get(hex_)
             if not here or sides[here[0]] != fighter:
                 continue

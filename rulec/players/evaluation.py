@@ -418,9 +418,8 @@ class Evaluator:
         base = self._base
         if base is not None and base.turns_left == turns_left and base.held_key == self._held_key:
             old = base.positions
-            changed = [uid for uid, hex_ in positions.items() if old.get(uid) != hex_]
-            if positions.keys() != old.keys():  # a unit left the map (or came back to it)
-                changed += [uid for uid in old if uid not in positions]
+            # the units that moved, left the map or entered it (a set operation: in C, not a loop over every unit)
+            changed = list({uid for uid, _ in positions.items() ^ old.items()})
             if len(changed) <= MOST_CHANGES:
                 # A unit replaced where it stands (a step loss, a flip) changes too. An engine state keeps its
                 # units in one dict (GameState._units): comparing it whole is much cheaper than asking unit by unit.
