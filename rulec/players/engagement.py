@@ -6,7 +6,7 @@ attacking once (`pick`). A target's battles depend only on what stands within tw
 the attackers next to it, and whether the hexes of both are surrounded (a unit that cannot retreat). The
 greedy player weighs dozens of positions per decision, each one or two moves (or a battle's result) away from
 the others; so `Engagement` keeps each target's battles of the last position worked out in full, and for a
-position that differs from it in a few hexes works out again only the targets within two hexes of those.
+position that differs from it in a few hexes works out again only the targets near those (`_affected`).
 
 The result is the same as working every target out afresh (tests/test_players_engagement.py checks it on
 random games). Only for games without ranged units: a ranged unit's targets lie farther than two hexes (the
@@ -77,7 +77,6 @@ class Engagement:
         self.full_steps = full_steps
         self.attacking = attacking
         self._kept: dict[tuple, _Kept] = {}  # (phase key, fighters, now) -> the last position worked out in full
-        self._near: dict[Hex, tuple[Hex, ...]] = {}  # hex -> the hexes within two of it (itself included)
         self._sorted: dict[Hex, tuple[Hex, ...]] = {}  # hex -> its neighbours in order
 
     def values(self, state: Any, key: tuple, fighters: list[str], now: bool) -> list[float]:
@@ -101,13 +100,11 @@ class Engagement:
             kept = self._kept[key] = _Kept(positions, ids_at, lost, done, targets)
             return [pick([b for battles in by_target.values() for b in battles]) for by_target in targets]
         ids_at = self._ids_after(kept, positions, changed, rank)
-        redo: set[Hex] = set()
-        for hex_ in changed:
-            redo.update(self._within_two(hex_))
         targets = []
         sides = self.sides
         for index, fighter in enumerate(fighters):
             this_done = done if now and index == 0 else None
+            redo = self._affected(ids_at, changed, fighter)
             by_target = {target: battles for target, battles in kept.targets[index].items() if target not in redo}
             for target in redo:
                 there = ids_at.get(target)
@@ -163,14 +160,18 @@ class Engagement:
                 ids_at.pop(hex_, None)
         return ids_at
 
-    def _within_two(self, hex_: Hex) -> tuple[Hex, ...]:
-        found = self._near.get(hex_)
-        if found is None:
-            neighbours = self.neighbours
-            near = {hex_, *neighbours.get(hex_, ())}
+    def _affected(self, ids_at: dict[Hex, list[str]], changed: set[Hex], fighter: str) -> set[Hex]:
+        """The targets whose battles a change in the `changed` hexes may change: those hexes and their neighbours
+        (their defenders, attackers, or a neighbour of the target's), and the neighbours of the fighter's hexes
+        next to them (a hex of attackers whose neighbours changed: they may be surrounded now, or no longer)."""
+        neighbours, sides = self.neighbours, self.sides
+        found = set(changed)
+        for hex_ in changed:
             for n in neighbours.get(hex_, ()):
-                near.update(neighbours.get(n, ()))
-            found = self._near[hex_] = tuple(near)
+                found.add(n)
+                here = ids_at.get(n)
+                if here and sides[here[0]] == fighter:
+                    found.update(neighbours.get(n, ()))
         return found
 
     def _in_order(self, hex_: Hex) -> tuple[Hex, ...]:
