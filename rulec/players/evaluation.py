@@ -130,6 +130,7 @@ class Evaluator:
         self._held_targets: tuple[Hex, ...] = ()
         self._held_key: tuple = ()
         self._near: dict[tuple, dict[Hex, list[tuple[float, Hex]]]] = {}
+        self._worths: dict[tuple, dict[Hex, float]] = {}  # (side, holders) -> hex -> its worth (_final_worths)
         # Sides whose only VP come from eliminating enemy units: side -> (the enemy sides, VP a unit is worth),
         # and where those enemy units stand now (side -> their hexes), part of the per-unit values' key.
         self._hunted: dict[str, tuple[frozenset[str], float]] = {}
@@ -658,7 +659,24 @@ class Evaluator:
     def _best_final_target(self, unit: Unit, hex_: Hex) -> float:
         """The best of the hexes the awards paid at the end value, for `unit` at `hex_`: its VP times its closeness
         (a hex to hold counts while its side does not hold it)."""
-        side = unit.side
+        worths = self._final_worths(unit.side)
+        if not worths:
+            return 0.0
+        scale = self.weights.closeness_scale
+        best = 0.0
+        for distance, target in self._near_list(unit.move, unit.type).get(hex_, ()):
+            worth = worths.get(target)
+            if worth is not None:
+                best = max(best, worth / (1.0 + distance / scale))
+        return best
+
+    def _final_worths(self, side: str) -> dict[Hex, float]:
+        """Hex -> what reaching it is worth to `side`'s units (those worth something), by the awards paid at the end
+        and the places that set a variable a goal needs, as the hexes are held now (kept per holders)."""
+        key = (side, self._held_key)
+        found = self._worths.get(key)
+        if found is not None:
+            return found
         to_hold, to_stand = self._to_hold.get(side), self._to_stand.get(side)
         places = [(value, hexes) for owner, value, hexes in self._open_places if owner == side]
         if places:  # places that still set a variable a goal of the side needs: as hexes to stand in
@@ -666,18 +684,19 @@ class Evaluator:
             for value, hexes in places:
                 for h in hexes:
                     to_stand[h] = to_stand.get(h, 0.0) + value
-        if not to_hold and not to_stand:
-            return 0.0
-        held = dict(zip(self._held_targets, self._held_key)) if to_hold else {}
-        scale = self.weights.closeness_scale
-        best = 0.0
-        for distance, target in self._near_list(unit.move, unit.type).get(hex_, ()):
-            worth = (to_stand.get(target, 0.0) if to_stand else 0.0)
-            if to_hold and held.get(target) != side:
-                worth += to_hold.get(target, 0.0)
-            if worth > 0:
-                best = max(best, worth / (1.0 + distance / scale))
-        return best
+        found = {}
+        if to_hold or to_stand:
+            held = dict(zip(self._held_targets, self._held_key)) if to_hold else {}
+            for target in {*(to_hold or ()), *(to_stand or ())}:
+                worth = (to_stand.get(target, 0.0) if to_stand else 0.0)
+                if to_hold and held.get(target) != side:
+                    worth += to_hold.get(target, 0.0)
+                if worth > 0:
+                    found[target] = worth
+        if len(self._worths) > _MOST_KEPT // 100:
+            self._worths.clear()
+        self._worths[key] = found
+        return found
 
     def _best_prey(self, unit: Unit, hex_: Hex) -> float:
         """For a side that scores only by eliminating enemy units: the VP of one, times the unit's closeness to the
