@@ -79,9 +79,10 @@ class Engagement:
         self._kept: dict[tuple, _Kept] = {}  # (phase key, fighters, now) -> the last position worked out in full
         self._sorted: dict[Hex, tuple[Hex, ...]] = {}  # hex -> its neighbours in order
 
-    def values(self, state: Any, key: tuple, fighters: list[str], now: bool) -> list[float]:
+    def values(self, state: Any, key: tuple, fighters: list[str], now: bool, keep: bool = False) -> list[float]:
         """The value of the battles each of `fighters` may fight in `state` (the first in the combat phase under
-        way if `now`: units that attacked or were attacked in it are done)."""
+        way if `now`: units that attacked or were attacked in it are done); `keep`: the positions to come are near
+        this one, keep it as the one they are compared with."""
         positions = state.positions
         lost = getattr(state, "lost_steps", {})
         done = frozenset(state.attacked | state.defended) if now else None
@@ -113,7 +114,7 @@ class Engagement:
                     if battles:
                         by_target[target] = battles
             targets.append(by_target)
-        if len(changed) > REBASE_AFTER:  # the positions to come are likely nearer this one than the kept one
+        if keep or len(changed) > REBASE_AFTER:  # the positions to come are likely nearer this one than the kept one
             self._kept[key] = _Kept(positions, ids_at, lost, done, targets)
         return [pick([b for battles in by_target.values() for b in battles]) for by_target in targets]
 

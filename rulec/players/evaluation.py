@@ -194,7 +194,13 @@ class Evaluator:
         return value + self._engagement(state, state.players[seat])
 
     # ------------------------------------------------------------ battles to come
-    def _engagement(self, state: Any, side: str, positions: dict[str, Hex] | None = None) -> float:
+    def focus(self, state: Any) -> None:
+        """The positions weighed next are `state` and a move or a battle from it (a decision's candidates): its
+        battles become the ones theirs are worked out from (engagement.py), so each differs from them in a few hexes."""
+        if self._kept_battles is not None and not state.is_terminal() and state.players:
+            self._engagement(state, state.players[0], keep=True)
+
+    def _engagement(self, state: Any, side: str, positions: dict[str, Hex] | None = None, keep: bool = False) -> float:
         """The battles the position offers the next sides to fight (battle_value.py): the next one's in full,
         the one after's at ENGAGED_LATER (it moves first, and so does the side between), for `side` or against it;
         `positions`: where the units stand, if not where `state` has them (a move weighed without playing it)."""
@@ -213,7 +219,7 @@ class Evaluator:
             self._fighters[key] = fighters
         now = getattr(phase, "kind", None) == "combat"
         if positions is None and self._kept_battles is not None and hasattr(state, "attacked"):
-            values = self._kept_battles.values(state, key, fighters, now)
+            values = self._kept_battles.values(state, key, fighters, now, keep)
             total = 0.0
             for index, (fighter, value) in enumerate(zip(fighters, values)):
                 total += (1.0 if index == 0 else ENGAGED_LATER) * (value if fighter == side else -value)

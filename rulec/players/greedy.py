@@ -78,6 +78,8 @@ class GreedyPlayer:
             return actions[0]
         seat = state.current_player()
         evaluator = self.evaluator or evaluator_for(state)
+        if callable(getattr(evaluator, "focus", None)):  # an evaluator of the caller's may not keep positions
+            evaluator.focus(state)
         if _declares_battles(state, actions):
             started: dict[Action, Any] = {}
             return self._choose_plan(state, battle_plans(state, actions, started), seat, evaluator, started)
