@@ -486,44 +486,72 @@ class Evaluator:
         worth, terms, unit_of, positions = self._worth, base.terms, base.unit_of, base.positions
         neighbours, turns_left, threat = self.neighbours, base.turns_left, base.threat
         by_side, ids_at = base.by_side, base.ids_at
+
+        def stack_changes(there: Hex | None, mover: str, by: int, uid: str) -> list[float]:
+            """How the terms of `mover`'s other units in `there` change when its strength there changes by `by`."""
+            if there is None or there not in ids_at:
+                return []
+            danger = threat(there, mover, neighbours)
+            if not danger:
+                return []
+            return [worth(unit_of[friend], there, danger, turns_left, by_side[there][mover] + by) - terms[friend][1]
+                    for friend in ids_at[there] if friend != uid and unit_of[friend].side == mover]
+
+        def threat_changes(there: Hex, mover: str, by: int) -> tuple[list[tuple[str, float]], set[str]]:
+            """How the terms of `mover`'s enemies next to `there` change (for `side`) when the threat to them
+            changes by `by`; and those enemies."""
+            changes = []
+            for other, owner in base.next_to(there, neighbours):
+                if owner != mover:
+                    enemy, at = unit_of[other], positions[other]
+                    before = terms[other][1]
+                    after = worth(enemy, at, threat(at, enemy.side, neighbours) + by, turns_left, by_side[at][enemy.side])
+                    changes.append((other, after - before if enemy.side == side else before - after))
+            return changes, {other for other, _ in changes}
+
+        # What leaving a hex changes is the same for each of a unit's moves, and what entering one changes is the
+        # same for each unit of one side and strength: worked out once each, added up in the same order as ever.
+        leaving: dict[str, tuple] = {}
+        entering: dict[tuple, tuple] = {}
+        nothing: tuple = ([], set())
         found = []
         for uid, hex_ in moves:
             unit = unit_of.get(uid) or state.unit(uid)
-            mover = unit.side
+            mover, strength, left = unit.side, unit.strength, positions.get(uid)
             # The mover's own strength is no threat to it, wherever it stands: its threat is its new hex's.
             old = terms.get(uid)
             joined = by_side.get(hex_, {}).get(mover, 0)
-            change = worth(unit, hex_, threat(hex_, mover, neighbours), turns_left, joined + unit.strength) - (
+            change = worth(unit, hex_, threat(hex_, mover, neighbours), turns_left, joined + strength) - (
                 old[1] if old else 0.0)
+            away = leaving.get(uid)
+            if away is None:
+                away = leaving[uid] = (stack_changes(left, mover, -strength, uid),
+                                       threat_changes(left, mover, -strength) if strength and left is not None
+                                       else nothing)
+            into = entering.get((hex_, mover, strength)) if left != hex_ else None
+            if into is None:
+                into = (stack_changes(hex_, mover, strength, uid), threat_changes(hex_, mover, strength) if strength
+                        else nothing)
+                if left != hex_:
+                    entering[(hex_, mover, strength)] = into
             # The friends it leaves stand in a weaker stack, those it joins in a stronger one (where an enemy is near).
-            for there, by in ((positions.get(uid), -unit.strength), (hex_, unit.strength)):
-                if there is None or there not in ids_at:
-                    continue
-                danger = threat(there, mover, neighbours)
-                if not danger:
-                    continue
-                for friend in ids_at[there]:
-                    if friend != uid and unit_of[friend].side == mover:
-                        change += worth(unit_of[friend], there, danger, turns_left, by_side[there][mover] + by) - \
-                            terms[friend][1]
+            for step in away[0]:
+                change += step
+            for step in into[0]:
+                change += step
             if mover != side:
                 change = -change
-            # Its enemies next to the hex it leaves are threatened less, next to the one it enters more.
-            shift: dict[str, int] = {}
-            for there, by in ((positions.get(uid), -unit.strength), (hex_, unit.strength)):
-                if there is not None:
-                    for other, owner in base.next_to(there, neighbours):
-                        if owner != mover:
-                            shift[other] = shift.get(other, 0) + by
-            for other, by in shift.items():
-                if by:
-                    enemy, at = unit_of[other], positions[other]
-                    before = terms[other][1]
-                    after = worth(enemy, at, threat(at, enemy.side, neighbours) + by, turns_left,
-                                  by_side[at][enemy.side])
-                    change += after - before if enemy.side == side else before - after
-            if final_change is not None and (hex_ in final_hexes or positions.get(uid) in final_hexes):
-                change += final_change(uid, unit.side, positions.get(uid), hex_)
+            # Its enemies next to the hex it leaves are threatened less, next to the one it enters more (those next
+            # to both, as much as before).
+            (left_enemies, left_set), (joined_enemies, joined_set) = away[1], into[1]
+            for other, step in left_enemies:
+                if other not in joined_set:
+                    change += step
+            for other, step in joined_enemies:
+                if other not in left_set:
+                    change += step
+            if final_change is not None and (hex_ in final_hexes or left in final_hexes):
+                change += final_change(uid, unit.side, left, hex_)
             found.append(value + change)
         return found
 
