@@ -74,6 +74,7 @@ ENGAGED_LATER = 0.5
 # its side's awards pay per strength point of enemy units eliminated, besides its own strength and VP.
 POTENTIAL = 0.25
 _MOST_KEPT = 400_000  # per-unit objective values kept before the table is emptied
+MOST_OUTLOOKS_KEPT = 4_000  # positions' outlooks kept (each with a copy of its units' table) before they are dropped
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ class Evaluator:
         self._held_key: tuple = ()
         self._near: dict[tuple, dict[Hex, list[tuple[float, Hex]]]] = {}
         self._worths: dict[tuple, dict[Hex, float]] = {}  # (side, holders) -> hex -> its worth (_final_worths)
+        self._outlooks: dict[tuple, tuple[dict, float]] = {}  # outlook's key -> (the units' table, the outlook)
         # Sides whose only VP come from eliminating enemy units: side -> (the enemy sides, VP a unit is worth),
         # and where those enemy units stand now (side -> their hexes), part of the per-unit values' key.
         self._hunted: dict[str, tuple[frozenset[str], float]] = {}
@@ -187,16 +189,40 @@ class Evaluator:
 
     def outlook(self, state: Any, seat: int) -> float:
         """The score, and the battles the position offers in the combat phases to come (`_engagement`): what the
-        greedy player weighs each position it plays out by (a move's quick value, `move_values`, is its score)."""
+        greedy player weighs each position it plays out by (a move's quick value, `move_values`, is its score).
+        A position met again (two orders of reactions, removals, that end in the same place) is not worked out again."""
+        key = self._outlook_key(state, seat)
+        if key is not None:
+            found = self._outlooks.get(key)
+            if found is not None and found[0] == state._units:
+                return found[1]
         value = self.score(state, seat)
-        if self.battles is None or state.is_terminal():
-            return value
-        return value + self._engagement(state, state.players[seat])
+        if self.battles is not None and not state.is_terminal():
+            value += self._engagement(state, state.players[seat])
+        if key is not None:
+            if len(self._outlooks) > MOST_OUTLOOKS_KEPT:
+                self._outlooks.clear()
+            self._outlooks[key] = (dict(state._units), value)
+        return value
+
+    def _outlook_key(self, state: Any, seat: int) -> tuple | None:
+        """What the outlook of an engine state reads (but its units' table, compared whole): None for a state
+        that is not an engine's, or a game whose goals read game variables through the engine (they may read more)."""
+        if self.variable_goals is None or self.variable_goals.goals or not isinstance(getattr(state, "_units", None), dict) \
+                or state.is_terminal():
+            return None
+        try:
+            return (seat, state.turn, state.phase_index, frozenset(state.pos.items()), frozenset(state.lost_steps.items()),
+                    frozenset(state.vp.items()), frozenset(state.holders.items()), frozenset(state.exited_from.items()),
+                    frozenset(state.attacked), frozenset(state.defended))
+        except AttributeError:
+            return None
 
     # ------------------------------------------------------------ battles to come
     def focus(self, state: Any) -> None:
         """The positions weighed next are `state` and a move or a battle from it (a decision's candidates): its
         battles become the ones theirs are worked out from (engagement.py), so each differs from them in a few hexes."""
+        self._outlooks.clear()  # positions met again are met within a decision, seldom across
         if self._kept_battles is not None and not state.is_terminal() and state.players:
             self._engagement(state, state.players[0], keep=True)
 
