@@ -32,6 +32,9 @@ evaluator keeps the terms of the last position scored in full, and scores a
 position that differs from it in a few units by working out again only the terms
 of those units and of the units next to them (a position where a hex to hold
 changed hands is scored in full: every unit's nearest objective may change).
+The battles a position offers are kept the same way, target by target (engagement.py,
+from the position decided on: `focus`), and a position met again within a decision
+(two orders of removals ending in one place) is not weighed again (`outlook`).
 
 A toy state with no map model is scored on its VP alone.
 """
