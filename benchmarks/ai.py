@@ -14,7 +14,8 @@ issue's targets: an MCTS game of Drive on Metz under 60 CPU s, of The Marne unde
 15 CPU minutes; a greedy decision on The Marne under 5 ms (decisions with one
 legal order are not counted: the player does not think about them).
 `--greedy-decisions N` times the first N greedy decisions of a greedy-against-greedy
-game (0: the whole game). `--profile` prints the share of an MCTS game's CPU spent in
+game (0: the whole game), and also by the kind of phase they are made in (a combat phase's
+first decision weighs every battle as a plan: a few of them take most of the time). `--profile` prints the share of an MCTS game's CPU spent in
 the players' own code (rulec/players) and in the engine (rulec/engine, rulec/runtime),
 then the top functions. `--against REV` measures commit REV in a fresh process (the same
 script, `git archive`), in turns with this tree, and prints both and their ratios.
@@ -53,11 +54,13 @@ def roll(state, rng: random.Random):
 
 def play(game, kind: str, seed: int, max_seconds: float, timed_decisions: int = 0) -> dict:
     """One game with `kind` on every seat: its CPU seconds, whether it ended, its actions, turns, and the CPU
-    time of each decision that had more than one legal action (the first `timed_decisions` of them, if set)."""
+    time of each decision that had more than one legal action (the first `timed_decisions` of them, if set),
+    with the kind of phase it was made in (movement, combat, ...)."""
     state = new_game(game, seed=seed)
     players = [make_player(kind, seed * 1009 + seat + 1) for seat in range(len(state.players))]
     rng = dice(seed)
     thinking: list[float] = []
+    phases: list[str] = []
     actions = 0
     started = time.process_time()
     while not state.is_terminal():
@@ -71,10 +74,11 @@ def play(game, kind: str, seed: int, max_seconds: float, timed_decisions: int = 
             action = players[state.current_player()].choose(state)
             if several:
                 thinking.append(time.process_time() - before)
+                phases.append(str(getattr(state.phase, "kind", "")))
         state.apply_action(action)
         actions += 1
     return {"seconds": time.process_time() - started, "finished": state.is_terminal(), "actions": actions,
-            "turn": state.turn, "decisions": thinking}
+            "turn": state.turn, "decisions": thinking, "phases": phases}
 
 
 def measure(name: str, games: int, max_seconds: float, greedy_decisions: int) -> dict:
@@ -88,7 +92,19 @@ def measure(name: str, games: int, max_seconds: float, greedy_decisions: int) ->
             "mcts_actions": [g["actions"] for g in mcts], "mcts_turns": [g["turn"] for g in mcts],
             "mcts_decision_ms": 1000 * sum(sum(g["decisions"]) for g in mcts) / max(1, sum(len(g["decisions"]) for g in mcts)),
             "greedy_ms": 1000 * sum(decisions) / max(1, len(decisions)), "greedy_max_ms": 1000 * max(decisions, default=0.0),
-            "greedy_decisions": len(decisions), "greedy_finished": greedy["finished"]}
+            "greedy_decisions": len(decisions), "greedy_finished": greedy["finished"],
+            "greedy_by_phase": by_phase(decisions, greedy["phases"])}
+
+
+def by_phase(decisions: list[float], phases: list[str]) -> dict[str, list[float]]:
+    """Phase kind -> [decisions, their average ms, the share of all decisions' time]: where greedy spends it."""
+    total = sum(decisions) or 1.0
+    found: dict[str, list[float]] = {}
+    for seconds, phase in zip(decisions, phases):
+        row = found.setdefault(phase, [0, 0.0, 0.0])
+        row[0] += 1
+        row[1] += seconds
+    return {phase: [count, 1000 * spent / count, spent / total] for phase, (count, spent, _) in found.items()}
 
 
 def report(found: dict, label: str = "") -> None:
@@ -97,6 +113,8 @@ def report(found: dict, label: str = "") -> None:
         report_mcts(found, label)
     print(f"greedy{label}: {found['greedy_ms']:.2f} ms a decision on average, longest {found['greedy_max_ms']:.1f} ms "
           f"({found['greedy_decisions']} decisions{'' if found['greedy_finished'] else ', game not played to its end'})")
+    for phase, (count, ms, share) in sorted(found.get("greedy_by_phase", {}).items()):
+        print(f"  in {phase} phases: {ms:.2f} ms a decision ({count} decisions, {share:.0%} of the time)")
     if name in TARGET_GREEDY_MS:
         target = TARGET_GREEDY_MS[name]
         print(f"  target: under {target:.0f} ms a decision: {'met' if found['greedy_ms'] < target else 'NOT met'}")
@@ -161,6 +179,9 @@ def against(rev: str, name: str, games: int, max_seconds: float, greedy_decision
         print(f"  MCTS game, seed {seed}: x{mine / other:.2f}{note}")
     if theirs["greedy_ms"]:
         print(f"  greedy decision: x{ours['greedy_ms'] / theirs['greedy_ms']:.2f}")
+        mine_by, theirs_by = ours.get("greedy_by_phase", {}), theirs.get("greedy_by_phase", {})
+        for phase in sorted(set(mine_by) & set(theirs_by)):
+            print(f"    in {phase} phases: x{mine_by[phase][1] / theirs_by[phase][1]:.2f}")
 
 
 def main(argv: list[str] | None = None) -> int:

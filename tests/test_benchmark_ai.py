@@ -30,6 +30,14 @@ def test_ai_benchmark_plays_mcts_games_to_their_end_and_times_greedy(capsys):
     games = [line for line in out.splitlines() if line.strip().startswith("seed ")]
     assert len(games) == 2 and all(line.endswith("ended") for line in games)
     assert "ms a decision on average" in out
+    assert any(line.strip().startswith("in ") and "phases:" in line for line in out.splitlines())  # by phase kind
+
+
+def test_ai_benchmark_splits_greedy_time_by_the_kind_of_phase():
+    ai = _module("ai")
+    found = ai.by_phase([0.001, 0.003, 0.004], ["movement", "combat", "movement"])
+    assert found["movement"][:2] == [2, 2.5] and found["combat"][:2] == [1, 3.0]
+    assert abs(found["movement"][2] - 0.625) < 1e-9 and abs(found["combat"][2] - 0.375) < 1e-9
 
 
 def test_ai_benchmark_stops_a_game_at_its_cpu_bound_and_says_so(capsys):

@@ -115,3 +115,29 @@ def test_the_greedy_player_plays_out_the_best_moves_by_their_quick_value(metz, m
     assert {i for i, a in enumerate(actions) if a.kind != "move"} <= set(kept)  # `end` and the rest, always
     value = [player.action_value(state, a, seat, evaluator) for a in actions]
     assert max(value[i] for i in kept) == pytest.approx(max(value), abs=1e-9)
+
+
+def test_a_position_met_again_by_another_order_of_moves_keeps_its_outlook(metz):
+    """Two moves made in either order end in one position: its outlook is worked out once, and is the one a
+    fresh evaluator finds; a position that differs (one move only) is worked out anew."""
+    state = new_game(metz, seed=2)
+    while state.is_chance_node() or len({a.unit for a in legal_orders(state) if a.kind == "move"}) < 2:
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else legal_orders(state)[-1])
+    moves = [a for a in legal_orders(state) if a.kind == "move"]
+    first = moves[0]
+    second = next(a for a in moves if a.unit != first.unit and a.hex != first.hex)
+    one, other, alone = state.clone(), state.clone(), state.clone()
+    for step in (first, second):
+        one.apply_action(step)
+    for step in (second, first):
+        other.apply_action(step)
+    alone.apply_action(first)
+    assert one.pos == other.pos and one is not other
+    seat = state.current_player()
+    warm = Evaluator(metz)
+    value = warm.outlook(one, seat)
+    kept = len(warm._outlooks)
+    assert warm.outlook(other, seat) == value == pytest.approx(Evaluator(metz).outlook(other, seat), abs=1e-9)
+    assert len(warm._outlooks) == kept  # met again: not worked out again
+    assert warm.outlook(alone, seat) == pytest.approx(Evaluator(metz).outlook(alone, seat), abs=1e-9)
+    assert len(warm._outlooks) == kept + 1

@@ -173,6 +173,29 @@ def test_mcts_ranks_a_further_order_of_the_same_phase_from_its_parent(metz):
     assert tried and set(tried) <= {a for a, _ in child.ranked}
 
 
+
+def test_mcts_weighs_anew_when_none_of_its_parents_orders_is_legal_any_more(metz):
+    """A parent that weighed one order only (the others cut by widening): once it is played, nothing of the
+    parent's is left, and the node weighs its own legal orders (it was left with none, and MCTS played None:
+    an MCTS game of The Marne stopped with an AttributeError)."""
+    from rulec.players.evaluation import evaluator_for
+    from rulec.players.mcts import _Node
+
+    state = new_game(metz, seed=0)
+    player = make_player("mcts", 1)
+    evaluator = evaluator_for(state)
+    player._baseline = [evaluator.score(state, seat) for seat in range(2)]
+    root = _Node(state.current_player())
+    player._candidates(state, evaluator, root)
+    played, value = next((a, v) for a, v in root.ranked if a.kind == "move")
+    root.ranked = [(played, value)]  # all the parent weighed
+    child_state = state.clone()
+    child_state.apply_action(played)
+    child = _Node(child_state.current_player(), root, played)
+    tried = player._candidates(child_state, evaluator, child)
+    assert tried and all(child_state.is_legal(a) for a in tried)
+
+
 _TWO_TURNS = """
 from rulec.engine import new_game
 from rulec.pipeline import load_game

@@ -32,6 +32,9 @@ evaluator keeps the terms of the last position scored in full, and scores a
 position that differs from it in a few units by working out again only the terms
 of those units and of the units next to them (a position where a hex to hold
 changed hands is scored in full: every unit's nearest objective may change).
+The battles a position offers are kept the same way, target by target (engagement.py,
+from the position decided on: `focus`), and a position met again within a decision
+(two orders of removals ending in one place) is not weighed again (`outlook`).
 
 A toy state with no map model is scored on its VP alone.
 """
@@ -49,6 +52,7 @@ from rulec.engine.tables import IMPASSABLE, Tables, tables_for
 from rulec.language.parse import parse_text
 from rulec.players import view
 from rulec.players.battle_value import BattleValue, next_fighters
+from rulec.players.engagement import Engagement
 from rulec.players.final_awards import CONTROL, FinalAwards
 from rulec.players.variable_goals import VariableGoals
 from rulec.players.victory_margin import VictoryMargin
@@ -73,6 +77,7 @@ ENGAGED_LATER = 0.5
 # its side's awards pay per strength point of enemy units eliminated, besides its own strength and VP.
 POTENTIAL = 0.25
 _MOST_KEPT = 400_000  # per-unit objective values kept before the table is emptied
+MOST_OUTLOOKS_KEPT = 4_000  # positions' outlooks kept (each with a copy of its units' table) before they are dropped
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,7 @@ class Evaluator:
         self._base: _Scored | None = None  # the last position scored in full
         self.victory = VictoryMargin(game)
         self.final: FinalAwards | None = None
+        self._stood_in: frozenset[Hex] = frozenset()
         # Hexes the awards paid at the end value (final_awards): side -> hex -> VP, for holding it (paid while
         # not held) and for standing in it; the holders of the first, as a key of the per-unit values.
         self._to_hold: dict[str, dict[Hex, float]] = {}
@@ -128,6 +134,8 @@ class Evaluator:
         self._held_targets: tuple[Hex, ...] = ()
         self._held_key: tuple = ()
         self._near: dict[tuple, dict[Hex, list[tuple[float, Hex]]]] = {}
+        self._worths: dict[tuple, dict[Hex, float]] = {}  # (side, holders) -> hex -> its worth (_final_worths)
+        self._outlooks: dict[tuple, tuple[dict, float]] = {}  # outlook's key -> (the units' table, the outlook)
         # Sides whose only VP come from eliminating enemy units: side -> (the enemy sides, VP a unit is worth),
         # and where those enemy units stand now (side -> their hexes), part of the per-unit values' key.
         self._hunted: dict[str, tuple[frozenset[str], float]] = {}
@@ -137,6 +145,7 @@ class Evaluator:
         self.variable_goals = VariableGoals(game, self.options) if game is not None else None
         self._open_places: tuple = ()
         self.battles: BattleValue | None = None
+        self._kept_battles: Engagement | None = None
         self._loss_vp: dict[tuple, dict[str, float]] = {}
         self._vp_per_strength: dict[str, float] = {}
         if game is not None and game.map is not None:
@@ -145,6 +154,9 @@ class Evaluator:
             self.final = FinalAwards(game, self.tables.objectives, self.options, self.variable_goals.awards)
             if not self.final.awards:
                 self.final = None
+            # the hexes the awards paid at the end ask who stands in (not only who holds them)
+            self._stood_in = frozenset(h for g in self.final.groups if g.by != CONTROL for h in g.hexes) \
+                if self.final is not None else frozenset()
             self.objectives = self._objectives(game)
             self._final_targets()
             self._hunted = self._hunts(game)
@@ -157,6 +169,10 @@ class Evaluator:
             # units whose type (on its full side) attacks at range -> that range: their contacts reach farther
             self._ranged_ids = {uid: self._ranges[u.type] for uid, u in game.units.items() if u.type in self._ranges}
             self._sides = {uid: u.side for uid, u in game.units.items()}  # a unit's side never changes
+            # The battles of the last position worked out, kept target by target (engagement.py; not with ranged units).
+            self._kept_battles = Engagement(self.battles, self.neighbours, self._sides,
+                                            {uid: u.steps for uid, u in game.units.items()}, self._attacking) \
+                if self.battles is not None and not self._ranged_ids else None
             for goal in self.variable_goals.goals:  # a variable a goal needs counts enemy units eliminated
                 if goal.prey and any(u.side in goal.prey for u in game.units.values()):
                     enemies, value = self._hunted.get(goal.award.side, (frozenset(), 0.0))
@@ -176,14 +192,44 @@ class Evaluator:
 
     def outlook(self, state: Any, seat: int) -> float:
         """The score, and the battles the position offers in the combat phases to come (`_engagement`): what the
-        greedy player weighs each position it plays out by (a move's quick value, `move_values`, is its score)."""
+        greedy player weighs each position it plays out by (a move's quick value, `move_values`, is its score).
+        A position met again (two orders of reactions, removals, that end in the same place) is not worked out again."""
+        key = self._outlook_key(state, seat)
+        if key is not None:
+            found = self._outlooks.get(key)
+            if found is not None and found[0] == state._units:
+                return found[1]
         value = self.score(state, seat)
-        if self.battles is None or state.is_terminal():
-            return value
-        return value + self._engagement(state, state.players[seat])
+        if self.battles is not None and not state.is_terminal():
+            value += self._engagement(state, state.players[seat])
+        if key is not None:
+            if len(self._outlooks) > MOST_OUTLOOKS_KEPT:
+                self._outlooks.clear()
+            self._outlooks[key] = (dict(state._units), value)
+        return value
+
+    def _outlook_key(self, state: Any, seat: int) -> tuple | None:
+        """What the outlook of an engine state reads (but its units' table, compared whole): None for a state
+        that is not an engine's, or a game whose goals read game variables through the engine (they may read more)."""
+        if self.variable_goals is None or self.variable_goals.goals or not isinstance(getattr(state, "_units", None), dict) \
+                or state.is_terminal():
+            return None
+        try:
+            return (seat, state.turn, state.phase_index, frozenset(state.pos.items()), frozenset(state.lost_steps.items()),
+                    frozenset(state.vp.items()), frozenset(state.holders.items()), frozenset(state.exited_from.items()),
+                    frozenset(state.attacked), frozenset(state.defended))
+        except AttributeError:
+            return None
 
     # ------------------------------------------------------------ battles to come
-    def _engagement(self, state: Any, side: str, positions: dict[str, Hex] | None = None) -> float:
+    def focus(self, state: Any) -> None:
+        """The positions weighed next are `state` and a move or a battle from it (a decision's candidates): its
+        battles become the ones theirs are worked out from (engagement.py), so each differs from them in a few hexes."""
+        self._outlooks.clear()  # positions met again are met within a decision, seldom across
+        if self._kept_battles is not None and not state.is_terminal() and state.players:
+            self._engagement(state, state.players[0], keep=True)
+
+    def _engagement(self, state: Any, side: str, positions: dict[str, Hex] | None = None, keep: bool = False) -> float:
         """The battles the position offers the next sides to fight (battle_value.py): the next one's in full,
         the one after's at ENGAGED_LATER (it moves first, and so does the side between), for `side` or against it;
         `positions`: where the units stand, if not where `state` has them (a move weighed without playing it)."""
@@ -201,6 +247,12 @@ class Evaluator:
                 fighters = [phase.side] + [f for f in fighters if f != phase.side][:1]
             self._fighters[key] = fighters
         now = getattr(phase, "kind", None) == "combat"
+        if positions is None and self._kept_battles is not None and hasattr(state, "attacked"):
+            values = self._kept_battles.values(state, key, fighters, now, keep)
+            total = 0.0
+            for index, (fighter, value) in enumerate(zip(fighters, values)):
+                total += (1.0 if index == 0 else ENGAGED_LATER) * (value if fighter == side else -value)
+            return total
         if positions is None:
             positions = view.unit_hexes(state)
         # Only the units in contact (next to an enemy, or a ranged unit with one in range) matter: the battles are
@@ -392,7 +444,8 @@ class Evaluator:
         goals = self.variable_goals.paid(state) if self.variable_goals is not None else {}
         if final is None:
             return {side: vp.get(side, 0) + goals.get(side, 0.0) for side in state.players} if goals else vp
-        paid = final.paid(_sides_at(state), getattr(state, "holders", {}), getattr(state, "exited_from", {}))
+        paid = final.paid(_sides_at(state, self._stood_in), getattr(state, "holders", {}),
+                          getattr(state, "exited_from", {}))
         return {side: vp.get(side, 0) + paid.get(side, 0.0) + goals.get(side, 0.0) for side in state.players}
 
     def _position_value(self, state: Any, side: str) -> float:
@@ -406,9 +459,8 @@ class Evaluator:
         base = self._base
         if base is not None and base.turns_left == turns_left and base.held_key == self._held_key:
             old = base.positions
-            changed = [uid for uid, hex_ in positions.items() if old.get(uid) != hex_]
-            if positions.keys() != old.keys():  # a unit left the map (or came back to it)
-                changed += [uid for uid in old if uid not in positions]
+            # the units that moved, left the map or entered it (a set operation: in C, not a loop over every unit)
+            changed = list({uid for uid, _ in positions.items() ^ old.items()})
             if len(changed) <= MOST_CHANGES:
                 # A unit replaced where it stands (a step loss, a flip) changes too. An engine state keeps its
                 # units in one dict (GameState._units): comparing it whole is much cheaper than asking unit by unit.
@@ -463,44 +515,72 @@ class Evaluator:
         worth, terms, unit_of, positions = self._worth, base.terms, base.unit_of, base.positions
         neighbours, turns_left, threat = self.neighbours, base.turns_left, base.threat
         by_side, ids_at = base.by_side, base.ids_at
+
+        def stack_changes(there: Hex | None, mover: str, by: int, uid: str) -> list[float]:
+            """How the terms of `mover`'s other units in `there` change when its strength there changes by `by`."""
+            if there is None or there not in ids_at:
+                return []
+            danger = threat(there, mover, neighbours)
+            if not danger:
+                return []
+            return [worth(unit_of[friend], there, danger, turns_left, by_side[there][mover] + by) - terms[friend][1]
+                    for friend in ids_at[there] if friend != uid and unit_of[friend].side == mover]
+
+        def threat_changes(there: Hex, mover: str, by: int) -> tuple[list[tuple[str, float]], set[str]]:
+            """How the terms of `mover`'s enemies next to `there` change (for `side`) when the threat to them
+            changes by `by`; and those enemies."""
+            changes = []
+            for other, owner in base.next_to(there, neighbours):
+                if owner != mover:
+                    enemy, at = unit_of[other], positions[other]
+                    before = terms[other][1]
+                    after = worth(enemy, at, threat(at, enemy.side, neighbours) + by, turns_left, by_side[at][enemy.side])
+                    changes.append((other, after - before if enemy.side == side else before - after))
+            return changes, {other for other, _ in changes}
+
+        # What leaving a hex changes is the same for each of a unit's moves, and what entering one changes is the
+        # same for each unit of one side and strength: worked out once each, added up in the same order as ever.
+        leaving: dict[str, tuple] = {}
+        entering: dict[tuple, tuple] = {}
+        nothing: tuple = ([], set())
         found = []
         for uid, hex_ in moves:
             unit = unit_of.get(uid) or state.unit(uid)
-            mover = unit.side
+            mover, strength, left = unit.side, unit.strength, positions.get(uid)
             # The mover's own strength is no threat to it, wherever it stands: its threat is its new hex's.
             old = terms.get(uid)
             joined = by_side.get(hex_, {}).get(mover, 0)
-            change = worth(unit, hex_, threat(hex_, mover, neighbours), turns_left, joined + unit.strength) - (
+            change = worth(unit, hex_, threat(hex_, mover, neighbours), turns_left, joined + strength) - (
                 old[1] if old else 0.0)
+            away = leaving.get(uid)
+            if away is None:
+                away = leaving[uid] = (stack_changes(left, mover, -strength, uid),
+                                       threat_changes(left, mover, -strength) if strength and left is not None
+                                       else nothing)
+            into = entering.get((hex_, mover, strength)) if left != hex_ else None
+            if into is None:
+                into = (stack_changes(hex_, mover, strength, uid), threat_changes(hex_, mover, strength) if strength
+                        else nothing)
+                if left != hex_:
+                    entering[(hex_, mover, strength)] = into
             # The friends it leaves stand in a weaker stack, those it joins in a stronger one (where an enemy is near).
-            for there, by in ((positions.get(uid), -unit.strength), (hex_, unit.strength)):
-                if there is None or there not in ids_at:
-                    continue
-                danger = threat(there, mover, neighbours)
-                if not danger:
-                    continue
-                for friend in ids_at[there]:
-                    if friend != uid and unit_of[friend].side == mover:
-                        change += worth(unit_of[friend], there, danger, turns_left, by_side[there][mover] + by) - \
-                            terms[friend][1]
+            for step in away[0]:
+                change += step
+            for step in into[0]:
+                change += step
             if mover != side:
                 change = -change
-            # Its enemies next to the hex it leaves are threatened less, next to the one it enters more.
-            shift: dict[str, int] = {}
-            for there, by in ((positions.get(uid), -unit.strength), (hex_, unit.strength)):
-                if there is not None:
-                    for other, owner in base.next_to(there, neighbours):
-                        if owner != mover:
-                            shift[other] = shift.get(other, 0) + by
-            for other, by in shift.items():
-                if by:
-                    enemy, at = unit_of[other], positions[other]
-                    before = terms[other][1]
-                    after = worth(enemy, at, threat(at, enemy.side, neighbours) + by, turns_left,
-                                  by_side[at][enemy.side])
-                    change += after - before if enemy.side == side else before - after
-            if final_change is not None and (hex_ in final_hexes or positions.get(uid) in final_hexes):
-                change += final_change(uid, unit.side, positions.get(uid), hex_)
+            # Its enemies next to the hex it leaves are threatened less, next to the one it enters more (those next
+            # to both, as much as before).
+            (left_enemies, left_set), (joined_enemies, joined_set) = away[1], into[1]
+            for other, step in left_enemies:
+                if other not in joined_set:
+                    change += step
+            for other, step in joined_enemies:
+                if other not in left_set:
+                    change += step
+            if final_change is not None and (hex_ in final_hexes or left in final_hexes):
+                change += final_change(uid, unit.side, left, hex_)
             found.append(value + change)
         return found
 
@@ -642,7 +722,24 @@ class Evaluator:
     def _best_final_target(self, unit: Unit, hex_: Hex) -> float:
         """The best of the hexes the awards paid at the end value, for `unit` at `hex_`: its VP times its closeness
         (a hex to hold counts while its side does not hold it)."""
-        side = unit.side
+        worths = self._final_worths(unit.side)
+        if not worths:
+            return 0.0
+        scale = self.weights.closeness_scale
+        best = 0.0
+        for distance, target in self._near_list(unit.move, unit.type).get(hex_, ()):
+            worth = worths.get(target)
+            if worth is not None:
+                best = max(best, worth / (1.0 + distance / scale))
+        return best
+
+    def _final_worths(self, side: str) -> dict[Hex, float]:
+        """Hex -> what reaching it is worth to `side`'s units (those worth something), by the awards paid at the end
+        and the places that set a variable a goal needs, as the hexes are held now (kept per holders)."""
+        key = (side, self._held_key)
+        found = self._worths.get(key)
+        if found is not None:
+            return found
         to_hold, to_stand = self._to_hold.get(side), self._to_stand.get(side)
         places = [(value, hexes) for owner, value, hexes in self._open_places if owner == side]
         if places:  # places that still set a variable a goal of the side needs: as hexes to stand in
@@ -650,18 +747,19 @@ class Evaluator:
             for value, hexes in places:
                 for h in hexes:
                     to_stand[h] = to_stand.get(h, 0.0) + value
-        if not to_hold and not to_stand:
-            return 0.0
-        held = dict(zip(self._held_targets, self._held_key)) if to_hold else {}
-        scale = self.weights.closeness_scale
-        best = 0.0
-        for distance, target in self._near_list(unit.move, unit.type).get(hex_, ()):
-            worth = (to_stand.get(target, 0.0) if to_stand else 0.0)
-            if to_hold and held.get(target) != side:
-                worth += to_hold.get(target, 0.0)
-            if worth > 0:
-                best = max(best, worth / (1.0 + distance / scale))
-        return best
+        found = {}
+        if to_hold or to_stand:
+            held = dict(zip(self._held_targets, self._held_key)) if to_hold else {}
+            for target in {*(to_hold or ()), *(to_stand or ())}:
+                worth = (to_stand.get(target, 0.0) if to_stand else 0.0)
+                if to_hold and held.get(target) != side:
+                    worth += to_hold.get(target, 0.0)
+                if worth > 0:
+                    found[target] = worth
+        if len(self._worths) > _MOST_KEPT // 100:
+            self._worths.clear()
+        self._worths[key] = found
+        return found
 
     def _best_prey(self, unit: Unit, hex_: Hex) -> float:
         """For a side that scores only by eliminating enemy units: the VP of one, times the unit's closeness to the
@@ -844,23 +942,39 @@ def zones_counted(award: Award) -> list[str]:
 
 
 class _SidesAt:
-    """Hex -> the sides standing there (`get`), worked out for the hexes asked only: the awards paid at the end
-    ask of a few hexes (a city's), where working out every hex's sides would cost a pass over every unit."""
+    """Hex -> the sides standing there (`get`), worked out for the hexes the awards paid at the end ask of
+    (`wanted`: a city's, a zone's) in one pass over the units, the first time one is asked; another hex by the
+    engine's `units_at`. The engine's own hex -> units table would cost a pass over every unit too, and more."""
 
-    __slots__ = ("units_at", "unit")
+    __slots__ = ("state", "wanted", "_found")
 
-    def __init__(self, state: Any):
-        self.units_at, self.unit = state.units_at, state.unit
+    def __init__(self, state: Any, wanted: frozenset[Hex]):
+        self.state, self.wanted, self._found = state, wanted, None
 
     def get(self, h: Hex, default: Any = ()) -> Any:
-        unit = self.unit
-        return {unit(uid).side for uid in self.units_at(h)} or default
+        state = self.state
+        unit = state.unit
+        if h not in self.wanted:
+            return {unit(uid).side for uid in state.units_at(h)} or default
+        found = self._found
+        if found is None:
+            wanted = self.wanted
+            found = self._found = {}
+            for uid, where in view.unit_hexes(state).items():
+                if where in wanted:
+                    sides = found.get(where)
+                    if sides is None:
+                        found[where] = {unit(uid).side}
+                    else:
+                        sides.add(unit(uid).side)
+        return found.get(h) or default
 
 
-def _sides_at(state: Any) -> Any:
-    """Hex -> the sides standing there, of an engine state (a toy state's units by view)."""
+def _sides_at(state: Any, wanted: frozenset[Hex] = frozenset()) -> Any:
+    """Hex -> the sides standing there, of an engine state (a toy state's units by view); `wanted`: the hexes
+    that will be asked of (see _SidesAt)."""
     if callable(getattr(state, "units_at", None)) and callable(getattr(state, "unit", None)):
-        return _SidesAt(state)
+        return _SidesAt(state, wanted)
     found: dict[Hex, set[str]] = {}
     for uid, h in view.unit_hexes(state).items():
         found.setdefault(h, set()).add(view.current_unit(state, uid).side)

@@ -78,6 +78,8 @@ class GreedyPlayer:
             return actions[0]
         seat = state.current_player()
         evaluator = self.evaluator or evaluator_for(state)
+        if callable(getattr(evaluator, "focus", None)):  # an evaluator of the caller's may not keep positions
+            evaluator.focus(state)
         if _declares_battles(state, actions):
             started: dict[Action, Any] = {}
             return self._choose_plan(state, battle_plans(state, actions, started), seat, evaluator, started)
@@ -308,8 +310,13 @@ def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tupl
     if is_free_decision(state, actions) or len(actions) > MAX_REACTION_CHOICES or lines > MAX_REACTION_LINES:
         return evaluator.outlook(state, seat)
     values = []
-    for action in actions:
+    weighed = []  # (position after a reaction, its value): reactions that leave the same position (two routes of a
+    for action in actions:  # retreat to one hex) are weighed once
         child = state.clone()
         child.apply_action(action)
-        values.append(resolve(child, seat, evaluator, depth - 1, phase, lines))
+        value = next((v for other, v in weighed if _same_position(child, other)), None)
+        if value is None:
+            value = resolve(child, seat, evaluator, depth - 1, phase, lines)
+            weighed.append((child, value))
+        values.append(value)
     return max(values) if state.current_player() == seat else min(values)

@@ -186,6 +186,8 @@ class MCTSPlayer:
         shift = played - parent.base
         ranked = [(action, _steady(value + shift)) for action, value in parent.ranked
                   if action != node.into and state.is_legal(action)]
+        if not ranked:  # none of them is legal any more (the order played made the phase's next step another): weigh anew
+            return None
         node.ranked, node.base, node.phase = ranked, played, parent.phase
         return ranked
 
