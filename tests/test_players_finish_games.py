@@ -148,9 +148,8 @@ def test_the_ai_plays_every_game_to_its_end(path, kind):
     assert state.history().count(Action.cancel()) <= 20
 
 
-def test_mcts_ranks_a_further_order_of_the_same_phase_from_its_parent(metz):
-    """Down one side's movement phase, a node takes its parent's weighed orders still legal, each shifted by the
-    gain of the order played, rather than playing every one out again on a clone."""
+def _mcts_root(metz):
+    """A new Drive on Metz game, an MCTS player, its evaluator and the root node with its orders weighed."""
     from rulec.players.evaluation import evaluator_for
     from rulec.players.mcts import _Node
 
@@ -160,6 +159,15 @@ def test_mcts_ranks_a_further_order_of_the_same_phase_from_its_parent(metz):
     player._baseline = [evaluator.score(state, seat) for seat in range(2)]
     root = _Node(state.current_player())
     player._candidates(state, evaluator, root)
+    return state, player, evaluator, root
+
+
+def test_mcts_ranks_a_further_order_of_the_same_phase_from_its_parent(metz):
+    """Down one side's movement phase, a node takes its parent's weighed orders still legal, each shifted by the
+    gain of the order played, rather than playing every one out again on a clone."""
+    from rulec.players.mcts import _Node
+
+    state, player, evaluator, root = _mcts_root(metz)
     assert root.ranked and root.phase is not None
     played, value = next((a, v) for a, v in root.ranked if a.kind == "move")
     child_state = state.clone()
@@ -178,15 +186,9 @@ def test_mcts_weighs_anew_when_none_of_its_parents_orders_is_legal_any_more(metz
     """A parent that weighed one order only (the others cut by widening): once it is played, nothing of the
     parent's is left, and the node weighs its own legal orders (it was left with none, and MCTS played None:
     an MCTS game of The Marne stopped with an AttributeError)."""
-    from rulec.players.evaluation import evaluator_for
     from rulec.players.mcts import _Node
 
-    state = new_game(metz, seed=0)
-    player = make_player("mcts", 1)
-    evaluator = evaluator_for(state)
-    player._baseline = [evaluator.score(state, seat) for seat in range(2)]
-    root = _Node(state.current_player())
-    player._candidates(state, evaluator, root)
+    state, player, evaluator, root = _mcts_root(metz)
     played, value = next((a, v) for a, v in root.ranked if a.kind == "move")
     root.ranked = [(played, value)]  # all the parent weighed
     child_state = state.clone()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from rulec.players import view
 from rulec.players.battle_value import BattleValue
 from rulec.runtime.model import Hex, Unit
 
@@ -89,13 +90,7 @@ class Engagement:
         kept = self._kept.get(key)
         changed, rank = self._changed_hexes(kept, positions, lost, done) if kept is not None else (None, None)
         if changed is None or len(changed) > MOST_CHANGED_HEXES:
-            ids_at: dict[Hex, list[str]] = {}
-            for uid, hex_ in positions.items():
-                found = ids_at.get(hex_)
-                if found is None:
-                    ids_at[hex_] = [uid]
-                else:
-                    found.append(uid)
+            ids_at = view.ids_by_hex(positions)
             targets = [self._all_targets(state, ids_at, fighter, done if now and index == 0 else None, lost)
                        for index, fighter in enumerate(fighters)]
             kept = self._kept[key] = _Kept(positions, ids_at, lost, done, targets)

@@ -259,13 +259,7 @@ class Evaluator:
         # kept by where those stand, their steps lost and (in a combat phase) who is done; a move elsewhere, a die
         # roll that changes nothing there, finds them again.
         side_of, ranged, neighbours = self._sides, self._ranged_ids, self.neighbours
-        ids_at: dict[Hex, list[str]] = {}
-        for uid, hex_ in positions.items():
-            found = ids_at.get(hex_)
-            if found is None:
-                ids_at[hex_] = [uid]
-            else:
-                found.append(uid)
+        ids_at = view.ids_by_hex(positions)
         involved: set[Hex] = set()
         for hex_, ids in ids_at.items():
             owner = side_of[ids[0]]

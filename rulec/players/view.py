@@ -23,3 +23,15 @@ def current_unit(state: Any, unit_id: str) -> Unit:
     if callable(lookup):
         return lookup(unit_id)
     return state.game.units[unit_id]
+
+
+def ids_by_hex(positions: dict[str, Hex]) -> dict[Hex, list[str]]:
+    """Each occupied hex -> the ids of the units in it, in the order of `positions` (unit id -> hex)."""
+    ids_at: dict[Hex, list[str]] = {}
+    for uid, hex_ in positions.items():
+        found = ids_at.get(hex_)
+        if found is None:
+            ids_at[hex_] = [uid]
+        else:
+            found.append(uid)
+    return ids_at
