@@ -50,18 +50,8 @@ def movement_actions(state: Position) -> list[Action]:
             listing = _patched(state, *patch)
         else:
             listing = []
-            listed, answered, where = _known(state, LEGAL_MOVES), _known(state, HAS_MOVE), state.where
-            choose = Action.move
             for uid in movable_units(state):
-                found = listed.get(uid)
-                if found is None:
-                    found = answered.get(uid)
-                    if found is None:
-                        found = has_move(state, uid)
-                if found is not False and found != ():  # (a hex, True, or moves listed)
-                    listing.append(choose(uid))
-                if where[uid] == PENDING and may_delay(state, uid):
-                    listing.append(state.tables.delay_action(uid))
+                _add_unit_actions(state, uid, listing)
         listing = state._cache[LISTING] = tuple(listing)
     return list(listing)
 
@@ -173,7 +163,7 @@ ALLOWED_ENDS = "allowed ends"  # unit -> its moves that end where may_end_move a
 # per game, by side, what the answers read
 _READINGS = "may_end_move readings"
 LISTING = "movement actions"  # the position's movement_actions
-LISTING_PATCH = "movement actions patch"  # the listing before a move without the units it may change, and those
+LISTING_PATCH = "movement actions patch"  # an earlier position's listing, and the units to ask again since
 _MOVER_ORDER = "mover order"  # per phase: each mover's place in the phase's order of movers
 
 
