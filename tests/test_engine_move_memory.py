@@ -11,7 +11,7 @@ import pytest
 from big_games import STEPS_OF_A_BIG_GAME, is_big
 
 from rulec.engine import legal_moves, new_game
-from rulec.engine.actions import EXIT, MOVE
+from rulec.engine.actions import EXIT, MOVE, Action
 from rulec.pipeline import GAMES_DIR, SUFFIX, load_game
 
 TEST_GAMES = GAMES_DIR.parent / "tests" / "games"
@@ -135,3 +135,25 @@ def test_a_move_keeps_the_moves_of_the_units_it_cannot_have_changed():
     assert _moves_kept_hold(str(GAMES_DIR / f"drive_on_metz{SUFFIX}"), seed=6) > 50
     assert _moves_kept_hold(str(GAMES_DIR / f"drive_on_metz{SUFFIX}"), seed=6, orders=False) > 50
 
+
+
+def test_a_unit_whose_moves_hang_on_its_friends_is_asked_again_after_every_move():
+    """r_mover, in an enemy zone, leaves it only by leapfrogging into 0503, held by r_anchor (tests/games/leapfrog):
+    its answer depends on where its friends are, so no move keeps it, not even one far off that touches neither of
+    its hexes (r_reserve's), after which r_anchor's leaving must still take the leap away."""
+    game = load_game(str(TEST_GAMES / f"leapfrog{SUFFIX}"))
+    state = new_game(game).arrange({"r_mover": "0402", "r_anchor": "0503", "r_reserve": "0101", "b_line": "0502"},
+                                   turn=1, phase="red_move")
+    assert any(a.unit == "r_mover" for a in state.legal_actions())
+    state.apply_action(Action.move("r_reserve", "0201"))
+    assert any(a.unit == "r_mover" for a in state.legal_actions())
+    state.apply_action(Action.move("r_anchor", "0504"))
+    assert not legal_moves.has_move(state, "r_mover")
+    assert not any(a.unit == "r_mover" for a in state.legal_actions())
+    assert state.legal_actions() == _scratch(state).legal_actions()
+
+
+def _scratch(state):
+    copy = state.clone()
+    copy._cache, copy._phase_moves = {}, {}
+    return copy

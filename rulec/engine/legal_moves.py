@@ -208,7 +208,8 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
         for h in touched:
             if h is not None and h in reaching:
                 stale.update(reaching[h])
-    stale.update(before.get(_NOT_CARRIED, ()))
+    not_carried = before.get(_NOT_CARRIED, ())  # their answers may depend on any friend: none is kept
+    stale.update(not_carried)
     cache = state._cache
     ends = before.get(ALLOWED_ENDS)  # (a unit's moves before stacking, narrowed by may_end_move: as its reach)
     if ends:
@@ -223,7 +224,7 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
     changed = {uid}  # the units whether they have a move is to be asked again (the others' answers kept)
     for u in stale:  # a unit that has a move keeps it unless its witness was one of the two hexes
         witness = kept_answers.get(u)
-        if witness is None or witness is False or witness in touched or u == uid:
+        if witness is None or witness is False or witness in touched or u == uid or u in not_carried:
             kept_answers.pop(u, None)
             changed.add(u)
     listing = before.get(LISTING)
