@@ -10,7 +10,7 @@ leader and the lead), so a context only supplies the primitive queries.
 
 from __future__ import annotations
 
-from typing import Collection, Container, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Collection, Container, Iterable, Mapping, Protocol, Sequence
 
 from mypy_extensions import mypyc_attr
 
@@ -232,18 +232,27 @@ def ranked_scores(sides: Iterable[str], vp: Mapping[str, int | float]) -> list[s
 
 
 # id(game) -> (game, {set of hexes -> {hex -> distance from the set's nearest hex}}) for distance_to
-_NEAREST: dict[int, tuple[Game, dict]] = {}
+_NEAREST: dict[int, tuple[Any, dict]] = {}
 _NEAREST_SETS = 256  # sets kept per game (the oldest half is dropped beyond that)
+
+
+# id(map) -> (map, {(terrain, id(zone)) -> (zone, the hexes of `hexes(terrain, zone)`)})
+_HEXES: dict[int, tuple[Any, dict]] = {}
+
+
+def _per_game(kept_by_id: dict[int, tuple[Any, dict]], owner: Any) -> dict:
+    """The dict kept for `owner` (a game, its map) in `kept_by_id`, by its id (checked: an id may be reused)."""
+    kept = kept_by_id.get(id(owner))
+    if kept is None or kept[0] is not owner:
+        if len(kept_by_id) > 64:
+            kept_by_id.clear()
+        kept = kept_by_id[id(owner)] = (owner, {})
+    return kept[1]
 
 
 def _nearest(game: Game, hexes: Collection[str]) -> dict[str, int]:
     """The table of distances from the nearest hex of `hexes`, filled as distance_to asks."""
-    kept = _NEAREST.get(id(game))
-    if kept is None or kept[0] is not game:
-        if len(_NEAREST) > 64:
-            _NEAREST.clear()
-        kept = _NEAREST[id(game)] = (game, {})
-    tables = kept[1]
+    tables = _per_game(_NEAREST, game)
     same = tables.get(id(hexes))  # a zone or an edge: the game's own collection, the same object every time
     if same is not None and same[0] is hexes:
         return same[1]
@@ -372,8 +381,16 @@ class ContextBase:
         if gmap is None:
             return ()
         area = self.zone(zone) if zone is not None else None
-        return tuple(h for h in gmap.hexes if (terrain is None or terrain in gmap.terrain.get(h, ()))
-                     and (area is None or h in area))
+        kept = _per_game(_HEXES, gmap)  # (a placement phase asks it at every step: the map is scanned once)
+        found = kept.get((terrain, id(area)))
+        if found is not None and found[0] is area:
+            return found[1]
+        hexes = tuple(h for h in gmap.hexes if (terrain is None or terrain in gmap.terrain.get(h, ()))
+                      and (area is None or h in area))
+        if len(kept) >= _NEAREST_SETS:
+            kept.clear()
+        kept[(terrain, id(area))] = (area, hexes)  # keeps `area` alive, so its id is not reused while kept
+        return hexes
 
     def objectives(self) -> Collection[str]:
         if self.game is None:
