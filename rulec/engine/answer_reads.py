@@ -6,9 +6,7 @@ within a movement phase (the map, zones and distances, the turn, the options, th
 one of the few readings noted here (traces, a side's view of the enemy zones, who holds an objective, the
 markers), its answers depend on nothing else. A ReadingContext notes which of those each evaluation read, for the
 whole game; a move that changed none of them leaves every such answer as it was (legal_moves.carry_moves, for
-movement { may_end_move }). Traces are noted hex by hex, per unit: a move that changed a trace drops only the
-answers of the units that asked it about a hex whose place in it changed (a friend stepping into an enemy zone
-changes the trace near it, not the answers of units across the map). Any other name (units_at, vp, history ...) and nothing is kept: answers are worked out
+movement { may_end_move }). Any other name (units_at, vp, history ...) and nothing is kept: answers are worked out
 again, as for a condition whose code cannot be read (a function without a code object).
 """
 
@@ -51,38 +49,22 @@ def readable(condition: Callable[..., Any]) -> bool:
 
 class ReadingContext(EngineContext):
     """An EngineContext that notes, in `read` (shared by every evaluation of the condition in a game), what it was
-    asked that a move may change: ("trace", trace, side), ("zoc", side), ("holders",) and ("markers",); and, in
-    `hexes_read` (the unit's, kept with its answers), the hexes each trace was asked about, by (trace, side): a
-    move that changes a trace drops only the answers that asked about a hex it changed (holds)."""
+    asked that a move may change: ("trace", trace, side), ("zoc", side), ("holders",) and ("markers",)."""
 
-    def __init__(self, state: Position, unit: Unit, read: set[tuple[str, ...]],
-                 hexes_read: dict[tuple[str, str], set[str]]):
+    def __init__(self, state: Position, unit: Unit, read: set[tuple[str, ...]]):
         super().__init__(state, unit)
         self._read = read
-        self._hexes_read = hexes_read
-
-    def _note_hex(self, trace: str, side: str, hex: str) -> None:
-        self._read.add(("trace", trace, side))
-        hexes = self._hexes_read.get((trace, side))
-        if hexes is None:
-            self._hexes_read[(trace, side)] = {hex}
-        else:
-            hexes.add(hex)
 
     def enemy_zoc(self, side: str) -> Collection[str]:
         self._read.add(("zoc", side))
         return super().enemy_zoc(side)
 
     def traced(self, trace: str, unit: Unit) -> bool:
-        where = self._state.positions.get(unit.id)
-        if where is None:  # off the map: untraced, whatever the trace (only the mover's place changes in a phase)
-            self._read.add(("trace", trace, unit.side))
-            return False
-        self._note_hex(trace, unit.side, where)
+        self._read.add(("trace", trace, unit.side))
         return super().traced(trace, unit)
 
     def traced_hex(self, trace: str, side: str, hex: str) -> bool:
-        self._note_hex(trace, side, hex)
+        self._read.add(("trace", trace, side))
         return super().traced_hex(trace, side, hex)
 
     def controller(self, hex: str) -> str:
@@ -103,39 +85,28 @@ def snapshot(state: Position) -> tuple[int, dict]:
     return state.markers.version, dict(state.holders)
 
 
-def holds(state: Position, before: dict, kept: tuple[int, dict], read: set[tuple[str, ...]],
-          hexes_read: dict[str, dict[tuple[str, str], set[str]]] | None = None) -> set[str] | None:
-    """Compare every reading in `read` in `state` with the position whose cache was `before` (and snapshot `kept`):
-    None when one that is not noted hex by hex changed (no answer holds); else the units whose answers asked a trace
-    about a hex whose place in it changed (`hexes_read`: unit -> (trace, side) -> hexes asked; without it, any change
-    of a trace is None). The traces read are worked out in `state` (kept in its cache: they are asked next anyway)."""
+def holds(state: Position, before: dict, kept: tuple[int, dict], read: set[tuple[str, ...]]) -> bool:
+    """Is every reading in `read` the same in `state` as in the position whose cache was `before` (and snapshot
+    `kept`)? The traces read are worked out in `state` (kept in its cache: they are asked next anyway)."""
     version, holders = kept
-    refused: set[str] = set()
     for reading in read:
         kind = reading[0]
         if kind == "markers":
             if state.markers.version != version:
-                return None
+                return False
         elif kind == "holders":
             if state.holders != holders:
-                return None
+                return False
         elif kind == "zoc":
             known = before.get(reading)
             if known is None or state._cache.get(reading) is not known:
-                return None
-        else:  # a trace: the same hexes reached, or the answers that asked about none of those that differ
+                return False
+        else:  # a trace: the same hexes reached
             _, trace, side = reading
             known = before.get(reading)
             if known is None:
-                return None
+                return False
             found = traces.traced_hexes(state, trace, side, EngineContext)
             if found is not known and found != known:  # (a search that kept its hexes returns the same set)
-                if hexes_read is None:
-                    return None
-                changed = found.symmetric_difference(known)
-                key = (trace, side)
-                for uid, by_trace in hexes_read.items():
-                    asked = by_trace.get(key)
-                    if asked is not None and not changed.isdisjoint(asked):
-                        refused.add(uid)
-    return refused
+                return False
+    return True

@@ -162,7 +162,6 @@ ALLOWED_ENDS = "allowed ends"  # unit -> its moves that end where may_end_move a
 # may_end_move's readings (answer_reads): per position, what they are compared with and the sides of the units asked;
 # per game, by side, what the answers read
 _READINGS = "may_end_move readings"
-_TRACE_READS = "may_end_move trace hexes"  # per position: unit -> (trace, side) -> the hexes its answers asked about
 LISTING = "movement actions"  # the position's movement_actions
 LISTING_PATCH = "movement actions patch"  # an earlier position's listing, and the units to ask again since
 _MOVER_ORDER = "mover order"  # per phase: each mover's place in the phase's order of movers
@@ -193,34 +192,24 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
     a move changes (_moves_carry_over); otherwise worked out again when asked."""
     if state.phase.kind != "movement" or not _moves_carry_over(state):
         return
-    # Units none of whose answers is kept: those whose moves hang on any friend (not carried), and those whose
-    # may_end_move answers asked a trace about a hex the move changed in it.
-    dropped: set[str] = set(before.get(_NOT_CARRIED, ()))
     if state.game.movement.may_end_move is not None:  # its answers hold if nothing they read changed
         asked = before.get(_READINGS)  # (the snapshot of the position before, the sides of the units asked of)
-        if asked is None:
+        if asked is None or not all(answer_reads.holds(state, before, asked[0], _end_readings(state, side))
+                                    for side in asked[1]):
             return
-        hexes_read = before.get(_TRACE_READS, {})
-        for side in asked[1]:
-            refused = answer_reads.holds(state, before, asked[0], _end_readings(state, side), hexes_read)
-            if refused is None:
-                return
-            dropped |= refused
         state._cache[_READINGS] = (answer_reads.snapshot(state), set(asked[1]))
         answers = before.get(END_ALLOWED)
         if answers:
-            state._cache[END_ALLOWED] = {u: dict(known) for u, known in answers.items()
-                                         if u != uid and u not in dropped}
-        if hexes_read:  # (each unit's shared with the position before: one that later asks more only drops more)
-            state._cache[_TRACE_READS] = {u: by_trace for u, by_trace in hexes_read.items()
-                                          if u != uid and u not in dropped}
+            state._cache[END_ALLOWED] = {u: dict(known) for u, known in answers.items() if u != uid}
     touched = (left, entered)
-    stale = {uid} | dropped
+    stale = {uid}
     reaching = state._phase_moves.get(_REACHING)
     if reaching is not None:
         for h in touched:
             if h is not None and h in reaching:
                 stale.update(reaching[h])
+    not_carried = before.get(_NOT_CARRIED, ())  # their answers may depend on any friend: none is kept
+    stale.update(not_carried)
     cache = state._cache
     ends = before.get(ALLOWED_ENDS)  # (a unit's moves before stacking, narrowed by may_end_move: as its reach)
     if ends:
@@ -235,7 +224,7 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
     changed = {uid}  # the units whether they have a move is to be asked again (the others' answers kept)
     for u in stale:  # a unit that has a move keeps it unless its witness was one of the two hexes
         witness = kept_answers.get(u)
-        if witness is None or witness is False or witness in touched or u == uid or u in dropped:
+        if witness is None or witness is False or witness in touched or u == uid or u in not_carried:
             kept_answers.pop(u, None)
             changed.add(u)
     listing = before.get(LISTING)
@@ -308,9 +297,9 @@ def _find_move(state: Position, uid: str) -> Hex | bool:
     hint = state._phase_moves.get(key)
     if hint is not None and hint in hexes and not _blocked_at(state, uid, hint) and end_allowed(state, uid, hint):
         return hint
-    blocked, allowed = _blocked(state, uid, hexes), _end_asker(state, uid)
+    blocked = _blocked(state, uid, hexes)
     for h in to:
-        if h not in blocked and allowed(h):
+        if h not in blocked and end_allowed(state, uid, h):
             state._phase_moves[key] = h
             return h
     return False
@@ -391,7 +380,7 @@ def allowed_ends(state: Position, uid: str, moves: tuple[Action, ...], to: tuple
         ends = state._cache[ALLOWED_ENDS] = {}
     found = ends.get(uid)
     if found is None:
-        keep = list(map(_end_asker(state, uid), to))
+        keep = [end_allowed(state, uid, h) for h in to]
         allowed = tuple(h for h, ok in zip(to, keep) if ok)
         found = ends[uid] = (tuple(m for m, ok in zip(moves, keep) if ok), frozenset(allowed), allowed)
     return found
@@ -399,40 +388,6 @@ def allowed_ends(state: Position, uid: str, moves: tuple[Action, ...], to: tuple
 
 def end_allowed(state: Position, uid: str, h: Hex) -> bool:
     """movement { may_end_move } for `uid` ending in `h`, evaluated once a position (and only when asked)."""
-    known = _end_answers(state, uid)
-    ok = known.get(h)
-    if ok is None:
-        rule = state.game.movement.may_end_move
-        assert rule is not None  # asked only in games with the rule
-        context = _end_context(state, uid)
-        context.hex = h
-        ok = known[h] = bool(rule(context))
-    return ok
-
-
-def _end_asker(state: Position, uid: str) -> Callable[[Hex], bool]:
-    """end_allowed about `uid`, as a function of the hex: the answers not yet known evaluated through one context,
-    made at the first (one per hex would cost more than the evaluation of a short condition)."""
-    known = _end_answers(state, uid)
-    rule = state.game.movement.may_end_move
-    assert rule is not None  # asked only in games with the rule
-    context: EngineContext | None = None  # (no context is kept in the cache: it would point back at the state)
-
-    def allowed(h: Hex) -> bool:
-        nonlocal context
-        ok = known.get(h)
-        if ok is None:
-            if context is None:
-                context = _end_context(state, uid)
-            context.hex = h
-            ok = known[h] = bool(rule(context))
-        return ok
-
-    return allowed
-
-
-def _end_answers(state: Position, uid: str) -> dict[Hex, bool]:
-    """may_end_move's answers known in this position about `uid`, by hex (END_ALLOWED)."""
     cache = state._cache
     answers: dict[str, dict[Hex, bool]] | None = cache.get(END_ALLOWED)
     if answers is None:
@@ -440,27 +395,21 @@ def _end_answers(state: Position, uid: str) -> dict[Hex, bool]:
     known = answers.get(uid)
     if known is None:
         known = answers[uid] = {}
-    return known
-
-
-def _end_context(state: Position, uid: str) -> EngineContext:
-    """A context to evaluate may_end_move about `uid` in: one that notes what the answers read, where a move may
-    keep them (_moves_carry_over)."""
-    unit = state._units[uid]
-    if not _moves_carry_over(state):
-        return EngineContext(state, unit)
-    cache = state._cache
-    asked: tuple[tuple[int, dict], set[str]] | None = cache.get(_READINGS)
-    if asked is None:
-        asked = cache[_READINGS] = (answer_reads.snapshot(state), set())
-    asked[1].add(unit.side)
-    hexes_read = cache.get(_TRACE_READS)
-    if hexes_read is None:
-        hexes_read = cache[_TRACE_READS] = {}
-    mine = hexes_read.get(uid)
-    if mine is None:
-        mine = hexes_read[uid] = {}
-    return answer_reads.ReadingContext(state, unit, _end_readings(state, unit.side), mine)
+    ok = known.get(h)
+    if ok is None:  # (no context is kept in the cache: it would point back at the state, a cycle to collect)
+        if _moves_carry_over(state):  # what the answer reads is noted, to tell whether a move keeps it
+            unit = state._units[uid]
+            asked: tuple[tuple[int, dict], set[str]] | None = cache.get(_READINGS)
+            if asked is None:
+                asked = cache[_READINGS] = (answer_reads.snapshot(state), set())
+            asked[1].add(unit.side)
+            context: EngineContext = answer_reads.ReadingContext(state, unit, _end_readings(state, unit.side))
+        else:
+            context = EngineContext(state, state._units[uid])
+        context.hex = h
+        assert state.game.movement.may_end_move is not None  # asked only in games with the rule
+        ok = known[h] = bool(state.game.movement.may_end_move(context))
+    return ok
 
 
 def _end_readings(state: Position, side: str) -> set[tuple[str, ...]]:
