@@ -238,9 +238,10 @@ _NEAREST_SETS = 256  # sets kept per game (the oldest half is dropped beyond tha
 
 # id(map) -> (map, {(terrain, id(zone)) -> (zone, the hexes of `hexes(terrain, zone)`)})
 _HEXES: dict[int, tuple[Any, dict]] = {}
+_HEXES_KEPT = 256  # lists kept per map (all dropped beyond that)
 
 
-def _per_game(kept_by_id: dict[int, tuple[Any, dict]], owner: Any) -> dict:
+def _kept_for(kept_by_id: dict[int, tuple[Any, dict]], owner: Any) -> dict:
     """The dict kept for `owner` (a game, its map) in `kept_by_id`, by its id (checked: an id may be reused)."""
     kept = kept_by_id.get(id(owner))
     if kept is None or kept[0] is not owner:
@@ -252,7 +253,7 @@ def _per_game(kept_by_id: dict[int, tuple[Any, dict]], owner: Any) -> dict:
 
 def _nearest(game: Game, hexes: Collection[str]) -> dict[str, int]:
     """The table of distances from the nearest hex of `hexes`, filled as distance_to asks."""
-    tables = _per_game(_NEAREST, game)
+    tables = _kept_for(_NEAREST, game)
     same = tables.get(id(hexes))  # a zone or an edge: the game's own collection, the same object every time
     if same is not None and same[0] is hexes:
         return same[1]
@@ -381,13 +382,13 @@ class ContextBase:
         if gmap is None:
             return ()
         area = self.zone(zone) if zone is not None else None
-        kept = _per_game(_HEXES, gmap)  # (a placement phase asks it at every step: the map is scanned once)
+        kept = _kept_for(_HEXES, gmap)  # (a placement phase asks it at every step: the map is scanned once)
         found = kept.get((terrain, id(area)))
         if found is not None and found[0] is area:
             return found[1]
         hexes = tuple(h for h in gmap.hexes if (terrain is None or terrain in gmap.terrain.get(h, ()))
                       and (area is None or h in area))
-        if len(kept) >= _NEAREST_SETS:
+        if len(kept) >= _HEXES_KEPT:
             kept.clear()
         kept[(terrain, id(area))] = (area, hexes)  # keeps `area` alive, so its id is not reused while kept
         return hexes
