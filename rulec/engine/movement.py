@@ -13,9 +13,9 @@ Speed (a random playout runs about eighty searches):
   (see Tables.index); a hex's steps are listed cheapest first;
 - positions with the same objectives passed are searched together, as plain hex
   numbers (see `search`);
-- `reach_of` remembers searches by what lies within the unit's range only: enemy units
-  and zones of control too far away to matter (and friends it cannot reach) are left
-  out of the key, so a search is reused whenever the neighbourhood repeats, in any game.
+- `reach_of` remembers each search with the hexes it looked at: enemy units and zones of
+  control it never came near (and friends it could not reach) do not matter to it, so
+  a search is reused whenever the neighbourhood it saw repeats, in any game.
 
 What steps cost comes from a StepCosts (step_costs.py): the chart's own, or those of
 the unit's type and the phase's cost values, or of a movement mode along a network
@@ -39,7 +39,8 @@ from rulec.engine.tables import Tables
 from rulec.runtime.model import Hex, hexside_key
 
 # How many searches and boards a game's tables remember (the oldest half is dropped beyond that).
-REACH_CACHE_SIZE = 40_000
+REACH_CACHE_SIZE = 20_000  # a unit's terms of search (where it starts, its allowance ...)
+BOARDS_A_SEARCH = 32  # boards remembered for each, the latest first
 BOARD_CACHE_SIZE = 256  # a board serves the searches of one phase, mostly
 
 
@@ -56,6 +57,7 @@ class Reach:
     exit_masks: dict[str, int] | None = None  # edge -> objectives mask of the path to it
     numbers: tuple[int, ...] = ()  # the destinations' hex numbers (Tables.index), in hex order
     exit_hexes: dict[str, int] | None = None  # edge -> the hex number that path leaves the map from
+    went_on_from: tuple[int, ...] = ()  # the hex numbers the search stepped on from (some more, never fewer)
 
 
 NOWHERE = Reach({}, ())
@@ -137,27 +139,47 @@ def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
 
     `enemy`: hexes of enemy units; `zoc`: hexes in their zones of control;
     `friends`: hexes of friends the unit may not move through (0 if it may).
-    Results are remembered by what lies within the unit's range only (see `_scope`).
+
+    Results are remembered with the hexes the search looked at (`_looked_at`): a search looks at the board only
+    there, so a later one with the same unit's terms on a board that agrees with it at those hexes takes the same
+    steps and finds the same moves, whatever differs elsewhere.
     """
     if costs is None:
         costs = tables.base_costs
-    if leave is not None and leave.cost < 0:
-        key = None  # leaving cheaper than a step may go beyond the unit's usual range
-    else:
-        touched = tables.scopes.get((allowance, start, entries, costs)) or _scope(tables, allowance, start, entries, costs)
-        key = (allowance, start, entries, locked, leave, costs, enemy & touched, zoc & touched, friends & touched)
-        found = tables.reach_cache.get(key)
-        if found is not None:
-            return found
+    key = (allowance, start, entries, locked, leave, costs)
+    kept = tables.reach_cache.get(key)
+    if kept is not None:
+        for looked, enemy_there, zoc_there, friends_there, found in kept:
+            if enemy & looked == enemy_there and zoc & looked == zoc_there and friends & looked == friends_there:
+                return found
     board_key = (enemy, zoc, friends)
     board = tables.boards.get(board_key)
     if board is None:
         board = Board(_bits_to_numbers(enemy), _bits_to_numbers(zoc), _bits_to_numbers(friends))
         _remember(tables.boards, board_key, board, BOARD_CACHE_SIZE)
     found = search(tables, board, allowance, start, entries, locked, leave, costs)
-    if key is not None:
-        _remember(tables.reach_cache, key, found, REACH_CACHE_SIZE)
+    looked = _looked_at(tables, found, start, entries)
+    remembered = (looked, enemy & looked, zoc & looked, friends & looked, found)
+    if kept is None:
+        _remember(tables.reach_cache, key, [remembered], REACH_CACHE_SIZE)
+    else:
+        kept.insert(0, remembered)
+        del kept[BOARDS_A_SEARCH:]
     return found
+
+
+def _looked_at(tables: Tables, found: Reach, start: Hex | None, entries: tuple[tuple[Hex, int], ...]) -> int:
+    """Every hex `search` may have looked at on its board (enemy, zone of control, friend in the way), as bits:
+    the start with its neighbours, the entry hexes, and each hex the search went on from (`Reach.went_on_from`)
+    with its neighbours. A hex it stopped in (a zone of control, a friend in the way) was looked at by the step
+    into it: what lies beyond it does not matter."""
+    area, index = tables.area_bits, tables.index
+    looked = 0 if start is None else area[index[start]]
+    for entry, _ in entries:
+        looked |= 1 << index[entry]
+    for number in found.went_on_from:
+        looked |= area[number]
+    return looked
 
 
 def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...],
@@ -299,7 +321,10 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     if origin >= 0 and ends[origin] >= 0:
         reached.remove(origin)
     reached.sort()  # hex numbers go in hex order: destinations come sorted
-    return Reach({hexes[i]: ends[i] for i in reached}, tuple(sorted(exits)), exits, tuple(reached), exit_hexes)
+    # Every hex handled (a bucket's; some twice, with less MP left the second time)
+    went_on = tuple(chain.from_iterable(chain.from_iterable(buckets) for _, buckets in layers.values()))
+    return Reach({hexes[i]: ends[i] for i in reached}, tuple(sorted(exits)), exits, tuple(reached), exit_hexes,
+                 went_on)
 
 
 def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...] = (),
@@ -439,28 +464,6 @@ def _in_mp(spent: int | Fraction, scale: int) -> int | Fraction:
         return spent
     value = Fraction(spent, scale)
     return value.numerator if value.denominator == 1 else value
-
-
-def _scope(tables: Tables, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...], costs: StepCosts) -> int:
-    """The hexes a search may look at, as bits: whether they hold an enemy, are in an enemy zone of
-    control or hold a friend in the way decides the search, and nothing else does.
-
-    Enemy units, zones of control and friends in the way only ever take steps away,
-    so a search among them looks at no hex that the same search on an empty map
-    does not reach (or start from).
-    """
-    key = (allowance, start, entries, costs)
-    found = tables.scopes.get(key)
-    if found is None:
-        empty = tables.boards.get(None)
-        if empty is None:
-            empty = tables.boards[None] = Board(frozenset(), frozenset(), frozenset())
-        reach = search(tables, empty, allowance, start, entries, False, None, costs)
-        found = sum(1 << n for n in reach.numbers)
-        if start is not None:
-            found |= 1 << tables.index[start]
-        tables.scopes[key] = found
-    return found
 
 
 def _mask_worth(mask: int) -> tuple[int, int]:

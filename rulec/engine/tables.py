@@ -73,7 +73,7 @@ class Tables:
     # (made on first use: a table of every hex's bits would grow with hexes squared)
     number_sets: dict = field(default_factory=dict)  # frozenset of hexes -> frozenset of their numbers
     boards: dict = field(default_factory=dict)  # what stands in the way of searches (movement.Board)
-    scopes: dict = field(default_factory=dict)  # what a search may look at, by allowance and start (movement._scope)
+    area_bits: dict = field(default_factory=dict)  # hex number -> it and its neighbours, as bits (movement.reach_of)
     move_rows: dict = field(default_factory=dict)  # unit -> number -> its move Action (see movement_row)
     exit_rows: dict = field(default_factory=dict)  # (unit, edges) -> its exit Actions; unit -> its delay Action
     sight: dict = field(default_factory=dict)  # ranged attacks: what each hex sees (engine/sight.py)
@@ -88,6 +88,7 @@ class Tables:
         self.numbered = tuple(sorted(self.hexes))
         self.index = {h: i for i, h in enumerate(self.numbered)}
         self.hex_bit = _BitsOf(self.index)
+        self.area_bits = _AreaBitsOf(self.numbered, self.index, self.neighbours)
         self.zoc_bits = _ZocBitsOf(self.index, self.zoc_into)
         self.zoc_bits_typed = {t: _ZocBitsOf(self.index, into) for t, into in self.zoc_into_typed.items()}
         self.zoc_sources = _reversed(self.zoc_into, *self.zoc_into_typed.values())
@@ -305,6 +306,23 @@ class _BitsOf(dict):
     def __missing__(self, h: Hex) -> int:
         bit = self[h] = 1 << self.index[h]
         return bit
+
+
+class _AreaBitsOf(dict):
+    """hex number -> the bits of it and of its neighbours (all a search step from it may look at), each made when
+    first asked for: a table of every hex's would grow with hexes squared."""
+
+    def __init__(self, numbered: tuple[Hex, ...], index: dict[Hex, int], neighbours: dict[Hex, tuple[Hex, ...]]):
+        super().__init__()
+        self.numbered, self.index, self.neighbours = numbered, index, neighbours
+
+    def __missing__(self, number: int) -> int:
+        index = self.index
+        bits = 1 << number
+        for n in self.neighbours[self.numbered[number]]:
+            bits |= 1 << index[n]
+        self[number] = bits
+        return bits
 
 
 def _reversed(*tables: dict[Hex, tuple[Hex, ...]]) -> dict[Hex, tuple[Hex, ...]]:

@@ -1,0 +1,58 @@
+"""The movement searches the tables remember (movement.reach_of): a search is reused on a board only when the board
+agrees with the one it was made on at every hex it looked at, and then its answer is the one a fresh search gives."""
+
+from __future__ import annotations
+
+import random
+
+from rulec.engine import new_game
+from rulec.engine.movement import Board, _bits_to_numbers, reach_of, search
+
+
+def _fresh(tables, allowance, start, enemy, zoc):
+    """The search on its own board, nothing remembered."""
+    board = Board(_bits_to_numbers(enemy), _bits_to_numbers(zoc), frozenset())
+    return search(tables, board, allowance, start, (), False, None, tables.base_costs)
+
+
+def _bits(tables, hexes):
+    return sum(1 << tables.index[h] for h in set(hexes))
+
+
+def test_a_remembered_search_answers_as_a_fresh_one_on_random_boards_near_its_start(metz):
+    tables = new_game(metz).tables
+    tables.reach_cache.clear()
+    rng = random.Random(7)
+    hexes = sorted(metz.map.hexes)
+    starts = rng.sample(hexes, 4)
+    reused = 0
+    for _ in range(300):
+        start = rng.choice(starts)
+        # Enemies within a few hexes of the start, often the same ones: boards that repeat near the start and
+        # differ further off, where a search may or may not have looked.
+        near = [h for h in hexes if h != start and tables.distance[start][h] <= 5]
+        enemies = rng.sample(near, rng.randint(0, 3))
+        zoc = {n for h in enemies for n in tables.neighbours[h]} - set(enemies)
+        enemy_bits, zoc_bits = _bits(tables, enemies), _bits(tables, zoc)
+        kept = tables.reach_cache.get((4, start, (), False, None, tables.base_costs))
+        before = {id(entry[-1]) for entry in kept} if kept else set()
+        found = reach_of(tables, allowance=4, start=start, enemy=enemy_bits, zoc=zoc_bits, friends=0)
+        reused += id(found) in before
+        expected = _fresh(tables, 4, start, enemy_bits, zoc_bits)
+        assert (found.destinations, found.exits) == (expected.destinations, expected.exits), (start, enemies)
+    assert reused > 50  # the memory was used, not only filled
+
+
+def test_a_search_is_reused_when_only_hexes_it_never_looked_at_differ_and_made_again_when_one_it_did_differs(metz):
+    tables = new_game(metz).tables
+    tables.reach_cache.clear()
+    start = sorted(metz.map.hexes)[len(metz.map.hexes) // 2]
+    first = reach_of(tables, allowance=2, start=start, enemy=0, zoc=0, friends=0)
+    far = max(metz.map.hexes, key=lambda h: tables.distance[start][h])
+    assert far not in first.destinations
+    again = reach_of(tables, allowance=2, start=start, enemy=_bits(tables, [far]), zoc=0, friends=0)
+    assert again is first  # an enemy it never came near: the same search
+    step = tables.neighbours[start][0]
+    blocked = reach_of(tables, allowance=2, start=start, enemy=_bits(tables, [step]), zoc=0, friends=0)
+    assert blocked is not first and step not in blocked.destinations
+    assert blocked.destinations == _fresh(tables, 2, start, _bits(tables, [step]), 0).destinations
