@@ -3,6 +3,7 @@ terrain that blocks line of sight stands between (tests/games/bombardment.rulec)
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -73,3 +74,34 @@ def test_the_terrain_chart_says_which_terrain_blocks_line_of_sight(game):
     from rulec.aids.tec import terrain_chart
     notes = {row.id: row.notes for row in terrain_chart(game).terrain}
     assert notes["woods"] == "Blocks line of sight" and "line of sight" not in notes["clear"]
+
+
+@pytest.mark.parametrize("name", ["bombardment", "ranged_duties", "ranged_exemption"])
+def test_the_hexes_offered_to_attack_are_the_enemy_hexes_next_to_or_in_range_of_a_unit_that_may_still_attack(name):
+    """battles._targets, asked of the enemy hexes, against its definition asked of the attackers, in random games
+    with ranged units and plain ones."""
+    from rulec.engine import battles, duties, stacking
+
+    played = load_game(str(GAMES / f"{name}.rulec"))
+    compared = 0
+    for seed in range(6):
+        state, rng = new_game(played, seed=seed), random.Random(seed)
+        while not state.is_terminal() and compared < 400:
+            if state.phase.kind == "combat" and state.pending is None and not state.is_chance_node():
+                near = set()
+                for uid in duties.ready_to_attack(state):
+                    h = state.pos.get(uid)
+                    reach = battles.ranged_units(state).get(uid)
+                    if h is not None:
+                        near.update(sight.in_sight(state.tables, h, reach) if reach else state.tables.neighbours[h])
+                occupants = stacking.occupants(state)
+                expected = [Action.attack(h) for h in sorted(near.intersection(occupants))
+                            if state.unit(occupants[h][0]).side != state.phase.side
+                            and not (state.defended and state.defended.issuperset(occupants[h]))]
+                assert battles._targets(state) == expected
+                compared += 1
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    assert compared > 20

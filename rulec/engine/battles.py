@@ -59,19 +59,30 @@ def target_actions(state: Position, joinable_only: bool = True) -> list[Action]:
 def _targets(state: Position) -> list[Action]:
     """`attack HEX` for each enemy hex that may still be attacked by a unit next to (or in range of) it."""
     side = state.phase.side
+    assert side is not None  # a combat phase is a side's
     occupants = stacking.occupants(state)
     units, defended, neighbours = state._units, state.defended, state.tables.neighbours
     ready = duties.ready_to_attack(state)
     if not ready:
         return []
-    near: set[Hex] = set()  # the hexes next to (or in range of) a unit that may still attack
+    # The enemy hexes next to a unit that may still attack (or in range of a ranged one): asked of the enemy hexes,
+    # fewer than the hexes next to the attackers, as whether a neighbour holds one (neighbours are mutual)
     pos, ranged = state.pos, ranged_units(state)
-    for uid in ready:
-        h = pos.get(uid)
-        if h is not None:
-            near.update(sight.in_sight(state.tables, h, ranged[uid]) if uid in ranged else neighbours[h])
+    in_range: set[Hex] = set()  # the hexes ranged units among them see
+    spots: set[Hex]  # where the units that may still attack stand (ranged units' aside)
+    if ranged:
+        spots = set()
+        for uid in ready:
+            h = pos.get(uid)
+            if h is not None:
+                if uid in ranged:
+                    in_range.update(sight.in_sight(state.tables, h, ranged[uid]))
+                else:
+                    spots.add(h)
+    else:
+        spots = {h for h in map(pos.get, ready) if h is not None}
     actions = []
-    for h in sorted(near.intersection(occupants)):
+    for h in sorted(e for e in state._enemy_occupied(side) if e in in_range or not spots.isdisjoint(neighbours[e])):
         there = occupants[h]
         # A hex stays open while it holds a unit not yet attacked this phase: units that
         # retreated into it after defending elsewhere defend with their host again.
