@@ -10,8 +10,8 @@ import random
 import pytest
 from big_games import STEPS_OF_A_BIG_GAME, is_big
 
-from rulec.engine import legal_moves, new_game
-from rulec.engine.actions import EXIT, MOVE, Action
+from rulec.engine import legal_moves, move_memory, new_game, stacking
+from rulec.engine.actions import DELAY, EXIT, MOVE, Action
 from rulec.pipeline import GAMES_DIR, SUFFIX, load_game
 
 TEST_GAMES = GAMES_DIR.parent / "tests" / "games"
@@ -157,3 +157,49 @@ def _scratch(state):
     copy = state.clone()
     copy._cache, copy._phase_moves = {}, {}
     return copy
+
+
+def _where_units_stand_holds(path: str, seed: int) -> tuple[int, int]:
+    """Play a random game of actions; before each, ask who stands where and every side's views, so that the position
+    knows them; after it (a move, a battle's retreat, advance or loss, a phase's end, a marker ...) compare each
+    entry the new position kept of them with one worked out from scratch. (entries compared, of them after an action
+    that was not a move, exit or delay)."""
+    game = load_game(path)
+    state, rng = new_game(game, seed=seed), random.Random(seed)
+    compared = other = 0
+    for _ in _decisions(state, rng):
+        state.occupants()
+        stacking.occupant_sides(state)
+        for side in game.sides:
+            for kind in VIEWS:
+                _view(state, kind, side)
+        action = state.sample_legal_action(rng)
+        state.apply_action(action)
+        copy = state.clone()
+        copy._cache = {}
+        kept = state._cache
+        for key in [key for key in kept if move_memory.where_units_stand(key)]:
+            if key == "occupants":
+                mine, fresh = ({h: sorted(us) for h, us in s.occupants().items()} for s in (state, copy))
+            elif key == "occupant sides":
+                mine, fresh = stacking.occupant_sides(state), stacking.occupant_sides(copy)
+            elif key == stacking.SIDES_LINEAGE:
+                continue  # (how the sides came about: trace_memory's tests compare what it tells)
+            else:
+                kind, side = key
+                kind = kind.removeprefix("stale ")
+                mine, fresh = _view(state, kind, side), _fresh(state, kind, side)
+            assert mine == fresh, (path, key, state.history()[-3:])
+            compared += 1
+            other += action.kind not in (MOVE, EXIT, DELAY)
+    return compared, other
+
+
+@pytest.mark.parametrize("path", MAP_GAMES, ids=lambda p: p.rsplit("/", 1)[-1].removesuffix(SUFFIX))
+def test_who_stands_where_kept_after_any_action_equals_it_worked_out_from_scratch(path):
+    _where_units_stand_holds(path, seed=11)
+
+
+def test_a_battle_keeps_who_stands_where_through_its_retreats_advances_and_losses():
+    _, other = _where_units_stand_holds(str(GAMES_DIR / f"the_marne{SUFFIX}"), seed=12)
+    assert other > 100  # kept through actions other than moves, not only worked out again

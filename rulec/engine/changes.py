@@ -13,7 +13,7 @@ Where a unit may go is legal_moves.py's job; these functions trust that it may.
 
 from __future__ import annotations
 
-from rulec.engine import history, legal_moves, markers, victory
+from rulec.engine import history, legal_moves, markers, move_memory, stacking, victory
 from rulec.engine.position import Position
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP
 from rulec.runtime.model import Hex
@@ -37,7 +37,8 @@ def move(state: Position, uid: str, h: Hex) -> None:
         if mask >> i & 1 and objective != h:
             enter(state, uid, objective, "pass")
     state.pos[uid] = h
-    state._cache.pop("units", None)  # the units conditions read, kept for the position (context.py)
+    state.relocations += 1
+    _forget_where_units_stand(state)  # (apply_action patches them from the position before the move)
     enter(state, uid, h, "move")
     history.moved_into(state, uid, h, state._units[uid].side)
     arrival = state._units[uid].arrives
@@ -59,7 +60,8 @@ def leave_map(state: Position, uid: str, edge: str) -> None:
     history.record(state, "moved", (uid,))
     start = state.pos.pop(uid, "")  # "": it left the map as it entered it
     state.exited_from[uid] = state.tables.numbered[last] if last is not None else start
-    state._cache.pop("units", None)  # the units conditions read, kept for the position (context.py)
+    state.relocations += 1
+    _forget_where_units_stand(state)  # (apply_action patches them from the position before the exit)
     state.due.pop(uid, None)
     state.where[uid] = EXITED
     if uid in state.markers.units:
@@ -98,16 +100,17 @@ def enter(state: Position, uid: str, h: Hex, moment: str = "stop") -> None:
 
 
 def relocate(state: Position, uid: str, h: Hex) -> None:
-    """The rules put a unit on the map's `h` (a retreat, an advance, a placement): what depended on positions is stale."""
+    """The rules put a unit on the map's `h` (a retreat, an advance, a placement)."""
+    left = state.pos.get(uid)
     state.pos[uid] = h
     history.entered(state, h, state._units[uid].side)
-    state._cache = {}
+    _stood_elsewhere(state, uid, left, h)
 
 
 def eliminate(state: Position, uid: str) -> None:
     """The unit is off the map for good; 'eliminated' awards score it."""
-    state._cache = {}
-    state.pos.pop(uid, None)
+    left = state.pos.pop(uid, None)
+    _stood_elsewhere(state, uid, left, None)
     state.where[uid] = ELIMINATED
     if uid in state.markers.units:  # a counter leaving the map takes its markers with it
         markers.clear(state, uid)
@@ -118,3 +121,22 @@ def eliminate(state: Position, uid: str) -> None:
             amount = victory.award_amount(state, award, unit)
             if amount:
                 victory.score(state, award.side, amount, award.id, unit=uid)
+
+
+def _stood_elsewhere(state: Position, uid: str, left: Hex | None, to: Hex | None) -> None:
+    """One unit changed hexes outside a move (None: off the map, or not on it): what depended on positions is
+    dropped, but who stands where and each side's view of the others are patched at the two hexes (stacking,
+    move_memory) rather than worked out again by whoever asks next, in this action or the position after it."""
+    state.relocations += 1
+    before = state._cache
+    state._cache = {}
+    if stacking.patch_occupants(state, before, uid, left, to):
+        move_memory.carry_views(state, before, uid, left, to)
+
+
+def _forget_where_units_stand(state: Position) -> None:
+    """A move or exit changed where a unit stands: what the action asked of positions before it is dropped."""
+    cache = state._cache
+    cache.pop("units", None)  # the units conditions read (context.py)
+    for key in [key for key in cache if move_memory.where_units_stand(key)]:
+        del cache[key]

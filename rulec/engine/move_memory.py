@@ -16,6 +16,21 @@ from rulec.runtime.model import Hex
 # Stale views asked again at more hexes than this are worked out from scratch instead.
 MOST_TOUCHED = 48
 VIEWS = ("zoc", "enemy", "obstacles")
+# The cache's entries that depend on where units stand and nothing else (who stands in each hex, the sides there,
+# each side's views): every change of a unit's hex patches them (changes.py) or drops them, so they stay true
+# until then, whatever else an action changes (a marker, the VP, a step of a decision that moved nobody).
+_OCCUPANTS = frozenset({"occupants", "occupant sides", "occupant sides lineage"})
+_SIDE_VIEWS = frozenset(VIEWS) | frozenset("stale " + kind for kind in VIEWS)
+
+
+def where_units_stand(key: object) -> bool:
+    """Is this cache key one of those entries?"""
+    return key in _OCCUPANTS or (key.__class__ is tuple and len(key) == 2 and key[0] in _SIDE_VIEWS)  # type: ignore[index, arg-type]
+
+
+def keep_where_units_stand(cache: dict) -> dict:
+    """A new cache with only those entries of `cache`."""
+    return {key: value for key, value in cache.items() if where_units_stand(key)}
 
 
 def carry_views(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:

@@ -72,6 +72,7 @@ class Position:
     _units: dict[str, Unit]
     lost_steps: dict[str, int]
     pos: dict[str, Hex]  # units on the map -> their hex
+    relocations: int  # how many times a unit has changed hexes (changes.py): while it stays, so does who stands where
     where: dict[str, str]  # every unit -> its status (statuses.py)
     due: dict[str, int | None]  # pending units -> the turn they are due (None: any turn)
     exited_from: dict[str, Hex]  # units that left the map -> the hex they left it from

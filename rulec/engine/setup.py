@@ -71,6 +71,7 @@ def set_up(state: Position, game: Game, options: tuple[str, ...], seed: int, sce
             steps.set_side(state, uid, state._setup_units[uid].steps_lost)
 
     state.pos = {}
+    state.relocations = 0
     state.where = {}
     state.due = {}
     for uid, unit in state._setup_units.items():
@@ -170,6 +171,7 @@ def arrange(state: P, units: dict[str, str], *, turn: int | None = None, phase: 
     other.markers, other.past = MarkerTable(), History()
     other.past.owner = id(other)
     other._cache = {}
+    other.relocations += 1
     history.phase_began(other)
     phases.begin_phase(other)
     return other

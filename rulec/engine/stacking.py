@@ -170,13 +170,13 @@ def overstacked_units(state: Position) -> list[str]:
     return sorted(units, key=order.__getitem__)
 
 
-def carry_over(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
-    """After a move, exit or delay: patch what it changed in the cached stacking of the position
-    `before` (its cache: the occupants, the sides in each hex, the full hexes), rather than work it out
-    again (the phase goes on, only `uid` moved)."""
+def patch_occupants(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> bool:
+    """`uid` went from `left` to `entered` (None: off the map, or not on it) and no other unit changed hexes or
+    sides: the occupants and their sides known in the cache `before`, patched into the position's cache. False
+    when `before` knew no occupants (nothing to patch)."""
     found = before.get("occupants")
     if found is None:
-        return
+        return False
     if left is not None or entered is not None:
         found = occupants_after(state, found, uid, left, entered)
     state._cache["occupants"] = found
@@ -203,6 +203,15 @@ def carry_over(state: Position, before: dict, uid: str, left: Hex | None, entere
         elif SIDES_LINEAGE in before:
             state._cache[SIDES_LINEAGE] = before[SIDES_LINEAGE]
         state._cache["occupant sides"] = sides
+    return True
+
+
+def carry_over(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
+    """After a move, exit or delay: patch what it changed in the cached stacking of the position
+    `before` (its cache: the occupants, the sides in each hex, the full hexes), rather than work it out
+    again (the phase goes on, only `uid` moved)."""
+    if not patch_occupants(state, before, uid, left, entered):
+        return
     crowded_kept = before.get("crowded")
     # Where friends may not be passed through, a move changes what the others may reach: worked out again.
     if crowded_kept is None or not state.game.stacking.pass_through_friendly:

@@ -401,6 +401,7 @@ class GameState(Position):
             self._keep_position()
             return
         before = self._cache
+        relocations = self.relocations
         left = self.pos.get(action.unit) if (kind == MOVE or kind == EXIT) and action.unit is not None else None
         fresh = self._cache = {}
         if kind in _IN_PLACE and "occupants" in before:
@@ -435,15 +436,20 @@ class GameState(Position):
             phases.end_phase(self)
         if self.game.victory is not None and self.game.victory.sudden_death and not self.terminal:
             phases.check_sudden_death(self, ("always",))
-        during, self._cache = self._cache, {}
+        during = self._cache
         # A move, exit or delay changed where one unit stands, unless a hook it ran moved or eliminated others
-        # (changes.relocate and eliminate drop the cache: `fresh` is gone): patch what it changed, keep the rest.
+        # (changes.relocate and eliminate make a new cache: `fresh` is gone): patch what it changed, keep the rest.
         if (kind == MOVE or kind == EXIT or kind == DELAY) and during is fresh:
             assert action.unit is not None
+            self._cache = {}
             stacking.carry_over(self, before, action.unit, left, action.hex)
             move_memory.carry_views(self, before, action.unit, left, action.hex)
             legal_moves.carry_moves(self, before, action.unit, left, action.hex)
-        if kind in _IN_PLACE:  # every unit stands where it stood: what depends on that alone still holds
+        else:  # who stands where, as the action left it (changes.py patches it whenever a unit changes hexes)
+            self._cache = move_memory.keep_where_units_stand(during)
+        if kind in _IN_PLACE and self.relocations == relocations:
+            # Every unit stands where it stood (no hook of a phase's end moved or eliminated one): what depends on
+            # that alone still holds
             kept = _WHERE_UNITS_STAND | _TRACES if kind in _DECLARING else _WHERE_UNITS_STAND
             for cache in (before, during):
                 for key, value in cache.items():
@@ -463,7 +469,7 @@ class GameState(Position):
             frame = stack[-1]
             if not HANDLERS[frame.__class__].settle(self, frame):
                 return
-            self._cache = {}
+            self._cache = move_memory.keep_where_units_stand(self._cache)
 
     def _canonical(self, action: Action) -> Action:
         """Attackers listed in game-file order, whatever order the player named them in."""
