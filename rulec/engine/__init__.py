@@ -49,8 +49,8 @@ Rulings on open rule questions are in docs/rulings.md.
 Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how long:
     - per game (Tables, shared by every state): hex numbers and step lists, move/exit
       Actions made once (`attack HEX` and `with UNIT` are made once in actions.py), and
-      movement searches remembered by the enemy units and zones of control within the
-      unit's reach only (movement.reach_of), across games;
+      movement searches remembered with the hexes each looked at: reused, across games, on any
+      board that agrees with it there (movement.reach_of);
     - per movement phase (GameState._phase_moves, shared by clones): each unit's moves (legal_moves.py);
     - per position (GameState._cache, dropped by apply_action): occupants, full hexes,
       legal actions, each unit's legal moves, the units conditions read. A move, exit or delay
@@ -61,8 +61,11 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       unit's legal moves and whether it has one (by the hex that said so), except for the units a phase-wide
       index names as reaching the two hexes it changed, and patches the movement phase's list of actions for
       those units only (legal_moves.carry_moves); the occupant sides record what they changed from, so a
-      trace tells what changed without comparing every hex (stacking.Lineage). Choosing a unit
-      to move (or putting it back) keeps all but the legal actions; a sampled action is not checked again;
+      trace tells what changed without comparing every hex (stacking.Lineage). A retreat, advance,
+      placement or elimination patches who stands where and each side's view the same way (changes.py),
+      and every action keeps those entries as its last step left them (move_memory.where_units_stand).
+      Choosing a unit to move (or putting it back) keeps all but the legal actions; a sampled action is not
+      checked again;
     - per game, by what the answer reads (shared by clones): traces' answers by hex, and the search's layers,
       searched again only from the first layer a change reaches (trace_memory.py); answers of expressions that
       read only the markers in play, by MarkerTable.version (a unit's allowance); may_attack and stacking's

@@ -12,7 +12,8 @@ legal_moves.may_leave). Over-stacked units found when the limit is checked are r
 
 Speed: the occupants, the full hexes and the uncounted units are worked out once a position
 (GameState._cache); a move, exit or delay patches the occupants, their sides and the full hexes of
-the position before (`carry_over`) rather than working them out again.
+the position before (`carry_over`) rather than working them out again, and a retreat, advance, placement
+or elimination the occupants and their sides (`patch_occupants`, from changes.py).
 """
 
 from __future__ import annotations
