@@ -25,7 +25,9 @@ _SIDE_VIEWS = frozenset(VIEWS) | frozenset("stale " + kind for kind in VIEWS)
 
 def where_units_stand(key: object) -> bool:
     """Is this cache key one of those entries?"""
-    return key in _OCCUPANTS or (key.__class__ is tuple and len(key) == 2 and key[0] in _SIDE_VIEWS)  # type: ignore[index, arg-type]
+    if isinstance(key, tuple):  # a view: (kind, side)
+        return len(key) == 2 and key[0] in _SIDE_VIEWS
+    return key in _OCCUPANTS
 
 
 def keep_where_units_stand(cache: dict) -> dict:
