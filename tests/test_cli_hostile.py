@@ -120,8 +120,7 @@ def _children(pid: int) -> list[str]:
 def test_ctrl_c_during_a_simulation_stops_without_a_traceback(tmp_path):
     process = _start(["simulate", "drive_on_metz", "-n", "100000", "--jobs", "2"], tmp_path, stdin=subprocess.DEVNULL)
     try:
-        # While the workers play: on a busy machine a fixed wait can end while the pool is still starting, where
-        # Ctrl-C can still hang multiprocessing.Pool: a known gap).
+        # While the workers play (a Ctrl-C while they start is held back until they have: tests/test_simulate_workers.py)
         deadline = time.monotonic() + 30
         while len(_children(process.pid)) < 2 and time.monotonic() < deadline and process.poll() is None:
             time.sleep(0.2)

@@ -90,3 +90,27 @@ def test_ctrl_c_to_the_whole_terminal_group_stops_rulec_and_its_workers_without_
         process.communicate()
     assert process.returncode == 130 and "Traceback" not in err + out, err
     assert len(workers) == 2 and not still_running
+
+
+_CTRL_C_AS_A_WORKER_STARTS = """
+import multiprocessing.context, os, signal, sys
+from rulec.players.simulation import play_in_processes
+
+start = multiprocessing.context.SpawnProcess.start
+def pressed_meanwhile(process):
+    os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the workers are being started
+    start(process)
+multiprocessing.context.SpawnProcess.start = pressed_meanwhile
+try:
+    played = list(play_in_processes("drive_on_metz", (), {"us": "random", "germany": "random"}, range(3), 2))
+except KeyboardInterrupt:
+    print("interrupted")
+else:
+    print(f"played {len(played)} games")
+"""
+
+
+def test_ctrl_c_pressed_while_the_workers_start_stops_the_run_rather_than_being_lost():
+    run = subprocess.run([sys.executable, "-c", _CTRL_C_AS_A_WORKER_STARTS], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert run.stdout.strip() == "interrupted", run.stdout + run.stderr

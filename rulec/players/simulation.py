@@ -13,6 +13,7 @@ SIGKILL if one has not stopped a few seconds later.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import queue
 import signal
@@ -64,17 +65,14 @@ def play_in_processes(game_name: str, options: tuple[str, ...], kinds: dict[str,
     context = multiprocessing.get_context("spawn")
     tasks, results = context.Queue(), context.Queue()
     batches = [seeds[i:i + chunk] for i in range(0, len(seeds), chunk)]
-    workers = []
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited: the workers never see Ctrl-C
+    workers: list = []
     try:
-        for _ in range(jobs):
-            worker = context.Process(target=_worker, args=(game_name, options, kinds, scenario, tasks, results),
-                                     daemon=True)
-            worker.start()
-            workers.append(worker)
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    try:
+        with _ctrl_c_held_back():  # the workers start with Ctrl-C blocked (inherited), then ignore it (_worker)
+            for _ in range(jobs):
+                worker = context.Process(target=_worker, args=(game_name, options, kinds, scenario, tasks, results),
+                                         daemon=True)
+                worker.start()
+                workers.append(worker)
         sent, done = 0, {}
         for index in range(len(batches)):
             while sent < len(batches) and sent < index + 2 * jobs:  # a few batches ahead of the slowest
@@ -86,6 +84,25 @@ def play_in_processes(game_name: str, options: tuple[str, ...], kinds: dict[str,
                 yield record
     finally:
         _stop(workers, tasks, results)
+
+
+@contextlib.contextmanager
+def _ctrl_c_held_back() -> Iterator[None]:
+    """Ctrl-C (SIGINT) blocked, not ignored, while the block runs: one pressed meanwhile is not lost but arrives as
+    the block ends (a KeyboardInterrupt there). Ignoring it instead, as the workers started, lost a Ctrl-C pressed at
+    that moment, and the simulation played on. Where signals cannot be blocked, it is ignored meanwhile."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _next_result(results: Any, workers: list) -> tuple[int, list[GameRecord]]:
