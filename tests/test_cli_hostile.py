@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from terminal import ctrl_c_answered
 
 from rulec.cli.main import main
 
@@ -96,7 +97,8 @@ def _start(argv: list[str], cwd: Path, stdin=subprocess.PIPE) -> subprocess.Pope
     """rulec in a process group of its own (with any workers it starts), which the test can stop whole."""
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen([sys.executable, "-m", "rulec", *argv], cwd=cwd, stdin=stdin, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=environment, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, env=environment, start_new_session=True,
+                            preexec_fn=ctrl_c_answered)
 
 
 def test_ctrl_c_during_a_game_saves_it_whole_without_a_traceback(tmp_path):

@@ -12,6 +12,8 @@ import threading
 import time
 from pathlib import Path
 
+from terminal import ctrl_c_answered
+
 from rulec.players.simulation import play_in_processes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,7 +72,8 @@ def test_ctrl_c_to_the_whole_terminal_group_stops_rulec_and_its_workers_without_
     """A terminal's Ctrl-C reaches every process of the group at once, the workers included."""
     process = subprocess.Popen([sys.executable, "-m", "rulec", "simulate", "drive_on_metz", "-n", "100000", "--jobs", "2"],
                                cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, start_new_session=True)
+                               text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, start_new_session=True,
+                               preexec_fn=ctrl_c_answered)
     try:
         deadline = time.monotonic() + 60
         workers: list[int] = []
@@ -112,5 +115,5 @@ else:
 
 def test_ctrl_c_pressed_while_the_workers_start_stops_the_run_rather_than_being_lost():
     run = subprocess.run([sys.executable, "-c", _CTRL_C_AS_A_WORKER_STARTS], capture_output=True, text=True, timeout=120,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, preexec_fn=ctrl_c_answered)
     assert run.stdout.strip() == "interrupted", run.stdout + run.stderr
