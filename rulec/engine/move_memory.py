@@ -10,6 +10,7 @@ a position worked out from scratch: tests/test_engine_move_memory.py compares th
 
 from __future__ import annotations
 
+from rulec.engine import stacking
 from rulec.engine.position import Position
 from rulec.runtime.model import Hex
 
@@ -19,7 +20,7 @@ VIEWS = ("zoc", "enemy", "obstacles")
 # The cache's entries that depend on where units stand and nothing else (who stands in each hex, the sides there,
 # each side's views): every change of a unit's hex patches them (changes.py) or drops them, so they stay true
 # until then, whatever else an action changes (a marker, the VP, a step of a decision that moved nobody).
-_OCCUPANTS = frozenset({"occupants", "occupant sides", "occupant sides lineage"})
+_OCCUPANTS = frozenset({"occupants", "occupant sides", stacking.SIDES_LINEAGE})
 _SIDE_VIEWS = frozenset(VIEWS) | frozenset("stale " + kind for kind in VIEWS)
 
 

@@ -47,16 +47,12 @@ from rulec.runtime.model import Game, Hex, Unit
 CHANCE = -1
 TERMINAL = -4
 
-# Actions after which every unit stands where it stood.
+# Actions after which every unit stands where it stood, unless a hook moved one (Position.relocations tells).
 _IN_PLACE = frozenset({DELAY, ATTACK, WITH, RESOLVE, CANCEL, END})
-# Cached facts (GameState._cache keys, with a side) that depend on where the units stand and nothing else.
-_WHERE_UNITS_STAND = frozenset({"obstacles", "zoc", "enemy", "stale obstacles", "stale zoc", "stale enemy"})
 # Steps of a battle's declaration: only the battle being declared changes, so the traces (which read the position,
 # its markers, history and the turn, never a declaration) still hold; the AI tries many declarations from one
 # position. Not `resolve`: it records the attack in the history, which a trace's condition may read.
 _DECLARING = frozenset({ATTACK, WITH, CANCEL})
-# What an action that moves no unit keeps as it is: who stands where, and the sides there (and how they came to be).
-_SAME_OCCUPANTS = frozenset({"occupants", "occupant sides", stacking.SIDES_LINEAGE})
 _TRACES = frozenset({"trace", "trace without"})
 
 
@@ -448,12 +444,13 @@ class GameState(Position):
         else:  # who stands where, as the action left it (changes.py patches it whenever a unit changes hexes)
             self._cache = move_memory.keep_where_units_stand(during)
         if kind in _IN_PLACE and self.relocations == relocations:
-            # Every unit stands where it stood (no hook of a phase's end moved or eliminated one): what depends on
-            # that alone still holds
-            kept = _WHERE_UNITS_STAND | _TRACES if kind in _DECLARING else _WHERE_UNITS_STAND
+            # Every unit stands where it stood (no hook of a phase's end moved or eliminated one): who stands where,
+            # as known before the action, still holds (move_memory.where_units_stand); and a declaration's traces
+            declaring = kind in _DECLARING
             for cache in (before, during):
                 for key, value in cache.items():
-                    if key in _SAME_OCCUPANTS or (key.__class__ is tuple and key[0] in kept):
+                    if move_memory.where_units_stand(key) or (
+                            declaring and key.__class__ is tuple and key[0] in _TRACES):
                         self._cache.setdefault(key, value)
 
     def _keep_position(self) -> None:
