@@ -72,6 +72,9 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       `counts` when they read nothing of the position;
     - per movement phase, as a hint only: the hex that last let a unit end its move there, asked first
       next time (legal_moves.has_move).
+Not worked out until needed: whether a unit has a move is first looked for one step away, with the
+search's own first-step rules (movement.first_step_end); the whole search runs only for a unit that
+is chosen, or that the step does not answer.
 
 Game rules live in the game file, never here: every engine module plays a general mechanism
 of the language (docs/language.md) that any game may declare — two movement and combat phases

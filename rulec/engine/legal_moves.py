@@ -15,7 +15,9 @@ removes the hexes it may not end in, and movement { may_end_move } those the gam
 Speed: searches are the engine's hottest work (see rulec/engine/__init__.py). A unit's moves are
 kept for the whole phase (GameState._phase_moves, shared by clones) when they cannot depend on
 friendly units that move during it (keeps_moves), else for the position (GameState._cache);
-may_end_move is evaluated per hex only when asked (has_move stops at the first hex allowed).
+may_end_move is evaluated per hex only when asked (has_move stops at the first hex allowed), and has_move
+looks one step away before it asks for the unit's whole search (movement.first_step_end): a listing of the
+movement phase's units then searches only the units that are chosen, or hemmed in.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from rulec.engine.exits import allowed_edges
 from rulec.engine.actions import CANCEL, EXIT, MOVE, Action
 from rulec.engine.context import EngineContext
 from rulec.engine.frames import Moving
-from rulec.engine.movement import NOWHERE, Leave, MoveCosts, Reach, merge_moves, reach_of
+from rulec.engine.movement import NOWHERE, Leave, MoveCosts, Reach, first_step_end, merge_moves, reach_of
 from rulec.engine.position import Position
 from rulec.engine.statuses import ON_MAP, PENDING
 from rulec.engine.step_costs import StepCosts
@@ -281,6 +283,19 @@ def has_move(state: Position, uid: str) -> bool:
 def _find_move(state: Position, uid: str) -> Hex | bool:
     """has_move, worked out in this position: a hex the unit may end its move in (its witness), True for an exit,
     or False."""
+    if _one_step_first(state, uid):
+        found = _first_step_end(state, uid)
+        if found is not None:
+            if keeps_moves(state, uid):  # a move into or out of it asks the unit again (carry_moves)
+                reaching = state._phase_moves.get(_REACHING)
+                if reaching is None:
+                    reaching = state._phase_moves[_REACHING] = {}
+                units = reaching.get(found)
+                if units is None:
+                    reaching[found] = {uid}
+                else:
+                    units.add(uid)
+            return found
     _, exits, hexes, to = unit_moves(state, uid)
     if exits:
         return True
@@ -303,6 +318,35 @@ def _find_move(state: Position, uid: str) -> Hex | bool:
             state._phase_moves[key] = h
             return h
     return False
+
+
+def _one_step_first(state: Position, uid: str) -> bool:
+    """Is `uid`'s first legal end looked for one step away before its whole search: a unit on the map, not held
+    in an enemy zone of control, in a phase of ordinary moves, whose moves are not worked out in the phase yet
+    (once they are, the hex that answered last is asked first: _find_move)."""
+    if state.where[uid] != ON_MAP or uid in state.locked:
+        return False
+    ways = state.phase.modes
+    if ways is not None and ORDINARY not in ways:
+        return False
+    key = moves_key(state, uid)
+    return key not in state._phase_moves and ("reach", *key) not in state._phase_moves
+
+
+def _first_step_end(state: Position, uid: str) -> Hex | None:
+    """A hex one step away where `uid` may end a move (stacking and may_end_move allow it), or None
+    (movement.first_step_end)."""
+    unit = state._units[uid]
+    allowance, enemy, zoc, friends, costs = _search_terms(state, unit)
+    occupied = stacking.occupants(state)
+    rule = state.game.movement.may_end_move
+
+    def accept(h: Hex) -> bool:
+        return ((h not in occupied or not _blocked_at(state, uid, h))
+                and (rule is None or end_allowed(state, uid, h)))
+
+    return first_step_end(state.tables, allowance=allowance, start=state.pos[uid], enemy=enemy, zoc=zoc,
+                          friends=friends, costs=costs, accept=accept)
 
 
 def _blocked(state: Position, uid: str, hexes: Any) -> Any:
@@ -571,11 +615,10 @@ def unit_reach(state: Position, uid: str) -> Reach:
     return reach
 
 
-def search_moves(state: Position, uid: str, search: Callable[..., Any]) -> Any:
-    """Run `search` (movement.reach_of, or movement.costs_of for what moves cost) with the unit's
-    allowance, start or entry hexes and obstacles; either result has `destinations`."""
-    unit = state._units[uid]
-    allowance = modifiers.allowance(state, uid) if state._modifiers[1] else unit.move
+def _search_terms(state: Position, unit: Unit) -> tuple[int, int, int, int, StepCosts]:
+    """A unit's terms of search now: its allowance, the enemy hexes, their zones of control and the friends in
+    its way (bits of hex numbers, 0 where the game has none) and what steps cost it."""
+    allowance = modifiers.allowance(state, unit.id) if state._modifiers[1] else unit.move
     enemy, zoc, friends = obstacles(state, unit.side)
     if state.game.movement.zoc == "none":
         zoc = 0
@@ -583,6 +626,15 @@ def search_moves(state: Position, uid: str, search: Callable[..., Any]) -> Any:
         friends = 0  # no friend is in the way
     tables = state.tables
     costs = step_costs(state, unit) if tables.varying_costs else tables.base_costs
+    return allowance, enemy, zoc, friends, costs
+
+
+def search_moves(state: Position, uid: str, search: Callable[..., Any]) -> Any:
+    """Run `search` (movement.reach_of, or movement.costs_of for what moves cost) with the unit's
+    allowance, start or entry hexes and obstacles; either result has `destinations`."""
+    unit = state._units[uid]
+    allowance, enemy, zoc, friends, costs = _search_terms(state, unit)
+    tables = state.tables
     if state.where[uid] == ON_MAP:
         locked = uid in state.locked
         if locked:

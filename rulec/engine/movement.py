@@ -152,12 +152,7 @@ def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
         for looked, enemy_there, zoc_there, friends_there, found in kept:
             if enemy & looked == enemy_there and zoc & looked == zoc_there and friends & looked == friends_there:
                 return found
-    board_key = (enemy, zoc, friends)
-    board = tables.boards.get(board_key)
-    if board is None:
-        board = Board(_bits_to_numbers(enemy), _bits_to_numbers(zoc), _bits_to_numbers(friends))
-        _remember(tables.boards, board_key, board, BOARD_CACHE_SIZE)
-    found = search(tables, board, allowance, start, entries, locked, leave, costs)
+    found = search(tables, _board(tables, enemy, zoc, friends), allowance, start, entries, locked, leave, costs)
     looked = _looked_at(tables, found, start, entries)
     remembered = (looked, enemy & looked, zoc & looked, friends & looked, found)
     if kept is None:
@@ -166,6 +161,41 @@ def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
         kept.insert(0, remembered)
         del kept[BOARDS_A_SEARCH:]
     return found
+
+
+def first_step_end(tables: Tables, *, allowance: int, start: Hex, enemy: int, zoc: int, friends: int,
+                   costs: StepCosts | None = None, accept: Callable[[Hex], bool]) -> Hex | None:
+    """A destination one step from `start` (a unit on the map, not held in an enemy zone of control) that `accept`
+    takes, if there is one; None says nothing (there may be one further on: ask `reach_of`).
+
+    Whether a unit has a move at all needs one destination its stacking and may_end_move allow; usually a
+    neighbour is one, and a whole search would find tens of hexes. The steps are those `search` takes first, from
+    the start with every MP left, under its rules: into no enemy unit, into an enemy zone of control only from
+    outside one (unless zoc_to_zoc) and paying its extra cost, across a river with any MP. Each such hex is one of
+    the search's destinations (it never drops one it found), so a hex found here is one of the unit's moves.
+    """
+    if costs is None:
+        costs = tables.base_costs
+    rules = tables.game.movement
+    board = _board(tables, enemy, zoc, friends)
+    enemy_at, zoc_at = board.enemy, board.zoc
+    zoc_extra = rules.zoc_extra_cost if rules.zoc != "none" else 0
+    origin = tables.index[start]
+    from_zoc = origin in zoc_at and not rules.zoc_to_zoc
+    hexes = tables.numbered
+    steps = chain(costs.index_plain_moves[origin], costs.index_objective_moves[origin]) if costs.index_rare[origin] \
+        else costs.index_plain_moves[origin]
+    for n, cost in steps:
+        if cost > allowance or n in enemy_at:
+            continue
+        if n in zoc_at and (from_zoc or cost + zoc_extra > allowance):
+            continue
+        if accept(hexes[n]):
+            return hexes[n]
+    for n in costs.index_rivers[origin]:  # (a crossing takes every MP left: any allowance will do)
+        if n not in enemy_at and accept(hexes[n]):
+            return hexes[n]
+    return None
 
 
 def _looked_at(tables: Tables, found: Reach, start: Hex | None, entries: tuple[tuple[Hex, int], ...]) -> int:
@@ -469,6 +499,16 @@ def _in_mp(spent: int | Fraction, scale: int) -> int | Fraction:
 def _mask_worth(mask: int) -> tuple[int, int]:
     """How much passing the objectives in `mask` is worth, for games with too many objectives to rank them."""
     return mask.bit_count(), -mask
+
+
+def _board(tables: Tables, enemy: int, zoc: int, friends: int) -> Board:
+    """The board of these obstacles (bits of hex numbers), as sets of hex numbers; shared by the searches on it."""
+    board_key = (enemy, zoc, friends)
+    board = tables.boards.get(board_key)
+    if board is None:
+        board = Board(_bits_to_numbers(enemy), _bits_to_numbers(zoc), _bits_to_numbers(friends))
+        _remember(tables.boards, board_key, board, BOARD_CACHE_SIZE)
+    return board
 
 
 def _bits_to_numbers(bits: int) -> frozenset[int]:
