@@ -49,13 +49,15 @@ def movement_actions(state: Position) -> list[Action]:
     if listing is None:
         patch = state._cache.get(LISTING_PATCH)
         if patch is not None:
-            listing = _patched(state, *patch)
+            actions, places = _patched(state, *patch)
         else:
-            listing = []
+            actions, places, order = [], [], _mover_order(state)
             for uid in movable_units(state):
-                _add_unit_actions(state, uid, listing)
-        listing = state._cache[LISTING] = tuple(listing)
-    return list(listing)
+                listed = len(actions)
+                _add_unit_actions(state, uid, actions)
+                places += [order[uid]] * (len(actions) - listed)
+        listing = state._cache[LISTING] = (tuple(actions), tuple(places))
+    return list(listing[0])
 
 
 def _add_unit_actions(state: Position, uid: str, actions: list[Action]) -> None:
@@ -66,29 +68,33 @@ def _add_unit_actions(state: Position, uid: str, actions: list[Action]) -> None:
         actions.append(state.tables.delay_action(uid))
 
 
-def _patched(state: Position, before: tuple[Action, ...], changed: AbstractSet[str]) -> list[Action]:
-    """The listing of an earlier position of the phase, with the units whose answers moves since may have
-    changed (`changed`) asked again: each unit's actions sit in the order of the phase's movers, found by
-    bisection (the others are not looked at)."""
-    order = state._phase_moves.get(_MOVER_ORDER)
-    if order is None:
-        order = state._phase_moves[_MOVER_ORDER] = {u: i for i, u in enumerate(state._movers)}
-    listing = list(before)
-
-    def place(action: Action) -> int:
-        return order[action.unit]
-
+def _patched(state: Position, before: tuple[tuple[Action, ...], tuple[int, ...]], changed: AbstractSet[str]
+             ) -> tuple[list[Action], list[int]]:
+    """The listing of an earlier position of the phase (its actions, and each one's unit's place in the phase's
+    order of movers), with the units whose answers moves since may have changed (`changed`) asked again: each
+    unit's actions are found by bisecting the places (the others are not looked at)."""
+    order = _mover_order(state)
+    actions, places = list(before[0]), list(before[1])
     for uid in changed:
         at = order.get(uid)
         if at is None:
             continue
-        start = bisect.bisect_left(listing, at, key=place)
-        end = bisect.bisect_right(listing, at, lo=start, key=place)
-        actions: list[Action] = []
+        start = bisect.bisect_left(places, at)
+        end = bisect.bisect_right(places, at, lo=start)
+        found: list[Action] = []
         if may_move_now(state, uid):
-            _add_unit_actions(state, uid, actions)
-        listing[start:end] = actions
-    return listing
+            _add_unit_actions(state, uid, found)
+        actions[start:end] = found
+        places[start:end] = [at] * len(found)
+    return actions, places
+
+
+def _mover_order(state: Position) -> dict[str, int]:
+    """Each of the phase's movers' place in their order (the order movement_actions lists their actions in)."""
+    order = state._phase_moves.get(_MOVER_ORDER)
+    if order is None:
+        order = state._phase_moves[_MOVER_ORDER] = {u: i for i, u in enumerate(state._movers)}
+    return order
 
 
 def movable_units(state: Position) -> list[str]:
@@ -164,7 +170,7 @@ ALLOWED_ENDS = "allowed ends"  # unit -> its moves that end where may_end_move a
 # may_end_move's readings (answer_reads): per position, what they are compared with and the sides of the units asked;
 # per game, by side, what the answers read
 _READINGS = "may_end_move readings"
-LISTING = "movement actions"  # the position's movement_actions
+LISTING = "movement actions"  # the position's movement_actions, and each one's unit's place in the order of movers
 LISTING_PATCH = "movement actions patch"  # an earlier position's listing, and the units to ask again since
 _MOVER_ORDER = "mover order"  # per phase: each mover's place in the phase's order of movers
 
