@@ -26,9 +26,22 @@ def _afresh(state):
     return fresh
 
 
+def _movement_decisions(state, rng, limit):
+    """Each step of a random game up to its end or `limit` steps, dice rolled here: yields where the units of a free
+    movement decision are to be checked, then plays a random legal action."""
+    for _ in range(limit):
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+            continue
+        yield _checked_units(state)
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
 def _checked_units(state):
     """The units a free movement decision asks whether they have a move."""
-    if state.is_terminal() or state.is_chance_node() or not legal_moves.free_to_move(state) or state._stack:
+    if not legal_moves.free_to_move(state) or state._stack:
         return []
     return legal_moves.movable_units(state)
 
@@ -39,13 +52,8 @@ def test_a_hex_found_one_step_away_is_a_legal_move_and_has_move_agrees_with_the_
     rng = random.Random(7)
     state = new_game(game, seed=7)
     limit = STEPS_OF_A_BIG_GAME if is_big(game) else 1500
-    for _ in range(limit):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
-            continue
-        for uid in _checked_units(state):
+    for units in _movement_decisions(state, rng, limit):
+        for uid in units:
             whole = _afresh(state)
             listed = whole.moves_of(uid)  # the whole search, stacking and may_end_move: what a player is offered
             destinations = {m.hex for m in listed if m.kind == MOVE}
@@ -55,7 +63,6 @@ def test_a_hex_found_one_step_away_is_a_legal_move_and_has_move_agrees_with_the_
                 assert hex_found is None or hex_found in destinations, (str(state), uid, hex_found)
             # has_move asked first (the path a listing takes) answers as the whole listing does
             assert legal_moves.has_move(_afresh(state), uid) == bool(listed), (str(state), uid)
-        state.apply_action(rng.choice(state.legal_actions()))
 
 
 def test_the_one_step_look_is_taken_and_sometimes_finds_nothing():
@@ -66,20 +73,14 @@ def test_the_one_step_look_is_taken_and_sometimes_finds_nothing():
         game = load_game(str(TEST_GAMES / f"{name}{SUFFIX}"))
         rng = random.Random(3)
         state = new_game(game, seed=3)
-        for _ in range(600):
-            if state.is_terminal():
-                break
-            if state.is_chance_node():
-                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
-                continue
-            for uid in _checked_units(state):
+        for units in _movement_decisions(state, rng, 600):
+            for uid in units:
                 fresh = _afresh(state)
                 if legal_moves._one_step_first(fresh, uid):
                     if legal_moves._first_step_end(fresh, uid) is None:
                         none += 1
                     else:
                         found += 1
-            state.apply_action(rng.choice(state.legal_actions()))
     assert found > 40 and none > 10, (found, none)
 
 

@@ -293,14 +293,7 @@ def _find_move(state: Position, uid: str) -> Hex | bool:
         found = _first_step_end(state, uid)
         if found is not None:
             if keeps_moves(state, uid):  # a move into or out of it asks the unit again (carry_moves)
-                reaching = state._phase_moves.get(_REACHING)
-                if reaching is None:
-                    reaching = state._phase_moves[_REACHING] = {}
-                units = reaching.get(found)
-                if units is None:
-                    reaching[found] = {uid}
-                else:
-                    units.add(uid)
+                _note_reaching(state, uid, (found,))
             return found
     _, exits, hexes, to = unit_moves(state, uid)
     if exits:
@@ -409,16 +402,22 @@ def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Act
         found = (moves, exits, destinations.keys(), to)
         if keeps_moves(state, uid):
             state._phase_moves[key] = found
-            reaching = state._phase_moves.get(_REACHING)
-            if reaching is None:
-                reaching = state._phase_moves[_REACHING] = {}
-            for h in to:
-                units = reaching.get(h)
-                if units is None:
-                    reaching[h] = {uid}
-                else:
-                    units.add(uid)
+            _note_reaching(state, uid, to)
     return found
+
+
+def _note_reaching(state: Position, uid: str, hexes: Sequence[Hex]) -> None:
+    """Note `uid` in the phase's index of the units reaching each of `hexes` (a move into or out of one of them
+    asks the unit again: carry_moves)."""
+    reaching = state._phase_moves.get(_REACHING)
+    if reaching is None:
+        reaching = state._phase_moves[_REACHING] = {}
+    for h in hexes:
+        units = reaching.get(h)
+        if units is None:
+            reaching[h] = {uid}
+        else:
+            units.add(uid)
 
 
 def allowed_ends(state: Position, uid: str, moves: tuple[Action, ...], to: tuple[Hex, ...]
