@@ -97,10 +97,27 @@ def _joinable(state: Position, actions: list[Action]) -> list[Action]:
     combat = state.game.combat
     assert combat is not None  # a battle is fought by the game's combat rules
     if combat.may_join is not None or combat.must_attack is not None:
-        side = state.phase.side
-        assert side is not None  # a combat phase is a side's
-        actions = [a for a in actions if a.hex is not None and eligible(state, Declare(side, (a.hex,)))]
+        actions = [a for a in actions if a.hex is not None and may_be_joined(state, a.hex)]
     return actions
+
+
+def may_be_joined(state: Position, target: Hex) -> bool:
+    """Whether some unit may join a battle against `target` alone: `eligible` of that battle is not empty, found
+    without listing every unit it holds (asked of every target hex at every listing of a combat decision)."""
+    ready = duties.ready_to_attack(state)
+    combat = state.game.combat
+    assert combat is not None  # a battle is fought by the game's combat rules
+    occupants, pos, targets = stacking.occupants(state), state.pos, (target,)
+    near = [u for n in state.tables.neighbours[target] for u in occupants.get(n, ()) if u in ready]
+    for uid, reach in ranged_units(state).items():  # ranged units: the target in range and in sight
+        h = pos.get(uid)
+        if h is not None and uid in ready and target in sight.in_sight(state.tables, h, reach):
+            near.append(uid)
+    for uid in near:
+        if (combat.may_join is None or joining.may_join(state, uid, targets, ())) and \
+                not duties.bound_away(state, uid, targets):
+            return True
+    return False
 
 
 def may_attack(state: Position, target: Hex) -> bool:
@@ -109,10 +126,7 @@ def may_attack(state: Position, target: Hex) -> bool:
         return False
     combat = state.game.combat
     assert combat is not None  # a battle is fought by the game's combat rules
-    if combat.may_join is None and combat.must_attack is None:
-        return True
-    assert state.phase.side is not None  # a combat phase is a side's
-    return bool(eligible(state, Declare(state.phase.side, (target,))))
+    return (combat.may_join is None and combat.must_attack is None) or may_be_joined(state, target)
 
 
 def declare(state: Position, action: Action) -> None:

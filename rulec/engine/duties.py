@@ -39,8 +39,20 @@ if TYPE_CHECKING:
     from rulec.engine.frames import Declare
 
 
-def ready_to_attack(state: Position) -> AbstractSet[str]:  # a frozenset, or a set once narrowed
-    """The phasing side's units that may still attack this phase (if next to an enemy)."""
+def ready_to_attack(state: Position) -> frozenset[str]:
+    """The phasing side's units that may still attack this phase (if next to an enemy); kept for the position (a
+    combat decision asks it of every target and every unit that may join: do not modify)."""
+    found = state._cache.get(READY)
+    if found is None:
+        ready = _ready_to_attack(state)
+        found = state._cache[READY] = ready if ready.__class__ is frozenset else frozenset(ready)
+    return found
+
+
+READY = "ready to attack"  # the cache's key of ready_to_attack's answer
+
+
+def _ready_to_attack(state: Position) -> AbstractSet[str]:  # a frozenset, or a set once narrowed
     assert state.game.combat is not None  # a battle is fought by the game's combat rules
     assert state.phase.side is not None  # a combat phase is a side's
     able = state._able_to_attack.get(state.phase.side)
@@ -115,7 +127,7 @@ def _open_duties(state: Position) -> tuple[tuple[str, ...], tuple[str, ...]]:
     must_attack, must_be_attacked = [], []
     if combat.must_attack is not None:
         for uid in sorted(ready, key=state.tables.unit_order.__getitem__):
-            if uid in state.pos and _attackable_near(state, uid, occupants) and _holds(state, combat.must_attack, uid):
+            if uid in state.pos and _attackable_near(state, uid, occupants) and owes_attack(state, uid):
                 must_attack.append(uid)
     if combat.must_be_attacked is not None:
         for uid, h in state.pos.items():
@@ -161,14 +173,33 @@ def bound_elsewhere(state: Position, units: set[str], targets: tuple[Hex, ...]) 
     combat = state.game.combat
     if combat is None or combat.must_attack is None:
         return set()
-    occupants = stacking.occupants(state)
-    bound = set()
-    for uid in units:
-        if uid in state.pos and _holds(state, combat.must_attack, uid):
-            near = _attackable_near(state, uid, occupants)
-            if near and not any(h in near for h in targets):
-                bound.add(uid)
-    return bound
+    return {uid for uid in units if bound_away(state, uid, targets)}
+
+
+def bound_away(state: Position, uid: str, targets: tuple[Hex, ...]) -> bool:
+    """Must a battle against `targets` leave `uid` out (bound_elsewhere, asked of one unit)?"""
+    combat = state.game.combat
+    if combat is None or combat.must_attack is None or uid not in state.pos or not owes_attack(state, uid):
+        return False
+    near = _attackable_near(state, uid, stacking.occupants(state))
+    return bool(near) and not any(h in near for h in targets)
+
+
+def owes_attack(state: Position, uid: str) -> bool:
+    """Does the game's must_attack hold for `uid` (kept for the position: every listing of a combat decision asks
+    it of each unit that may join each battle)?"""
+    combat = state.game.combat
+    assert combat is not None and combat.must_attack is not None  # asked only in games with the rule
+    answers = state._cache.get(MUST_ATTACK)
+    if answers is None:
+        answers = state._cache[MUST_ATTACK] = {}
+    found = answers.get(uid)
+    if found is None:
+        found = answers[uid] = _holds(state, combat.must_attack, uid)
+    return found
+
+
+MUST_ATTACK = "must attack"  # the cache's key of must_attack's answers, unit -> bool
 
 
 def left_out(state: Position, frame: "Declare", joinable: list[str]) -> list[str]:
@@ -178,7 +209,7 @@ def left_out(state: Position, frame: "Declare", joinable: list[str]) -> list[str
     if combat is None or combat.must_attack is None:
         return []
     occupants = stacking.occupants(state)
-    return [uid for uid in joinable if uid in state.pos and _holds(state, combat.must_attack, uid)
+    return [uid for uid in joinable if uid in state.pos and owes_attack(state, uid)
             and _attackable_near(state, uid, occupants)
             and not _attackable_near(state, uid, occupants, frame.targets)]
 

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from rulec.engine import battles, duties, legal_moves
 from rulec.engine.actions import CANCEL, DELAY, Action
-from rulec.engine.frames import Declare, Moving
+from rulec.engine.frames import Moving
 from rulec.engine.position import Position
 from rulec.engine.statuses import PENDING
 
@@ -115,8 +115,7 @@ def _sample_target(state: Position, rng: Rng) -> Action:
         if action is None:
             if not (duties.binding(state) and any(duties.open_duties(state))):
                 return Action.end()
-        elif not filtered or (state.phase.side is not None and action.hex is not None  # (a side's `attack HEX`)
-                              and battles.eligible(state, Declare(state.phase.side, (action.hex,)))):
+        elif not filtered or (action.hex is not None and battles.may_be_joined(state, action.hex)):  # `attack HEX`
             return action
     raise AssertionError("a combat phase with no legal action")  # `end`, or the attack a duty asks for
 
