@@ -429,7 +429,16 @@ def allowed_ends(state: Position, uid: str, moves: tuple[Action, ...], to: tuple
         ends = state._cache[ALLOWED_ENDS] = {}
     found = ends.get(uid)
     if found is None:
-        keep = [end_allowed(state, uid, h) for h in to]
+        known = _end_answers(state, uid)
+        context = None  # one context for the unit's destinations (only its `hex` differs), made when first needed
+        keep = []
+        for h in to:
+            ok = known.get(h)
+            if ok is None:
+                if context is None:
+                    context = _end_context(state, uid)
+                ok = known[h] = _ask_end(state, context, h)
+            keep.append(ok)
         allowed = tuple(h for h, ok in zip(to, keep) if ok)
         found = ends[uid] = (tuple(m for m, ok in zip(moves, keep) if ok), frozenset(allowed), allowed)
     return found
@@ -437,6 +446,15 @@ def allowed_ends(state: Position, uid: str, moves: tuple[Action, ...], to: tuple
 
 def end_allowed(state: Position, uid: str, h: Hex) -> bool:
     """movement { may_end_move } for `uid` ending in `h`, evaluated once a position (and only when asked)."""
+    known = _end_answers(state, uid)
+    ok = known.get(h)
+    if ok is None:
+        ok = known[h] = _ask_end(state, _end_context(state, uid), h)
+    return ok
+
+
+def _end_answers(state: Position, uid: str) -> dict[Hex, bool]:
+    """The position's answers of may_end_move about `uid`: hex -> bool (filled in as they are asked)."""
     cache = state._cache
     answers: dict[str, dict[Hex, bool]] | None = cache.get(END_ALLOWED)
     if answers is None:
@@ -444,21 +462,27 @@ def end_allowed(state: Position, uid: str, h: Hex) -> bool:
     known = answers.get(uid)
     if known is None:
         known = answers[uid] = {}
-    ok = known.get(h)
-    if ok is None:  # (no context is kept in the cache: it would point back at the state, a cycle to collect)
-        if _moves_carry_over(state):  # what the answer reads is noted, to tell whether a move keeps it
-            unit = state._units[uid]
-            asked: tuple[tuple[int, dict], set[str]] | None = cache.get(_READINGS)
-            if asked is None:
-                asked = cache[_READINGS] = (answer_reads.snapshot(state), set())
-            asked[1].add(unit.side)
-            context: EngineContext = answer_reads.ReadingContext(state, unit, _end_readings(state, unit.side))
-        else:
-            context = EngineContext(state, state._units[uid])
-        context.hex = h
-        assert state.game.movement.may_end_move is not None  # asked only in games with the rule
-        ok = known[h] = bool(state.game.movement.may_end_move(context))
-    return ok
+    return known
+
+
+def _end_context(state: Position, uid: str) -> EngineContext:
+    """A context about `uid` to ask may_end_move in (no context is kept in the cache: it would point back at the
+    state, a cycle to collect)."""
+    unit = state._units[uid]
+    if _moves_carry_over(state):  # what the answer reads is noted, to tell whether a move keeps it
+        cache = state._cache
+        asked: tuple[tuple[int, dict], set[str]] | None = cache.get(_READINGS)
+        if asked is None:
+            asked = cache[_READINGS] = (answer_reads.snapshot(state), set())
+        asked[1].add(unit.side)
+        return answer_reads.ReadingContext(state, unit, _end_readings(state, unit.side))
+    return EngineContext(state, unit)
+
+
+def _ask_end(state: Position, context: EngineContext, h: Hex) -> bool:
+    context.hex = h
+    assert state.game.movement.may_end_move is not None  # asked only in games with the rule
+    return bool(state.game.movement.may_end_move(context))
 
 
 def _end_readings(state: Position, side: str) -> set[tuple[str, ...]]:
