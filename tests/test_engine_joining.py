@@ -224,3 +224,20 @@ def test_random_games_keep_every_promise(game):
 
     # Every duty can be met and every offered join is legal: random games never stall nor break an invariant.
     assert check_game(game, n_games=60, seed=3) == []
+
+
+def test_a_join_condition_that_reads_the_attackers_so_far_is_asked_again_as_each_joins():
+    # may_join = count(attackers) < 2: a battle takes at most two units. Answers of a condition that does not read
+    # the attackers are kept whoever joins (joining.may_join); this one's must be asked again after each `with`.
+    old = TEXT[TEXT.index("  may_join = "):TEXT.index("  must_attack = ")]
+    game, found = check(parse_text(TEXT.replace(old, "  may_join = count(attackers) < 2\n", 1), "t.rulec"))
+    assert game is not None and not [d for d in found if d.is_error]
+    state = new_game(game).arrange({"b1": "0303", "b2": "0304", "b3": "0404", "r1": "0403"}, phase="blue_combat_1")
+    state.apply_action(Action.attack("0403"))
+    assert withs(state) == {"b1", "b2", "b3"}
+    state.apply_action(Action.with_unit("b1"))
+    assert withs(state) == {"b2", "b3"}
+    state.apply_action(Action.with_unit("b2"))
+    assert withs(state) == set()
+    with pytest.raises(IllegalAction):
+        state.apply_action(Action.with_unit("b3"))

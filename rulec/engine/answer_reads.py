@@ -35,16 +35,23 @@ _NOTED = frozenset({"traced", "traced_hex", "enemy_zoc", "controller", "marked",
 
 def readable(condition: Callable[..., Any]) -> bool:
     """Does the condition read nothing but still names and noted readings (worked out from its code)?"""
+    names = names_in(condition)
+    return names is not None and names <= _STILL | _NOTED
+
+
+def names_in(condition: Callable[..., Any]) -> set[str] | None:
+    """Every name the condition's code uses (its generator expressions' included): the context's attributes and
+    methods it may read, and any global it calls. None for a condition whose code cannot be read."""
     code = getattr(condition, "__code__", None)
     if code is None:
-        return False
+        return None
     names: set[str] = set()
     pending = [code]
     while pending:
         found = pending.pop()
         names.update(found.co_names)
         pending.extend(c for c in found.co_consts if hasattr(c, "co_names"))
-    return names <= _STILL | _NOTED
+    return names
 
 
 class ReadingContext(EngineContext):

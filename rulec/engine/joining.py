@@ -13,9 +13,11 @@ attack. Answers are kept for the position (GameState._cache).
 
 from __future__ import annotations
 
-from typing import Sequence
+import builtins
+from dataclasses import fields
+from typing import Any, Callable, Sequence
 
-from rulec.engine import stacking
+from rulec.engine import answer_reads, stacking
 from rulec.engine.context import EngineContext
 from rulec.engine.position import Position
 from rulec.runtime.model import Hex, Unit
@@ -41,7 +43,8 @@ def may_join(state: Position, uid: str, targets: tuple[Hex, ...], attackers: tup
     condition = combat.may_join if combat is not None else None
     if condition is None:
         return True
-    key = ("may_join", uid, targets, attackers)
+    # Kept under the attackers so far only when the condition may read them: then each `with` asks it again.
+    key = ("may_join", uid, targets, attackers if attackers and _reads_attackers(state, condition.function) else ())
     found = state._cache.get(key)
     if found is None:
         occupants, pos = stacking.occupants(state), state.pos
@@ -50,6 +53,26 @@ def may_join(state: Position, uid: str, targets: tuple[Hex, ...], attackers: tup
                                  [u for h in targets for u in occupants.get(h, ())], targets, state.unit(uid))
         found = state._cache[key] = bool(condition.function(context))
     return found
+
+
+# What a condition about a battle may read of it without reading its attackers: the evaluation context's own
+# attributes and methods but those two (model.Unit's fields are read off units), and Python's builtins.
+_NOT_ATTACKERS = (frozenset(dir(EngineContext)) | frozenset(f.name for f in fields(Unit)) | frozenset(dir(builtins))
+                  | {"unit", "hex", "attacker_side", "defender_side", "defenders", "defender_hexes"}) \
+    - {"attackers", "attacker_hexes"}
+
+
+def _reads_attackers(state: Position, condition: Callable[..., Any]) -> bool:
+    """May the condition's answer depend on the battle's attackers so far (its code names them, or a name that is
+    not the context's, whose reads cannot be told)? Worked out once a game."""
+    found = state._for_the_game.get(_READS_ATTACKERS)
+    if found is None or found[0] is not condition:
+        names = answer_reads.names_in(condition)
+        found = state._for_the_game[_READS_ATTACKERS] = (condition, names is None or not names <= _NOT_ATTACKERS)
+    return found[1]
+
+
+_READS_ATTACKERS = "may_join reads attackers"
 
 
 def why_not(state: Position, uid: str, targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> tuple[str, str] | None:

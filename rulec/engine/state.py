@@ -53,7 +53,15 @@ _IN_PLACE = frozenset({DELAY, ATTACK, WITH, RESOLVE, CANCEL, END})
 # its markers, history and the turn, never a declaration) still hold; the AI tries many declarations from one
 # position. Not `resolve`: it records the attack in the history, which a trace's condition may read.
 _DECLARING = frozenset({ATTACK, WITH, CANCEL})
-_TRACES = frozenset({"trace", "trace without"})
+# What a declaration's steps keep for the same reason: the traces; who may still attack and who owes an attack
+# (duties.py); which unit may join which battle, under the attackers it was asked with, and which hex holds a duty's
+# target (joining.py, duties.py). Asked of every unit and target at each step of the declaration.
+_KEPT_WHILE_DECLARING = frozenset({"trace", "trace without", "may_join", "duty target", duties.READY, duties.MUST_ATTACK})
+
+
+def _kept_while_declaring(key: object) -> bool:
+    return key in _KEPT_WHILE_DECLARING if key.__class__ is str else (
+        key.__class__ is tuple and key[0] in _KEPT_WHILE_DECLARING)  # type: ignore[index]
 
 
 def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario: str | None = None) -> "GameState":
@@ -402,9 +410,9 @@ class GameState(Position):
         fresh = self._cache = {}
         if kind in _IN_PLACE and "occupants" in before:
             self._cache["occupants"] = before["occupants"]  # no unit moves
-        if kind in _DECLARING:  # the battle being declared may read the position's traces (who may join it)
+        if kind in _DECLARING:  # the battle being declared may read them (who may join it)
             for key, value in before.items():
-                if key.__class__ is tuple and key[0] in _TRACES:
+                if _kept_while_declaring(key):
                     self._cache[key] = value
         self._history.append(action)
         if kind == MOVE:
@@ -449,8 +457,7 @@ class GameState(Position):
             declaring = kind in _DECLARING
             for cache in (before, during):
                 for key, value in cache.items():
-                    if move_memory.where_units_stand(key) or (
-                            declaring and key.__class__ is tuple and key[0] in _TRACES):
+                    if move_memory.where_units_stand(key) or (declaring and _kept_while_declaring(key)):
                         self._cache.setdefault(key, value)
 
     def _keep_position(self) -> None:
