@@ -65,7 +65,9 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       placement or elimination patches who stands where and each side's view the same way (changes.py),
       and every action keeps those entries as its last step left them (move_memory.where_units_stand).
       Choosing a unit to move (or putting it back) keeps all but the legal actions; a sampled action is not
-      checked again;
+      checked again. A step of a battle's declaration (attack, with, cancel) keeps what it cannot change:
+      the traces, who may still attack and who owes an attack (duties.py), and may_join's answers, kept
+      under the attackers so far only when the condition's code may read them (joining.py);
     - per game, by what the answer reads (shared by clones): traces' answers by hex, and the search's layers,
       searched again only from the first layer a change reaches (trace_memory.py); answers of expressions that
       read only the markers in play, by MarkerTable.version (a unit's allowance); may_attack and stacking's
