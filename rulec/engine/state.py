@@ -59,9 +59,11 @@ _DECLARING = frozenset({ATTACK, WITH, CANCEL})
 _KEPT_WHILE_DECLARING = frozenset({"trace", "trace without", "may_join", "duty target", duties.READY, duties.MUST_ATTACK})
 
 
-def _kept_while_declaring(key: object) -> bool:
-    return key in _KEPT_WHILE_DECLARING if key.__class__ is str else (
-        key.__class__ is tuple and key[0] in _KEPT_WHILE_DECLARING)  # type: ignore[index]
+def _kept_while_declaring(cache: dict) -> dict:
+    """The entries of `cache` a declaration's step keeps (one comprehension: asked of every key at every step)."""
+    return {key: value for key, value in cache.items()
+            if (key in _KEPT_WHILE_DECLARING if key.__class__ is str
+                else key.__class__ is tuple and key[0] in _KEPT_WHILE_DECLARING)}
 
 
 def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario: str | None = None) -> "GameState":
@@ -411,9 +413,7 @@ class GameState(Position):
         if kind in _IN_PLACE and "occupants" in before:
             self._cache["occupants"] = before["occupants"]  # no unit moves
         if kind in _DECLARING:  # the battle being declared may read them (who may join it)
-            for key, value in before.items():
-                if _kept_while_declaring(key):
-                    self._cache[key] = value
+            self._cache.update(_kept_while_declaring(before))
         self._history.append(action)
         if kind == MOVE:
             assert action.unit is not None and action.hex is not None  # a move's second step names both
@@ -454,11 +454,13 @@ class GameState(Position):
         if kind in _IN_PLACE and self.relocations == relocations:
             # Every unit stands where it stood (no hook of a phase's end moved or eliminated one): who stands where,
             # as known before the action, still holds (move_memory.where_units_stand); and a declaration's traces
-            declaring = kind in _DECLARING
             for cache in (before, during):
                 for key, value in cache.items():
-                    if move_memory.where_units_stand(key) or (declaring and _kept_while_declaring(key)):
+                    if move_memory.where_units_stand(key):
                         self._cache.setdefault(key, value)
+            if kind in _DECLARING:  # (`during` holds those of `before`, copied as the action began)
+                for key, value in _kept_while_declaring(during).items():
+                    self._cache.setdefault(key, value)
 
     def _keep_position(self) -> None:
         """After a step that moved nothing (a unit chosen to move, or put back): what is known of the position
