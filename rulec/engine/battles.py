@@ -31,6 +31,7 @@ a multi-hex battle takes another hex only where it still holds for every attacke
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Iterator
 
 from rulec.engine import combat as fight
 from rulec.engine import duties, history, joining, markers, modifiers, phases, sight, stacking
@@ -104,16 +105,10 @@ def _joinable(state: Position, actions: list[Action]) -> list[Action]:
 def may_be_joined(state: Position, target: Hex) -> bool:
     """Whether some unit may join a battle against `target` alone: `eligible` of that battle is not empty, found
     without listing every unit it holds (asked of every target hex at every listing of a combat decision)."""
-    ready = duties.ready_to_attack(state)
     combat = state.game.combat
     assert combat is not None  # a battle is fought by the game's combat rules
-    occupants, pos, targets = stacking.occupants(state), state.pos, (target,)
-    near = [u for n in state.tables.neighbours[target] for u in occupants.get(n, ()) if u in ready]
-    for uid, reach in ranged_units(state).items():  # ranged units: the target in range and in sight
-        h = pos.get(uid)
-        if h is not None and uid in ready and target in sight.in_sight(state.tables, h, reach):
-            near.append(uid)
-    for uid in near:
+    targets = (target,)
+    for uid in _able_to_join(state, targets, ()):
         if (combat.may_join is None or joining.may_join(state, uid, targets, ())) and \
                 not duties.bound_away(state, uid, targets):
             return True
@@ -139,23 +134,32 @@ def declare(state: Position, action: Action) -> None:
 def eligible(state: Position, frame: Declare, targets: tuple[Hex, ...] | None = None) -> list[str]:
     """Units that may still join the battle (next to every target), in game-file order."""
     targets = targets or frame.targets
-    ready = duties.ready_to_attack(state)
-    occupants, neighbours, order = stacking.occupants(state), state.tables.neighbours, state.tables.unit_order
-    first, rest = targets[0], targets[1:]
-    found = {u for n in neighbours[first] for u in occupants.get(n, ())
-             if u in ready and u not in frame.attackers and all(h in neighbours[n] for h in rest)}
-    for uid, reach in ranged_units(state).items():  # ranged units: every target in range and in sight
-        h = state.pos.get(uid)
-        if h is not None and uid in ready and uid not in frame.attackers and \
-                sight.in_sight(state.tables, h, reach).issuperset(targets):
-            found.add(uid)
+    found = set(_able_to_join(state, targets, frame.attackers))
     combat = state.game.combat
     assert combat is not None  # a battle is fought by the game's combat rules
     if combat.may_join is not None:
         found = {u for u in found if joining.may_join(state, u, targets, frame.attackers)}
     if combat.must_attack is not None:  # a unit whose duty is open joins only a battle that meets it
         found -= duties.bound_elsewhere(state, found, targets)
-    return sorted(found, key=order.__getitem__)
+    return sorted(found, key=state.tables.unit_order.__getitem__)
+
+
+def _able_to_join(state: Position, targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> Iterator[str]:
+    """The units that may still attack, not among `attackers`, next to every target (or, ranged, with every target
+    in range and in sight), before may_join and duties; a unit may come twice."""
+    ready = duties.ready_to_attack(state)
+    occupants, neighbours = stacking.occupants(state), state.tables.neighbours
+    first, rest = targets[0], targets[1:]
+    for n in neighbours[first]:
+        if all(h in neighbours[n] for h in rest):
+            for u in occupants.get(n, ()):
+                if u in ready and u not in attackers:
+                    yield u
+    for uid, reach in ranged_units(state).items():
+        h = state.pos.get(uid)
+        if h is not None and uid in ready and uid not in attackers and \
+                sight.in_sight(state.tables, h, reach).issuperset(targets):
+            yield uid
 
 
 def ranged_units(state: Position) -> dict[str, int]:

@@ -453,7 +453,7 @@ class GameState(Position):
             self._cache = move_memory.keep_where_units_stand(during)
         if kind in _IN_PLACE and self.relocations == relocations:
             # Every unit stands where it stood (no hook of a phase's end moved or eliminated one): who stands where,
-            # as known before the action, still holds (move_memory.where_units_stand); and a declaration's traces
+            # as known before the action, still holds (move_memory.where_units_stand); and what a declaration keeps
             for cache in (before, during):
                 for key, value in cache.items():
                     if move_memory.where_units_stand(key):
