@@ -70,6 +70,30 @@ def test_a_move_that_changes_the_trace_read_drops_the_answers(tmp_path):
     assert kept == 0
 
 
+def test_a_trace_changed_only_where_a_units_answers_never_read_it_keeps_them(tmp_path):
+    # A wider map: b_lost stands far east, its answers read the trace only around columns 8 to 15; b_near stands
+    # next to b_scout, whose move changes Blue's trace (friends block it) at 0302 and 0301
+    text = GAME.read_text().replace("columns = 1..9", "columns = 1..15").replace("0901..0903", "1501..1503")
+    text = text.replace("setup = 0702", "setup = 1202").replace("setup = 0903", "setup = 1503")
+    text = text.replace("through = not enemy_occupied(hex) and not enemy_zoc(hex)", "through = not occupied(hex)")
+    text = text.replace("unit r_guard", "unit b_near { side = blue  type = infantry  strength = 2  move = 4  "
+                                        "setup = 0202 }\nunit r_guard")
+    path = tmp_path / "supply_leash.rulec"
+    path.write_text(text)
+    state = new_game(load_game(str(path)))
+    state.legal_orders()
+    reads = state._cache[legal_moves._END_READS]
+    supply = ("trace", "supply", "blue")
+    assert not reads["b_lost"][supply] & {"0301", "0302"} and reads["b_near"][supply] >= {"0301", "0302"}
+    before = state._cache[("trace", "supply", "blue")]
+    state.apply_action(Action.move("b_scout", "0301"))
+    assert state._cache[("trace", "supply", "blue")] != before  # the move changed the trace
+    answers = state._cache.get(legal_moves.END_ALLOWED, {})
+    assert set(answers) == {"b_lost"} and answers["b_lost"]  # b_near's are asked again, b_scout's as it moved
+    kept, _ = kept_after_a_move(load_game(str(path)))  # and those kept are right
+    assert kept == len(answers["b_lost"])
+
+
 def test_holders_are_read_and_compared(tmp_path):
     game = variant(tmp_path, RULE.removesuffix(")") + " and not controls(red, hex)")
     kept, state = kept_after_a_move(game)
@@ -80,8 +104,8 @@ def test_holders_are_read_and_compared(tmp_path):
     snapshot = answer_reads.snapshot(before)
     after = before.clone()
     after.holders["0501"] = "red"
-    assert not answer_reads.holds(after, before._cache, snapshot, {("holders",)})
-    assert answer_reads.holds(before, before._cache, snapshot, {("holders",)})
+    assert answer_reads.changes(after, before._cache, snapshot, {("holders",)}) is None
+    assert answer_reads.changes(before, before._cache, snapshot, {("holders",)}) == {}
 
 
 def test_a_condition_that_is_not_readable_keeps_nothing_and_plays_alike(tmp_path):

@@ -5,8 +5,9 @@ attribute it may use (the code object's names, its generator expressions' includ
 within a movement phase (the map, zones and distances, the turn, the options, the unit's own fields and hex) or
 one of the few readings noted here (traces, a side's view of the enemy zones, who holds an objective, the
 markers), its answers depend on nothing else. A ReadingContext notes which of those each evaluation read, for the
-whole game; a move that changed none of them leaves every such answer as it was (legal_moves.carry_moves, for
-movement { may_end_move }). Any other name (units_at, vp, history ...) and nothing is kept: answers are worked out
+whole game, and at which hexes it read the traces, for the unit the answers are about: a move that changed none of
+the readings leaves every such answer as it was, and one that changed a trace only at hexes a unit's answers never
+read leaves that unit's (legal_moves.carry_moves, for movement { may_end_move }). Any other name (units_at, vp, history ...) and nothing is kept: answers are worked out
 again, as for a condition whose code cannot be read (a function without a code object).
 """
 
@@ -29,7 +30,7 @@ _STILL = frozenset({
     "terrain", "has_terrain", "crossing", "objectives", "option", "union", "without", "turn", "turns", "phase",
     "phasing_side", "hex_of", "moved",
 }) | frozenset(f.name for f in fields(Unit)) | frozenset(dir(builtins))
-# The readings a ReadingContext notes (each a key of `holds`).
+# The readings a ReadingContext notes (each compared by `changes`).
 _NOTED = frozenset({"traced", "traced_hex", "enemy_zoc", "controller", "marked", "marked_hex"})
 
 
@@ -54,25 +55,49 @@ def names_in(condition: Callable[..., Any]) -> set[str] | None:
     return names
 
 
+Reading = tuple[str, ...]
+TraceHexes = dict[Reading, set[str]]  # ("trace", trace, side) -> the hexes whose membership in it was read
+
+
 class ReadingContext(EngineContext):
     """An EngineContext that notes, in `read` (shared by every evaluation of the condition in a game), what it was
-    asked that a move may change: ("trace", trace, side), ("zoc", side), ("holders",) and ("markers",)."""
+    asked that a move may change: ("trace", trace, side), ("zoc", side), ("holders",) and ("markers",); and in
+    `hexes_read` (the answers' about one unit), at which hexes each trace was read."""
 
-    def __init__(self, state: Position, unit: Unit, read: set[tuple[str, ...]]):
+    def __init__(self, state: Position, unit: Unit, read: set[Reading], hexes_read: TraceHexes):
         super().__init__(state, unit)
         self._read = read
+        self._hexes_read = hexes_read
+        # The trace last read (a condition reads one trace, at many hexes): its side, the hexes it reaches in
+        # this position, and the set of hexes read of it to note another in
+        self._trace, self._side = "", ""
+        self._reached: frozenset[str] = frozenset()
+        nowhere: set[str] = set()
+        self._note: Callable[[str], None] = nowhere.add
+
+    def _note_trace(self, trace: str, side: str, hex: str) -> bool:
+        """Note that `hex`'s place in the trace was read, and answer it."""
+        if trace != self._trace or side != self._side:
+            key = ("trace", trace, side)
+            self._read.add(key)
+            at = self._hexes_read.get(key)
+            if at is None:
+                at = self._hexes_read[key] = set()
+            self._trace, self._side, self._note = trace, side, at.add
+            self._reached = traces.traced_hexes(self._state, trace, side, EngineContext)
+        self._note(hex)
+        return hex in self._reached
 
     def enemy_zoc(self, side: str) -> Collection[str]:
         self._read.add(("zoc", side))
         return super().enemy_zoc(side)
 
     def traced(self, trace: str, unit: Unit) -> bool:
-        self._read.add(("trace", trace, unit.side))
-        return super().traced(trace, unit)
+        where = self.hex_of(unit)
+        return self._note_trace(trace, unit.side, where) and where != ""  # ("": off the map, traced nowhere)
 
     def traced_hex(self, trace: str, side: str, hex: str) -> bool:
-        self._read.add(("trace", trace, side))
-        return super().traced_hex(trace, side, hex)
+        return self._note_trace(trace, side, hex)
 
     def controller(self, hex: str) -> str:
         self._read.add(("holders",))
@@ -92,28 +117,36 @@ def snapshot(state: Position) -> tuple[int, dict]:
     return state.markers.version, dict(state.holders)
 
 
-def holds(state: Position, before: dict, kept: tuple[int, dict], read: set[tuple[str, ...]]) -> bool:
-    """Is every reading in `read` the same in `state` as in the position whose cache was `before` (and snapshot
-    `kept`)? The traces read are worked out in `state` (kept in its cache: they are asked next anyway)."""
+def changes(state: Position, before: dict, kept: tuple[int, dict], read: set[Reading]) -> dict[Reading, frozenset[str]] | None:
+    """What of the readings in `read` differs in `state` from the position whose cache was `before` (and snapshot
+    `kept`): None when a reading other than a trace changed (or was not known before), else each trace that
+    changed and the hexes it now reaches or no longer reaches (empty: every reading holds). The traces read are
+    worked out in `state` (kept in its cache: they are asked next anyway)."""
     version, holders = kept
+    changed: dict[Reading, frozenset[str]] = {}
     for reading in read:
         kind = reading[0]
         if kind == "markers":
             if state.markers.version != version:
-                return False
+                return None
         elif kind == "holders":
             if state.holders != holders:
-                return False
+                return None
         elif kind == "zoc":
             known = before.get(reading)
             if known is None or state._cache.get(reading) is not known:
-                return False
-        else:  # a trace: the same hexes reached
+                return None
+        else:  # a trace: the hexes reached, compared
             _, trace, side = reading
             known = before.get(reading)
             if known is None:
-                return False
+                return None
             found = traces.traced_hexes(state, trace, side, EngineContext)
             if found is not known and found != known:  # (a search that kept its hexes returns the same set)
-                return False
-    return True
+                changed[reading] = found ^ known
+    return changed
+
+
+def read_any(hexes_read: TraceHexes, changed: dict[Reading, frozenset[str]]) -> bool:
+    """Did answers that read the traces at `hexes_read` read one of the `changed` hexes?"""
+    return any(not at.isdisjoint(changed[key]) for key, at in hexes_read.items() if key in changed)

@@ -170,6 +170,10 @@ ALLOWED_ENDS = "allowed ends"  # unit -> its moves that end where may_end_move a
 # may_end_move's readings (answer_reads): per position, what they are compared with and the sides of the units asked;
 # per game, by side, what the answers read
 _READINGS = "may_end_move readings"
+# Per position, by unit: where its may_end_move answers read each trace (answer_reads.TraceHexes). Handed on with
+# the answers, the same sets: a later position's answers about the unit add to them, so they may name more hexes
+# than this position's answers read, which only ever asks a unit again that need not be.
+_END_READS = "may_end_move trace hexes"
 LISTING = "movement actions"  # the position's movement_actions, and each one's unit's place in the order of movers
 LISTING_PATCH = "movement actions patch"  # an earlier position's listing, and the units to ask again since
 _MOVER_ORDER = "mover order"  # per phase: each mover's place in the phase's order of movers
@@ -196,21 +200,32 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
     """After `uid` moved from `left` to `entered` (or left the map, or was held back) and nothing else changed:
     the answers of every other unit known in the position `before` (its cache) still hold, unless the unit
     could end a move in one of those two hexes, whose stacking changed (the phase's index of the units reaching a
-    hex names them: no other unit is asked). Kept where the game makes a unit's moves depend on nothing else that
-    a move changes (_moves_carry_over); otherwise worked out again when asked."""
+    hex names them: no other unit is asked), or its may_end_move answers read a trace at a hex the move changed
+    it at (every unit's, when they read anything else the move changed). Kept where the game makes a unit's moves
+    depend on nothing else that a move changes (_moves_carry_over); otherwise worked out again when asked."""
     if state.phase.kind != "movement" or not _moves_carry_over(state):
         return
+    stale = {uid}
     if state.game.movement.may_end_move is not None:  # its answers hold if nothing they read changed
         asked = before.get(_READINGS)  # (the snapshot of the position before, the sides of the units asked of)
-        if asked is None or not all(answer_reads.holds(state, before, asked[0], _end_readings(state, side))
-                                    for side in asked[1]):
+        if asked is None:
             return
+        traces_changed: dict = {}  # each trace read that changed, and the hexes where
+        for side in asked[1]:
+            found = answer_reads.changes(state, before, asked[0], _end_readings(state, side))
+            if found is None:
+                return
+            traces_changed.update(found)
         state._cache[_READINGS] = (answer_reads.snapshot(state), set(asked[1]))
         answers = before.get(END_ALLOWED)
         if answers:
-            state._cache[END_ALLOWED] = {u: dict(known) for u, known in answers.items() if u != uid}
+            reads = before.get(_END_READS, {})
+            if traces_changed:  # the units whose answers read a trace where it changed: theirs are asked again
+                stale.update(u for u, at in reads.items() if answer_reads.read_any(at, traces_changed))
+            state._cache[END_ALLOWED] = {u: dict(known) for u, known in answers.items() if u not in stale}
+            state._cache[_END_READS] = {u: at for u, at in reads.items() if u not in stale}
+    asked_again = frozenset(stale)  # the mover, and the units whose may_end_move answers were dropped
     touched = (left, entered)
-    stale = {uid}
     reaching = state._phase_moves.get(_REACHING)
     if reaching is not None:
         for h in touched:
@@ -232,7 +247,7 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
     changed = {uid}  # the units whether they have a move is to be asked again (the others' answers kept)
     for u in stale:  # a unit that has a move keeps it unless its witness was one of the two hexes
         witness = kept_answers.get(u)
-        if witness is None or witness is False or witness in touched or u == uid or u in not_carried:
+        if witness is None or witness is False or witness in touched or u in asked_again or u in not_carried:
             kept_answers.pop(u, None)
             changed.add(u)
     listing = before.get(LISTING)
@@ -475,7 +490,13 @@ def _end_context(state: Position, uid: str) -> EngineContext:
         if asked is None:
             asked = cache[_READINGS] = (answer_reads.snapshot(state), set())
         asked[1].add(unit.side)
-        return answer_reads.ReadingContext(state, unit, _end_readings(state, unit.side))
+        reads = cache.get(_END_READS)
+        if reads is None:
+            reads = cache[_END_READS] = {}
+        at = reads.get(uid)
+        if at is None:
+            at = reads[uid] = {}
+        return answer_reads.ReadingContext(state, unit, _end_readings(state, unit.side), at)
     return EngineContext(state, unit)
 
 
