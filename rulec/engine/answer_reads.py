@@ -7,8 +7,9 @@ one of the few readings noted here (traces, a side's view of the enemy zones, wh
 markers), its answers depend on nothing else. A ReadingContext notes which of those each evaluation read, for the
 whole game, and at which hexes it read the traces, for the unit the answers are about: a move that changed none of
 the readings leaves every such answer as it was, and one that changed a trace only at hexes a unit's answers never
-read leaves that unit's (legal_moves.carry_moves, for movement { may_end_move }). Any other name (units_at, vp, history ...) and nothing is kept: answers are worked out
-again, as for a condition whose code cannot be read (a function without a code object).
+read leaves that unit's (legal_moves.carry_moves, for movement { may_end_move }). Any other name (units_at, vp,
+history ...) and nothing is kept: answers are worked out again, as for a condition whose code cannot be read (a
+function without a code object).
 """
 
 from __future__ import annotations
@@ -117,7 +118,8 @@ def snapshot(state: Position) -> tuple[int, dict]:
     return state.markers.version, dict(state.holders)
 
 
-def changes(state: Position, before: dict, kept: tuple[int, dict], read: set[Reading]) -> dict[Reading, frozenset[str]] | None:
+def changes(state: Position, before: dict, kept: tuple[int, dict],
+            read: set[Reading]) -> dict[Reading, frozenset[str]] | None:
     """What of the readings in `read` differs in `state` from the position whose cache was `before` (and snapshot
     `kept`): None when a reading other than a trace changed (or was not known before), else each trace that
     changed and the hexes it now reaches or no longer reaches (empty: every reading holds). The traces read are
