@@ -210,7 +210,7 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
         asked = before.get(_READINGS)  # (the snapshot of the position before, the sides of the units asked of)
         if asked is None:
             return
-        traces_changed: dict = {}  # each trace read that changed, and the hexes where
+        traces_changed: dict[answer_reads.Reading, frozenset[Hex]] = {}  # each trace read that changed, and where
         for side in asked[1]:
             found = answer_reads.changes(state, before, asked[0], _end_readings(state, side))
             if found is None:
@@ -470,14 +470,16 @@ def end_allowed(state: Position, uid: str, h: Hex) -> bool:
 
 def _end_answers(state: Position, uid: str) -> dict[Hex, bool]:
     """The position's answers of may_end_move about `uid`: hex -> bool (filled in as they are asked)."""
-    cache = state._cache
-    answers: dict[str, dict[Hex, bool]] | None = cache.get(END_ALLOWED)
-    if answers is None:
-        answers = cache[END_ALLOWED] = {}
-    known = answers.get(uid)
-    if known is None:
-        known = answers[uid] = {}
-    return known
+    return _about_unit(state, END_ALLOWED, uid)
+
+
+def _about_unit(state: Position, kind: str, uid: str) -> dict:
+    """The position's entry of `kind` (a dict by unit) for `uid`: a dict, made empty when first asked for."""
+    by_unit = _known(state, kind)
+    found = by_unit.get(uid)
+    if found is None:
+        found = by_unit[uid] = {}
+    return found
 
 
 def _end_context(state: Position, uid: str) -> EngineContext:
@@ -490,13 +492,8 @@ def _end_context(state: Position, uid: str) -> EngineContext:
         if asked is None:
             asked = cache[_READINGS] = (answer_reads.snapshot(state), set())
         asked[1].add(unit.side)
-        reads = cache.get(_END_READS)
-        if reads is None:
-            reads = cache[_END_READS] = {}
-        at = reads.get(uid)
-        if at is None:
-            at = reads[uid] = {}
-        return answer_reads.ReadingContext(state, unit, _end_readings(state, unit.side), at)
+        return answer_reads.ReadingContext(state, unit, _end_readings(state, unit.side),
+                                           _about_unit(state, _END_READS, uid))
     return EngineContext(state, unit)
 
 
