@@ -71,11 +71,16 @@ def test_the_map_part_is_folded_into_open_steps_once_a_game(game):
     assert "friendly_occupied" in trace.across.source and "river" not in trace.across.source
     state = new_game(game).arrange({"b1": "0602", "r1": "0702"}, phase="red_combat")
     assert supplied(state, "b1")
-    open_steps = state._folded_traces[("across", "supply", "blue")]  # each hex -> the neighbours a step may enter
-    assert "0501" not in open_steps["0401"] and "0401" not in open_steps["0501"]  # a river hexside, both ways
-    assert "0503" not in open_steps["0403"]
-    assert "0502" in open_steps["0402"] and "0504" in open_steps["0404"]  # the bridge; the ford is positional
-    assert "0402" in open_steps["0401"]  # no hexside feature: open
+    steps, _ = state._folded_traces[("steps", "supply", "blue")]  # the steps a search may take (hex_bits.Steps)
+    index = state.tables.index
+
+    def open_step(a, b):
+        return bool(steps.into(index[b]) >> index[a] & 1)
+
+    assert not open_step("0401", "0501") and not open_step("0501", "0401")  # a river hexside, both ways
+    assert not open_step("0403", "0503")
+    assert open_step("0402", "0502") and open_step("0404", "0504")  # the bridge; the ford is positional
+    assert open_step("0401", "0402")  # no hexside feature: open
     clone = state.clone()
     clone.apply_action(Action.end())
     assert clone._folded_traces is state._folded_traces

@@ -68,7 +68,8 @@ def test_the_map_conditions_of_a_trace_are_folded_once_a_game(game):
     assert "marsh" not in trace.through.source  # the position's conditions are asked at each search
     state = new_game(game).arrange({"b1": "0401", "b3": "0402", "r3": "1003"}, phase="blue_combat")
     assert not supplied(state, "b1") and supplied(state, "b3")  # nothing passes through the marsh
-    assert "0401" not in state._folded_traces[("supply", "blue")]
+    _, closed = state._folded_traces[("steps", "supply", "blue")]  # the hexes the map alone closes, as bits
+    assert closed >> state.tables.index["0401"] & 1 and not closed >> state.tables.index["0402"] & 1
     clone = state.clone()
     clone.apply_action(Action.end())
     assert clone._folded_traces is state._folded_traces  # kept for the game, not worked out again

@@ -27,18 +27,19 @@ Step = tuple[Hex, Hex]
 
 @dataclass
 class TraceValues:
-    """The answers of a trace's position conditions in one position: `through` and `lost_when` by hex, `across`
-    by step (from, to); and, once searched, the hexes reached."""
+    """The answers of a trace's position conditions in one position: `through` by hex (as the bits of hex numbers:
+    `known`, the hexes asked; `passing`, those it let through), `lost_when` by hex and `across` by step (from, to);
+    and, once searched, the hexes reached."""
 
-    through: dict[Hex, bool] = field(default_factory=dict)
+    known: int = 0
+    passing: int = 0
     lost: dict[Hex, bool] = field(default_factory=dict)
     across: dict[Step, bool] = field(default_factory=dict)
     reached: frozenset[Hex] | None = None
     facts: dict[str, Any] | None = None  # the position facts the answers hold for (kept values only)
-    # The search's layers (hexes first reached at each step, the sources first) and each reached hex's step; when
+    # The search's layers: layers[i] the bits of the hexes reached in at most i steps (layers[0] the sources); when
     # `reached` is dropped, the step to search again from (`restart`: the layers up to it still hold), or -1.
-    layers: list[list[Hex]] | None = None
-    depth: dict[Hex, int] | None = None
+    layers: list[int] | None = None
     sources: frozenset[Hex] = frozenset()
     restart: int = -1
 
@@ -81,6 +82,8 @@ def _holders(state: Position, side: str) -> Any:
 
 
 def _mapping_changes(before: dict, after: dict, state: Position | None = None) -> set[Hex]:
+    if before == after:  # (usually: compared in C, without a set of the items of each)
+        return set()
     return {h for h, _ in before.items() ^ after.items()}
 
 
@@ -93,10 +96,11 @@ FACTS: dict[str, tuple[Callable[[Position, str], Any], Callable[[Any, Any, Posit
 
 
 def values_for(state: Position, trace_id: str, side: str, reads: tuple[str, ...] | None,
-               neighbours: dict[Hex, tuple[Hex, ...]], ask: Any) -> TraceValues:
+               neighbours: dict[Hex, tuple[Hex, ...]], index: dict[Hex, int], ask: Any) -> TraceValues:
     """The answers to start a search with: those kept for the trace and side, brought up to this position by
     asking again where its facts changed (`reached` kept when no answer changed); fresh ones when the trace's
-    conditions read the position more widely (`reads` None). `ask` evaluates a condition (traces._Ask)."""
+    conditions read the position more widely (`reads` None). `index`: hex -> its number (Tables.index); `ask`
+    evaluates a condition (traces._Ask)."""
     if reads is None:
         return TraceValues()
     facts = {name: FACTS[name][0](state, side) for name in reads}
@@ -113,7 +117,7 @@ def values_for(state: Position, trace_id: str, side: str, reads: tuple[str, ...]
     kept.facts = facts
     try:
         if changed:
-            restart = _ask_again(kept, changed, neighbours, ask)
+            restart = _ask_again(kept, changed, neighbours, index, ask)
             if restart is not None:
                 # Still searching again from an earlier change (a search that failed): from the start.
                 kept.restart = restart if kept.reached is not None else -1
@@ -124,33 +128,49 @@ def values_for(state: Position, trace_id: str, side: str, reads: tuple[str, ...]
     return kept
 
 
-def _ask_again(kept: TraceValues, changed: set[Hex], neighbours: dict[Hex, tuple[Hex, ...]], ask: Any) -> int | None:
+def _ask_again(kept: TraceValues, changed: set[Hex], neighbours: dict[Hex, tuple[Hex, ...]], index: dict[Hex, int],
+               ask: Any) -> int | None:
     """Ask again every kept answer about a hex in `changed`. None when the hexes reached are as they were; else the
     step of the last search whose layers up to it still hold (-1: none). A hex that no longer lets the trace
     through changes only the layers after its own; a hex that now does, only those after its nearest reached
     neighbour's; a step (`across`), those after the hex it leaves; a source lost or found, all of them."""
     restart: int | None = None
-    depth = kept.depth if kept.depth is not None else {}
+    layers = kept.layers if kept.layers is not None else []
 
     def keep_to(layer: int) -> None:
         nonlocal restart
         restart = layer if restart is None else min(restart, layer)
 
-    through, lost, across = kept.through, kept.lost, kept.across
+    def layer_of(h: Hex) -> int | None:  # the step at which the search reached h (None: it did not)
+        bit = 1 << index[h]
+        if not layers or not layers[-1] & bit:
+            return None
+        low, high = 0, len(layers) - 1  # the first layer holding h: layers only grow
+        while low < high:
+            middle = (low + high) // 2
+            if layers[middle] & bit:
+                high = middle
+            else:
+                low = middle + 1
+        return low
+
+    lost, across = kept.lost, kept.across
     for h in changed:
-        if h in through:
-            answer = ask.through(h)
-            if answer != bool(through[h]):
+        bit = 1 << index[h] if h in index else 0
+        if kept.known & bit:
+            answer = bool(ask.through(h))
+            if answer != bool(kept.passing & bit):
                 if h in kept.sources:
                     keep_to(-1)
                 elif not answer:
-                    if h in depth:
-                        keep_to(depth[h] - 1)
+                    at = layer_of(h)
+                    if at is not None:
+                        keep_to(at - 1)
                 else:
-                    near = [depth[n] for n in neighbours.get(h, ()) if n in depth]
+                    near = [at for at in map(layer_of, neighbours.get(h, ())) if at is not None]
                     if near:
                         keep_to(min(near))
-            through[h] = answer
+            kept.passing = kept.passing | bit if answer else kept.passing & ~bit
         if h in lost:
             answer = ask.lost(h)
             if answer != lost[h]:
@@ -161,7 +181,9 @@ def _ask_again(kept: TraceValues, changed: set[Hex], neighbours: dict[Hex, tuple
                 for step in ((h, n), (n, h)):
                     if step in across:
                         answer = ask.across(*step)
-                        if answer != across[step] and step[0] in depth:
-                            keep_to(depth[step[0]])
+                        if answer != across[step]:
+                            at = layer_of(step[0])
+                            if at is not None:
+                                keep_to(at)
                         across[step] = answer
     return restart

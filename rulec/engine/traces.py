@@ -1,13 +1,14 @@
 """Traces (supply, communication): the hexes a side's paths reach from its sources, worked out when asked.
 
 A trace (model.Trace) is a breadth-first search over the map's neighbour table
-(Tables.neighbours) from the side's sources, at most `max_length` steps; a hex
+(Tables.neighbours, taken a layer at a time on sets of hexes as bits: hex_bits.py)
+from the side's sources, at most `max_length` steps; a hex
 joins the search when the trace's `through` conditions hold for it, evaluated
 with `hex` the hex and `friendly` the side tracing: those on the map alone
 (`through_static`) once a game, into a set of hexes; the others at each search.
 A step from one hex into the next (a hexside crossed) is taken when the
 trace's `across` holds, with `from_hex` the hex left: its map part
-(`across_static`) folded once a game and side into a set of blocked steps, the
+(`across_static`) folded once a game and side into the steps a search may take, the
 rest asked per step. A source whose `lost_when` holds supplies nobody. The
 answer depends on the position (who stands where, the turn), so it is kept in
 GameState._cache, which every action drops: a rule asking `supplied(u)` gets
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulec.engine.hex_bits import Steps, bits_of, hexes, numbers
 from rulec.engine.position import Position, copy_fields
 from rulec.engine.trace_memory import TraceValues, values_for
 from rulec.runtime.model import Hex, Trace
@@ -56,12 +58,12 @@ def search(state: Position, trace: Trace, side: str, context: Any) -> frozenset[
     last asked in the game, when they read the position only at their hex (trace_memory.py)."""
     ask = _Ask(trace, side, context)
     neighbours = state.tables.neighbours
-    values = values_for(state, trace.id, side, trace.reads_at_hex, neighbours, ask)
+    values = values_for(state, trace.id, side, trace.reads_at_hex, neighbours, state.tables.index, ask)
     if values.reached is None:
         try:
             values.reached = _spread(state, trace, side, values, ask)
         except BaseException:  # a condition failed half-way through the layers kept: search afresh next time
-            values.layers, values.depth, values.restart = None, None, -1
+            values.layers, values.restart = None, -1
             raise
     return values.reached
 
@@ -92,93 +94,106 @@ class _Ask:
 
 
 def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: _Ask) -> frozenset[Hex]:
-    """The breadth-first search, from the side's sources not lost, at most `max_length` steps. A hex is decided
-    (`seen`) once it fails `through` or is entered; a hex refused one step (`across`) may be entered by another.
-    The answers of the position's conditions are taken from `values` when there, else asked and put there."""
-    static = trace.through_static
-    allowed: frozenset[Hex] = frozenset()  # (read only with `static`)
-    if static is not None:  # the conditions on the map alone: worked out once a game and side (shared by clones)
-        folded = state._folded_traces.get((trace.id, side))
-        if folded is None:
-            folded = state._folded_traces[(trace.id, side)] = frozenset(h for h in state.tables.hexes if ask.holds(static, h))
-        allowed = folded
-    neighbours = state.tables.neighbours
-    if trace.across_static is not None:  # the steps the map alone forbids (a river): likewise once a game and side
-        open_steps = state._folded_traces.get(("across", trace.id, side))
-        if open_steps is None:
-            open_steps = state._folded_traces[("across", trace.id, side)] = {
-                h: tuple(n for n in neighbours[h] if (static is None or (h in allowed and n in allowed))
-                         and ask.holds(trace.across_static, n, h))
-                for h in state.tables.hexes}
-        neighbours = open_steps  # each hex's neighbours that a step may enter
-    closed: frozenset[Hex] = frozenset()
-    if static is not None:  # the map's closed hexes, decided from the start
-        kept_closed: frozenset[Hex] | None = state._folded_traces.get(("closed", trace.id, side))
-        if kept_closed is None:
-            kept_closed = state._folded_traces[("closed", trace.id, side)] = frozenset(state.tables.hexes).difference(allowed)
-        closed = kept_closed
-    through, lost, across = values.through, values.lost, values.across
-    steps, limit = 0, trace.max_length
+    """The breadth-first search, from the side's sources not lost, at most `max_length` steps, a layer at a time on
+    the bits of hex numbers (hex_bits.py). A hex is decided once it fails `through` or is entered; a hex refused
+    one step (`across`) may be entered by another. The answers of the position's conditions are taken from
+    `values` when there, else asked and put there."""
+    tables = state.tables
+    index, numbered = tables.index, tables.numbered
+    folded = state._folded_traces
+    steps_key = ("steps", trace.id, side)
+    kept_steps: tuple[Steps, int] | None = folded.get(steps_key)
+    if kept_steps is None:  # what the map alone allows: worked out once a game and side (shared by clones)
+        kept_steps = folded[steps_key] = _map_steps(state, trace, ask)
+    steps_of, closed = kept_steps
     layers = values.layers
-    if layers is not None and values.depth is not None and 0 <= values.restart < len(layers):
-        # The layers up to `restart` still hold: the later ones are dropped (their hexes only: the cost of a
-        # restart is that of the layers searched again, not of the whole trace).
+    if layers is not None and 0 <= values.restart < len(layers):
+        # The layers up to `restart` still hold: the later ones are dropped (the cost of a restart is that of the
+        # layers searched again, not of the whole trace).
         steps = values.restart
-        depth = values.depth
-        for dropped in layers[steps + 1:]:
-            for h in dropped:
-                del depth[h]
         layers = layers[:steps + 1]
-        frontier = layers[-1]
+        frontier = layers[-1] & ~layers[-2] if steps else layers[-1]
     else:
-        frontier = _sources(trace, side, values, ask, allowed if static is not None else None)
+        steps = 0
+        frontier = _sources(trace, side, values, ask, index, closed)
         layers = [frontier]
-        depth = dict.fromkeys(frontier, 0)
         values.sources = frozenset(trace.sources.get(side, ()))
-    seen: set[Hex] = set()  # the hexes refused, and (with `depth`, the hexes reached) every hex decided; the map's
-    # closed hexes are decided from the start
+    reached = layers[-1]
+    limit = trace.max_length
     stepping = trace.across is not None
     passes, context = ask.passes, ask.context  # the compiled condition, called straight (hot)
     while frontier and (limit is None or steps < limit):
         steps += 1
-        following = []
-        for h in frontier:
-            for n in neighbours[h]:
-                if n in depth or n in seen or n in closed:
-                    continue
-                ok = through.get(n)
-                if ok is None:
-                    if passes is None:
-                        ok = True
-                    else:
-                        context.hex = n
-                        try:
-                            ok = passes(context)
-                        except Exception:  # let the expression report its own failure, with its source text
-                            ok = ask.through(n)
-                    through[n] = ok
-                if not ok:
-                    seen.add(n)
-                    continue
-                if stepping:
-                    ok = across.get((h, n))
-                    if ok is None:
-                        ok = across[(h, n)] = ask.across(h, n)
-                    if not ok:
-                        continue
-                following.append(n)
-                depth[n] = steps
-        if following:
-            layers.append(following)
+        candidates = steps_of.after(frontier) & ~(reached | closed)
+        unknown = candidates & ~values.known
+        if unknown:
+            passing = 0
+            for i in numbers(unknown):
+                if passes is None:
+                    ok = True
+                else:
+                    context.hex = numbered[i]
+                    try:
+                        ok = passes(context)
+                    except Exception:  # let the expression report its own failure, with its source text
+                        ok = ask.through(numbered[i])
+                if ok:
+                    passing |= 1 << i
+            values.known |= unknown
+            values.passing |= passing
+        following = candidates & values.passing
+        if stepping and following:
+            following = _stepped(following, frontier, steps_of, numbered, values, ask)
+        if not following:
+            break
+        reached |= following
+        layers.append(reached)
         frontier = following
-    values.layers, values.depth, values.restart = layers, depth, -1
-    return frozenset(depth)
+    values.layers, values.restart = layers, -1
+    return hexes(reached, numbered)
 
 
-def _sources(trace: Trace, side: str, values: TraceValues, ask: _Ask, allowed: frozenset[Hex] | None) -> list[Hex]:
+def _map_steps(state: Position, trace: Trace, ask: _Ask) -> tuple[Steps, int]:
+    """The steps a search may take on the map alone (into hexes its `through_static` allows, across hexsides its
+    `across_static` allows), and the hexes it never enters (those `through_static` refuses)."""
+    tables = state.tables
+    neighbours = tables.neighbours
+    closed = 0
+    static = trace.through_static
+    if static is not None:
+        closed = bits_of((h for h in tables.hexes if not ask.holds(static, h)), tables.index)
+    if trace.across_static is not None:
+        def allowed(h: Hex) -> bool:
+            return not closed >> tables.index[h] & 1
+        neighbours = {h: tuple(n for n in neighbours[h] if allowed(h) and allowed(n)
+                               and ask.holds(trace.across_static, n, h))
+                      for h in tables.hexes}
+    return Steps(neighbours, tables.index), closed
+
+
+def _stepped(following: int, frontier: int, steps_of: Steps, numbered: tuple[Hex, ...], values: TraceValues,
+             ask: _Ask) -> int:
+    """Those of the hexes `following` that a step from a hex of `frontier` may enter, as the trace's `across` says
+    (asked per step, kept in `values.across`)."""
+    across = values.across
+    entered = 0
+    for j in numbers(following):
+        n = numbered[j]
+        for i in numbers(steps_of.into(j) & frontier):
+            step = (numbered[i], n)
+            ok = across.get(step)
+            if ok is None:
+                ok = across[step] = ask.across(*step)
+            if ok:
+                entered |= 1 << j
+                break
+    return entered
+
+
+def _sources(trace: Trace, side: str, values: TraceValues, ask: _Ask, index: dict[Hex, int], closed: int) -> int:
     """The side's sources a search starts from: those not lost, that the map lets through, that `through` passes."""
-    through, lost = values.through, values.lost
-    frontier = []
+    lost = values.lost
+    frontier = 0
     for h in dict.fromkeys(trace.sources.get(side, ())):
         if trace.lost_when is not None:
             gone = lost.get(h)
@@ -186,11 +201,13 @@ def _sources(trace: Trace, side: str, values: TraceValues, ask: _Ask, allowed: f
                 gone = lost[h] = ask.lost(h)
             if gone:
                 continue
-        if allowed is not None and h not in allowed:
+        bit = 1 << index[h]
+        if closed & bit:
             continue
-        ok = through.get(h)
-        if ok is None:
-            ok = through[h] = ask.through(h)
-        if ok:
-            frontier.append(h)
+        if not values.known & bit:
+            values.known |= bit
+            if ask.through(h):
+                values.passing |= bit
+        if values.passing & bit:
+            frontier |= bit
     return frontier
