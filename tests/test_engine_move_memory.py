@@ -137,20 +137,42 @@ def test_a_move_keeps_the_moves_of_the_units_it_cannot_have_changed():
 
 
 
-def test_a_unit_whose_moves_hang_on_its_friends_is_asked_again_after_every_move():
+def test_a_unit_whose_moves_hang_on_its_friends_is_asked_again_when_they_enter_or_leave_the_hexes_it_asked_of():
     """r_mover, in an enemy zone, leaves it only by leapfrogging into 0503, held by r_anchor (tests/games/leapfrog):
-    its answer depends on where its friends are, so no move keeps it, not even one far off that touches neither of
-    its hexes (r_reserve's), after which r_anchor's leaving must still take the leap away."""
+    its answer depends on who stands in the enemy-controlled hexes next to it (leave_zoc's into_zoc asks units_at
+    there). A move far off (r_reserve's) keeps it; r_anchor's leaving 0503 asks it again, and takes the leap away."""
     game = load_game(str(TEST_GAMES / f"leapfrog{SUFFIX}"))
     state = new_game(game).arrange({"r_mover": "0402", "r_anchor": "0503", "r_reserve": "0101", "b_line": "0502"},
                                    turn=1, phase="red_move")
     assert any(a.unit == "r_mover" for a in state.legal_actions())
     state.apply_action(Action.move("r_reserve", "0201"))
+    assert state._cache[legal_moves.HAS_MOVE].get("r_mover") == "0503"  # kept: the leap, into 0503
     assert any(a.unit == "r_mover" for a in state.legal_actions())
     state.apply_action(Action.move("r_anchor", "0504"))
+    assert "r_mover" not in state._cache[legal_moves.HAS_MOVE]
     assert not legal_moves.has_move(state, "r_mover")
     assert not any(a.unit == "r_mover" for a in state.legal_actions())
     assert state.legal_actions() == _scratch(state).legal_actions()
+
+
+def test_a_friend_entering_a_hex_that_into_zoc_asked_of_opens_a_way_out(tmp_path):
+    """Where any friend in an enemy-controlled hex lets a unit leave into it (not only one that has not moved), a
+    friend's move into such a hex gives r_mover a move it had not: though r_mover reached no hex before, the hexes
+    its into_zoc asked of note it (legal_moves._LEAVE_READS), and it is asked again."""
+    path = tmp_path / f"stepping_stone{SUFFIX}"
+    text = (TEST_GAMES / f"leapfrog{SUFFIX}").read_text()
+    path.write_text(text.replace("where f.side == unit.side and not moved(f))", "where f.side == unit.side)"))
+    state = new_game(load_game(str(path))).arrange(
+        {"r_mover": "0402", "r_anchor": "0504", "r_reserve": "0101", "b_line": "0502"}, turn=1, phase="red_move")
+    assert not any(a.unit == "r_mover" for a in state.legal_actions())
+    assert state._cache[legal_moves.HAS_MOVE].get("r_mover") is False
+    state.apply_action(Action.move("r_reserve", "0201"))
+    assert state._cache[legal_moves.HAS_MOVE].get("r_mover") is False  # kept: nothing it asked of changed
+    state.apply_action(Action.move("r_anchor", "0503"))
+    assert legal_moves.has_move(state, "r_mover")
+    assert state.legal_actions() == _scratch(state).legal_actions()
+    state.apply_action(Action.move("r_mover", None))  # chosen to move: its one way out, the leap into 0503
+    assert [a.hex for a in state.legal_actions() if a.kind == MOVE] == ["0503"]
 
 
 def _scratch(state):
@@ -203,3 +225,19 @@ def test_who_stands_where_kept_after_any_action_equals_it_worked_out_from_scratc
 def test_a_battle_keeps_who_stands_where_through_its_retreats_advances_and_losses():
     _, other = _where_units_stand_holds(str(GAMES_DIR / f"the_marne{SUFFIX}"), seed=12)
     assert other > 100  # kept through actions other than moves, not only worked out again
+
+
+def test_a_unit_whose_way_out_reads_more_than_who_stands_there_is_asked_again_after_every_move(tmp_path):
+    """An into_zoc that counts every friend on the map reads what any move changes: r_mover's answers are not kept
+    (keeps_moves), so a move far off still asks it again."""
+    path = tmp_path / f"counted{SUFFIX}"
+    text = (TEST_GAMES / f"leapfrog{SUFFIX}").read_text()
+    path.write_text(text.replace("into_zoc = any(f in units_at(hex) where f.side == unit.side and not moved(f))",
+                                 "into_zoc = count(units(side = red)) > 2"))
+    state = new_game(load_game(str(path))).arrange(
+        {"r_mover": "0402", "r_anchor": "0504", "r_reserve": "0101", "b_line": "0502"}, turn=1, phase="red_move")
+    assert not legal_moves._leave_asks_units(state) and not legal_moves.keeps_moves(state, "r_mover")
+    assert any(a.unit == "r_mover" for a in state.legal_actions())
+    state.apply_action(Action.move("r_reserve", "0201"))
+    assert "r_mover" not in state._cache[legal_moves.HAS_MOVE]
+    assert state.legal_actions() == _scratch(state).legal_actions()

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import fields
-from typing import Any, Callable, Collection
+from typing import Any, Callable, Collection, Sequence
 
 from rulec.engine import traces
 from rulec.engine.context import EngineContext
@@ -39,6 +39,12 @@ def readable(condition: Callable[..., Any]) -> bool:
     """Does the condition read nothing but still names and noted readings (worked out from its code)?"""
     names = names_in(condition)
     return names is not None and names <= _STILL | _NOTED
+
+
+def reads_only(condition: Callable[..., Any], names: Collection[str]) -> bool:
+    """Does the condition read nothing but still names and `names` (worked out from its code)?"""
+    found = names_in(condition)
+    return found is not None and found <= _STILL.union(names)
 
 
 def names_in(condition: Callable[..., Any]) -> set[str] | None:
@@ -111,6 +117,20 @@ class ReadingContext(EngineContext):
     def marked_hex(self, hex: str, marker: str) -> bool:
         self._read.add(("markers",))
         return super().marked_hex(hex, marker)
+
+
+class UnitsAtContext(EngineContext):
+    """An EngineContext that notes, in `hexes_read`, each hex it was asked the units of (units_at). A condition
+    that `reads_only` still names and units_at gives the same answer while no unit enters or leaves those hexes: a
+    unit it is told of stands there, and its fields, its hex and whether it moved change only as it leaves."""
+
+    def __init__(self, state: Position, unit: Unit, hexes_read: set[str]):
+        super().__init__(state, unit)
+        self._units_read = hexes_read
+
+    def units_at(self, hex: str) -> Sequence[Unit]:
+        self._units_read.add(hex)
+        return super().units_at(hex)
 
 
 def snapshot(state: Position) -> tuple[int, dict]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import replace
-from typing import AbstractSet, Any, Callable, KeysView, Sequence
+from typing import AbstractSet, Any, Callable, Collection, KeysView, Sequence
 
 from rulec.engine import answer_reads, markers, modifiers, stacking
 from rulec.engine.exits import allowed_edges
@@ -164,6 +164,10 @@ _NOT_CARRIED = "answers not carried"
 # Per movement phase (GameState._phase_moves): each hex, and the units that reach it in some position of the phase
 # (their moves kept for the phase). A move changes the stacking of two hexes: only these units' answers may change.
 _REACHING = "units reaching"
+# Per movement phase: each hex, and the units whose leave_zoc answers (into_zoc) read who stands there (leave_zoc). A
+# move into or out of one asks them again: their moves are kept under those answers (moves_key).
+_LEAVE_READS = "leave_zoc reads"
+_LEAVE_ASKED = "leave_zoc asked"  # per movement phase: (_LEAVE_ASKED, unit, hex) where leave_zoc noted its reads
 _MOVABLE = "movable units"
 END_ALLOWED = "end allowed"  # unit -> hex -> may_end_move's answer (end_allowed)
 ALLOWED_ENDS = "allowed ends"  # unit -> its moves that end where may_end_move allows (allowed_ends)
@@ -224,8 +228,13 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
                 stale.update(u for u, at in reads.items() if answer_reads.read_any(at, traces_changed))
             state._cache[END_ALLOWED] = {u: dict(known) for u, known in answers.items() if u not in stale}
             state._cache[_END_READS] = {u: at for u, at in reads.items() if u not in stale}
-    asked_again = frozenset(stale)  # the mover, and the units whose may_end_move answers were dropped
     touched = (left, entered)
+    leave_reads = state._phase_moves.get(_LEAVE_READS)
+    if leave_reads is not None:  # the units whose way out of an enemy zone hangs on who stands in these hexes
+        for h in touched:
+            if h is not None and h in leave_reads:
+                stale.update(leave_reads[h])
+    asked_again = frozenset(stale)  # the mover, and the units whose may_end_move or leave_zoc answers changed
     reaching = state._phase_moves.get(_REACHING)
     if reaching is not None:
         for h in touched:
@@ -400,7 +409,7 @@ def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Act
     search depends on stay put: results are kept for the whole phase, keyed by
     where the unit stands, and shared by clones made during the phase.
     """
-    key = moves_key(state, uid) if state._modifiers[1] else (uid, state.pos.get(uid))
+    key = moves_key(state, uid)
     found = state._phase_moves.get(key)
     if found is None:
         reach = unit_reach(state, uid)
@@ -416,7 +425,7 @@ def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Act
                  if state.game.movement.exit_map else ())
         found = (moves, exits, destinations.keys(), to)
         if keeps_moves(state, uid):
-            state._phase_moves[key] = found
+            state._phase_moves[moves_key(state, uid)] = found  # (the search may have asked leave_zoc: key anew)
             _note_reaching(state, uid, to)
     return found
 
@@ -424,9 +433,14 @@ def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Act
 def _note_reaching(state: Position, uid: str, hexes: Sequence[Hex]) -> None:
     """Note `uid` in the phase's index of the units reaching each of `hexes` (a move into or out of one of them
     asks the unit again: carry_moves)."""
-    reaching = state._phase_moves.get(_REACHING)
+    _note_at(state, _REACHING, uid, hexes)
+
+
+def _note_at(state: Position, index: str, uid: str, hexes: Collection[Hex]) -> None:
+    """Note `uid` at each of `hexes` in the phase's index `index` (hex -> units)."""
+    reaching = state._phase_moves.get(index)
     if reaching is None:
-        reaching = state._phase_moves[_REACHING] = {}
+        reaching = state._phase_moves[index] = {}
     for h in hexes:
         units = reaching.get(h)
         if units is None:
@@ -523,11 +537,28 @@ def may_end_move(state: Position, uid: str, h: Hex) -> bool:
 
 
 def moves_key(state: Position, uid: str) -> tuple:
-    """What a unit's moves are kept under within the phase: where it stands, and its allowance when
-    modifiers may change that as the phase goes on (a friendly move may cut a unit's supply)."""
-    if state._modifiers[1]:
-        return uid, state.pos.get(uid), modifiers.allowance(state, uid)
-    return uid, state.pos.get(uid)
+    """What a unit's moves are kept under within the phase: where it stands; its allowance when modifiers may
+    change that as the phase goes on (a friendly move may cut a unit's supply); and, where its search asked
+    leave_zoc for a way out of an enemy zone and leave_zoc's into_zoc asks who stands in the hexes entered, the
+    hexes it may leave into now."""
+    where = state.pos.get(uid)
+    key: tuple = (uid, where, modifiers.allowance(state, uid)) if state._modifiers[1] else (uid, where)
+    if (_LEAVE_ASKED, uid, where) in state._phase_moves:  # (enemy zones stand still in a movement phase)
+        leave = leave_zoc(state, state._units[uid])
+        key += (None if leave is None else leave.into_hexes,)
+    return key
+
+
+def _leave_asks_units(state: Position) -> bool:
+    """Is leave_zoc's into_zoc a condition that reads nothing a friend's move changes but who stands in the hexes it
+    asks of (answer_reads.reads_only)? Then a unit's answers are kept, noted at those hexes (leave_zoc). Once a game."""
+    found = state._for_the_game.get("leave asks units")
+    if found is None:
+        rule = state.game.movement.leave_zoc
+        into = rule.into_zoc if rule is not None else False
+        found = state._for_the_game["leave asks units"] = (
+            not isinstance(into, bool) and answer_reads.reads_only(into.function, ("units_at",)))
+    return found
 
 
 def keeps_moves(state: Position, uid: str) -> bool:
@@ -535,9 +566,10 @@ def keeps_moves(state: Position, uid: str) -> bool:
 
     Not for a landing, nor when friends may not be passed through, nor for a reinforcement when
     entry_blocked decides its entry hexes, nor for a unit in an enemy ZOC whose leave_zoc asks a
-    condition of the hex entered: then they depend on where the friendly units are, and those
-    move during the phase. Nor where may_exit reads the position: the edges a unit may leave by
-    may change with every move (only one unit may leave, say).
+    condition of the hex entered that reads more than who stands there (_leave_asks_units): then
+    they depend on where the friendly units are, and those move during the phase. Nor where may_exit
+    reads the position: the edges a unit may leave by may change with every move (only one unit may
+    leave, say).
     """
     movement = state.game.movement
     return (state.phase.kind == "movement" and not placed_anywhere(state, uid)
@@ -545,7 +577,7 @@ def keeps_moves(state: Position, uid: str) -> bool:
             and (movement.may_exit is None or not movement.may_exit.reads_position)
             and (movement.entry_blocked is None or state.where[uid] != PENDING)
             and (movement.leave_zoc is None or isinstance(movement.leave_zoc.into_zoc, bool)
-                 or uid not in state.pos or state.pos[uid] not in state.enemy_zoc(state._units[uid].side)))
+                 or _leave_asks_units(state) or uid not in state.pos or state.pos[uid] not in state.enemy_zoc(state._units[uid].side)))
 
 
 def placed_anywhere(state: Position, uid: str) -> bool:
@@ -651,12 +683,12 @@ def delay_allowed(state: Position, uid: str) -> bool:
 def unit_reach(state: Position, uid: str) -> Reach:
     """Where `uid` may go now (movement.Reach): kept for the phase when its moves may be (keeps_moves), else
     for the position."""
-    key = ("reach", *moves_key(state, uid)) if state._modifiers[1] else ("reach", uid, state.pos.get(uid))
+    key = ("reach", *moves_key(state, uid))
     reach = state._phase_moves.get(key) or state._cache.get(key)
     if reach is None:
         reach = search_moves(state, uid, reach_of)
         if keeps_moves(state, uid):
-            state._phase_moves[key] = reach
+            state._phase_moves[("reach", *moves_key(state, uid))] = reach  # (as unit_moves)
         else:
             state._cache[key] = reach
     return reach
@@ -862,11 +894,17 @@ def leave_zoc(state: Position, unit: Unit) -> Leave | None:
         return leave
     found = state._cache.get(key)
     if found is None:
-        context, index = EngineContext(state, unit), state.tables.index
-        zoc, allowed = state.enemy_zoc(unit.side), set()
+        noted = _leave_asks_units(state) and state.phase.kind == "movement"
+        read: set[Hex] = set()
+        context = answer_reads.UnitsAtContext(state, unit, read) if noted else EngineContext(state, unit)
+        zoc, allowed, index = state.enemy_zoc(unit.side), set(), state.tables.index
         for n in state.tables.neighbours[state.pos[unit.id]]:
             context.hex = n
             if n in zoc and into(context):
                 allowed.add(index[n])
         found = state._cache[key] = replace(leave, into_hexes=frozenset(allowed))
+        if noted:  # a move into or out of a hex read asks the unit again (carry_moves); its moves are kept under
+            # the hexes it may leave into (moves_key)
+            _note_at(state, _LEAVE_READS, unit.id, read)
+            state._phase_moves[(_LEAVE_ASKED, unit.id, state.pos[unit.id])] = True
     return found
