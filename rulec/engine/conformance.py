@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from operator import attrgetter, countOf
+from operator import countOf
 
 from rulec.engine import stacking
 from rulec.engine.actions import Action, IllegalAction
@@ -31,7 +31,7 @@ from rulec.engine.statuses import ON_MAP
 from rulec.runtime.model import Game
 
 STATUSES = {"map", "pending", "exited", "eliminated", "unused"}
-_SIDE = attrgetter("side")
+_SIDE_OF = "conformance: side of each unit"  # (GameState._for_the_game)
 
 
 @dataclass
@@ -87,16 +87,19 @@ def _units_in_order(state: GameState) -> bool:
     over the units in Python (it is asked after every action). False sends the state to _unit_problems, which names
     what is wrong."""
     units, where, pos = state.game.units, state.where, state.pos
-    statuses = list(map(where.get, units))
-    # the units on the map are units of the game marked 'map', and no other unit of the game is marked so
-    if not (STATUSES.issuperset(statuses) and pos.keys() <= units.keys()
+    statuses = where.values()
+    # every unit of the game has a status (and nothing else has one), the units on the map are units of the game
+    # marked 'map', and no other unit of the game is marked so
+    if not (where.keys() == units.keys() and STATUSES.issuperset(statuses) and pos.keys() <= units.keys()
             and countOf(map(where.get, pos), ON_MAP) == len(pos) == countOf(statuses, ON_MAP)):
         return False
-    placed = list(pos.values())
-    sides = list(map(_SIDE, map(state._units.__getitem__, pos)))  # of the units on the map (state.unit's dict)
-    side_in = dict(zip(placed, sides))  # each hex -> the side of the last unit in it
-    return (side_in.keys() <= state.tables.neighbours.keys()  # the hexes of the map (those `in tables.distance`)
-            and list(map(side_in.__getitem__, placed)) == sides)  # no hex holds two sides
+    side_of = state._for_the_game.get(_SIDE_OF)
+    if side_of is None:  # each unit's side: the same in every position
+        side_of = state._for_the_game[_SIDE_OF] = {uid: unit.side for uid, unit in units.items()}
+    placed = pos.values()
+    hexes = set(placed)
+    return (state.tables.neighbours.keys() >= hexes  # the hexes of the map (those `in tables.distance`)
+            and len(set(zip(placed, map(side_of.__getitem__, pos)))) == len(hexes))  # no hex holds two sides
 
 
 def _unit_problems(state: GameState) -> list[str]:
