@@ -128,3 +128,19 @@ def test_random_games_keep_only_answers_that_hold(tmp_path, seed):
                 for h, ok in answers.items():
                     assert ok == legal_moves.end_allowed(scratch, uid, h)
             assert state.legal_actions() == scratch.legal_actions()
+
+
+def test_answers_handed_on_by_a_move_are_shared_until_either_position_adds_one():
+    """carry_moves hands b_lost's answers to the position after b_scout's move without copying them; an answer
+    either position asks afterwards is its own: the other never sees it (it might not hold there)."""
+    state = new_game(load_game(str(GAME)))
+    legal_moves.end_allowed(state, "b_lost", "0702")  # one answer about b_lost, made by the position before
+    after = state.clone()
+    after.apply_action(Action.move("b_scout", "0301"))
+    before_answers = state._cache[legal_moves.END_ALLOWED]["b_lost"]
+    assert after._cache[legal_moves.END_ALLOWED]["b_lost"] is before_answers  # handed on, not copied
+    legal_moves.end_allowed(state, "b_lost", "0803")  # asked again before the move: the position before's alone
+    legal_moves.end_allowed(after, "b_lost", "0601")  # asked after it: the position after's alone
+    legal_moves.end_allowed(state, "b_lost", "0802")
+    mine, theirs = after._cache[legal_moves.END_ALLOWED]["b_lost"], state._cache[legal_moves.END_ALLOWED]["b_lost"]
+    assert set(mine) == {"0702", "0601"} and set(theirs) == {"0702", "0803", "0802"}

@@ -170,6 +170,7 @@ _LEAVE_READS = "leave_zoc reads"
 _LEAVE_ASKED = "leave_zoc asked"  # per movement phase: (_LEAVE_ASKED, unit, hex) where leave_zoc noted its reads
 _MOVABLE = "movable units"
 END_ALLOWED = "end allowed"  # unit -> hex -> may_end_move's answer (end_allowed)
+_END_OWNED = "end allowed owned"  # the units whose END_ALLOWED answers this position may add to (_end_answers)
 ALLOWED_ENDS = "allowed ends"  # unit -> its moves that end where may_end_move allows (allowed_ends)
 # may_end_move's readings (answer_reads): per position, what they are compared with and the sides of the units asked;
 # per game, by side, what the answers read
@@ -226,7 +227,11 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
             reads = before.get(_END_READS, {})
             if traces_changed:  # the units whose answers read a trace where it changed: theirs are asked again
                 stale.update(u for u, at in reads.items() if answer_reads.read_any(at, traces_changed))
-            state._cache[END_ALLOWED] = {u: dict(known) for u, known in answers.items() if u not in stale}
+            # Handed on, not copied: neither position adds to a unit's answers without copying them first.
+            state._cache[END_ALLOWED] = {u: known for u, known in answers.items() if u not in stale}
+            owned = before.get(_END_OWNED)
+            if owned:
+                owned.clear()  # (the set itself: other caches of the position before hold it too)
             state._cache[_END_READS] = {u: at for u, at in reads.items() if u not in stale}
     touched = (left, entered)
     leave_reads = state._phase_moves.get(_LEAVE_READS)
@@ -483,8 +488,20 @@ def end_allowed(state: Position, uid: str, h: Hex) -> bool:
 
 
 def _end_answers(state: Position, uid: str) -> dict[Hex, bool]:
-    """The position's answers of may_end_move about `uid`: hex -> bool (filled in as they are asked)."""
-    return _about_unit(state, END_ALLOWED, uid)
+    """The position's answers of may_end_move about `uid`: hex -> bool (filled in as they are asked). Answers
+    handed on from the position before (carry_moves) are shared with it until either adds one: copied first."""
+    by_unit = _known(state, END_ALLOWED)
+    found = by_unit.get(uid)
+    owned = state._cache.get(_END_OWNED)
+    if owned is None:
+        owned = state._cache[_END_OWNED] = set()
+    if found is None:
+        found = by_unit[uid] = {}
+        owned.add(uid)
+    elif uid not in owned:
+        found = by_unit[uid] = dict(found)
+        owned.add(uid)
+    return found
 
 
 def _about_unit(state: Position, kind: str, uid: str) -> dict:
