@@ -167,7 +167,7 @@ _REACHING = "units reaching"
 # Per movement phase: each hex, and the units whose leave_zoc answers (into_zoc) read who stands there (leave_zoc). A
 # move into or out of one asks them again: their moves are kept under those answers (moves_key).
 _LEAVE_READS = "leave_zoc reads"
-_LEAVE_ASKED = "leave_zoc asked"  # per movement phase: (_LEAVE_ASKED, unit, hex) where leave_zoc noted its reads
+_LEAVE_ASKED = "leave_zoc asked"  # per movement phase: the (unit, hex) where leave_zoc noted what it read
 _MOVABLE = "movable units"
 END_ALLOWED = "end allowed"  # unit -> hex -> may_end_move's answer (end_allowed)
 _END_OWNED = "end allowed owned"  # the units whose END_ALLOWED answers this position may add to (_end_answers)
@@ -322,7 +322,7 @@ def _find_move(state: Position, uid: str) -> Hex | bool:
         found = _first_step_end(state, uid)
         if found is not None:
             if keeps_moves(state, uid):  # a move into or out of it asks the unit again (carry_moves)
-                _note_reaching(state, uid, (found,))
+                _note_at(state, _REACHING, uid, (found,))
             return found
     _, exits, hexes, to = unit_moves(state, uid)
     if exits:
@@ -414,8 +414,9 @@ def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Act
     search depends on stay put: results are kept for the whole phase, keyed by
     where the unit stands, and shared by clones made during the phase.
     """
-    key = moves_key(state, uid)
-    found = state._phase_moves.get(key)
+    phase = state._phase_moves  # (a unit's place alone, the common key, made here: asked for every unit listed)
+    key = moves_key(state, uid) if state._modifiers[1] or _LEAVE_ASKED in phase else (uid, state.pos.get(uid))
+    found = phase.get(key)
     if found is None:
         reach = unit_reach(state, uid)
         destinations = reach.destinations
@@ -430,19 +431,15 @@ def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Act
                  if state.game.movement.exit_map else ())
         found = (moves, exits, destinations.keys(), to)
         if keeps_moves(state, uid):
-            state._phase_moves[moves_key(state, uid)] = found  # (the search may have asked leave_zoc: key anew)
-            _note_reaching(state, uid, to)
+            # (kept under the key with leave_zoc's answer when the search asked it for the first time)
+            state._phase_moves[moves_key(state, uid) if _leave_asked(state, uid) else key] = found
+            _note_at(state, _REACHING, uid, to)
     return found
 
 
-def _note_reaching(state: Position, uid: str, hexes: Sequence[Hex]) -> None:
-    """Note `uid` in the phase's index of the units reaching each of `hexes` (a move into or out of one of them
-    asks the unit again: carry_moves)."""
-    _note_at(state, _REACHING, uid, hexes)
-
-
 def _note_at(state: Position, index: str, uid: str, hexes: Collection[Hex]) -> None:
-    """Note `uid` at each of `hexes` in the phase's index `index` (hex -> units)."""
+    """Note `uid` at each of `hexes` in the phase's index `index` (hex -> units): _REACHING, the units reaching
+    each hex, or _LEAVE_READS (a move into or out of one of them asks the unit again: carry_moves)."""
     reaching = state._phase_moves.get(index)
     if reaching is None:
         reaching = state._phase_moves[index] = {}
@@ -560,10 +557,17 @@ def moves_key(state: Position, uid: str) -> tuple:
     hexes it may leave into now."""
     where = state.pos.get(uid)
     key: tuple = (uid, where, modifiers.allowance(state, uid)) if state._modifiers[1] else (uid, where)
-    if (_LEAVE_ASKED, uid, where) in state._phase_moves:  # (enemy zones stand still in a movement phase)
+    if _leave_asked(state, uid):
         leave = leave_zoc(state, state._units[uid])
         key += (None if leave is None else leave.into_hexes,)
     return key
+
+
+def _leave_asked(state: Position, uid: str) -> bool:
+    """Has leave_zoc noted, this phase, what it read about `uid` where it stands now (its search asked for a way out
+    of an enemy zone: enemy zones stand still in a movement phase)? moves_key then keys its moves by the answer."""
+    asked = state._phase_moves.get(_LEAVE_ASKED)
+    return asked is not None and (uid, state.pos.get(uid)) in asked
 
 
 def _leave_asks_units(state: Position) -> bool:
@@ -700,12 +704,14 @@ def delay_allowed(state: Position, uid: str) -> bool:
 def unit_reach(state: Position, uid: str) -> Reach:
     """Where `uid` may go now (movement.Reach): kept for the phase when its moves may be (keeps_moves), else
     for the position."""
-    key = ("reach", *moves_key(state, uid))
+    phase = state._phase_moves
+    key = ("reach", *moves_key(state, uid)) if state._modifiers[1] or _LEAVE_ASKED in phase else (
+        "reach", uid, state.pos.get(uid))
     reach = state._phase_moves.get(key) or state._cache.get(key)
     if reach is None:
         reach = search_moves(state, uid, reach_of)
         if keeps_moves(state, uid):
-            state._phase_moves[("reach", *moves_key(state, uid))] = reach  # (as unit_moves)
+            state._phase_moves[("reach", *moves_key(state, uid)) if _leave_asked(state, uid) else key] = reach  # (as unit_moves)
         else:
             state._cache[key] = reach
     return reach
@@ -923,5 +929,8 @@ def leave_zoc(state: Position, unit: Unit) -> Leave | None:
         if noted:  # a move into or out of a hex read asks the unit again (carry_moves); its moves are kept under
             # the hexes it may leave into (moves_key)
             _note_at(state, _LEAVE_READS, unit.id, read)
-            state._phase_moves[(_LEAVE_ASKED, unit.id, state.pos[unit.id])] = True
+            asked = state._phase_moves.get(_LEAVE_ASKED)
+            if asked is None:
+                asked = state._phase_moves[_LEAVE_ASKED] = set()
+            asked.add((unit.id, state.pos[unit.id]))
     return found
