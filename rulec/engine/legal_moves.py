@@ -414,7 +414,7 @@ def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Act
     search depends on stay put: results are kept for the whole phase, keyed by
     where the unit stands, and shared by clones made during the phase.
     """
-    phase = state._phase_moves  # (a unit's place alone, the common key, made here: asked for every unit listed)
+    phase = state._phase_moves  # (moves_key's commonest case, a unit's place alone, made here: asked for every unit)
     key = moves_key(state, uid) if state._modifiers[1] or _LEAVE_ASKED in phase else (uid, state.pos.get(uid))
     found = phase.get(key)
     if found is None:
@@ -431,8 +431,7 @@ def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Act
                  if state.game.movement.exit_map else ())
         found = (moves, exits, destinations.keys(), to)
         if keeps_moves(state, uid):
-            # (kept under the key with leave_zoc's answer when the search asked it for the first time)
-            state._phase_moves[moves_key(state, uid) if _leave_asked(state, uid) else key] = found
+            state._phase_moves[_kept_anew(state, uid, key)] = found
             _note_at(state, _REACHING, uid, to)
     return found
 
@@ -563,6 +562,12 @@ def moves_key(state: Position, uid: str) -> tuple:
     return key
 
 
+def _kept_anew(state: Position, uid: str, key: tuple) -> tuple:
+    """The key to keep a search's result under, `key` made before it: made again when the search asked leave_zoc
+    (the first time it did, `key` lacks its answer)."""
+    return moves_key(state, uid) if _leave_asked(state, uid) else key
+
+
 def _leave_asked(state: Position, uid: str) -> bool:
     """Has leave_zoc noted, this phase, what it read about `uid` where it stands now (its search asked for a way out
     of an enemy zone: enemy zones stand still in a movement phase)? moves_key then keys its moves by the answer."""
@@ -598,7 +603,8 @@ def keeps_moves(state: Position, uid: str) -> bool:
             and (movement.may_exit is None or not movement.may_exit.reads_position)
             and (movement.entry_blocked is None or state.where[uid] != PENDING)
             and (movement.leave_zoc is None or isinstance(movement.leave_zoc.into_zoc, bool)
-                 or _leave_asks_units(state) or uid not in state.pos or state.pos[uid] not in state.enemy_zoc(state._units[uid].side)))
+                 or _leave_asks_units(state) or uid not in state.pos
+                 or state.pos[uid] not in state.enemy_zoc(state._units[uid].side)))
 
 
 def placed_anywhere(state: Position, uid: str) -> bool:
@@ -707,11 +713,11 @@ def unit_reach(state: Position, uid: str) -> Reach:
     phase = state._phase_moves
     key = ("reach", *moves_key(state, uid)) if state._modifiers[1] or _LEAVE_ASKED in phase else (
         "reach", uid, state.pos.get(uid))
-    reach = state._phase_moves.get(key) or state._cache.get(key)
+    reach = phase.get(key) or state._cache.get(key)
     if reach is None:
         reach = search_moves(state, uid, reach_of)
         if keeps_moves(state, uid):
-            state._phase_moves[("reach", *moves_key(state, uid)) if _leave_asked(state, uid) else key] = reach  # (as unit_moves)
+            phase[("reach", *_kept_anew(state, uid, key[1:]))] = reach
         else:
             state._cache[key] = reach
     return reach
