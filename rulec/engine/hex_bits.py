@@ -66,12 +66,17 @@ class Steps:
 
 def numbers(bits: int) -> list[int]:
     """The numbers of the hexes of `bits`, lowest first."""
-    return list(compress(range(bits.bit_length()), bin(bits)[:1:-1].encode().translate(_AS_SELECTORS)))
+    return list(compress(range(bits.bit_length()), _selectors(bits)))
 
 
 def hexes(bits: int, numbered: tuple[Hex, ...]) -> frozenset[Hex]:
     """The hexes of `bits` (`numbered`: number -> hex)."""
-    return frozenset(compress(numbered, bin(bits)[:1:-1].encode().translate(_AS_SELECTORS)))
+    return frozenset(compress(numbered, _selectors(bits)))
+
+
+def _selectors(bits: int) -> bytes:
+    """One byte a bit of `bits`, lowest first: 1 where it is set, else 0 (made in C: no loop over the bits)."""
+    return bin(bits)[:1:-1].encode().translate(_AS_SELECTORS)
 
 
 def bits_of(hexes_: Iterable[Hex], index: dict[Hex, int]) -> int:

@@ -34,6 +34,7 @@ from fractions import Fraction
 from itertools import chain
 from typing import Any, Callable, Iterable
 
+from rulec.engine import hex_bits
 from rulec.engine.step_costs import StepCosts
 from rulec.engine.tables import Tables
 from rulec.runtime.model import Hex, hexside_key
@@ -512,12 +513,7 @@ def _board(tables: Tables, enemy: int, zoc: int, friends: int) -> Board:
 
 
 def _bits_to_numbers(bits: int) -> frozenset[int]:
-    numbers = []
-    while bits:
-        low = bits & -bits
-        numbers.append(low.bit_length() - 1)
-        bits ^= low
-    return frozenset(numbers)
+    return frozenset(hex_bits.numbers(bits))
 
 
 def _remember(cache: dict, key, value, size: int):
