@@ -1,6 +1,8 @@
 """Actions: every decision a player (or chance) makes, as small hashable values.
 
-One frozen dataclass with a `kind` and the few fields that kind uses. The text
+One named tuple with a `kind` and the few fields that kind uses: immutable, and made, compared and hashed
+in C (a frozen dataclass's __init__ sets each field through object.__setattr__: four times the cost, and the
+engine makes an action for every unit and hex a unit's moves reach). The text
 form (what players type and what saved games store) is written by `format_action`
 and read back by `parse_words`; both need the game's unit names, which the
 state passes in.
@@ -8,7 +10,7 @@ state passes in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from rulec.diagnostics import did_you_mean
 
@@ -19,8 +21,7 @@ MOVE, EXIT, DELAY, ATTACK, WITH, RESOLVE, CANCEL, FIGHT, ROLL, RETREAT, LOSE, AD
 KINDS = (MOVE, EXIT, DELAY, ATTACK, WITH, RESOLVE, CANCEL, FIGHT, ROLL, RETREAT, LOSE, ADVANCE, REMOVE, PLACE, END)
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One decision.
 
     move:    `unit` is chosen to move (no hex: a movement phase's first step), or moves to `hex`
@@ -56,27 +57,6 @@ class Action:
     def __str__(self) -> str:
         """The text form with unit ids (GameState.action_to_string uses the names players know)."""
         return format_action(self, _IDS)
-
-    def __eq__(self, other: object) -> bool:
-        # Field by field, stopping at the first difference (looking an action up in a list of legal
-        # ones compares it with many others); the same result as the dataclass's own comparison.
-        if self is other:
-            return True
-        if other.__class__ is not Action:
-            return NotImplemented
-        return (self.kind == other.kind and self.unit == other.unit and self.hex == other.hex
-                and self.units == other.units and self.path == other.path and self.edge == other.edge
-                and self.number == other.number)
-
-    def __hash__(self) -> int:
-        # What the dataclass makes of a frozen class (the same value); written out because a class compiled with
-        # mypyc (make fast) that defines __eq__ gets no generated __hash__, and actions are kept in sets.
-        return hash((self.kind, self.unit, self.hex, self.units, self.path, self.edge, self.number))
-
-    def __reduce__(self) -> tuple:
-        # Pickled as a call (OpenSpiel serialises states): a frozen class compiled with mypyc cannot be rebuilt field
-        # by field, as pickle does by default.
-        return Action, (self.kind, self.unit, self.hex, self.units, self.path, self.edge, self.number)
 
     @staticmethod
     def move(unit: str, hex: str | None = None) -> "Action":
