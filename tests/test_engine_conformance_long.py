@@ -8,6 +8,7 @@ in `make test`; benchmarks/conformance.py times the same games.
 
 from __future__ import annotations
 
+import functools
 import os
 from concurrent.futures import ProcessPoolExecutor
 
@@ -25,18 +26,28 @@ BATCH = 100  # games a test: a test ends (and pytest says so) every minute or tw
 SHARE = 10  # games a worker process plays at a time: small shares keep every core busy to the end of a batch
 SEED = 1  # the games are numbered 0..999 under this seed: the same games on every machine
 
+
+@functools.cache
+def _loaded(name: str):
+    """A game, loaded once: here, so that the worker processes (forked) start with it. Loading The Marne costs
+    about a second, and its games share what the engine works out once a game (its tables, the searches and traces
+    it keeps): loaded again for each share of ten games, every share would start cold."""
+    return load_game(name)
+
+
 BIG_GAMES = [p.stem for p in sorted(GAMES_DIR.glob(f"*{SUFFIX}"))
-             if (g := load_game(str(p))).map is not None and is_big(g)]
-CHECKS = [(name, scenario, first) for name in BIG_GAMES for scenario in (load_game(name).scenarios or [None])
+             if (g := _loaded(p.stem)).map is not None and is_big(g)]
+CHECKS = [(name, scenario, first) for name in BIG_GAMES for scenario in (_loaded(name).scenarios or [None])
           for first in range(0, GAMES_A_SCENARIO, BATCH)]
 
 
 def _share(name: str, scenario: str | None, first: int, games: int) -> list[str]:
-    return check_game(load_game(name), n_games=games, seed=SEED, scenario=scenario, first=first)
+    return check_game(_loaded(name), n_games=games, seed=SEED, scenario=scenario, first=first)
 
 
 def _in_parallel(name: str, scenario: str | None, first: int, games: int, workers: int) -> list[str]:
-    """check_game over games first..first+games-1, in shares handed to `workers` processes as they free up."""
+    """check_game over games first..first+games-1, in shares handed to `workers` processes as they free up (new
+    processes for each batch: what a game keeps grows with the games played, up to its caches' bounds)."""
     starts = range(first, first + games, SHARE)
     with ProcessPoolExecutor(workers) as pool:
         parts = pool.map(_share, [name] * len(starts), [scenario] * len(starts), starts,
@@ -54,6 +65,6 @@ def test_random_games_of_each_scenario_keep_every_promise(name, scenario, first)
 def test_the_long_tier_plays_its_games_of_each_scenario_of_every_big_game():
     assert "the_marne" in BIG_GAMES
     for name in BIG_GAMES:
-        for scenario in load_game(name).scenarios or [None]:
+        for scenario in _loaded(name).scenarios or [None]:
             firsts = sorted(f for n, s, f in CHECKS if (n, s) == (name, scenario))
             assert firsts == list(range(0, GAMES_A_SCENARIO, BATCH)) and BATCH % SHARE == 0
