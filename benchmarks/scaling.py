@@ -142,7 +142,7 @@ def _table(args: argparse.Namespace, actions: int, trees: list[tuple[str, Path]]
     failed = False
     fewest: dict[tuple[str, int], dict] = {}  # (tree, hexes) -> the row with the fewest units on that map
     growth: dict[str, tuple[dict, dict]] = {}  # tree -> (fewest, most) units on the map where the most fit
-    rounds = args.rounds or (1 if args.quick else 3)
+    rounds = max(1, args.rounds or (1 if args.quick else 3))
     for columns, rows, units in sizes(args.quick):
         measured = _rounds(trees, columns, rows, units, actions, args.timeout, rounds)
         for name, tree in trees:
