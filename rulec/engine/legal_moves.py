@@ -134,6 +134,11 @@ def moves_of(state: Position, uid: str) -> list[Action]:
     """Every legal one-step order of `uid` now: `move UNIT HEX` for each hex it may end its move in, and
     `exit UNIT EDGE` for each edge it may leave by (a move's second step lists these; each is also legal
     at once, in place of both steps). Empty when the unit may not move now."""
+    return list(listed_moves(state, uid))
+
+
+def listed_moves(state: Position, uid: str) -> tuple[Action, ...]:
+    """moves_of, as kept for the position (do not modify)."""
     found = _known(state, LEGAL_MOVES).get(uid)
     if found is None:
         if not (state.phase.kind == "movement" and not state.terminal and may_move_now(state, uid)):
@@ -148,7 +153,7 @@ def moves_of(state: Position, uid: str) -> list[Action]:
                 moves = tuple(m for m, h in zip(moves, to) if h not in blocked)
             found = (*moves, *exits)
         _remember(state, LEGAL_MOVES, uid, found)
-    return list(found)
+    return found
 
 
 def knows_moves(state: Position, uid: str) -> bool:
@@ -403,8 +408,21 @@ def may_leave(state: Position, uid: str) -> bool:
     unit ends its move over the limit on, where the game allows that: stacking { moves_end_over_limit })?"""
     if not may_move_now(state, uid):
         return False
+    if _one_step_first(state, uid) and _first_step(state, uid) is not None:
+        return True  # a neighbour it may step to is one of its moves: its whole search is not needed (nor made)
     _, exits, hexes, _ = unit_moves(state, uid)
     return bool(exits or hexes)
+
+
+def _first_step(state: Position, uid: str) -> Hex | None:
+    """A hex one step away that `uid` may move to, before stacking and may_end_move (movement.first_step_end)."""
+    allowance, enemy, zoc, friends, costs = _search_terms(state, state._units[uid])
+    return first_step_end(state.tables, allowance=allowance, start=state.pos[uid], enemy=enemy, zoc=zoc,
+                          friends=friends, costs=costs, accept=_anywhere)
+
+
+def _anywhere(h: Hex) -> bool:
+    return True
 
 
 def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Action, ...], KeysView[Hex], tuple[Hex, ...]]:
@@ -597,14 +615,32 @@ def keeps_moves(state: Position, uid: str) -> bool:
     reads the position: the edges a unit may leave by may change with every move (only one unit may
     leave, say).
     """
+    rules = state._for_the_game.get(_KEEPS_MOVES)
+    if rules is None:
+        rules = _keeping_rules(state)
+    may_keep, entry_blocked, leave_read = rules
+    if not may_keep or state.phase.kind != "movement":
+        return False
+    where = state.where[uid]
+    if where == PENDING and (entry_blocked or placed_anywhere(state, uid)):
+        return False
+    return leave_read or uid not in state.pos or state.pos[uid] not in state.enemy_zoc(state._units[uid].side)
+
+
+_KEEPS_MOVES = "keeps moves"  # (Position._for_the_game) what keeps_moves asks of the game's rules, once a game
+
+
+def _keeping_rules(state: Position) -> tuple[bool, bool, bool]:
+    """keeps_moves' questions about the game alone: may any unit's moves be kept (friends may be passed through and
+    may_exit reads no position); does entry_blocked decide entry hexes; and is a unit's leave_zoc answer kept with
+    its moves wherever it stands (no leave_zoc, a fixed into_zoc, or one reading only who stands where)?"""
     movement = state.game.movement
-    return (state.phase.kind == "movement" and not placed_anywhere(state, uid)
-            and state.game.stacking.pass_through_friendly
-            and (movement.may_exit is None or not movement.may_exit.reads_position)
-            and (movement.entry_blocked is None or state.where[uid] != PENDING)
-            and (movement.leave_zoc is None or isinstance(movement.leave_zoc.into_zoc, bool)
-                 or _leave_asks_units(state) or uid not in state.pos
-                 or state.pos[uid] not in state.enemy_zoc(state._units[uid].side)))
+    found = state._for_the_game[_KEEPS_MOVES] = (
+        state.game.stacking.pass_through_friendly
+        and (movement.may_exit is None or not movement.may_exit.reads_position),
+        movement.entry_blocked is not None,
+        movement.leave_zoc is None or isinstance(movement.leave_zoc.into_zoc, bool) or _leave_asks_units(state))
+    return found
 
 
 def placed_anywhere(state: Position, uid: str) -> bool:

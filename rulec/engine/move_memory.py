@@ -24,6 +24,9 @@ _OCCUPANTS = frozenset({"occupants", "occupant sides", stacking.SIDES_LINEAGE})
 _SIDE_VIEWS = frozenset(VIEWS) | frozenset("stale " + kind for kind in VIEWS)
 
 
+_STANDING = "where units stand"  # (key in Position._for_the_game) every key of those entries: standing_keys
+
+
 def where_units_stand(key: object) -> bool:
     """Is this cache key one of those entries?"""
     if isinstance(key, tuple):  # a view: (kind, side)
@@ -31,9 +34,20 @@ def where_units_stand(key: object) -> bool:
     return key in _OCCUPANTS
 
 
-def keep_where_units_stand(cache: dict) -> dict:
+def standing_keys(state: Position) -> frozenset:
+    """Every key of those entries for the game's sides: a cache is sifted by one set intersection, not key by key (it
+    is, after most actions). Only to choose what to keep: a view asked for a side the game does not name (None) is
+    not kept, which is always safe; what a change of hexes must drop, where_units_stand tells key by key."""
+    found = state._for_the_game.get(_STANDING)
+    if found is None:
+        found = state._for_the_game[_STANDING] = _OCCUPANTS | frozenset(
+            (kind, side) for kind in _SIDE_VIEWS for side in state.game.sides)
+    return found
+
+
+def keep_where_units_stand(state: Position, cache: dict) -> dict:
     """A new cache with only those entries of `cache`."""
-    return {key: value for key, value in cache.items() if where_units_stand(key)}
+    return {key: cache[key] for key in cache.keys() & standing_keys(state)}
 
 
 def carry_views(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:

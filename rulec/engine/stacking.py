@@ -135,7 +135,18 @@ def crowded(state: Position, units: list[str], may_leave: Callable[[str], bool])
         return False
     if not rules.moves_end_over_limit:
         return True
-    return sum(1 for u in units if may_leave(u)) < over
+    return not _enough_leave(units, may_leave, over)
+
+
+def _enough_leave(units: list[str], may_leave: Callable[[str], bool], over: int) -> bool:
+    """May at least `over` of `units` still move away? Asked unit by unit, up to the `over`-th that may (each answer
+    may cost that unit's search)."""
+    for u in units:
+        if may_leave(u):
+            over -= 1
+            if over <= 0:
+                return True
+    return False
 
 
 def may_end(state: Position, uid: str | None, h: Hex, may_leave: Callable[[str], bool]) -> bool:
@@ -154,7 +165,7 @@ def may_end(state: Position, uid: str | None, h: Hex, may_leave: Callable[[str],
         return True
     if not state.game.stacking.moves_end_over_limit:
         return False
-    return sum(1 for u in others if may_leave(u)) >= over
+    return _enough_leave(others, may_leave, over)
 
 
 def overstacked_units(state: Position) -> list[str]:

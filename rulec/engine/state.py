@@ -270,7 +270,13 @@ class GameState(Position):
         actions = self.legal_actions()
         if self._stack or self.phase.kind != "movement":
             return actions
-        return [order for a in actions for order in (legal_moves.moves_of(self, a.unit) if a.kind == MOVE and a.hex is None and a.unit is not None else (a,))]
+        orders: list[Action] = []
+        for a in actions:
+            if a.kind == MOVE and a.hex is None and a.unit is not None:
+                orders += legal_moves.listed_moves(self, a.unit)
+            else:
+                orders.append(a)
+        return orders
 
     def sample_legal_action(self, rng) -> Action:
         """A legal action drawn uniformly at random with `rng` (a random.Random): the distribution of
@@ -450,14 +456,14 @@ class GameState(Position):
             move_memory.carry_views(self, before, action.unit, left, action.hex)
             legal_moves.carry_moves(self, before, action.unit, left, action.hex)
         else:  # who stands where, as the action left it (changes.py patches it whenever a unit changes hexes)
-            self._cache = move_memory.keep_where_units_stand(during)
+            self._cache = move_memory.keep_where_units_stand(self, during)
         if kind in _IN_PLACE and self.relocations == relocations:
             # Every unit stands where it stood (no hook of a phase's end moved or eliminated one): who stands where,
             # as known before the action, still holds (move_memory.where_units_stand); and what a declaration keeps
+            standing = move_memory.standing_keys(self)
             for cache in (before, during):
-                for key, value in cache.items():
-                    if move_memory.where_units_stand(key):
-                        self._cache.setdefault(key, value)
+                for key in cache.keys() & standing:
+                    self._cache.setdefault(key, cache[key])
             if kind in _DECLARING:  # (`during` holds those of `before`, copied as the action began)
                 for key, value in _kept_while_declaring(during).items():
                     self._cache.setdefault(key, value)
@@ -475,7 +481,7 @@ class GameState(Position):
             frame = stack[-1]
             if not HANDLERS[frame.__class__].settle(self, frame):
                 return
-            self._cache = move_memory.keep_where_units_stand(self._cache)
+            self._cache = move_memory.keep_where_units_stand(self, self._cache)
 
     def _canonical(self, action: Action) -> Action:
         """Attackers listed in game-file order, whatever order the player named them in."""
