@@ -239,42 +239,14 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     # 1 MP, so handling a layer's hexes by MP left, most first, is a Dijkstra search.
     layers: dict[int, tuple[list[int], list[list[int]]]] = {}
 
-    def arrive(h: int, mask: int, left: int, stop: bool) -> None:
-        mask |= bit[h]
-        old = ends[h]
-        if old < 0:
-            ends[h] = mask
-            reached.append(h)
-        elif mask != old and worth(mask) > worth(old):
-            ends[h] = mask
-        if stop:
-            return
-        layer = layers.get(mask)
-        if layer is None:
-            layer = layers[mask] = ([-1] * size, [[] for _ in range(allowance + 1)])
-        if layer[0][h] < left:
-            layer[0][h] = left
-            layer[1][left].append(h)
-
-    def step(n: int, cost: int, mask: int, left: int, in_zoc: bool) -> None:
-        """A step into an enemy unit, an enemy zone of control, a friend in the way or an objective."""
-        if n in enemy:
-            return
-        if n in zoc:
-            if in_zoc and not zoc_to_zoc:
-                return
-            cost += zoc_extra
-            if cost <= left:
-                arrive(n, mask, left - cost, stop_in_zoc or n in no_pass)
-        elif cost <= left:
-            arrive(n, mask, left - cost, n in no_pass)
+    arrivals = _Arrivals(board, rules, bit, ends, reached, layers, size, allowance, worth)
 
     origin = -1 if start is None else index[start]
     if start is None:
         for entry_hex, cost in entries:  # (a hex, not a number like `h` below)
             i = index[entry_hex]
             if i not in enemy and cost <= allowance:
-                arrive(i, 0, allowance - cost, (stop_in_zoc and i in zoc) or i in no_pass)
+                arrivals.arrive(i, 0, allowance - cost, (stop_in_zoc and i in zoc) or i in no_pass)
     elif locked:
         if leave is None:
             return NOWHERE
@@ -282,7 +254,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
         for n, cost in _leaving_steps(costs, origin, start, hexes, enemy, zoc, leave, every=True):
             cost += zoc_extra if n in zoc else 0
             if cost <= allowance:
-                arrive(n, 0, allowance - cost, n in no_pass or (n in zoc and (stop_in_zoc or leave.then_stop)))
+                arrivals.arrive(n, 0, allowance - cost, n in no_pass or (n in zoc and (stop_in_zoc or leave.then_stop)))
     else:
         layer = layers[0] = ([-1] * size, [[] for _ in range(allowance + 1)])
         layer[0][origin] = allowance
@@ -290,13 +262,13 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
         # A river crossing must be the first step of the move and uses every MP left.
         for n in costs.index_rivers[origin]:
             if n not in enemy:
-                arrive(n, 0, 0, True)
+                arrivals.arrive(n, 0, 0, True)
         if leave is not None and not zoc_to_zoc and origin in zoc:
             # The ZOC-to-ZOC exception: first steps into another enemy-controlled hex, as leave_zoc allows.
             for n, cost in _leaving_steps(costs, origin, start, hexes, enemy, zoc, leave, every=False):
                 cost += zoc_extra
                 if cost <= allowance:
-                    arrive(n, 0, allowance - cost, stop_in_zoc or leave.then_stop or n in no_pass)
+                    arrivals.arrive(n, 0, allowance - cost, stop_in_zoc or leave.then_stop or n in no_pass)
 
     exits_of, plain_moves, objective_moves = costs.index_exits, costs.index_plain_moves, costs.index_objective_moves
     rare = costs.index_rare
@@ -318,7 +290,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                                 exit_hexes[edge] = h
                     for n, cost in objective_moves[h]:
                         if cost <= left:
-                            step(n, cost, mask, left, h in zoc)
+                            arrivals.step(n, cost, mask, left, h in zoc)
                 for n, cost in plain_moves[h]:  # cheapest first; none is an objective: the layer stays
                     if cost > left:
                         break
@@ -356,6 +328,53 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     went_on = tuple(chain.from_iterable(chain.from_iterable(buckets) for _, buckets in layers.values()))
     return Reach({hexes[i]: ends[i] for i in reached}, tuple(sorted(exits)), exits, tuple(reached), exit_hexes,
                  went_on)
+
+
+class _Arrivals:
+    """A search's arrivals at hexes, for the steps its main loop does not take inline (entries, first steps, steps
+    into objectives). A class, not functions nested in `search`: compiled (make fast), the variables nested functions
+    share live in an object that every use in the main loop would go through."""
+
+    def __init__(self, board: Board, rules: Any, bit: list, ends: list[int], reached: list[int],
+                 layers: dict[int, tuple[list[int], list[list[int]]]], size: int, allowance: int,
+                 worth: Callable[[int], Any]):
+        self.enemy, self.zoc, self.no_pass = board.enemy, board.zoc, board.no_pass
+        self.stop_in_zoc = rules.zoc == "stop_on_entry"
+        self.zoc_extra = rules.zoc_extra_cost if rules.zoc != "none" else 0
+        self.zoc_to_zoc = rules.zoc_to_zoc
+        self.bit, self.ends, self.reached, self.layers = bit, ends, reached, layers
+        self.hex_count, self.allowance, self.worth = size, allowance, worth
+
+    def arrive(self, h: int, mask: int, left: int, stop: bool) -> None:
+        mask |= self.bit[h]
+        ends, worth = self.ends, self.worth
+        old = ends[h]
+        if old < 0:
+            ends[h] = mask
+            self.reached.append(h)
+        elif mask != old and worth(mask) > worth(old):
+            ends[h] = mask
+        if stop:
+            return
+        layer = self.layers.get(mask)
+        if layer is None:
+            layer = self.layers[mask] = ([-1] * self.hex_count, [[] for _ in range(self.allowance + 1)])
+        if layer[0][h] < left:
+            layer[0][h] = left
+            layer[1][left].append(h)
+
+    def step(self, n: int, cost: int, mask: int, left: int, in_zoc: bool) -> None:
+        """A step into an enemy unit, an enemy zone of control, a friend in the way or an objective."""
+        if n in self.enemy:
+            return
+        if n in self.zoc:
+            if in_zoc and not self.zoc_to_zoc:
+                return
+            cost += self.zoc_extra
+            if cost <= left:
+                self.arrive(n, mask, left - cost, self.stop_in_zoc or n in self.no_pass)
+        elif cost <= left:
+            self.arrive(n, mask, left - cost, n in self.no_pass)
 
 
 def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...] = (),
