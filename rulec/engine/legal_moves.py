@@ -369,8 +369,6 @@ def _one_step_first(state: Position, uid: str) -> bool:
 def _first_step_end(state: Position, uid: str) -> Hex | None:
     """A hex one step away where `uid` may end a move (stacking and may_end_move allow it), or None
     (movement.first_step_end)."""
-    unit = state._units[uid]
-    allowance, enemy, zoc, friends, costs = _search_terms(state, unit)
     occupied = stacking.occupants(state)
     rule = state.game.movement.may_end_move
 
@@ -378,8 +376,7 @@ def _first_step_end(state: Position, uid: str) -> Hex | None:
         return ((h not in occupied or not _blocked_at(state, uid, h))
                 and (rule is None or end_allowed(state, uid, h)))
 
-    return first_step_end(state.tables, allowance=allowance, start=state.pos[uid], enemy=enemy, zoc=zoc,
-                          friends=friends, costs=costs, accept=accept)
+    return _first_step(state, uid, accept)
 
 
 def _blocked(state: Position, uid: str, hexes: Any) -> Any:
@@ -408,17 +405,17 @@ def may_leave(state: Position, uid: str) -> bool:
     unit ends its move over the limit on, where the game allows that: stacking { moves_end_over_limit })?"""
     if not may_move_now(state, uid):
         return False
-    if _one_step_first(state, uid) and _first_step(state, uid) is not None:
+    if _one_step_first(state, uid) and _first_step(state, uid, _anywhere) is not None:
         return True  # a neighbour it may step to is one of its moves: its whole search is not needed (nor made)
     _, exits, hexes, _ = unit_moves(state, uid)
     return bool(exits or hexes)
 
 
-def _first_step(state: Position, uid: str) -> Hex | None:
-    """A hex one step away that `uid` may move to, before stacking and may_end_move (movement.first_step_end)."""
+def _first_step(state: Position, uid: str, accept: Callable[[Hex], bool]) -> Hex | None:
+    """A hex one step away that `uid` may move to and `accept` takes (movement.first_step_end)."""
     allowance, enemy, zoc, friends, costs = _search_terms(state, state._units[uid])
     return first_step_end(state.tables, allowance=allowance, start=state.pos[uid], enemy=enemy, zoc=zoc,
-                          friends=friends, costs=costs, accept=_anywhere)
+                          friends=friends, costs=costs, accept=accept)
 
 
 def _anywhere(h: Hex) -> bool:

@@ -239,7 +239,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     # 1 MP, so handling a layer's hexes by MP left, most first, is a Dijkstra search.
     layers: dict[int, tuple[list[int], list[list[int]]]] = {}
 
-    arrivals = _Arrivals(board, rules, bit, ends, reached, layers, size, allowance, worth)
+    arrivals = _Arrivals(board, stop_in_zoc, zoc_extra, zoc_to_zoc, bit, ends, reached, layers, size, allowance, worth)
 
     origin = -1 if start is None else index[start]
     if start is None:
@@ -335,13 +335,11 @@ class _Arrivals:
     into objectives). A class, not functions nested in `search`: compiled (make fast), the variables nested functions
     share live in an object that every use in the main loop would go through."""
 
-    def __init__(self, board: Board, rules: Any, bit: list, ends: list[int], reached: list[int],
-                 layers: dict[int, tuple[list[int], list[list[int]]]], size: int, allowance: int,
+    def __init__(self, board: Board, stop_in_zoc: bool, zoc_extra: int, zoc_to_zoc: bool, bit: list, ends: list[int],
+                 reached: list[int], layers: dict[int, tuple[list[int], list[list[int]]]], size: int, allowance: int,
                  worth: Callable[[int], Any]):
         self.enemy, self.zoc, self.no_pass = board.enemy, board.zoc, board.no_pass
-        self.stop_in_zoc = rules.zoc == "stop_on_entry"
-        self.zoc_extra = rules.zoc_extra_cost if rules.zoc != "none" else 0
-        self.zoc_to_zoc = rules.zoc_to_zoc
+        self.stop_in_zoc, self.zoc_extra, self.zoc_to_zoc = stop_in_zoc, zoc_extra, zoc_to_zoc
         self.bit, self.ends, self.reached, self.layers = bit, ends, reached, layers
         self.hex_count, self.allowance, self.worth = size, allowance, worth
 
