@@ -59,6 +59,13 @@ _DECLARING = frozenset({ATTACK, WITH, CANCEL})
 _KEPT_WHILE_DECLARING = frozenset({"trace", "trace without", "may_join", "duty target", duties.READY, duties.MUST_ATTACK})
 
 
+def _two_steps_at_once(action: Action) -> bool:
+    """An order legal without being listed when no decision is pending: `move UNIT HEX`, `exit UNIT EDGE` or
+    `place UNIT HEX` (legal_orders). Every other legal action is in the list of legal actions."""
+    kind = action.kind
+    return kind == EXIT or ((kind == MOVE or kind == PLACE) and action.hex is not None)
+
+
 def _kept_while_declaring(cache: dict) -> dict:
     """The entries of `cache` a declaration's step keeps (one comprehension: asked of every key at every step)."""
     return {key: value for key, value in cache.items()
@@ -501,6 +508,9 @@ class GameState(Position):
 
     def _is_legal(self, action: Action) -> bool:
         kind = action.kind
+        listed = self._cache.get("legal")
+        if listed is not None and (self._stack or not _two_steps_at_once(action)):
+            return action in listed  # listed in this position already (an AI or a player who chose from the list)
         if kind in (MOVE, EXIT, CANCEL) and legal_moves.free_to_move(self):
             return legal_moves.is_legal_move(self, action)  # the common case: the one unit's moves, not every action
         if kind == ATTACK and not action.units and not self._stack and not self.terminal and self.phase.kind == "combat":
