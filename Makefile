@@ -55,9 +55,9 @@ test: $(TEST_STAMP) $(SYSTEM_STAMP)
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 ## test-long: the suite's long tier, five hundred random games of each scenario of the big games through the
-## engine's promises, on every core (CI runs it after make test; about fifty minutes on two quiet cores, over an
-## hour on busy ones). Not under pytest-xdist: its big tests already share their games among a process a core
-## (tests/test_engine_conformance_long.py).
+## engine's promises, on every core, played by the compiled engine it builds first (mypyc; pure Python where it
+## cannot, or with RULEC_PURE=1). CI runs it after make test; about half an hour on two cores. Not under
+## pytest-xdist: its big tests already share their games among a process a core (tests/test_engine_conformance_long.py).
 test-long: $(TEST_STAMP) $(SYSTEM_STAMP)
 	$(PY) -m pytest -m long
 

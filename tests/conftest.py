@@ -7,10 +7,13 @@ import gc
 import os
 
 # `make test` tests the pure-Python engine, even in a checkout where `make fast` built the compiled one (set before
-# rulec is first imported: it chooses then). tests/test_engine_compiled.py compares the two.
+# rulec is first imported: it chooses then). tests/test_engine_compiled.py compares the two. RULEC_PURE=1 given
+# to pytest itself also keeps the long tier on pure Python (it plays its checked games compiled where it can).
+_PURE_ASKED = os.environ.get("RULEC_PURE", "") not in ("", "0")
 os.environ.setdefault("RULEC_PURE", "1")
 
 import pytest  # noqa: E402
+from compiled_engine import CompiledTree, build  # noqa: E402
 
 from rulec.pipeline import load_game  # noqa: E402
 
@@ -24,6 +27,12 @@ def _game(name: str):
 def metz():
     """The Drive on Metz game model."""
     return _game("drive_on_metz")
+
+
+@pytest.fixture(scope="session")
+def compiled_tree(tmp_path_factory) -> CompiledTree:
+    """The compiled engine, built once a session for the long tier (tests/compiled_engine.py)."""
+    return build(tmp_path_factory.mktemp("compiled"), _PURE_ASKED)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -4,23 +4,19 @@ Seeded random games of Drive on Metz, The Marne (its first scenario, capped) and
 played twice in fresh processes on one copy of this tree: pure Python (RULEC_PURE=1), then compiled. Even seeds choose
 among legal_actions(), odd ones draw with sample_legal_action. Building the compiled engine takes minutes, so this is
 the long tier (make test-long): it builds in a temporary copy, or uses the checkout RULEC_COMPILED_TREE names (one
-where `make fast` built it). Skipped, saying why, without a C compiler or mypyc.
+where `make fast` built it), built once a session (tests/compiled_engine.py). Skipped, saying why, without a C
+compiler or mypyc.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import os
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
+from compiled_engine import ROOT, benchmark_module
 
 pytestmark = pytest.mark.long
-
-ROOT = Path(__file__).resolve().parent.parent
-BENCHMARKS = ROOT / "benchmarks"
 
 # (games, random games of each, most actions a game): the big games, and every made-up game of tests/games (each a
 # mechanism of its own: multi-hex and declared-first battles, retreat policies, displacement, steps, rail, traces...)
@@ -38,31 +34,16 @@ CASES = [
 ]
 
 
-def _compiled_module():
-    sys.path.insert(0, str(BENCHMARKS))
-    spec = importlib.util.spec_from_file_location("compiled_benchmark", BENCHMARKS / "compiled.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def compiled():
-    return _compiled_module()
+    return benchmark_module()
 
 
 @pytest.fixture(scope="module")
-def built_tree(compiled, tmp_path_factory) -> Path:
-    given = os.environ.get("RULEC_COMPILED_TREE")
-    if given:
-        return Path(given).resolve()
-    if not (shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")):
-        pytest.skip("no C compiler (cc, gcc or clang) on this machine: the compiled engine cannot be built")
-    if importlib.util.find_spec("mypyc") is None:
-        pytest.skip("mypyc is not installed (it comes with mypy, in the test extra): the compiled engine cannot be built")
-    tree = compiled.copy_tree(ROOT, tmp_path_factory.mktemp("compiled"))
-    compiled.build(tree)
-    return tree
+def built_tree(compiled_tree) -> Path:
+    if compiled_tree.path is None:
+        pytest.skip(compiled_tree.why_not)
+    return compiled_tree.path
 
 
 def _spec(tree: Path, game: str) -> str:
