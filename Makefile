@@ -59,7 +59,7 @@ test: $(TEST_STAMP) $(SYSTEM_STAMP)
 ## cannot, or with RULEC_PURE=1). CI runs it after make test; about half an hour on two cores. Not under
 ## pytest-xdist: its big tests already share their games among a process a core (tests/test_engine_conformance_long.py).
 test-long: $(TEST_STAMP) $(SYSTEM_STAMP)
-	$(PY) -m pytest -m long
+	$(PY) -m pytest -m long --durations=10
 
 benchmark: $(STAMP)
 	$(PY) benchmarks/compile.py
