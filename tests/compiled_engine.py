@@ -46,7 +46,8 @@ def build(scratch: Path, pure_asked: bool) -> CompiledTree:
     if given:
         return CompiledTree(Path(given).resolve())
     if not (shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")):
-        return CompiledTree(None, "no C compiler (cc, gcc or clang) on this machine: the compiled engine cannot be built")
+        return CompiledTree(None, "no C compiler (cc, gcc or clang) on this machine: the compiled engine cannot be "
+                                  "built")
     if importlib.util.find_spec("mypyc") is None:
         return CompiledTree(None, "mypyc is not installed (it comes with mypy, in the test extra): the compiled engine "
                                   "cannot be built")
