@@ -167,7 +167,7 @@ def against(rev: str, name: str, games: int, max_seconds: float, greedy_decision
             theirs = reference.run_json(tree, "ai.py", arguments)
         except reference.MeasurementFailed as error:
             theirs, why = None, error.why
-    report(ours, f" (this, {reference.describe('HEAD')})")
+    report(ours, f" (this, {reference.describe_this()})")
     if theirs is None:
         print(f"reference {reference.describe(rev)}: not measured: {why}")
         return

@@ -110,7 +110,7 @@ def against(args) -> int:
     this, before = best["this"], best["reference"]
     print(f"{args.game}, {args.n} random games a row, CPU seconds a game (all processes counted), "
           f"the least of {args.rounds} round(s)")
-    labels = (f"checked, this ({reference.describe('HEAD')})", f"checked, reference ({reference.describe(args.against)})")
+    labels = (f"checked, this ({reference.describe_this()})", f"checked, reference ({reference.describe(args.against)})")
     print(f"  {'':<32} {labels[0]:>36} {labels[1]:>36} {'unchecked (this)':>18} {'replay (this)':>15}")
     for row, found in this.items():
         old = before.get(row, {}).get("checked_s")

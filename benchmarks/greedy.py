@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         arguments += ["--scenario", args.scenario] if args.scenario else []
         with reference.checkout(args.against) as tree:
             try:
-                rows = [("this " + reference.describe("HEAD"), reference.run_json(reference.ROOT, "greedy.py", arguments)),
+                rows = [("this " + reference.describe_this(), reference.run_json(reference.ROOT, "greedy.py", arguments)),
                         (reference.describe(args.against), reference.run_json(tree, "greedy.py", arguments))]
             except reference.MeasurementFailed as error:
                 print(f"not measured against {reference.describe(args.against)}: {error.why}")

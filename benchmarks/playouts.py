@@ -169,7 +169,7 @@ def against(rev: str, game: str, games: int, rounds: int) -> None:
                 best[name]["whole_orders_only"] = found.get("whole_orders_only", False)
     ours, theirs = best["this"], best["reference"]
     print(f"{game}, {games} random games per measurement, best of {rounds} rounds, CPU time on one core")
-    labels = (f"this ({reference.describe('HEAD')})", f"reference ({reference.describe(rev)})")
+    labels = (f"this ({reference.describe_this()})", f"reference ({reference.describe(rev)})")
     width = max(map(len, labels))
     for policy in POLICIES:
         print(f"policy '{policy}': a uniform choice among {'legal_orders()' if policy == 'orders' else 'legal_actions()'}"

@@ -34,15 +34,17 @@ def tree_on_path() -> Path:
 
 
 def describe(rev: str) -> str:
-    """The short commit id of `rev` (and '+ uncommitted changes' for HEAD when the tree has some)."""
+    """The short commit id of `rev`, as a reference tree unpacks it (checkout: the commit alone)."""
     found = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", rev], capture_output=True, text=True)
-    name = found.stdout.strip() or rev
-    if rev == "HEAD":
-        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True).stdout.strip()
-        if dirty:
-            name += " + uncommitted changes"
-    return name
+    return found.stdout.strip() or rev
+
+
+def describe_this() -> str:
+    """This tree: its commit, and '+ uncommitted changes' when it has some (they are measured too)."""
+    name = describe("HEAD")
+    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True).stdout.strip()
+    return name + " + uncommitted changes" if dirty else name
 
 
 @contextmanager
