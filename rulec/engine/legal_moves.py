@@ -27,6 +27,7 @@ from dataclasses import replace
 from typing import AbstractSet, Any, Callable, Collection, KeysView, Sequence
 
 from rulec.engine import answer_reads, markers, modifiers, stacking
+from rulec.engine.move_memory import obstacles
 from rulec.engine.exits import allowed_edges
 from rulec.engine.actions import CANCEL, EXIT, MOVE, Action
 from rulec.engine.context import EngineContext
@@ -833,44 +834,6 @@ def open_entries(state: Position, unit: Unit, hexes: Sequence[Hex]) -> Sequence[
         if not rule(context):
             open_hexes.append(h)
     return open_hexes
-
-
-def obstacles(state: Position, side: str) -> tuple[int, int, int]:
-    """Hexes of the enemies of `side`, of their zones of control, and of `side`'s units, as bits of
-    hex numbers (see Tables.index)."""
-    key = ("obstacles", side)
-    found = state._cache.get(key)
-    if found is None and ("stale obstacles", side) in state._cache:
-        found = state._cache[key] = _obstacles_again(state, side, *state._cache[("stale obstacles", side)])
-    if found is None:
-        bit, zoc_bits, units = state.tables.hex_bit, state.tables.zoc_bits, state._units
-        typed = state.tables.zoc_bits_typed  # unit types whose ZOC reaches across more hexsides
-        enemy = zoc = friends = 0
-        for uid, h in state.pos.items():
-            if units[uid].side != side:
-                enemy |= bit[h]
-                zoc |= typed[units[uid].type][h] if typed and units[uid].type in typed else zoc_bits[h]
-            else:
-                friends |= bit[h]
-        found = state._cache[key] = (enemy, zoc, friends)
-    return found
-
-
-def _obstacles_again(state: Position, side: str, known: tuple[int, int, int], touched: frozenset[Hex]) -> tuple[int, int, int]:
-    """The obstacles `known` in an earlier position, asked again at the hexes `touched` by the moves since."""
-    enemy, zoc, friends = known
-    bit, occupants, units = state.tables.hex_bit, state.occupants(), state._units
-    for h in touched:
-        b = bit[h]
-        enemy, zoc, friends = enemy & ~b, zoc & ~b, friends & ~b
-        for u in occupants.get(h, ()):
-            if units[u].side != side:
-                enemy |= b
-            else:
-                friends |= b
-        if state.in_enemy_zoc(h, side):
-            zoc |= b
-    return enemy, zoc, friends
 
 
 def fallback_rings(state: Position, hexes: tuple[Hex, ...]) -> list[list[Hex]]:

@@ -4,7 +4,7 @@ After one unit moved (or left the map) and nothing else changed, the mover's own
 and the same enemy zones of control as before. The other sides' views (the enemy hexes, the enemy zones, the
 obstacles of a movement search) are kept too, marked stale at the hexes the mover left and entered and at the
 zones around them: whoever asks next asks again at those hexes only (Position.enemy_zoc, _enemy_occupied,
-legal_moves.obstacles), however many moves later. Nobody asking costs nothing. The answers are exactly those of
+obstacles, below), however many moves later. Nobody asking costs nothing. The answers are exactly those of
 a position worked out from scratch: tests/test_engine_move_memory.py compares them after every move.
 """
 
@@ -103,3 +103,41 @@ def _keep_own(state: Position, before: dict, side: str, left: Hex | None, entere
     if entered is not None:
         friends |= bit[entered]
     state._cache[("obstacles", side)] = (enemy, zoc, friends)
+
+
+def obstacles(state: Position, side: str) -> tuple[int, int, int]:
+    """Hexes of the enemies of `side`, of their zones of control, and of `side`'s units, as bits of
+    hex numbers (see Tables.index)."""
+    key = ("obstacles", side)
+    found = state._cache.get(key)
+    if found is None and ("stale obstacles", side) in state._cache:
+        found = state._cache[key] = _obstacles_again(state, side, *state._cache[("stale obstacles", side)])
+    if found is None:
+        bit, zoc_bits, units = state.tables.hex_bit, state.tables.zoc_bits, state._units
+        typed = state.tables.zoc_bits_typed  # unit types whose ZOC reaches across more hexsides
+        enemy = zoc = friends = 0
+        for uid, h in state.pos.items():
+            if units[uid].side != side:
+                enemy |= bit[h]
+                zoc |= typed[units[uid].type][h] if typed and units[uid].type in typed else zoc_bits[h]
+            else:
+                friends |= bit[h]
+        found = state._cache[key] = (enemy, zoc, friends)
+    return found
+
+
+def _obstacles_again(state: Position, side: str, known: tuple[int, int, int], touched: frozenset[Hex]) -> tuple[int, int, int]:
+    """The obstacles `known` in an earlier position, asked again at the hexes `touched` by the moves since."""
+    enemy, zoc, friends = known
+    bit, occupants, units = state.tables.hex_bit, state.occupants(), state._units
+    for h in touched:
+        b = bit[h]
+        enemy, zoc, friends = enemy & ~b, zoc & ~b, friends & ~b
+        for u in occupants.get(h, ()):
+            if units[u].side != side:
+                enemy |= b
+            else:
+                friends |= b
+        if state.in_enemy_zoc(h, side):
+            zoc |= b
+    return enemy, zoc, friends

@@ -14,7 +14,7 @@ A scenario's deployment phases come before its start phase (GameState._prelude, 
 
 from __future__ import annotations
 
-from rulec.engine import history, legal_moves, markers, placement, procedures, stacking, victory
+from rulec.engine import history, legal_moves, markers, move_memory, placement, procedures, stacking, victory
 from rulec.engine.frames import Remove
 from rulec.engine.position import Position
 from rulec.engine.statuses import PENDING, UNUSED
@@ -59,7 +59,7 @@ def begin_phase(state: Position) -> bool:
         state.moved = set()
         if state.game.movement.zoc_locks_start:
             assert phase.side is not None  # a movement phase is a side's
-            zoc, bit, units = legal_moves.obstacles(state, phase.side)[1], state.tables.hex_bit, state._units
+            zoc, bit, units = move_memory.obstacles(state, phase.side)[1], state.tables.hex_bit, state._units
             state.locked = frozenset(u for u, h in state.pos.items() if units[u].side == phase.side and zoc & bit[h])
         else:
             state.locked = frozenset()
