@@ -727,6 +727,14 @@ def trace_supply_lost_when(ctx: EvalContext) -> bool:
     return (any(x_ != ctx.friendly for x_ in ctx.sides_at(ctx.hex)) or ((ctx.friendly == 'allies') and (ctx.controller(ctx.hex) == 'germany')))
 
 
+def trace_supply_1_1_1_1_0_1(ctx: EvalContext) -> object:
+    """The 1 of trace supply.
+
+    The game file says: friendly == allies
+    """
+    return (ctx.friendly == 'allies')
+
+
 def modifier_out_of_supply_when(ctx: EvalContext) -> bool:
     """The when of modifier out_of_supply.
 
@@ -6596,6 +6604,28 @@ GAME: Game = Game(
             max_length=40,
             lost_when=Expr(source='enemy_occupied(hex) or friendly == allies and controls(germany, hex)', function=trace_supply_lost_when),
             reads_at_hex=('holders', 'occupants', 'own zoc'),
+            sets=(
+                (
+                    'and',
+                    (('not', ('enemy', None)), ('or', (('not', ('zoc', None)), ('friends', None)))),
+                ),
+                (
+                    'or',
+                    (
+                        ('enemy', None),
+                        (
+                            'and',
+                            (
+                                (
+                                    'hexes',
+                                    Expr(source='friendly == allies', function=trace_supply_1_1_1_1_0_1),
+                                ),
+                                ('held', 'germany'),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
         ),
     },
     modifiers=(

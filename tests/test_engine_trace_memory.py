@@ -1,7 +1,9 @@
 """A trace search keeps its conditions' answers from one position to the next and asks again only where the
-position changed (rulec/engine/trace_memory.py): the answer must be the one a search from scratch gives, at every
-position of random games, in positions far apart (clones of earlier positions) and after counterfactual searches
-(traced_without). Played on made-up games, The Marne, and Drive on Metz given a supply trace."""
+position changed (rulec/engine/trace_memory.py), or, where its conditions are set algebra over hex facts, keeps its
+layers and the hexes it let pass (rulec/engine/trace_sets.py): the answer must be the one a search from scratch
+gives, at every position of random games, in positions far apart (clones of earlier positions) and after
+counterfactual searches (traced_without). Played on made-up games, The Marne (both ways), and Drive on Metz given a
+supply trace."""
 
 from __future__ import annotations
 
@@ -34,15 +36,22 @@ modifier out_of_supply { applies = unit  when = not supplied(unit)  strength_tim
 """
 
 
-def metz_with_supply(tmp_path):
+def metz_with_supply(tmp_path, across: bool = True):
+    """Drive on Metz with METZ_SUPPLY; without its `across`, the trace's conditions are set algebra (trace_sets.py)."""
     path = tmp_path / "metz_supply.rulec"
-    path.write_text((ROOT / "games" / "drive_on_metz.rulec").read_text() + METZ_SUPPLY)
+    supply = METZ_SUPPLY if across else "\n".join(line for line in METZ_SUPPLY.splitlines() if "across" not in line)
+    path.write_text((ROOT / "games" / "drive_on_metz.rulec").read_text() + supply)
     return load_game(str(path))
 
 
 def afresh(state, trace, side):
-    """The search from scratch: no answer kept from another position."""
-    return search(state, replace(trace, reads_at_hex=None), side, EngineContext(state))
+    """The search from scratch: no answer kept from another position, every condition asked hex by hex."""
+    return search(state, replace(trace, reads_at_hex=None, sets=None), side, EngineContext(state))
+
+
+def hex_by_hex(game):
+    """`game` with its traces' conditions asked hex by hex (trace_memory.py), not as sets (trace_sets.py)."""
+    return replace(game, traces={tid: replace(trace, sets=None) for tid, trace in game.traces.items()})
 
 
 def assert_kept_answers_exact(state) -> None:
@@ -94,6 +103,29 @@ def test_the_checker_tells_which_traces_read_the_position_only_at_their_hex(tmp_
         assert load_game(str(path)).traces["supply"].reads_at_hex is None, through
 
 
+def test_the_checker_writes_conditions_on_hex_facts_as_sets(tmp_path):
+    sets = load_game("the_marne").traces["supply"].sets
+    assert sets[0] == ("and", (("not", ("enemy", None)), ("or", (("not", ("zoc", None)), ("friends", None)))))
+    lost = sets[1]
+    assert lost[0] == "or" and lost[1][0] == ("enemy", None)
+    folded, held = lost[1][1][1]  # friendly == allies (the side alone: folded), and controls(germany, hex)
+    assert folded[0] == "hexes" and folded[1].source == "friendly == allies" and held == ("held", "germany")
+    # A step's condition on the position (bridgehead's `across` reads who stands there) is asked step by step.
+    assert load_game(str(GAMES / "bridgehead.rulec")).traces["supply"].sets is None
+    text = (GAMES / "cut_off.rulec").read_text()
+    original = next(line for line in text.splitlines() if "through =" in line).strip()
+    for through, expected in (("occupied(hex) or enemy_zoc(red, hex)", ("or", (("occupied", None), ("zoc", "red")))),
+                              ("not controls(friendly, hex)", ("not", ("held", None)))):
+        path = tmp_path / "g.rulec"
+        path.write_text(text.replace(original, f"through = {through}"))
+        assert load_game(str(path)).traces["supply"].sets[0] == expected, through
+    for through in ("not any(n in neighbours(hex) where enemy_occupied(n))", "not enemy_occupied(hex) or turn > 2",
+                    "not enemy_occupied(0101)"):
+        path = tmp_path / "g.rulec"
+        path.write_text(text.replace(original, f"through = {through}"))
+        assert load_game(str(path)).traces["supply"].sets is None, through
+
+
 def test_a_search_asks_again_only_where_the_position_changed():
     game = load_game(str(GAMES / "bridgehead.rulec"))
     asked = []
@@ -117,21 +149,38 @@ def test_kept_answers_are_exact_over_random_games_of_made_up_games(name):
     assert play_and_compare(load_game(str(GAMES / f"{name}.rulec")), range(40), 400) >= 300
 
 
-def test_kept_answers_are_exact_over_random_games_of_drive_on_metz_with_a_supply_trace(tmp_path):
-    assert play_and_compare(metz_with_supply(tmp_path), range(20), 1000) == 1000
+@pytest.mark.parametrize("across", [True, False], ids=["a step condition: hex by hex", "as sets"])
+def test_kept_answers_are_exact_over_random_games_of_drive_on_metz_with_a_supply_trace(tmp_path, across):
+    game = metz_with_supply(tmp_path, across)
+    assert (game.traces["supply"].sets is None) == across
+    assert play_and_compare(game, range(20), 1000) == 1000
 
 
-def test_kept_answers_are_exact_over_random_games_of_the_marne(monkeypatch):
-    from rulec.engine import traces
+@pytest.mark.parametrize("asked", ["as sets", "hex by hex"])
+def test_kept_answers_are_exact_over_random_games_of_the_marne(monkeypatch, asked):
+    from rulec.engine import trace_sets, traces
     searches = {"again from a layer": 0, "from the sources": 0}
-    spread = traces._spread
+    game = load_game("the_marne")
+    assert game.traces["supply"].sets is not None
+    if asked == "hex by hex":
+        game = hex_by_hex(game)
+        spread = traces._spread
 
-    def counted(state, trace, side, values, ask):
-        partly = values.layers is not None and 0 <= values.restart < len(values.layers)
-        searches["again from a layer" if partly else "from the sources"] += 1
-        return spread(state, trace, side, values, ask)
+        def counted(state, trace, side, values, ask):
+            partly = values.layers is not None and 0 <= values.restart < len(values.layers)
+            searches["again from a layer" if partly else "from the sources"] += 1
+            return spread(state, trace, side, values, ask)
 
-    monkeypatch.setattr(traces, "_spread", counted)
-    assert play_and_compare(load_game("the_marne"), range(1), 250) == 250
-    # A change searched again only from the layer it reaches (trace_memory._ask_again), checked exact above.
+        monkeypatch.setattr(traces, "_spread", counted)
+    else:
+        spread_sets = trace_sets._spread
+
+        def counted_sets(layers, passing, steps_of, limit):
+            searches["again from a layer" if len(layers) > 1 else "from the sources"] += 1
+            return spread_sets(layers, passing, steps_of, limit)
+
+        monkeypatch.setattr(trace_sets, "_spread", counted_sets)
+    assert play_and_compare(game, range(1), 250) == 250
+    # A change searched again only from the layer it reaches (trace_memory._ask_again, trace_sets._still_holding),
+    # checked exact above.
     assert searches["again from a layer"] > 10

@@ -52,9 +52,15 @@ class TraceAndModifierSections:
             lost = self.expression(body["lost_when"], path + ("lost_when",), tracing, kinds.BOOL) if "lost_when" in body else None
             reads = _reads_at_hex([(body.get("through"), tracing), (body.get("lost_when"), tracing),
                                    (body.get("across"), stepping)])
+            sets = None
+            if across is None:  # a step's condition on the position is asked step by step
+                through_sets = _hex_sets(body["through"].get("tree"), tracing, sides) if "through" in body else None
+                lost_sets = _hex_sets(body["lost_when"].get("tree"), tracing, sides) if "lost_when" in body else None
+                if ("through" in body) <= (through_sets is not None) and ("lost_when" in body) <= (lost_sets is not None):
+                    sets = (through_sets, lost_sets)
             result[tid] = m.Trace(id=tid, sources=sources, through=through, through_static=through_static,
                                   max_length=body.get("max_length"), lost_when=lost, across=across, across_static=across_static,
-                                  reads_at_hex=reads)
+                                  reads_at_hex=reads, sets=sets)
         return result
 
     def _through(self, value: Any, path: tuple, tracing: ExpressionCompiler,
@@ -119,6 +125,55 @@ def _conjunction(parts: list, compiler: ExpressionCompiler) -> m.Expr | None:
         return None
     tree = parts[0] if len(parts) == 1 else ["and", parts]
     return m.Expr(source=unparse(tree), function=to_function(compiler.source(tree, kinds.BOOL)))
+
+
+# The facts at `hex` a trace's condition may read that the engine keeps as sets of hexes for each position and side
+# (model.Trace.sets): enemy_occupied, friendly_occupied, occupied, enemy_zoc.
+_HEX_SETS = {"enemy_occupied": "enemy", "friendly_occupied": "friends", "occupied": "occupied", "enemy_zoc": "zoc"}
+
+
+def _hex_sets(tree: Any, compiler: ExpressionCompiler, sides: dict) -> Any:
+    """A trace's condition as set algebra over the hex facts of the position (model.Trace.sets), or None when it
+    reads the position otherwise (a neighbour's occupant, the turn, a unit): its parts on the map alone become
+    ("hexes", Expr), the engine folding them once a game and side."""
+    if not isinstance(tree, list):
+        return None
+    try:
+        if not POSITIONAL & compiler.typed(tree, kinds.BOOL).depends:
+            return ("hexes", _conjunction([tree], compiler))
+    except ExpressionError:  # reported where the field is built
+        return None
+    form = tree[0]
+    if form == "not":
+        inner = _hex_sets(tree[1], compiler, sides)
+        return None if inner is None else ("not", inner)
+    if form in ("and", "or"):
+        parts = [_hex_sets(part, compiler, sides) for part in tree[1]]
+        return None if any(p is None for p in parts) else (form, tuple(parts))
+    if form != "call" or tree[3] or not tree[2] or tree[2][-1] != ["name", "hex"]:
+        return None
+    name, (*named, _) = tree[1], tree[2]
+    side = _side_named(named, sides)
+    if side is False:
+        return None
+    if name == "controls":
+        return ("held", side) if named else None
+    if name in _HEX_SETS and not (name == "occupied" and named):
+        return (_HEX_SETS[name], side)
+    return None
+
+
+def _side_named(named: list, sides: dict) -> str | None | bool:
+    """The side a hex fact is asked about: None for the side tracing (none named, or `friendly`), a side's id,
+    or False when it is named otherwise (a variable, an expression)."""
+    if not named:
+        return None
+    if len(named) == 1 and named[0][0] == "name":
+        if named[0][1] == "friendly":
+            return None
+        if named[0][1] in sides:
+            return named[0][1]
+    return False
 
 
 def _reads_at_hex(fields: list[tuple[Any, ExpressionCompiler]]) -> tuple[str, ...] | None:

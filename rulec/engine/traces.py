@@ -14,13 +14,16 @@ answer depends on the position (who stands where, the turn), so it is kept in
 GameState._cache, which every action drops: a rule asking `supplied(u)` gets
 the answer for the position it is asked in. The next position's search starts
 from the answers of the last one where the trace's conditions allow it
-(trace_memory.py): asked again only at the hexes whose facts changed.
+(trace_memory.py): asked again only at the hexes whose facts changed. Where the
+checker wrote the conditions as set algebra over hex facts (model.Trace.sets), none
+is asked hex by hex: trace_sets.py searches a set of hexes at a time.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from rulec.engine import trace_sets
 from rulec.engine.hex_bits import Steps, bits_of, hexes, numbers
 from rulec.engine.position import Position, copy_fields
 from rulec.engine.trace_memory import TraceValues, values_for
@@ -57,6 +60,9 @@ def search(state: Position, trace: Trace, side: str, context: Any) -> frozenset[
     """The hexes the trace reaches; its conditions asked again only where the position changed since they were
     last asked in the game, when they read the position only at their hex (trace_memory.py)."""
     ask = _Ask(trace, side, context)
+    if trace.sets is not None:  # conditions on hex facts only: a set of hexes at a time, nothing asked per hex
+        steps_of, closed = _steps(state, trace, side, ask)
+        return trace_sets.search(state, trace, side, ask.context, steps_of, closed)
     neighbours = state.tables.neighbours
     values = values_for(state, trace.id, side, trace.reads_at_hex, neighbours, state.tables.index, ask)
     if values.reached is None:
@@ -100,12 +106,7 @@ def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: 
     `values` when there, else asked and put there."""
     tables = state.tables
     index, numbered = tables.index, tables.numbered
-    folded = state._folded_traces
-    steps_key = ("steps", trace.id, side)
-    kept_steps: tuple[Steps, int] | None = folded.get(steps_key)
-    if kept_steps is None:  # what the map alone allows: worked out once a game and side (shared by clones)
-        kept_steps = folded[steps_key] = _map_steps(state, trace, ask)
-    steps_of, closed = kept_steps
+    steps_of, closed = _steps(state, trace, side, ask)
     layers = values.layers
     if layers is not None and 0 <= values.restart < len(layers):
         # The layers up to `restart` still hold: the later ones are dropped (the cost of a restart is that of the
@@ -151,6 +152,16 @@ def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: 
         frontier = following
     values.layers, values.restart = layers, -1
     return hexes(reached, numbered)
+
+
+def _steps(state: Position, trace: Trace, side: str, ask: _Ask) -> tuple[Steps, int]:
+    """What the map alone allows the side's trace (_map_steps): worked out once a game and side (shared by clones)."""
+    folded = state._folded_traces
+    steps_key = ("steps", trace.id, side)
+    kept_steps: tuple[Steps, int] | None = folded.get(steps_key)
+    if kept_steps is None:
+        kept_steps = folded[steps_key] = _map_steps(state, trace, ask)
+    return kept_steps
 
 
 def _map_steps(state: Position, trace: Trace, ask: _Ask) -> tuple[Steps, int]:

@@ -740,6 +740,13 @@ class Trace:
     # The facts of the position the conditions read, each only at the hex they are about (functions.HEX_FACTS):
     # the engine then asks them again only where those facts changed. None: they read more (every search afresh).
     reads_at_hex: tuple[str, ...] | None = None
+    # `through` and `lost_when` (None: none) as set algebra over the hex facts of the position, when they read it only
+    # so: ("enemy" | "friends" | "occupied" | "zoc", SIDE) the hexes enemies of SIDE (None: the side tracing) stand
+    # in, its own units stand in, any unit stands in, enemies of SIDE control; ("held", SIDE) the hexes SIDE holds;
+    # ("hexes", Expr) the hexes a condition on the map alone holds for (folded once a game and side); ("not", f),
+    # ("and", (f, ...)), ("or", (f, ...)). The engine then works the search out a set at a time (engine/trace_sets.py).
+    # None: the conditions are asked hex by hex (or the trace has an `across` on the position).
+    sets: tuple[Any, Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,162 @@
+"""A trace searched a set of hexes at a time, when its conditions read the position only through the facts of the
+hex they are about (model.Trace.sets, worked out by the checker): no condition is asked hex by hex.
+
+`through` and `lost_when` are set algebra (not, and, or) over sets of hexes, as bits of hex numbers (hex_bits.py):
+the hexes where the enemies of a side stand, where its own units stand, where any unit stands and that enemies
+control (move_memory.obstacles, kept and patched from move to move), the hexes a side holds, and the hexes a
+condition on the map alone holds for (folded once a game and side). So each search knows at once every hex the
+trace may pass.
+
+What a search found is kept for the trace and side (GameState._folded_traces, shared by clones): the hexes it let
+pass, the sources it started from, and its layers (layers[i]: the hexes reached in at most i steps). The next
+search, in any position of the game, starts from them when the sources are the same: the layers before the first
+that a hex no longer passing was reached in, or next to which a hex passes now, still hold, and the search goes on
+from there; when neither happened, the hexes reached are the same. The answer is the one a search from scratch
+gives: tests/test_engine_trace_memory.py compares them with searches from scratch in random games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rulec.engine.hex_bits import Steps, bits_of, hexes
+from rulec.engine.move_memory import obstacles
+from rulec.engine.position import Position
+from rulec.runtime.model import Hex, Trace
+
+# Of move_memory.obstacles' (enemies, their zones of control, friends): which a hex fact reads
+_OBSTACLE = {"enemy": 0, "zoc": 1, "friends": 2}
+
+
+@dataclass
+class _Kept:
+    """A search of one trace and side: the hexes `through` let pass, the sources it started from (those not lost
+    that pass), its layers, and the hexes reached."""
+
+    passing: int
+    start: int
+    layers: list[int]
+    reached: frozenset[Hex]
+
+
+def search(state: Position, trace: Trace, side: str, context: Any, steps_of: Steps, closed: int) -> frozenset[Hex]:
+    """The hexes `side`'s trace reaches in this position. `context`: an EngineContext with `friendly` the side (for
+    the parts on the map alone); `steps_of`, `closed`: the steps the map allows and the hexes it never enters."""
+    assert trace.sets is not None  # a trace the checker wrote as sets
+    through, lost = trace.sets
+    folded = state._folded_traces
+    everything, sources = _of_the_game(state, trace, side)
+    passing = everything & ~closed
+    if through is not None:
+        passing &= _hexes_of(state, trace, side, through, context, everything)
+    start = sources & passing
+    if lost is not None and start:
+        start &= ~_hexes_of(state, trace, side, lost, context, everything)
+    key = ("sets", trace.id, side)
+    kept: _Kept | None = folded.get(key)
+    if kept is not None and kept.start == start:
+        changed = passing ^ kept.passing
+        if not changed:
+            return kept.reached
+        restart = _still_holding(kept.layers, changed & kept.passing, changed & passing, steps_of, trace.max_length)
+        kept.passing = passing
+        if restart is None:
+            return kept.reached
+        layers = kept.layers[:restart + 1]
+    else:
+        layers = [start]
+    _spread(layers, passing, steps_of, trace.max_length)
+    found = folded[key] = _Kept(passing, start, layers, hexes(layers[-1], state.tables.numbered))
+    return found.reached
+
+
+def _of_the_game(state: Position, trace: Trace, side: str) -> tuple[int, int]:
+    """Every hex of the map, and the side's sources, as bits (once a game and side)."""
+    key = ("sets: map", trace.id, side)
+    found = state._folded_traces.get(key)
+    if found is None:
+        tables = state.tables
+        found = state._folded_traces[key] = ((1 << len(tables.numbered)) - 1,
+                                            bits_of(trace.sources.get(side, ()), tables.index))
+    return found
+
+
+def _hexes_of(state: Position, trace: Trace, side: str, formula: tuple, context: Any, everything: int) -> int:
+    """The hexes a condition written as sets (model.Trace.sets) holds for, for `side`, as bits."""
+    kind = formula[0]
+    if kind == "not":
+        return everything & ~_hexes_of(state, trace, side, formula[1], context, everything)
+    if kind == "and":
+        found = everything
+        for part in formula[1]:
+            found &= _hexes_of(state, trace, side, part, context, everything)
+            if not found:
+                break
+        return found
+    if kind == "or":
+        found = 0
+        for part in formula[1]:
+            found |= _hexes_of(state, trace, side, part, context, everything)
+        return found
+    if kind == "hexes":
+        return _on_the_map(state, trace, side, formula[1], context)
+    who = formula[1] or side
+    if kind == "held":
+        index = state.tables.index
+        return bits_of((h for h, holder in state.holders.items() if holder == who and h in index), index)
+    if kind == "occupied":
+        enemy, _, friends = obstacles(state, who)
+        return enemy | friends
+    return obstacles(state, who)[_OBSTACLE[kind]]
+
+
+def _on_the_map(state: Position, trace: Trace, side: str, condition: Any, context: Any) -> int:
+    """The hexes a condition on the map alone (and the side) holds for, as bits: asked of every hex once a game."""
+    key = ("sets: on the map", trace.id, side, id(condition))
+    found = state._folded_traces.get(key)
+    if found is None:
+        tables = state.tables
+        context.friendly, context.from_hex = side, ""
+        held = []
+        for h in tables.hexes:
+            context.hex = h
+            if condition(context):
+                held.append(h)
+        found = state._folded_traces[key] = bits_of(held, tables.index)
+    return found
+
+
+def _still_holding(layers: list[int], stopped: int, newly: int, steps_of: Steps, limit: int | None) -> int | None:
+    """The last of a search's layers that still hold once the hexes `stopped` no longer pass and the hexes `newly`
+    do (the sources unchanged): the layer before the first holding a hex of `stopped`, or the first a hex of `newly`
+    is next to (within the limit), whichever comes first. None: every layer holds, the hexes reached too."""
+    restart = None
+    stopped &= layers[-1]
+    if stopped:
+        restart = next(i for i, layer in enumerate(layers) if layer & stopped) - 1  # not the sources' layer: same sources
+    newly &= ~layers[-1]
+    if newly:
+        last = len(layers) if restart is None else restart + 1
+        if limit is not None:
+            last = min(last, limit)
+        for i in range(last):
+            if steps_of.after(layers[i]) & newly:
+                return i
+    return restart
+
+
+def _spread(layers: list[int], passing: int, steps_of: Steps, limit: int | None) -> None:
+    """Go on with a breadth-first search from its last layer (layers[-1], the hexes reached), into the hexes
+    `passing`, at most `limit` steps from the sources: the layers are added to `layers`."""
+    steps = len(layers) - 1
+    reached = layers[-1]
+    frontier = reached & ~layers[-2] if steps else reached
+    while frontier and (limit is None or steps < limit):
+        steps += 1
+        following = steps_of.after(frontier) & passing & ~reached
+        if not following:
+            break
+        reached |= following
+        layers.append(reached)
+        frontier = following
