@@ -18,7 +18,8 @@ gives: tests/test_engine_trace_memory.py compares them with searches from scratc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 from rulec.engine.hex_bits import Steps, bits_of, hexes
 from rulec.engine.move_memory import obstacles
@@ -43,16 +44,14 @@ class _Kept:
 def search(state: Position, trace: Trace, side: str, context: Any, steps_of: Steps, closed: int) -> frozenset[Hex]:
     """The hexes `side`'s trace reaches in this position. `context`: an EngineContext with `friendly` the side (for
     the parts on the map alone); `steps_of`, `closed`: the steps the map allows and the hexes it never enters."""
-    assert trace.sets is not None  # a trace the checker wrote as sets
-    through, lost = trace.sets
     folded = state._folded_traces
-    everything, sources = _of_the_game(state, trace, side)
+    everything, sources, through, lost = _of_the_game(state, trace, side, context)
     passing = everything & ~closed
     if through is not None:
-        passing &= _hexes_of(state, trace, side, through, context, everything)
+        passing &= through(state, everything)
     start = sources & passing
     if lost is not None and start:
-        start &= ~_hexes_of(state, trace, side, lost, context, everything)
+        start &= ~lost(state, everything)
     key = ("sets", trace.id, side)
     kept: _Kept | None = folded.get(key)
     if kept is not None and kept.start == start:
@@ -71,60 +70,87 @@ def search(state: Position, trace: Trace, side: str, context: Any, steps_of: Ste
     return found.reached
 
 
-def _of_the_game(state: Position, trace: Trace, side: str) -> tuple[int, int]:
-    """Every hex of the map, and the side's sources, as bits (once a game and side)."""
-    key = ("sets: map", trace.id, side)
+# A condition written as sets, made a function of the position: (the position, every hex as bits) -> the hexes it
+# holds for, as bits.
+HexSets = Callable[[Position, int], int]
+
+
+def _of_the_game(state: Position, trace: Trace, side: str, context: Any
+                 ) -> tuple[int, int, HexSets | None, HexSets | None]:
+    """Every hex of the map and the side's sources, as bits, and its `through` and `lost_when` as functions of the
+    position (once a game and side)."""
+    key = ("sets: of the game", trace.id, side)
     found = state._folded_traces.get(key)
     if found is None:
+        assert trace.sets is not None  # a trace the checker wrote as sets
         tables = state.tables
+        through, lost = (None if f is None else _function(state, side, f, context) for f in trace.sets)
         found = state._folded_traces[key] = ((1 << len(tables.numbered)) - 1,
-                                            bits_of(trace.sources.get(side, ()), tables.index))
+                                            bits_of(trace.sources.get(side, ()), tables.index), through, lost)
     return found
 
 
-def _hexes_of(state: Position, trace: Trace, side: str, formula: tuple, context: Any, everything: int) -> int:
-    """The hexes a condition written as sets (model.Trace.sets) holds for, for `side`, as bits."""
+def _function(state: Position, side: str, formula: tuple, context: Any) -> HexSets:
+    """A condition written as sets (model.Trace.sets), for `side`, as a function of the position: its parts on the
+    map alone folded now, its hex facts read from the position when called."""
     kind = formula[0]
     if kind == "not":
-        return everything & ~_hexes_of(state, trace, side, formula[1], context, everything)
-    if kind == "and":
-        found = everything
-        for part in formula[1]:
-            found &= _hexes_of(state, trace, side, part, context, everything)
-            if not found:
-                break
-        return found
-    if kind == "or":
-        found = 0
-        for part in formula[1]:
-            found |= _hexes_of(state, trace, side, part, context, everything)
-        return found
+        inner = _function(state, side, formula[1], context)
+        return lambda position, everything: everything & ~inner(position, everything)
+    if kind == "and" or kind == "or":
+        parts = [_function(state, side, part, context) for part in formula[1]]
+        return partial(_all_of if kind == "and" else _any_of, parts)
     if kind == "hexes":
-        return _on_the_map(state, trace, side, formula[1], context)
+        held = _on_the_map(state, side, formula[1], context)
+        return lambda position, everything: held
     who = formula[1] or side
     if kind == "held":
-        index = state.tables.index
-        return bits_of((h for h, holder in state.holders.items() if holder == who and h in index), index)
+        return partial(_held_by, who)
     if kind == "occupied":
-        enemy, _, friends = obstacles(state, who)
-        return enemy | friends
-    return obstacles(state, who)[_OBSTACLE[kind]]
+        return partial(_occupied, who)
+    return partial(_obstacle, who, _OBSTACLE[kind])
 
 
-def _on_the_map(state: Position, trace: Trace, side: str, condition: Any, context: Any) -> int:
-    """The hexes a condition on the map alone (and the side) holds for, as bits: asked of every hex once a game."""
-    key = ("sets: on the map", trace.id, side, id(condition))
-    found = state._folded_traces.get(key)
-    if found is None:
-        tables = state.tables
-        context.friendly, context.from_hex = side, ""
-        held = []
-        for h in tables.hexes:
-            context.hex = h
-            if condition(context):
-                held.append(h)
-        found = state._folded_traces[key] = bits_of(held, tables.index)
+def _all_of(parts: list[HexSets], state: Position, everything: int) -> int:
+    found = everything
+    for part in parts:
+        found &= part(state, everything)
+        if not found:
+            break
     return found
+
+
+def _any_of(parts: list[HexSets], state: Position, everything: int) -> int:
+    found = 0
+    for part in parts:
+        found |= part(state, everything)
+    return found
+
+
+def _held_by(who: str, state: Position, everything: int) -> int:
+    bit = state.tables.hex_bit
+    return sum(bit[h] for h, holder in state.holders.items() if holder == who)  # (distinct bits: a sum is a union)
+
+
+def _occupied(who: str, state: Position, everything: int) -> int:
+    enemy, _, friends = obstacles(state, who)
+    return enemy | friends
+
+
+def _obstacle(who: str, which: int, state: Position, everything: int) -> int:
+    return obstacles(state, who)[which]
+
+
+def _on_the_map(state: Position, side: str, condition: Any, context: Any) -> int:
+    """The hexes a condition on the map alone (and the side) holds for, as bits: asked of every hex."""
+    tables = state.tables
+    context.friendly, context.from_hex = side, ""
+    held = []
+    for h in tables.hexes:
+        context.hex = h
+        if condition(context):
+            held.append(h)
+    return bits_of(held, tables.index)
 
 
 def _still_holding(layers: list[int], stopped: int, newly: int, steps_of: Steps, limit: int | None) -> int | None:
