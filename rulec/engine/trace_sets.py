@@ -128,8 +128,8 @@ def _any_of(parts: list[HexSets], state: Position, everything: int) -> int:
 
 
 def _held_by(who: str, state: Position, everything: int) -> int:
-    bit = state.tables.hex_bit
-    return sum(bit[h] for h, holder in state.holders.items() if holder == who)  # (distinct bits: a sum is a union)
+    index, bit = state.tables.index, state.tables.hex_bit
+    return sum(bit[h] for h, holder in state.holders.items() if holder == who and h in index)  # (a sum of distinct bits)
 
 
 def _occupied(who: str, state: Position, everything: int) -> int:
