@@ -53,11 +53,10 @@ class TraceAndModifierSections:
             reads = _reads_at_hex([(body.get("through"), tracing), (body.get("lost_when"), tracing),
                                    (body.get("across"), stepping)])
             sets = None
-            if across is None:  # a step's condition on the position is asked step by step
-                through_sets = _hex_sets(body["through"].get("tree"), tracing, sides) if "through" in body else None
-                lost_sets = _hex_sets(body["lost_when"].get("tree"), tracing, sides) if "lost_when" in body else None
-                if ("through" in body) <= (through_sets is not None) and ("lost_when" in body) <= (lost_sets is not None):
-                    sets = (through_sets, lost_sets)
+            if across is None:  # (a step's condition on the position is asked step by step)
+                written = {field: _hex_sets(body[field], tracing, sides) for field in ("through", "lost_when") if field in body}
+                if None not in written.values():
+                    sets = (written.get("through"), written.get("lost_when"))
             result[tid] = m.Trace(id=tid, sources=sources, through=through, through_static=through_static,
                                   max_length=body.get("max_length"), lost_when=lost, across=across, across_static=across_static,
                                   reads_at_hex=reads, sets=sets)
@@ -132,10 +131,17 @@ def _conjunction(parts: list, compiler: ExpressionCompiler) -> m.Expr | None:
 _HEX_SETS = {"enemy_occupied": "enemy", "friendly_occupied": "friends", "occupied": "occupied", "enemy_zoc": "zoc"}
 
 
-def _hex_sets(tree: Any, compiler: ExpressionCompiler, sides: dict) -> Any:
-    """A trace's condition as set algebra over the hex facts of the position (model.Trace.sets), or None when it
-    reads the position otherwise (a neighbour's occupant, the turn, a unit): its parts on the map alone become
-    ("hexes", Expr), the engine folding them once a game and side."""
+def _hex_sets(value: Any, compiler: ExpressionCompiler, sides: dict) -> Any:
+    """A trace's condition (its field's value) as set algebra over the hex facts of the position
+    (model.Trace.sets), or None when it reads the position otherwise (a neighbour's occupant, the turn, a unit) or
+    is no expression (a plain `true`): its parts on the map alone become ("hexes", Expr), the engine folding them
+    once a game and side."""
+    tree = value.get("tree") if isinstance(value, dict) else None
+    return None if tree is None else _tree_sets(tree, compiler, sides)
+
+
+def _tree_sets(tree: Any, compiler: ExpressionCompiler, sides: dict) -> Any:
+    """_hex_sets of an expression tree (or one of its parts)."""
     if not isinstance(tree, list):
         return None
     try:
@@ -145,10 +151,10 @@ def _hex_sets(tree: Any, compiler: ExpressionCompiler, sides: dict) -> Any:
         return None
     form = tree[0]
     if form == "not":
-        inner = _hex_sets(tree[1], compiler, sides)
+        inner = _tree_sets(tree[1], compiler, sides)
         return None if inner is None else ("not", inner)
     if form in ("and", "or"):
-        parts = [_hex_sets(part, compiler, sides) for part in tree[1]]
+        parts = [_tree_sets(part, compiler, sides) for part in tree[1]]
         return None if any(p is None for p in parts) else (form, tuple(parts))
     if form != "call" or tree[3] or not tree[2] or tree[2][-1] != ["name", "hex"]:
         return None
