@@ -41,11 +41,12 @@ class _Kept:
     reached: frozenset[Hex]
 
 
-def search(state: Position, trace: Trace, side: str, context: Any, steps_of: Steps, closed: int) -> frozenset[Hex]:
-    """The hexes `side`'s trace reaches in this position. `context`: an EngineContext with `friendly` the side (for
-    the parts on the map alone); `steps_of`, `closed`: the steps the map allows and the hexes it never enters."""
+def search(state: Position, trace: Trace, side: str, holds: Holds, steps_of: Steps, closed: int) -> frozenset[Hex]:
+    """The hexes `side`'s trace reaches in this position. `holds(condition, hex)`: a condition's answer at a hex for
+    the side (traces._Ask.holds, for the parts on the map alone); `steps_of`, `closed`: the steps the map allows and
+    the hexes it never enters."""
     folded = state._folded_traces
-    everything, sources, through, lost = _of_the_game(state, trace, side, context)
+    everything, sources, through, lost = _of_the_game(state, trace, side, holds)
     passing = everything & ~closed
     if through is not None:
         passing &= through(state, everything)
@@ -73,9 +74,10 @@ def search(state: Position, trace: Trace, side: str, context: Any, steps_of: Ste
 # A condition written as sets, made a function of the position: (the position, every hex as bits) -> the hexes it
 # holds for, as bits.
 HexSets = Callable[[Position, int], int]
+Holds = Callable[[Any, Hex], bool]  # (a condition, a hex) -> its answer there for the side tracing
 
 
-def _of_the_game(state: Position, trace: Trace, side: str, context: Any
+def _of_the_game(state: Position, trace: Trace, side: str, holds: Holds
                  ) -> tuple[int, int, HexSets | None, HexSets | None]:
     """Every hex of the map and the side's sources, as bits, and its `through` and `lost_when` as functions of the
     position (once a game and side)."""
@@ -84,25 +86,26 @@ def _of_the_game(state: Position, trace: Trace, side: str, context: Any
     if found is None:
         assert trace.sets is not None  # a trace the checker wrote as sets
         tables = state.tables
-        through, lost = (None if f is None else _function(state, side, f, context) for f in trace.sets)
+        through, lost = (None if f is None else _function(state, side, f, holds) for f in trace.sets)
         found = state._folded_traces[key] = ((1 << len(tables.numbered)) - 1,
                                             bits_of(trace.sources.get(side, ()), tables.index), through, lost)
     return found
 
 
-def _function(state: Position, side: str, formula: tuple, context: Any) -> HexSets:
+def _function(state: Position, side: str, formula: tuple, holds: Holds) -> HexSets:
     """A condition written as sets (model.Trace.sets), for `side`, as a function of the position: its parts on the
     map alone folded now, its hex facts read from the position when called."""
     kind = formula[0]
     if kind == "not":
-        inner = _function(state, side, formula[1], context)
+        inner = _function(state, side, formula[1], holds)
         return lambda position, everything: everything & ~inner(position, everything)
     if kind == "and" or kind == "or":
-        parts = [_function(state, side, part, context) for part in formula[1]]
+        parts = [_function(state, side, part, holds) for part in formula[1]]
         return partial(_all_of if kind == "and" else _any_of, parts)
     if kind == "hexes":
-        held = _on_the_map(state, side, formula[1], context)
-        return lambda position, everything: held
+        tables = state.tables  # a condition on the map alone: asked of every hex now, once
+        on_the_map = bits_of((h for h in tables.hexes if holds(formula[1], h)), tables.index)
+        return lambda position, everything: on_the_map
     who = formula[1] or side
     if kind == "held":
         return partial(_held_by, who)
@@ -128,8 +131,8 @@ def _any_of(parts: list[HexSets], state: Position, everything: int) -> int:
 
 
 def _held_by(who: str, state: Position, everything: int) -> int:
-    index, bit = state.tables.index, state.tables.hex_bit
-    return sum(bit[h] for h, holder in state.holders.items() if holder == who and h in index)  # (a sum of distinct bits)
+    index, bit = state.tables.index, state.tables.hex_bit  # (a sum of distinct bits: their union)
+    return sum(bit[h] for h, holder in state.holders.items() if holder == who and h in index)
 
 
 def _occupied(who: str, state: Position, everything: int) -> int:
@@ -141,18 +144,6 @@ def _obstacle(who: str, which: int, state: Position, everything: int) -> int:
     return obstacles(state, who)[which]
 
 
-def _on_the_map(state: Position, side: str, condition: Any, context: Any) -> int:
-    """The hexes a condition on the map alone (and the side) holds for, as bits: asked of every hex."""
-    tables = state.tables
-    context.friendly, context.from_hex = side, ""
-    held = []
-    for h in tables.hexes:
-        context.hex = h
-        if condition(context):
-            held.append(h)
-    return bits_of(held, tables.index)
-
-
 def _still_holding(layers: list[int], stopped: int, newly: int, steps_of: Steps, limit: int | None) -> int | None:
     """The last of a search's layers that still hold once the hexes `stopped` no longer pass and the hexes `newly`
     do (the sources unchanged): the layer before the first holding a hex of `stopped`, or the first a hex of `newly`
@@ -160,7 +151,8 @@ def _still_holding(layers: list[int], stopped: int, newly: int, steps_of: Steps,
     restart = None
     stopped &= layers[-1]
     if stopped:
-        restart = next(i for i, layer in enumerate(layers) if layer & stopped) - 1  # not the sources' layer: same sources
+        # (never the sources' layer: the sources are the same)
+        restart = next(i for i, layer in enumerate(layers) if layer & stopped) - 1
     newly &= ~layers[-1]
     if newly:
         last = len(layers) if restart is None else restart + 1

@@ -62,7 +62,7 @@ def search(state: Position, trace: Trace, side: str, context: Any) -> frozenset[
     ask = _Ask(trace, side, context)
     if trace.sets is not None:  # conditions on hex facts only: a set of hexes at a time, nothing asked per hex
         steps_of, closed = _steps(state, trace, side, ask)
-        return trace_sets.search(state, trace, side, ask.context, steps_of, closed)
+        return trace_sets.search(state, trace, side, ask.holds, steps_of, closed)
     neighbours = state.tables.neighbours
     values = values_for(state, trace.id, side, trace.reads_at_hex, neighbours, state.tables.index, ask)
     if values.reached is None:
