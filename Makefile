@@ -63,12 +63,13 @@ test-long: $(TEST_STAMP) $(SYSTEM_STAMP)
 
 benchmark: $(STAMP)
 	$(PY) benchmarks/compile.py
+	$(PY) benchmarks/loading.py
 	$(PY) benchmarks/playouts.py
 	$(PY) benchmarks/scaling.py
 	$(PY) benchmarks/greedy.py
 	$(PY) benchmarks/conformance.py
 
-## fast: build the compiled engine in place (mypyc, a few minutes; needs a C compiler): `rulec --version` then says
+## fast: build the compiled engine in place (mypyc, a minute or two; needs a C compiler): `rulec --version` then says
 ## "compiled engine". RULEC_PURE=1 runs pure Python anyway; a source changed since the build runs pure Python too.
 fast: $(STAMP)
 	$(PY) -m pip install --quiet 'mypy>=1.8'

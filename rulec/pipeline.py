@@ -17,6 +17,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulec import game_cache
 from rulec.check.build import Builder
 from rulec.check.constant_faults import check_constant_faults
 from rulec.check.names import check_names
@@ -75,12 +76,18 @@ def display_name(path: Path) -> str:
 
 def parse(path: Path) -> Document:
     """Read and parse a game file; raise DiagnosticError on unreadable files and syntax errors."""
-    name = display_name(path)
+    return _parse_bytes(_read(path), display_name(path))
+
+
+def _read(path: Path) -> bytes:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError as error:
         reason = error.strerror or str(error)
-        raise DiagnosticError([Diagnostic("unreadable-file", f"cannot read '{name}': {reason}")]) from None
+        raise DiagnosticError([Diagnostic("unreadable-file", f"cannot read '{display_name(path)}': {reason}")]) from None
+
+
+def _parse_bytes(data: bytes, name: str) -> Document:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -156,11 +163,17 @@ def _at(span: Span | None) -> tuple[int, int] | None:
 
 
 def load_game(name_or_path: str) -> Game:
-    """Parse and check a game; raise DiagnosticError if it has errors."""
-    document = parse(find_game(name_or_path))
-    game, diagnostics = check(document)
+    """Parse and check a game; raise DiagnosticError if it has errors. A game checked before, from the same bytes
+    by the same rulec, is imported from the module kept then (game_cache.py): the same model, without the check."""
+    path = find_game(name_or_path)
+    data, name = _read(path), display_name(path)
+    game = game_cache.kept(data, name)
+    if game is not None:
+        return game
+    game, diagnostics = check(_parse_bytes(data, name))
     if game is None:
         raise DiagnosticError([d for d in diagnostics if d.is_error])
+    game_cache.keep(data, name, game)
     return game
 
 

@@ -11,6 +11,9 @@ import os
 # to pytest itself also keeps the long tier on pure Python (it plays its checked games compiled where it can).
 _PURE_ASKED = os.environ.get("RULEC_PURE", "") not in ("", "0")
 os.environ.setdefault("RULEC_PURE", "1")
+# Games checked once are kept (rulec/game_cache.py): for the suite, in the checkout's build/, not the user's cache.
+os.environ.setdefault("RULEC_CACHE_DIR", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                                      "build", "game-cache"))
 
 import pytest  # noqa: E402
 from compiled_engine import CompiledTree, build  # noqa: E402
