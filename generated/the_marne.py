@@ -89,6 +89,148 @@ def movement_may_end_move(ctx: EvalContext) -> bool:
     return (((ctx.distance_to(ctx.zone('north'), ctx.hex) < ctx.distance_to(ctx.zone('north'), ctx.hex_of(unit))) if (unit.side == 'germany') else (min(ctx.distance_to(ctx.zone('south'), ctx.hex), ctx.distance_to(ctx.zone('paris'), ctx.hex)) < min(ctx.distance_to(ctx.zone('south'), ctx.hex_of(unit)), ctx.distance_to(ctx.zone('paris'), ctx.hex_of(unit))))) if ctx.marked(unit, 'isolated') else ((ctx.traced_hex('supply', unit.side, ctx.hex) and (not (ctx.hex_of(unit) in ctx.enemy_zoc(unit.side)))) or any((ctx.traced_hex('supply', unit.side, v_n) and ((v_n != ctx.hex_of(unit)) or (not (v_n in ctx.enemy_zoc(unit.side))))) for v_n in ctx.neighbours(ctx.hex)) or ((unit.side == 'germany') and (ctx.hex in ctx.zone('north'))) or ((unit.side == 'allies') and ((ctx.hex in ctx.zone('south')) or ((ctx.hex in ctx.zone('paris')) and (not (ctx.controller(ctx.hex) == 'germany')))))))
 
 
+def movement_1_1(ctx: EvalContext) -> object:
+    """The 1 of movement rules.
+
+    The game file says: marked(unit, isolated)
+    """
+    unit = ctx.unit
+    assert unit is not None, 'this expression is about a unit'
+    return ctx.marked(unit, 'isolated')
+
+
+def movement_2_1_1(ctx: EvalContext) -> object:
+    """The 1 of movement rules.
+
+    The game file says: unit.side == germany
+    """
+    unit = ctx.unit
+    assert unit is not None, 'this expression is about a unit'
+    return (unit.side == 'germany')
+
+
+def movement_2_2_1(ctx: EvalContext) -> object:
+    """The 1 of movement rules.
+
+    The game file says: distance_to(north, hex) < distance_to(north, unit.hex)
+    """
+    unit = ctx.unit
+    assert unit is not None, 'this expression is about a unit'
+    return (ctx.distance_to(ctx.zone('north'), ctx.hex) < ctx.distance_to(ctx.zone('north'), ctx.hex_of(unit)))
+
+
+def movement_2_3_1(ctx: EvalContext) -> object:
+    """The 1 of movement rules.
+
+    The game file says: min(distance_to(south, hex), distance_to(paris, hex)) < min(distance_to(south, unit.hex), distance_to(paris, unit.hex))
+    """
+    unit = ctx.unit
+    assert unit is not None, 'this expression is about a unit'
+    return (min(ctx.distance_to(ctx.zone('south'), ctx.hex), ctx.distance_to(ctx.zone('paris'), ctx.hex)) < min(ctx.distance_to(ctx.zone('south'), ctx.hex_of(unit)), ctx.distance_to(ctx.zone('paris'), ctx.hex_of(unit))))
+
+
+def movement_3_1_0_1_0_2(ctx: EvalContext) -> object:
+    """The 2 of movement rules.
+
+    The game file says: unit.side
+    """
+    unit = ctx.unit
+    assert unit is not None, 'this expression is about a unit'
+    return unit.side
+
+
+def movement_3_1_0_1_1_1(ctx: EvalContext) -> object:
+    """The 1 of movement rules.
+
+    The game file says: not enemy_zoc(unit.side, unit.hex)
+    """
+    unit = ctx.unit
+    assert unit is not None, 'this expression is about a unit'
+    return (not (ctx.hex_of(unit) in ctx.enemy_zoc(unit.side)))
+
+
+def movement_3_1_1_1_1_0_2(ctx: EvalContext) -> object:
+    """The 2 of movement rules.
+
+    The game file says: unit.side
+    """
+    unit = ctx.unit
+    assert unit is not None, 'this expression is about a unit'
+    return unit.side
+
+
+def movement_3_1_1_1_1_1_1_0_1_1(ctx: EvalContext) -> object:
+    """The 1 of movement rules.
+
+    The game file says: unit.hex
+    """
+    unit = ctx.unit
+    assert unit is not None, 'this expression is about a unit'
+    return ctx.hex_of(unit)
+
+
+def movement_3_1_1_1_1_1_1_1_1_2(ctx: EvalContext) -> object:
+    """The 2 of movement rules.
+
+    The game file says: unit.side
+    """
+    unit = ctx.unit
+    assert unit is not None, 'this expression is about a unit'
+    return unit.side
+
+
+def movement_3_1_2_1_0_1(ctx: EvalContext) -> object:
+    """The 1 of movement rules.
+
+    The game file says: unit.side == germany
+    """
+    unit = ctx.unit
+    assert unit is not None, 'this expression is about a unit'
+    return (unit.side == 'germany')
+
+
+def movement_3_1_2_1_1_1(ctx: EvalContext) -> object:
+    """The 1 of movement rules.
+
+    The game file says: hex in north
+    """
+    return (ctx.hex in ctx.zone('north'))
+
+
+def movement_3_1_3_1_0_1(ctx: EvalContext) -> object:
+    """The 1 of movement rules.
+
+    The game file says: unit.side == allies
+    """
+    unit = ctx.unit
+    assert unit is not None, 'this expression is about a unit'
+    return (unit.side == 'allies')
+
+
+def movement_3_1_3_1_1_1_0_1(ctx: EvalContext) -> object:
+    """The 1 of movement rules.
+
+    The game file says: hex in south
+    """
+    return (ctx.hex in ctx.zone('south'))
+
+
+def movement_3_1_3_1_1_1_1_1_0_1(ctx: EvalContext) -> object:
+    """The 1 of movement rules.
+
+    The game file says: hex in paris
+    """
+    return (ctx.hex in ctx.zone('paris'))
+
+
+def movement_3_1_3_1_1_1_1_1_1_1_2(ctx: EvalContext) -> object:
+    """The 2 of movement rules.
+
+    The game file says: germany
+    """
+    return 'germany'
+
+
 def stacking_counts(ctx: EvalContext) -> bool:
     """The counts of stacking rules.
 
@@ -5224,6 +5366,119 @@ GAME: Game = Game(
         reinforcement_delay=Expr(source='side == germany and not entry_open(unit)', function=movement_reinforcement_delay),
         entry_blocked=Expr(source='enemy_zoc(unit.side, hex) or hex in entry_de_east and unit.side == germany and all(h in entry_de_east where h in unit.entry) and any(units(side = allies, zone = east_of_suippes)) and distance_to(north, hex) >= min(distance_to(north, a.hex) for a in units(side = allies, zone = east_of_suippes))', function=movement_entry_blocked),
         may_end_move=Expr(source='if(marked(unit, isolated), if(unit.side == germany, distance_to(north, hex) < distance_to(north, unit.hex), min(distance_to(south, hex), distance_to(paris, hex)) < min(distance_to(south, unit.hex), distance_to(paris, unit.hex))), traced_hex(supply, unit.side, hex) and not enemy_zoc(unit.side, unit.hex) or any(n in neighbours(hex) where traced_hex(supply, unit.side, n) and (n != unit.hex or not enemy_zoc(unit.side, n))) or unit.side == germany and hex in north or unit.side == allies and (hex in south or hex in paris and not controls(germany, hex)))', function=movement_may_end_move),
+        may_end_sets=(
+            'if',
+            ('scalar', Expr(source='marked(unit, isolated)', function=movement_1_1)),
+            (
+                'if',
+                ('scalar', Expr(source='unit.side == germany', function=movement_2_1_1)),
+                (
+                    'per hex',
+                    Expr(source='distance_to(north, hex) < distance_to(north, unit.hex)', function=movement_2_2_1),
+                ),
+                (
+                    'per hex',
+                    Expr(source='min(distance_to(south, hex), distance_to(paris, hex)) < min(distance_to(south, unit.hex), distance_to(paris, unit.hex))', function=movement_2_3_1),
+                ),
+            ),
+            (
+                'or',
+                (
+                    (
+                        'and',
+                        (
+                            (
+                                'traced',
+                                'supply',
+                                Expr(source='unit.side', function=movement_3_1_0_1_0_2),
+                            ),
+                            (
+                                'scalar',
+                                Expr(source='not enemy_zoc(unit.side, unit.hex)', function=movement_3_1_0_1_1_1),
+                            ),
+                        ),
+                    ),
+                    (
+                        'next to',
+                        (
+                            'and',
+                            (
+                                (
+                                    'traced',
+                                    'supply',
+                                    Expr(source='unit.side', function=movement_3_1_1_1_1_0_2),
+                                ),
+                                (
+                                    'or',
+                                    (
+                                        (
+                                            'not',
+                                            (
+                                                'at',
+                                                Expr(source='unit.hex', function=movement_3_1_1_1_1_1_1_0_1_1),
+                                            ),
+                                        ),
+                                        (
+                                            'not',
+                                            (
+                                                'fact',
+                                                'zoc',
+                                                Expr(source='unit.side', function=movement_3_1_1_1_1_1_1_1_1_2),
+                                            ),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                    (
+                        'and',
+                        (
+                            (
+                                'scalar',
+                                Expr(source='unit.side == germany', function=movement_3_1_2_1_0_1),
+                            ),
+                            ('hexes', Expr(source='hex in north', function=movement_3_1_2_1_1_1)),
+                        ),
+                    ),
+                    (
+                        'and',
+                        (
+                            (
+                                'scalar',
+                                Expr(source='unit.side == allies', function=movement_3_1_3_1_0_1),
+                            ),
+                            (
+                                'or',
+                                (
+                                    (
+                                        'hexes',
+                                        Expr(source='hex in south', function=movement_3_1_3_1_1_1_0_1),
+                                    ),
+                                    (
+                                        'and',
+                                        (
+                                            (
+                                                'hexes',
+                                                Expr(source='hex in paris', function=movement_3_1_3_1_1_1_1_1_0_1),
+                                            ),
+                                            (
+                                                'not',
+                                                (
+                                                    'fact',
+                                                    'held',
+                                                    Expr(source='germany', function=movement_3_1_3_1_1_1_1_1_1_1_2),
+                                                ),
+                                            ),
+                                        ),
+                                    ),
+                                ),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+        ),
         control_of=(
             '0907', '1112', '1114', '1216', '1418', '1606', '1811', '1813', '1905', '2012', '2311',
             '2313', '2807', '2814', '3007', '3018', '3512', '0605', '0811', '1119', '1306', '1310',

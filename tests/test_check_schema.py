@@ -20,10 +20,14 @@ ONE_FOR_ONE = {
 }
 
 
+# Model fields the checker works out from others, which a game file does not write
+WORKED_OUT = {"movement": {"may_end_sets"}}  # may_end_move as set algebra (rulec/check/end_sets.py)
+
+
 @pytest.mark.parametrize("section", sorted(ONE_FOR_ONE))
 def test_schema_fields_are_the_model_fields(section):
     written = set(SCHEMA["$defs"][section]["properties"])
-    model = {f.name for f in dataclasses.fields(ONE_FOR_ONE[section])} - {"id"}
+    model = {f.name for f in dataclasses.fields(ONE_FOR_ONE[section])} - {"id"} - WORKED_OUT.get(section, set())
     assert written == model, f"schema only: {sorted(written - model)}; model only: {sorted(model - written)}"
 
 

@@ -18,7 +18,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "data": ("statuses", "actions", "rule_cases", "step_costs", "hex_bits"),
     "tables": ("tables", "sight", "movement", "combat"),
     "position": ("frames", "marker_table", "records", "position"),
-    "mechanisms": ("history", "markers", "stacking", "move_memory", "trace_memory", "trace_sets", "traces", "context", "answer_reads", "modifiers",
+    "mechanisms": ("history", "markers", "stacking", "move_memory", "trace_memory", "trace_sets", "traces", "context", "answer_reads", "end_sets", "modifiers",
                    "victory",
                    "joining", "duties", "exits", "changes", "procedures", "legal_moves", "steps", "placement", "retreats",
                    "advances", "effects", "scenarios", "phases", "battles"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from rulec.check.end_sets import end_sets
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler
 from rulec.compile.functions import IN_EXIT, IN_MOVE
@@ -120,6 +121,8 @@ class MovementSections:
             if name in body:
                 extra[name] = self.expression(body[name], ("movement", name), compiler.inside(IN_MOVE, about_unit=True),
                                               kinds.BOOL)
+        if extra.get("may_end_move") is not None:  # the same condition as set algebra, where it can be written so
+            extra["may_end_sets"] = end_sets(body["may_end_move"], compiler.inside(IN_MOVE, about_unit=True))
         if "may_exit" in body:  # about the unit and `edge`, the edge it would leave by
             extra["may_exit"] = self.expression(body["may_exit"], ("movement", "may_exit"),
                                                 compiler.inside(IN_EXIT, about_unit=True), kinds.BOOL)

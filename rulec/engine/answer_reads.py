@@ -63,7 +63,9 @@ def names_in(condition: Callable[..., Any]) -> set[str] | None:
 
 
 Reading = tuple[str, ...]
-TraceHexes = dict[Reading, set[str]]  # ("trace", trace, side) -> the hexes whose membership in it was read
+# ("trace", trace, side) -> the hexes whose membership in it was read; ("trace", trace, side, "bits") -> more of them,
+# as bits of hex numbers (read by a condition asked of many hexes at once: end_sets.py)
+TraceHexes = dict[Reading, Any]
 
 
 class ReadingContext(EngineContext):
@@ -94,6 +96,17 @@ class ReadingContext(EngineContext):
             self._reached = traces.traced_hexes(self._state, trace, side, EngineContext)
         self._note(hex)
         return hex in self._reached
+
+    def note_trace_at(self, trace: str, side: str, hexes: int) -> None:
+        """Note that the trace was read at `hexes`, bits of hex numbers (a condition asked of them at once:
+        end_sets.py)."""
+        key = ("trace", trace, side)
+        self._read.add(key)
+        self._hexes_read[key + _AS_BITS] = self._hexes_read.get(key + _AS_BITS, 0) | hexes
+
+    def note(self, reading: Reading) -> None:
+        """Note a reading of the zones of control or the holders (a condition asked at once: end_sets.py)."""
+        self._read.add(reading)
 
     def enemy_zoc(self, side: str) -> Collection[str]:
         self._read.add(("zoc", side))
@@ -169,6 +182,16 @@ def changes(state: Position, before: dict, kept: tuple[int, dict],
     return changed
 
 
-def read_any(hexes_read: TraceHexes, changed: dict[Reading, frozenset[str]]) -> bool:
-    """Did answers that read the traces at `hexes_read` read one of the `changed` hexes?"""
-    return any(not at.isdisjoint(changed[key]) for key, at in hexes_read.items() if key in changed)
+def read_any(hexes_read: TraceHexes, changed: dict[Reading, frozenset[str]], as_bits: Callable[[Reading], int]) -> bool:
+    """Did answers that read the traces at `hexes_read` read one of the `changed` hexes? `as_bits(key)`: the
+    changed hexes of that trace as bits."""
+    for key, at in hexes_read.items():
+        if len(key) == 4:  # (…, "bits")
+            if key[:3] in changed and at & as_bits(key[:3]):
+                return True
+        elif key in changed and not at.isdisjoint(changed[key]):
+            return True
+    return False
+
+
+_AS_BITS = ("bits",)

@@ -26,7 +26,7 @@ import bisect
 from dataclasses import replace
 from typing import AbstractSet, Any, Callable, Collection, KeysView, Sequence
 
-from rulec.engine import answer_reads, markers, modifiers, stacking
+from rulec.engine import answer_reads, end_sets, markers, modifiers, stacking
 from rulec.engine.move_memory import obstacles
 from rulec.engine.exits import allowed_edges
 from rulec.engine.actions import CANCEL, EXIT, MOVE, Action
@@ -177,6 +177,9 @@ _LEAVE_ASKED = "leave_zoc asked"  # per movement phase: the (unit, hex) where le
 _MOVABLE = "movable units"
 END_ALLOWED = "end allowed"  # unit -> hex -> may_end_move's answer (end_allowed)
 _END_OWNED = "end allowed owned"  # the units whose END_ALLOWED answers this position may add to (_end_answers)
+# Destinations not yet answered from which allowed_ends asks may_end_move of them all at once, as sets (end_sets.py),
+# where the checker could write it so: below, the sets' fixed cost (the trace as bits, its neighbours) is not repaid.
+ASKED_AS_SETS = 3
 ALLOWED_ENDS = "allowed ends"  # unit -> its moves that end where may_end_move allows (allowed_ends)
 # may_end_move's readings (answer_reads): per position, what they are compared with and the sides of the units asked;
 # per game, by side, what the answers read
@@ -232,7 +235,16 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
         if answers:
             reads = before.get(_END_READS, {})
             if traces_changed:  # the units whose answers read a trace where it changed: theirs are asked again
-                stale.update(u for u, at in reads.items() if answer_reads.read_any(at, traces_changed))
+                bit = state.tables.hex_bit
+                as_bits: dict[answer_reads.Reading, int] = {}  # each trace's changed hexes as bits, when first asked
+
+                def changed_bits(key: answer_reads.Reading) -> int:
+                    found = as_bits.get(key)
+                    if found is None:
+                        found = as_bits[key] = sum(bit[h] for h in traces_changed[key])
+                    return found
+
+                stale.update(u for u, at in reads.items() if answer_reads.read_any(at, traces_changed, changed_bits))
             # Handed on, not copied: neither position adds to a unit's answers without copying them first.
             state._cache[END_ALLOWED] = {u: known for u, known in answers.items() if u not in stale}
             owned = before.get(_END_OWNED)
@@ -476,6 +488,13 @@ def allowed_ends(state: Position, uid: str, moves: tuple[Action, ...], to: tuple
     found = ends.get(uid)
     if found is None:
         known = _end_answers(state, uid)
+        sets = state.game.movement.may_end_sets
+        missing = [h for h in to if h not in known] if sets is not None else ()
+        if len(missing) >= ASKED_AS_SETS:  # asked of them all at once (end_sets.py)
+            bit = state.tables.hex_bit
+            holding = end_sets.allowed(state, sets, _end_context(state, uid), sum(bit[h] for h in missing))
+            for h in missing:
+                known[h] = bool(holding & bit[h])
         context = None  # one context for the unit's destinations (only its `hex` differs), made when first needed
         keep = []
         for h in to:

@@ -71,6 +71,13 @@ def search(state: Position, trace: Trace, side: str, holds: Holds, steps_of: Ste
     return found.reached
 
 
+def reached_bits(state: Position, trace_id: str, side: str, reached: frozenset[Hex]) -> int | None:
+    """The hexes `reached` (a search's answer for the trace and side) as bits, when they are those of the last search
+    kept (the same set); None otherwise (a trace searched hex by hex, or another position's search since)."""
+    kept: _Kept | None = state._folded_traces.get(("sets", trace_id, side))
+    return kept.layers[-1] if kept is not None and kept.reached is reached else None
+
+
 # A condition written as sets, made a function of the position: (the position, every hex as bits) -> the hexes it
 # holds for, as bits.
 HexSets = Callable[[Position, int], int]

@@ -347,6 +347,9 @@ class MovementRules:
     # Where a move may end: a condition about `unit` (the mover, where it stands before the move) and `hex`
     # (a destination); None: wherever the search reaches.
     may_end_move: Expr | None = None
+    # may_end_move as set algebra over a unit's destinations, worked out by the checker (rulec/check/end_sets.py
+    # gives its forms), so that the engine answers it for all of them at once (engine/end_sets.py); None: hex by hex.
+    may_end_sets: Any = None
     # A reinforcement due this turn that has not entered when its movement phase ends: it comes
     # next turn, or it is removed from the game (an arrival schedule that does not wait).
     late_arrival: Literal["next_turn", "removed"] = "next_turn"
