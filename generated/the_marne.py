@@ -89,8 +89,8 @@ def movement_may_end_move(ctx: EvalContext) -> bool:
     return (((ctx.distance_to(ctx.zone('north'), ctx.hex) < ctx.distance_to(ctx.zone('north'), ctx.hex_of(unit))) if (unit.side == 'germany') else (min(ctx.distance_to(ctx.zone('south'), ctx.hex), ctx.distance_to(ctx.zone('paris'), ctx.hex)) < min(ctx.distance_to(ctx.zone('south'), ctx.hex_of(unit)), ctx.distance_to(ctx.zone('paris'), ctx.hex_of(unit))))) if ctx.marked(unit, 'isolated') else ((ctx.traced_hex('supply', unit.side, ctx.hex) and (not (ctx.hex_of(unit) in ctx.enemy_zoc(unit.side)))) or any((ctx.traced_hex('supply', unit.side, v_n) and ((v_n != ctx.hex_of(unit)) or (not (v_n in ctx.enemy_zoc(unit.side))))) for v_n in ctx.neighbours(ctx.hex)) or ((unit.side == 'germany') and (ctx.hex in ctx.zone('north'))) or ((unit.side == 'allies') and ((ctx.hex in ctx.zone('south')) or ((ctx.hex in ctx.zone('paris')) and (not (ctx.controller(ctx.hex) == 'germany')))))))
 
 
-def movement_1_1(ctx: EvalContext) -> object:
-    """The 1 of movement rules.
+def movement_may_end_sets_1_1(ctx: EvalContext) -> object:
+    """The may_end_sets of movement rules.
 
     The game file says: marked(unit, isolated)
     """
@@ -99,8 +99,8 @@ def movement_1_1(ctx: EvalContext) -> object:
     return ctx.marked(unit, 'isolated')
 
 
-def movement_2_1_1(ctx: EvalContext) -> object:
-    """The 1 of movement rules.
+def movement_may_end_sets_2_1_1(ctx: EvalContext) -> object:
+    """The may_end_sets of movement rules.
 
     The game file says: unit.side == germany
     """
@@ -109,8 +109,8 @@ def movement_2_1_1(ctx: EvalContext) -> object:
     return (unit.side == 'germany')
 
 
-def movement_2_2_1(ctx: EvalContext) -> object:
-    """The 1 of movement rules.
+def movement_may_end_sets_2_2_1(ctx: EvalContext) -> object:
+    """The may_end_sets of movement rules.
 
     The game file says: distance_to(north, hex) < distance_to(north, unit.hex)
     """
@@ -119,8 +119,8 @@ def movement_2_2_1(ctx: EvalContext) -> object:
     return (ctx.distance_to(ctx.zone('north'), ctx.hex) < ctx.distance_to(ctx.zone('north'), ctx.hex_of(unit)))
 
 
-def movement_2_3_1(ctx: EvalContext) -> object:
-    """The 1 of movement rules.
+def movement_may_end_sets_2_3_1(ctx: EvalContext) -> object:
+    """The may_end_sets of movement rules.
 
     The game file says: min(distance_to(south, hex), distance_to(paris, hex)) < min(distance_to(south, unit.hex), distance_to(paris, unit.hex))
     """
@@ -129,8 +129,8 @@ def movement_2_3_1(ctx: EvalContext) -> object:
     return (min(ctx.distance_to(ctx.zone('south'), ctx.hex), ctx.distance_to(ctx.zone('paris'), ctx.hex)) < min(ctx.distance_to(ctx.zone('south'), ctx.hex_of(unit)), ctx.distance_to(ctx.zone('paris'), ctx.hex_of(unit))))
 
 
-def movement_3_1_0_1_0_2(ctx: EvalContext) -> object:
-    """The 2 of movement rules.
+def movement_may_end_sets_3_1_0_1_0_2(ctx: EvalContext) -> object:
+    """The may_end_sets of movement rules.
 
     The game file says: unit.side
     """
@@ -139,8 +139,8 @@ def movement_3_1_0_1_0_2(ctx: EvalContext) -> object:
     return unit.side
 
 
-def movement_3_1_0_1_1_1(ctx: EvalContext) -> object:
-    """The 1 of movement rules.
+def movement_may_end_sets_3_1_0_1_1_1(ctx: EvalContext) -> object:
+    """The may_end_sets of movement rules.
 
     The game file says: not enemy_zoc(unit.side, unit.hex)
     """
@@ -149,8 +149,8 @@ def movement_3_1_0_1_1_1(ctx: EvalContext) -> object:
     return (not (ctx.hex_of(unit) in ctx.enemy_zoc(unit.side)))
 
 
-def movement_3_1_1_1_1_0_2(ctx: EvalContext) -> object:
-    """The 2 of movement rules.
+def movement_may_end_sets_3_1_1_1_1_0_2(ctx: EvalContext) -> object:
+    """The may_end_sets of movement rules.
 
     The game file says: unit.side
     """
@@ -159,8 +159,8 @@ def movement_3_1_1_1_1_0_2(ctx: EvalContext) -> object:
     return unit.side
 
 
-def movement_3_1_1_1_1_1_1_0_1_1(ctx: EvalContext) -> object:
-    """The 1 of movement rules.
+def movement_may_end_sets_3_1_1_1_1_1_1_0_1_1(ctx: EvalContext) -> object:
+    """The may_end_sets of movement rules.
 
     The game file says: unit.hex
     """
@@ -169,8 +169,8 @@ def movement_3_1_1_1_1_1_1_0_1_1(ctx: EvalContext) -> object:
     return ctx.hex_of(unit)
 
 
-def movement_3_1_1_1_1_1_1_1_1_2(ctx: EvalContext) -> object:
-    """The 2 of movement rules.
+def movement_may_end_sets_3_1_1_1_1_1_1_1_1_2(ctx: EvalContext) -> object:
+    """The may_end_sets of movement rules.
 
     The game file says: unit.side
     """
@@ -179,8 +179,8 @@ def movement_3_1_1_1_1_1_1_1_1_2(ctx: EvalContext) -> object:
     return unit.side
 
 
-def movement_3_1_2_1_0_1(ctx: EvalContext) -> object:
-    """The 1 of movement rules.
+def movement_may_end_sets_3_1_2_1_0_1(ctx: EvalContext) -> object:
+    """The may_end_sets of movement rules.
 
     The game file says: unit.side == germany
     """
@@ -189,16 +189,16 @@ def movement_3_1_2_1_0_1(ctx: EvalContext) -> object:
     return (unit.side == 'germany')
 
 
-def movement_3_1_2_1_1_1(ctx: EvalContext) -> object:
-    """The 1 of movement rules.
+def movement_may_end_sets_3_1_2_1_1_1(ctx: EvalContext) -> object:
+    """The may_end_sets of movement rules.
 
     The game file says: hex in north
     """
     return (ctx.hex in ctx.zone('north'))
 
 
-def movement_3_1_3_1_0_1(ctx: EvalContext) -> object:
-    """The 1 of movement rules.
+def movement_may_end_sets_3_1_3_1_0_1(ctx: EvalContext) -> object:
+    """The may_end_sets of movement rules.
 
     The game file says: unit.side == allies
     """
@@ -207,24 +207,24 @@ def movement_3_1_3_1_0_1(ctx: EvalContext) -> object:
     return (unit.side == 'allies')
 
 
-def movement_3_1_3_1_1_1_0_1(ctx: EvalContext) -> object:
-    """The 1 of movement rules.
+def movement_may_end_sets_3_1_3_1_1_1_0_1(ctx: EvalContext) -> object:
+    """The may_end_sets of movement rules.
 
     The game file says: hex in south
     """
     return (ctx.hex in ctx.zone('south'))
 
 
-def movement_3_1_3_1_1_1_1_1_0_1(ctx: EvalContext) -> object:
-    """The 1 of movement rules.
+def movement_may_end_sets_3_1_3_1_1_1_1_1_0_1(ctx: EvalContext) -> object:
+    """The may_end_sets of movement rules.
 
     The game file says: hex in paris
     """
     return (ctx.hex in ctx.zone('paris'))
 
 
-def movement_3_1_3_1_1_1_1_1_1_1_2(ctx: EvalContext) -> object:
-    """The 2 of movement rules.
+def movement_may_end_sets_3_1_3_1_1_1_1_1_1_1_2(ctx: EvalContext) -> object:
+    """The may_end_sets of movement rules.
 
     The game file says: germany
     """
@@ -242,7 +242,7 @@ def stacking_counts(ctx: EvalContext) -> bool:
 
 
 def combat_retreat_0(ctx: EvalContext) -> object:
-    """The 0 of retreat policy.
+    """The prefer of retreat policy.
 
     The game file says: not occupied(hex) and not enemy_zoc(unit.side, hex)
     """
@@ -252,7 +252,7 @@ def combat_retreat_0(ctx: EvalContext) -> object:
 
 
 def combat_retreat_1(ctx: EvalContext) -> object:
-    """The 1 of retreat policy.
+    """The prefer of retreat policy.
 
     The game file says: not occupied(hex) or not any(n in neighbours(hex) where enemy_occupied(unit.side, n))
     """
@@ -262,7 +262,7 @@ def combat_retreat_1(ctx: EvalContext) -> object:
 
 
 def combat_retreat_2(ctx: EvalContext) -> object:
-    """The 2 of retreat policy.
+    """The prefer of retreat policy.
 
     The game file says: count(f in units_at(hex) where f.type != fort)
     """
@@ -869,8 +869,8 @@ def trace_supply_lost_when(ctx: EvalContext) -> bool:
     return (any(x_ != ctx.friendly for x_ in ctx.sides_at(ctx.hex)) or ((ctx.friendly == 'allies') and (ctx.controller(ctx.hex) == 'germany')))
 
 
-def trace_supply_1_1_1_1_0_1(ctx: EvalContext) -> object:
-    """The 1 of trace supply.
+def trace_supply_sets_1_1_1_1_0_1(ctx: EvalContext) -> object:
+    """The sets of trace supply.
 
     The game file says: friendly == allies
     """
@@ -5368,17 +5368,20 @@ GAME: Game = Game(
         may_end_move=Expr(source='if(marked(unit, isolated), if(unit.side == germany, distance_to(north, hex) < distance_to(north, unit.hex), min(distance_to(south, hex), distance_to(paris, hex)) < min(distance_to(south, unit.hex), distance_to(paris, unit.hex))), traced_hex(supply, unit.side, hex) and not enemy_zoc(unit.side, unit.hex) or any(n in neighbours(hex) where traced_hex(supply, unit.side, n) and (n != unit.hex or not enemy_zoc(unit.side, n))) or unit.side == germany and hex in north or unit.side == allies and (hex in south or hex in paris and not controls(germany, hex)))', function=movement_may_end_move),
         may_end_sets=(
             'if',
-            ('scalar', Expr(source='marked(unit, isolated)', function=movement_1_1)),
+            ('scalar', Expr(source='marked(unit, isolated)', function=movement_may_end_sets_1_1)),
             (
                 'if',
-                ('scalar', Expr(source='unit.side == germany', function=movement_2_1_1)),
                 (
-                    'per hex',
-                    Expr(source='distance_to(north, hex) < distance_to(north, unit.hex)', function=movement_2_2_1),
+                    'scalar',
+                    Expr(source='unit.side == germany', function=movement_may_end_sets_2_1_1),
                 ),
                 (
                     'per hex',
-                    Expr(source='min(distance_to(south, hex), distance_to(paris, hex)) < min(distance_to(south, unit.hex), distance_to(paris, unit.hex))', function=movement_2_3_1),
+                    Expr(source='distance_to(north, hex) < distance_to(north, unit.hex)', function=movement_may_end_sets_2_2_1),
+                ),
+                (
+                    'per hex',
+                    Expr(source='min(distance_to(south, hex), distance_to(paris, hex)) < min(distance_to(south, unit.hex), distance_to(paris, unit.hex))', function=movement_may_end_sets_2_3_1),
                 ),
             ),
             (
@@ -5390,11 +5393,11 @@ GAME: Game = Game(
                             (
                                 'traced',
                                 'supply',
-                                Expr(source='unit.side', function=movement_3_1_0_1_0_2),
+                                Expr(source='unit.side', function=movement_may_end_sets_3_1_0_1_0_2),
                             ),
                             (
                                 'scalar',
-                                Expr(source='not enemy_zoc(unit.side, unit.hex)', function=movement_3_1_0_1_1_1),
+                                Expr(source='not enemy_zoc(unit.side, unit.hex)', function=movement_may_end_sets_3_1_0_1_1_1),
                             ),
                         ),
                     ),
@@ -5406,7 +5409,7 @@ GAME: Game = Game(
                                 (
                                     'traced',
                                     'supply',
-                                    Expr(source='unit.side', function=movement_3_1_1_1_1_0_2),
+                                    Expr(source='unit.side', function=movement_may_end_sets_3_1_1_1_1_0_2),
                                 ),
                                 (
                                     'or',
@@ -5415,7 +5418,7 @@ GAME: Game = Game(
                                             'not',
                                             (
                                                 'at',
-                                                Expr(source='unit.hex', function=movement_3_1_1_1_1_1_1_0_1_1),
+                                                Expr(source='unit.hex', function=movement_may_end_sets_3_1_1_1_1_1_1_0_1_1),
                                             ),
                                         ),
                                         (
@@ -5423,7 +5426,7 @@ GAME: Game = Game(
                                             (
                                                 'fact',
                                                 'zoc',
-                                                Expr(source='unit.side', function=movement_3_1_1_1_1_1_1_1_1_2),
+                                                Expr(source='unit.side', function=movement_may_end_sets_3_1_1_1_1_1_1_1_1_2),
                                             ),
                                         ),
                                     ),
@@ -5436,9 +5439,12 @@ GAME: Game = Game(
                         (
                             (
                                 'scalar',
-                                Expr(source='unit.side == germany', function=movement_3_1_2_1_0_1),
+                                Expr(source='unit.side == germany', function=movement_may_end_sets_3_1_2_1_0_1),
                             ),
-                            ('hexes', Expr(source='hex in north', function=movement_3_1_2_1_1_1)),
+                            (
+                                'hexes',
+                                Expr(source='hex in north', function=movement_may_end_sets_3_1_2_1_1_1),
+                            ),
                         ),
                     ),
                     (
@@ -5446,28 +5452,28 @@ GAME: Game = Game(
                         (
                             (
                                 'scalar',
-                                Expr(source='unit.side == allies', function=movement_3_1_3_1_0_1),
+                                Expr(source='unit.side == allies', function=movement_may_end_sets_3_1_3_1_0_1),
                             ),
                             (
                                 'or',
                                 (
                                     (
                                         'hexes',
-                                        Expr(source='hex in south', function=movement_3_1_3_1_1_1_0_1),
+                                        Expr(source='hex in south', function=movement_may_end_sets_3_1_3_1_1_1_0_1),
                                     ),
                                     (
                                         'and',
                                         (
                                             (
                                                 'hexes',
-                                                Expr(source='hex in paris', function=movement_3_1_3_1_1_1_1_1_0_1),
+                                                Expr(source='hex in paris', function=movement_may_end_sets_3_1_3_1_1_1_1_1_0_1),
                                             ),
                                             (
                                                 'not',
                                                 (
                                                     'fact',
                                                     'held',
-                                                    Expr(source='germany', function=movement_3_1_3_1_1_1_1_1_1_1_2),
+                                                    Expr(source='germany', function=movement_may_end_sets_3_1_3_1_1_1_1_1_1_1_2),
                                                 ),
                                             ),
                                         ),
@@ -6873,7 +6879,7 @@ GAME: Game = Game(
                             (
                                 (
                                     'hexes',
-                                    Expr(source='friendly == allies', function=trace_supply_1_1_1_1_0_1),
+                                    Expr(source='friendly == allies', function=trace_supply_sets_1_1_1_1_0_1),
                                 ),
                                 ('held', 'germany'),
                             ),

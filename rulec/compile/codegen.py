@@ -121,14 +121,15 @@ class ModuleWriter:
                 f"{body}")
 
     # ------------------------------------------------------ expressions first
-    def collect(self, value: Any, name_parts: list[str], owner: Any) -> None:
-        """Find every Expr in the model and give it a function name from where it sits."""
+    def collect(self, value: Any, name_parts: list[str], owner: Any, field: str | None = None) -> None:
+        """Find every Expr in the model and give it a function name from where it sits (`field`: the owner's field
+        it is in, or in an element of)."""
         if isinstance(value, m.Expr):
             self.classes.add("Expr")
             field_name = name_parts[-1] if name_parts else "expression"
             name = self.unique(_identifier("_".join(name_parts) or "expression"))
             owner_class = type(owner).__name__ if owner is not None else ""
-            about = _describe_owner(owner, field_name)
+            about = _describe_owner(owner, field or field_name)
             self.functions.append(_Function(name, value, RETURN_TYPES.get(field_name, "object"),
                                             CONTEXT_TYPES.get(owner_class, "object"), about))
             self.function_names[id(value)] = name
@@ -137,18 +138,20 @@ class ModuleWriter:
             self.classes.add(type(value).__name__)
             for f in dataclasses.fields(value):
                 item = getattr(value, f.name)
-                self.collect(item, self.child_parts(name_parts, f.name, item, value), value)
+                self.collect(item, self.child_parts(name_parts, f.name, item, value), value, f.name)
         elif isinstance(value, dict):
             for key, item in value.items():
-                self.collect(item, self.element_parts(name_parts, item, key), owner)
+                self.collect(item, self.element_parts(name_parts, item, key), owner, field)
         elif isinstance(value, (tuple, list)):
             for index, item in enumerate(value):
-                self.collect(item, self.element_parts(name_parts, item, index), owner)
+                self.collect(item, self.element_parts(name_parts, item, index), owner, field)
 
     @staticmethod
     def child_parts(parts: list[str], field_name: str, item: Any, parent: Any) -> list[str]:
         if isinstance(parent, m.Game):
             return [] if isinstance(item, (tuple, dict)) else [field_name]
+        if isinstance(item, tuple) and any(isinstance(part, tuple) for part in item):
+            return parts + [field_name]  # set algebra (a trace's sets, may_end_sets): its parts named after the field
         return parts + [field_name] if not isinstance(item, (tuple, dict)) or parts == [] else parts
 
     @staticmethod
