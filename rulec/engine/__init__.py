@@ -31,7 +31,10 @@ Modules, one job each, in layers that import only downwards (position.py's docst
     step_costs.py   what each step costs a unit type in a phase (costs per type, cost expressions, modes)
     combat.py       battle columns, shifts, DRMs, retreat paths
     modifiers.py    the modifiers pipeline: unit strengths and allowances, battle shifts and DRMs
-    traces.py       traces (supply ...): the hexes a side reaches from its sources, when asked
+    traces.py       traces (supply ...): the hexes a side reaches from its sources, when asked (trace_sets.py: a set of
+                    hexes at a time, where the checker wrote the conditions as set algebra; trace_memory.py: hex by hex)
+    end_sets.py     movement { may_end_move } answered for many destinations at once, where the checker wrote it as
+                    set algebra (may_end_sets)
     markers.py      markers on units and hexes: put on, taken off, what they forbid, their expiry
     history.py      writing what each unit did (moved, attacked, defended, retreated) and hexes entered, by phase
     context.py      EngineContext: the position as compiled expressions read it
