@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import fields
-from typing import Any, Callable, Collection, Sequence
+from typing import Any, Callable, Collection, Mapping, Sequence
 
 from rulec.engine import traces
 from rulec.engine.context import EngineContext
@@ -66,6 +66,7 @@ Reading = tuple[str, ...]
 # ("trace", trace, side) -> the hexes whose membership in it was read; ("trace", trace, side, "bits") -> more of them,
 # as bits of hex numbers (read by a condition asked of many hexes at once: end_sets.py)
 TraceHexes = dict[Reading, Any]
+_AS_BITS = ("bits",)
 
 
 class ReadingContext(EngineContext):
@@ -182,16 +183,19 @@ def changes(state: Position, before: dict, kept: tuple[int, dict],
     return changed
 
 
-def read_any(hexes_read: TraceHexes, changed: dict[Reading, frozenset[str]], as_bits: Callable[[Reading], int]) -> bool:
-    """Did answers that read the traces at `hexes_read` read one of the `changed` hexes? `as_bits(key)`: the
-    changed hexes of that trace as bits."""
+def read_any(hexes_read: TraceHexes, changed: dict[Reading, frozenset[str]], as_bits: dict[Reading, int],
+             bit: Mapping[str, int]) -> bool:
+    """Did answers that read the traces at `hexes_read` read one of the `changed` hexes? `as_bits`: each changed
+    trace's hexes as bits (`bit`: a hex's), filled in as first needed (shared by the calls about one change)."""
     for key, at in hexes_read.items():
         if len(key) == 4:  # (…, "bits")
-            if key[:3] in changed and at & as_bits(key[:3]):
-                return True
+            trace = key[:3]
+            if trace in changed:
+                found = as_bits.get(trace)
+                if found is None:
+                    found = as_bits[trace] = sum(bit[h] for h in changed[trace])
+                if at & found:
+                    return True
         elif key in changed and not at.isdisjoint(changed[key]):
             return True
     return False
-
-
-_AS_BITS = ("bits",)

@@ -235,16 +235,9 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
         if answers:
             reads = before.get(_END_READS, {})
             if traces_changed:  # the units whose answers read a trace where it changed: theirs are asked again
-                bit = state.tables.hex_bit
-                as_bits: dict[answer_reads.Reading, int] = {}  # each trace's changed hexes as bits, when first asked
-
-                def changed_bits(key: answer_reads.Reading) -> int:
-                    found = as_bits.get(key)
-                    if found is None:
-                        found = as_bits[key] = sum(bit[h] for h in traces_changed[key])
-                    return found
-
-                stale.update(u for u, at in reads.items() if answer_reads.read_any(at, traces_changed, changed_bits))
+                as_bits: dict[answer_reads.Reading, int] = {}
+                stale.update(u for u, at in reads.items()
+                             if answer_reads.read_any(at, traces_changed, as_bits, state.tables.hex_bit))
             # Handed on, not copied: neither position adds to a unit's answers without copying them first.
             state._cache[END_ALLOWED] = {u: known for u, known in answers.items() if u not in stale}
             owned = before.get(_END_OWNED)
