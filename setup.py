@@ -45,12 +45,18 @@ def _compiled_extensions():
                     multi_file=True)
 
 
+# The compilers whose compile() is CCompiler's, a loop over the objects calling _compile() for each
+_ONE_OBJECT_AT_A_TIME = ("unix", "cygwin", "mingw32")
+
+
 class _BuildInParallel(build_ext):
     """build_ext that compiles an extension's C files side by side, one a core (setuptools compiles them one after
     the other; its --parallel shares out whole extensions, and the compiled engine is one)."""
 
     def build_extension(self, ext):
         compiler = self.compiler
+        if getattr(compiler, "compiler_type", "") not in _ONE_OBJECT_AT_A_TIME:
+            return super().build_extension(ext)  # a compiler with a compile() of its own (MSVC): as setuptools does
         one_by_one = compiler.compile
 
         def compile_in_parallel(sources, output_dir=None, macros=None, include_dirs=None, debug=0,
