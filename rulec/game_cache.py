@@ -29,6 +29,7 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
+from types import ModuleType
 
 from rulec.runtime.model import Game
 
@@ -150,19 +151,30 @@ def _fingerprint() -> bytes:
     return digest.digest()
 
 
-def _imported(path: Path) -> Game | None:
-    """The GAME of a kept module, or None if it cannot be imported or holds no game."""
-    name = f"rulec_kept_{path.stem}"
+class NotAModule(ImportError):
+    """A file Python does not import as a module (module_at)."""
+
+
+def module_at(path: Path, name: str) -> ModuleType:
+    """The Python file at `path` imported as module `name`, left out of sys.modules (a kept game's, or one `rulec
+    compile` wrote: pipeline.load_compiled); raises what importing it raises, NotAModule if it is no Python file."""
     try:
         spec = importlib.util.spec_from_file_location(name, path)
         if spec is None or spec.loader is None:
-            return None
+            raise NotAModule(path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-    except Exception:  # truncated, or written by hand: a miss
-        return None
+        return module
     finally:
         sys.modules.pop(name, None)
+
+
+def _imported(path: Path) -> Game | None:
+    """The GAME of a kept module, or None if it cannot be imported or holds no game."""
+    try:
+        module = module_at(path, f"rulec_kept_{path.stem}")
+    except Exception:  # truncated, or written by hand: a miss
+        return None
     game = getattr(module, "GAME", None)
     python = getattr(module, _PYTHON_SOURCES, None)
     if not isinstance(game, Game) or not isinstance(python, dict):

@@ -12,8 +12,6 @@ stage that could not go on. Nothing else should ever escape to a user.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -189,17 +187,12 @@ def load_compiled(path: str | Path) -> Game:
     path = Path(path)
     if not path.is_file():
         raise DiagnosticError([Diagnostic("no-such-file", f"no compiled game '{path}'")])
-    name = f"rulec_compiled_{path.stem}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise DiagnosticError([Diagnostic("not-a-compiled-game", f"'{path}' is not a Python module")])
-    module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(module)
+        module = game_cache.module_at(path, f"rulec_compiled_{path.stem}")
+    except game_cache.NotAModule:
+        raise DiagnosticError([Diagnostic("not-a-compiled-game", f"'{path}' is not a Python module")]) from None
     except Exception as error:
         raise DiagnosticError([Diagnostic("not-a-compiled-game", f"cannot import '{path}': {type(error).__name__}: {error}")]) from None
-    finally:
-        sys.modules.pop(name, None)
     game = getattr(module, "GAME", None)
     if not isinstance(game, Game):
         raise DiagnosticError([Diagnostic("not-a-compiled-game", f"'{path}' defines no GAME (was it written by rulec compile?)")])

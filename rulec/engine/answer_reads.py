@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import fields
-from typing import Any, Callable, Collection, Mapping, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 from rulec.engine import traces
 from rulec.engine.context import EngineContext
+from rulec.engine.hex_bits import bits_of
 from rulec.engine.position import Position
 from rulec.runtime.model import Unit
 
@@ -184,16 +185,16 @@ def changes(state: Position, before: dict, kept: tuple[int, dict],
 
 
 def read_any(hexes_read: TraceHexes, changed: dict[Reading, frozenset[str]], as_bits: dict[Reading, int],
-             bit: Mapping[str, int]) -> bool:
+             index: dict[str, int]) -> bool:
     """Did answers that read the traces at `hexes_read` read one of the `changed` hexes? `as_bits`: each changed
-    trace's hexes as bits (`bit`: a hex's), filled in as first needed (shared by the calls about one change)."""
+    trace's hexes as bits (`index`: hex numbers), filled in as first needed (shared by the calls about one change)."""
     for key, at in hexes_read.items():
         if len(key) == 4:  # (…, "bits")
             trace = key[:3]
             if trace in changed:
                 found = as_bits.get(trace)
                 if found is None:
-                    found = as_bits[trace] = sum(bit[h] for h in changed[trace])
+                    found = as_bits[trace] = bits_of(changed[trace], index)
                 if at & found:
                     return True
         elif key in changed and not at.isdisjoint(changed[key]):

@@ -18,14 +18,12 @@ from typing import Any
 
 from rulec.engine.answer_reads import ReadingContext
 from rulec.engine.context import EngineContext
-from rulec.engine.hex_bits import Steps, numbers
+from rulec.engine.hex_bits import Steps, bits_of, numbers
 from rulec.engine.move_memory import obstacles
 from rulec.engine.position import Position
-from rulec.engine.trace_sets import reached_bits
+from rulec.engine.trace_sets import OBSTACLE, held_bits, reached_bits
 from rulec.engine.traces import traced_hexes
 from rulec.runtime.model import Hex
-
-_OBSTACLE = {"enemy": 0, "zoc": 1, "friends": 2}  # of move_memory.obstacles' (enemies, their zones, friends)
 
 
 def allowed(state: Position, formula: tuple, context: EngineContext, candidates: int) -> int:
@@ -108,8 +106,7 @@ class _Asking:
             reached = traced_hexes(state, trace, side, EngineContext)
             found = reached_bits(state, trace, side, reached)
             if found is None:  # a trace searched hex by hex: its hexes as bits
-                bit = self.tables.hex_bit
-                found = sum(bit[h] for h in reached)
+                found = bits_of(reached, self.tables.index)
             state._cache[key] = found
         return found
 
@@ -117,27 +114,22 @@ class _Asking:
         if fact == "held":
             if self.reading is not None:
                 self.reading.note(("holders",))
-            index, bit = self.tables.index, self.tables.hex_bit  # (a sum of distinct bits: their union)
-            return sum(bit[h] for h, holder in self.state.holders.items() if holder == side and h in index)
+            return held_bits(self.state, side)
         if fact == "zoc" and self.reading is not None:
             self.reading.note(("zoc", side))
-        return obstacles(self.state, side)[_OBSTACLE[fact]]
+        return obstacles(self.state, side)[OBSTACLE[fact]]
 
 
 def _neighbours(state: Position) -> tuple[Steps, Steps]:
-    """The map's neighbours (those `neighbours(hex)` gives) as steps, and the same steps taken backwards: the hexes
-    next to a set of hexes, and the hexes a set of hexes is next to (once a game)."""
+    """The map's neighbours (Tables.neighbours: those `neighbours(hex)` gives) as steps, and the same steps taken
+    backwards: the hexes next to a set of hexes, and the hexes a set of hexes is next to (once a game)."""
     found = state._for_the_game.get("may_end_sets: neighbours")
     if found is None:
-        game_map, index = state.game.map, state.tables.index
-        assert game_map is not None  # (a map game)
-        forward: dict[Hex, tuple[Hex, ...]] = {}
+        forward, index = state.tables.neighbours, state.tables.index
         backward: dict[Hex, list[Hex]] = {}
-        for h, around in game_map.neighbours.items():
-            if h in index:
-                forward[h] = tuple(n for n in around.values() if n in index)
-                for n in forward[h]:
-                    backward.setdefault(n, []).append(h)
+        for h, around in forward.items():
+            for n in around:
+                backward.setdefault(n, []).append(h)
         found = state._for_the_game["may_end_sets: neighbours"] = (
             Steps(forward, index), Steps({n: tuple(hs) for n, hs in backward.items()}, index))
     return found

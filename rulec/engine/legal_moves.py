@@ -237,7 +237,7 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
             if traces_changed:  # the units whose answers read a trace where it changed: theirs are asked again
                 as_bits: dict[answer_reads.Reading, int] = {}
                 stale.update(u for u, at in reads.items()
-                             if answer_reads.read_any(at, traces_changed, as_bits, state.tables.hex_bit))
+                             if answer_reads.read_any(at, traces_changed, as_bits, state.tables.index))
             # Handed on, not copied: neither position adds to a unit's answers without copying them first.
             state._cache[END_ALLOWED] = {u: known for u, known in answers.items() if u not in stale}
             owned = before.get(_END_OWNED)

@@ -27,7 +27,7 @@ from rulec.engine.position import Position
 from rulec.runtime.model import Hex, Trace
 
 # Of move_memory.obstacles' (enemies, their zones of control, friends): which a hex fact reads
-_OBSTACLE = {"enemy": 0, "zoc": 1, "friends": 2}
+OBSTACLE = {"enemy": 0, "zoc": 1, "friends": 2}
 
 
 @dataclass
@@ -118,7 +118,7 @@ def _function(state: Position, side: str, formula: tuple, holds: Holds) -> HexSe
         return partial(_held_by, who)
     if kind == "occupied":
         return partial(_occupied, who)
-    return partial(_obstacle, who, _OBSTACLE[kind])
+    return partial(_obstacle, who, OBSTACLE[kind])
 
 
 def _all_of(parts: list[HexSets], state: Position, everything: int) -> int:
@@ -137,9 +137,14 @@ def _any_of(parts: list[HexSets], state: Position, everything: int) -> int:
     return found
 
 
-def _held_by(who: str, state: Position, everything: int) -> int:
+def held_bits(state: Position, side: str) -> int:
+    """The hexes `side` holds (controls(side, hex)), as bits."""
     index, bit = state.tables.index, state.tables.hex_bit  # (a sum of distinct bits: their union)
-    return sum(bit[h] for h, holder in state.holders.items() if holder == who and h in index)
+    return sum(bit[h] for h, holder in state.holders.items() if holder == side and h in index)
+
+
+def _held_by(who: str, state: Position, everything: int) -> int:
+    return held_bits(state, who)
 
 
 def _occupied(who: str, state: Position, everything: int) -> int:
