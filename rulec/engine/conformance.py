@@ -31,7 +31,7 @@ from rulec.engine.statuses import ON_MAP
 from rulec.runtime.model import Game
 
 STATUSES = {"map", "pending", "exited", "eliminated", "unused"}
-_SIDE_OF = "conformance: side of each unit"  # (GameState._for_the_game)
+_SIDES_UNITS = "conformance: units of each side"  # (GameState._for_the_game)
 
 
 @dataclass
@@ -93,13 +93,22 @@ def _units_in_order(state: GameState) -> bool:
     if not (where.keys() == units.keys() and STATUSES.issuperset(statuses) and pos.keys() <= units.keys()
             and countOf(map(where.get, pos), ON_MAP) == len(pos) == countOf(statuses, ON_MAP)):
         return False
-    side_of = state._for_the_game.get(_SIDE_OF)
-    if side_of is None:  # each unit's side: the same in every position
-        side_of = state._for_the_game[_SIDE_OF] = {uid: unit.side for uid, unit in units.items()}
-    placed = pos.values()
-    hexes = set(placed)
-    return (state.tables.neighbours.keys() >= hexes  # the hexes of the map (those `in tables.distance`)
-            and len(set(zip(placed, map(side_of.__getitem__, pos)))) == len(hexes))  # no hex holds two sides
+    kept = state._for_the_game.get(_SIDES_UNITS)
+    if kept is None:  # each side's units and the hexes of the map: the same in every position
+        by_side: dict[str, list[str]] = {}
+        for uid, unit in units.items():
+            by_side.setdefault(unit.side, []).append(uid)
+        kept = state._for_the_game[_SIDES_UNITS] = (tuple(map(tuple, by_side.values())),
+                                                    frozenset(state.tables.neighbours))
+    sides_units, map_hexes = kept
+    held: set = set()  # the hexes the sides gone through hold
+    for side_units in sides_units:
+        hexes = set(map(pos.get, side_units))
+        hexes.discard(None)  # (its units off the map)
+        if not held.isdisjoint(hexes):
+            return False  # a hex holds two sides
+        held |= hexes
+    return map_hexes.issuperset(held)  # the hexes of the map (those `in tables.distance`)
 
 
 def _unit_problems(state: GameState) -> list[str]:
