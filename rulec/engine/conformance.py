@@ -27,11 +27,11 @@ from rulec.engine import stacking
 from rulec.engine.actions import Action, IllegalAction
 from rulec.engine.scenarios import compatible_options
 from rulec.engine.state import CHANCE, TERMINAL, GameState, new_game
-from rulec.engine.statuses import ON_MAP
+from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.runtime.model import Game
 
-STATUSES = {"map", "pending", "exited", "eliminated", "unused"}
-_SIDES_UNITS = "conformance: units of each side"  # (GameState._for_the_game)
+STATUSES = {ON_MAP, PENDING, EXITED, ELIMINATED, UNUSED}
+_UNITS_IN_ORDER = "conformance: units in order"  # what _units_in_order keeps (GameState._for_the_game)
 
 
 @dataclass
@@ -83,24 +83,27 @@ def check_state(state: GameState) -> list[str]:
 
 
 def _units_in_order(state: GameState) -> bool:
-    """Whether _unit_problems would find none, asked with set and map operations that run in C rather than a loop
-    over the units in Python (it is asked after every action). False sends the state to _unit_problems, which names
-    what is wrong."""
-    units, where, pos = state.game.units, state.where, state.pos
-    statuses = where.values()
-    # every unit of the game has a status (and nothing else has one), the units on the map are units of the game
-    # marked 'map', and no other unit of the game is marked so
-    if not (where.keys() == units.keys() and STATUSES.issuperset(statuses) and pos.keys() <= units.keys()
-            and countOf(map(where.get, pos), ON_MAP) == len(pos) == countOf(statuses, ON_MAP)):
-        return False
-    kept = state._for_the_game.get(_SIDES_UNITS)
-    if kept is None:  # each side's units and the hexes of the map: the same in every position
+    """Whether _unit_problems would find none, asked with operations that run in C rather than a loop over the units
+    in Python (it is asked after every action). True only when all is well; False sends the state to _unit_problems,
+    which names what is wrong (or finds nothing: statuses kept in another order than the game's units, say)."""
+    where, pos = state.where, state.pos
+    kept = state._for_the_game.get(_UNITS_IN_ORDER)
+    if kept is None:  # the game's units, each side's units, the hexes of the map: the same in every position
         by_side: dict[str, list[str]] = {}
-        for uid, unit in units.items():
+        for uid, unit in state.game.units.items():
             by_side.setdefault(unit.side, []).append(uid)
-        kept = state._for_the_game[_SIDES_UNITS] = (tuple(map(tuple, by_side.values())),
-                                                    frozenset(state.tables.neighbours))
-    sides_units, map_hexes = kept
+        kept = state._for_the_game[_UNITS_IN_ORDER] = (tuple(state.game.units), tuple(map(tuple, by_side.values())),
+                                                       frozenset(state.tables.neighbours))
+    in_order, sides_units, map_hexes = kept
+    if tuple(where) != in_order:  # every unit of the game has a status, and nothing else has one
+        return False
+    statuses = where.values()
+    if not STATUSES.issuperset(statuses):
+        return False
+    on_map = countOf(statuses, ON_MAP)
+    # the units on the map are as many as those marked 'map', and each is marked so: they are those units
+    if len(pos) != on_map or countOf(map(where.get, pos), ON_MAP) != on_map:
+        return False
     held: set = set()  # the hexes the sides gone through hold
     for side_units in sides_units:
         hexes = set(map(pos.get, side_units))
