@@ -23,7 +23,6 @@ from rulec.engine.move_memory import obstacles
 from rulec.engine.position import Position
 from rulec.engine.trace_sets import OBSTACLE, held_bits, reached_bits
 from rulec.engine.traces import traced_hexes
-from rulec.runtime.model import Hex
 
 
 def allowed(state: Position, formula: tuple, context: EngineContext, candidates: int) -> int:
@@ -122,14 +121,5 @@ class _Asking:
 
 def _neighbours(state: Position) -> tuple[Steps, Steps]:
     """The map's neighbours (Tables.neighbours: those `neighbours(hex)` gives) as steps, and the same steps taken
-    backwards: the hexes next to a set of hexes, and the hexes a set of hexes is next to (once a game)."""
-    found = state._for_the_game.get("may_end_sets: neighbours")
-    if found is None:
-        forward, index = state.tables.neighbours, state.tables.index
-        backward: dict[Hex, list[Hex]] = {}
-        for h, around in forward.items():
-            for n in around:
-                backward.setdefault(n, []).append(h)
-        found = state._for_the_game["may_end_sets: neighbours"] = (
-            Steps(forward, index), Steps({n: tuple(hs) for n, hs in backward.items()}, index))
-    return found
+    backwards: the hexes next to a set of hexes, and the hexes a set of hexes is next to."""
+    return state.tables.map_steps(), state.tables.map_steps(backward=True)

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from rulec.engine.actions import Action
+from rulec.engine.hex_bits import Steps
 from rulec.engine.step_costs import (IMPASSABLE, EntryCost, StepCosts, build_mode_costs, build_step_costs,
                                      cost_expressions, resolver, typed_costs)
 from rulec.runtime.context import StandInContext
@@ -83,6 +84,7 @@ class Tables:
     advance_blocked_for: dict[str, frozenset[str]] = field(default_factory=dict)  # attacker|defender -> more such hexsides
     units_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # side -> its unit ids, in game-file order
     first_movement: dict[str, int] = field(default_factory=dict)  # side -> index of its first movement phase
+    _map_steps: dict[bool, Steps] = field(default_factory=dict)  # map_steps' (forward, backward), made when first asked for
 
     def __post_init__(self) -> None:
         self.numbered = tuple(sorted(self.hexes))
@@ -112,6 +114,21 @@ class Tables:
         for i, phase in enumerate(self.game.sequence):
             if phase.kind == "movement" and phase.side is not None:
                 self.first_movement.setdefault(phase.side, i)
+
+    def map_steps(self, backward: bool = False) -> Steps:
+        """A step from each hex to each of its neighbours (or, `backward`, from each neighbour to the hex), over hex
+        numbers (hex_bits.Steps): the same in every game played on the map, made once for all of them."""
+        found = self._map_steps.get(backward)
+        if found is None:
+            ways = self.neighbours
+            if backward:
+                into: dict[Hex, list[Hex]] = {}
+                for h, around in self.neighbours.items():
+                    for n in around:
+                        into.setdefault(n, []).append(h)
+                ways = {n: tuple(hs) for n, hs in into.items()}
+            found = self._map_steps[backward] = Steps(ways, self.index)
+        return found
 
     def costs_for(self, unit_type: str | None, values: tuple) -> StepCosts:
         """The step costs of units of `unit_type` when the cost expressions have `values`, made once per pair."""

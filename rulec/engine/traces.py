@@ -173,12 +173,13 @@ def _map_steps(state: Position, trace: Trace, ask: _Ask) -> tuple[Steps, int]:
     static = trace.through_static
     if static is not None:
         closed = bits_of((h for h in tables.hexes if not ask.holds(static, h)), tables.index)
-    if trace.across_static is not None:
-        def allowed(h: Hex) -> bool:
-            return not closed >> tables.index[h] & 1
-        neighbours = {h: tuple(n for n in neighbours[h] if allowed(h) and allowed(n)
-                               and ask.holds(trace.across_static, n, h))
-                      for h in tables.hexes}
+    if trace.across_static is None:
+        return tables.map_steps(), closed  # every step of the map (shared by every game played on it)
+
+    def allowed(h: Hex) -> bool:
+        return not closed >> tables.index[h] & 1
+    neighbours = {h: tuple(n for n in neighbours[h] if allowed(h) and allowed(n) and ask.holds(trace.across_static, n, h))
+                  for h in tables.hexes}
     return Steps(neighbours, tables.index), closed
 
 
