@@ -18,7 +18,6 @@ gives: tests/test_engine_trace_memory.py compares them with searches from scratc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, Callable
 
 from rulec.engine.hex_bits import Steps, bits_of, hexes
@@ -101,59 +100,76 @@ def _of_the_game(state: Position, trace: Trace, side: str, holds: Holds
 
 def _function(state: Position, side: str, formula: tuple, holds: Holds) -> HexSets:
     """A condition written as sets (model.Trace.sets), for `side`, as a function of the position: its parts on the
-    map alone folded now, its hex facts read from the position when called."""
-    kind = formula[0]
-    if kind == "not":
-        inner = _function(state, side, formula[1], holds)
-        return lambda position, everything: everything & ~inner(position, everything)
-    if kind == "and" or kind == "or":
-        parts = [_function(state, side, part, holds) for part in formula[1]]
-        return partial(_all_of if kind == "and" else _any_of, parts)
-    if kind == "hexes":
-        tables = state.tables  # a condition on the map alone: asked of every hex now, once
-        on_the_map = bits_of((h for h in tables.hexes if holds(formula[1], h)), tables.index)
-        return lambda position, everything: on_the_map
-    who = formula[1] or side
-    if kind == "held":
-        return partial(_held_by, who)
-    if kind == "occupied":
-        return partial(_occupied, who)
-    return partial(_obstacle, who, OBSTACLE[kind])
+    map alone folded now, its hex facts read from the position when called.
+
+    Made one Python function whose source is the formula's set algebra (_Source): the obstacles of each side it
+    reads looked up once, `and` stopping at the first part that leaves no hex. A tree of closures, one call a part,
+    cost several times as much, and a trace's conditions are asked every time it is (traced_hexes). The source
+    holds no text of the game: the formula's kinds are the few _Source knows, and its values (sides, folded hexes)
+    are bound by name."""
+    made = _Source(state, side, holds)
+    body = made.source(formula)
+    lines = ["def formula(state, everything):", *made.prelude, f"    return {body}"]
+    exec("\n".join(lines), made.names)  # noqa: S102
+    return made.names.pop("formula")  # (its globals do not hold it: no cycle, freed with the game)
 
 
-def _all_of(parts: list[HexSets], state: Position, everything: int) -> int:
-    found = everything
-    for part in parts:
-        found &= part(state, everything)
-        if not found:
-            break
-    return found
+class _Source:
+    """The source of a condition's function (_function), and the names it binds."""
 
+    def __init__(self, state: Position, side: str, holds: Holds):
+        self.state, self.side, self.holds = state, side, holds
+        self.names: dict[str, Any] = {"obstacles": obstacles, "held_bits": held_bits}
+        self.prelude: list[str] = []  # its first lines: the obstacles of each side read, looked up
+        self.sides: dict[str, str] = {}  # a side read -> the variable its obstacles are in
+        self.temporaries = 0  # the variables an `and` keeps the hexes its parts leave in
 
-def _any_of(parts: list[HexSets], state: Position, everything: int) -> int:
-    found = 0
-    for part in parts:
-        found |= part(state, everything)
-    return found
+    def source(self, part: tuple) -> str:
+        kind = part[0]
+        if kind == "not":
+            return f"(everything & ~{self.source(part[1])})"
+        if kind == "and" or kind == "or":
+            parts = [self.source(p) for p in part[1]]
+            if len(parts) == 1:
+                return parts[0]
+            if kind == "or":
+                return f"({' | '.join(parts)})"
+            self.temporaries += 1
+            so_far = f"so_far_{self.temporaries}"
+            return "(" + " and ".join([f"({so_far} := {parts[0]})",
+                                       *(f"({so_far} := {so_far} & {p})" for p in parts[1:-1]),
+                                       f"({so_far} & {parts[-1]})"]) + ")"
+        if kind == "hexes":
+            tables = self.state.tables  # a condition on the map alone: asked of every hex now, once
+            return self._bind(bits_of((h for h in tables.hexes if self.holds(part[1], h)), tables.index))
+        who = part[1] or self.side
+        if kind == "held":
+            return f"held_bits(state, {self._bind(who)})"
+        if kind == "occupied":
+            seen = self._obstacles_of(who)
+            return f"({seen}[0] | {seen}[2])"
+        return f"{self._obstacles_of(who)}[{OBSTACLE[kind]}]"
+
+    def _bind(self, value: Any) -> str:
+        name = f"value_{len(self.names)}"
+        self.names[name] = value
+        return name
+
+    def _obstacles_of(self, who: str) -> str:
+        if who not in self.sides:
+            self.sides[who] = f"obstacles_{len(self.sides)}"
+            self.prelude.append(f"    {self.sides[who]} = obstacles(state, {self._bind(who)})")
+        return self.sides[who]
 
 
 def held_bits(state: Position, side: str) -> int:
     """The hexes `side` holds (controls(side, hex)), as bits."""
-    index, bit = state.tables.index, state.tables.hex_bit  # (a sum of distinct bits: their union)
-    return sum(bit[h] for h, holder in state.holders.items() if holder == side and h in index)
-
-
-def _held_by(who: str, state: Position, everything: int) -> int:
-    return held_bits(state, who)
-
-
-def _occupied(who: str, state: Position, everything: int) -> int:
-    enemy, _, friends = obstacles(state, who)
-    return enemy | friends
-
-
-def _obstacle(who: str, which: int, state: Position, everything: int) -> int:
-    return obstacles(state, who)[which]
+    index = state.tables.index
+    found = 0
+    for h, holder in state.holders.items():
+        if holder == side and h in index:
+            found |= 1 << index[h]
+    return found
 
 
 def _still_holding(layers: list[int], stopped: int, newly: int, steps_of: Steps, limit: int | None) -> int | None:
