@@ -31,7 +31,8 @@ from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.runtime.model import Game
 
 STATUSES = {ON_MAP, PENDING, EXITED, ELIMINATED, UNUSED}
-_UNITS_IN_ORDER = "conformance: units in order"  # what _units_in_order keeps (GameState._for_the_game)
+# What _units_in_order keeps (GameState._for_the_game): the game's units as it checks them, and the last in order
+_UNITS_IN_ORDER, _LAST_IN_ORDER = "conformance: units in order", "conformance: last in order"
 
 
 @dataclass
@@ -84,9 +85,14 @@ def check_state(state: GameState) -> list[str]:
 
 def _units_in_order(state: GameState) -> bool:
     """Whether _unit_problems would find none, asked with operations that run in C rather than a loop over the units
-    in Python (it is asked after every action). True only when all is well; False sends the state to _unit_problems,
-    which names what is wrong (or finds nothing: statuses kept in another order than the game's units, say)."""
+    in Python, and not again while the units' hexes and statuses are those last found in order (it is asked after
+    every action, and most actions move no unit). True only when all is well; False sends the state to
+    _unit_problems, which names what is wrong (or finds nothing: statuses kept in another order than the game's
+    units, say)."""
     where, pos = state.where, state.pos
+    last = state._for_the_game.get(_LAST_IN_ORDER)  # the units' hexes and statuses last found in order, in this game
+    if last is not None and last[0] == pos and last[1] == where:
+        return True  # the same hexes and statuses: what holds of them still does (most actions move nothing)
     kept = state._for_the_game.get(_UNITS_IN_ORDER)
     if kept is None:  # the game's units, each side's units, the hexes of the map: the same in every position
         by_side: dict[str, list[str]] = {}
@@ -111,7 +117,10 @@ def _units_in_order(state: GameState) -> bool:
         if not held.isdisjoint(hexes):
             return False  # a hex holds two sides
         held |= hexes
-    return map_hexes.issuperset(held)  # the hexes of the map (those `in tables.distance`)
+    if not map_hexes.issuperset(held):  # the hexes of the map (those `in tables.distance`)
+        return False
+    state._for_the_game[_LAST_IN_ORDER] = (dict(pos), dict(where))
+    return True
 
 
 def _unit_problems(state: GameState) -> list[str]:
