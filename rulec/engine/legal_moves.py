@@ -23,7 +23,6 @@ movement phase's units then searches only the units that are chosen, or hemmed i
 from __future__ import annotations
 
 import bisect
-from dataclasses import replace
 from typing import AbstractSet, Any, Callable, Collection, KeysView, Sequence
 
 from rulec.engine import answer_reads, end_sets, markers, modifiers, stacking
@@ -939,7 +938,7 @@ def leave_zoc(state: Position, unit: Unit) -> Leave | None:
             context.hex = n
             if n in zoc and into(context):
                 allowed.add(index[n])
-        found = state._cache[key] = replace(leave, into_hexes=frozenset(allowed))
+        found = state._cache[key] = leave.into(frozenset(allowed))
         if noted:  # a move into or out of a hex read asks the unit again (carry_moves); its moves are kept under
             # the hexes it may leave into (moves_key)
             _note_at(state, _LEAVE_READS, unit.id, read)

@@ -27,6 +27,8 @@ from rulec.runtime.model import Hex, Trace
 
 # Of move_memory.obstacles' (enemies, their zones of control, friends): which a hex fact reads
 OBSTACLE = {"enemy": 0, "zoc": 1, "friends": 2}
+_HELD_BITS = "trace_sets: held bits"  # (GameState._for_the_game) held_bits' answers, by side and holders
+_MOST_HELD_KEPT = 1024
 
 
 @dataclass
@@ -163,12 +165,21 @@ class _Source:
 
 
 def held_bits(state: Position, side: str) -> int:
-    """The hexes `side` holds (controls(side, hex)), as bits."""
-    index = state.tables.index
-    found = 0
-    for h, holder in state.holders.items():
-        if holder == side and h in index:
-            found |= 1 << index[h]
+    """The hexes `side` holds (controls(side, hex)), as bits. Kept for the game by the holders' hexes and sides:
+    they seldom change, and working the bits out makes a big int a hex held."""
+    holders = state.holders
+    key = (side, tuple(holders), tuple(holders.values()))
+    kept: dict | None = state._for_the_game.get(_HELD_BITS)
+    if kept is None or len(kept) > _MOST_HELD_KEPT:
+        kept = state._for_the_game[_HELD_BITS] = {}
+    found = kept.get(key)
+    if found is None:
+        index = state.tables.index
+        found = 0
+        for h, holder in holders.items():
+            if holder == side and h in index:
+                found |= 1 << index[h]
+        kept[key] = found
     return found
 
 
