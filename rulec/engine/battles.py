@@ -37,6 +37,8 @@ from rulec.engine import combat as fight
 from rulec.engine import duties, history, joining, markers, modifiers, phases, sight, stacking
 from rulec.engine.actions import ATTACK, CANCEL, END, FIGHT, RESOLVE, WITH, Action
 from rulec.engine.frames import Battle, Declare, Declared, Effects, Roll
+from rulec.engine.hex_bits import hexes_in_order
+from rulec.engine.move_memory import obstacles
 from rulec.engine.position import Position
 from rulec.engine.records import BattleReport
 from rulec.engine.statuses import ON_MAP
@@ -62,28 +64,28 @@ def _targets(state: Position) -> list[Action]:
     side = state.phase.side
     assert side is not None  # a combat phase is a side's
     occupants = stacking.occupants(state)
-    units, defended, neighbours = state._units, state.defended, state.tables.neighbours
+    units, defended = state._units, state.defended
     ready = duties.ready_to_attack(state)
     if not ready:
         return []
-    # The enemy hexes next to a unit that may still attack (or in range of a ranged one): asked of the enemy hexes,
-    # fewer than the hexes next to the attackers, as whether a neighbour holds one (neighbours are mutual)
-    pos, ranged = state.pos, ranged_units(state)
-    in_range: set[Hex] = set()  # the hexes ranged units among them see
-    spots: set[Hex]  # where the units that may still attack stand (ranged units' aside)
-    if ranged:
-        spots = set()
-        for uid in ready:
-            h = pos.get(uid)
-            if h is not None:
-                if uid in ranged:
-                    in_range.update(sight.in_sight(state.tables, h, ranged[uid]))
-                else:
-                    spots.add(h)
-    else:
-        spots = {h for h in map(pos.get, ready) if h is not None}
+    # The enemy hexes next to a unit that may still attack (or in range of a ranged one), as bits of hex numbers: the
+    # hexes next to where they stand (Tables.map_steps, backward: a hex is one when a neighbour of it is one of them)
+    # and those ranged units see, among the enemy's
+    tables, pos, ranged = state.tables, state.pos, ranged_units(state)
+    bit = tables.hex_bit
+    spots = in_range = 0
+    for uid in ready:
+        h = pos.get(uid)
+        if h is None:
+            continue
+        if ranged and uid in ranged:
+            for seen in sight.in_sight(tables, h, ranged[uid]):
+                in_range |= bit[seen]
+        else:
+            spots |= bit[h]
+    near = (tables.map_steps(backward=True).after(spots) | in_range) & obstacles(state, side)[0]
     actions = []
-    for h in sorted(e for e in state._enemy_occupied(side) if e in in_range or not spots.isdisjoint(neighbours[e])):
+    for h in hexes_in_order(near, tables.numbered):  # (numbered: the hexes sorted)
         there = occupants[h]
         # A hex stays open while it holds a unit not yet attacked this phase: units that
         # retreated into it after defending elsewhere defend with their host again.

@@ -69,6 +69,11 @@ def numbers(bits: int) -> list[int]:
     return list(compress(range(bits.bit_length()), _selectors(bits)))
 
 
+def hexes_in_order(bits: int, numbered: tuple[Hex, ...]) -> list[Hex]:
+    """The hexes of `bits`, in the order of their numbers (`numbered`: number -> hex)."""
+    return list(compress(numbered, _selectors(bits)))
+
+
 def hexes(bits: int, numbered: tuple[Hex, ...]) -> frozenset[Hex]:
     """The hexes of `bits` (`numbered`: number -> hex)."""
     return frozenset(compress(numbered, _selectors(bits)))
