@@ -8,7 +8,7 @@ import random
 import pytest
 
 from rulec.engine import hex_bits, new_game
-from rulec.engine.hex_bits import Steps, bits_of, hexes, numbers
+from rulec.engine.hex_bits import FEW_BITS, Steps, bits_of, hexes, hexes_in_order, numbers
 from rulec.pipeline import load_game
 
 
@@ -58,3 +58,15 @@ def test_numbers_and_hexes_of_bits():
     numbered = ("a", "b", "c", "d")
     assert hexes(0b1010, numbered) == {"b", "d"} and hexes(0, numbered) == frozenset()
     assert bits_of(["a", "d"], {h: i for i, h in enumerate(numbered)}) == 0b1001
+
+
+@pytest.mark.parametrize("count", [1, FEW_BITS - 1, FEW_BITS, FEW_BITS + 1, 300, 780])
+def test_few_bits_and_many_bits_give_the_same_hexes(count):
+    """Few set bits are read a bit at a time, many from the binary digits at once: both give every hex, in order."""
+    rng = random.Random(count)
+    numbered = tuple(f"{i:04d}" for i in range(780))
+    chosen = sorted(rng.sample(range(780), count))
+    bits = sum(1 << i for i in chosen)
+    assert numbers(bits) == chosen
+    assert hexes_in_order(bits, numbered) == [numbered[i] for i in chosen]
+    assert hexes(bits, numbered) == {numbered[i] for i in chosen}

@@ -45,6 +45,9 @@ class EntryCost:
     river: bool = False  # a crossing that must be the unit's first step and uses all its MP
 
 
+Steps = tuple[tuple[int, int], ...]  # a hex's steps: (neighbour number, MP), ...
+
+
 @dataclass(eq=False)
 class StepCosts:
     """Every step's cost for one kind of unit in one phase. Compared by identity: search caches key on it."""
@@ -54,12 +57,13 @@ class StepCosts:
     exit_cost: dict[tuple[Hex, str], int]  # (hex, edge) -> MP to leave the map there
     offmap_entry_cost: dict[Hex, int]  # MP for a reinforcement to enter the hex from off the map
     # By hex number (Tables.index), for the search:
-    index_steps: list  # number -> ((neighbour number, MP, river), ...)
-    index_plain_moves: list  # number -> ((neighbour, MP), ...), cheapest first: not across a river nor into an objective
-    index_objective_moves: list  # number -> ((objective neighbour, MP), ...)
-    index_rare: list  # number -> has the hex exits or objective neighbours
-    index_rivers: list  # number -> neighbour numbers across a river
-    index_exits: list  # number -> ((edge, MP to leave), ...)
+    # (Typed in full: compiled (make fast), the search then reads them as native ints and tuples.)
+    index_steps: list[tuple[tuple[int, int, bool], ...]]  # number -> ((neighbour number, MP, river), ...)
+    index_plain_moves: list[Steps]  # number -> ((neighbour, MP), ...), cheapest first: not across a river nor into an objective
+    index_objective_moves: list[Steps]  # number -> ((objective neighbour, MP), ...)
+    index_rare: list[bool]  # number -> has the hex exits or objective neighbours
+    index_rivers: list[tuple[int, ...]]  # number -> neighbour numbers across a river
+    index_exits: list[tuple[tuple[str, int], ...]]  # number -> ((edge, MP to leave), ...)
     per_mp: int = 1  # costs are in 1/per_mp MP (a mode whose steps cost a fraction of a MP); allowances are multiplied by it
 
 
