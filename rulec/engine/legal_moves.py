@@ -945,7 +945,7 @@ def leave_zoc(state: Position, unit: Unit) -> Leave | None:
             context.hex = n
             if n in zoc and into(context):
                 allowed.add(index[n])
-        found = answers[unit.id] = leave.into(frozenset(allowed))
+        found = answers[unit.id] = leave.with_into_hexes(frozenset(allowed))
         if noted:  # a move into or out of a hex read asks the unit again (carry_moves); its moves are kept under
             # the hexes it may leave into (moves_key)
             _note_at(state, _LEAVE_READS, unit.id, read)

@@ -84,7 +84,7 @@ class Leave:
         """May the first step enter hex number `n` in an enemy zone of control?"""
         return self.into_zoc or n in self.into_hexes
 
-    def into(self, hexes: frozenset[int]) -> Leave:
+    def with_into_hexes(self, hexes: frozenset[int]) -> Leave:
         """The same way out, into the hex numbers `hexes` (dataclasses.replace, without its cost: once a position
         for each unit held in an enemy zone of control)."""
         return Leave(self.cost, self.into_zoc, self.blocked, hexes, self.then_stop)

@@ -45,7 +45,7 @@ class EntryCost:
     river: bool = False  # a crossing that must be the unit's first step and uses all its MP
 
 
-Steps = tuple[tuple[int, int], ...]  # a hex's steps: (neighbour number, MP), ...
+HexSteps = tuple[tuple[int, int], ...]  # a hex's steps: (neighbour number, MP), ...
 
 
 @dataclass(eq=False)
@@ -59,8 +59,8 @@ class StepCosts:
     # By hex number (Tables.index), for the search:
     # (Typed in full: compiled (make fast), the search then reads them as native ints and tuples.)
     index_steps: list[tuple[tuple[int, int, bool], ...]]  # number -> ((neighbour number, MP, river), ...)
-    index_plain_moves: list[Steps]  # number -> ((neighbour, MP), ...), cheapest first: not across a river nor into an objective
-    index_objective_moves: list[Steps]  # number -> ((objective neighbour, MP), ...)
+    index_plain_moves: list[HexSteps]  # number -> ((neighbour, MP), ...), cheapest first: not across a river nor into an objective
+    index_objective_moves: list[HexSteps]  # number -> ((objective neighbour, MP), ...)
     index_rare: list[bool]  # number -> has the hex exits or objective neighbours
     index_rivers: list[tuple[int, ...]]  # number -> neighbour numbers across a river
     index_exits: list[tuple[tuple[str, int], ...]]  # number -> ((edge, MP to leave), ...)

@@ -84,7 +84,7 @@ class Tables:
     advance_blocked_for: dict[str, frozenset[str]] = field(default_factory=dict)  # attacker|defender -> more such hexsides
     units_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # side -> its unit ids, in game-file order
     first_movement: dict[str, int] = field(default_factory=dict)  # side -> index of its first movement phase
-    _map_steps: dict[bool, Steps] = field(default_factory=dict)  # map_steps' (forward, backward), made when first asked for
+    _map_steps: dict[bool, Steps] = field(default_factory=dict, init=False, repr=False, compare=False)  # map_steps'
 
     def __post_init__(self) -> None:
         self.numbered = tuple(sorted(self.hexes))
