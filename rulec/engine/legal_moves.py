@@ -173,7 +173,6 @@ _REACHING = "units reaching"
 # move into or out of one asks them again: their moves are kept under those answers (moves_key).
 _LEAVE_READS = "leave_zoc reads"
 _LEAVE_ASKED = "leave_zoc asked"  # per movement phase: the (unit, hex) where leave_zoc noted what it read
-_LEAVE_FOUND = "leave_zoc found"  # per position, by unit: its way out of an enemy zone (leave_zoc), into_zoc asked
 _MOVABLE = "movable units"
 END_ALLOWED = "end allowed"  # unit -> hex -> may_end_move's answer (end_allowed)
 _END_OWNED = "end allowed owned"  # the units whose END_ALLOWED answers this position may add to (_end_answers)
@@ -251,9 +250,6 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
             if h is not None and h in leave_reads:
                 stale.update(leave_reads[h])
     asked_again = frozenset(stale)  # the mover, and the units whose may_end_move or leave_zoc answers changed
-    ways_out = before.get(_LEAVE_FOUND)
-    if ways_out and _leave_asks_units(state):  # each read only who stands in the hexes noted (leave_reads)
-        state._cache[_LEAVE_FOUND] = {u: way for u, way in ways_out.items() if u not in asked_again}
     reaching = state._phase_moves.get(_REACHING)
     if reaching is not None:
         for h in touched:
@@ -915,9 +911,7 @@ def leave_zoc(state: Position, unit: Unit) -> Leave | None:
     """How `unit`, in an enemy zone of control, may leave it this phase (None: it may not); see movement.Leave.
 
     Whether the rule applies to the unit is worked out once a phase; an `into_zoc` condition about
-    the hex entered, for each enemy-controlled neighbour once a position (it may ask where friends are), and
-    handed on from move to move where it asks only that (carry_moves: a move into or out of a hex it asked of
-    asks it again).
+    the hex entered, for each enemy-controlled neighbour once a position (it may ask where friends are).
     """
     key = ("leave", unit.id)
     if key in state._phase_moves:
@@ -934,8 +928,7 @@ def leave_zoc(state: Position, unit: Unit) -> Leave | None:
     into = rule.into_zoc if leave is not None and rule is not None else False  # (a leave comes from a rule)
     if isinstance(into, bool):
         return leave
-    answers = _known(state, _LEAVE_FOUND)
-    found = answers.get(unit.id)
+    found = state._cache.get(key)
     if found is None:
         noted = _leave_asks_units(state) and state.phase.kind == "movement"
         read: set[Hex] = set()
@@ -945,7 +938,7 @@ def leave_zoc(state: Position, unit: Unit) -> Leave | None:
             context.hex = n
             if n in zoc and into(context):
                 allowed.add(index[n])
-        found = answers[unit.id] = leave.with_into_hexes(frozenset(allowed))
+        found = state._cache[key] = leave.with_into_hexes(frozenset(allowed))
         if noted:  # a move into or out of a hex read asks the unit again (carry_moves); its moves are kept under
             # the hexes it may leave into (moves_key)
             _note_at(state, _LEAVE_READS, unit.id, read)
