@@ -18,7 +18,7 @@ from typing import Any
 
 from rulec.engine.answer_reads import ReadingContext
 from rulec.engine.context import EngineContext
-from rulec.engine.hex_bits import Steps, bits_of, numbers
+from rulec.engine.hex_bits import bits_of, numbers
 from rulec.engine.move_memory import obstacles
 from rulec.engine.position import Position
 from rulec.engine.trace_sets import OBSTACLE, held_bits, reached_bits
@@ -72,7 +72,9 @@ class _Asking:
             at = formula[1](self.context)  # ("" for a unit off the map: no hex)
             return candidates & self.tables.hex_bit[at] if at in self.tables.index else 0
         if kind == "next to":
-            forward, backward = _neighbours(self.state)
+            # the map's neighbours (those `neighbours(hex)` gives) as steps, and taken backwards: the hexes next to
+            # the candidates, and the candidates next to the hexes C holds for
+            forward, backward = self.tables.map_steps(), self.tables.map_steps(backward=True)
             return candidates & backward.after(self.holds(formula[1], forward.after(candidates)))
         assert kind == "per hex", kind
         return self._hex_by_hex(formula[1], candidates)
@@ -117,9 +119,3 @@ class _Asking:
         if fact == "zoc" and self.reading is not None:
             self.reading.note(("zoc", side))
         return obstacles(self.state, side)[OBSTACLE[fact]]
-
-
-def _neighbours(state: Position) -> tuple[Steps, Steps]:
-    """The map's neighbours (Tables.neighbours: those `neighbours(hex)` gives) as steps, and the same steps taken
-    backwards: the hexes next to a set of hexes, and the hexes a set of hexes is next to."""
-    return state.tables.map_steps(), state.tables.map_steps(backward=True)

@@ -168,7 +168,6 @@ def _map_steps(state: Position, trace: Trace, ask: _Ask) -> tuple[Steps, int]:
     """The steps a search may take on the map alone (into hexes its `through_static` allows, across hexsides its
     `across_static` allows), and the hexes it never enters (those `through_static` refuses)."""
     tables = state.tables
-    neighbours = tables.neighbours
     closed = 0
     static = trace.through_static
     if static is not None:
@@ -178,9 +177,9 @@ def _map_steps(state: Position, trace: Trace, ask: _Ask) -> tuple[Steps, int]:
 
     def allowed(h: Hex) -> bool:
         return not closed >> tables.index[h] & 1
-    neighbours = {h: tuple(n for n in neighbours[h] if allowed(h) and allowed(n) and ask.holds(trace.across_static, n, h))
-                  for h in tables.hexes}
-    return Steps(neighbours, tables.index), closed
+    across = {h: tuple(n for n in tables.neighbours[h] if allowed(h) and allowed(n) and ask.holds(trace.across_static, n, h))
+              for h in tables.hexes}
+    return Steps(across, tables.index), closed
 
 
 def _stepped(following: int, frontier: int, steps_of: Steps, numbered: tuple[Hex, ...], values: TraceValues,
