@@ -95,6 +95,21 @@ def test_check_state_reports_each_planted_fault_of_the_units(midgame, plant, mes
     assert any(message in p for p in problems), problems
 
 
+def test_the_quick_unit_test_asks_again_from_scratch_after_a_fault_and_sees_it_mended(midgame):
+    """After a fault it does not trust what it last found: the fault mended, the units are in order again, and a
+    fault planted after that (two sides in one hex, the hexes' count kept by what changed) is seen too."""
+    assert conformance._units_in_order(midgame)
+    uid = _a_unit(midgame, "map")
+    hex_ = midgame.pos[uid]
+    midgame.pos[uid] = "9999"
+    assert not conformance._units_in_order(midgame)
+    midgame.pos[uid] = hex_
+    assert conformance._units_in_order(midgame)
+    _plant_enemies_in_one_hex(midgame)
+    assert not conformance._units_in_order(midgame)
+    assert any("enemies share hex" in p for p in check_state(midgame))
+
+
 def test_check_state_reports_vp_out_of_the_log(midgame):
     midgame.vp_log.append(VpEntry(midgame.turn, "planted", next(iter(midgame.vp)), 2, "nowhere"))
     assert any("VP log" in p for p in check_state(midgame))

@@ -31,7 +31,8 @@ from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.runtime.model import Game
 
 STATUSES = {ON_MAP, PENDING, EXITED, ELIMINATED, UNUSED}
-# What _units_in_order keeps (GameState._for_the_game): the game's units as it checks them, and the last in order
+# What _units_in_order keeps (GameState._for_the_game): the game's units as it checks them, and what it last found
+# in order (_LastInOrder)
 _UNITS_IN_ORDER, _LAST_IN_ORDER = "conformance: units in order", "conformance: last in order"
 
 
@@ -84,43 +85,113 @@ def check_state(state: GameState) -> list[str]:
 
 
 def _units_in_order(state: GameState) -> bool:
-    """Whether _unit_problems would find none, asked with operations that run in C rather than a loop over the units
-    in Python, and not again while the units' hexes and statuses are those last found in order (it is asked after
-    every action, and most actions move no unit). True only when all is well; False sends the state to
-    _unit_problems, which names what is wrong (or finds nothing: statuses kept in another order than the game's
-    units, say)."""
+    """Whether _unit_problems would find none, asked without a loop over every unit where it can be: from scratch
+    the first time in a game, with operations that run in C; then by what changed since the units were last found
+    in order (its own copies of their hexes and statuses, kept for the game: it reads nothing the engine keeps),
+    asking only the units whose hex or status changed and the hexes they entered. Most actions move no unit, and
+    a move changes one or two. True only when all is well; False sends the state to _unit_problems, which names
+    what is wrong (or finds nothing: statuses kept in another order than the game's units, say)."""
     where, pos = state.where, state.pos
-    last = state._for_the_game.get(_LAST_IN_ORDER)  # the units' hexes and statuses last found in order, in this game
-    if last is not None and last[0] == pos and last[1] == where:
-        return True  # the same hexes and statuses: what holds of them still does (most actions move nothing)
     kept = state._for_the_game.get(_UNITS_IN_ORDER)
-    if kept is None:  # the game's units, each side's units, the hexes of the map: the same in every position
+    if kept is None:  # the game's units, each side's units, the hexes of the map, each unit's side: in every position
         by_side: dict[str, list[str]] = {}
         for uid, unit in state.game.units.items():
             by_side.setdefault(unit.side, []).append(uid)
-        kept = state._for_the_game[_UNITS_IN_ORDER] = (tuple(state.game.units), tuple(map(tuple, by_side.values())),
-                                                       frozenset(state.tables.neighbours))
-    in_order, sides_units, map_hexes = kept
+        kept = state._for_the_game[_UNITS_IN_ORDER] = (
+            tuple(state.game.units), tuple(map(tuple, by_side.values())), frozenset(state.tables.neighbours),
+            {uid: unit.side for uid, unit in state.game.units.items()})
+    last: _LastInOrder | None = state._for_the_game.get(_LAST_IN_ORDER)
+    if last is None:
+        found = _in_order_from_scratch(state, kept)
+        if found is None:
+            return False
+        state._for_the_game[_LAST_IN_ORDER] = _LastInOrder(dict(pos), dict(where), found)
+        return True
+    if last.pos == pos and last.where == where:
+        return True  # the same hexes and statuses: what holds of them still does (most actions move nothing)
+    if last.changed_since(pos, where, kept[2], kept[3]):
+        return True
+    del state._for_the_game[_LAST_IN_ORDER]  # (half updated: the next check starts from scratch)
+    return False
+
+
+def _in_order_from_scratch(state: GameState, kept: tuple) -> dict[str, dict[str, int]] | None:
+    """_units_in_order without what it last found: each hex occupied -> its side -> how many of the side's units
+    stand there (one side a hex), or None if a unit is out of order."""
+    where, pos = state.where, state.pos
+    in_order, sides_units, map_hexes, _ = kept
     if tuple(where) != in_order:  # every unit of the game has a status, and nothing else has one
-        return False
+        return None
     statuses = where.values()
     if not STATUSES.issuperset(statuses):
-        return False
+        return None
     on_map = countOf(statuses, ON_MAP)
     # the units on the map are as many as those marked 'map', and each is marked so: they are those units
     if len(pos) != on_map or countOf(map(where.get, pos), ON_MAP) != on_map:
-        return False
+        return None
     held: set = set()  # the hexes the sides gone through hold
     for side_units in sides_units:
         hexes = set(map(pos.get, side_units))
         hexes.discard(None)  # (its units off the map)
         if not held.isdisjoint(hexes):
-            return False  # a hex holds two sides
+            return None  # a hex holds two sides
         held |= hexes
     if not map_hexes.issuperset(held):  # the hexes of the map (those `in tables.distance`)
-        return False
-    state._for_the_game[_LAST_IN_ORDER] = (dict(pos), dict(where))
-    return True
+        return None
+    sides_at: dict[str, dict[str, int]] = {}
+    side_of = kept[3]
+    for uid, h in pos.items():
+        counts = sides_at.setdefault(h, {})
+        counts[side_of[uid]] = counts.get(side_of[uid], 0) + 1
+    return sides_at
+
+
+class _LastInOrder:
+    """The units' hexes and statuses last found in order in a game (copies), and who stands in each hex then."""
+
+    def __init__(self, pos: dict[str, str], where: dict[str, str], sides_at: dict[str, dict[str, int]]):
+        self.pos, self.where, self.sides_at = pos, where, sides_at
+
+    def changed_since(self, pos: dict[str, str], where: dict[str, str], map_hexes: frozenset[str],
+                      side_of: dict[str, str]) -> bool:
+        """Are the units still in order, asked of those whose hex or status differs from the copies (which are
+        brought up to date)? False: one is not, or a unit not of the game has a status."""
+        last_pos, last_where = self.pos, self.where
+        asked = [uid for uid, status in where.items() if last_where.get(uid) != status]
+        if len(where) != len(last_where) or any(uid not in last_where for uid in asked):
+            return False  # a unit lost its status, or one not of the game has one
+        entered = [uid for uid, h in pos.items() if last_pos.get(uid) != h]
+        if len(pos) != len(last_pos) + sum(uid not in last_pos for uid in entered):
+            entered += [uid for uid in last_pos if uid not in pos]  # units that left the map
+        for uid in (*asked, *entered):
+            status = where.get(uid)
+            if status not in STATUSES or (status == ON_MAP) != (uid in pos):
+                return False
+        sides_at = self.sides_at
+        for uid in entered:
+            side, before, after = side_of[uid], last_pos.get(uid), pos.get(uid)
+            if before is not None:
+                counts = sides_at[before]
+                counts[side] -= 1
+                if not counts[side]:
+                    del counts[side]
+                    if not counts:
+                        del sides_at[before]
+            if after is not None:
+                if after not in map_hexes:
+                    return False
+                counts = sides_at.setdefault(after, {})
+                counts[side] = counts.get(side, 0) + 1
+        if any(len(sides_at[h]) > 1 for uid in entered if (h := pos.get(uid)) is not None):
+            return False  # a hex holds two sides
+        for uid in asked:
+            last_where[uid] = where[uid]
+        for uid in entered:
+            if uid in pos:
+                last_pos[uid] = pos[uid]
+            else:
+                del last_pos[uid]
+        return True
 
 
 def _unit_problems(state: GameState) -> list[str]:
