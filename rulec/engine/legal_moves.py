@@ -237,12 +237,12 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
                 as_bits: dict[answer_reads.Reading, int] = {}
                 stale.update(u for u, at in reads.items()
                              if answer_reads.read_any(at, traces_changed, as_bits, state.tables.index))
-            # Handed on, not copied: neither position adds to a unit's answers without copying them first.
-            state._cache[END_ALLOWED] = {u: known for u, known in answers.items() if u not in stale}
+            # Each unit's answers handed on, not copied: neither position adds to them without copying them first.
+            state._cache[END_ALLOWED] = _without(answers, stale)
             owned = before.get(_END_OWNED)
             if owned:
                 owned.clear()  # (the set itself: other caches of the position before hold it too)
-            state._cache[_END_READS] = {u: at for u, at in reads.items() if u not in stale}
+            state._cache[_END_READS] = _without(reads, stale)
     touched = (left, entered)
     leave_reads = state._phase_moves.get(_LEAVE_READS)
     if leave_reads is not None:  # the units whose way out of an enemy zone hangs on who stands in these hexes
@@ -260,12 +260,10 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
     cache = state._cache
     ends = before.get(ALLOWED_ENDS)  # (a unit's moves before stacking, narrowed by may_end_move: as its reach)
     if ends:
-        cache[ALLOWED_ENDS] = {u: found for u, found in ends.items() if u not in stale}
+        cache[ALLOWED_ENDS] = _without(ends, stale)
     listed = before.get(LEGAL_MOVES)
     if listed:
-        kept = cache[LEGAL_MOVES] = listed.copy()
-        for u in stale:
-            kept.pop(u, None)
+        cache[LEGAL_MOVES] = _without(listed, stale)
     answered = before.get(HAS_MOVE, {})
     kept_answers = cache[HAS_MOVE] = answered.copy()
     changed = {uid}  # the units whether they have a move is to be asked again (the others' answers kept)
@@ -286,6 +284,15 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
             movable = list(movable)
             movable.remove(uid)
         cache[_MOVABLE] = movable
+
+
+def _without(known: dict[str, Any], stale: set[str]) -> dict[str, Any]:
+    """A copy of `known` (unit -> what is known of it) without the `stale` units: copied whole, then those taken out
+    (a move makes a few of the phase's units stale; a copy runs in C, a comprehension asks every unit)."""
+    kept = known.copy()
+    for uid in stale:
+        kept.pop(uid, None)
+    return kept
 
 
 def _moves_carry_over(state: Position) -> bool:
