@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from rulec.engine.hex_bits import Steps, bits_of, hexes
+from rulec.engine.hex_bits import Steps, bits_of, hexes, numbers
 from rulec.engine.move_memory import obstacles
 from rulec.engine.position import Position
 from rulec.runtime.model import Hex, Trace
@@ -197,8 +197,13 @@ def _still_holding(layers: list[int], stopped: int, newly: int, steps_of: Steps,
         last = len(layers) if restart is None else restart + 1
         if limit is not None:
             last = min(last, limit)
+        # the hexes a step into one of `newly` comes from: a layer holding one of them is next to it (a few hexes
+        # pass anew after a move; a step from each layer in turn costs a shift of every layer)
+        around = 0
+        for number in numbers(newly):
+            around |= steps_of.into(number)
         for i in range(last):
-            if steps_of.after(layers[i]) & newly:
+            if layers[i] & around:
                 return i
     return restart
 
