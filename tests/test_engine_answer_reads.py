@@ -87,9 +87,9 @@ def test_a_trace_changed_only_where_a_units_answers_never_read_it_keeps_them(tmp
     supply = ("trace", "supply", "blue")
     assert not _read_at(state, reads["b_lost"], supply) & {"0301", "0302"}
     assert _read_at(state, reads["b_near"], supply) >= {"0301", "0302"}
-    before = state._cache[("trace", "supply", "blue")]
+    before = state._cache[("trace bits", "supply", "blue")]  # (the hexes reached, as bits of hex numbers)
     state.apply_action(Action.move("b_scout", "0301"))
-    assert state._cache[("trace", "supply", "blue")] != before  # the move changed the trace
+    assert state._cache[("trace bits", "supply", "blue")] != before  # the move changed the trace
     answers = state._cache.get(legal_moves.END_ALLOWED, {})
     assert set(answers) == {"b_lost"} and answers["b_lost"]  # b_near's are asked again, b_scout's as it moved
     kept, _ = kept_after_a_move(load_game(str(path)))  # and those kept are right

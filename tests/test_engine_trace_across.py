@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from rulec.engine import Action, EngineContext, IllegalAction, new_game
+from rulec.engine.hex_bits import hexes
 from rulec.engine.traces import search
 from rulec.pipeline import check, load_game, parse
 
@@ -139,7 +140,8 @@ def test_every_trace_query_agrees_with_a_search_from_scratch_over_random_games(g
         player = RandomPlayer(seed=seed)
         while not state.is_terminal() and checked < 400:
             for side in ("blue", "red"):
-                fresh = search(state, replace(game.traces["supply"], reads_at_hex=None), side, EngineContext(state))
+                fresh = hexes(search(state, replace(game.traces["supply"], reads_at_hex=None), side, EngineContext(state)),
+                              state.tables.numbered)
                 assert all(traced_hex(state, side, h) == (h in fresh) for h in state.tables.hexes)
             checked += 1
             if state.is_chance_node():

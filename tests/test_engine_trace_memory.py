@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from rulec.engine import EngineContext, new_game
+from rulec.engine.hex_bits import hexes
 from rulec.engine.traces import search, traced_hexes
 from rulec.pipeline import load_game
 from rulec.players import RandomPlayer
@@ -46,7 +47,8 @@ def metz_with_supply(tmp_path, across: bool = True):
 
 def afresh(state, trace, side):
     """The search from scratch: no answer kept from another position, every condition asked hex by hex."""
-    return search(state, replace(trace, reads_at_hex=None, sets=None), side, EngineContext(state))
+    found = search(state, replace(trace, reads_at_hex=None, sets=None), side, EngineContext(state))
+    return hexes(found, state.tables.numbered)  # (a search's hexes come as bits of hex numbers)
 
 
 def hex_by_hex(game):

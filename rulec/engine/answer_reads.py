@@ -20,7 +20,7 @@ from typing import Any, Callable, Collection, Sequence
 
 from rulec.engine import traces
 from rulec.engine.context import EngineContext
-from rulec.engine.hex_bits import bits_of
+from rulec.engine.hex_bits import hexes
 from rulec.engine.position import Position
 from rulec.runtime.model import Unit
 
@@ -99,12 +99,12 @@ class ReadingContext(EngineContext):
         self._note(hex)
         return hex in self._reached
 
-    def note_trace_at(self, trace: str, side: str, hexes: int) -> None:
-        """Note that the trace was read at `hexes`, bits of hex numbers (a condition asked of them at once:
+    def note_trace_at(self, trace: str, side: str, at: int) -> None:
+        """Note that the trace was read at the hexes `at`, bits of hex numbers (a condition asked of them at once:
         end_sets.py)."""
         key = ("trace", trace, side)
         self._read.add(key)
-        self._hexes_read[key + _AS_BITS] = self._hexes_read.get(key + _AS_BITS, 0) | hexes
+        self._hexes_read[key + _AS_BITS] = self._hexes_read.get(key + _AS_BITS, 0) | at
 
     def note(self, reading: Reading) -> None:
         """Note a reading of the zones of control or the holders (a condition asked at once: end_sets.py)."""
@@ -153,14 +153,13 @@ def snapshot(state: Position) -> tuple[int, dict]:
     return state.markers.version, dict(state.holders)
 
 
-def changes(state: Position, before: dict, kept: tuple[int, dict],
-            read: set[Reading]) -> dict[Reading, frozenset[str]] | None:
+def changes(state: Position, before: dict, kept: tuple[int, dict], read: set[Reading]) -> dict[Reading, int] | None:
     """What of the readings in `read` differs in `state` from the position whose cache was `before` (and snapshot
     `kept`): None when a reading other than a trace changed (or was not known before), else each trace that
-    changed and the hexes it now reaches or no longer reaches (empty: every reading holds). The traces read are
-    worked out in `state` (kept in its cache: they are asked next anyway)."""
+    changed and the hexes it now reaches or no longer reaches, as bits (empty: every reading holds). The traces
+    read are worked out in `state` (kept in its cache: they are asked next anyway)."""
     version, holders = kept
-    changed: dict[Reading, frozenset[str]] = {}
+    changed: dict[Reading, int] = {}
     for reading in read:
         kind = reading[0]
         if kind == "markers":
@@ -173,30 +172,31 @@ def changes(state: Position, before: dict, kept: tuple[int, dict],
             known = before.get(reading)
             if known is None or state._cache.get(reading) is not known:
                 return None
-        else:  # a trace: the hexes reached, compared
+        else:  # a trace: the hexes reached, compared (as bits: kept whenever its hexes were)
             _, trace, side = reading
-            known = before.get(reading)
+            known = before.get(("trace bits", trace, side))
             if known is None:
                 return None
-            found = traces.traced_hexes(state, trace, side, EngineContext)
-            if found is not known and found != known:  # (a search that kept its hexes returns the same set)
+            found = traces.traced_bits(state, trace, side, EngineContext)
+            if found != known:
                 changed[reading] = found ^ known
     return changed
 
 
-def read_any(hexes_read: TraceHexes, changed: dict[Reading, frozenset[str]], as_bits: dict[Reading, int],
-             index: dict[str, int]) -> bool:
-    """Did answers that read the traces at `hexes_read` read one of the `changed` hexes? `as_bits`: each changed
-    trace's hexes as bits (`index`: hex numbers), filled in as first needed (shared by the calls about one change)."""
+def read_any(hexes_read: TraceHexes, changed: dict[Reading, int], as_hexes: dict[Reading, frozenset[str]],
+             numbered: tuple[str, ...]) -> bool:
+    """Did answers that read the traces at `hexes_read` read one of the `changed` hexes (bits)? `as_hexes`: each
+    changed trace's hexes as a set (`numbered`: the hexes by number), filled in as first needed (shared by the calls
+    about one change), for the answers that noted a hex at a time."""
     for key, at in hexes_read.items():
         if len(key) == 4:  # (…, "bits")
             trace = key[:3]
-            if trace in changed:
-                found = as_bits.get(trace)
-                if found is None:
-                    found = as_bits[trace] = bits_of(changed[trace], index)
-                if at & found:
-                    return True
-        elif key in changed and not at.isdisjoint(changed[key]):
-            return True
+            if trace in changed and at & changed[trace]:
+                return True
+        elif key in changed:
+            found = as_hexes.get(key)
+            if found is None:
+                found = as_hexes[key] = hexes(changed[key], numbered)
+            if not at.isdisjoint(found):
+                return True
     return False

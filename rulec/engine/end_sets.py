@@ -18,11 +18,11 @@ from typing import Any
 
 from rulec.engine.answer_reads import ReadingContext
 from rulec.engine.context import EngineContext
-from rulec.engine.hex_bits import bits_of, numbers
+from rulec.engine.hex_bits import numbers
 from rulec.engine.move_memory import obstacles
 from rulec.engine.position import Position
-from rulec.engine.trace_sets import OBSTACLE, held_bits, reached_bits
-from rulec.engine.traces import traced_hexes
+from rulec.engine.trace_sets import OBSTACLE, held_bits
+from rulec.engine.traces import traced_bits
 
 
 def allowed(state: Position, formula: tuple, context: EngineContext, candidates: int) -> int:
@@ -101,15 +101,7 @@ class _Asking:
         state = self.state
         if self.reading is not None:
             self.reading.note_trace_at(trace, side, asked)
-        key = ("trace bits", trace, side)
-        found = state._cache.get(key)
-        if found is None:
-            reached = traced_hexes(state, trace, side, EngineContext)
-            found = reached_bits(state, trace, side, reached)
-            if found is None:  # a trace searched hex by hex: its hexes as bits
-                found = bits_of(reached, self.tables.index)
-            state._cache[key] = found
-        return found
+        return traced_bits(state, trace, side, EngineContext)
 
     def _fact(self, fact: str, side: str) -> int:
         if fact == "held":

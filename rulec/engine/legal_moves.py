@@ -223,7 +223,7 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
         asked = before.get(_READINGS)  # (the snapshot of the position before, the sides of the units asked of)
         if asked is None:
             return
-        traces_changed: dict[answer_reads.Reading, frozenset[Hex]] = {}  # each trace read that changed, and where
+        traces_changed: dict[answer_reads.Reading, int] = {}  # each trace read that changed, and where (bits)
         for side in asked[1]:
             found = answer_reads.changes(state, before, asked[0], _end_readings(state, side))
             if found is None:
@@ -234,9 +234,9 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
         if answers:
             reads = before.get(_END_READS, {})
             if traces_changed:  # the units whose answers read a trace where it changed: theirs are asked again
-                as_bits: dict[answer_reads.Reading, int] = {}
+                as_hexes: dict[answer_reads.Reading, frozenset[Hex]] = {}
                 stale.update(u for u, at in reads.items()
-                             if answer_reads.read_any(at, traces_changed, as_bits, state.tables.index))
+                             if answer_reads.read_any(at, traces_changed, as_hexes, state.tables.numbered))
             # Each unit's answers handed on, not copied: neither position adds to them without copying them first.
             state._cache[END_ALLOWED] = _without(answers, stale)
             owned = before.get(_END_OWNED)

@@ -56,7 +56,8 @@ _DECLARING = frozenset({ATTACK, WITH, CANCEL})
 # What a declaration's steps keep for the same reason: the traces; who may still attack and who owes an attack
 # (duties.py); which unit may join which battle, under the attackers it was asked with, and which hex holds a duty's
 # target (joining.py, duties.py). Asked of every unit and target at each step of the declaration.
-_KEPT_WHILE_DECLARING = frozenset({"trace", "trace without", "may_join", "duty target", duties.READY, duties.MUST_ATTACK})
+_KEPT_WHILE_DECLARING = frozenset({"trace", "trace bits", "trace without", "may_join", "duty target", duties.READY,
+                                   duties.MUST_ATTACK})
 
 
 def _two_steps_at_once(action: Action) -> bool:

@@ -35,7 +35,7 @@ class TraceValues:
     passing: int = 0
     lost: dict[Hex, bool] = field(default_factory=dict)
     across: dict[Step, bool] = field(default_factory=dict)
-    reached: frozenset[Hex] | None = None
+    reached: int | None = None  # (bits of hex numbers)
     facts: dict[str, Any] | None = None  # the position facts the answers hold for (kept values only)
     # The search's layers: layers[i] the bits of the hexes reached in at most i steps (layers[0] the sources); when
     # `reached` is dropped, the step to search again from (`restart`: the layers up to it still hold), or -1.

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from rulec.engine.hex_bits import Steps, bits_of, hexes, numbers
+from rulec.engine.hex_bits import Steps, bits_of, numbers
 from rulec.engine.move_memory import obstacles
 from rulec.engine.position import Position
 from rulec.runtime.model import Hex, Trace
@@ -34,18 +34,17 @@ _MOST_HELD_KEPT = 1024
 @dataclass
 class _Kept:
     """A search of one trace and side: the hexes `through` let pass, the sources it started from (those not lost
-    that pass), its layers, and the hexes reached."""
+    that pass), and its layers (the last: the hexes reached)."""
 
     passing: int
     start: int
     layers: list[int]
-    reached: frozenset[Hex]
 
 
-def search(state: Position, trace: Trace, side: str, holds: Holds, steps_of: Steps, closed: int) -> frozenset[Hex]:
-    """The hexes `side`'s trace reaches in this position. `holds(condition, hex)`: a condition's answer at a hex for
-    the side (traces._Ask.holds, for the parts on the map alone); `steps_of`, `closed`: the steps the map allows and
-    the hexes it never enters."""
+def search(state: Position, trace: Trace, side: str, holds: Holds, steps_of: Steps, closed: int) -> int:
+    """The hexes `side`'s trace reaches in this position, as bits. `holds(condition, hex)`: a condition's answer at
+    a hex for the side (traces._Ask.holds, for the parts on the map alone); `steps_of`, `closed`: the steps the map
+    allows and the hexes it never enters."""
     folded = state._folded_traces
     everything, sources, through, lost = _of_the_game(state, trace, side, holds)
     passing = everything & ~closed
@@ -59,24 +58,17 @@ def search(state: Position, trace: Trace, side: str, holds: Holds, steps_of: Ste
     if kept is not None and kept.start == start:
         changed = passing ^ kept.passing
         if not changed:
-            return kept.reached
+            return kept.layers[-1]
         restart = _still_holding(kept.layers, changed & kept.passing, changed & passing, steps_of, trace.max_length)
         kept.passing = passing
         if restart is None:
-            return kept.reached
+            return kept.layers[-1]
         layers = kept.layers[:restart + 1]
     else:
         layers = [start]
     _spread(layers, passing, steps_of, trace.max_length)
-    found = folded[key] = _Kept(passing, start, layers, hexes(layers[-1], state.tables.numbered))
-    return found.reached
-
-
-def reached_bits(state: Position, trace_id: str, side: str, reached: frozenset[Hex]) -> int | None:
-    """The hexes `reached` (a search's answer for the trace and side) as bits, when they are those of the last search
-    kept (the same set); None otherwise (a trace searched hex by hex, or another position's search since)."""
-    kept: _Kept | None = state._folded_traces.get(("sets", trace_id, side))
-    return kept.layers[-1] if kept is not None and kept.reached is reached else None
+    folded[key] = _Kept(passing, start, layers)
+    return layers[-1]
 
 
 # A condition written as sets, made a function of the position: (the position, every hex as bits) -> the hexes it

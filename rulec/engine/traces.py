@@ -30,13 +30,33 @@ from rulec.engine.trace_memory import TraceValues, values_for
 from rulec.runtime.model import Hex, Trace
 
 
-def traced_hexes(state: Position, trace_id: str, side: str, context_of: Any) -> frozenset[Hex]:
-    """Every hex `side`'s trace `trace_id` reaches in this position (kept for the position);
+def traced_bits(state: Position, trace_id: str, side: str, context_of: Any) -> int:
+    """Every hex `side`'s trace `trace_id` reaches in this position, as bits of hex numbers (kept for the position);
     `context_of` makes an EngineContext of a state, for the trace's conditions (only when it must search)."""
-    key = ("trace", trace_id, side)
+    key = ("trace bits", trace_id, side)
     found = state._cache.get(key)
     if found is None:
         found = state._cache[key] = search(state, state.game.traces[trace_id], side, context_of(state))
+    return found
+
+
+def traced_hexes(state: Position, trace_id: str, side: str, context_of: Any) -> frozenset[Hex]:
+    """traced_bits as a set of hexes (kept for the position), for the conditions that ask of a hex at a time. The set
+    last made for the trace and side in the game is made again only when the hexes reached differ: most moves
+    change a trace nowhere, and a set of the hundreds of hexes a supply trace reaches costs a thousand times a
+    lookup in it."""
+    key = ("trace", trace_id, side)
+    found = state._cache.get(key)
+    if found is None:
+        bits = traced_bits(state, trace_id, side, context_of)
+        last_key = ("hexes", trace_id, side)
+        last: tuple[int, frozenset[Hex]] | None = state._folded_traces.get(last_key)
+        if last is not None and last[0] == bits:
+            found = last[1]
+        else:
+            found = hexes(bits, state.tables.numbered)
+            state._folded_traces[last_key] = (bits, found)
+        state._cache[key] = found
     return found
 
 
@@ -52,13 +72,15 @@ def traced_hexes_without(state: Position, trace_id: str, side: str, gone: frozen
         copy_fields(state, without)
         without.pos = {uid: h for uid, h in state.pos.items() if uid not in gone}
         without._cache = {}
-        found = state._cache[key] = search(without, state.game.traces[trace_id], side, context_of(without))
+        bits = search(without, state.game.traces[trace_id], side, context_of(without))
+        found = state._cache[key] = hexes(bits, state.tables.numbered)
     return found
 
 
-def search(state: Position, trace: Trace, side: str, context: Any) -> frozenset[Hex]:
-    """The hexes the trace reaches; its conditions asked again only where the position changed since they were
-    last asked in the game, when they read the position only at their hex (trace_memory.py)."""
+def search(state: Position, trace: Trace, side: str, context: Any) -> int:
+    """The hexes the trace reaches, as bits of hex numbers; its conditions asked again only where the position
+    changed since they were last asked in the game, when they read the position only at their hex
+    (trace_memory.py)."""
     ask = _Ask(trace, side, context)
     if trace.sets is not None:  # conditions on hex facts only: a set of hexes at a time, nothing asked per hex
         steps_of, closed = _steps(state, trace, side, ask)
@@ -99,7 +121,7 @@ class _Ask:
         return self._across is None or self.holds(self._across, n, h)
 
 
-def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: _Ask) -> frozenset[Hex]:
+def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: _Ask) -> int:
     """The breadth-first search, from the side's sources not lost, at most `max_length` steps, a layer at a time on
     the bits of hex numbers (hex_bits.py). A hex is decided once it fails `through` or is entered; a hex refused
     one step (`across`) may be entered by another. The answers of the position's conditions are taken from
@@ -151,7 +173,7 @@ def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: 
         layers.append(reached)
         frontier = following
     values.layers, values.restart = layers, -1
-    return hexes(reached, numbered)
+    return reached
 
 
 def _steps(state: Position, trace: Trace, side: str, ask: _Ask) -> tuple[Steps, int]:
