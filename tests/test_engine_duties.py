@@ -183,3 +183,24 @@ def test_random_games_with_ranged_duties_keep_every_promise(ranged):
 
     # Every duty can be met: random games never stall nor break an invariant.
     assert check_game(ranged, n_games=40, seed=5) == []
+
+
+def test_a_declaration_called_off_lists_the_phase_s_targets_as_they_were_without_asking_again(game, monkeypatch):
+    """The phase's targets, which may be joined and the duties still open depend on nothing a declaration's steps
+    change: they are kept through `attack`, `with` and `cancel` (state._KEPT_WHILE_DECLARING), and are the ones a
+    position with nothing kept lists."""
+    from rulec.engine import battles
+
+    state = at(game, tank="0302", inf="0402", r1="0303", r2="0401")
+    listed = state.legal_actions()
+    asked = []
+    joined = battles._may_be_joined
+    monkeypatch.setattr(battles, "_may_be_joined", lambda s, h: asked.append(h) or joined(s, h))
+    for step in (Action.attack("0303"), Action.with_unit("inf"), Action.cancel()):
+        state.apply_action(step)
+    assert state.legal_actions() == listed and asked == []  # kept, not asked again
+    fresh = state.clone()
+    fresh._cache = {}  # the same position with nothing kept
+    assert fresh.legal_actions() == listed and sorted(asked) == ["0303", "0401"]
+    fight(state, "0303", "tank", "inf")  # a battle fought (its attackers may attack no more): worked out again
+    assert state.pending is None and state.legal_actions() == [Action.end()]

@@ -46,17 +46,27 @@ from rulec.runtime.model import Hex
 
 
 # ------------------------------------------------------------ the combat phase: pick a target
+# The cache's keys of what a combat phase's decision lists (target_actions) and of may_be_joined's answers (by
+# target). They depend on nothing a step of a battle's declaration changes (only the battle being declared does),
+# so they are kept from step to step (GameState's _KEPT_WHILE_DECLARING): a declaration called off lists the phase's
+# targets as they were.
+TARGETS, JOINABLE_TARGETS, JOINED = "targets", "joinable targets", "may be joined"
+
+
 def target_actions(state: Position, joinable_only: bool = True) -> list[Action]:
     """`attack HEX` for each enemy hex that may still be attacked by a unit next to it (and, `joinable_only`,
-    that some unit may join a battle against: the game's may_join, the duties of must_attack)."""
+    that some unit may join a battle against: the game's may_join, the duties of must_attack). Kept for the
+    position (sampling asks for all of them, then for the one drawn)."""
     if state.game.combat is None:
         return []
-    if not joinable_only:  # asked by sampling and by the check of the one drawn, in the same position
-        kept = state._cache.get("targets")
+    kept = state._cache.get(JOINABLE_TARGETS if joinable_only else TARGETS)
+    if kept is None:
+        kept = state._cache.get(TARGETS)
         if kept is None:
-            kept = state._cache["targets"] = tuple(_targets(state))
-        return list(kept)
-    return _joinable(state, _targets(state))
+            kept = state._cache[TARGETS] = tuple(_targets(state))
+        if joinable_only:
+            kept = state._cache[JOINABLE_TARGETS] = tuple(_joinable(state, kept))
+    return list(kept)
 
 
 def _targets(state: Position) -> list[Action]:
@@ -95,18 +105,29 @@ def _targets(state: Position) -> list[Action]:
     return actions
 
 
-def _joinable(state: Position, actions: list[Action]) -> list[Action]:
+def _joinable(state: Position, actions: tuple[Action, ...]) -> tuple[Action, ...]:
     """Of `attack HEX` actions, those some unit may join a battle against (the game's may_join, duties)."""
     combat = state.game.combat
     assert combat is not None  # a battle is fought by the game's combat rules
     if combat.may_join is not None or combat.must_attack is not None:
-        actions = [a for a in actions if a.hex is not None and may_be_joined(state, a.hex)]
+        actions = tuple(a for a in actions if a.hex is not None and may_be_joined(state, a.hex))
     return actions
 
 
 def may_be_joined(state: Position, target: Hex) -> bool:
     """Whether some unit may join a battle against `target` alone: `eligible` of that battle is not empty, found
-    without listing every unit it holds (asked of every target hex at every listing of a combat decision)."""
+    without listing every unit it holds (asked of every target hex at every listing of a combat decision; kept for
+    the position)."""
+    answers = state._cache.get(JOINED)
+    if answers is None:
+        answers = state._cache[JOINED] = {}
+    found = answers.get(target)
+    if found is None:
+        found = answers[target] = _may_be_joined(state, target)
+    return found
+
+
+def _may_be_joined(state: Position, target: Hex) -> bool:
     combat = state.game.combat
     assert combat is not None  # a battle is fought by the game's combat rules
     targets = (target,)

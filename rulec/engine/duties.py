@@ -112,10 +112,13 @@ def open_duties(state: Position) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(phasing units that must still attack, enemy units that must still be attacked), in game-file order."""
     if not binding(state):
         return (), ()
-    found = state._cache.get("duties")
+    found = state._cache.get(OPEN)
     if found is None:
-        found = state._cache["duties"] = _open_duties(state)
+        found = state._cache[OPEN] = _open_duties(state)
     return found
+
+
+OPEN = "duties"  # the cache's key of open_duties' answer
 
 
 def _open_duties(state: Position) -> tuple[tuple[str, ...], tuple[str, ...]]:

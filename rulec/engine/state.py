@@ -53,11 +53,13 @@ _IN_PLACE = frozenset({DELAY, ATTACK, WITH, RESOLVE, CANCEL, END})
 # its markers, history and the turn, never a declaration) still hold; the AI tries many declarations from one
 # position. Not `resolve`: it records the attack in the history, which a trace's condition may read.
 _DECLARING = frozenset({ATTACK, WITH, CANCEL})
-# What a declaration's steps keep for the same reason: the traces; who may still attack and who owes an attack
-# (duties.py); which unit may join which battle, under the attackers it was asked with, and which hex holds a duty's
-# target (joining.py, duties.py). Asked of every unit and target at each step of the declaration.
+# What a declaration's steps keep for the same reason: the traces; who may still attack, who owes an attack and the
+# duties still open (duties.py); which unit may join which battle, under the attackers it was asked with, and which
+# hex holds a duty's target (joining.py, duties.py); the phase's targets, and which may be joined (battles.py).
+# Asked of every unit and target at each step of the declaration, and again when it is called off.
 _KEPT_WHILE_DECLARING = frozenset({"trace", "trace bits", "trace without", "may_join", "duty target", duties.READY,
-                                   duties.MUST_ATTACK})
+                                   duties.MUST_ATTACK, duties.OPEN, battles.TARGETS, battles.JOINABLE_TARGETS,
+                                   battles.JOINED})
 
 
 def _two_steps_at_once(action: Action) -> bool:
