@@ -259,8 +259,8 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
     stale.update(not_carried)
     cache = state._cache
     ends = before.get(ALLOWED_ENDS)  # (a unit's moves before stacking, narrowed by may_end_move: as its reach)
-    if ends:
-        cache[ALLOWED_ENDS] = _without(ends, stale)
+    if ends:  # kept for a unit stale only by the stacking of the two hexes: its moves are those before stacking
+        cache[ALLOWED_ENDS] = _without(ends, asked_again.union(not_carried))
     listed = before.get(LEGAL_MOVES)
     if listed:
         cache[LEGAL_MOVES] = _without(listed, stale)
@@ -286,7 +286,7 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
         cache[_MOVABLE] = movable
 
 
-def _without(known: dict[str, Any], stale: set[str]) -> dict[str, Any]:
+def _without(known: dict[str, Any], stale: AbstractSet[str]) -> dict[str, Any]:
     """A copy of `known` (unit -> what is known of it) without the `stale` units: copied whole, then those taken out
     (a move makes a few of the phase's units stale; a copy runs in C, a comprehension asks every unit)."""
     kept = known.copy()
