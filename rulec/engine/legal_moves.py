@@ -150,10 +150,21 @@ def listed_moves(state: Position, uid: str) -> tuple[Action, ...]:
                 moves, hexes, to = allowed_ends(state, uid, moves, to)
             blocked = _blocked(state, uid, hexes)
             if blocked:
-                moves = tuple(m for m, h in zip(moves, to) if h not in blocked)
+                moves = _without_moves_into(moves, to, blocked)
             found = (*moves, *exits)
         _remember(state, LEGAL_MOVES, uid, found)
     return found
+
+
+def _without_moves_into(moves: tuple[Action, ...], to: tuple[Hex, ...], blocked: AbstractSet[Hex]) -> tuple[Action, ...]:
+    """`moves` (one into each hex of `to`, in the same order) but those into `blocked` (a few of those hexes): cut
+    out where each is found (in C), not asked of every move."""
+    kept: list[Action] = []
+    start = 0
+    for i in sorted(map(to.index, blocked)):
+        kept += moves[start:i]
+        start = i + 1
+    return (*kept, *moves[start:])
 
 
 def knows_moves(state: Position, uid: str) -> bool:
