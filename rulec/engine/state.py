@@ -481,7 +481,9 @@ class GameState(Position):
     def _keep_position(self) -> None:
         """After a step that moved nothing (a unit chosen to move, or put back): what is known of the position
         still holds, but not the list of legal actions. A new dict: clones may share the old one."""
-        self._cache = {key: value for key, value in self._cache.items() if key != "legal" and key != "drawn"}
+        kept = self._cache = self._cache.copy()  # (copied in C, then the two taken out: the cache may be large)
+        kept.pop("legal", None)
+        kept.pop("drawn", None)
 
     def _settle(self) -> None:
         """Let the rules make the decisions that need no player (a forced retreat, the next effect of a
