@@ -109,9 +109,10 @@ def _units_in_order(state: GameState) -> bool:
         return True
     if last.pos == pos and last.where == where:
         return True  # the same hexes and statuses: what holds of them still does (most actions move nothing)
-    if last.changed_since(pos, where, kept[2], kept[3]):
+    _, _, map_hexes, side_of = kept
+    if last.still_in_order(pos, where, map_hexes, side_of):
         return True
-    del state._for_the_game[_LAST_IN_ORDER]  # (half updated: the next check starts from scratch)
+    del state._for_the_game[_LAST_IN_ORDER]  # (half brought up to date: the next check starts from scratch)
     return False
 
 
@@ -139,7 +140,7 @@ def _in_order_from_scratch(state: GameState, kept: tuple) -> dict[str, dict[str,
     if not map_hexes.issuperset(held):  # the hexes of the map (those `in tables.distance`)
         return None
     sides_at: dict[str, dict[str, int]] = {}
-    side_of = kept[3]
+    side_of = kept[3]  # (every unit on the map is one of the game's: its status says so)
     for uid, h in pos.items():
         counts = sides_at.setdefault(h, {})
         counts[side_of[uid]] = counts.get(side_of[uid], 0) + 1
@@ -152,10 +153,11 @@ class _LastInOrder:
     def __init__(self, pos: dict[str, str], where: dict[str, str], sides_at: dict[str, dict[str, int]]):
         self.pos, self.where, self.sides_at = pos, where, sides_at
 
-    def changed_since(self, pos: dict[str, str], where: dict[str, str], map_hexes: frozenset[str],
-                      side_of: dict[str, str]) -> bool:
-        """Are the units still in order, asked of those whose hex or status differs from the copies (which are
-        brought up to date)? False: one is not, or a unit not of the game has a status."""
+    def still_in_order(self, pos: dict[str, str], where: dict[str, str], map_hexes: frozenset[str],
+                       side_of: dict[str, str]) -> bool:
+        """Are the units in order in a position with these hexes and statuses, asked of those whose hex or status
+        differs from the copies (brought up to date when they are)? False: one is not, or a unit not of the game
+        has a status. `map_hexes`: the map's; `side_of`: each unit of the game's side."""
         last_pos, last_where = self.pos, self.where
         asked = [uid for uid, status in where.items() if last_where.get(uid) != status]
         if len(where) != len(last_where) or any(uid not in last_where for uid in asked):

@@ -43,8 +43,8 @@ def traced_bits(state: Position, trace_id: str, side: str, context_of: Any) -> i
 def traced_hexes(state: Position, trace_id: str, side: str, context_of: Any) -> frozenset[Hex]:
     """traced_bits as a set of hexes (kept for the position), for the conditions that ask of a hex at a time. The set
     last made for the trace and side in the game is made again only when the hexes reached differ: most moves
-    change a trace nowhere, and a set of the hundreds of hexes a supply trace reaches costs a thousand times a
-    lookup in it."""
+    change a trace nowhere, and making a set of the hundreds of hexes a supply trace reaches costs hundreds of
+    lookups in it."""
     key = ("trace", trace_id, side)
     found = state._cache.get(key)
     if found is None:
