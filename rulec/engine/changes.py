@@ -13,7 +13,8 @@ Where a unit may go is legal_moves.py's job; these functions trust that it may.
 
 from __future__ import annotations
 
-from rulec.engine import history, legal_moves, markers, move_memory, stacking, victory
+from rulec.engine import history, markers, move_memory, stacking, victory
+from rulec.engine.movement import Reach
 from rulec.engine.position import Position
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP
 from rulec.runtime.model import Hex
@@ -24,10 +25,10 @@ _CONTROL_MOMENTS = {"pass_through": frozenset({"pass", "stop", "move"}), "enter"
                     "end_move": frozenset({"move"})}
 
 
-def move(state: Position, uid: str, h: Hex) -> None:
+def move(state: Position, uid: str, h: Hex, reach: Reach) -> None:
     """`uid` ends a move in `h` (entering the map if it was waiting to arrive), passing the objectives its
-    path passed (the search's mask for `h`)."""
-    reach = legal_moves.unit_reach(state, uid)
+    path passed (the search's mask for `h`). `reach`: the unit's, in the position before the move
+    (legal_moves.unit_reach)."""
     mask = reach.destinations[h]
     entering = state.where[uid] != ON_MAP
     state.where[uid] = ON_MAP
@@ -47,9 +48,9 @@ def move(state: Position, uid: str, h: Hex) -> None:
             markers.mark(state, uid, marker)
 
 
-def leave_map(state: Position, uid: str, edge: str) -> None:
-    """`uid` leaves the map by `edge` (from the map, or straight from its arrival)."""
-    reach = legal_moves.unit_reach(state, uid)
+def leave_map(state: Position, uid: str, edge: str, reach: Reach) -> None:
+    """`uid` leaves the map by `edge` (from the map, or straight from its arrival). `reach`: the unit's, in the
+    position before (legal_moves.unit_reach)."""
     mask = (reach.exit_masks or {}).get(edge, 0)
     # the hex it steps off from, at the end of its path (a unit that never stood on the map left from none)
     last = (reach.exit_hexes or {}).get(edge) if uid in state.pos else None

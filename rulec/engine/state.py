@@ -425,6 +425,9 @@ class GameState(Position):
         before = self._cache
         relocations = self.relocations
         left = self.pos.get(action.unit) if (kind == MOVE or kind == EXIT) and action.unit is not None else None
+        # The mover's reach, which tells the objectives its path passed: asked in the position before, whose cache
+        # knows it (the action's check asked for it), not in an empty one
+        reach = legal_moves.unit_reach(self, action.unit) if (kind == MOVE or kind == EXIT) and action.unit else None
         fresh = self._cache = {}
         if kind in _IN_PLACE and "occupants" in before:
             self._cache["occupants"] = before["occupants"]  # no unit moves
@@ -432,11 +435,11 @@ class GameState(Position):
             self._cache.update(_kept_while_declaring(before))
         self._history.append(action)
         if kind == MOVE:
-            assert action.unit is not None and action.hex is not None  # a move's second step names both
-            changes.move(self, action.unit, action.hex)
+            assert action.unit is not None and action.hex is not None and reach is not None  # a second step names both
+            changes.move(self, action.unit, action.hex, reach)
         elif kind == EXIT:
-            assert action.unit is not None and action.edge is not None
-            changes.leave_map(self, action.unit, action.edge)
+            assert action.unit is not None and action.edge is not None and reach is not None
+            changes.leave_map(self, action.unit, action.edge, reach)
         elif kind == DELAY:
             assert action.unit is not None
             self.due[action.unit] = self.turn + 1
