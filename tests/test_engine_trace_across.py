@@ -140,8 +140,8 @@ def test_every_trace_query_agrees_with_a_search_from_scratch_over_random_games(g
         player = RandomPlayer(seed=seed)
         while not state.is_terminal() and checked < 400:
             for side in ("blue", "red"):
-                fresh = hexes(search(state, replace(game.traces["supply"], reads_at_hex=None), side, EngineContext(state)),
-                              state.tables.numbered)
+                trace = replace(game.traces["supply"], reads_at_hex=None)
+                fresh = hexes(search(state, trace, side, EngineContext(state)), state.tables.numbered)
                 assert all(traced_hex(state, side, h) == (h in fresh) for h in state.tables.hexes)
             checked += 1
             if state.is_chance_node():

@@ -69,10 +69,13 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       and every action keeps those entries as its last step left them (move_memory.where_units_stand).
       Choosing a unit to move (or putting it back) keeps all but the legal actions; a sampled action is not
       checked again. A step of a battle's declaration (attack, with, cancel) keeps what it cannot change:
-      the traces, who may still attack and who owes an attack (duties.py), and may_join's answers, kept
-      under the attackers so far only when the condition's code may read them (joining.py);
+      the traces, who may still attack, who owes an attack and the duties still open (duties.py), may_join's
+      answers, kept under the attackers so far only when the condition's code may read them (joining.py),
+      and the phase's targets and which of them may be joined (battles.py): a declaration called off lists
+      them as they were;
     - per game, by what the answer reads (shared by clones): traces' answers by hex, and the search's layers,
-      searched again only from the first layer a change reaches (trace_memory.py); answers of expressions that
+      searched again only from the first layer a change reaches (trace_memory.py); a trace's hexes come as
+      bits, made a set only for conditions asked a hex at a time (traces.traced_hexes); answers of expressions that
       read only the markers in play, by MarkerTable.version (a unit's allowance); may_attack and stacking's
       `counts` when they read nothing of the position;
     - per movement phase, as a hint only: the hex that last let a unit end its move there, asked first

@@ -156,7 +156,8 @@ def listed_moves(state: Position, uid: str) -> tuple[Action, ...]:
     return found
 
 
-def _without_moves_into(moves: tuple[Action, ...], to: tuple[Hex, ...], blocked: AbstractSet[Hex]) -> tuple[Action, ...]:
+def _without_moves_into(moves: tuple[Action, ...], to: tuple[Hex, ...],
+                        blocked: AbstractSet[Hex]) -> tuple[Action, ...]:
     """`moves` (one into each hex of `to`, in the same order) but those into `blocked` (a few of those hexes): cut
     out where each is found (in C), not asked of every move."""
     kept: list[Action] = []
