@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rulec.engine import Action, IllegalAction, new_game
+from rulec.engine import Action, IllegalAction, battles, new_game
 from rulec.pipeline import load_game
 
 GAMES = Path(__file__).parent / "games"
@@ -189,8 +189,6 @@ def test_a_declaration_called_off_lists_the_phase_s_targets_as_they_were_without
     """The phase's targets, which may be joined and the duties still open depend on nothing a declaration's steps
     change: they are kept through `attack`, `with` and `cancel` (state._KEPT_WHILE_DECLARING), and are the ones a
     position with nothing kept lists."""
-    from rulec.engine import battles
-
     state = at(game, tank="0302", inf="0402", r1="0303", r2="0401")
     listed = state.legal_actions()
     asked = []

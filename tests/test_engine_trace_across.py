@@ -135,13 +135,13 @@ def test_every_trace_query_agrees_with_a_search_from_scratch_over_random_games(g
 
     rng = random.Random(7)
     checked = 0
+    afresh = replace(game.traces["supply"], reads_at_hex=None)  # searched from scratch, nothing kept
     for seed in range(6):
         state = new_game(game, seed=seed)
         player = RandomPlayer(seed=seed)
         while not state.is_terminal() and checked < 400:
             for side in ("blue", "red"):
-                trace = replace(game.traces["supply"], reads_at_hex=None)
-                fresh = hexes(search(state, trace, side, EngineContext(state)), state.tables.numbered)
+                fresh = hexes(search(state, afresh, side, EngineContext(state)), state.tables.numbered)
                 assert all(traced_hex(state, side, h) == (h in fresh) for h in state.tables.hexes)
             checked += 1
             if state.is_chance_node():

@@ -424,10 +424,11 @@ class GameState(Position):
             return
         before = self._cache
         relocations = self.relocations
-        left = self.pos.get(action.unit) if (kind == MOVE or kind == EXIT) and action.unit is not None else None
+        mover = action.unit if kind == MOVE or kind == EXIT else None
+        left = self.pos.get(mover) if mover is not None else None
         # The mover's reach, which tells the objectives its path passed: asked in the position before, whose cache
         # knows it (the action's check asked for it), not in an empty one
-        reach = legal_moves.unit_reach(self, action.unit) if (kind == MOVE or kind == EXIT) and action.unit else None
+        reach = legal_moves.unit_reach(self, mover) if mover is not None else None
         fresh = self._cache = {}
         if kind in _IN_PLACE and "occupants" in before:
             self._cache["occupants"] = before["occupants"]  # no unit moves
