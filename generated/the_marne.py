@@ -76,7 +76,7 @@ def movement_entry_blocked(ctx: EvalContext) -> bool:
     """
     unit = ctx.unit
     assert unit is not None, 'this expression is about a unit'
-    return ((ctx.hex in ctx.enemy_zoc(unit.side)) or ((ctx.hex in ctx.zone('entry_de_east')) and (unit.side == 'germany') and all((v_h in (unit.arrives.hexes if unit.arrives is not None else ())) for v_h in ctx.zone('entry_de_east')) and (len(ctx.units(side='allies', zone='east_of_suippes')) > 0) and (ctx.distance_to(ctx.zone('north'), ctx.hex) >= min((ctx.distance_to(ctx.zone('north'), ctx.hex_of(v_a)) for v_a in ctx.units(side='allies', zone='east_of_suippes')), default=0))))
+    return ((ctx.hex in ctx.enemy_zoc(unit.side)) or ((ctx.hex in ctx.zone('entry_de_east')) and (unit.side == 'germany') and ctx.once('k07401753bf22', lambda: all((v_h in (unit.arrives.hexes if unit.arrives is not None else ())) for v_h in ctx.zone('entry_de_east'))) and ctx.once('k11624a71d40f', lambda: (len(ctx.once('ke80867f46ea0', lambda: ctx.units(side='allies', zone='east_of_suippes'))) > 0)) and (ctx.distance_to(ctx.zone('north'), ctx.hex) >= ctx.once('ka6334eda24b5', lambda: min((ctx.distance_to(ctx.zone('north'), ctx.hex_of(v_a)) for v_a in ctx.once('ke80867f46ea0', lambda: ctx.units(side='allies', zone='east_of_suippes'))), default=0)))))
 
 
 def movement_may_end_move(ctx: EvalContext) -> bool:
@@ -86,7 +86,7 @@ def movement_may_end_move(ctx: EvalContext) -> bool:
     """
     unit = ctx.unit
     assert unit is not None, 'this expression is about a unit'
-    return (((ctx.distance_to(ctx.zone('north'), ctx.hex) < ctx.distance_to(ctx.zone('north'), ctx.hex_of(unit))) if (unit.side == 'germany') else (min(ctx.distance_to(ctx.zone('south'), ctx.hex), ctx.distance_to(ctx.zone('paris'), ctx.hex)) < min(ctx.distance_to(ctx.zone('south'), ctx.hex_of(unit)), ctx.distance_to(ctx.zone('paris'), ctx.hex_of(unit))))) if ctx.marked(unit, 'isolated') else ((ctx.traced_hex('supply', unit.side, ctx.hex) and (not (ctx.hex_of(unit) in ctx.enemy_zoc(unit.side)))) or any((ctx.traced_hex('supply', unit.side, v_n) and ((v_n != ctx.hex_of(unit)) or (not (v_n in ctx.enemy_zoc(unit.side))))) for v_n in ctx.neighbours(ctx.hex)) or ((unit.side == 'germany') and (ctx.hex in ctx.zone('north'))) or ((unit.side == 'allies') and ((ctx.hex in ctx.zone('south')) or ((ctx.hex in ctx.zone('paris')) and (not (ctx.controller(ctx.hex) == 'germany')))))))
+    return (((ctx.distance_to(ctx.zone('north'), ctx.hex) < ctx.once('kaf9ec99d198d', lambda: ctx.distance_to(ctx.zone('north'), ctx.hex_of(unit)))) if (unit.side == 'germany') else (min(ctx.distance_to(ctx.zone('south'), ctx.hex), ctx.distance_to(ctx.zone('paris'), ctx.hex)) < min(ctx.once('kfea5f66feff5', lambda: ctx.distance_to(ctx.zone('south'), ctx.hex_of(unit))), ctx.once('kdf2c07fad467', lambda: ctx.distance_to(ctx.zone('paris'), ctx.hex_of(unit)))))) if ctx.marked(unit, 'isolated') else ((ctx.traced_hex('supply', unit.side, ctx.hex) and (not (ctx.hex_of(unit) in ctx.enemy_zoc(unit.side)))) or any((ctx.traced_hex('supply', unit.side, v_n) and ((v_n != ctx.hex_of(unit)) or (not (v_n in ctx.enemy_zoc(unit.side))))) for v_n in ctx.neighbours(ctx.hex)) or ((unit.side == 'germany') and (ctx.hex in ctx.zone('north'))) or ((unit.side == 'allies') and ((ctx.hex in ctx.zone('south')) or ((ctx.hex in ctx.zone('paris')) and (not (ctx.controller(ctx.hex) == 'germany')))))))
 
 
 def movement_may_end_sets_1_1(ctx: EvalContext) -> object:
@@ -116,7 +116,7 @@ def movement_may_end_sets_2_2_1(ctx: EvalContext) -> object:
     """
     unit = ctx.unit
     assert unit is not None, 'this expression is about a unit'
-    return (ctx.distance_to(ctx.zone('north'), ctx.hex) < ctx.distance_to(ctx.zone('north'), ctx.hex_of(unit)))
+    return (ctx.distance_to(ctx.zone('north'), ctx.hex) < ctx.once('kaf9ec99d198d', lambda: ctx.distance_to(ctx.zone('north'), ctx.hex_of(unit))))
 
 
 def movement_may_end_sets_2_3_1(ctx: EvalContext) -> object:
@@ -126,7 +126,7 @@ def movement_may_end_sets_2_3_1(ctx: EvalContext) -> object:
     """
     unit = ctx.unit
     assert unit is not None, 'this expression is about a unit'
-    return (min(ctx.distance_to(ctx.zone('south'), ctx.hex), ctx.distance_to(ctx.zone('paris'), ctx.hex)) < min(ctx.distance_to(ctx.zone('south'), ctx.hex_of(unit)), ctx.distance_to(ctx.zone('paris'), ctx.hex_of(unit))))
+    return (min(ctx.distance_to(ctx.zone('south'), ctx.hex), ctx.distance_to(ctx.zone('paris'), ctx.hex)) < min(ctx.once('kfea5f66feff5', lambda: ctx.distance_to(ctx.zone('south'), ctx.hex_of(unit))), ctx.once('kdf2c07fad467', lambda: ctx.distance_to(ctx.zone('paris'), ctx.hex_of(unit)))))
 
 
 def movement_may_end_sets_3_1_0_1_0_2(ctx: EvalContext) -> object:

@@ -16,6 +16,8 @@ function's `ctx` by the class that holds the field (codegen.CONTEXT_TYPES).
 
 from __future__ import annotations
 
+import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -28,6 +30,19 @@ from rulec.diagnostics import did_you_mean
 from rulec.language.limits import MAX_QUANTIFIER_WORK
 from rulec.language.parse import unparse
 from rulec.runtime.model import Game
+
+# The contexts of a field asked of hex after hex (a move's destinations, a trace's hexes, a retreat's path): there a
+# part that reads neither the hex nor a quantifier's variable is worked out once for all the hexes (_kept_per_hex).
+_ASKED_HEX_BY_HEX = frozenset({IN_HEX, IN_MOVE})
+# What may vary from one asking of such a field to the next: the hex and what comes with it (a step's from_hex, the
+# side tracing, a map edge) and the battle or role of the fields that have one.
+_VARYING = frozenset({IN_HEX, IN_MOVE, IN_STEP, IN_EXIT, IN_TRACE, IN_BATTLE, IN_UNIT_MODIFIER, ABOUT_MARKER})
+# The same, read from the Python itself: a second lock, should a name's `depends` ever leave one out.
+_READS_VARYING = re.compile(r"\bctx\.(hex|from_hex|friendly|edge|role|attackers|defenders|attacker_hexes|defender_hexes"
+                            r"|attacker_side|defender_side)\b")
+
+# Calls worth keeping that give neither units nor hexes (those are all kept): they search or scan the map.
+_COSTLY = frozenset({"distance_to", "traced", "supplied", "traced_without"})
 
 _ARITHMETIC = {"+", "-", "*", "/", "%"}
 _ORDER = {"<", "<=", ">", ">="}
@@ -327,7 +342,7 @@ class ExpressionCompiler:
             whole = self.compile(args[0], scope, (k.UNITS, k.HEXES))
             if whole.kind not in k.ELEMENT:
                 raise self.wrong_kind(f"'any' needs units or hexes, found {k.article(whole.kind)}", args[0], k.UNITS)
-            return Typed(f"(len({whole.python}) > 0)", k.BOOL, whole.depends)
+            return self._kept_per_hex(Typed(f"(len({whole.python}) > 0)", k.BOOL, whole.depends), scope)
         forms = FUNCTIONS.get(name)
         if forms is None:
             if name in FILTERS or name in AGGREGATES:
@@ -361,9 +376,11 @@ class ExpressionCompiler:
         failure: ExpressionError | None = None
         for form in fitting:
             try:
-                return self.apply(form, args, keywords, scope)
+                applied = self.apply(form, args, keywords, scope)
             except ExpressionError as error:
                 failure = failure or error
+                continue
+            return self._kept_per_hex(applied, scope) if applied.kind in k.ELEMENT or name in _COSTLY else applied
         assert failure is not None
         raise failure
 
@@ -489,7 +506,8 @@ class ExpressionCompiler:
         return typed
 
     def quantifier(self, name: str, argument: list, scope: dict[str, str]) -> Typed:
-        return self._looped(name, lambda enter_body: self._quantifier(name, argument, scope, enter_body))
+        return self._kept_per_hex(
+            self._looped(name, lambda enter_body: self._quantifier(name, argument, scope, enter_body)), scope)
 
     def _quantifier(self, name: str, argument: list, scope: dict[str, str], enter_body: Callable[[int], None]) -> Typed:
         binding, condition_tree = (argument[1], argument[2]) if argument[0] == "where" else (argument, None)
@@ -514,7 +532,22 @@ class ExpressionCompiler:
         return Typed(python, k.NUMBER if name == "count" else k.BOOL, _uses(whole, condition))
 
     def aggregate(self, name: str, argument: list, scope: dict[str, str]) -> Typed:
-        return self._looped(name, lambda enter_body: self._aggregate(name, argument, scope, enter_body))
+        return self._kept_per_hex(
+            self._looped(name, lambda enter_body: self._aggregate(name, argument, scope, enter_body)), scope)
+
+    def _kept_per_hex(self, typed: Typed, scope: dict[str, str]) -> Typed:
+        """`typed`, a quantifier, an aggregate or a costly call, written to be worked out once for every hex a
+        condition about a hex is asked of in one position (EvalContext.once) when it reads neither the hex nor
+        anything else that varies from one asking to the next, nor a variable of a quantifier around it.
+
+        `min(distance_to(north, u.hex) for u in units(side = enemy))` in a condition asked of every entry hex of a
+        unit: worked out for the first, read for the others. The part's Python stays as it is, in a lambda
+        `ctx.once` calls or not, under a digest of that Python (the same part in two conditions is one value)."""
+        if (not self.within & _ASKED_HEX_BY_HEX or typed.depends & _VARYING or _READS_VARYING.search(typed.python)
+                or any(re.search(rf"\bv_{variable}\b", typed.python) for variable in scope)):
+            return typed
+        key = "k" + hashlib.sha1(typed.python.encode()).hexdigest()[:12]
+        return Typed(f"ctx.once({key!r}, lambda: {typed.python})", typed.kind, typed.depends)
 
     def _aggregate(self, name: str, argument: list, scope: dict[str, str], enter_body: Callable[[int], None]) -> Typed:
         _, value_tree, binding, condition_tree = argument

@@ -18,6 +18,7 @@ _ALLOWED_NODES = {
     ast.Name, ast.Load, ast.Store, ast.Attribute, ast.Return, ast.Assign, ast.Assert, ast.AnnAssign, ast.Call,
     ast.keyword, ast.Tuple, ast.List, ast.Dict, ast.Subscript, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare,
     ast.IfExp, ast.GeneratorExp, ast.ListComp, ast.comprehension,
+    ast.Lambda,  # `ctx.once(K, lambda: PART)`, a part kept while the hex varies: a lambda of no arguments
     ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Mod, ast.USub, ast.UAdd, ast.Not, ast.And, ast.Or,
     ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot,
 }
@@ -60,5 +61,8 @@ def check_generated_source(source: str) -> None:
             raise UnsafeModule(f"the generated module reads the name {node.id!r} (line {node.lineno})")
         if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
             raise UnsafeModule(f"the generated module reads the attribute {node.attr!r} (line {node.lineno})")
+        if isinstance(node, ast.Lambda) and (node.args.args or node.args.posonlyargs or node.args.kwonlyargs
+                                             or node.args.vararg or node.args.kwarg):
+            raise UnsafeModule(f"the generated module holds a lambda with arguments (line {node.lineno})")
         if isinstance(node, ast.FunctionDef) and (node.decorator_list or node.name.startswith("__")):
             raise UnsafeModule(f"the generated function {node.name!r} is not one rulec writes (line {node.lineno})")

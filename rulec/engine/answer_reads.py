@@ -31,6 +31,7 @@ _STILL = frozenset({
     "unit", "hex", "from_hex", "edge", "zone", "hexes", "neighbours", "adjacent", "distance", "distance_to",
     "terrain", "has_terrain", "crossing", "objectives", "option", "union", "without", "turn", "turns", "phase",
     "phasing_side", "hex_of", "moved",
+    "once",  # a part's value kept while the hex varies (ContextBase.once): what the part reads is named too
 }) | frozenset(f.name for f in fields(Unit)) | frozenset(dir(builtins))
 # The readings a ReadingContext notes (each compared by `changes`).
 _NOTED = frozenset({"traced", "traced_hex", "enemy_zoc", "controller", "marked", "marked_hex"})

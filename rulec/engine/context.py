@@ -128,6 +128,7 @@ class EngineContext(ContextBase):
         sides = stacking.occupant_sides(self._state)
         rule = self._state.game.movement.entry_blocked
         about = EngineContext(self._state, unit)
+        about.keep_while_hex_varies()
         for h in arrival.hexes:
             if any(s != unit.side for s in sides.get(h, ())):
                 continue

@@ -503,7 +503,9 @@ def allowed_ends(state: Position, uid: str, moves: tuple[Action, ...], to: tuple
         missing = [h for h in to if h not in known] if sets is not None else ()
         if len(missing) >= ASKED_AS_SETS:  # asked of them all at once (end_sets.py)
             bit = state.tables.hex_bit
-            holding = end_sets.allowed(state, sets, _end_context(state, uid), sum(bit[h] for h in missing))
+            asking = _end_context(state, uid)
+            asking.keep_while_hex_varies()
+            holding = end_sets.allowed(state, sets, asking, sum(bit[h] for h in missing))
             for h in missing:
                 known[h] = bool(holding & bit[h])
         context = None  # one context for the unit's destinations (only its `hex` differs), made when first needed
@@ -513,6 +515,7 @@ def allowed_ends(state: Position, uid: str, moves: tuple[Action, ...], to: tuple
             if ok is None:
                 if context is None:
                     context = _end_context(state, uid)
+                    context.keep_while_hex_varies()
                 ok = known[h] = _ask_end(state, context, h)
             keep.append(ok)
         allowed = tuple(h for h, ok in zip(to, keep) if ok)
@@ -858,6 +861,7 @@ def open_entries(state: Position, unit: Unit, hexes: Sequence[Hex]) -> Sequence[
     if rule is None:
         return hexes
     context = EngineContext(state, unit)
+    context.keep_while_hex_varies()
     open_hexes = []
     for h in hexes:
         context.hex = h
@@ -952,6 +956,7 @@ def leave_zoc(state: Position, unit: Unit) -> Leave | None:
         noted = _leave_asks_units(state) and state.phase.kind == "movement"
         read: set[Hex] = set()
         context = answer_reads.UnitsAtContext(state, unit, read) if noted else EngineContext(state, unit)
+        context.keep_while_hex_varies()
         zoc, allowed, index = state.enemy_zoc(unit.side), set(), state.tables.index
         for n in state.tables.neighbours[state.pos[unit.id]]:
             context.hex = n

@@ -113,6 +113,7 @@ class _AboutHexes:
 
     def __init__(self, state: Position, uid: str):
         self.context = EngineContext(state, state.unit(uid))
+        self.context.keep_while_hex_varies()  # (a retreat's paths are found in one position)
         self.known: dict[tuple[int, Hex], int | float | bool] = {}  # a condition's or a number's
 
     def value(self, expression: Expr, hex: Hex) -> int | float | bool:

@@ -102,6 +102,7 @@ class _Ask:
 
     def __init__(self, trace: Trace, side: str, context: Any):
         context.friendly = side
+        context.keep_while_hex_varies()  # a search asks of one position, hex after hex
         self.context = context
         self._through, self._lost, self._across = trace.through, trace.lost_when, trace.across
         self.passes = trace.through.function if trace.through is not None else None  # called straight (hot)

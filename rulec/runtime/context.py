@@ -10,7 +10,7 @@ leader and the lead), so a context only supplies the primitive queries.
 
 from __future__ import annotations
 
-from typing import Any, Collection, Container, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Collection, Container, Iterable, Mapping, Protocol, Sequence, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -19,6 +19,7 @@ from rulec.runtime.model import Game, Unit
 
 # The distance to or from no hex (a unit off the map): farther than any range.
 FAR = 1_000_000
+T = TypeVar("T")  # a part's value (EvalContext.once)
 
 
 class EvalContext(Protocol):
@@ -42,6 +43,11 @@ class EvalContext(Protocol):
     defender_hexes: Sequence[str]
     attacker_side: str
     defender_side: str
+
+    def once(self, key: str, part: Callable[[], T]) -> T:
+        """The value of `part`, a part of a condition that does not read the hex: kept under `key` while a
+        condition is asked of hex after hex (see ContextBase.known)."""
+        ...
 
     def units(self, side: str | None = None, zone: str | None = None, hex: str | None = None,
               type: str | None = None, flag: str | None = None, status: str | None = None) -> Sequence[Unit]:
@@ -231,6 +237,9 @@ def ranked_scores(sides: Iterable[str], vp: Mapping[str, int | float]) -> list[s
     return sorted(order, key=lambda s: (-vp.get(s, 0), order.index(s)))
 
 
+# ContextBase.known where nothing is kept: never written to
+NOTHING_KNOWN: dict[str, Any] = {}
+
 # id(game) -> (game, {set of hexes -> {hex -> distance from the set's nearest hex}}) for distance_to
 _NEAREST: dict[int, tuple[Any, dict]] = {}
 _NEAREST_SETS = 256  # sets kept per game (the oldest half is dropped beyond that)
@@ -293,6 +302,29 @@ class ContextBase:
     defender_hexes: Sequence[str] = ("",)
     attacker_side: str = ""
     defender_side: str = ""
+
+    # What the parts of a condition that do not read the hex it is asked about came to, while it is asked of hex
+    # after hex in one position about one unit (keep_while_hex_varies): worked out at the first hex, read at the
+    # others. The compiler writes such a part of a condition about a hex (movement's may_end_move, a trace's
+    # through, a retreat's prefer ...) as `ctx.once(K, lambda: PART)`, K a digest of the part's Python.
+    # Elsewhere nothing is kept: `known` is NOTHING_KNOWN, never written to.
+    known: dict[str, Any] = NOTHING_KNOWN
+
+    def once(self, key: str, part: Callable[[], T]) -> T:
+        """The value of `part` (a part of a condition, named by `key`): kept while the hex varies."""
+        known = self.known
+        if known is NOTHING_KNOWN:
+            return part()
+        if key in known:
+            kept: T = known[key]
+            return kept
+        value = known[key] = part()
+        return value
+
+    def keep_while_hex_varies(self) -> None:
+        """Keep what conditions' parts that do not read the hex come to, from now on: the caller asks them with
+        nothing of this context changed but `hex` (and a step's `from_hex`), in a position that does not change."""
+        self.known = {}
 
     def vp(self, side: str) -> int | float:
         raise NotImplementedError
