@@ -78,6 +78,10 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       bits, made a set only for conditions asked a hex at a time (traces.traced_hexes); answers of expressions that
       read only the markers in play, by MarkerTable.version (a unit's allowance); may_attack and stacking's
       `counts` when they read nothing of the position;
+    - per asking of a condition hex after hex (an evaluation context, one position and unit): the parts of
+      the condition that read no hex (a minimum over every enemy unit in an entry rule), worked out at the
+      first hex (EvalContext.once, the compiler's `_kept_per_hex`; contexts made for such an asking call
+      keep_while_hex_varies);
     - per movement phase, as a hint only: the hex that last let a unit end its move there, asked first
       next time (legal_moves.has_move).
 Not worked out until needed: whether a unit has a move is first looked for one step away, with the
