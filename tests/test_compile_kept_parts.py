@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 
 from rulec.compile.codegen import generate_module
-from rulec.compile.expressions import compiler_for
+from rulec.compile.expressions import compiler_for, to_function
 from rulec.compile.functions import IN_MOVE, IN_TRACE
 from rulec.compile.safety import UnsafeModule, check_generated_source
-from rulec.engine import PENDING, new_game
+from rulec.engine import PENDING, answer_reads, new_game
+from rulec.engine.actions import Action
 from rulec.engine.conformance import check_game
 from rulec.engine.context import EngineContext
 from rulec.language.parse import parse_text
@@ -71,19 +72,19 @@ def test_a_generated_module_may_hold_a_lambda_of_no_arguments_only():
 
 
 class _Counting(EngineContext):
-    """An EngineContext that counts the calls of units()."""
+    """An EngineContext that counts the calls of units(side = red) (the minimum's, which reads no hex)."""
 
     def __init__(self, state, unit):
         super().__init__(state, unit)
         self.asked = 0
 
-    def units(self, *args, **kwargs):
-        self.asked += 1
-        return super().units(*args, **kwargs)
+    def units(self, side=None, zone=None, hex=None, type=None, flag=None, status=None):
+        self.asked += side == "red"
+        return super().units(side, zone, hex, type, flag, status)
 
 
 def test_asked_of_hex_after_hex_a_kept_part_is_worked_out_once_with_the_same_answers(game):
-    state = new_game(game).arrange({"r_north": "0303", "r_south": "0205", "b_guard": "0503", "b_relief": PENDING},
+    state = new_game(game).arrange({"r_north": "0303", "r_south": "0205", "b_guard": "0302", "b_relief": PENDING},
                                    turn=2, phase="blue_move")
     rule, relief = game.movement.entry_blocked, state.unit("b_relief")
     entries = ["0601", "0602", "0603", "0604", "0605"]
@@ -143,7 +144,7 @@ def test_the_generated_module_passes_a_strict_type_check_and_plays_as_the_file_d
     module = tmp_path / "far_watch.py"
     module.write_text(generate_module(game), encoding="utf-8")
     assert "ctx.once(" in module.read_text()
-    units = {"r_north": "0303", "r_south": "0205", "b_guard": "0503", "b_relief": PENDING}
+    units = {"r_north": "0303", "r_south": "0205", "b_guard": "0302", "b_relief": PENDING}
     built = new_game(load_compiled(str(module))).arrange(units, turn=2, phase="blue_move")
     read = new_game(game).arrange(units, turn=2, phase="blue_move")
     assert built.moves_of("b_relief") == read.moves_of("b_relief") and read.moves_of("b_relief")
@@ -155,3 +156,37 @@ def test_the_generated_module_passes_a_strict_type_check_and_plays_as_the_file_d
     finally:
         sys.setrecursionlimit(limit)  # mypy raises it for the whole process; other tests rely on the default
     assert status == 0, out + err
+
+
+def test_entry_answers_are_kept_for_the_phase_while_what_they_read_answers_the_same(game, monkeypatch):
+    """legal_moves.open_entries: entry_blocked's answers are kept for the movement phase with the answers of the
+    position's queries they read (answer_reads.NotingContext), and worked out again where one of those differs."""
+    assert answer_reads.notes_all(game.movement.entry_blocked.function)
+    asked = []
+
+    class Noting(answer_reads.NotingContext):
+        def __init__(self, state, unit=None):
+            super().__init__(state, unit)
+            asked.append(unit.id)
+
+    monkeypatch.setattr(answer_reads, "NotingContext", Noting)
+    units = {"r_north": "0303", "r_south": "0205", "b_guard": "0402", "b_relief": PENDING}
+    state = new_game(game).arrange(units, turn=2, phase="blue_move")
+    first = state.moves_of("b_relief")
+    assert first and asked == ["b_relief"]
+    far, near = state.clone(), state.clone()
+    far.apply_action(Action.move("b_guard", "0302"))  # away from the east edge: nothing the rule read changed
+    assert far.moves_of("b_relief") == first and asked == ["b_relief"]
+    near.apply_action(Action.move("b_guard", "0504"))  # next to entry hexes Red leaves open: they are jammed now
+    after = near.moves_of("b_relief")
+    assert asked == ["b_relief", "b_relief"] and after != first
+    assert after == new_game(game).arrange({**units, "b_guard": "0504"}, turn=2, phase="blue_move").moves_of("b_relief")
+
+
+def test_an_entry_rule_is_kept_only_when_it_reads_nothing_but_the_noted_queries(game):
+    compiler = compiler_for(game).inside(IN_MOVE, about_unit=True)
+    for text, noted in [("vp(red) > 2 and hex in north", False), ("turn > 2 and hex in north", True),
+                        ("any(units(side = red, hex = hex))", True), ("count(units(side = red)) > 1 and moved(unit)", True),
+                        ("sum(u.strength for u in units_at(hex)) > 2", True),
+                        ("moved(r_north, this_phase) and hex in north", False)]:
+        assert answer_reads.notes_all(to_function(_python(compiler, text))) is noted, text

@@ -54,7 +54,9 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       Actions made once (`attack HEX` and `with UNIT` are made once in actions.py), and
       movement searches remembered with the hexes each looked at: reused, across games, on any
       board that agrees with it there (movement.reach_of);
-    - per movement phase (GameState._phase_moves, shared by clones): each unit's moves (legal_moves.py);
+    - per movement phase (GameState._phase_moves, shared by clones): each unit's moves (legal_moves.py); a
+      waiting unit's open entry hexes, with the answers of the queries entry_blocked read, given again where
+      those answer the same (answer_reads.NotingContext), and its moves by the entry hexes open;
     - per position (GameState._cache, dropped by apply_action): occupants, full hexes,
       legal actions, each unit's legal moves, the units conditions read. A move, exit or delay
       says what it changed: it patches the occupants and full hexes of the position before

@@ -10,6 +10,11 @@ the readings leaves every such answer as it was, and one that changed a trace on
 read leaves that unit's (legal_moves.carry_moves, for movement { may_end_move }). Any other name (units_at, vp,
 history ...) and nothing is kept: answers are worked out again, as for a condition whose code cannot be read (a
 function without a code object).
+
+A NotingContext notes more: each query of the position it answered (the units a filter selects, where a unit
+stands, the enemy's zones of control ...) with its answer. A condition that reads the position through nothing
+else (`notes_all`) answers the same in a later position of the phase where each of those queries answers the same
+(`still_answers`): legal_moves.open_entries keeps entry_blocked's answers so.
 """
 
 from __future__ import annotations
@@ -201,3 +206,82 @@ def read_any(hexes_read: TraceHexes, changed: dict[Reading, int], as_hexes: dict
             if not at.isdisjoint(found):
                 return True
     return False
+
+
+# What a NotingContext notes a condition asked, answered in any position, when its code names nothing else of the
+# position: the units it selects, who and what stands in a hex, where a unit stands and what it did, the enemy's
+# zones of control, who holds a hex, the markers and the traces.
+_QUERIES = frozenset({"units", "units_at", "sides_at", "hex_of", "status_of", "moved", "enemy_zoc", "controller",
+                      "marked", "marked_hex", "traced", "traced_hex"})
+# The names a noted condition may use besides the queries: those that read nothing of the position, or only the unit
+# the condition is about (hex_of and moved, noted with the queries, are left out: they are still only for that unit).
+_STILL_IN_A_PHASE = (_STILL - {"hex_of", "moved"}) | _QUERIES
+Noted = dict[tuple, tuple[tuple, Any]]  # (query, its arguments, a unit by its id) -> (the arguments, the answer)
+
+
+def notes_all(condition: Callable[..., Any]) -> bool:
+    """Does the condition read nothing of the position but the queries a NotingContext notes (worked out from its
+    code)? Then its answers in a later position of the same phase are the same wherever every noted query answers
+    the same (still_answers)."""
+    names = names_in(condition)
+    return names is not None and names <= _STILL_IN_A_PHASE
+
+
+class NotingContext(EngineContext):
+    """An EngineContext that notes, in `noted`, each query of the position it answered and the answer (once each)."""
+
+    def __init__(self, state: Position, unit: Unit | None = None):
+        super().__init__(state, unit)
+        self.noted: Noted = {}
+
+    def _note(self, query: str, arguments: tuple, answer: Any) -> Any:
+        self.noted[(query, *(a.id if isinstance(a, Unit) else a for a in arguments))] = (arguments, answer)
+        return answer
+
+    def units(self, side: str | None = None, zone: str | None = None, hex: str | None = None,
+              type: str | None = None, flag: str | None = None, status: str | None = None) -> Sequence[Unit]:
+        return self._note("units", (side, zone, hex, type, flag, status),
+                          super().units(side, zone, hex, type, flag, status))
+
+    def units_at(self, hex: str) -> Sequence[Unit]:
+        return self._note("units_at", (hex,), super().units_at(hex))
+
+    def sides_at(self, hex: str) -> Collection[str]:
+        return self._note("sides_at", (hex,), super().sides_at(hex))
+
+    def hex_of(self, unit: Unit) -> str:
+        return self._note("hex_of", (unit,), super().hex_of(unit))
+
+    def status_of(self, unit: Unit) -> str:
+        return self._note("status_of", (unit,), super().status_of(unit))
+
+    def moved(self, unit: Unit) -> bool:
+        return self._note("moved", (unit,), super().moved(unit))
+
+    def enemy_zoc(self, side: str) -> Collection[str]:
+        return self._note("enemy_zoc", (side,), super().enemy_zoc(side))
+
+    def controller(self, hex: str) -> str:
+        return self._note("controller", (hex,), super().controller(hex))
+
+    def marked(self, unit: Unit, marker: str) -> bool:
+        return self._note("marked", (unit, marker), super().marked(unit, marker))
+
+    def marked_hex(self, hex: str, marker: str) -> bool:
+        return self._note("marked_hex", (hex, marker), super().marked_hex(hex, marker))
+
+    def traced(self, trace: str, unit: Unit) -> bool:
+        return self._note("traced", (trace, unit), super().traced(trace, unit))
+
+    def traced_hex(self, trace: str, side: str, hex: str) -> bool:
+        return self._note("traced_hex", (trace, side, hex), super().traced_hex(trace, side, hex))
+
+
+def still_answers(state: Position, unit: Unit | None, noted: Noted) -> bool:
+    """Does every query of `noted` answer the same in `state`?"""
+    asking = EngineContext(state, unit)
+    for (query, *_), (arguments, answer) in noted.items():
+        found = getattr(asking, query)(*arguments)
+        if found is not answer and found != answer:
+            return False
+    return True

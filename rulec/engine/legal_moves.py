@@ -457,6 +457,11 @@ def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Act
     key = moves_key(state, uid) if state._modifiers[1] or _LEAVE_ASKED in phase else (uid, state.pos.get(uid))
     found = phase.get(key)
     if found is None:
+        entering = _entering_key(state, uid)
+        if entering is not None:
+            found = phase.get(entering)
+            if found is not None:
+                return found
         reach = unit_reach(state, uid)
         destinations = reach.destinations
         if reach.numbers or not destinations:  # a search's: in hex order, with the hex numbers
@@ -472,7 +477,32 @@ def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Act
         if keeps_moves(state, uid):
             state._phase_moves[_kept_anew(state, uid, key)] = found
             _note_at(state, _REACHING, uid, to)
+        elif entering is not None and (_FALLBACK, uid) not in state._cache:
+            phase[entering] = found
     return found
+
+
+_ENTERING = "entering"  # (per movement phase) the moves of a unit entering by the open entry hexes of its area
+_FALLBACK = "entered by fallback"  # (per position) a unit whose moves enter by hexes outside its area (search_moves)
+
+
+def _entering_key(state: Position, uid: str) -> tuple | None:
+    """What the moves of a unit waiting to enter are kept under for the phase, when entry_blocked alone keeps them
+    from being kept (keeps_moves) and its answers are noted (open_entries): the unit, its allowance and the entry
+    hexes of its area open now. Its search depends on nothing else the phase changes: the enemy stays put (a unit
+    of the phasing side), friends may be passed through, and what steps cost is the phase's. None for any other
+    unit."""
+    if state.where[uid] != PENDING or not _entry_rule_noted(state) or placed_anywhere(state, uid):
+        return None
+    rules = state._for_the_game.get(_KEEPS_MOVES)
+    if rules is None:
+        rules = _keeping_rules(state)
+    unit = state._units[uid]
+    if not rules[0] or state.phase.kind != "movement" or unit.side != state.phase.side:
+        return None
+    allowance = modifiers.allowance(state, uid) if state._modifiers[1] else unit.move
+    hexes = unit.arrives.hexes if unit.arrives is not None else ()
+    return (_ENTERING, uid, allowance, tuple(open_entries(state, unit, hexes)))
 
 
 def _note_at(state: Position, index: str, uid: str, hexes: Collection[Hex]) -> None:
@@ -845,6 +875,7 @@ def search_moves(state: Position, uid: str, search: Callable[..., Any]) -> Any:
     if reach.destinations or state.game.movement.blocked_entry != "closest_legal":
         return reach
     # Blocked entry: the closest hexes of the same map edge where entering is legal.
+    state._cache[(_FALLBACK, uid)] = True  # (these moves depend on the ring's entries too: unit_moves keeps them not)
     for ring in fallback_rings(state, hexes):
         reach = search(state.tables, allowance=allowance, start=None,
                        entries=tuple((h, entry_cost[h]) for h in open_entries(state, unit, ring)),
@@ -856,18 +887,43 @@ def search_moves(state: Position, uid: str, search: Callable[..., Any]) -> Any:
 
 def open_entries(state: Position, unit: Unit, hexes: Sequence[Hex]) -> Sequence[Hex]:
     """The entry hexes movement { entry_blocked } does not block for `unit` (the search itself skips
-    enemy-occupied ones)."""
+    enemy-occupied ones).
+
+    Asked of a unit waiting to enter in every position of its movement phase. Where the rule reads the position
+    only through queries a NotingContext notes (answer_reads.notes_all), the answers are kept for the phase with
+    what those queries answered, and given again in a position where each answers the same: a friend's move seldom
+    changes what an entry rule reads (the enemy units, their zones of control)."""
     rule = state.game.movement.entry_blocked
     if rule is None:
         return hexes
-    context = EngineContext(state, unit)
+    noting = _entry_rule_noted(state)
+    key = (_OPEN_ENTRIES, unit.id, tuple(hexes))
+    if noting:
+        kept = state._phase_moves.get(key)
+        if kept is not None and kept[0] is unit and answer_reads.still_answers(state, unit, kept[1]):
+            return kept[2]
+    context = answer_reads.NotingContext(state, unit) if noting else EngineContext(state, unit)
     context.keep_while_hex_varies()
     open_hexes = []
     for h in hexes:
         context.hex = h
         if not rule(context):
             open_hexes.append(h)
+    if isinstance(context, answer_reads.NotingContext):
+        state._phase_moves[key] = (unit, context.noted, open_hexes)
     return open_hexes
+
+
+_OPEN_ENTRIES = "open entries"  # (per movement phase) open_entries' answers, with what entry_blocked read
+
+
+def _entry_rule_noted(state: Position) -> bool:
+    """Does movement { entry_blocked } read nothing of the position but what a NotingContext notes? Once a game."""
+    found = state._for_the_game.get(_OPEN_ENTRIES)
+    if found is None:
+        rule = state.game.movement.entry_blocked
+        found = state._for_the_game[_OPEN_ENTRIES] = rule is not None and answer_reads.notes_all(rule.function)
+    return found
 
 
 def fallback_rings(state: Position, hexes: tuple[Hex, ...]) -> list[list[Hex]]:
