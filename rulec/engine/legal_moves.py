@@ -927,7 +927,16 @@ def _entry_rule_noted(state: Position) -> bool:
 
 
 def fallback_rings(state: Position, hexes: tuple[Hex, ...]) -> list[list[Hex]]:
-    """Hexes of the entry area's map edge outside the area, grouped by distance to the area, nearest first."""
+    """Hexes of the entry area's map edge outside the area, grouped by distance to the area, nearest first (the
+    map's alone: worked out once a game for each area; do not modify)."""
+    key = (_FALLBACK, tuple(hexes))
+    found = state._for_the_game.get(key)
+    if found is None:
+        found = state._for_the_game[key] = _rings_around(state, hexes)
+    return found
+
+
+def _rings_around(state: Position, hexes: tuple[Hex, ...]) -> list[list[Hex]]:
     assert state.game.map is not None  # the engine plays map games
     edges = state.game.map.edges
     counts = {e: sum(h in hs for h in hexes) for e, hs in edges.items()}
