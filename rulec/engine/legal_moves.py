@@ -482,27 +482,23 @@ def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Act
     return found
 
 
-_ENTERING = "entering"  # (per movement phase) the moves of a unit entering by the open entry hexes of its area
+_ENTERING = "entering"  # (per movement phase) a waiting unit's moves, by its search's terms and its open entries
 _FALLBACK = "entered by fallback"  # (per position) a unit whose moves enter by hexes outside its area (search_moves)
 
 
 def _entering_key(state: Position, uid: str) -> tuple | None:
-    """What the moves of a unit waiting to enter are kept under for the phase, when entry_blocked alone keeps them
-    from being kept (keeps_moves) and its answers are noted (open_entries): the unit, its allowance and the entry
-    hexes of its area open now. Its search depends on nothing else the phase changes: the enemy stays put (a unit
-    of the phasing side), friends may be passed through, and what steps cost is the phase's. None for any other
-    unit."""
+    """What the moves of a unit waiting to enter are kept under for the phase, when entry_blocked keeps them from
+    being kept (keeps_moves) and its answers are noted (open_entries): what its search is given (its allowance, the
+    enemy, their zones of control, the friends in its way, what steps cost it) and the entry hexes of its area open
+    now. None for any other unit, and where the edges it may leave by hang on the position (may_exit)."""
     if state.where[uid] != PENDING or not _entry_rule_noted(state) or placed_anywhere(state, uid):
         return None
-    rules = state._for_the_game.get(_KEEPS_MOVES)
-    if rules is None:
-        rules = _keeping_rules(state)
-    unit = state._units[uid]
-    if not rules[0] or state.phase.kind != "movement" or unit.side != state.phase.side:
+    movement = state.game.movement
+    if state.phase.kind != "movement" or (movement.may_exit is not None and movement.may_exit.reads_position):
         return None
-    allowance = modifiers.allowance(state, uid) if state._modifiers[1] else unit.move
+    unit = state._units[uid]
     hexes = unit.arrives.hexes if unit.arrives is not None else ()
-    return (_ENTERING, uid, allowance, tuple(open_entries(state, unit, hexes)))
+    return (_ENTERING, uid, *_search_terms(state, unit), tuple(open_entries(state, unit, hexes)))
 
 
 def _note_at(state: Position, index: str, uid: str, hexes: Collection[Hex]) -> None:
