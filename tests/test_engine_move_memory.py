@@ -6,6 +6,7 @@ at once or several moves later."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from big_games import STEPS_OF_A_BIG_GAME, is_big
@@ -241,3 +242,20 @@ def test_a_unit_whose_way_out_reads_more_than_who_stands_there_is_asked_again_af
     state.apply_action(Action.move("r_reserve", "0201"))
     assert "r_mover" not in state._cache[legal_moves.HAS_MOVE]
     assert state.legal_actions() == _scratch(state).legal_actions()
+
+
+def test_a_marker_and_a_battle_that_moves_nobody_keep_who_stands_where():
+    """Markers change nothing of where units stand: putting one keeps the occupants, their sides and each side's
+    views (markers.py), as does a battle's die roll whose result only marks (an even battle of
+    tests/games/disruption.rulec disrupts both sides)."""
+    game = load_game(str(Path(__file__).resolve().parent / "games" / "disruption.rulec"))
+    state = new_game(game).arrange({"r1": "0202", "r2": "0204", "b1": "0302", "b2": "0604"}, phase="red_fight")
+    sides, zoc, occupants = stacking.occupant_sides(state), state.enemy_zoc("red"), state.occupants()
+    state.mark("r2", "disrupted")
+    assert stacking.occupant_sides(state) is sides and state.enemy_zoc("red") is zoc and state.occupants() is occupants
+    for action in (Action.attack("0302"), Action.with_unit("r1"), Action.resolve(), Action.roll(1)):
+        state.apply_action(action)
+    assert state.markers_on("r1") == ("disrupted",) and state.markers_on("b1") == ("disrupted",)
+    assert stacking.occupant_sides(state) is sides and state.enemy_zoc("red") is zoc and state.occupants() is occupants
+    fresh = _scratch(state)
+    assert (stacking.occupant_sides(fresh), fresh.enemy_zoc("red"), fresh.occupants()) == (sides, zoc, occupants)

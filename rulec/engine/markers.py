@@ -13,6 +13,7 @@ from actions only, so a saved game (its actions) replays them.
 
 from __future__ import annotations
 
+from rulec.engine import move_memory
 from rulec.engine.marker_table import Stamp
 from rulec.engine.position import Position
 from rulec.runtime.model import Game, Hex, Marker
@@ -66,19 +67,25 @@ def mark(state: Position, target: str, marker_id: str) -> None:
     """Put a marker on a unit (by id) or a hex (by number), as the marker says, stamped with the current phase."""
     marker = _marker(state.game, marker_id)
     state.markers.put(marker, target, (state.turn, state.phase_index))
-    state._cache = {}
+    _forget_all_but_where_units_stand(state)
 
 
 def unmark(state: Position, target: str, marker_id: str) -> None:
     marker = _marker(state.game, marker_id)
     state.markers.take(marker, target)
-    state._cache = {}
+    _forget_all_but_where_units_stand(state)
 
 
 def clear(state: Position, uid: str) -> None:
     """Take every marker off a unit (it left the map: eliminated or exited)."""
     state.markers.drop_unit(uid)
-    state._cache = {}
+    _forget_all_but_where_units_stand(state)
+
+
+def _forget_all_but_where_units_stand(state: Position) -> None:
+    """A marker changed: what the position's cache knows is dropped, but for who stands where and each side's view
+    of the others (move_memory.where_units_stand), which no marker changes."""
+    state._cache = move_memory.keep_where_units_stand(state, state._cache)
 
 
 def _marker(game: Game, marker_id: str) -> Marker:
@@ -102,7 +109,7 @@ def expire(state: Position) -> None:
                 owner = None if is_hex else state.unit(target).side
                 if marker.expires(state.context(marking=(owner, stamp))):
                     state.markers.take(marker, target)
-    state._cache = {}
+    _forget_all_but_where_units_stand(state)
 
 
 def phases_since(game: Game, stamp: Stamp, now: Stamp, kind: str, owner: str | None) -> int:

@@ -430,8 +430,10 @@ class GameState(Position):
         # knows it (the action's check asked for it), not in an empty one
         reach = legal_moves.unit_reach(self, mover) if mover is not None else None
         fresh = self._cache = {}
-        if kind in _IN_PLACE and "occupants" in before:
-            self._cache["occupants"] = before["occupants"]  # no unit moves
+        if mover is None:  # no unit has changed hexes yet: who stands where holds as the action begins, and whatever
+            # changes a unit's hex (a retreat, an elimination: changes.py) patches it rather than drops it
+            for key in before.keys() & move_memory.standing_keys(self):
+                fresh[key] = before[key]
         if kind in _DECLARING:  # the battle being declared may read them (who may join it)
             self._cache.update(_kept_while_declaring(before))
         self._history.append(action)
