@@ -68,7 +68,8 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       those units only (legal_moves.carry_moves); the occupant sides record what they changed from, so a
       trace tells what changed without comparing every hex (stacking.Lineage). A retreat, advance,
       placement or elimination patches who stands where and each side's view the same way (changes.py),
-      and every action keeps those entries as its last step left them (move_memory.where_units_stand).
+      and every action starts from those entries and keeps them as its last step left them, a marker put on
+      or taken off too (move_memory.where_units_stand).
       Choosing a unit to move (or putting it back) keeps all but the legal actions; a sampled action is not
       checked again. A step of a battle's declaration (attack, with, cancel) keeps what it cannot change:
       the traces, who may still attack, who owes an attack and the duties still open (duties.py), may_join's
