@@ -1,10 +1,12 @@
 """A condition asked of hex after hex works out the parts that read no hex once (rulec/compile/expressions.py
 `_kept_per_hex`, EvalContext.once): The Marne's entry_blocked compares each entry hex with a minimum over the
-Allied units east of the Suippes, and asked of a dozen entry hexes it worked that minimum out a dozen times.
+Allied units east of the Suippes, and asked of a dozen entry hexes it worked that minimum out a dozen times, in
+every position. Its answers are also kept for the movement phase, with what they read, and given again where that
+answers the same (answer_reads.NotingContext, legal_moves.open_entries).
 
 The made-up game tests/games/far_watch.rulec has such conditions: Blue's relief may not enter north of Red's
-northernmost unit (a minimum over Red's units), and a Blue unit may end next to Red only while Red has at most
-one unit in the west (a count over the map)."""
+northernmost unit (a minimum over Red's units) nor next to a Blue unit, and a Blue unit may end next to Red only
+while Red has at most one unit in the west (a count over the map)."""
 
 from __future__ import annotations
 
