@@ -484,6 +484,7 @@ def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Act
 
 _ENTERING = "entering"  # (per movement phase) a waiting unit's moves, by its search's terms and its open entries
 _FALLBACK = "entered by fallback"  # (per position) a unit whose moves enter by hexes outside its area (search_moves)
+_RINGS = "fallback rings"  # (per game, by entry area) fallback_rings' answer
 
 
 def _entering_key(state: Position, uid: str) -> tuple | None:
@@ -925,7 +926,7 @@ def _entry_rule_noted(state: Position) -> bool:
 def fallback_rings(state: Position, hexes: tuple[Hex, ...]) -> list[list[Hex]]:
     """Hexes of the entry area's map edge outside the area, grouped by distance to the area, nearest first (the
     map's alone: worked out once a game for each area; do not modify)."""
-    key = (_FALLBACK, tuple(hexes))
+    key = (_RINGS, tuple(hexes))
     found = state._for_the_game.get(key)
     if found is None:
         found = state._for_the_game[key] = _rings_around(state, hexes)
