@@ -94,23 +94,21 @@ class BattleValue:
     def _result_value(self, effects, sides: dict[str, list[tuple[Unit, int]]],
                       trapped: frozenset[str] = frozenset()) -> float:
         """The attacker's gain of one result: what the defender loses less what the attacker loses."""
-        lost: dict[str, tuple[float, ...]] = {"attacker": (0.0, 0, 0), "defender": (0.0, 0, 0)}  # (value, strength, steps)
+        lost: dict[str, tuple[float, int, int]] = {"attacker": (0.0, 0, 0), "defender": (0.0, 0, 0)}  # (value, strength, steps)
         eliminated: set[str] = set()  # the sides all of whose units are gone already
         for effect in effects:
             kind, who = effect.kind, effect.who
             if kind == "retreat" and who in sides and trapped and effect.amount > 0 and who not in eliminated:
                 cornered = [(u, s) for u, s in sides[who] if u.id in trapped and u.type not in self._hold_ground]
                 if cornered:  # nowhere to go: the engine eliminates them
-                    lost[who] = tuple(a + b for a, b in zip(lost[who], _all(cornered, self.unit_value)))
+                    lost[who] = _plus(lost[who], _all(cornered, self.unit_value))
             elif kind == "exchange":
                 eliminated.add("defender")
-                value, strength, steps = _all(sides["defender"], self.unit_value)
-                lost["defender"] = (lost["defender"][0] + value, lost["defender"][1] + strength,
-                                    lost["defender"][2] + steps)
-                paid = _cheapest(sides["attacker"], strength, self.unit_value)
-                lost["attacker"] = tuple(a + b for a, b in zip(lost["attacker"], paid))
+                everyone = _all(sides["defender"], self.unit_value)
+                lost["defender"] = _plus(lost["defender"], everyone)
+                lost["attacker"] = _plus(lost["attacker"], _cheapest(sides["attacker"], everyone[1], self.unit_value))
             elif kind == "eliminate" and who in sides and who not in eliminated:
-                lost[who] = tuple(a + b for a, b in zip(lost[who], _all(sides[who], self.unit_value)))
+                lost[who] = _plus(lost[who], _all(sides[who], self.unit_value))
                 eliminated.add(who)
             elif kind in ("lose", "lose_steps") and who in sides:
                 amount = effect.amount
@@ -121,8 +119,13 @@ class BattleValue:
                     paid = _cheapest(sides[who], amount, self.unit_value)
                 else:
                     paid = _cheapest_steps(sides[who], amount, self.unit_value)
-                lost[who] = tuple(a + b for a, b in zip(lost[who], paid))
+                lost[who] = _plus(lost[who], paid)
         return lost["defender"][0] - lost["attacker"][0]
+
+
+def _plus(one: tuple[float, int, int], other: tuple[float, int, int]) -> tuple[float, int, int]:
+    """Two (value, strength, steps) losses added up, each part as it is typed (the compiled build keeps an int an int)."""
+    return (one[0] + other[0], one[1] + other[1], one[2] + other[2])
 
 
 def _all(units: list[tuple[Unit, int]], unit_value) -> tuple[float, int, int]:

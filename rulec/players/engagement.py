@@ -88,8 +88,8 @@ class Engagement:
         lost = getattr(state, "lost_steps", {})
         done = frozenset(state.attacked | state.defended) if now else None
         kept = self._kept.get(key)
-        changed, rank = self._changed_hexes(kept, positions, lost, done) if kept is not None else (None, None)
-        if changed is None or len(changed) > MOST_CHANGED_HEXES:
+        changed, rank = self._changed_hexes(kept, positions, lost, done) if kept is not None else (set(), {})
+        if kept is None or len(changed) > MOST_CHANGED_HEXES:
             ids_at = view.ids_by_hex(positions)
             targets = [self._all_targets(state, ids_at, fighter, done if now and index == 0 else None, lost)
                        for index, fighter in enumerate(fighters)]
@@ -130,14 +130,14 @@ class Engagement:
                     changed.add(hex_)
         if lost != kept.lost:
             for uid in set(lost).symmetric_difference(kept.lost) | {u for u in lost if lost[u] != kept.lost.get(u)}:
-                for hex_ in (old.get(uid), positions.get(uid)):
-                    if hex_ is not None:
-                        changed.add(hex_)
+                for was in (old.get(uid), positions.get(uid)):
+                    if was is not None:
+                        changed.add(was)
         if done != kept.done:
             for uid in (done or frozenset()).symmetric_difference(kept.done or frozenset()):
-                for hex_ in (old.get(uid), positions.get(uid)):
-                    if hex_ is not None:
-                        changed.add(hex_)
+                for was in (old.get(uid), positions.get(uid)):
+                    if was is not None:
+                        changed.add(was)
         return changed, rank
 
     def _ids_after(self, kept: _Kept, positions: dict[str, Hex], changed: set[Hex],

@@ -107,11 +107,13 @@ class Objective:
     def distance(self, allowance: int, unit_type: str | None = None) -> dict[Hex, float]:
         """MP from each hex to the objective for a unit of `unit_type` with `allowance` MP (hexes that cannot
         reach it are left out); costs as the chart gives them for that type (cost expressions as on turn 1)."""
-        key = (allowance, unit_type if unit_type in self.tables.typed_costs else None)
+        tables = self.tables
+        assert tables is not None  # the evaluator gives every objective it makes the game's tables
+        key = (allowance, unit_type if unit_type in tables.typed_costs else None)
         found = self._by_allowance.get(key)
         if found is None:
-            costs = self.tables.costs_for(key[1], self.tables.base_values) if key[1] else self.tables.base_costs
-            found = self._by_allowance[key] = _distances(self.tables, self.targets, self.edges, allowance, costs)
+            costs = tables.costs_for(key[1], tables.base_values) if key[1] else tables.base_costs
+            found = self._by_allowance[key] = _distances(tables, self.targets, self.edges, allowance, costs)
         return found
 
 
@@ -142,13 +144,13 @@ class Evaluator:
         self._prey: dict[str, tuple[Hex, ...]] = {}
         # Victory conditions that read game variables (variable_goals.py), and the places that still set a variable
         # one needs (side, VP, hexes), part of the per-unit values' key.
-        self.variable_goals = VariableGoals(game, self.options) if game is not None else None
+        self.variable_goals: VariableGoals | None = VariableGoals(game, self.options) if game is not None else None
         self._open_places: tuple = ()
         self.battles: BattleValue | None = None
         self._kept_battles: Engagement | None = None
         self._loss_vp: dict[tuple, dict[str, float]] = {}
         self._vp_per_strength: dict[str, float] = {}
-        if game is not None and game.map is not None:
+        if game is not None and game.map is not None and self.variable_goals is not None:
             self.tables = tables_for(game)
             self.neighbours = self.tables.neighbours
             self.final = FinalAwards(game, self.tables.objectives, self.options, self.variable_goals.awards)
@@ -164,7 +166,7 @@ class Evaluator:
             self._fighters: dict[tuple, list[str]] = {}
             self._ranges = sight.type_ranges(self.tables)
             self._can_attack: dict[tuple, bool] = {}
-            self._engaged: dict[tuple, list] = {}
+            self._engaged: dict[tuple, list[tuple[str, float]]] = {}
             self._sight: dict[tuple, list[Hex]] = {}
             # units whose type (on its full side) attacks at range -> that range: their contacts reach farther
             self._ranged_ids = {uid: self._ranges[u.type] for uid, u in game.units.items() if u.type in self._ranges}
@@ -238,11 +240,13 @@ class Evaluator:
             return 0.0
         phase = state.phase
         phase_id = getattr(phase, "id", phase)
-        turns = self.game.info.turns
+        game = self.game
+        assert game is not None  # (battles are weighed in a game with combat)
+        turns = game.info.turns
         key = (phase_id, bool(turns) and state.turn >= turns)
         fighters = self._fighters.get(key)
         if fighters is None:
-            fighters = next_fighters(self.game, phase_id, key[1])[:2]
+            fighters = next_fighters(game, phase_id, key[1])[:2]
             if getattr(phase, "kind", None) == "combat" and phase.side:  # the battles still to fight in this phase
                 fighters = [phase.side] + [f for f in fighters if f != phase.side][:1]
             self._fighters[key] = fighters
@@ -284,17 +288,17 @@ class Evaluator:
         contact = tuple((h, tuple(ids_at[h])) for h in sorted(involved))
         memo_key = (key, contact, tuple(lost.get(uid, 0) for _, ids in contact for uid in ids),
                     (frozenset(state.attacked), frozenset(state.defended)) if now else None)
-        values = self._engaged.get(memo_key)
-        if values is None:
+        offered = self._engaged.get(memo_key)
+        if offered is None:
             unit = state.unit
             at = {h: [unit(uid) for uid in ids] for h, ids in contact}  # hex -> the units there
-            values = [(fighter, self._battles_offered(state, at, fighter, now and index == 0))
-                      for index, fighter in enumerate(fighters)]
+            offered = [(fighter, self._battles_offered(state, at, fighter, now and index == 0))
+                       for index, fighter in enumerate(fighters)]
             if len(self._engaged) > _MOST_KEPT // 8:
                 self._engaged.clear()
-            self._engaged[memo_key] = values
+            self._engaged[memo_key] = offered
         total = 0.0
-        for index, (fighter, value) in enumerate(values):
+        for index, (fighter, value) in enumerate(offered):
             total += (1.0 if index == 0 else ENGAGED_LATER) * (value if fighter == side else -value)
         return total
 
@@ -302,10 +306,11 @@ class Evaluator:
         """The sum of the best battle against each enemy hex next to `fighter`'s units (`at`: hex -> the units
         there; each unit attacking once, the best battles first), counting only battles worth fighting;
         `this_phase`: in the combat phase under way (units that attacked in it, or were attacked, are done)."""
-        battles, neighbours, attacking = self.battles, self.neighbours, self._attacking
+        battles, neighbours, attacking, game = self.battles, self.neighbours, self._attacking, self.game
+        assert battles is not None and game is not None  # (asked in a game with combat)
         done = (getattr(state, "attacked", set()) | getattr(state, "defended", set())) if this_phase else ()
         lost = getattr(state, "lost_steps", {})
-        full = self.game.units
+        full = game.units
         ranges = self._ranges
         targets: dict[Hex, list] = {}
         for hex_, here in at.items():
@@ -370,7 +375,7 @@ class Evaluator:
     def _attacking(self, unit: Unit) -> bool:
         found = self._can_attack.get((unit.type, unit.strength))
         if found is None:
-            found = self._can_attack[(unit.type, unit.strength)] = self.battles.can_attack(unit)
+            found = self._can_attack[(unit.type, unit.strength)] = self.battles is not None and self.battles.can_attack(unit)
         return found
 
     def _loss_value(self, unit: Unit, steps_left: int) -> float:
@@ -387,7 +392,7 @@ class Evaluator:
         rate = self._vp_per_strength.get(unit.side)
         if rate is None:
             paid, strength = 0.0, 0
-            for enemy in self.game.units.values():
+            for enemy in self.game.units.values() if self.game is not None else ():
                 if enemy.side != unit.side:
                     paid += self._elimination_vp(enemy).get(unit.side, 0.0)
                     strength += enemy.strength
@@ -402,7 +407,7 @@ class Evaluator:
         paid = self._loss_vp.get(key)
         if paid is None:
             paid = {}
-            for award in self.game.awards:
+            for award in self.game.awards if self.game is not None else ():
                 trigger = award.trigger
                 if trigger.kind != "eliminated" or trigger.side not in (None, unit.side):
                     continue
@@ -444,6 +449,7 @@ class Evaluator:
 
     def _position_value(self, state: Any, side: str) -> float:
         game = self.game
+        assert game is not None  # (a game without a model is scored on its VP alone)
         turns_left = max(1, game.info.turns - state.turn + 1) if game.info.turns else 1
         positions = view.unit_hexes(state)
         lookup = getattr(state, "unit", None)
@@ -582,6 +588,7 @@ class Evaluator:
         """(unit, its side, hex left, hex entered) -> how much `side`'s margin changes by what the awards paid at
         the end would pay after that move alone (the hex entered taken if its holder is tracked)."""
         final, victory, tracked = self.final, self.victory, self.tables.objectives
+        assert final is not None  # asked only where awards are paid at the end
         stands, holder = _position_queries(state)
         projected = self.projected_vp(state)
         now = victory.margin(projected, side)
@@ -620,6 +627,7 @@ class Evaluator:
         return base
 
     def _turns_left(self, state: Any) -> int:
+        assert self.game is not None
         turns = self.game.info.turns
         return max(1, turns - state.turn + 1) if turns else 1
 
@@ -789,7 +797,8 @@ class Evaluator:
         if found is None:
             costs = self.tables.costs_for(key[1], self.tables.base_values) if key[1] else self.tables.base_costs
             targets = sorted({h for by_side in (self._to_hold, self._to_stand) for hexes in by_side.values() for h in hexes}
-                             | {h for g in self.variable_goals.goals for hexes in g.setting_hexes.values() for h in hexes})
+                             | {h for g in (self.variable_goals.goals if self.variable_goals is not None else ())
+                                for hexes in g.setting_hexes.values() for h in hexes})
             found = self._near[key] = {}
             for target in targets:
                 for h, distance in _distances(self.tables, (target,), (), allowance, costs,
@@ -829,6 +838,7 @@ class Evaluator:
     def _objectives(self, game: Game) -> list[Objective]:
         found = []
         map_ = game.map
+        assert map_ is not None  # (objectives are places on the map)
         for award in game.awards:
             trigger = award.trigger
             if trigger.kind == "holds" and trigger.hexes:
@@ -943,7 +953,8 @@ class _SidesAt:
     __slots__ = ("state", "wanted", "_found")
 
     def __init__(self, state: Any, wanted: frozenset[Hex]):
-        self.state, self.wanted, self._found = state, wanted, None
+        self.state, self.wanted = state, wanted
+        self._found: dict[Hex, set[str]] | None = None
 
     def get(self, h: Hex, default: Any = ()) -> Any:
         state = self.state
@@ -1000,9 +1011,9 @@ def _distances(tables: Tables, targets: tuple[Hex, ...], edges: tuple[str, ...],
     queue = []
     for h in targets:
         if edges:
-            costs = [exit_cost[(h, e)] for e in edges if (h, e) in exit_cost]
-            if costs:
-                queue.append((float(min(costs)), h))
+            leaving = [exit_cost[(h, e)] for e in edges if (h, e) in exit_cost]
+            if leaving:
+                queue.append((float(min(leaving)), h))
         else:
             queue.append((0.0, h))
     heapq.heapify(queue)

@@ -29,10 +29,10 @@ changes counts: one that holds in the empty position (`when = true`) pays nothin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, cast
 
 from rulec.runtime.context import StandInContext
-from rulec.runtime.model import Award, Game, Hex, Trigger, Unit
+from rulec.runtime.model import Award, Expr, Game, Hex, Trigger, Unit
 
 STAND, CONTROL = "stand", "control"
 # What a victory condition met is worth, in VP, to the side it makes the winner (a win outweighs most scores).
@@ -98,8 +98,8 @@ class FinalAwards:
         elsewhere (variable_goals.py: those that read game variables)."""
         self.game = game
         self.options = tuple(options)
-        left_out = {id(a.amount.when) for a in leave_out}
-        self.goals = [g for g in victory_goals(game) if id(g.amount.when) not in left_out]
+        left_out = {id(goal_condition(a)) for a in leave_out}
+        self.goals = [g for g in victory_goals(game) if id(goal_condition(g)) not in left_out]
         self.awards = [a for a in game.awards if a.trigger.kind == "game_end"] + self.goals
         self.groups: list[HexGroup] = []
         self.of_hex: dict[Hex, list[int]] = {}  # hex -> the indexes of the groups it belongs to
@@ -108,7 +108,8 @@ class FinalAwards:
         self.constant: dict[str, float] = {s: 0.0 for s in game.sides}  # what the empty position pays
         self._one_hex_held: list[tuple[Hex, str, str, float]] = []  # the groups of one hex held, for `paid`
         self._other_groups: list[HexGroup] = []
-        if not self.awards or game.map is None:
+        map_ = game.map
+        if not self.awards or map_ is None:
             return
         self._empty = {a.id: self._amount(a, ProbeContext(game, options=self.options)) for a in self.awards}
         for award in self.awards:
@@ -120,14 +121,19 @@ class FinalAwards:
         for actor, sample in samples.items():
             if sample is None:
                 continue
+
+            def standing(hexes: list[Hex], s: Unit = sample) -> ProbeContext:
+                return ProbeContext(game, options=self.options, placed=[(s, h) for h in hexes])
+
+            def held(hexes: list[Hex], a: str = actor) -> ProbeContext:
+                return ProbeContext(game, options=self.options, held={h: a for h in hexes})
+
             for award in self.awards:
-                self._read(award, actor, STAND, game.map.hexes,
-                           lambda hexes, s=sample: ProbeContext(game, options=self.options, placed=[(s, h) for h in hexes]))
-                held = lambda hexes, a=actor: ProbeContext(game, options=self.options, held={h: a for h in hexes})  # noqa: E731
+                self._read(award, actor, STAND, map_.hexes, standing)
                 if not self._read(award, actor, CONTROL, tracked, held):
                     self._read_together(award, actor, tracked, held)
                 self._read_exits_together(award, actor)
-            for edge, hexes in game.map.edges.items():
+            for edge, hexes in map_.edges.items():
                 if hexes:  # a hex mid-edge: a corner lies on two edges
                     paid = self.exit_value(sample.id, hexes[len(hexes) // 2])
                     if paid.get(actor, 0) > 0:
@@ -154,6 +160,7 @@ class FinalAwards:
             change = self._amount(award, position([h])) - empty
             if change:
                 changes.setdefault(change, []).append(h)
+        assert self.game.map is not None  # (awards are read on a map game)
         every = len(self.game.map.hexes)
         for change, found in changes.items():
             if by == STAND and len(found) > every // 2:
@@ -185,12 +192,13 @@ class FinalAwards:
     def _read_exits_together(self, award: Award, actor: str) -> None:
         """Units of `actor` that must all leave by an edge to change `award` (no one of them does): each unit
         that leaves by it pays its share of the change (exit_value)."""
-        game = self.game
+        game, map_ = self.game, self.game.map
+        assert map_ is not None  # (awards are read on a map game)
         units = [u.id for u in game.units.values() if u.side == actor]
         empty = self._empty[award.id]
-        on_edges = {h for hexes in game.map.edges.values() for h in hexes}
-        inland = next((h for h in game.map.hexes if h not in on_edges), None)
-        for edge, hexes in game.map.edges.items():
+        on_edges = {h for hexes in map_.edges.values() for h in hexes}
+        inland = next((h for h in map_.hexes if h not in on_edges), None)
+        for edge, hexes in map_.edges.items():
             if not hexes or len(units) < 2:
                 continue
             left_from = hexes[len(hexes) // 2]
@@ -206,7 +214,7 @@ class FinalAwards:
             anywhere = inland is not None and self._amount(
                 award, ProbeContext(game, options=self.options, exited={u: inland for u in needed})) - empty == change
             self._shares.setdefault((actor, award.id), []).append(
-                (award.side, frozenset(game.map.hexes) if anywhere else frozenset(hexes), change / len(needed)))
+                (award.side, frozenset(map_.hexes) if anywhere else frozenset(hexes), change / len(needed)))
             if anywhere:
                 return
 
@@ -234,8 +242,8 @@ class FinalAwards:
             actor = self.game.units[uid].side if uid in self.game.units else None
             for award in self.awards:
                 change = self._amount(award, ProbeContext(self.game, options=self.options, exited={uid: left_from})) - self._empty[award.id]
-                if not change:  # a share of what several units leaving together change
-                    change = sum(share for _, hexes, share in self._shares.get((actor, award.id), ()) if left_from in hexes)
+                if not change and actor is not None:  # a share of what several units leaving together change
+                    change = sum((share for _, hexes, share in self._shares.get((actor, award.id), ()) if left_from in hexes), 0.0)
                 if change:
                     found[award.side] = found.get(award.side, 0.0) + change
             self._exits[key] = found
@@ -284,7 +292,8 @@ class FinalAwards:
 
 
 class _Goal:
-    """A victory condition read as an amount: GOAL_VALUE while it holds (an Award's `amount`)."""
+    """A victory condition read as an amount: GOAL_VALUE while it holds (an Award's `amount`: called as an Expr is,
+    with a context; `when`, the condition, tells which victory condition it reads: goal_condition)."""
 
     def __init__(self, when: Any):
         self.when = when
@@ -302,8 +311,13 @@ def victory_goals(game: Game) -> list[Award]:
         return []
     conditions = [(f"level {v.id}", v.winner, v.when) for v in victory.levels] + \
         [(f"sudden death {v.id}", v.winner, v.when) for v in victory.sudden_death]
-    return [Award(f"victory: {name}", winner, Trigger("game_end"), _Goal(when)) for name, winner, when in conditions
-            if winner in game.sides and when is not None]
+    return [Award(f"victory: {name}", winner, Trigger("game_end"), cast(Expr, _Goal(when)))
+            for name, winner, when in conditions if winner in game.sides and when is not None]
+
+
+def goal_condition(goal: Award) -> Any:
+    """The victory condition a goal of `victory_goals` reads (its amount's `when`)."""
+    return getattr(goal.amount, "when", None)
 
 
 def fewest(items: list, still: Callable[[list], bool]) -> list:

@@ -50,9 +50,10 @@ MOVES_PLAYED_OUT = 16
 ALL_GROUPS_UP_TO = 5  # attackers of one target: every group of up to this many is weighed, else a few
 
 
-def is_free_decision(state: Any, actions: list) -> bool:
+def is_free_decision(state: Any, actions: list[Any]) -> bool:
     """A decision the mover may end (a phase of orders), as opposed to a forced reaction."""
-    return any(_is_end(state, action) for action in reversed(actions))  # engines list `end` last
+    # Engines list `end` last. (By index: the compiled build's mypyc cannot compile a loop over reversed(list[Any]).)
+    return any(_is_end(state, actions[index]) for index in range(len(actions) - 1, -1, -1))
 
 
 def _is_end(state: Any, action: Any) -> bool:

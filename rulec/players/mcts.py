@@ -56,7 +56,7 @@ class _Node:
 
     def __init__(self, player: int, parent: "_Node | None" = None, into: Any = None):
         self.player = player  # who acts in this node's state (or the chance value)
-        self.visits = 0
+        self.visits = 0.0  # (a float: a child may start with virtual visits, prior_visits)
         self.total = 0.0  # summed value for the player who chose the action into this node
         self.children: dict[Any, _Node] = {}
         self.untried: list | None = None
@@ -134,10 +134,10 @@ class MCTSPlayer:
                     break
                 action = self._select(node)
             state.apply_action(action)
-            child = node.children.get(action)
-            if child is None:
-                child = node.children[action] = _Node(state.current_player(), node, action)
-            node = child
+            went = node.children.get(action)
+            if went is None:
+                went = node.children[action] = _Node(state.current_player(), node, action)
+            node = went
             path.append(node)
         values = self._rollout(state, evaluator)
         for parent, child in zip(path, path[1:]):
@@ -197,7 +197,7 @@ class MCTSPlayer:
         if self.prune_margin is not None and best:  # never search what one ply already shows to be clearly worse
             best = [(action, value) for action, value in best if value >= best[0][1] - self.prune_margin]
         node.priors = {action: self._squash(value, seat) for action, value in best}
-        return [action for action, _ in reversed(best)]
+        return [action for action, _ in best[::-1]]  # (not reversed(): the compiled build's mypyc cannot compile it)
 
     def _select(self, node: _Node) -> Action:
         log_visits = math.log(max(1, node.visits))

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulec.players.final_awards import GOAL_VALUE, ProbeContext, victory_goals
+from rulec.players.final_awards import GOAL_VALUE, ProbeContext, goal_condition, victory_goals
 from rulec.runtime.context import StandInContext
 from rulec.runtime.model import Award, Game, Hex
 
@@ -60,7 +60,7 @@ class VariableGoals:
         self._hooks = hooks
         candidates = self._candidates(hooks)
         for award in victory_goals(game):
-            when = award.amount.when  # type: ignore[attr-defined]  # a goal's amount is a final_awards._Goal
+            when = goal_condition(award)
             read = [v for v in variables if re.search(rf"\b{re.escape(v)}\b", when.source)]
             if not read:
                 continue

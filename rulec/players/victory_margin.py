@@ -15,7 +15,7 @@ just the scores) cannot be asked of scores alone: the margin is then the VP diff
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Any, Mapping
 
 from rulec.engine.victory import outcome
 from rulec.runtime.model import Game
@@ -58,7 +58,9 @@ class VictoryMargin:
                 self.by_levels = False
         return {s: vp[s] - max((vp[o] for o in sides if o != s), default=0) for s in sides}
 
-    def _winner(self, vp: dict[str, float]) -> str | None:
+    def _winner(self, vp: dict[str, Any]) -> str | None:
+        """Who the levels make the winner at scores `vp` (projected: they may be fractions)."""
+        assert self.game is not None  # (asked only where the game's levels are read: by_levels)
         return outcome(self.game, vp).winner
 
     def _to_win(self, vp: dict[str, float], side: str) -> float:
@@ -80,6 +82,7 @@ class VictoryMargin:
 
     def _levels_read_scores(self) -> bool:
         """Whether the levels can be decided from scores alone (ScoresContext refuses the position)."""
+        assert self.game is not None
         try:
             outcome(self.game, {s: 0 for s in self.sides})
             outcome(self.game, {s: i + 1 for i, s in enumerate(self.sides)})
