@@ -41,8 +41,9 @@ def _compiled_extensions():
     # A C file a module (multi_file), compiled side by side (_BuildInParallel): one C file of them all took a single
     # core about 130 s to compile; the modules' files take about 80 s of CPU in all, shared among the cores. The
     # compiled engine runs as fast either way (measured on sampled Marne games, issue 19).
-    return mypycify([str(p.relative_to(HERE)) for p in sources], opt_level="3", group_name="rulec_engine",
-                    multi_file=True)
+    # mypyc.ini: the build's own mypy settings (the language layer is type-checked, not compiled: see there)
+    return mypycify(["--config-file", str(HERE / "mypyc.ini")] + [str(p.relative_to(HERE)) for p in sources],
+                    opt_level="3", group_name="rulec_engine", multi_file=True)
 
 
 # The compilers whose compile() is CCompiler's, a loop over the objects calling _compile() for each

@@ -32,7 +32,7 @@ import reference
 TREE = reference.tree_on_path()
 
 # What a copy needs to build and play: the package, the games and the build script (no built file, no cache).
-COPIED = ("rulec", "schemas", "games", "generated", "tests/games", "benchmarks", "setup.py", "pyproject.toml")
+COPIED = ("rulec", "schemas", "games", "generated", "tests/games", "benchmarks", "setup.py", "mypyc.ini", "pyproject.toml")
 _LEFT_OUT = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "compiled_build.json", "build")
 
 
