@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/compiled.py [--games drive_on_metz,the_marne] [--seconds 20] [--rounds 2]
                                              [--policy orders] [--tree DIR | --build]
+    .venv/bin/python benchmarks/compiled.py --ai greedy [--decisions 60] [--tree DIR | --build]
 
 Each game (a game with scenarios: its first) is measured in turns in fresh processes, pure Python (RULEC_PURE=1)
 then compiled, the best of `--rounds` rounds kept for each, and the ratio of their CPU times printed. Both play the
@@ -9,6 +10,9 @@ same games: benchmarks/playouts.py's random policy (`orders`: whole orders from 
 `actions`), seeds 0, 1, ... as many as pure Python plays in `--seconds` of CPU time in its first round.
 The compiled engine is this tree's when `make fast` built it, else `--tree DIR`'s (a checkout where it was built);
 `--build` first builds one in a temporary copy of this tree (a few minutes).
+
+`--ai greedy` (or `mcts`) measures an AI instead: CPU ms per decision of that AI playing each side in turn against
+a uniform random player, its first `--decisions` decisions a side, the same games on both sides (checked).
 
 `--histories GAME[:SCENARIO] ...` (tests/test_engine_compiled.py) prints, as JSON, the full action histories and
 returns of seeded random games played by whichever engine this process runs.
@@ -127,7 +131,60 @@ def measure(spec: str, seconds: float, policy: str, games: int | None) -> dict:
     return {"engine": _engine(), "played": played, **figures}
 
 
+def measure_ai(spec: str, kind: str, decisions: int) -> dict:
+    """CPU ms per decision of the AI `kind` playing each side in turn against a uniform random player (seed 0), its
+    first `decisions` decisions a side (a decision with one legal action is not counted), and a digest of the games."""
+    import hashlib
+
+    from rulec.engine import new_game
+    from rulec.players import make_player
+    from rulec.players.base import sample_chance
+    from rulec.players.match import chance_rng
+
+    game, scenario = _spec(spec)
+    thinking, made, digest = 0.0, 0, hashlib.sha256()
+    for seat in range(len(game.sides)):
+        state = new_game(game, seed=0, scenario=scenario)
+        ai, rng, dice, count = make_player(kind, seed=seat), random.Random(seat), chance_rng(0), 0
+        while not state.is_terminal() and count < decisions:
+            if state.is_chance_node():
+                action = sample_chance(state, dice)
+            elif state.current_player() == seat and len(state.legal_actions()) > 1:
+                started = time.process_time()
+                action = ai.choose(state)
+                thinking, count = thinking + time.process_time() - started, count + 1
+            else:
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+        made += count
+        digest.update(repr(state.history()).encode())
+    return {"engine": _engine(), "ms_per_decision": 1000 * thinking / max(1, made), "decisions": made,
+            "games": digest.hexdigest()}
+
+
 # ------------------------------------------------------------ the side by side
+def ai_side_by_side(tree: Path, specs: list[str], kind: str, decisions: int, rounds: int) -> None:
+    print(f"rulec tree: {tree}; {kind} against random, its first {decisions} decisions a side; CPU time, one core, "
+          f"best of {rounds} rounds")
+    print(f"{'game':<22} {'decisions':>9} {'pure ms/decision':>17} {'compiled':>9} {'ratio':>6}")
+    for spec in specs:
+        best: dict[bool, dict] = {}
+        for _ in range(rounds):
+            for compiled in (False, True):
+                found = run_engine(tree, compiled, ["--measure", spec, "--ai", kind, "--decisions", str(decisions)])
+                if compiled != found["engine"].startswith("compiled"):
+                    raise SystemExit(f"asked for the {'compiled' if compiled else 'pure'} engine, got: {found['engine']} "
+                                     "(build it: make fast, or --build)")
+                if compiled not in best or found["ms_per_decision"] < best[compiled]["ms_per_decision"]:
+                    best[compiled] = found
+        pure, fast = best[False], best[True]
+        if pure["games"] != fast["games"]:
+            raise SystemExit(f"{spec}: the compiled engine played other games than pure Python")
+        print(f"{spec:<22} {pure['decisions']:>9} {pure['ms_per_decision']:>17.2f} {fast['ms_per_decision']:>9.2f} "
+              f"x{pure['ms_per_decision'] / fast['ms_per_decision']:>5.2f}")
+
+
+
 def side_by_side(tree: Path, specs: list[str], seconds: float, rounds: int, policy: str) -> None:
     print(f"rulec tree: {tree}; policy: {policy}; CPU time, one core, best of {rounds} rounds of about {seconds:.0f} s")
     print(f"{'game':<22} {'games':>6} {'pure playouts/s':>16} {'compiled playouts/s':>20} {'µs/action pure':>15} "
@@ -159,6 +216,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--policy", choices=("orders", "actions"), default="orders")
     parser.add_argument("--tree", type=Path, help="a checkout where `make fast` built the compiled engine")
     parser.add_argument("--build", action="store_true", help="build the compiled engine in a temporary copy first")
+    parser.add_argument("--ai", choices=("greedy", "mcts"), help="measure this AI's decisions instead of playouts")
+    parser.add_argument("--decisions", type=int, default=60, help="with --ai: decisions timed a side")
     parser.add_argument("--histories", nargs="+", metavar="GAME[:SCENARIO]", help=argparse.SUPPRESS)
     parser.add_argument("--seeds", type=int, default=4, help=argparse.SUPPRESS)
     parser.add_argument("--cap", type=int, default=100_000, help=argparse.SUPPRESS)
@@ -170,7 +229,9 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(histories(args.histories, args.seeds, args.cap, args.player)))
         return
     if args.measure:
-        print(json.dumps(measure(args.measure, args.seconds, args.policy, args.count)))
+        found = measure_ai(args.measure, args.ai, args.decisions) if args.ai else \
+            measure(args.measure, args.seconds, args.policy, args.count)
+        print(json.dumps(found))
         return
     specs = [s for s in args.games.split(",") if s]
     if args.build:
@@ -179,10 +240,16 @@ def main(argv: list[str] | None = None) -> None:
             started = time.monotonic()
             build(tree)
             print(f"built the compiled engine in {time.monotonic() - started:.0f} s")
-            side_by_side(tree, specs, args.seconds, args.rounds, args.policy)
+            _compare(tree, specs, args)
         return
-    tree = args.tree.resolve() if args.tree else TREE
-    side_by_side(tree, specs, args.seconds, args.rounds, args.policy)
+    _compare(args.tree.resolve() if args.tree else TREE, specs, args)
+
+
+def _compare(tree: Path, specs: list[str], args: argparse.Namespace) -> None:
+    if args.ai:
+        ai_side_by_side(tree, specs, args.ai, args.decisions, args.rounds)
+    else:
+        side_by_side(tree, specs, args.seconds, args.rounds, args.policy)
 
 
 if __name__ == "__main__":

@@ -89,3 +89,14 @@ def test_a_reference_that_cannot_measure_says_why_without_a_traceback(capsys):
     out = capsys.readouterr().out.strip()
     assert out.startswith("tests/games/two_steps.rulec: not measured against 20317e9: ") and "\n" not in out
     assert "two_steps" in out.split(": not measured", 1)[1]
+
+
+def test_the_compiled_benchmark_times_an_ais_decisions_in_the_same_games():
+    """benchmarks/compiled.py --ai: an AI's CPU per decision, and a digest of its games, the same for the same tree
+    (what the side by side compares between pure Python and the compiled build)."""
+    compiled = _module("compiled")
+    one = compiled.measure_ai(SMALL_GAME, "greedy", 4)
+    other = compiled.measure_ai(SMALL_GAME, "greedy", 4)
+    assert 0 < one["decisions"] <= 4 * 2 and one["ms_per_decision"] > 0
+    assert one["games"] == other["games"] and one["decisions"] == other["decisions"]
+    assert compiled.measure_ai(SMALL_GAME, "greedy", 1)["games"] != one["games"]  # fewer decisions: other games
