@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import io
 
 import pytest
 
 from fake_games import DiceRace, Nim
 from rulec.players import GreedyPlayer, HumanPlayer, MCTSPlayer, QuitGame, RandomPlayer
+from rulec.players.base import THINKING_COLLECTION_PACE
 from rulec.players.match import play_match
 
 
@@ -54,6 +56,35 @@ def test_mcts_is_deterministic_for_a_seed():
         return play_match(DiceRace(), [MCTSPlayer(3, max_simulations=30), RandomPlayer(4)], seed=2).state.history()
 
     assert game() == game()
+
+
+class _WatchedNim(Nim):
+    """Nim that notes the cycle collector's threshold whenever its actions are listed (while a player thinks), and
+    may fail there."""
+
+    seen: list = []
+    fails = False
+
+    def legal_actions(self):
+        _WatchedNim.seen.append(gc.get_threshold())
+        if _WatchedNim.fails:
+            raise RuntimeError("a broken game")
+        return super().legal_actions()
+
+
+@pytest.mark.parametrize("make", [lambda: GreedyPlayer(0), lambda: MCTSPlayer(1, max_simulations=20)],
+                         ids=["greedy", "mcts"])
+def test_an_ai_thinks_with_the_cycle_collector_at_its_thinking_pace_then_puts_it_back(make):
+    before = gc.get_threshold()
+    assert before[0] < THINKING_COLLECTION_PACE  # Python's own pace
+    _WatchedNim.seen, _WatchedNim.fails = [], False
+    make().choose(_WatchedNim(stones=7))
+    assert _WatchedNim.seen and all(seen[0] == THINKING_COLLECTION_PACE for seen in _WatchedNim.seen)
+    assert gc.get_threshold() == before
+    _WatchedNim.fails = True
+    with pytest.raises(RuntimeError):
+        make().choose(_WatchedNim(stones=7))
+    assert gc.get_threshold() == before  # put back however the decision ends
 
 
 def _human(lines: list[str], commands=None):

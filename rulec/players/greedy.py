@@ -37,7 +37,7 @@ from typing import Any
 
 from rulec.engine.actions import Action as EngineAction
 from rulec.engine.actions import IllegalAction
-from rulec.players.base import Action, legal_orders
+from rulec.players.base import Action, Thinking, legal_orders
 from rulec.players.evaluation import Evaluator, evaluator_for
 
 MAX_REACTION_CHOICES = 12  # reactions with more choices are scored as they stand
@@ -71,6 +71,10 @@ class GreedyPlayer:
         self._plan_at: Any = None  # (state id, history length) the next step is for
 
     def choose(self, state: Any) -> Action:
+        with Thinking():
+            return self._choose(state)
+
+    def _choose(self, state: Any) -> Action:
         planned = self._next_step(state)
         if planned is not None:
             return planned

@@ -42,7 +42,7 @@ import random
 import time
 from typing import Any
 
-from rulec.players.base import Action, sample_chance
+from rulec.players.base import Action, Thinking, sample_chance
 from rulec.players.evaluation import Evaluator, evaluator_for
 from rulec.players.greedy import GreedyPlayer, phase_key, shortlist
 from rulec.players.search import search_actions, search_orders
@@ -99,6 +99,10 @@ class MCTSPlayer:
         self._baseline: list[float] = []  # each seat's score of the position being searched
 
     def choose(self, state: Any) -> Action:
+        with Thinking():
+            return self._choose(state)
+
+    def _choose(self, state: Any) -> Action:
         actions = self._actions(state)
         if len(actions) == 1:
             return actions[0]
