@@ -138,6 +138,7 @@ class Evaluator:
         self._near: dict[tuple, dict[Hex, list[tuple[float, Hex]]]] = {}
         self._worths: dict[tuple, dict[Hex, float]] = {}  # (side, holders) -> hex -> its worth (_final_worths)
         self._outlooks: dict[tuple, tuple[dict, float]] = {}  # outlook's key -> (the units' table, the outlook)
+        self._focused: dict[str, Hex] = {}  # where the units of the position decided on stand (focus)
         # Sides whose only VP come from eliminating enemy units: side -> (the enemy sides, VP a unit is worth),
         # and where those enemy units stand now (side -> their hexes), part of the per-unit values' key.
         self._hunted: dict[str, tuple[frozenset[str], float]] = {}
@@ -199,7 +200,7 @@ class Evaluator:
         key = self._outlook_key(state, seat)
         if key is not None:
             found = self._outlooks.get(key)
-            if found is not None and found[0] == state._units:
+            if found is not None and (found[0] is state._units or found[0] == state._units):
                 return found[1]
         value = self.score(state, seat)
         if self.battles is not None and not state.is_terminal():
@@ -207,7 +208,8 @@ class Evaluator:
         if key is not None:
             if len(self._outlooks) > MOST_OUTLOOKS_KEPT:
                 self._outlooks.clear()
-            self._outlooks[key] = (dict(state._units), value)
+            # (the table itself, not a copy: the engine copies it to change a unit, never changes it in place)
+            self._outlooks[key] = (state._units, value)
         return value
 
     def _outlook_key(self, state: Any, seat: int) -> tuple | None:
@@ -217,7 +219,9 @@ class Evaluator:
                 or state.is_terminal():
             return None
         try:
-            return (seat, state.turn, state.phase_index, frozenset(state.pos.items()), frozenset(state.lost_steps.items()),
+            # where the units stand as what differs from the position decided on (a few units: `focus`)
+            return (seat, state.turn, state.phase_index, frozenset(state.pos.items() ^ self._focused.items()),
+                    frozenset(state.lost_steps.items()),
                     frozenset(state.vp.items()), frozenset(state.holders.items()), frozenset(state.exited_from.items()),
                     frozenset(state.attacked), frozenset(state.defended))
         except AttributeError:
@@ -228,6 +232,7 @@ class Evaluator:
         """The positions weighed next are `state` and a move or a battle from it (a decision's candidates): its
         battles become the ones theirs are worked out from (engagement.py), so each differs from them in a few hexes."""
         self._outlooks.clear()  # positions met again are met within a decision, seldom across
+        self._focused = dict(getattr(state, "pos", None) or {})
         if self._kept_battles is not None and not state.is_terminal() and state.players:
             self._engagement(state, state.players[0], keep=True)
 
