@@ -4,15 +4,20 @@
 from __future__ import annotations
 
 import functools
+import json
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
+import finish_game
 import pytest
 
 from rulec.engine import new_game
 from rulec.engine.actions import Action
 from rulec.pipeline import load_game
-from rulec.players import GreedyPlayer, MCTSPlayer, RandomPlayer, make_player
+from rulec.players import RandomPlayer, make_player
 from rulec.players.base import sample_chance
 from rulec.players.match import play_match
 from rulec.players.search import cancelled_openers, search_actions, search_orders
@@ -21,7 +26,6 @@ ROOT = Path(__file__).resolve().parent.parent
 # Every game the map engine plays: games/ and the made-up games of the tests (a game without a map is not one).
 GAME_FILES = sorted([*ROOT.glob("games/*.rulec"), *ROOT.glob("tests/games/*.rulec"), ROOT / "tests/games/tutorial/final.rulec"])
 BIG_GAMES = {"the_marne"}  # a whole AI game of these takes 20-45 CPU s even on this budget: the long tier plays them
-MAX_ACTIONS = 5000  # far more than any of these games takes; a player that loops hits it
 
 
 @functools.cache
@@ -126,26 +130,32 @@ def test_the_mcts_of_the_issue_leaves_the_first_turn_of_drive_on_metz(metz):
     assert any(a.kind == "resolve" for a in state.history())  # it does fight
 
 
-def _players(kind: str, seats: int) -> list:
-    if kind == "greedy":
-        return [GreedyPlayer(seed) for seed in range(seats)]
-    # A small budget: the loops this guards against come from what is searched, not from how much.
-    return [MCTSPlayer(seed, max_simulations=6, rollout_depth=2, widening=3, prior_visits=4, prune_margin=1.0)
-            for seed in range(seats)]
-
-
 @pytest.mark.parametrize("kind", ["greedy", "mcts"])
 @pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=[pytest.mark.long] if p.stem in BIG_GAMES else [])
                                   for p in GAME_FILES])
-def test_the_ai_plays_every_game_to_its_end(path, kind):
+def test_the_ai_plays_every_game_to_its_end(path, kind, request):
     if not _plays_on_a_map(path):
         pytest.skip(f"{path.name} has no map: the map engine does not play it")
-    state = new_game(_game(path), seed=1)
-    result = play_match(state, _players(kind, len(state.players)), seed=1, max_actions=MAX_ACTIONS)
-    assert result.finished and state.is_terminal(), f"{kind} stopped at turn {state.turn} after {result.actions} actions"
+    if path.stem in BIG_GAMES and (tree := request.getfixturevalue("compiled_tree").path) is not None:
+        played = _compiled(tree, path, kind)  # the long tier: the compiled engine and players, where they build
+    else:
+        played = finish_game.play_to_the_end(_game(path), kind)
+    assert played["finished"] and played["terminal"], \
+        f"{kind} stopped at turn {played['turn']} after {played['actions']} actions"
     # A declaration the rules refuse to resolve (a duty it would strand) can only be called off; its opener is then
     # not offered again until the position changes (search_actions), so calls-off stay few and never loop.
-    assert state.history().count(Action.cancel()) <= 20
+    assert played["cancels"] <= 20
+
+
+def _compiled(tree: Path, path: Path, kind: str) -> dict:
+    """The game played by the compiled engine and players built in `tree`, in a process of its own."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "RULEC_PURE": "0"}
+    done = subprocess.run([sys.executable, str(Path(finish_game.__file__)), str(path), kind], cwd=tree, env=env,
+                          capture_output=True, text=True, timeout=3600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    played = json.loads(done.stdout)
+    assert played["engine"] == "compiled engine (mypyc)", played["engine"]
+    return played
 
 
 def _mcts_root(metz):
