@@ -9,7 +9,7 @@ import pytest
 
 from fake_games import DiceRace, Nim
 from rulec.players import GreedyPlayer, HumanPlayer, MCTSPlayer, QuitGame, RandomPlayer
-from rulec.players.base import THINKING_COLLECTION_PACE
+from rulec.players.base import THINKING_COLLECTION_PACE, Thinking
 from rulec.players.match import play_match
 
 
@@ -85,6 +85,37 @@ def test_an_ai_thinks_with_the_cycle_collector_at_its_thinking_pace_then_puts_it
     with pytest.raises(RuntimeError):
         make().choose(_WatchedNim(stones=7))
     assert gc.get_threshold() == before  # put back however the decision ends
+
+
+def test_ais_thinking_in_several_threads_put_the_collector_back_when_the_last_ends():
+    """The board runs each game's AI in a worker thread: the pace is the thinking one while any of them thinks,
+    and Python's own once the last one has ended, whatever order they end in."""
+    import threading
+
+    before = gc.get_threshold()
+    first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
+    seen = {}
+
+    def first():
+        with Thinking():
+            first_in.set()
+            second_in.wait(5)
+        first_out.set()
+
+    def second():
+        first_in.wait(5)
+        with Thinking():
+            second_in.set()
+            first_out.wait(5)
+            seen["after the first ended"] = gc.get_threshold()[0]
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert seen == {"after the first ended": THINKING_COLLECTION_PACE}
+    assert gc.get_threshold() == before
 
 
 def _human(lines: list[str], commands=None):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import random
+import threading
 from typing import Any, Protocol, Sequence
 
 Action = Any  # whatever the engine uses; players only pass actions back to it
@@ -47,17 +48,33 @@ def sample_chance(state: Any, rng: random.Random) -> Action:
 THINKING_COLLECTION_PACE = 20_000
 
 
-class Thinking:
-    """`with Thinking():` around an AI's decision: the cycle collector at its thinking pace, then as it was (a pace
-    already slower, or a collector turned off, is left alone)."""
+class _Pace:
+    """How many AIs of the process think now, in every thread, and the collector's thresholds before the first began."""
 
     def __init__(self) -> None:
-        self._before: tuple[int, int, int] = gc.get_threshold()
+        self.lock = threading.Lock()
+        self.thinking = 0
+        self.before: tuple[int, int, int] = gc.get_threshold()
+
+
+_PACE = _Pace()
+
+
+class Thinking:
+    """`with Thinking():` around an AI's decision: the cycle collector at its thinking pace while any AI of the process
+    thinks (several may, in threads: the board's games), then as it was (a pace already slower, or a collector turned
+    off, is left alone)."""
 
     def __enter__(self) -> None:
-        self._before = before = gc.get_threshold()
-        if 0 < before[0] < THINKING_COLLECTION_PACE:
-            gc.set_threshold(THINKING_COLLECTION_PACE, before[1], before[2])
+        with _PACE.lock:
+            _PACE.thinking += 1
+            if _PACE.thinking == 1:
+                _PACE.before = before = gc.get_threshold()
+                if 0 < before[0] < THINKING_COLLECTION_PACE:
+                    gc.set_threshold(THINKING_COLLECTION_PACE, before[1], before[2])
 
     def __exit__(self, *raised: object) -> None:
-        gc.set_threshold(*self._before)
+        with _PACE.lock:
+            _PACE.thinking -= 1
+            if _PACE.thinking == 0:
+                gc.set_threshold(*_PACE.before)
