@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import hashlib
 import json
 import pstats
 import random
@@ -52,11 +53,12 @@ def roll(state, rng: random.Random):
     return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0]
 
 
-def play(game, kind: str, seed: int, max_seconds: float, timed_decisions: int = 0) -> dict:
+def play(game, kind: str, seed: int, max_seconds: float, timed_decisions: int = 0, scenario: str | None = None) -> dict:
     """One game with `kind` on every seat: its CPU seconds, whether it ended, its actions, turns, and the CPU
     time of each decision that had more than one legal action (the first `timed_decisions` of them, if set),
-    with the kind of phase it was made in (movement, combat, ...)."""
-    state = new_game(game, seed=seed)
+    with the kind of phase it was made in (movement, combat, ...), and a digest of its actions."""
+    # (a tree older than scenarios takes no scenario argument)
+    state = new_game(game, seed=seed, scenario=scenario) if scenario else new_game(game, seed=seed)
     players = [make_player(kind, seed * 1009 + seat + 1) for seat in range(len(state.players))]
     rng = dice(seed)
     thinking: list[float] = []
@@ -78,7 +80,8 @@ def play(game, kind: str, seed: int, max_seconds: float, timed_decisions: int = 
         state.apply_action(action)
         actions += 1
     return {"seconds": time.process_time() - started, "finished": state.is_terminal(), "actions": actions,
-            "turn": state.turn, "decisions": thinking, "phases": phases}
+            "turn": state.turn, "decisions": thinking, "phases": phases,
+            "digest": hashlib.sha256(repr(state.history()).encode()).hexdigest()}
 
 
 def measure(name: str, games: int, max_seconds: float, greedy_decisions: int) -> dict:

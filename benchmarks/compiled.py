@@ -11,8 +11,8 @@ same games: benchmarks/playouts.py's random policy (`orders`: whole orders from 
 The compiled engine is this tree's when `make fast` built it, else `--tree DIR`'s (a checkout where it was built);
 `--build` first builds one in a temporary copy of this tree (a few minutes).
 
-`--ai greedy` (or `mcts`) measures an AI instead: CPU ms per decision of that AI playing each side in turn against
-a uniform random player, its first `--decisions` decisions a side, the same games on both sides (checked).
+`--ai greedy` (or `mcts`) measures an AI instead: CPU ms per decision of that AI on every side, the first
+`--decisions` decisions of benchmarks/ai.py's game, the same game on both sides (checked).
 
 `--histories GAME[:SCENARIO] ...` (tests/test_engine_compiled.py) prints, as JSON, the full action histories and
 returns of seeded random games played by whichever engine this process runs.
@@ -132,39 +132,20 @@ def measure(spec: str, seconds: float, policy: str, games: int | None) -> dict:
 
 
 def measure_ai(spec: str, kind: str, decisions: int) -> dict:
-    """CPU ms per decision of the AI `kind` playing each side in turn against a uniform random player (seed 0), its
-    first `decisions` decisions a side (a decision with one legal action is not counted), and a digest of the games."""
-    import hashlib
-
-    from rulec.engine import new_game
-    from rulec.players import make_player
-    from rulec.players.base import sample_chance
-    from rulec.players.match import chance_rng
+    """CPU ms per decision of the AI `kind` on every side (benchmarks/ai.py's game, seed 1), its first `decisions`
+    decisions (a decision with one legal action is not counted), and a digest of the game."""
+    import ai
 
     game, scenario = _spec(spec)
-    thinking, made, digest = 0.0, 0, hashlib.sha256()
-    for seat in range(len(game.sides)):
-        state = new_game(game, seed=0, scenario=scenario)
-        ai, rng, dice, count = make_player(kind, seed=seat), random.Random(seat), chance_rng(0), 0
-        while not state.is_terminal() and count < decisions:
-            if state.is_chance_node():
-                action = sample_chance(state, dice)
-            elif state.current_player() == seat and len(state.legal_actions()) > 1:
-                started = time.process_time()
-                action = ai.choose(state)
-                thinking, count = thinking + time.process_time() - started, count + 1
-            else:
-                action = rng.choice(state.legal_actions())
-            state.apply_action(action)
-        made += count
-        digest.update(repr(state.history()).encode())
-    return {"engine": _engine(), "ms_per_decision": 1000 * thinking / max(1, made), "decisions": made,
-            "games": digest.hexdigest()}
+    played = ai.play(game, kind, 1, float("inf"), decisions, scenario)
+    thinking = played["decisions"]
+    return {"engine": _engine(), "ms_per_decision": 1000 * sum(thinking) / max(1, len(thinking)),
+            "decisions": len(thinking), "games": played["digest"]}
 
 
 # ------------------------------------------------------------ the side by side
 def ai_side_by_side(tree: Path, specs: list[str], kind: str, decisions: int, rounds: int) -> None:
-    print(f"rulec tree: {tree}; {kind} against random, its first {decisions} decisions a side; CPU time, one core, "
+    print(f"rulec tree: {tree}; {kind} on every side, its first {decisions} decisions; CPU time, one core, "
           f"best of {rounds} rounds")
     print(f"{'game':<22} {'decisions':>9} {'pure ms/decision':>17} {'compiled':>9} {'ratio':>6}")
     for spec in specs:
@@ -217,7 +198,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tree", type=Path, help="a checkout where `make fast` built the compiled engine")
     parser.add_argument("--build", action="store_true", help="build the compiled engine in a temporary copy first")
     parser.add_argument("--ai", choices=("greedy", "mcts"), help="measure this AI's decisions instead of playouts")
-    parser.add_argument("--decisions", type=int, default=60, help="with --ai: decisions timed a side")
+    parser.add_argument("--decisions", type=int, default=120, help="with --ai: decisions timed")
     parser.add_argument("--histories", nargs="+", metavar="GAME[:SCENARIO]", help=argparse.SUPPRESS)
     parser.add_argument("--seeds", type=int, default=4, help=argparse.SUPPRESS)
     parser.add_argument("--cap", type=int, default=100_000, help=argparse.SUPPRESS)
