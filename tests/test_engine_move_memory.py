@@ -87,16 +87,20 @@ def test_a_move_patches_the_views_of_the_sides_it_does_not_belong_to():
     assert stale > 50  # the enemy's zones and obstacles, kept through the mover's moves rather than worked out again
 
 
-def _moves_kept_hold(path: str, seed: int, orders: bool = True) -> int:
-    """Play a random game, of whole orders (every unit's moves listed at each decision) or of actions (a move in two
-    steps: only whether each unit has a move is asked); after each move, exit or delay compare what the new position
-    kept of the one before with a position worked out from scratch: every unit's legal moves, whether it has a move
-    (and the hex that says so), may_end_move's answers, and the movement phase's list of actions patched from the
-    one before. The answers compared."""
+def _moves_kept_hold(path: str, seed: int, orders: bool = True, sampled: bool = False) -> int:
+    """Play a random game, of whole orders (every unit's moves listed at each decision; with `sampled`, drawn by
+    sample_legal_order, which asks every mover's candidate orders) or of actions (a move in two steps: only whether
+    each unit has a move is asked); after each move, exit or delay compare what the new position kept of the one
+    before with a position worked out from scratch: every unit's legal moves, whether it has a move (and the hex
+    that says so), its candidate orders, may_end_move's answers, and the movement phase's list of actions patched
+    from the one before. The answers compared."""
     state, rng = new_game(load_game(path), seed=seed), random.Random(seed)
     compared = 0
     for _ in _decisions(state, rng):
-        action = rng.choice(state.legal_orders() if orders else state.legal_actions())
+        if sampled:
+            action = state.sample_legal_order(rng)
+        else:
+            action = rng.choice(state.legal_orders() if orders else state.legal_actions())
         state.apply_action(action)
         copy = state.clone()
         copy._cache = {}
@@ -110,6 +114,9 @@ def _moves_kept_hold(path: str, seed: int, orders: bool = True) -> int:
             for h, ok in answers.items():
                 assert ok == legal_moves.end_allowed(copy, uid, h), (path, uid, h, state.history()[-3:])
                 compared += 1
+        for uid, candidates in state._cache.get(legal_moves.CANDIDATES, {}).items():
+            assert candidates == legal_moves.candidate_orders(copy, uid), (path, uid, state.history()[-3:])
+            compared += 1
         for uid, (moves, _, _) in state._cache.get(legal_moves.ALLOWED_ENDS, {}).items():
             every, _, _, to = legal_moves.unit_moves(copy, uid)
             assert moves == legal_moves.allowed_ends(copy, uid, every, to)[0], (path, uid, state.history()[-3:])
@@ -132,9 +139,15 @@ def test_answers_and_listing_kept_after_a_move_equal_those_from_scratch(path):
     _moves_kept_hold(path, seed=7, orders=False)
 
 
+@pytest.mark.parametrize("path", MAP_GAMES, ids=lambda p: p.rsplit("/", 1)[-1].removesuffix(SUFFIX))
+def test_candidate_orders_kept_after_a_move_equal_those_from_scratch(path):
+    _moves_kept_hold(path, seed=8, sampled=True)
+
+
 def test_a_move_keeps_the_moves_of_the_units_it_cannot_have_changed():
     assert _moves_kept_hold(str(GAMES_DIR / f"drive_on_metz{SUFFIX}"), seed=6) > 50
     assert _moves_kept_hold(str(GAMES_DIR / f"drive_on_metz{SUFFIX}"), seed=6, orders=False) > 50
+    assert _moves_kept_hold(str(GAMES_DIR / f"drive_on_metz{SUFFIX}"), seed=6, sampled=True) > 50
 
 
 
@@ -242,6 +255,24 @@ def test_a_unit_whose_way_out_reads_more_than_who_stands_there_is_asked_again_af
     state.apply_action(Action.move("r_reserve", "0201"))
     assert "r_mover" not in state._cache[legal_moves.HAS_MOVE]
     assert state.legal_actions() == _scratch(state).legal_actions()
+
+
+def test_a_unit_whose_way_out_reads_more_than_who_stands_there_has_its_candidate_orders_asked_again(tmp_path):
+    """The sampler's candidate orders are carried over a move for the units whose moves it cannot have changed: not
+    for one whose way out of an enemy zone counts the friends that have not moved yet. r_reserve's move, far off,
+    takes r_mover's leap into 0503 away: asked again, not carried."""
+    path = tmp_path / f"counted{SUFFIX}"
+    text = (TEST_GAMES / f"leapfrog{SUFFIX}").read_text()
+    path.write_text(text.replace("into_zoc = any(f in units_at(hex) where f.side == unit.side and not moved(f))",
+                                 "into_zoc = count(f in units(side = red) where not moved(f)) > 2"))
+    state = new_game(load_game(str(path))).arrange(
+        {"r_mover": "0402", "r_anchor": "0503", "r_reserve": "0101", "b_line": "0502"}, turn=1, phase="red_move")
+    leap = Action.move("r_mover", "0503")
+    assert leap in legal_moves.candidate_orders(state, "r_mover")
+    state.apply_action(Action.move("r_reserve", "0201"))
+    assert "r_mover" not in state._cache[legal_moves.CANDIDATES]
+    assert leap not in legal_moves.candidate_orders(state, "r_mover")
+    assert legal_moves.candidate_orders(state, "r_anchor") == legal_moves.candidate_orders(_scratch(state), "r_anchor")
 
 
 def test_a_marker_and_a_battle_that_moves_nobody_keep_who_stands_where():

@@ -156,6 +156,26 @@ def listed_moves(state: Position, uid: str) -> tuple[Action, ...]:
     return found
 
 
+def candidate_orders(state: Position, uid: str) -> tuple[Action, ...]:
+    """A mover's orders before stacking and may_end_move: its moves and exits (unit_moves), then `delay UNIT` where
+    it may be held back now. What a sampler draws among (sampling.sample_order) at every decision, for every mover:
+    kept for the position and carried over a move (carry_moves) for the units whose moves it cannot have changed."""
+    known = _known(state, CANDIDATES)
+    found = known.get(uid)
+    if found is None:
+        moves, exits, _, _ = unit_moves(state, uid)
+        found = moves + exits
+        if state.where[uid] == PENDING and may_delay(state, uid):
+            found += (state.tables.delay_action(uid),)
+        known[uid] = found
+        if not keeps_moves(state, uid):  # its moves hang on where its friends stand: not carried
+            here = state._cache.get(_CANDIDATES_HERE)
+            if here is None:
+                here = state._cache[_CANDIDATES_HERE] = set()
+            here.add(uid)
+    return found
+
+
 def _without_moves_into(moves: tuple[Action, ...], to: tuple[Hex, ...],
                         blocked: AbstractSet[Hex]) -> tuple[Action, ...]:
     """`moves` (one into each hex of `to`, in the same order) but those into `blocked` (a few of those hexes): cut
@@ -186,6 +206,8 @@ _REACHING = "units reaching"
 _LEAVE_READS = "leave_zoc reads"
 _LEAVE_ASKED = "leave_zoc asked"  # per movement phase: the (unit, hex) where leave_zoc noted what it read
 _MOVABLE = "movable units"
+CANDIDATES = "candidate orders"  # unit -> candidate_orders' answer
+_CANDIDATES_HERE = "candidate orders not carried"  # the units whose candidate orders hold for this position alone
 END_ALLOWED = "end allowed"  # unit -> hex -> may_end_move's answer (end_allowed)
 _END_OWNED = "end allowed owned"  # the units whose END_ALLOWED answers this position may add to (_end_answers)
 # Destinations not yet answered from which allowed_ends asks may_end_move of them all at once, as sets (end_sets.py),
@@ -230,6 +252,16 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
     depend on nothing else that a move changes (_moves_carry_over); otherwise worked out again when asked."""
     if state.phase.kind != "movement" or not _moves_carry_over(state):
         return
+    touched = (left, entered)
+    leave_reads = state._phase_moves.get(_LEAVE_READS)
+    candidates = before.get(CANDIDATES)
+    if candidates:  # (before stacking and may_end_move: only what the unit's search is given, and its way out, matter)
+        again = {uid, *before.get(_CANDIDATES_HERE, ())}
+        if leave_reads is not None:
+            for h in touched:
+                if h is not None and h in leave_reads:
+                    again.update(leave_reads[h])
+        state._cache[CANDIDATES] = _without(candidates, again)
     stale = {uid}
     if state.game.movement.may_end_move is not None:  # its answers hold if nothing they read changed
         asked = before.get(_READINGS)  # (the snapshot of the position before, the sides of the units asked of)
@@ -255,8 +287,6 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
             if owned:
                 owned.clear()  # (the set itself: other caches of the position before hold it too)
             state._cache[_END_READS] = _without(reads, stale)
-    touched = (left, entered)
-    leave_reads = state._phase_moves.get(_LEAVE_READS)
     if leave_reads is not None:  # the units whose way out of an enemy zone hangs on who stands in these hexes
         for h in touched:
             if h is not None and h in leave_reads:
@@ -780,7 +810,7 @@ def entries_may_be_due(state: Position) -> bool:
     if state.game.movement.reinforcement_delay is True:
         return False
     return any(state.where[uid] == PENDING and state.due.get(uid) == state.turn and arrives_now(state, uid)
-               and not delay_allowed(state, uid) for uid in state._movers if uid not in state.moved)
+               and not delay_allowed(state, uid) for uid in arriving(state) if uid not in state.moved)
 
 
 def may_delay(state: Position, uid: str) -> bool:

@@ -151,20 +151,22 @@ def sample_order(state: Position, rng: Rng) -> Action | None:
     or exit given at once, a delay, `end`, or an action of a pending decision."""
     if not _free_movement(state):
         return None
-    # Each mover's candidate orders: its moves and exits before stacking and may_end_move (the reach, kept for
-    # the phase), then the delays and `end`. Drawn by weight, each order tested alone, a refused one not drawn again.
+    # Each mover's candidate orders (its moves and exits before stacking and may_end_move, and its delay: kept for
+    # the position, carried over a move), then `end`. Drawn by weight, each tested alone, a refused one not again.
     pools: list[tuple[str, tuple[Action, ...]]] = []
-    for uid in state._movers:
-        if legal_moves.may_move_now(state, uid):
-            moves, exits, _, _ = legal_moves.unit_moves(state, uid)
-            if moves or exits:
-                pools.append((uid, moves + exits))
-            if state.where[uid] == PENDING and legal_moves.may_delay(state, uid):
-                pools.append((uid, (state.tables.delay_action(uid),)))
+    known = state._cache.get(legal_moves.CANDIDATES, {})  # (looked up here first: asked of every mover)
+    total = 0
+    for uid in legal_moves.movable_units(state):
+        orders = known.get(uid)
+        if orders is None:
+            orders = legal_moves.candidate_orders(state, uid)
+        if orders:
+            pools.append((uid, orders))
+            total += len(orders)
     end = Action.end()
     if _end_legal(state):
         pools.append(("", (end,)))
-    total = sum(len(orders) for _, orders in pools)
+        total += 1
     refused: set[tuple[int, int]] = set()
     while len(refused) < total:
         drawn = rng.randrange(total)
