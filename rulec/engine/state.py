@@ -172,6 +172,10 @@ class GameState(Position):
     def history(self) -> list[Action]:
         return list(self._history)
 
+    def last_action(self) -> Action | None:
+        """The action played last (None before the first): history()[-1] without copying the history."""
+        return self._history[-1] if self._history else None
+
     def returns(self) -> list[float]:
         if not self.terminal:
             return [0.0] * len(self.players)

@@ -45,7 +45,7 @@ from typing import Any
 from rulec.players.base import Action, Thinking, sample_chance
 from rulec.players.evaluation import Evaluator, evaluator_for
 from rulec.players.greedy import GreedyPlayer, phase_key, shortlist
-from rulec.players.search import search_actions, search_orders
+from rulec.players.search import draw_search_action, search_actions, search_orders
 
 EVALUATION_SCALE = 3.0  # VP-like points of gain that count as a clear advantage in a cut-off rollout
 
@@ -221,7 +221,7 @@ class MCTSPlayer:
             if state.is_chance_node():
                 state.apply_action(sample_chance(state, self.rng))
             else:
-                state.apply_action(self.rng.choice(search_actions(state)))
+                state.apply_action(draw_search_action(state, self.rng))
         if state.is_terminal():
             return list(state.returns())
         return [self._squash(evaluator.score(state, seat), seat) for seat in range(len(state.players))]

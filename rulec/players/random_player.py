@@ -1,5 +1,6 @@
 """The random player: a uniformly drawn legal action (of those an AI searches, search.py: no cancel that
-leads back to where the decision began), from its own seeded generator."""
+leads back to where the decision began), from its own seeded generator, drawn without listing them all where
+the engine can (search.draw_search_action)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import random
 from typing import Any
 
 from rulec.players.base import Action
-from rulec.players.search import search_actions
+from rulec.players.search import draw_search_action
 
 
 class RandomPlayer:
@@ -17,4 +18,4 @@ class RandomPlayer:
         self.rng = random.Random(seed)
 
     def choose(self, state: Any) -> Action:
-        return self.rng.choice(search_actions(state))
+        return draw_search_action(state, self.rng)

@@ -95,6 +95,22 @@ def search_actions(state: Any) -> list[Action]:
     return _without_loops(state, state.legal_actions())
 
 
+def draw_search_action(state: Any, rng: Any) -> Action:
+    """An action of `search_actions(state)`, uniformly at random (as rng.choice(search_actions(state)) would draw):
+    random play and MCTS rollouts. Drawn by the engine's sampler (sample_legal_action: a movement phase's action
+    without listing every unit's) where the state has one and no opener was cancelled in this decision (the last
+    action was no `cancel`); a `cancel` it draws is set aside and one drawn from the list without it, which keeps
+    the draw uniform over the rest (each of N others: 1/(N+1) drawn at once, 1/(N+1) x 1/N after a cancel)."""
+    sample = getattr(state, "sample_legal_action", None)
+    last = getattr(state, "last_action", None)
+    if sample is None or last is None or getattr(last(), "kind", None) == CANCEL:
+        return rng.choice(search_actions(state))
+    drawn = sample(rng)
+    if drawn.kind == CANCEL:
+        return rng.choice(search_actions(state))
+    return drawn
+
+
 def search_orders(state: Any) -> list[Action]:
     """`legal_orders(state)` (a move given at once) without the steps that lead back, as `search_actions`."""
     return _without_loops(state, legal_orders(state))
