@@ -12,6 +12,10 @@ step by step), and `orders`, a uniform choice among `legal_orders()`, every move
 once (as 20317e9 played: its legal actions were whole orders, so there both policies are
 one). A policy's games differ in length from tree to tree, so each row also gives the moves
 and battles (die rolls) of a game and the CPU µs an action costs.
+Each policy is also measured drawn by the engine's samplers (`sample_legal_action`, `sample_legal_order`: the
+same distribution, without listing every action where a movement phase allows), as random players and rollouts
+draw; a tree without them (20317e9, 7740628) lists and chooses there too, so that row compares the sampler with
+the reference's list.
 `--profile` prints where the time of the one-core run goes (cProfile, top 25).
 `--against REV` prints this tree's figures (CPU time, one core) and those of commit REV
 side by side, each policy on both sides: REV is checked out into a temporary directory
@@ -46,6 +50,8 @@ AIM = 200.0
 
 
 POLICIES = ("actions", "orders")
+SAMPLED = {"actions": "sample_legal_action", "orders": "sample_legal_order"}  # each policy's sampler (same distribution)
+MEASURED = (*POLICIES, *(f"{policy}, sampled" for policy in POLICIES))  # each policy listed, then drawn by its sampler
 WARM_UP_SEEDS = 1_000_000  # the seeds of the games that warm a process up, none of them measured
 # Each policy's games, from these seeds: where both policies are one (20317e9), the second is not the first's replayed
 FIRST_SEED = {"actions": 0, "orders": 500_000}
@@ -59,7 +65,8 @@ def choices(state, policy: str) -> list:
 
 
 def playout(game, seed: int, policy: str, scenario: str | None = None) -> tuple[int, int, int]:
-    """One random game: (actions applied, moves made, battles fought: their die rolls)."""
+    """One random game of `policy` (one of MEASURED): (actions applied, moves made, battles fought: their die rolls)."""
+    policy, _, drawn = policy.partition(", ")
     # a reference engine older than scenarios (--against) takes no scenario argument
     state = new_game(game, seed=seed, scenario=scenario) if scenario else new_game(game, seed=seed)
     rng = random.Random(seed)
@@ -70,12 +77,18 @@ def playout(game, seed: int, policy: str, scenario: str | None = None) -> tuple[
             action = rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0]
             battles += 1
         else:
-            action = rng.choice(choices(state, policy))
+            sampler = getattr(state, SAMPLED[policy], None) if drawn else None
+            action = sampler(rng) if sampler is not None else rng.choice(choices(state, policy))
             kind = action.kind
             moves += (kind == "move" and action.hex is not None) or kind == "exit"
         state.apply_action(action)
         actions += 1
     return actions, moves, battles
+
+
+def _first_seed(policy: str) -> int:
+    """The first seed of a policy's measured games (drawn by its sampler or not: the same seeds)."""
+    return FIRST_SEED[policy.partition(", ")[0]]
 
 
 def one_core(game, games: int, scenario: str | None = None, seconds: float | None = None,
@@ -164,17 +177,22 @@ def against(rev: str, game: str, games: int, rounds: int) -> None:
                 found = reference.run_json(tree, "playouts.py", ["--game", game, "-n", str(games), "--json"])
                 kept = best[name]
                 best[name] = found if kept is None else {
-                    policy: max(kept[policy], found[policy], key=lambda f: f["playouts_per_s"]) for policy in POLICIES}
-                # a reference without legal_orders plays whole orders under both policies: it says so
+                    policy: max(kept[policy], found[policy], key=lambda f: f["playouts_per_s"]) for policy in MEASURED}
+                # a reference without legal_orders plays whole orders under both policies, and one without the
+                # samplers lists where they would draw: it says so
                 best[name]["whole_orders_only"] = found.get("whole_orders_only", False)
+                best[name]["samplers"] = found.get("samplers", False)
     ours, theirs = best["this"], best["reference"]
     print(f"{game}, {games} random games per measurement, best of {rounds} rounds, CPU time on one core")
     labels = (f"this ({reference.describe_this()})", f"reference ({reference.describe(rev)})")
     width = max(map(len, labels))
-    for policy in POLICIES:
-        print(f"policy '{policy}': a uniform choice among {'legal_orders()' if policy == 'orders' else 'legal_actions()'}"
+    for policy in MEASURED:
+        base, _, drawn = policy.partition(", ")
+        print(f"policy '{policy}': a uniform choice among {'legal_orders()' if base == 'orders' else 'legal_actions()'}"
+              + (f", drawn by {SAMPLED[base]}()" if drawn else "")
               + (" (the reference has no legal_orders: its actions are whole orders)"
-                 if theirs["whole_orders_only"] and policy == "orders" else ""))
+                 if theirs["whole_orders_only"] and base == "orders" else "")
+              + (" (the reference has no sampler: it lists and chooses)" if drawn and not theirs["samplers"] else ""))
         for label, found in zip(labels, (ours[policy], theirs[policy])):
             print(row(label, found, width))
         mine, other = ours[policy], theirs[policy]
@@ -189,7 +207,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game", default="drive_on_metz")
     parser.add_argument("-n", type=int, default=200, help="games per measurement")
     parser.add_argument("--profile", action="store_true")
-    parser.add_argument("--policy", choices=POLICIES, default="actions", help="with --profile: the policy profiled")
+    parser.add_argument("--policy", choices=MEASURED, default="actions", help="with --profile: the policy profiled")
     parser.add_argument("--against", metavar="REV", help="also measure commit REV, side by side")
     parser.add_argument("--rounds", type=int, default=3, help="with --against: rounds, the best of each kept")
     parser.add_argument("--json", action="store_true", help="print only the one-core figures (CPU time), as JSON")
@@ -209,11 +227,12 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{args.game}: not measured against {reference.describe(args.against)}: {error.why}")
         return
     game = load_game(args.game)
-    for policy in POLICIES:  # warm the per-game tables and caches, as a long run's are, with games not measured:
+    for policy in MEASURED:  # warm the per-game tables and caches, as a long run's are, with games not measured:
         one_core(game, 2, policy=policy, first_seed=WARM_UP_SEEDS)  # a game played again would find its searches kept
     if args.json:
-        found: dict = {policy: one_core(game, args.n, policy=policy, first_seed=FIRST_SEED[policy]) for policy in POLICIES}
+        found: dict = {policy: one_core(game, args.n, policy=policy, first_seed=_first_seed(policy)) for policy in MEASURED}
         found["whole_orders_only"] = not hasattr(new_game(game, seed=0), "legal_orders")
+        found["samplers"] = hasattr(new_game(game, seed=0), "sample_legal_action")
         print(json.dumps(found))
         return
     if args.profile:
@@ -224,11 +243,11 @@ def main(argv: list[str] | None = None) -> None:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(25)
         return
     print(f"{args.game}, {args.n} random games per measurement, CPU time on one core")
-    for policy in POLICIES:
-        found = one_core(game, args.n, policy=policy, first_seed=FIRST_SEED[policy])
+    for policy in MEASURED:
+        found = one_core(game, args.n, policy=policy, first_seed=_first_seed(policy))
         rate = found["playouts_per_s"]
         aim = f"(aim {AIM:.0f} playouts/s: {'met' if rate >= AIM else f'{rate / AIM:.0%} of it'})"
-        print(row(policy, found, len("actions")) + "  " + aim)
+        print(row(policy, found, len("actions, sampled")) + "  " + aim)
     if args.no_simulate:
         return
     jobs_1 = simulate_rate(args.game, game, args.n, 1)

@@ -49,12 +49,12 @@ def test_ai_benchmark_stops_a_game_at_its_cpu_bound_and_says_so(capsys):
     assert "NOT ENDED (stopped in turn 1)" in capsys.readouterr().out
 
 
-def test_playouts_measure_both_random_policies(capsys):
+def test_playouts_measure_both_random_policies_listed_and_sampled(capsys):
     playouts = _module("playouts")
     playouts.main(["--game", "drive_on_metz", "-n", "2", "--json"])
     found = json.loads(capsys.readouterr().out)
-    assert found["whole_orders_only"] is False
-    for policy in playouts.POLICIES:
+    assert found["whole_orders_only"] is False and found["samplers"] is True
+    for policy in playouts.MEASURED:  # each policy listed, and drawn by its sampler
         row = found[policy]
         assert row["playouts_per_s"] > 0 and row["us_per_action"] > 0
         assert row["actions_per_game"] >= row["moves_per_game"] + row["battles_per_game"] and row["moves_per_game"] > 0
@@ -76,10 +76,11 @@ def test_playouts_against_a_commit_measure_each_policy_on_both_sides(capsys):
     playouts = _module("playouts")
     playouts.main(["--game", "drive_on_metz", "-n", "1", "--against", "HEAD", "--rounds", "2"])
     out = capsys.readouterr().out
-    for policy in playouts.POLICIES:
+    for policy in playouts.MEASURED:
         assert f"policy '{policy}'" in out
-    assert out.count("  this (") == 2 and out.count("  reference (") == 2
-    assert out.count("ratio this/reference: x") == 2 and out.count("as many moves") == 2
+    assert out.count("  this (") == 4 and out.count("  reference (") == 4
+    assert out.count("ratio this/reference: x") == 4 and out.count("as many moves") == 4
+    assert "drawn by sample_legal_order()" in out and "no sampler" not in out  # (HEAD has the samplers)
 
 
 def test_a_reference_that_cannot_measure_says_why_without_a_traceback(capsys):
