@@ -193,3 +193,21 @@ def test_human_survives_an_engine_error_on_odd_input():
     human, out = _human(["take boom", "take 1"])
     assert human.choose(Fragile(stones=5)) == "take 1"
     assert "could not read 'take boom' (KeyError)" in out.getvalue()
+
+
+def test_a_simulated_game_is_played_at_the_thinking_pace_then_the_collector_is_put_back(metz, pythons_own_pace,
+                                                                                         monkeypatch):
+    """`rulec simulate` plays whole games of AIs (random play among them): the collector at the thinking pace for the
+    whole game, not only while a greedy or MCTS player decides."""
+    from rulec.players import simulation
+
+    seen = []
+
+    def watched(state, players, **options):
+        seen.append(gc.get_threshold()[0])
+        return play_match(state, players, **options)
+
+    monkeypatch.setattr(simulation, "play_match", watched)
+    record = simulation.play_one(metz, (), {"us": "random", "germany": "random"}, seed=3)
+    assert seen == [THINKING_COLLECTION_PACE] and record.actions > 0
+    assert gc.get_threshold() == pythons_own_pace

@@ -61,9 +61,9 @@ _PACE = _Pace()
 
 
 class Thinking:
-    """`with Thinking():` around an AI's decision: the cycle collector at its thinking pace while any AI of the process
-    thinks (several may, in threads: the board's games), then as it was (a pace already slower, or a collector turned
-    off, is left alone)."""
+    """`with Thinking():` around an AI's decision, or a whole game of AIs (a simulated game: random play leaves no
+    cycles either): the cycle collector at its thinking pace while any AI of the process thinks (several may, in
+    threads: the board's games), then as it was (a pace already slower, or a collector turned off, is left alone)."""
 
     def __enter__(self) -> None:
         with _PACE.lock:

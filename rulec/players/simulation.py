@@ -22,6 +22,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from rulec.players.base import Thinking
 from rulec.players.match import play_match
 from rulec.players.setup import build_players
 
@@ -46,7 +47,8 @@ def play_one(game: Any, options: tuple[str, ...], kinds: dict[str, str], seed: i
 
     state = new_game(game, options=options, seed=seed, scenario=scenario)
     players = build_players(kinds, list(state.players), seed, default="random")
-    result = play_match(state, players, seed=seed)
+    with Thinking():  # every move of the game is a machine's: the collector at the thinking pace for the whole game
+        result = play_match(state, players, seed=seed)
     outcome = state.outcome()
     by_source: Counter[str] = Counter()
     for entry in state.vp_log:
