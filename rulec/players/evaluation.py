@@ -547,6 +547,7 @@ class Evaluator:
         # same for each unit of one side and strength: worked out once each, added up in the same order as ever.
         leaving: dict[str, tuple] = {}
         entering: dict[tuple, tuple] = {}
+        leaving_final: dict[str, float] = {}  # unit -> what the end awards change when it leaves its hex for one of none
         nothing: tuple = ([], set())
         found = []
         for uid, hex_ in moves:
@@ -584,8 +585,14 @@ class Evaluator:
             for other, step in joined_enemies:
                 if other not in left_set:
                     change += step
-            if final_change is not None and (hex_ in final_hexes or left in final_hexes):
-                change += final_change(uid, unit.side, left, hex_)
+            if final_change is not None:
+                if hex_ in final_hexes:
+                    change += final_change(uid, unit.side, left, hex_)
+                elif left in final_hexes:  # into a hex of no group: what leaving `left` changes, the same each move
+                    paid = leaving_final.get(uid)
+                    if paid is None:
+                        paid = leaving_final[uid] = final_change(uid, unit.side, left, hex_)
+                    change += paid
             found.append(value + change)
         return found
 
