@@ -241,15 +241,21 @@ def test_a_battle_keeps_who_stands_where_through_its_retreats_advances_and_losse
     assert other > 100  # kept through actions other than moves, not only worked out again
 
 
-def test_a_unit_whose_way_out_reads_more_than_who_stands_there_is_asked_again_after_every_move(tmp_path):
-    """An into_zoc that counts every friend on the map reads what any move changes: r_mover's answers are not kept
-    (keeps_moves), so a move far off still asks it again."""
+def _leapfrog_where_the_way_out_reads(tmp_path, into_zoc: str, r_anchor: str):
+    """tests/games/leapfrog with leave_zoc's into_zoc made `into_zoc`, set up in Red's movement phase: r_mover in
+    an enemy zone next to b_line, r_reserve far off, r_anchor at `r_anchor`."""
     path = tmp_path / f"counted{SUFFIX}"
     text = (TEST_GAMES / f"leapfrog{SUFFIX}").read_text()
     path.write_text(text.replace("into_zoc = any(f in units_at(hex) where f.side == unit.side and not moved(f))",
-                                 "into_zoc = count(units(side = red)) > 2"))
-    state = new_game(load_game(str(path))).arrange(
-        {"r_mover": "0402", "r_anchor": "0504", "r_reserve": "0101", "b_line": "0502"}, turn=1, phase="red_move")
+                                 f"into_zoc = {into_zoc}"))
+    return new_game(load_game(str(path))).arrange(
+        {"r_mover": "0402", "r_anchor": r_anchor, "r_reserve": "0101", "b_line": "0502"}, turn=1, phase="red_move")
+
+
+def test_a_unit_whose_way_out_reads_more_than_who_stands_there_is_asked_again_after_every_move(tmp_path):
+    """An into_zoc that counts every friend on the map reads what any move changes: r_mover's answers are not kept
+    (keeps_moves), so a move far off still asks it again."""
+    state = _leapfrog_where_the_way_out_reads(tmp_path, "count(units(side = red)) > 2", r_anchor="0504")
     assert not legal_moves._leave_asks_units(state) and not legal_moves.keeps_moves(state, "r_mover")
     assert any(a.unit == "r_mover" for a in state.legal_actions())
     state.apply_action(Action.move("r_reserve", "0201"))
@@ -261,12 +267,8 @@ def test_a_unit_whose_way_out_reads_more_than_who_stands_there_has_its_candidate
     """The sampler's candidate orders are carried over a move for the units whose moves it cannot have changed: not
     for one whose way out of an enemy zone counts the friends that have not moved yet. r_reserve's move, far off,
     takes r_mover's leap into 0503 away: asked again, not carried."""
-    path = tmp_path / f"counted{SUFFIX}"
-    text = (TEST_GAMES / f"leapfrog{SUFFIX}").read_text()
-    path.write_text(text.replace("into_zoc = any(f in units_at(hex) where f.side == unit.side and not moved(f))",
-                                 "into_zoc = count(f in units(side = red) where not moved(f)) > 2"))
-    state = new_game(load_game(str(path))).arrange(
-        {"r_mover": "0402", "r_anchor": "0503", "r_reserve": "0101", "b_line": "0502"}, turn=1, phase="red_move")
+    state = _leapfrog_where_the_way_out_reads(tmp_path, "count(f in units(side = red) where not moved(f)) > 2",
+                                              r_anchor="0503")
     leap = Action.move("r_mover", "0503")
     assert leap in legal_moves.candidate_orders(state, "r_mover")
     state.apply_action(Action.move("r_reserve", "0201"))
