@@ -23,7 +23,8 @@ side by side, each policy on both sides: REV is checked out into a temporary dir
 best of `--rounds` rounds kept for each (the machine may be busy in between). Each process first plays
 two games of each policy that are not measured (seeds from WARM_UP_SEEDS): its tables and caches are warm,
 as in a long run, but no measured game is one it played already, whose searches it would find kept (nor
-do the two policies play the same seeds).
+do two rows play the same seeds: a tree without samplers lists in the sampled rows, and would replay the games of
+the listed ones).
 `--side-by-side` measures several games in one run (each scenario of a game that has
 scenarios), as many games a row as fit in `--seconds` of CPU time, prints each row's
 ratio to the first game's, then each game's top functions.
@@ -53,8 +54,10 @@ POLICIES = ("actions", "orders")
 SAMPLED = {"actions": "sample_legal_action", "orders": "sample_legal_order"}  # each policy's sampler (same distribution)
 MEASURED = (*POLICIES, *(f"{policy}, sampled" for policy in POLICIES))  # each policy listed, then drawn by its sampler
 WARM_UP_SEEDS = 1_000_000  # the seeds of the games that warm a process up, none of them measured
-# Each policy's games, from these seeds: where both policies are one (20317e9), the second is not the first's replayed
-FIRST_SEED = {"actions": 0, "orders": 500_000}
+# Each policy's games, from these seeds, listed or sampled each on seeds of its own: where both policies are one
+# (20317e9), or a tree without samplers lists where the sampled rows draw, a row is not another's games replayed (the
+# process would find their searches kept)
+FIRST_SEED = {"actions": 0, "orders": 500_000, "actions, sampled": 250_000, "orders, sampled": 750_000}
 
 
 def choices(state, policy: str) -> list:
@@ -84,11 +87,6 @@ def playout(game, seed: int, policy: str, scenario: str | None = None) -> tuple[
         state.apply_action(action)
         actions += 1
     return actions, moves, battles
-
-
-def _first_seed(policy: str) -> int:
-    """The first seed of a policy's measured games (drawn by its sampler or not: the same seeds)."""
-    return FIRST_SEED[policy.partition(", ")[0]]
 
 
 def one_core(game, games: int, scenario: str | None = None, seconds: float | None = None,
@@ -230,7 +228,7 @@ def main(argv: list[str] | None = None) -> None:
     for policy in MEASURED:  # warm the per-game tables and caches, as a long run's are, with games not measured:
         one_core(game, 2, policy=policy, first_seed=WARM_UP_SEEDS)  # a game played again would find its searches kept
     if args.json:
-        found: dict = {policy: one_core(game, args.n, policy=policy, first_seed=_first_seed(policy)) for policy in MEASURED}
+        found: dict = {policy: one_core(game, args.n, policy=policy, first_seed=FIRST_SEED[policy]) for policy in MEASURED}
         found["whole_orders_only"] = not hasattr(new_game(game, seed=0), "legal_orders")
         found["samplers"] = hasattr(new_game(game, seed=0), "sample_legal_action")
         print(json.dumps(found))
@@ -244,7 +242,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     print(f"{args.game}, {args.n} random games per measurement, CPU time on one core")
     for policy in MEASURED:
-        found = one_core(game, args.n, policy=policy, first_seed=_first_seed(policy))
+        found = one_core(game, args.n, policy=policy, first_seed=FIRST_SEED[policy])
         rate = found["playouts_per_s"]
         aim = f"(aim {AIM:.0f} playouts/s: {'met' if rate >= AIM else f'{rate / AIM:.0%} of it'})"
         print(row(policy, found, len("actions, sampled")) + "  " + aim)

@@ -54,6 +54,7 @@ def test_playouts_measure_both_random_policies_listed_and_sampled(capsys):
     playouts.main(["--game", "drive_on_metz", "-n", "2", "--json"])
     found = json.loads(capsys.readouterr().out)
     assert found["whole_orders_only"] is False and found["samplers"] is True
+    assert len({playouts.FIRST_SEED[policy] for policy in playouts.MEASURED}) == len(playouts.MEASURED)  # own seeds
     for policy in playouts.MEASURED:  # each policy listed, and drawn by its sampler
         row = found[policy]
         assert row["playouts_per_s"] > 0 and row["us_per_action"] > 0
