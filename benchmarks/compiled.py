@@ -87,7 +87,8 @@ def _spec(spec: str):
 
 def histories(specs: list[str], seeds: int, cap: int, player: str | None = None) -> dict:
     """Seeded random games of each spec: every action, the returns, whether the game ended (cap: most actions a game).
-    Even seeds choose uniformly among legal_actions(), odd ones draw with sample_legal_action (both paths tested);
+    Seeds choose uniformly among legal_actions(), draw with sample_legal_action, or with sample_legal_order, in turn
+    (every path tested);
     with `player` (greedy, mcts...), that AI plays every side instead (rulec.players' own seeded match)."""
     from rulec.engine import new_game
     from rulec.players.match import play_match
@@ -109,8 +110,10 @@ def histories(specs: list[str], seeds: int, cap: int, player: str | None = None)
                 if state.is_chance_node():
                     outcomes = state.chance_outcomes()
                     action = rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0]
-                elif seed % 2:
+                elif seed % 3 == 1:
                     action = state.sample_legal_action(rng)
+                elif seed % 3 == 2:
+                    action = state.sample_legal_order(rng)
                 else:
                     action = rng.choice(state.legal_actions())
                 state.apply_action(action)

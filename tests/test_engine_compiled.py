@@ -1,8 +1,9 @@
 """The compiled engine (make fast, mypyc) plays the same games as pure Python: identical action histories and returns.
 
 Seeded random games of Drive on Metz, The Marne (its first scenario, capped) and made-up games of tests/games, each
-played twice in fresh processes on one copy of this tree: pure Python (RULEC_PURE=1), then compiled. Even seeds choose
-among legal_actions(), odd ones draw with sample_legal_action. Building the compiled engine takes minutes, so this is
+played twice in fresh processes on one copy of this tree: pure Python (RULEC_PURE=1), then compiled. Seeds choose
+among legal_actions(), draw with sample_legal_action or with sample_legal_order, in turn; and AIs' games (greedy, MCTS,
+random players, who draw through the sampler). Building the compiled engine takes minutes, so this is
 the long tier (make test-long): it builds in a temporary copy, or uses the checkout RULEC_COMPILED_TREE names (one
 where `make fast` built it), built once a session (tests/compiled_engine.py). Skipped, saying why, without a C
 compiler or mypyc.
@@ -26,6 +27,7 @@ CASES = [
     (["the_marne"], 3, 4_000, None),
     (MADE_UP, 8, 20_000, None),
     (["drive_on_metz"], 2, 100_000, "greedy"),  # an AI: it keeps actions in sets and dicts (hashes them), clones
+    (MADE_UP, 2, 20_000, "random"),  # random players draw through the sampler, setting a cancel aside
     (["drive_on_metz"], 1, 60, "mcts"),
     # The AIs read every kind of award, variable and battle through their own contexts (interpreted subclasses of
     # compiled ones): greedy on The Marne (capped) and on every made-up game.
@@ -51,8 +53,8 @@ def _spec(tree: Path, game: str) -> str:
 
 
 @pytest.mark.parametrize("games, seeds, cap, player", CASES,
-                         ids=["drive_on_metz", "the_marne", "made_up_games", "drive_on_metz_greedy", "drive_on_metz_mcts",
-                              "the_marne_greedy", "made_up_games_greedy"])
+                         ids=["drive_on_metz", "the_marne", "made_up_games", "drive_on_metz_greedy",
+                              "made_up_games_random", "drive_on_metz_mcts", "the_marne_greedy", "made_up_games_greedy"])
 def test_the_compiled_engine_plays_the_same_games_as_pure_python(compiled, built_tree, games, seeds, cap, player):
     args = ["--histories", *(_spec(built_tree, g) for g in games), "--seeds", str(seeds), "--cap", str(cap),
             *(["--player", player] if player else [])]
