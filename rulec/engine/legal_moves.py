@@ -253,15 +253,15 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
     if state.phase.kind != "movement" or not _moves_carry_over(state):
         return
     touched = (left, entered)
+    way_out_read: set[str] = set()  # the units whose way out of an enemy zone hangs on who stands in these hexes
     leave_reads = state._phase_moves.get(_LEAVE_READS)
+    if leave_reads is not None:
+        for h in touched:
+            if h is not None and h in leave_reads:
+                way_out_read.update(leave_reads[h])
     candidates = before.get(CANDIDATES)
     if candidates:  # (before stacking and may_end_move: only what the unit's search is given, and its way out, matter)
-        again = {uid, *before.get(_CANDIDATES_HERE, ())}
-        if leave_reads is not None:
-            for h in touched:
-                if h is not None and h in leave_reads:
-                    again.update(leave_reads[h])
-        state._cache[CANDIDATES] = _without(candidates, again)
+        state._cache[CANDIDATES] = _without(candidates, {uid, *way_out_read, *before.get(_CANDIDATES_HERE, ())})
     stale = {uid}
     if state.game.movement.may_end_move is not None:  # its answers hold if nothing they read changed
         asked = before.get(_READINGS)  # (the snapshot of the position before, the sides of the units asked of)
@@ -287,10 +287,7 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
             if owned:
                 owned.clear()  # (the set itself: other caches of the position before hold it too)
             state._cache[_END_READS] = _without(reads, stale)
-    if leave_reads is not None:  # the units whose way out of an enemy zone hangs on who stands in these hexes
-        for h in touched:
-            if h is not None and h in leave_reads:
-                stale.update(leave_reads[h])
+    stale.update(way_out_read)
     asked_again = frozenset(stale)  # the mover, and the units whose may_end_move or leave_zoc answers changed
     reaching = state._phase_moves.get(_REACHING)
     if reaching is not None:

@@ -9,7 +9,8 @@ unit rather than every unit's reach and may_end_move being asked of them all.
 
 The candidates of a free movement phase are the actions movement_actions may list: `move UNIT` and `delay UNIT`
 for each of the phase's movers, and `end`. For orders, each mover's reach (its moves before stacking and
-may_end_move, kept for the phase) gives its candidate moves; the one drawn is tested as apply_action would.
+may_end_move: legal_moves.candidate_orders, kept for the position and carried over a move) gives its
+candidate moves; the one drawn is tested as apply_action would.
 Everywhere else (another pending decision, placement, a list already worked out, or a draw that found most
 candidates illegal) they answer None, and GameState draws from the list.
 """
@@ -154,12 +155,9 @@ def sample_order(state: Position, rng: Rng) -> Action | None:
     # Each mover's candidate orders (its moves and exits before stacking and may_end_move, and its delay: kept for
     # the position, carried over a move), then `end`. Drawn by weight, each tested alone, a refused one not again.
     pools: list[tuple[str, tuple[Action, ...]]] = []
-    known = state._cache.get(legal_moves.CANDIDATES, {})  # (looked up here first: asked of every mover)
     total = 0
     for uid in legal_moves.movable_units(state):
-        orders = known.get(uid)
-        if orders is None:
-            orders = legal_moves.candidate_orders(state, uid)
+        orders = legal_moves.candidate_orders(state, uid)
         if orders:
             pools.append((uid, orders))
             total += len(orders)
