@@ -117,6 +117,12 @@ def _moves_kept_hold(path: str, seed: int, orders: bool = True, sampled: bool = 
         for uid, candidates in state._cache.get(legal_moves.CANDIDATES, {}).items():
             assert candidates == legal_moves.candidate_orders(copy, uid), (path, uid, state.history()[-3:])
             compared += 1
+        if sampled and state.phase.kind == "movement" and not state._stack and not state.terminal:
+            # what the sampler draws among next: the movers, and each one's orders, the known ones looked up
+            units, orders = legal_moves.movers_candidate_orders(state)
+            assert units == legal_moves.movable_units(copy), (path, state.history()[-3:])
+            assert orders == [legal_moves.candidate_orders(copy, uid) for uid in units], (path, state.history()[-3:])
+            compared += 1
         for uid, (moves, _, _) in state._cache.get(legal_moves.ALLOWED_ENDS, {}).items():
             every, _, _, to = legal_moves.unit_moves(copy, uid)
             assert moves == legal_moves.allowed_ends(copy, uid, every, to)[0], (path, uid, state.history()[-3:])

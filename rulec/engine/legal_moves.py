@@ -176,6 +176,23 @@ def candidate_orders(state: Position, uid: str) -> tuple[Action, ...]:
     return found
 
 
+def movers_candidate_orders(state: Position) -> tuple[list[str], list[tuple[Action, ...]]]:
+    """movable_units and each one's candidate_orders, in that order. What the position already knows (the answers
+    carried over the last move: all but a few) is looked up in C, and only the rest is asked of candidate_orders:
+    a sampler draws among every mover's orders at every decision, and a move changes a few movers' at most."""
+    units = movable_units(state)
+    known = _known(state, CANDIDATES)
+    orders: list[Any] = list(map(known.get, units))  # None where not known in this position
+    missing = 0
+    while True:
+        try:
+            missing = orders.index(None, missing)
+        except ValueError:
+            return units, orders
+        orders[missing] = candidate_orders(state, units[missing])
+        missing += 1
+
+
 def _without_moves_into(moves: tuple[Action, ...], to: tuple[Hex, ...],
                         blocked: AbstractSet[Hex]) -> tuple[Action, ...]:
     """`moves` (one into each hex of `to`, in the same order) but those into `blocked` (a few of those hexes): cut

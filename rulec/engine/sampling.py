@@ -17,6 +17,8 @@ candidates illegal) they answer None, and GameState draws from the list.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from itertools import accumulate
 from typing import Protocol
 
 from rulec.engine import battles, duties, legal_moves
@@ -153,31 +155,27 @@ def sample_order(state: Position, rng: Rng) -> Action | None:
     if not _free_movement(state):
         return None
     # Each mover's candidate orders (its moves and exits before stacking and may_end_move, and its delay: kept for
-    # the position, carried over a move), then `end`. Drawn by weight, each tested alone, a refused one not again.
-    pools: list[tuple[str, tuple[Action, ...]]] = []
-    total = 0
-    for uid in legal_moves.movable_units(state):
-        orders = legal_moves.candidate_orders(state, uid)
-        if orders:
-            pools.append((uid, orders))
-            total += len(orders)
+    # the position, carried over a move), then `end`: drawn by weight (a draw's index into them all, found by
+    # bisection of their running totals), each tested alone, a refused one not again.
+    _, orders = legal_moves.movers_candidate_orders(state)
+    ends = list(accumulate(map(len, orders)))  # where each mover's orders end in the draw's index
+    total = ends[-1] if ends else 0
     end = Action.end()
-    if _end_legal(state):
-        pools.append(("", (end,)))
+    end_legal = _end_legal(state)
+    if end_legal:
         total += 1
-    refused: set[tuple[int, int]] = set()
+    refused: set[int] = set()
     while len(refused) < total:
         drawn = rng.randrange(total)
-        for pool, (uid, orders) in enumerate(pools):
-            if drawn < len(orders):
-                break
-            drawn -= len(orders)
-        if (pool, drawn) in refused:
+        if drawn in refused:
             continue
-        order = orders[drawn]
-        if order is end or order.kind == DELAY or legal_moves.is_legal_move(state, order):
+        if end_legal and drawn == total - 1:
+            return end
+        mover = bisect_right(ends, drawn)
+        order = orders[mover][drawn - (ends[mover - 1] if mover else 0)]
+        if order.kind == DELAY or legal_moves.is_legal_move(state, order):
             return order
-        refused.add((pool, drawn))
+        refused.add(drawn)
         if len(refused) * 2 > total:  # most candidates refused: listing the rest costs less than drawing on
             return None
     raise AssertionError("a movement phase with no legal order")
