@@ -141,3 +141,55 @@ def test_a_position_met_again_by_another_order_of_moves_keeps_its_outlook(metz):
     assert len(warm._outlooks) == kept  # met again: not worked out again
     assert warm.outlook(alone, seat) == pytest.approx(Evaluator(metz).outlook(alone, seat), abs=1e-9)
     assert len(warm._outlooks) == kept + 1
+
+
+@pytest.mark.parametrize("which", ["metz", "made_up"])
+def test_move_values_kept_from_the_last_decision_equal_those_worked_out_afresh(which, metz, monkeypatch):
+    """A greedy player weighs every move again at each decision of a movement phase: what a move changes is kept
+    from the last decision but within two hexes of where a unit moved (or was replaced) since. At every decision of
+    two greedy players' game the values are those a fresh evaluator finds, to the last bit, and many were kept."""
+    game = metz if which == "metz" else made_up_map_game(24, 16, 40)
+    evaluator = Evaluator(game)
+    weighed = worked_out = decisions = 0
+    move_values, move_change = Evaluator.move_values, Evaluator._move_change
+
+    def checked(self, state, seat, moves):
+        nonlocal weighed, decisions
+        found = move_values(self, state, seat, moves)
+        if self is evaluator:
+            fresh = Evaluator(game)
+            assert found == pytest.approx(move_values(fresh, state, seat, moves), abs=1e-9)
+            # what each move changes (but the awards paid at the end, worked out each time), to the last bit
+            assert self._move_changes[2] == fresh._move_changes[2], state.history()[-3:]
+            weighed += len(moves)
+            decisions += 1
+        return found
+
+    def counted(self, *args):
+        nonlocal worked_out
+        worked_out += self is evaluator
+        return move_change(self, *args)
+
+    monkeypatch.setattr(Evaluator, "move_values", checked)
+    monkeypatch.setattr(Evaluator, "_move_change", counted)
+    play_match(new_game(game, seed=4), [GreedyPlayer(1, evaluator), GreedyPlayer(2, evaluator)], seed=4, max_turns=8)
+    assert decisions >= 25
+    assert worked_out <= weighed * 3 / 4  # a quarter or more kept (most, on a wider front: The Marne's two thirds)
+
+
+def test_move_values_are_worked_out_afresh_when_the_turns_left_change():
+    """The same units where they stood, a turn later: what a move is worth to a unit's objectives counts the turns
+    left (the made-up game's zone pays each turn), so nothing is kept from the decision before."""
+    game = made_up_map_game(12, 8, 24)
+    state = new_game(game, seed=2)
+    while state.phase.kind != "movement" or state.pending is not None:
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[-1])
+    seat, moves = state.current_player(), [(a.unit, a.hex) for a in legal_orders(state) if a.kind == "move"]
+    warm = Evaluator(game)
+    warm.move_values(state, seat, moves)
+    earlier = warm._move_changes[2]
+    later = state.clone()
+    later.turn += 1
+    fresh = Evaluator(game)
+    assert warm.move_values(later, seat, moves) == pytest.approx(fresh.move_values(later, seat, moves), abs=1e-9)
+    assert warm._move_changes[2] == fresh._move_changes[2] != earlier

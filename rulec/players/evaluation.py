@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
-from typing import Any
+from typing import AbstractSet, Any, Callable
 
 from rulec.diagnostics import DiagnosticError
 from rulec.engine import sight
@@ -126,6 +126,9 @@ class Evaluator:
         self.objectives: list[Objective] = []
         self._best_cache: dict[tuple, float] = {}  # a pure function of its key
         self._base: _Scored | None = None  # the last position scored in full
+        # move_values' last answers, kept for the next decision: (seat, the position's base, (unit, hex) -> (the unit,
+        # what the move changes but the awards paid at the end)); see _kept_move_changes
+        self._move_changes: tuple[int, _Scored, dict[tuple[str, Hex], tuple[Unit, float]]] | None = None
         self.victory = VictoryMargin(game)
         self.final: FinalAwards | None = None
         self._stood_in: frozenset[Hex] = frozenset()
@@ -550,41 +553,18 @@ class Evaluator:
         leaving_final: dict[str, float] = {}  # unit -> what the end awards change when it leaves its hex for one of none
         nothing: tuple = ([], set())
         found = []
+        kept, stale = self._kept_move_changes(seat, base)
+        changes: dict[tuple[str, Hex], tuple[Unit, float]] = {}
         for uid, hex_ in moves:
             unit = unit_of.get(uid) or state.unit(uid)
-            mover, strength, left = unit.side, unit.strength, positions.get(uid)
-            # The mover's own strength is no threat to it, wherever it stands: its threat is its new hex's.
-            old = terms.get(uid)
-            joined = by_side.get(hex_, {}).get(mover, 0)
-            change = worth(unit, hex_, threat(hex_, mover, neighbours), turns_left, joined + strength) - (
-                old[1] if old else 0.0)
-            away = leaving.get(uid)
-            if away is None:
-                away = leaving[uid] = (stack_changes(left, mover, -strength, uid),
-                                       threat_changes(left, mover, -strength) if strength and left is not None
-                                       else nothing)
-            into = entering.get((hex_, mover, strength)) if left != hex_ else None
-            if into is None:
-                into = (stack_changes(hex_, mover, strength, uid), threat_changes(hex_, mover, strength) if strength
-                        else nothing)
-                if left != hex_:
-                    entering[(hex_, mover, strength)] = into
-            # The friends it leaves stand in a weaker stack, those it joins in a stronger one (where an enemy is near).
-            for step in away[0]:
-                change += step
-            for step in into[0]:
-                change += step
-            if mover != side:
-                change = -change
-            # Its enemies next to the hex it leaves are threatened less, next to the one it enters more (those next
-            # to both, as much as before).
-            (left_enemies, left_set), (joined_enemies, joined_set) = away[1], into[1]
-            for other, step in left_enemies:
-                if other not in joined_set:
-                    change += step
-            for other, step in joined_enemies:
-                if other not in left_set:
-                    change += step
+            left = positions.get(uid)
+            known = kept.get((uid, hex_)) if left not in stale and hex_ not in stale else None
+            if known is not None and known[0] is unit:
+                change = known[1]
+            else:
+                change = self._move_change(uid, hex_, unit, left, side, base, leaving, entering, nothing,
+                                           stack_changes, threat_changes)
+            changes[(uid, hex_)] = (unit, change)
             if final_change is not None:
                 if hex_ in final_hexes:
                     change += final_change(uid, unit.side, left, hex_)
@@ -594,7 +574,79 @@ class Evaluator:
                         paid = leaving_final[uid] = final_change(uid, unit.side, left, hex_)
                     change += paid
             found.append(value + change)
+        self._move_changes = (seat, base, changes)
         return found
+
+    def _kept_move_changes(self, seat: int, base: "_Scored") -> tuple[dict[tuple[str, Hex], tuple[Unit, float]],
+                                                                        AbstractSet[Hex]]:
+        """What move_values found each move changes (the awards paid at the end aside) at its last call, if it was for
+        `seat` with the same turns left and holders, and the hexes where those answers may no longer hold: within
+        two hexes of where a unit moved from or to or was replaced since (a move's change reads the strengths next
+        to the hexes it leaves and enters, and the terms of the units there, which read the strengths next to
+        them). A greedy player weighs each move of a movement phase again after each one it makes: the answers
+        about the moves far from it are those it found the last time."""
+        kept = self._move_changes
+        if kept is None or kept[0] != seat:
+            return {}, frozenset()
+        before = kept[1]
+        if before is base:
+            return kept[2], frozenset()
+        if before.turns_left != base.turns_left or before.held_key != base.held_key:
+            return {}, frozenset()
+        touched = {h for _, h in base.positions.items() ^ before.positions.items()}  # (in C: a few pairs)
+        if base.unit_table is None or base.unit_table != before.unit_table:  # a unit replaced where it stands
+            unit_of = before.unit_of
+            touched.update(base.positions[uid] for uid, unit in base.unit_of.items() if unit_of.get(uid) is not unit)
+        if len(touched) > 2 * MOST_CHANGES:
+            return {}, frozenset()
+        neighbours = self.neighbours
+        stale = set(touched)
+        for h in touched:
+            for n in neighbours.get(h, ()):
+                stale.add(n)
+                stale.update(neighbours.get(n, ()))
+        return kept[2], stale
+
+    def _move_change(self, uid: str, hex_: Hex, unit: Unit, left: Hex | None, side: str, base: "_Scored",
+                     leaving: dict, entering: dict, nothing: tuple, stack_changes: Callable[..., list[float]],
+                     threat_changes: Callable[..., tuple[list[tuple[str, float]], set[str]]]) -> float:
+        """What moving `uid` to `hex_` alone changes in `side`'s score, the awards paid at the end aside (see
+        move_values; `leaving` and `entering` keep what leaving and entering a hex change, shared by its moves)."""
+        worth, terms, neighbours, turns_left, threat = self._worth, base.terms, self.neighbours, base.turns_left, base.threat
+        mover, strength = unit.side, unit.strength
+        # The mover's own strength is no threat to it, wherever it stands: its threat is its new hex's.
+        old = terms.get(uid)
+        joined = base.by_side.get(hex_, {}).get(mover, 0)
+        change = worth(unit, hex_, threat(hex_, mover, neighbours), turns_left, joined + strength) - (
+            old[1] if old else 0.0)
+        away = leaving.get(uid)
+        if away is None:
+            away = leaving[uid] = (stack_changes(left, mover, -strength, uid),
+                                   threat_changes(left, mover, -strength) if strength and left is not None
+                                   else nothing)
+        into = entering.get((hex_, mover, strength)) if left != hex_ else None
+        if into is None:
+            into = (stack_changes(hex_, mover, strength, uid), threat_changes(hex_, mover, strength) if strength
+                    else nothing)
+            if left != hex_:
+                entering[(hex_, mover, strength)] = into
+        # The friends it leaves stand in a weaker stack, those it joins in a stronger one (where an enemy is near).
+        for step in away[0]:
+            change += step
+        for step in into[0]:
+            change += step
+        if mover != side:
+            change = -change
+        # Its enemies next to the hex it leaves are threatened less, next to the one it enters more (those next
+        # to both, as much as before).
+        (left_enemies, left_set), (joined_enemies, joined_set) = away[1], into[1]
+        for other, step in left_enemies:
+            if other not in joined_set:
+                change += step
+        for other, step in joined_enemies:
+            if other not in left_set:
+                change += step
+        return change
 
     def _final_change(self, state: Any, side: str):
         """(unit, its side, hex left, hex entered) -> how much `side`'s margin changes by what the awards paid at
