@@ -407,6 +407,16 @@ def roll_legal(state: Position, frame: Roll) -> list[Action]:
     return [Action.roll(n) for n in range(1, state.game.info.die + 1)]
 
 
+def roll_results(state: Position, frame: Roll) -> list[str]:
+    """The result code each of roll_legal's rolls gives (the column's, after the die modifier): two rolls of one
+    result leave the same position (nothing but the report of the battle, last_battle, and the history reads the
+    roll itself)."""
+    assert state.game.combat is not None  # a battle is fought by the game's combat rules
+    table = state.game.tables[state.game.combat.table]
+    odds = frame.odds
+    return [fight.result_code(table, odds.column, n, odds.drm) for n in range(1, state.game.info.die + 1)]
+
+
 def roll_apply(state: Position, frame: Roll, action: Action) -> None:
     assert state.game.combat is not None  # a battle is fought by the game's combat rules
     state._stack.pop()

@@ -360,6 +360,16 @@ class GameState(Position):
         die = self.game.info.die
         return [(Action.roll(n), 1.0 / die) for n in range(1, die + 1)]
 
+    def chance_results(self) -> list[str]:
+        """What each of chance_outcomes() leads to, in the same order: the battle's result code for each die roll
+        (the combat results table's, after the die modifier). Outcomes of one result leave the same position (only
+        the battle's report and the history tell the roll), so an AI that weighs every outcome plays one of each."""
+        if not self.is_chance_node():
+            return []
+        frame = self._stack[-1]
+        assert frame.__class__ is Roll  # (is_chance_node)
+        return battles.roll_results(self, frame)
+
     def _legal_actions(self) -> list[Action]:
         if self.terminal:
             return []

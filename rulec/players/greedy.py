@@ -279,6 +279,14 @@ def _same_position(one: Any, other: Any) -> bool:
         return False
 
 
+def _chance_results(state: Any, count: int) -> list[Any]:
+    """What each chance outcome leads to, where the state tells (an engine state: outcomes of one result leave the
+    same position), else None for each (each is played out, and compared with the others' positions)."""
+    results = getattr(state, "chance_results", None)
+    found = results() if callable(results) else None
+    return list(found) if found is not None and len(found) == count else [None] * count
+
+
 def phase_key(state: Any) -> tuple:
     phase = getattr(state, "phase", None)
     return (getattr(state, "turn", 0), getattr(phase, "id", phase))
@@ -299,13 +307,20 @@ def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tupl
     if state.is_chance_node():
         total = 0.0
         weighed: list[tuple[Any, float]] = []  # (position after an outcome, its value): rolls of one result share it
-        for outcome, probability in state.chance_outcomes():
-            child = state.clone()
-            child.apply_action(outcome)
-            value = next((v for other, v in weighed if _same_position(child, other)), None)
+        outcomes = state.chance_outcomes()
+        results = _chance_results(state, len(outcomes))
+        by_result: dict[Any, float] = {}  # an outcome's result (the engine's) -> its value: not played out again
+        for (outcome, probability), result in zip(outcomes, results):
+            value = by_result.get(result) if result is not None else None
             if value is None:
-                value = resolve(child, seat, evaluator, depth - 1, phase, lines)
-                weighed.append((child, value))
+                child = state.clone()
+                child.apply_action(outcome)
+                value = next((v for other, v in weighed if _same_position(child, other)), None)
+                if value is None:
+                    value = resolve(child, seat, evaluator, depth - 1, phase, lines)
+                    weighed.append((child, value))
+                if result is not None:
+                    by_result[result] = value
             total += probability * value
         return total
     if phase_key(state) != phase or _phases_own_decision(state):
