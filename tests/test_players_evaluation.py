@@ -12,6 +12,7 @@ from rulec.players import GreedyPlayer, RandomPlayer
 from rulec.players.evaluation import Evaluator, zones_counted
 from rulec.players.base import legal_orders
 from rulec.players.victory_margin import VictoryMargin
+from rulec.pipeline import GAMES_DIR, SUFFIX, load_game
 from rulec.players.match import play_match
 from made_up_maps import made_up_map_game
 
@@ -193,3 +194,40 @@ def test_move_values_are_worked_out_afresh_when_the_turns_left_change():
     fresh = Evaluator(game)
     assert warm.move_values(later, seat, moves) == pytest.approx(fresh.move_values(later, seat, moves), abs=1e-9)
     assert warm._move_changes[2] == fresh._move_changes[2] != earlier
+
+
+def test_a_position_whose_holders_differ_is_scored_in_full_once_and_the_others_still_from_theirs(monkeypatch):
+    """Taking a town an award pays for at the end changes what every unit's term reads (who holds the towns): that
+    position is scored in full; the next one, the town as it was, is scored from the position scored before it,
+    and the town taken again from the first, neither in full again."""
+    game = load_game(str(GAMES_DIR.parent / "tests" / "games" / f"final_towns{SUFFIX}"))
+    state, rng = new_game(game, seed=5), random.Random(5)
+    while True:  # a movement decision with a move that takes a town, and one that does not
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        orders = legal_orders(state)
+        moves = [a for a in orders if a.kind == "move"] if state.pending is None else []
+        takes = [m for m in moves if _after(state, m).holders != state.holders]
+        if takes:
+            break
+        state.apply_action(rng.choice(orders))
+    other = next(m for m in moves if _after(state, m).holders == state.holders)
+    seat, warm = state.current_player(), Evaluator(game)
+    warm.score(state, seat)
+    full = []
+    score_in_full = Evaluator._score_in_full
+    monkeypatch.setattr(Evaluator, "_score_in_full",
+                        lambda self, *a: (self is warm and full.append(a)) or score_in_full(self, *a))
+    counted = []
+    for move in (takes[0], other, takes[0]):
+        child = _after(state, move)
+        assert warm.score(child, seat) == pytest.approx(Evaluator(game).score(child, seat), abs=1e-9)
+        counted.append(len(full))
+    assert counted == [1, 1, 1]  # the town taken, once; the other move and the town again: from the kept positions
+
+
+def _after(state, action):
+    child = state.clone()
+    child.apply_action(action)
+    return child

@@ -65,6 +65,7 @@ WIN_VALUE = 1000.0
 # position decided on in a unit or so each, so from one another in two; a battle's outcomes move both
 # stacks (three units each where three may stack).
 MOST_CHANGES = 6
+BASES_KEPT = 16  # positions scored in full kept, each for its turns left and holders (Evaluator._bases)
 # A hex the awards paid at the end value draws units within this many turns' moves of it (beyond, not at all).
 NEAR_TURNS = 4
 # What closeness to the nearest enemy unit is worth to a side that scores only by eliminating them (a drive to
@@ -125,7 +126,10 @@ class Evaluator:
         self.weights = weights
         self.objectives: list[Objective] = []
         self._best_cache: dict[tuple, float] = {}  # a pure function of its key
-        self._base: _Scored | None = None  # the last position scored in full
+        # The last position scored in full for each (turns left, who holds what its units' terms read): a position
+        # that differs from one in a few units is scored from it. Kept for a few holders: a move that takes a town
+        # is scored in full, and the moves weighed after it (the town as it was) from the position before it.
+        self._bases: dict[tuple[int, tuple], _Scored] = {}
         # move_values' last answers, kept for the next decision: (seat, the position's base, (unit, hex) -> (the unit,
         # what the move changes but the awards paid at the end)); see _kept_move_changes
         self._move_changes: tuple[int, _Scored, dict[tuple[str, Hex], tuple[Unit, float]]] | None = None
@@ -464,8 +468,8 @@ class Evaluator:
         if not callable(lookup):
             lookup = lambda uid: view.current_unit(state, uid)  # noqa: E731
         self._set_held(state)
-        base = self._base
-        if base is not None and base.turns_left == turns_left and base.held_key == self._held_key:
+        base = self._bases.get((turns_left, self._held_key))
+        if base is not None:
             old = base.positions
             # the units that moved, left the map or entered it (a set operation: in C, not a loop over every unit)
             changed = list({uid for uid, _ in positions.items() ^ old.items()})
@@ -479,10 +483,20 @@ class Evaluator:
                 if len(changed) <= MOST_CHANGES:
                     return self._score_changes(base, positions, lookup, set(changed), side)
         uids = list(positions)
-        base = self._base = self._score_in_full(positions, uids, list(map(lookup, uids)), turns_left)
+        base = self._keep_base(self._score_in_full(positions, uids, list(map(lookup, uids)), turns_left))
         table = getattr(state, "_units", None)
         base.unit_table = dict(table) if isinstance(table, dict) else None
         return base.total(side)
+
+    def _keep_base(self, base: "_Scored") -> "_Scored":
+        """Keep `base` as the position scored in full for its turns left and holders (a few such kept)."""
+        bases = self._bases
+        key = (base.turns_left, base.held_key)
+        bases.pop(key, None)  # (to the end: the oldest go first)
+        if len(bases) >= BASES_KEPT:
+            del bases[next(iter(bases))]
+        bases[key] = base
+        return base
 
     def _set_held(self, state: Any) -> None:
         """Note who holds the hexes whose holding the awards paid at the end value, the places that still set a
@@ -680,13 +694,12 @@ class Evaluator:
         """The last position scored in full made `state`'s own (scored afresh unless it already is)."""
         positions = view.unit_hexes(state)
         self._set_held(state)
-        base = self._base
         table = getattr(state, "_units", None)
         turns_left = self._turns_left(state)
-        if (base is None or base.turns_left != turns_left or base.positions != positions
-                or base.held_key != self._held_key or not (isinstance(table, dict) and table == base.unit_table)):
+        base = self._bases.get((turns_left, self._held_key))
+        if base is None or base.positions != positions or not (isinstance(table, dict) and table == base.unit_table):
             uids = list(positions)
-            base = self._base = self._score_in_full(positions, uids, list(map(state.unit, uids)), turns_left)
+            base = self._keep_base(self._score_in_full(positions, uids, list(map(state.unit, uids)), turns_left))
             base.unit_table = dict(table) if isinstance(table, dict) else None
         return base
 
