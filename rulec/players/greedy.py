@@ -313,12 +313,7 @@ def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tupl
         for (outcome, probability), result in zip(outcomes, results):
             value = by_result.get(result) if result is not None else None
             if value is None:
-                child = state.clone()
-                child.apply_action(outcome)
-                value = next((v for other, v in weighed if _same_position(child, other)), None)
-                if value is None:
-                    value = resolve(child, seat, evaluator, depth - 1, phase, lines)
-                    weighed.append((child, value))
+                value = _weigh(state, outcome, weighed, seat, evaluator, depth - 1, phase, lines)
                 if result is not None:
                     by_result[result] = value
             total += probability * value
@@ -329,14 +324,21 @@ def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tupl
     lines *= len(actions)
     if is_free_decision(state, actions) or len(actions) > MAX_REACTION_CHOICES or lines > MAX_REACTION_LINES:
         return evaluator.outlook(state, seat)
-    values = []
-    weighed = []  # (position after a reaction, its value): reactions that leave the same position (two routes of a
-    for action in actions:  # retreat to one hex) are weighed once
-        child = state.clone()
-        child.apply_action(action)
-        value = next((v for other, v in weighed if _same_position(child, other)), None)
-        if value is None:
-            value = resolve(child, seat, evaluator, depth - 1, phase, lines)
-            weighed.append((child, value))
-        values.append(value)
+    # (position after a reaction, its value): reactions that leave the same position (two routes of a retreat to
+    # one hex) are weighed once
+    weighed = []
+    values = [_weigh(state, action, weighed, seat, evaluator, depth - 1, phase, lines) for action in actions]
     return max(values) if state.current_player() == seat else min(values)
+
+
+def _weigh(state: Any, action: Any, weighed: list[tuple[Any, float]], seat: int, evaluator: Evaluator, depth: int,
+           phase: tuple, lines: int) -> float:
+    """The value of `state` after `action`, resolved to `depth`: that of a position of `weighed` it equals, else
+    worked out (and added to them)."""
+    child = state.clone()
+    child.apply_action(action)
+    value = next((v for other, v in weighed if _same_position(child, other)), None)
+    if value is None:
+        value = resolve(child, seat, evaluator, depth, phase, lines)
+        weighed.append((child, value))
+    return value
