@@ -95,6 +95,9 @@ class Position:
     _stack: list[Frame]  # pending decisions, the next one last (see frames.py)
     last_battle: BattleReport | None
     _cache: dict  # what is known of this position, dropped by apply_action (see rulec/engine/__init__.py)
+    # A position only looked at (GameState.look_ahead, and positions played on from it): a move does not carry over
+    # what the next decisions of a movement phase would ask (each unit's moves, each side's view of the enemy)
+    _looking_ahead: bool
 
     # ------------------------------------------------------------ basic queries
     @property

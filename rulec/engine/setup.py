@@ -100,6 +100,7 @@ def set_up(state: Position, game: Game, options: tuple[str, ...], seed: int, sce
     state._stack = []  # pending decisions, the next one last (see frames.py)
     state._combat_began = None  # (turn, phase index) the last combat phase began
     state.last_battle = None
+    state._looking_ahead = False
 
     scenarios.prepare(state, scenario)  # its start, length, deployment and VP; free set-up units held back
     # VP given when the game is set up are logged under the phase "setup".

@@ -483,8 +483,9 @@ class GameState(Position):
             assert action.unit is not None
             self._cache = {}
             stacking.carry_over(self, before, action.unit, left, action.hex)
-            move_memory.carry_views(self, before, action.unit, left, action.hex)
-            legal_moves.carry_moves(self, before, action.unit, left, action.hex)
+            if not self._looking_ahead:  # (worked out when asked, if ever, in a position only looked at)
+                move_memory.carry_views(self, before, action.unit, left, action.hex)
+                legal_moves.carry_moves(self, before, action.unit, left, action.hex)
         else:  # who stands where, as the action left it (changes.py patches it whenever a unit changes hexes)
             self._cache = move_memory.keep_where_units_stand(self, during)
         if kind in _IN_PLACE and self.relocations == relocations:
@@ -497,6 +498,16 @@ class GameState(Position):
             if kind in _DECLARING:  # (`during` holds those of `before`, copied as the action began)
                 for key, value in _kept_while_declaring(during).items():
                     self._cache.setdefault(key, value)
+
+    def look_ahead(self, action: Action) -> GameState:
+        """The position after `action` (IllegalAction if it is not legal now), to be looked at: a clone with the
+        action played, as an AI weighing each order of a decision makes. What a move would carry over for the
+        movement phase's next decisions (every unit's moves, each side's view of the enemy) is not: the position is
+        the same, and anything asked of it (of a position played on from it too) is worked out when asked."""
+        other = self.clone()
+        other._looking_ahead = True
+        other.apply_action(action)
+        return other
 
     def _keep_position(self) -> None:
         """After a step that moved nothing (a unit chosen to move, or put back): what is known of the position

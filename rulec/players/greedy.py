@@ -138,9 +138,7 @@ class GreedyPlayer:
         return plan[0]
 
     def action_value(self, state: Any, action: Action, seat: int, evaluator: Evaluator) -> float:
-        child = state.clone()
-        child.apply_action(action)
-        return resolve(child, seat, evaluator, REACTION_DEPTH, phase_key(state))
+        return resolve(_after(state, action), seat, evaluator, REACTION_DEPTH, phase_key(state))
 
 
 def _phases_own_decision(state: Any) -> bool:
@@ -279,6 +277,17 @@ def _same_position(one: Any, other: Any) -> bool:
         return False
 
 
+def _after(state: Any, action: Any) -> Any:
+    """The position after `action`, to be weighed: an engine state's look_ahead (what the engine would keep for the
+    next decisions is left out: a position weighed is asked few of them), else a clone with the action played."""
+    look_ahead = getattr(state, "look_ahead", None)
+    if callable(look_ahead):
+        return look_ahead(action)
+    child = state.clone()
+    child.apply_action(action)
+    return child
+
+
 def _chance_results(state: Any, count: int) -> list[Any]:
     """What each chance outcome leads to, where the state tells (an engine state: outcomes of one result leave the
     same position), else None for each (each is played out, and compared with the others' positions)."""
@@ -335,8 +344,7 @@ def _weigh(state: Any, action: Any, weighed: list[tuple[Any, float]], seat: int,
            phase: tuple, lines: int) -> float:
     """The value of `state` after `action`, resolved to `depth`: that of a position of `weighed` it equals, else
     worked out (and added to them)."""
-    child = state.clone()
-    child.apply_action(action)
+    child = _after(state, action)
     value = next((v for other, v in weighed if _same_position(child, other)), None)
     if value is None:
         value = resolve(child, seat, evaluator, depth, phase, lines)

@@ -1,5 +1,6 @@
-"""GameState.chance_results: what each die roll of a battle leads to. Two rolls of one result leave the same
-position, which an AI that weighs every outcome (greedy's look-ahead) plays out once."""
+"""What the engine tells an AI that looks ahead (greedy's look-ahead): GameState.chance_results, what each die
+roll of a battle leads to (two rolls of one result leave the same position, played out once), and
+GameState.look_ahead, the position after an order without what the engine would keep for the next decisions."""
 
 from __future__ import annotations
 
@@ -102,3 +103,32 @@ def test_greedy_plays_out_one_roll_of_each_result(monkeypatch):
             child.apply_action(outcome)
             expected += probability * evaluator.outlook(child, 0)
         assert value == pytest.approx(expected, abs=1e-9)
+
+
+def test_a_position_looked_ahead_to_is_the_position_played_and_works_out_what_it_is_asked():
+    """GameState.look_ahead(action): the same position as a clone with the action played, its legal actions and
+    each unit's moves the same; what a move would carry over for the next decisions of the phase is not carried
+    (nothing of it in the position's cache) but worked out when asked, and the position looked from is untouched."""
+    from rulec.engine import legal_moves
+
+    state, rng = new_game(load_game("drive_on_metz"), seed=6), random.Random(6)
+    looked = 0
+    while looked < 40 and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+            continue
+        orders = state.legal_orders()
+        for order in rng.sample(orders, min(3, len(orders))):
+            played = state.clone()
+            played.apply_action(order)
+            ahead = state.look_ahead(order)
+            assert _position(ahead) == _position(played) and ahead.history() == played.history()
+            if order.kind == "move" and order.hex is not None:
+                assert legal_moves.LEGAL_MOVES in state._cache and legal_moves.LEGAL_MOVES not in ahead._cache
+                looked += 1
+            assert ahead.legal_orders() == played.legal_orders()
+            for uid in ahead.units(status="map"):
+                assert ahead.moves_of(uid) == played.moves_of(uid)
+        assert not state._looking_ahead
+        state.apply_action(rng.choice(orders))
+    assert looked >= 40
