@@ -88,14 +88,14 @@ class Engagement:
         lost = getattr(state, "lost_steps", {})
         done = frozenset(state.attacked | state.defended) if now else None
         kept = self._kept.get(key)
-        changed, rank = self._changed_hexes(kept, positions, lost, done) if kept is not None else (set(), {})
+        changed, rank, moved = self._changed_hexes(kept, positions, lost, done) if kept is not None else (set(), {}, set())
         if kept is None or len(changed) > MOST_CHANGED_HEXES:
             ids_at = view.ids_by_hex(positions)
             targets = [self._all_targets(state, ids_at, fighter, done if now and index == 0 else None, lost)
                        for index, fighter in enumerate(fighters)]
             kept = self._kept[key] = _Kept(positions, ids_at, lost, done, targets)
             return [pick([b for battles in by_target.values() for b in battles]) for by_target in targets]
-        ids_at = self._ids_after(kept, positions, changed, rank)
+        ids_at = self._ids_after(kept, positions, changed, rank, moved)
         targets = []
         sides = self.sides
         for index, fighter in enumerate(fighters):
@@ -115,12 +115,14 @@ class Engagement:
 
     # ------------------------------------------------------------ what changed since the kept position
     def _changed_hexes(self, kept: _Kept, positions: dict[str, Hex], lost: dict[str, int],
-                       done: frozenset[str] | None) -> tuple[set[Hex], dict[str, int]]:
-        """The hexes whose units (or their order), their steps or their being done differ from `kept`'s, and each
-        unit's rank in the order of `positions` (a hex's units are listed in that order)."""
+                       done: frozenset[str] | None) -> tuple[set[Hex], dict[str, int], set[tuple[str, Hex]]]:
+        """The hexes whose units (or their order), their steps or their being done differ from `kept`'s, each
+        unit's rank in the order of `positions` (a hex's units are listed in that order), and the (unit, hex) of
+        either that the other lacks (where units moved from and to)."""
         old, rank = kept.positions, kept.rank
         # the hexes units moved from or to, left the map from or entered it at (a set operation, in C)
-        changed: set[Hex] = {hex_ for _, hex_ in positions.items() ^ old.items()}
+        moved = positions.items() ^ old.items()
+        changed: set[Hex] = {hex_ for _, hex_ in moved}
         order = list(positions)
         if order != kept.order:  # units left the map or entered it, or the engine reordered them (a unit broken down)
             rank = {uid: index for index, uid in enumerate(order)}
@@ -138,13 +140,15 @@ class Engagement:
                 for was in (old.get(uid), positions.get(uid)):
                     if was is not None:
                         changed.add(was)
-        return changed, rank
+        return changed, rank, moved
 
     def _ids_after(self, kept: _Kept, positions: dict[str, Hex], changed: set[Hex],
-                   rank: dict[str, int]) -> dict[Hex, list[str]]:
-        """Hex -> the units there, in the order of `positions` (`rank`), from `kept`'s: the `changed` hexes redone."""
+                   rank: dict[str, int], moved: set[tuple[str, Hex]]) -> dict[Hex, list[str]]:
+        """Hex -> the units there, in the order of `positions` (`rank`), from `kept`'s: the `changed` hexes redone
+        (`moved`: the (unit, hex) of `positions` or of `kept`'s that the other lacks)."""
         ids_at = kept.ids_at.copy()
-        movers = [uid for uid, _ in positions.items() - kept.positions.items()]  # moved, or entered the map
+        # moved, or entered the map: their pairs of `positions` (a set difference would hash every pair again)
+        movers = [uid for uid, hex_ in moved if positions.get(uid) == hex_]
         for hex_ in changed:
             here = [uid for uid in kept.ids_at.get(hex_, ()) if positions.get(uid) == hex_]
             arrived = [uid for uid in movers if positions[uid] == hex_]
