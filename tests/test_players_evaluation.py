@@ -11,6 +11,7 @@ from rulec.engine import new_game
 from rulec.players import GreedyPlayer, RandomPlayer
 from rulec.players.evaluation import Evaluator, zones_counted
 from rulec.players.base import legal_orders
+from rulec.players.greedy import REACTION_DEPTH, phase_key, resolve
 from rulec.players.victory_margin import VictoryMargin
 from rulec.pipeline import GAMES_DIR, SUFFIX, load_game
 from rulec.players.match import play_match
@@ -142,6 +143,34 @@ def test_a_position_met_again_by_another_order_of_moves_keeps_its_outlook(metz):
     assert len(warm._outlooks) == kept  # met again: not worked out again
     assert warm.outlook(alone, seat) == pytest.approx(Evaluator(metz).outlook(alone, seat), abs=1e-9)
     assert len(warm._outlooks) == kept + 1
+
+
+def test_a_candidates_own_position_is_not_remembered_but_one_after_a_roll_is(metz):
+    """A greedy player's candidates each end in a position of their own: their outlooks are not kept (nor their keys
+    made); the positions after a battle's rolls, which two plans may share, are. The values are the same either way."""
+    state = new_game(metz, seed=2)
+    while state.is_chance_node() or len([a for a in legal_orders(state) if a.kind == "move"]) < 2:
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else legal_orders(state)[-1])
+    seat = state.current_player()
+    evaluator, player = Evaluator(metz), GreedyPlayer(0)
+    evaluator.focus(state)
+    move = next(a for a in legal_orders(state) if a.kind == "move")
+    value = player.action_value(state, move, seat, evaluator)
+    assert evaluator._outlooks == {}
+    child = state.clone()
+    child.apply_action(move)
+    assert value == pytest.approx(Evaluator(metz).outlook(child, seat), abs=1e-9)
+    assert evaluator.outlook(child, seat, remember=False) == value and evaluator._outlooks == {}
+    assert evaluator.outlook(child, seat) == value and len(evaluator._outlooks) == 1
+
+    rng = random.Random(4)  # on to a battle about to be rolled
+    while not state.is_chance_node():
+        state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal():
+            pytest.fail("no battle in the game")
+    evaluator.focus(state)
+    resolve(state, 0, evaluator, REACTION_DEPTH, phase_key(state))
+    assert evaluator._outlooks  # the positions after the rolls
 
 
 @pytest.mark.parametrize("which", ["metz", "made_up"])

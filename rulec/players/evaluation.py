@@ -200,11 +200,12 @@ class Evaluator:
             return value
         return value + self._position_value(state, side)
 
-    def outlook(self, state: Any, seat: int) -> float:
+    def outlook(self, state: Any, seat: int, remember: bool = True) -> float:
         """The score, and the battles the position offers in the combat phases to come (`_engagement`): what the
         greedy player weighs each position it plays out by (a move's quick value, `move_values`, is its score).
-        A position met again (two orders of reactions, removals, that end in the same place) is not worked out again."""
-        key = self._outlook_key(state, seat)
+        A position met again (two orders of reactions, removals, that end in the same place) is not worked out again;
+        `remember` False: one the caller knows it will not meet again (its key is not worth making)."""
+        key = self._outlook_key(state, seat) if remember else None
         if key is not None:
             found = self._outlooks.get(key)
             if found is not None and (found[0] is state._units or found[0] == state._units):

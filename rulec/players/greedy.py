@@ -301,7 +301,8 @@ def phase_key(state: Any) -> tuple:
     return (getattr(state, "turn", 0), getattr(phase, "id", phase))
 
 
-def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tuple, lines: int = 1) -> float:
+def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tuple, lines: int = 1,
+            met_again: bool = False) -> float:
     """The value for `seat` of `state` once its chance outcomes and forced reactions are played out.
 
     A reaction is a decision in the same phase that cannot be ended (a retreat,
@@ -310,9 +311,12 @@ def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tupl
     die roll is weighed whatever its count): a reaction that would make more
     than MAX_REACTION_LINES of them is scored as it stands (removing units one
     by one from a crowded stack, say, would otherwise branch at every unit).
+    `met_again`: whether `state` may be met again in this decision (it follows a roll or a reaction: two orders of
+    removals end in one position); a candidate's own position is not (each candidate ends somewhere else), so the
+    evaluator does not remember its outlook (in a movement phase, almost every position weighed is one).
     """
     if state.is_terminal() or depth == 0:
-        return evaluator.outlook(state, seat)
+        return evaluator.outlook(state, seat, met_again)
     if state.is_chance_node():
         total = 0.0
         weighed: list[tuple[Any, float]] = []  # (position after an outcome, its value): rolls of one result share it
@@ -328,11 +332,11 @@ def resolve(state: Any, seat: int, evaluator: Evaluator, depth: int, phase: tupl
             total += probability * value
         return total
     if phase_key(state) != phase or _phases_own_decision(state):
-        return evaluator.outlook(state, seat)
+        return evaluator.outlook(state, seat, met_again)
     actions = state.legal_actions()
     lines *= len(actions)
     if is_free_decision(state, actions) or len(actions) > MAX_REACTION_CHOICES or lines > MAX_REACTION_LINES:
-        return evaluator.outlook(state, seat)
+        return evaluator.outlook(state, seat, met_again)
     # (position after a reaction, its value): reactions that leave the same position (two routes of a retreat to
     # one hex) are weighed once
     weighed = []
@@ -347,6 +351,6 @@ def _weigh(state: Any, action: Any, weighed: list[tuple[Any, float]], seat: int,
     child = _after(state, action)
     value = next((v for other, v in weighed if _same_position(child, other)), None)
     if value is None:
-        value = resolve(child, seat, evaluator, depth, phase, lines)
+        value = resolve(child, seat, evaluator, depth, phase, lines, met_again=True)
         weighed.append((child, value))
     return value
