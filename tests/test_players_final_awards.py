@@ -123,3 +123,21 @@ def test_levels_that_read_the_position_leave_the_margin_a_vp_difference():
     margin = VictoryMargin(_compiled(text[:start] + levels + text[end:], "position_victory.rulec"))
     assert margin.margins({"red": 12, "blue": 3}) == {"red": 9, "blue": -9}
     assert margin.margins({"red": 0, "blue": 0}) == {"red": 0, "blue": 0}
+
+
+def test_what_the_towns_held_pay_is_kept_for_the_holders_but_not_past_a_change():
+    """What the holders pay is kept while they stay the same (most positions an AI weighs), and worked out again
+    when a town changes hands, even in the very dict asked about before; the answers are a fresh reader's."""
+    marne = load_game("the_marne")
+    final = FinalAwards(marne, tables_for(marne).objectives)
+    fresh = lambda holders: FinalAwards(marne, tables_for(marne).objectives).paid({}, holders, {})  # noqa: E731
+    town = next(next(iter(g.hexes)) for g in final.groups if g.by == CONTROL and len(g.hexes) == 1
+                and g.actor == "germany")
+    holders = {town: "allies"}
+    before = final.paid({}, holders, {})
+    assert before == fresh(holders) and final.paid({}, dict(holders), {}) == before
+    holders[town] = "germany"  # in place
+    after = final.paid({}, holders, {})
+    assert after == fresh(holders) and after["germany"] > before["germany"]
+    after["germany"] += 100  # an answer the caller changes is its own
+    assert final.paid({}, holders, {}) == fresh(holders)

@@ -108,6 +108,7 @@ class FinalAwards:
         self.constant: dict[str, float] = {s: 0.0 for s in game.sides}  # what the empty position pays
         self._one_hex_held: list[tuple[Hex, str, str, float]] = []  # the groups of one hex held, for `paid`
         self._other_groups: list[HexGroup] = []
+        self._last_held: tuple[dict[Hex, str], dict[str, float]] | None = None  # (holders, what they pay): _held_paid
         map_ = game.map
         if not self.awards or map_ is None:
             return
@@ -258,10 +259,7 @@ class FinalAwards:
              exited: Mapping[str, Hex]) -> dict[str, float]:
         """Side -> VP the awards would pay in a position: `sides_at` hex -> the sides standing there (occupied
         hexes only), `holders` hex -> who holds it, `exited` the units that left the map -> their hex."""
-        paid = dict(self.constant)
-        for h, actor, side, value in self._one_hex_held:  # most groups (a town each): asked for first, cheaply
-            if holders.get(h) == actor:
-                paid[side] += value
+        paid = dict(self._held_paid(holders))
         for group in self._other_groups:
             actor = group.actor
             if group.by == CONTROL:
@@ -273,6 +271,19 @@ class FinalAwards:
         for uid, h in exited.items():
             for side, value in self.exit_value(uid, h).items():
                 paid[side] += value
+        return paid
+
+    def _held_paid(self, holders: Mapping[Hex, str]) -> dict[str, float]:
+        """What the empty position and the groups of one hex held (most groups: a town each) pay: kept for the holders
+        last asked about (an AI asks of thousands of positions in which no town changed hands)."""
+        last = self._last_held
+        if last is not None and last[0] == holders:
+            return last[1]
+        paid = dict(self.constant)
+        for h, actor, side, value in self._one_hex_held:
+            if holders.get(h) == actor:
+                paid[side] += value
+        self._last_held = (dict(holders), paid)
         return paid
 
     def change(self, hexes: Iterable[Hex], before: tuple[Callable, Callable], after: tuple[Callable, Callable]) -> dict[str, float]:
