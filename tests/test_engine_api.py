@@ -92,6 +92,31 @@ def test_clone_is_independent(metz):
     assert copy.legal_actions()[0] == chosen
 
 
+def test_a_clone_late_in_a_game_copies_only_the_last_actions_and_both_histories_stay_whole(metz):
+    """A clone shares the actions played but the last few (an AI clones thousands of times a decision, late in a game
+    of thousands of actions): each state's history is still all its own actions, in order, whichever plays on."""
+    from rulec.engine.position import HISTORY_TAIL
+
+    state = new_game(metz, seed=3)
+    rng = random.Random(3)
+    played = []
+    for step in range(5 * HISTORY_TAIL):
+        copy = state.clone()
+        assert len(copy._history) <= HISTORY_TAIL
+        assert copy.history() == state.history() == played and copy.last_action() == state.last_action()
+        action = rng.choice(copy.legal_actions())
+        copy.apply_action(action)  # the clone plays on: the original does not see it
+        assert copy.history() == played + [action] and state.history() == played
+        if step % 3:
+            state = copy  # and now and then the clone is the line played on
+            played.append(action)
+    assert len(played) > 2 * HISTORY_TAIL and state.last_action() == played[-1]
+    again = new_game(metz, seed=3)
+    for action in state.history():
+        again.apply_action(action)
+    assert again.positions == state.positions
+
+
 def test_end_is_always_legal_in_a_players_phase(metz):
     state = new_game(metz)
     assert Action.end() in state.legal_actions()

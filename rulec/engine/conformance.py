@@ -55,7 +55,7 @@ def snapshot(state: GameState) -> tuple:
         dict(state.vp), dict(state.holders), frozenset(state.moved), frozenset(state.attacked),
         frozenset(state.defended), {k: dict(v) for k, v in markers.units.items()},
         {k: dict(v) for k, v in markers.hexes.items()}, tuple(state._stack), tuple(state.vp_log),
-        tuple(state._history), dict(state.variants), dict(state.lost_steps), state.points_left, state._prelude,
+        tuple(state.history()), dict(state.variants), dict(state.lost_steps), state.points_left, state._prelude,
         dict(state.variables),
     )
 

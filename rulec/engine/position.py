@@ -35,6 +35,9 @@ from rulec.engine.tables import Tables
 from rulec.runtime.model import Game, Hex, Modifier, Phase, Unit
 
 P = TypeVar("P", bound="Position")  # a position's own class: a GameState's clone is a GameState
+# A clone copies at most this many of the actions played (the rest it shares): an AI clones a position thousands of
+# times a decision, late in a game of thousands of actions.
+HISTORY_TAIL = 32
 
 
 class Position:
@@ -59,7 +62,10 @@ class Position:
     decided: Outcome | None  # the result of a sudden death that ended the game
     vp: dict[str, int]
     vp_log: list[VpEntry]
-    _history: list[Action]  # the actions played, in order
+    # The actions played, in order: all but the last few in a tuple that clones share, the last few in a list of the
+    # state's own (a clone copies those alone; clone folds them into the tuple now and then: HISTORY_TAIL).
+    _played: tuple[Action, ...]
+    _history: list[Action]
     # The modifiers in play with these options: changing strength, allowance; of battles (modifiers.py).
     _modifiers: tuple[tuple[Modifier, ...], tuple[Modifier, ...], tuple[Modifier, ...]]
     _folded_traces: dict  # (trace, side) -> the hexes its map conditions let through (traces.py); shared by clones
@@ -188,6 +194,9 @@ class Position:
         return self._stack[-1] if self._stack else None
 
     def clone(self: P) -> P:
+        if len(self._history) > HISTORY_TAIL:  # (folded now and then, before the clone shares them: each fold copies
+            self._played += tuple(self._history)  # the whole history once)
+            self._history = []
         other = type(self).__new__(type(self))  # a GameState's clone is a GameState
         copy_fields(self, other)
         for name in ("vp", "pos", "where", "due", "holders", "granted", "lost_steps", "exited_from", "variables"):

@@ -56,6 +56,7 @@ def set_up(state: Position, game: Game, options: tuple[str, ...], seed: int, sce
     state.phase_index = 0
     state.terminal = False
     state.decided = None  # the result of a sudden death that ended the game
+    state._played = ()
     state._history = []
     state._cache = {}
 

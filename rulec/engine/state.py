@@ -170,11 +170,13 @@ class GameState(Position):
         return self.terminal
 
     def history(self) -> list[Action]:
-        return list(self._history)
+        return [*self._played, *self._history]
 
     def last_action(self) -> Action | None:
         """The action played last (None before the first): history()[-1] without copying the history."""
-        return self._history[-1] if self._history else None
+        if self._history:
+            return self._history[-1]
+        return self._played[-1] if self._played else None
 
     def returns(self) -> list[float]:
         if not self.terminal:
