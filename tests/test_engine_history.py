@@ -3,6 +3,8 @@ this player-turn, in the last phase of a kind, and last turn, and who last enter
 
 from __future__ import annotations
 
+import random
+
 from pathlib import Path
 
 import pytest
@@ -80,3 +82,31 @@ def test_clones_keep_their_own_history(game):
     state.apply_action(Action.move("r1", "0201"))
     assert state.past.did("moved", "r1", state.past.scope("this_phase"))
     assert not other.past.did("moved", "r1", other.past.scope("this_phase"))
+
+
+def test_a_history_copied_again_and_again_reads_as_the_one_kept_whole():
+    """The history's tables copy cheaply (a shared part and each copy's own entries, folded now and then): through a
+    line of copies, each written to, every copy reads what plain tables written the same way read, and no copy
+    sees another's entries."""
+    from rulec.engine.records import FOLD_AT, History
+
+    rng = random.Random(5)
+    hexes = [f"{c:02d}{r:02d}" for c in range(1, 17) for r in range(1, 9)]
+    past, plain = History(), {"entered": {}, "last_side": {}}
+    past.owner = 1
+    kept = []  # (a copy, its plain tables when made): none may change after
+    for step in range(6 * FOLD_AT):
+        if step % 7 == 0:
+            kept.append((past, {k: dict(v) for k, v in plain.items()}))
+            past = past.copy(step + 2)
+        h = rng.choice(hexes)
+        side = rng.choice(("red", "blue"))
+        past.last_side[h] = side
+        past.entered[h] = past.entered.get(h, ()) + (step,)
+        plain["last_side"][h] = side
+        plain["entered"][h] = plain["entered"].get(h, ()) + (step,)
+    assert len(past.last_side.base) > FOLD_AT  # folded along the way
+    for copy, tables in kept + [(past, plain)]:
+        for h in hexes:
+            assert copy.last_side.get(h, "") == tables["last_side"].get(h, "")
+            assert copy.entered.get(h, ()) == tables["entered"].get(h, ())

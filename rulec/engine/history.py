@@ -8,7 +8,7 @@ as phases begin and end. The record is queried through records.History (scope, p
 from __future__ import annotations
 
 from rulec.engine.position import Position
-from rulec.engine.records import History
+from rulec.engine.records import History, Layered
 
 
 def writable(state: Position) -> History:
@@ -41,7 +41,7 @@ def moved_into(state: Position, uid: str, h: str, side: str) -> None:
     past.last_side[h] = side
 
 
-def _stamp(past: History, table: dict[str, tuple[int, ...]], key: str) -> None:
+def _stamp(past: History, table: Layered[tuple[int, ...]], key: str) -> None:
     """Add the current phase to `key`'s stamps, dropping those no scope reaches any more (before the previous
     turn): a unit's stamps stay a handful however long the game."""
     stamps = table.get(key, ())

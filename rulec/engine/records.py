@@ -15,6 +15,7 @@ and previous(K): the last phase of kind or id K that ended.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from rulec.engine.combat import Odds
 from rulec.engine.frames import Battle
@@ -58,6 +59,39 @@ EVENTS = ("moved", "attacked", "defended", "retreated")
 NOTHING = (0, 0)  # an empty scope
 
 
+V = TypeVar("V")
+# A table's own entries are folded into a new shared part when a copy finds this many (see Layered).
+FOLD_AT = 64
+
+
+class Layered(Generic[V]):
+    """A table keyed by unit or hex that copies cheaply: `base`, shared with its copies and never changed in place,
+    under `own`, the entries set since (looked up first). A copy takes `own` alone, folding it into a new base first
+    once it has FOLD_AT entries. The history's tables grow with the game (every hex entered), and a history is
+    copied whenever a clone records something: an AI's look-ahead, thousands of times a decision."""
+
+    __slots__ = ("base", "own")
+
+    def __init__(self, base: dict[str, V] | None = None, own: dict[str, V] | None = None) -> None:
+        self.base: dict[str, V] = base if base is not None else {}
+        self.own: dict[str, V] = own if own is not None else {}
+
+    def get(self, key: str, default: V) -> V:
+        own = self.own
+        if key in own:
+            return own[key]
+        return self.base.get(key, default)
+
+    def __setitem__(self, key: str, value: V) -> None:
+        self.own[key] = value
+
+    def copy(self) -> "Layered[V]":
+        if len(self.own) >= FOLD_AT:  # (the same entries: whoever else holds this table reads the same)
+            self.base = {**self.base, **self.own}
+            self.own = {}
+        return Layered(self.base, dict(self.own))
+
+
 _HISTORY_FIELDS = ("serial", "turn_began", "previous_turn_began", "player_turn_began", "previous_player_turn_began",
                    "turn_side", "ended", "events", "entered", "last_side", "owner")
 
@@ -71,9 +105,9 @@ class History:
         self.player_turn_began = self.previous_player_turn_began = 0
         self.turn_side: tuple[int, str | None] = (0, None)  # the turn and side of the current player-turn
         self.ended: dict[str, int] = {}  # phase kind or id -> serial of its last ended phase
-        self.events: dict[str, dict[str, tuple[int, ...]]] = {e: {} for e in EVENTS}
-        self.entered: dict[str, tuple[int, ...]] = {}
-        self.last_side: dict[str, str] = {}
+        self.events: dict[str, Layered[tuple[int, ...]]] = {e: Layered() for e in EVENTS}  # unit -> its stamps
+        self.entered: Layered[tuple[int, ...]] = Layered()  # hex -> its stamps
+        self.last_side: Layered[str] = Layered()  # hex -> the side of the last unit to enter it
         # id() of the state that may change it in place (None: shared, copy first). Not the state itself: that would
         # make a cycle (state -> history -> state) that only the garbage collector frees, for every clone dropped.
         # An owned history is the owner's alone (a clone sets it shared first), so it goes with its owner.
@@ -81,12 +115,14 @@ class History:
 
     def copy(self, owner: int) -> "History":
         other = History.__new__(History)
-        for name in _HISTORY_FIELDS:  # (a compiled class has no __slots__ to read)
-            setattr(other, name, getattr(self, name))
+        other.serial, other.turn_side = self.serial, self.turn_side
+        other.turn_began, other.previous_turn_began = self.turn_began, self.previous_turn_began
+        other.player_turn_began, other.previous_player_turn_began = \
+            self.player_turn_began, self.previous_player_turn_began
         other.ended = dict(self.ended)
-        other.events = {e: dict(units) for e, units in self.events.items()}
-        other.entered = dict(self.entered)
-        other.last_side = dict(self.last_side)
+        other.events = {e: table.copy() for e, table in self.events.items()}
+        other.entered = self.entered.copy()
+        other.last_side = self.last_side.copy()
         other.owner = owner
         return other
 
