@@ -229,5 +229,9 @@ def copy_fields(source: Position, dest: Position) -> None:
         dest.__dict__.update(fields)
         return
     for name in getattr(type(source), "__mypyc_attrs__"):
-        if hasattr(source, name):
-            setattr(dest, name, getattr(source, name))
+        value = getattr(source, name, _UNSET)  # (one lookup: an unset field is the exception)
+        if value is not _UNSET:
+            setattr(dest, name, value)
+
+
+_UNSET = object()
