@@ -145,6 +145,22 @@ def test_a_position_met_again_by_another_order_of_moves_keeps_its_outlook(metz):
     assert len(warm._outlooks) == kept + 1
 
 
+def test_a_position_whose_towns_changed_hands_is_not_taken_for_the_one_met_before(metz):
+    """The outlook's key tells who holds what by what differs from the position decided on: the same units with a
+    town held by the other side (or by nobody) is another position; the same holders in a new dict is the same."""
+    state = new_game(metz, seed=2)
+    evaluator = Evaluator(metz)
+    evaluator.focus(state)
+    seat = state.current_player()
+    town = next(iter(state.holders))
+    same, taken, lost = state.clone(), state.clone(), state.clone()
+    same.holders = dict(state.holders)
+    taken.holders[town] = next(s for s in metz.sides if s != state.holders[town])
+    del lost.holders[town]
+    keys = [evaluator._outlook_key(s, seat) for s in (state, same, taken, lost)]
+    assert keys[0] == keys[1] and len({keys[0], keys[2], keys[3]}) == 3
+
+
 def test_a_candidates_own_position_is_not_remembered_but_one_after_a_roll_is(metz):
     """A greedy player's candidates each end in a position of their own: their outlooks are not kept (nor their keys
     made); the positions after a battle's rolls, which two plans may share, are. The values are the same either way."""

@@ -146,6 +146,7 @@ class Evaluator:
         self._worths: dict[tuple, dict[Hex, float]] = {}  # (side, holders) -> hex -> its worth (_final_worths)
         self._outlooks: dict[tuple, tuple[dict, float]] = {}  # outlook's key -> (the units' table, the outlook)
         self._focused: dict[str, Hex] = {}  # where the units of the position decided on stand (focus)
+        self._focused_holders: dict[Hex, str] = {}  # and who holds what there
         # Sides whose only VP come from eliminating enemy units: side -> (the enemy sides, VP a unit is worth),
         # and where those enemy units stand now (side -> their hexes), part of the per-unit values' key.
         self._hunted: dict[str, tuple[frozenset[str], float]] = {}
@@ -228,9 +229,12 @@ class Evaluator:
             return None
         try:
             # where the units stand as what differs from the position decided on (a few units: `focus`)
+            # and who holds what, as what differs from that position (most often nothing: a quick comparison)
+            holders, focused = state.holders, self._focused_holders
+            held = _NOTHING_CHANGED if holders == focused else frozenset(holders.items() ^ focused.items())
             return (seat, state.turn, state.phase_index, frozenset(state.pos.items() ^ self._focused.items()),
                     frozenset(state.lost_steps.items()),
-                    frozenset(state.vp.items()), frozenset(state.holders.items()), frozenset(state.exited_from.items()),
+                    frozenset(state.vp.items()), held, frozenset(state.exited_from.items()),
                     frozenset(state.attacked), frozenset(state.defended))
         except AttributeError:
             return None
@@ -241,6 +245,7 @@ class Evaluator:
         battles become the ones theirs are worked out from (engagement.py), so each differs from them in a few hexes."""
         self._outlooks.clear()  # positions met again are met within a decision, seldom across
         self._focused = dict(getattr(state, "pos", None) or {})
+        self._focused_holders = dict(getattr(state, "holders", None) or {})
         if self._kept_battles is not None and not state.is_terminal() and state.players:
             self._engagement(state, state.players[0], keep=True)
 
@@ -985,6 +990,9 @@ class _Scored:
 
     def total(self, side: str) -> float:
         return _total(self.sums, side)
+
+
+_NOTHING_CHANGED: frozenset = frozenset()
 
 
 def _total(sums: dict[str, float], side: str) -> float:
