@@ -141,3 +141,25 @@ def test_what_the_towns_held_pay_is_kept_for_the_holders_but_not_past_a_change()
     assert after == fresh(holders) and after["germany"] > before["germany"]
     after["germany"] += 100  # an answer the caller changes is its own
     assert final.paid({}, holders, {}) == fresh(holders)
+
+
+def test_who_stands_where_is_read_from_the_engines_occupied_hexes_as_the_units_stand():
+    """The awards paid at the end ask who stands in a hex (a German unit in Paris): read from the engine's occupied
+    hexes, kept from position to position, it is what the units' hexes say, at every step of a random game."""
+    import random
+
+    from rulec.players import view
+    from rulec.players.evaluation import _sides_at
+
+    marne = load_game("the_marne")
+    state, rng = new_game(marne, seed=4), random.Random(4)
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        read = _sides_at(state)
+        expected: dict = {}
+        for uid, h in view.unit_hexes(state).items():
+            expected.setdefault(h, set()).add(state.unit(uid).side)
+        assert all(read.get(h, set()) == expected.get(h, set()) for h in marne.map.hexes)
+        state.apply_action(state.sample_legal_action(rng) if not state.is_chance_node()
+                           else rng.choice(state.chance_outcomes())[0])
