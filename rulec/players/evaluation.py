@@ -143,6 +143,7 @@ class Evaluator:
         self._held_key: tuple = ()
         self._near: dict[tuple, dict[Hex, list[tuple[float, Hex]]]] = {}
         self._worths: dict[tuple, dict[Hex, float]] = {}  # (side, holders) -> hex -> its worth (_final_worths)
+        self._final_targets_kept: dict[tuple, float] = {}  # a pure function of its key (_best_final_target)
         self._outlooks: dict[tuple, tuple[dict, float]] = {}  # outlook's key -> (the units' table, the outlook)
         self._focused: dict[str, Hex] = {}  # where the units of the position decided on stand (focus)
         self._focused_holders: dict[Hex, str] = {}  # and who holds what there
@@ -802,16 +803,24 @@ class Evaluator:
 
     def _best_final_target(self, unit: Unit, hex_: Hex) -> float:
         """The best of the hexes the awards paid at the end value, for `unit` at `hex_`: its VP times its closeness
-        (a hex to hold counts while its side does not hold it)."""
+        (a hex to hold counts while its side does not hold it). The same for every unit of its side, allowance and
+        movement type in that hex, whatever the turn: kept for them all (four answers in ten are met again so)."""
+        typed = unit.type if unit.type in self.tables.typed_costs else None
+        key = (unit.side, unit.move, typed, hex_, self._held_key)
+        best = self._final_targets_kept.get(key)
+        if best is not None:
+            return best
         worths = self._final_worths(unit.side)
-        if not worths:
-            return 0.0
-        scale = self.weights.closeness_scale
         best = 0.0
-        for distance, target in self._near_list(unit.move, unit.type).get(hex_, ()):
-            worth = worths.get(target)
-            if worth is not None:
-                best = max(best, worth / (1.0 + distance / scale))
+        if worths:
+            scale = self.weights.closeness_scale
+            for distance, target in self._near_list(unit.move, typed).get(hex_, ()):
+                worth = worths.get(target)
+                if worth is not None:
+                    best = max(best, worth / (1.0 + distance / scale))
+        if len(self._final_targets_kept) > _MOST_KEPT:
+            self._final_targets_kept.clear()
+        self._final_targets_kept[key] = best
         return best
 
     def _final_worths(self, side: str) -> dict[Hex, float]:
