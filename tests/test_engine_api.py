@@ -117,6 +117,25 @@ def test_a_clone_late_in_a_game_copies_only_the_last_actions_and_both_histories_
     assert again.positions == state.positions
 
 
+def test_the_compiled_clone_copies_every_field_a_position_declares_and_has(metz):
+    """Compiled, a clone copies the position's fields one by one (position._copy_declared): every field declared on
+    Position, and every field a state has (a field added and not declared would be lost by a compiled clone)."""
+    from rulec.engine.position import Position, _copy_declared
+
+    class Recorder:
+        def __init__(self):
+            object.__setattr__(self, "copied", {})
+
+        def __setattr__(self, name, value):
+            self.copied[name] = value
+
+    state = new_game(metz, seed=1)
+    recorder = Recorder()
+    _copy_declared(state, recorder)
+    assert set(recorder.copied) == set(Position.__annotations__) == set(vars(state))
+    assert all(recorder.copied[name] is value for name, value in vars(state).items())
+
+
 def test_end_is_always_legal_in_a_players_phase(metz):
     state = new_game(metz)
     assert Action.end() in state.legal_actions()

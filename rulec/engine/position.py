@@ -223,15 +223,62 @@ class Position:
 
 def copy_fields(source: Position, dest: Position) -> None:
     """Every field of `source` onto `dest`, shallow (clone, and traces' view of a position without some units): its
-    __dict__ in pure Python; compiled (make fast) the class keeps its fields in slots, which mypyc lists."""
+    __dict__ in pure Python; compiled (make fast), where the class keeps its fields in slots, each field declared
+    above (_copy_declared)."""
     fields = getattr(source, "__dict__", None)
     if fields is not None:
         dest.__dict__.update(fields)
         return
-    for name in getattr(type(source), "__mypyc_attrs__"):
-        value = getattr(source, name, _UNSET)  # (one lookup: an unset field is the exception)
-        if value is not _UNSET:
-            setattr(dest, name, value)
+    _copy_declared(source, dest)
 
 
-_UNSET = object()
+def _copy_declared(s: Position, d: Position) -> None:
+    """Each field declared on Position, one by one: compiled, each is a direct copy (a loop over the names by getattr
+    and setattr was a twentieth of an AI's decision). tests/test_engine_api.py checks that every field is here."""
+    d.game = s.game
+    d.options = s.options
+    d.seed = s.seed
+    d.tables = s.tables
+    d.players = s.players
+    d.scenario = s.scenario
+    d.last_turn = s.last_turn
+    d._prelude = s._prelude
+    d.points_left = s.points_left
+    d.turn = s.turn
+    d.phase_index = s.phase_index
+    d.terminal = s.terminal
+    d.decided = s.decided
+    d.vp = s.vp
+    d.vp_log = s.vp_log
+    d._played = s._played
+    d._history = s._history
+    d._modifiers = s._modifiers
+    d._folded_traces = s._folded_traces
+    d._for_the_game = s._for_the_game
+    d.variants = s.variants
+    d._setup_units = s._setup_units
+    d._units = s._units
+    d.lost_steps = s.lost_steps
+    d.pos = s.pos
+    d.relocations = s.relocations
+    d.where = s.where
+    d.due = s.due
+    d.exited_from = s.exited_from
+    d.holders = s.holders
+    d.granted = s.granted
+    d.markers = s.markers
+    d.past = s.past
+    d.variables = s.variables
+    d.moved = s.moved
+    d.locked = s.locked
+    d._movers = s._movers
+    d._phase_moves = s._phase_moves
+    d.attacked = s.attacked
+    d.defended = s.defended
+    d._able_to_attack = s._able_to_attack
+    d._phase_attackers = s._phase_attackers
+    d._combat_began = s._combat_began
+    d._stack = s._stack
+    d.last_battle = s.last_battle
+    d._cache = s._cache
+    d._looking_ahead = s._looking_ahead
