@@ -16,6 +16,7 @@ from __future__ import annotations
 from rulec.engine import history, markers, move_memory, stacking, victory
 from rulec.engine.movement import Reach
 from rulec.engine.position import Position
+from rulec.engine.records import Relocated
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP
 from rulec.runtime.model import Hex
 
@@ -38,7 +39,7 @@ def move(state: Position, uid: str, h: Hex, reach: Reach) -> None:
         if mask >> i & 1 and objective != h:
             enter(state, uid, objective, "pass")
     state.pos[uid] = h
-    state.relocations += 1
+    state.last_relocated = Relocated(uid, state.last_relocated, entering)
     _forget_where_units_stand(state)  # (apply_action patches them from the position before the move)
     enter(state, uid, h, "move")
     history.moved_into(state, uid, h, state._units[uid].side)
@@ -61,7 +62,7 @@ def leave_map(state: Position, uid: str, edge: str, reach: Reach) -> None:
     history.record(state, "moved", (uid,))
     start = state.pos.pop(uid, "")  # "": it left the map as it entered it
     state.exited_from[uid] = state.tables.numbered[last] if last is not None else start
-    state.relocations += 1
+    state.last_relocated = Relocated(uid, state.last_relocated, True)
     _forget_where_units_stand(state)  # (apply_action patches them from the position before the exit)
     state.due.pop(uid, None)
     state.where[uid] = EXITED
@@ -128,7 +129,7 @@ def _stood_elsewhere(state: Position, uid: str, left: Hex | None, to: Hex | None
     """One unit changed hexes outside a move (None: off the map, or not on it): what depended on positions is
     dropped, but who stands where and each side's view of the others are patched at the two hexes (stacking,
     move_memory) rather than worked out again by whoever asks next, in this action or the position after it."""
-    state.relocations += 1
+    state.last_relocated = Relocated(uid, state.last_relocated, left is None or to is None)
     before = state._cache
     state._cache = {}
     if stacking.patch_occupants(state, before, uid, left, to):

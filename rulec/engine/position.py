@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 from rulec.engine.actions import Action
 from rulec.engine.frames import Frame
 from rulec.engine.marker_table import MarkerTable
-from rulec.engine.records import BattleReport, History, Outcome, VpEntry
+from rulec.engine.records import BattleReport, History, Outcome, Relocated, VpEntry
 from rulec.engine.statuses import NEVER, PENDING
 from rulec.engine.tables import Tables
 from rulec.runtime.model import Game, Hex, Modifier, Phase, Unit
@@ -38,6 +38,8 @@ P = TypeVar("P", bound="Position")  # a position's own class: a GameState's clon
 # A clone copies at most this many of the actions played (the rest it shares): an AI clones a position thousands of
 # times a decision, late in a game of thousands of actions.
 HISTORY_TAIL = 32
+# moved_since follows at most this many changes of hexes back (more: the caller compares the positions).
+MOST_RELOCATIONS_TOLD = 64
 
 
 class Position:
@@ -78,7 +80,7 @@ class Position:
     _units: dict[str, Unit]
     lost_steps: dict[str, int]
     pos: dict[str, Hex]  # units on the map -> their hex
-    relocations: int  # how many times a unit has changed hexes (changes.py): while it stays, so does who stands where
+    last_relocated: Relocated  # the last time a unit changed hexes (changes.py): while it stays, so does who stands where
     where: dict[str, str]  # every unit -> its status (statuses.py)
     due: dict[str, int | None]  # pending units -> the turn they are due (None: any turn)
     exited_from: dict[str, Hex]  # units that left the map -> the hex they left it from
@@ -126,6 +128,27 @@ class Position:
     def awaiting_placement(self, uid: str) -> bool:
         """Whether the unit waits off the map for a placement phase (set up free), not for a turn of arrival."""
         return self.where[uid] == PENDING and self.due.get(uid, -1) == NEVER
+
+    def moved_since(self, earlier: Relocated) -> tuple[list[str], bool] | None:
+        """The units that changed hexes (moved, came onto the map, left it) since the position whose last change of
+        hexes was `earlier` (its `last_relocated`), and whether any came onto the map or left it: when this position
+        was played on from that one, in at most MOST_RELOCATIONS_TOLD changes; None otherwise. A unit may be listed
+        that stands where it stood then (it moved and came back)."""
+        node = self.last_relocated
+        steps = node.count - earlier.count
+        if steps < 0 or steps > MOST_RELOCATIONS_TOLD:
+            return None
+        moved: list[str] = []
+        reorders = False
+        for _ in range(steps):
+            uid = node.uid
+            before = node.before
+            if uid is None or before is None:  # every unit placed anew
+                return None
+            moved.append(uid)
+            reorders = reorders or node.reorders
+            node = before
+        return (moved, reorders) if node is earlier else None
 
     def units(self, side: str | None = None, status: str | None = None) -> list[str]:
         """Unit ids in game-file order, of one side and/or with one status ('map', 'pending', ...)."""
@@ -260,7 +283,7 @@ def _copy_declared(s: Position, d: Position) -> None:
     d._units = s._units
     d.lost_steps = s.lost_steps
     d.pos = s.pos
-    d.relocations = s.relocations
+    d.last_relocated = s.last_relocated
     d.where = s.where
     d.due = s.due
     d.exited_from = s.exited_from

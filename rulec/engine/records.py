@@ -59,6 +59,22 @@ EVENTS = ("moved", "attacked", "defended", "retreated")
 NOTHING = (0, 0)  # an empty scope
 
 
+class Relocated:
+    """The last change of hexes in a position: `uid` moved, came onto the map or left it (`reorders`: the latter two,
+    which change the order the position lists its units in); `before`, the change before it; `count`, how many there
+    have been. A position set up starts from one of no unit, its own; so does one whose units are all placed anew.
+    Clones share them and a position only adds to them, so a position played on from another tells which units
+    changed hexes since (Position.moved_since), without comparing where every unit stands."""
+
+    __slots__ = ("uid", "before", "count", "reorders")
+
+    def __init__(self, uid: str | None, before: "Relocated | None", reorders: bool) -> None:
+        self.uid = uid
+        self.before = before
+        self.count: int = before.count + 1 if before is not None else 0
+        self.reorders = reorders
+
+
 V = TypeVar("V")
 # A table's own entries are folded into a new shared part when a copy finds this many (see Layered).
 FOLD_AT = 64

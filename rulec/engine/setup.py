@@ -16,7 +16,7 @@ from rulec.diagnostics import did_you_mean
 from rulec.engine import history, modifiers, phases, scenarios, steps, victory
 from rulec.engine.marker_table import MarkerTable
 from rulec.engine.position import P, Position
-from rulec.engine.records import History
+from rulec.engine.records import History, Relocated
 from rulec.engine.statuses import ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import tables_for
 from rulec.engine.victory import award_amount
@@ -72,7 +72,7 @@ def set_up(state: Position, game: Game, options: tuple[str, ...], seed: int, sce
             steps.set_side(state, uid, state._setup_units[uid].steps_lost)
 
     state.pos = {}
-    state.relocations = 0
+    state.last_relocated = Relocated(None, None, True)  # (this position's own: see records.Relocated)
     state.where = {}
     state.due = {}
     for uid, unit in state._setup_units.items():
@@ -173,7 +173,7 @@ def arrange(state: P, units: dict[str, str], *, turn: int | None = None, phase: 
     other.markers, other.past = MarkerTable(), History()
     other.past.owner = id(other)
     other._cache = {}
-    other.relocations += 1
+    other.last_relocated = Relocated(None, other.last_relocated, True)  # every unit placed anew
     history.phase_began(other)
     phases.begin_phase(other)
     return other

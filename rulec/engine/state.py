@@ -47,7 +47,7 @@ from rulec.runtime.model import Game, Hex, Unit
 CHANCE = -1
 TERMINAL = -4
 
-# Actions after which every unit stands where it stood, unless a hook moved one (Position.relocations tells).
+# Actions after which every unit stands where it stood, unless a hook moved one (Position.last_relocated tells).
 _IN_PLACE = frozenset({DELAY, ATTACK, WITH, RESOLVE, CANCEL, END})
 # Steps of a battle's declaration: only the battle being declared changes, so the traces (which read the position,
 # its markers, history and the turn, never a declaration) still hold; the AI tries many declarations from one
@@ -439,7 +439,7 @@ class GameState(Position):
             self._keep_position()
             return
         before = self._cache
-        relocations = self.relocations
+        relocated = self.last_relocated
         mover = action.unit if kind == MOVE or kind == EXIT else None
         left = self.pos.get(mover) if mover is not None else None
         # The mover's reach, which tells the objectives its path passed: asked in the position before, whose cache
@@ -490,7 +490,7 @@ class GameState(Position):
                 legal_moves.carry_moves(self, before, action.unit, left, action.hex)
         else:  # who stands where, as the action left it (changes.py patches it whenever a unit changes hexes)
             self._cache = move_memory.keep_where_units_stand(self, during)
-        if kind in _IN_PLACE and self.relocations == relocations:
+        if kind in _IN_PLACE and self.last_relocated is relocated:
             # Every unit stands where it stood (no hook of a phase's end moved or eliminated one): who stands where,
             # as known before the action, still holds (move_memory.where_units_stand); and what a declaration keeps
             standing = move_memory.standing_keys(self)
