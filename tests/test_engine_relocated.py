@@ -13,6 +13,7 @@ from big_games import STEPS_OF_A_BIG_GAME, is_big
 from rulec.adapters.games import load, map_game_names
 from rulec.engine import new_game
 from rulec.engine.position import MOST_RELOCATIONS_TOLD
+from rulec.players import view
 
 TEST_GAMES = sorted(str(p) for p in Path("tests/games").glob("*.rulec"))
 
@@ -51,6 +52,10 @@ def test_a_position_tells_the_units_that_changed_hexes_since_one_it_was_played_o
             assert _differ(state, then) <= set(moved)
             if not reorders:
                 assert list(state.pos) == list(then.pos)
+            # what the players read of it (rulec/players/view.py) is what comparing the positions finds
+            assert view.units_moved(state, then.last_relocated, state.pos, then.pos) == _differ(state, then)
+            pairs, _ = view.hexes_moved(state, then.last_relocated, state.pos, then.pos)
+            assert pairs == state.pos.items() ^ then.pos.items()
     if any(a.last_relocated.count for a in earlier):
         assert told
 

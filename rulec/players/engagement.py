@@ -52,10 +52,10 @@ class _Kept:
     """A position worked out in full: where its units stood, their lost steps, who was done fighting, and each
     fighter's targets -> their battles."""
 
-    __slots__ = ("order", "rank", "positions", "ids_at", "lost", "done", "targets")
+    __slots__ = ("order", "rank", "positions", "ids_at", "lost", "done", "targets", "relocated")
 
     def __init__(self, positions: dict[str, Hex], ids_at: dict[Hex, list[str]], lost: dict[str, int],
-                 done: frozenset[str] | None, targets: list[dict[Hex, list[tuple]]]):
+                 done: frozenset[str] | None, targets: list[dict[Hex, list[tuple]]], relocated: Any):
         self.order = list(positions)
         self.rank = {uid: index for index, uid in enumerate(self.order)}
         self.positions = dict(positions)
@@ -63,6 +63,7 @@ class _Kept:
         self.lost = dict(lost)
         self.done = done
         self.targets = targets
+        self.relocated = relocated  # the state's last change of hexes, if it tells them (view.hexes_moved)
 
 
 class Engagement:
@@ -87,13 +88,15 @@ class Engagement:
         positions = state.positions
         lost = getattr(state, "lost_steps", {})
         done = frozenset(state.attacked | state.defended) if now else None
+        relocated = getattr(state, "last_relocated", None)
         kept = self._kept.get(key)
-        changed, rank, moved = self._changed_hexes(kept, positions, lost, done) if kept is not None else (set(), {}, set())
+        changed, rank, moved = self._changed_hexes(state, kept, positions, lost, done) if kept is not None \
+            else (set(), {}, set())
         if kept is None or len(changed) > MOST_CHANGED_HEXES:
             ids_at = view.ids_by_hex(positions)
             targets = [self._all_targets(state, ids_at, fighter, done if now and index == 0 else None, lost)
                        for index, fighter in enumerate(fighters)]
-            kept = self._kept[key] = _Kept(positions, ids_at, lost, done, targets)
+            kept = self._kept[key] = _Kept(positions, ids_at, lost, done, targets, relocated)
             return [pick([b for battles in by_target.values() for b in battles]) for by_target in targets]
         ids_at = self._ids_after(kept, positions, changed, rank, moved)
         targets = []
@@ -110,21 +113,23 @@ class Engagement:
                         by_target[target] = battles
             targets.append(by_target)
         if keep or len(changed) > REBASE_AFTER:  # the positions to come are likely nearer this one than the kept one
-            self._kept[key] = _Kept(positions, ids_at, lost, done, targets)
+            self._kept[key] = _Kept(positions, ids_at, lost, done, targets, relocated)
         return [pick([b for battles in by_target.values() for b in battles]) for by_target in targets]
 
     # ------------------------------------------------------------ what changed since the kept position
-    def _changed_hexes(self, kept: _Kept, positions: dict[str, Hex], lost: dict[str, int],
+    def _changed_hexes(self, state: Any, kept: _Kept, positions: dict[str, Hex], lost: dict[str, int],
                        done: frozenset[str] | None) -> tuple[set[Hex], dict[str, int], set[tuple[str, Hex]]]:
         """The hexes whose units (or their order), their steps or their being done differ from `kept`'s, each
-        unit's rank in the order of `positions` (a hex's units are listed in that order), and the (unit, hex) of
-        either that the other lacks (where units moved from and to)."""
+        unit's rank in the order of `positions` (`state`'s: a hex's units are listed in that order), and the (unit,
+        hex) of either that the other lacks (where units moved from and to)."""
         old, rank = kept.positions, kept.rank
-        # the hexes units moved from or to, left the map from or entered it at (a set operation, in C)
-        moved = positions.items() ^ old.items()
+        # the hexes units moved from or to, left the map from or entered it at
+        moved, reorders = view.hexes_moved(state, kept.relocated, positions, old)
         changed: set[Hex] = {hex_ for _, hex_ in moved}
-        order = list(positions)
-        if order != kept.order:  # units left the map or entered it, or the engine reordered them (a unit broken down)
+        # units left the map or entered it, or the engine reordered them (a unit broken down): not when the state
+        # tells that none came onto the map or left it (the order of units that only moved stays)
+        order = list(positions) if reorders is not False else kept.order
+        if order != kept.order:
             rank = {uid: index for index, uid in enumerate(order)}
             for hex_, ids in kept.ids_at.items():
                 if len(ids) > 1 and hex_ not in changed and any(

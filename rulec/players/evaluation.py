@@ -147,6 +147,7 @@ class Evaluator:
         self._outlooks: dict[tuple, tuple[dict, float]] = {}  # outlook's key -> (the units' table, the outlook)
         self._focused: dict[str, Hex] = {}  # where the units of the position decided on stand (focus)
         self._focused_holders: dict[Hex, str] = {}  # and who holds what there
+        self._focused_relocated: Any = None  # and its last change of hexes (an engine state's)
         # Sides whose only VP come from eliminating enemy units: side -> (the enemy sides, VP a unit is worth),
         # and where those enemy units stand now (side -> their hexes), part of the per-unit values' key.
         self._hunted: dict[str, tuple[frozenset[str], float]] = {}
@@ -229,7 +230,8 @@ class Evaluator:
             # and who holds what, as what differs from that position (most often nothing: a quick comparison)
             holders, focused = state.holders, self._focused_holders
             held = _NOTHING_CHANGED if holders == focused else frozenset(holders.items() ^ focused.items())
-            return (seat, state.turn, state.phase_index, frozenset(state.pos.items() ^ self._focused.items()),
+            moved, _ = view.hexes_moved(state, self._focused_relocated, state.pos, self._focused)
+            return (seat, state.turn, state.phase_index, frozenset(moved),
                     frozenset(state.lost_steps.items()),
                     frozenset(state.vp.items()), held, frozenset(state.exited_from.items()),
                     frozenset(state.attacked), frozenset(state.defended))
@@ -243,6 +245,7 @@ class Evaluator:
         self._outlooks.clear()  # positions met again are met within a decision, seldom across
         self._focused = dict(getattr(state, "pos", None) or {})
         self._focused_holders = dict(getattr(state, "holders", None) or {})
+        self._focused_relocated = getattr(state, "last_relocated", None)
         if self._kept_battles is not None and not state.is_terminal() and state.players:
             self._engagement(state, state.players[0], keep=True)
 
@@ -473,9 +476,8 @@ class Evaluator:
         self._set_held(state)
         base = self._bases.get((turns_left, self._held_key))
         if base is not None:
-            old = base.positions
-            # the units that moved, left the map or entered it (a set operation: in C, not a loop over every unit)
-            changed = list({uid for uid, _ in positions.items() ^ old.items()})
+            # the units that moved, left the map or entered it
+            changed = list(view.units_moved(state, base.relocated, positions, base.positions))
             if len(changed) <= MOST_CHANGES:
                 # A unit replaced where it stands (a step loss, a flip) changes too. An engine state keeps its
                 # units in one dict (GameState._units): comparing it whole is much cheaper than asking unit by unit.
@@ -487,8 +489,7 @@ class Evaluator:
                     return self._score_changes(base, positions, lookup, set(changed), side)
         uids = list(positions)
         base = self._keep_base(self._score_in_full(positions, uids, list(map(lookup, uids)), turns_left))
-        table = getattr(state, "_units", None)
-        base.unit_table = dict(table) if isinstance(table, dict) else None
+        _note_state(base, state)
         return base.total(side)
 
     def _keep_base(self, base: "_Scored") -> "_Scored":
@@ -703,7 +704,7 @@ class Evaluator:
         if base is None or base.positions != positions or not (isinstance(table, dict) and table == base.unit_table):
             uids = list(positions)
             base = self._keep_base(self._score_in_full(positions, uids, list(map(state.unit, uids)), turns_left))
-            base.unit_table = dict(table) if isinstance(table, dict) else None
+            _note_state(base, state)
         return base
 
     def _turns_left(self, state: Any) -> int:
@@ -970,6 +971,7 @@ class _Scored:
     terms: dict[str, tuple[str, float]]  # unit id -> (its side, its term)
     sums: dict[str, float]  # side -> the sum of its units' terms
     unit_table: dict | None = None  # a copy of the state's own table of units, if it has one
+    relocated: Any = None  # the state's last change of hexes, if it tells them (view.units_moved)
     held_key: tuple = ()  # who held the hexes the awards paid at the end value for holding (Evaluator._held_key)
     _next_to: dict = field(default_factory=dict)
     _threats: dict = field(default_factory=dict)
@@ -998,6 +1000,14 @@ class _Scored:
 
 
 _NOTHING_CHANGED: frozenset = frozenset()
+
+
+def _note_state(base: "_Scored", state: Any) -> None:
+    """What of `state`, scored in full as `base`, tells later positions apart from it cheaply: a copy of its table of
+    units, and its last change of hexes (an engine state's)."""
+    table = getattr(state, "_units", None)
+    base.unit_table = dict(table) if isinstance(table, dict) else None
+    base.relocated = getattr(state, "last_relocated", None)
 
 
 def _total(sums: dict[str, float], side: str) -> float:

@@ -35,3 +35,40 @@ def ids_by_hex(positions: dict[str, Hex]) -> dict[Hex, list[str]]:
         else:
             found.append(uid)
     return ids_at
+
+
+def units_moved(state: Any, since: Any, positions: dict[str, Hex], old: dict[str, Hex]) -> set[str]:
+    """The units whose hexes differ in `positions` (`state`'s) and `old` (a position's before, whose last change of
+    hexes was `since`), a unit off the map in either included: those the engine's state says changed hexes since that
+    position (a few), when it was played on from it; else every unit's compared (a set operation, in C)."""
+    told = _moved_since(state, since)
+    if told is None:
+        return {uid for uid, _ in positions.items() ^ old.items()}
+    return {uid for uid in told[0] if positions.get(uid) != old.get(uid)}
+
+
+def hexes_moved(state: Any, since: Any, positions: dict[str, Hex],
+                old: dict[str, Hex]) -> tuple[set[tuple[str, Hex]], bool | None]:
+    """The (unit, hex) pairs of `positions` or of `old` that the other lacks (where units moved from and to), as
+    units_moved tells them, and whether a unit came onto the map or left it since (None: not told)."""
+    told = _moved_since(state, since)
+    if told is None:
+        return positions.items() ^ old.items(), None
+    pairs: set[tuple[str, Hex]] = set()
+    for uid in told[0]:
+        now, then = positions.get(uid), old.get(uid)
+        if now != then:
+            if now is not None:
+                pairs.add((uid, now))
+            if then is not None:
+                pairs.add((uid, then))
+    return pairs, told[1]
+
+
+def _moved_since(state: Any, since: Any) -> tuple[list[str], bool] | None:
+    """What an engine state tells of the units that changed hexes since the position whose last change was `since`
+    (GameState.moved_since); None for a state that does not tell, or when it cannot."""
+    if since is None:
+        return None
+    moved_since = getattr(state, "moved_since", None)
+    return moved_since(since) if callable(moved_since) else None
