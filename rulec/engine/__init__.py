@@ -87,6 +87,11 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       keep_while_hex_varies);
     - per movement phase, as a hint only: the hex that last let a unit end its move there, asked first
       next time (legal_moves.has_move).
+What a clone shares rather than copies (an AI clones a position tens of thousands of times a game, late in games of
+thousands of actions): the actions played but the last few (Position.clone, HISTORY_TAIL), the history's tables
+but the entries set since (records.Layered), and the chain of the position's changes of hexes (records.Relocated),
+from which a position tells the units that moved since one it was played on from (Position.moved_since: what the
+AI's evaluator asks, rather than comparing where every unit stands).
 Not worked out until needed: whether a unit has a move is first looked for one step away, with the
 search's own first-step rules (movement.first_step_end); the whole search runs only for a unit that
 is chosen, or that the step does not answer.
