@@ -117,9 +117,13 @@ def test_a_clone_late_in_a_game_copies_only_the_last_actions_and_both_histories_
     assert again.positions == state.positions
 
 
-def test_the_compiled_clone_copies_every_field_a_position_declares_and_has(metz):
+def test_the_compiled_clone_copies_every_field_a_position_declares_and_has():
     """Compiled, a clone copies the position's fields one by one (position._copy_declared): every field declared on
-    Position, and every field a state has (a field added and not declared would be lost by a compiled clone)."""
+    Position, which every game's set-up gives a value, whatever its first phase (a field added and not declared, or
+    not set up, would be lost by a compiled clone or stop it; the latter falls back on copying field by field)."""
+    from pathlib import Path
+
+    from rulec.adapters.games import load, map_game_names
     from rulec.engine.position import Position, _copy_declared
 
     class Recorder:
@@ -129,11 +133,14 @@ def test_the_compiled_clone_copies_every_field_a_position_declares_and_has(metz)
         def __setattr__(self, name, value):
             self.copied[name] = value
 
-    state = new_game(metz, seed=1)
-    recorder = Recorder()
-    _copy_declared(state, recorder)
-    assert set(recorder.copied) == set(Position.__annotations__) == set(vars(state))
-    assert all(recorder.copied[name] is value for name, value in vars(state).items())
+    for name in map_game_names() + sorted(str(p) for p in Path("tests/games").glob("*.rulec")):
+        game = load(name)
+        for scenario in [None, *game.scenarios]:
+            state = new_game(game, seed=1, scenario=scenario)
+            recorder = Recorder()
+            _copy_declared(state, recorder)
+            assert set(recorder.copied) == set(Position.__annotations__) == set(vars(state)), (name, scenario)
+            assert all(recorder.copied[field] is value for field, value in vars(state).items())
 
 
 def test_end_is_always_legal_in_a_players_phase(metz):

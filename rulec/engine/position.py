@@ -252,7 +252,16 @@ def copy_fields(source: Position, dest: Position) -> None:
     if fields is not None:
         dest.__dict__.update(fields)
         return
-    _copy_declared(source, dest)
+    try:
+        _copy_declared(source, dest)
+    except AttributeError:  # a position still being set up (a view of one made meanwhile): the fields it has so far
+        for name in getattr(type(source), "__mypyc_attrs__"):
+            value = getattr(source, name, _UNSET)
+            if value is not _UNSET:
+                setattr(dest, name, value)
+
+
+_UNSET = object()
 
 
 def _copy_declared(s: Position, d: Position) -> None:

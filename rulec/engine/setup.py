@@ -92,6 +92,7 @@ def set_up(state: Position, game: Game, options: tuple[str, ...], seed: int, sce
             state.holders[h] = game.units[uid].side
     state.moved = set()
     state.locked = frozenset()
+    state._movers = ()  # (none before the first movement phase begins: phases.begin_phase)
     state.markers = MarkerTable()  # markers on units and hexes (markers.py)
     state.past = History()  # what each unit did, by phase (history.py)
     state.past.owner = id(state)
