@@ -129,7 +129,7 @@ class Evaluator:
         # The last position scored in full for each (turns left, who holds what its units' terms read): a position
         # that differs from one in a few units is scored from it. Kept for a few holders: a move that takes a town
         # is scored in full, and the moves weighed after it (the town as it was) from the position before it.
-        self._bases: dict[tuple[int, tuple], _Scored] = {}
+        self._bases: dict[tuple[int, int], _Scored] = {}
         # move_values' last answers, kept for the next decision: (seat, the position's base, (unit, hex) -> (the unit,
         # what the move changes but the awards paid at the end)); see _kept_move_changes
         self._move_changes: tuple[int, _Scored, dict[tuple[str, Hex], tuple[Unit, float]]] | None = None
@@ -141,6 +141,10 @@ class Evaluator:
         self._to_stand: dict[str, dict[Hex, float]] = {}
         self._held_targets: tuple[Hex, ...] = ()
         self._held_key: tuple = ()
+        self._held_id = 0  # the number of _held_key (_set_held), which the tables kept by it are keyed by
+        self._held_ids: dict[tuple, int] = {}
+        self._held_serial = 0
+        self._last_holders: tuple[dict[Hex, str], tuple] | None = None  # (holders, their part of _held_key)
         self._near: dict[tuple, dict[Hex, list[tuple[float, Hex]]]] = {}
         self._worths: dict[tuple, dict[Hex, float]] = {}  # (side, holders) -> hex -> its worth (_final_worths)
         self._final_targets_kept: dict[tuple, float] = {}  # a pure function of its key (_best_final_target)
@@ -474,7 +478,7 @@ class Evaluator:
         if not callable(lookup):
             lookup = lambda uid: view.current_unit(state, uid)  # noqa: E731
         self._set_held(state)
-        base = self._bases.get((turns_left, self._held_key))
+        base = self._bases.get((turns_left, self._held_id))
         if base is not None:
             # the units that moved, left the map or entered it
             changed = list(view.units_moved(state, base.relocated, positions, base.positions))
@@ -495,7 +499,7 @@ class Evaluator:
     def _keep_base(self, base: "_Scored") -> "_Scored":
         """Keep `base` as the position scored in full for its turns left and holders (a few such kept)."""
         bases = self._bases
-        key = (base.turns_left, base.held_key)
+        key = (base.turns_left, base.held_id)
         bases.pop(key, None)  # (to the end: the oldest go first)
         if len(bases) >= BASES_KEPT:
             del bases[next(iter(bases))]
@@ -508,7 +512,10 @@ class Evaluator:
         key: tuple = ()
         if self._held_targets:
             holders = getattr(state, "holders", {})
-            key = tuple(holders.get(h, "") for h in self._held_targets)
+            last = self._last_holders
+            if last is None or last[0] != holders:  # (most positions weighed: no town changed hands)
+                last = self._last_holders = (dict(holders), tuple(holders.get(h, "") for h in self._held_targets))
+            key = last[1]
         if self.variable_goals is not None and self.variable_goals.goals:
             self._open_places = self.variable_goals.open_places(state)
             key += (self._open_places,)
@@ -519,7 +526,15 @@ class Evaluator:
             self._prey = {side: tuple(sorted(h for uid, h in positions.items() if sides[uid] in enemies))
                           for side, (enemies, _) in self._hunted.items()}
             key += tuple(self._prey.values())
-        self._held_key = key
+        if key is not self._held_key:
+            self._held_key = key
+            # a number for it, never given to another: the per-unit values' keys hash it, not a tuple of every holder
+            found = self._held_ids.get(key)
+            if found is None:
+                if len(self._held_ids) > _MOST_KEPT // 100:
+                    self._held_ids.clear()
+                found = self._held_ids[key] = self._held_serial = self._held_serial + 1
+            self._held_id = found
 
     # ------------------------------------------------- moves weighed without playing them
     def move_values(self, state: Any, seat: int, moves: list[tuple[str, Hex]]) -> list[float]:
@@ -609,7 +624,7 @@ class Evaluator:
         before = kept[1]
         if before is base:
             return kept[2], frozenset()
-        if before.turns_left != base.turns_left or before.held_key != base.held_key:
+        if before.turns_left != base.turns_left or before.held_id != base.held_id:
             return {}, frozenset()
         touched = {h for _, h in base.positions.items() ^ before.positions.items()}  # (in C: a few pairs)
         if base.unit_table is None or base.unit_table != before.unit_table:  # a unit replaced where it stands
@@ -700,7 +715,7 @@ class Evaluator:
         self._set_held(state)
         table = getattr(state, "_units", None)
         turns_left = self._turns_left(state)
-        base = self._bases.get((turns_left, self._held_key))
+        base = self._bases.get((turns_left, self._held_id))
         if base is None or base.positions != positions or not (isinstance(table, dict) and table == base.unit_table):
             uids = list(positions)
             base = self._keep_base(self._score_in_full(positions, uids, list(map(state.unit, uids)), turns_left))
@@ -729,7 +744,7 @@ class Evaluator:
             terms[uid] = (unit.side, term)
             sums[unit.side] = sums.get(unit.side, 0.0) + term
         return _Scored(dict(positions), uids, units, dict(zip(uids, units)), turns_left, totals, by_side, ids_at,
-                       terms, sums, held_key=self._held_key)
+                       terms, sums, held_id=self._held_id)
 
     def _score_changes(self, base: "_Scored", positions: dict[str, Hex], lookup: Any, changed: set[str],
                        side: str) -> float:
@@ -793,7 +808,7 @@ class Evaluator:
                 - weights.danger * min(3.0, threat / max(1, stack)))
 
     def _best_objective(self, unit: Unit, hex_: Hex, turns_left: int) -> float:
-        key = (unit.id, unit.strength, unit.move, hex_, turns_left, self._held_key)
+        key = (unit.id, unit.strength, unit.move, hex_, turns_left, self._held_id)
         value = self._best_cache.get(key)
         if value is None:
             if len(self._best_cache) > _MOST_KEPT:
@@ -807,7 +822,7 @@ class Evaluator:
         (a hex to hold counts while its side does not hold it). The same for every unit of its side, allowance and
         movement type in that hex, whatever the turn: kept for them all (four answers in ten are met again so)."""
         typed = unit.type if unit.type in self.tables.typed_costs else None
-        key = (unit.side, unit.move, typed, hex_, self._held_key)
+        key = (unit.side, unit.move, typed, hex_, self._held_id)
         best = self._final_targets_kept.get(key)
         if best is not None:
             return best
@@ -827,7 +842,7 @@ class Evaluator:
     def _final_worths(self, side: str) -> dict[Hex, float]:
         """Hex -> what reaching it is worth to `side`'s units (those worth something), by the awards paid at the end
         and the places that set a variable a goal needs, as the hexes are held now (kept per holders)."""
-        key = (side, self._held_key)
+        key = (side, self._held_id)
         found = self._worths.get(key)
         if found is not None:
             return found
@@ -972,7 +987,7 @@ class _Scored:
     sums: dict[str, float]  # side -> the sum of its units' terms
     unit_table: dict | None = None  # a copy of the state's own table of units, if it has one
     relocated: Any = None  # the state's last change of hexes, if it tells them (view.units_moved)
-    held_key: tuple = ()  # who held the hexes the awards paid at the end value for holding (Evaluator._held_key)
+    held_id: int = 0  # who held the hexes the awards paid at the end value for holding (Evaluator._held_id)
     _next_to: dict = field(default_factory=dict)
     _threats: dict = field(default_factory=dict)
 
