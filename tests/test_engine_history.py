@@ -4,7 +4,6 @@ this player-turn, in the last phase of a kind, and last turn, and who last enter
 from __future__ import annotations
 
 import random
-
 from pathlib import Path
 
 import pytest
