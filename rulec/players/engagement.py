@@ -128,9 +128,8 @@ class Engagement:
         changed: set[Hex] = {hex_ for _, hex_ in moved}
         # units left the map or entered it, or the engine reordered them (a unit broken down): not when the state
         # tells that none came onto the map or left it (the order of units that only moved stays)
-        order = list(positions) if reorders is not False else kept.order
-        if order != kept.order:
-            rank = {uid: index for index, uid in enumerate(order)}
+        if reorders is not False and list(positions) != kept.order:
+            rank = {uid: index for index, uid in enumerate(positions)}
             for hex_, ids in kept.ids_at.items():
                 if len(ids) > 1 and hex_ not in changed and any(
                         uid not in rank or rank[uid] < rank[before] for before, uid in zip(ids, ids[1:])):

@@ -492,12 +492,16 @@ class Evaluator:
                 if len(changed) <= MOST_CHANGES:
                     return self._score_changes(base, positions, lookup, set(changed), side)
         uids = list(positions)
-        base = self._keep_base(self._score_in_full(positions, uids, list(map(lookup, uids)), turns_left))
-        _note_state(base, state)
+        base = self._keep_base(self._score_in_full(positions, uids, list(map(lookup, uids)), turns_left), state)
         return base.total(side)
 
-    def _keep_base(self, base: "_Scored") -> "_Scored":
-        """Keep `base` as the position scored in full for its turns left and holders (a few such kept)."""
+    def _keep_base(self, base: "_Scored", state: Any) -> "_Scored":
+        """Keep `base`, `state` scored in full, as the position scored in full for its turns left and holders (a few
+        such kept), with what tells later positions apart from it cheaply: a copy of its table of units, and its last
+        change of hexes (an engine state's)."""
+        table = getattr(state, "_units", None)
+        base.unit_table = dict(table) if isinstance(table, dict) else None
+        base.relocated = getattr(state, "last_relocated", None)
         bases = self._bases
         key = (base.turns_left, base.held_id)
         bases.pop(key, None)  # (to the end: the oldest go first)
@@ -718,8 +722,7 @@ class Evaluator:
         base = self._bases.get((turns_left, self._held_id))
         if base is None or base.positions != positions or not (isinstance(table, dict) and table == base.unit_table):
             uids = list(positions)
-            base = self._keep_base(self._score_in_full(positions, uids, list(map(state.unit, uids)), turns_left))
-            _note_state(base, state)
+            base = self._keep_base(self._score_in_full(positions, uids, list(map(state.unit, uids)), turns_left), state)
         return base
 
     def _turns_left(self, state: Any) -> int:
@@ -1015,14 +1018,6 @@ class _Scored:
 
 
 _NOTHING_CHANGED: frozenset = frozenset()
-
-
-def _note_state(base: "_Scored", state: Any) -> None:
-    """What of `state`, scored in full as `base`, tells later positions apart from it cheaply: a copy of its table of
-    units, and its last change of hexes (an engine state's)."""
-    table = getattr(state, "_units", None)
-    base.unit_table = dict(table) if isinstance(table, dict) else None
-    base.relocated = getattr(state, "last_relocated", None)
 
 
 def _total(sums: dict[str, float], side: str) -> float:

@@ -39,18 +39,16 @@ def ids_by_hex(positions: dict[str, Hex]) -> dict[Hex, list[str]]:
 
 def units_moved(state: Any, since: Any, positions: dict[str, Hex], old: dict[str, Hex]) -> set[str]:
     """The units whose hexes differ in `positions` (`state`'s) and `old` (a position's before, whose last change of
-    hexes was `since`), a unit off the map in either included: those the engine's state says changed hexes since that
-    position (a few), when it was played on from it; else every unit's compared (a set operation, in C)."""
-    told = _moved_since(state, since)
-    if told is None:
-        return {uid for uid, _ in positions.items() ^ old.items()}
-    return {uid for uid in told[0] if positions.get(uid) != old.get(uid)}
+    hexes was `since`), a unit off the map in either included (see hexes_moved)."""
+    return {uid for uid, _ in hexes_moved(state, since, positions, old)[0]}
 
 
 def hexes_moved(state: Any, since: Any, positions: dict[str, Hex],
                 old: dict[str, Hex]) -> tuple[set[tuple[str, Hex]], bool | None]:
-    """The (unit, hex) pairs of `positions` or of `old` that the other lacks (where units moved from and to), as
-    units_moved tells them, and whether a unit came onto the map or left it since (None: not told)."""
+    """The (unit, hex) pairs of `positions` or of `old` that the other lacks (where units moved from and to), and
+    whether a unit came onto the map or left it since (None: not told): those of the units the engine's state says
+    changed hexes since that position (a few), when it was played on from it; else every unit's compared (a set
+    operation, in C)."""
     told = _moved_since(state, since)
     if told is None:
         return positions.items() ^ old.items(), None
