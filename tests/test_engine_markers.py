@@ -119,6 +119,46 @@ def test_markers_survive_clones_independently_and_the_api_marks_and_unmarks(game
         state.mark("b2", "disruptd")
 
 
+def test_unmarking_units_that_carry_no_such_marker_changes_nothing_and_keeps_what_the_position_knows(game):
+    """A hook's `unmark(units(side = S), M)` names every unit of a side: those without the marker change nothing, so
+    what the position worked out (its legal actions here) still holds; taking one marker off drops it."""
+    from rulec.engine import markers
+
+    state = even_battle(game)  # r1 and b1 disrupted, r2 and b2 not
+    state.legal_actions()
+    known, version = dict(state._cache), state.markers.version
+    assert "legal" in known
+    markers.unmark_each(state, ["r2", "b2"], "disrupted")
+    assert state.markers.version == version and state._cache == known
+    markers.unmark_each(state, ["r2", "r1"], "disrupted")
+    assert state.markers_on("r1") == () and state.markers_on("b1") == ("disrupted",)
+    assert state.markers.version != version and "legal" not in state._cache
+
+
+def test_marking_several_units_at_once_marks_each_with_the_phase_and_drops_what_the_position_knew(game):
+    from rulec.engine import markers
+
+    state = new_game(game).arrange({"r1": "0202", "r2": "0204", "b1": "0602"}, phase="red_move")
+    assert state.is_legal(Action.move("r1", "0203"))
+    markers.mark_each(state, ["r1", "r2"], "disrupted")
+    assert state.markers_on("r1") == state.markers_on("r2") == ("disrupted",)
+    assert state.markers.units["r1"] == state.markers.units["r2"] == {"disrupted": (state.turn, state.phase_index)}
+    assert not state.is_legal(Action.move("r1", "0203"))  # disrupted units may not move: asked again, not kept
+    version = state.markers.version
+    markers.mark_each(state, [], "disrupted")
+    assert state.markers.version == version
+
+
+def test_a_marker_table_says_whether_it_took_a_marker_off(game):
+    table = new_game(game).clone().markers
+    disrupted = game.markers["disrupted"]
+    table.put(disrupted, "r1", (1, 0))
+    version = table.version
+    assert table.take(disrupted, "r2") is False and table.version == version
+    assert table.take(disrupted, "r1") is True and table.version != version and "r1" not in table.units
+    assert table.take(disrupted, "r1") is False
+
+
 def test_a_marked_unit_holds_its_hex_for_stacking(game):
     state = new_game(game).arrange({"r1": "0202", "r2": "0204", "b1": "0602"}, phase="red_move")
     state.mark("r1", "disrupted")

@@ -130,9 +130,8 @@ def effects_settle(state: Position, frame: Effects) -> bool:
     elif effect.kind == "advance":
         advances.offer(state, frame, effect.amount, effect.who or "attacker")
     elif effect.kind in ("mark", "unmark"):
-        change = markers.mark if effect.kind == "mark" else markers.unmark
-        for target in marked_targets(state, frame, effect.who, effect.marker):
-            change(state, target, effect.marker)
+        change = markers.mark_each if effect.kind == "mark" else markers.unmark_each
+        change(state, marked_targets(state, frame, effect.who, effect.marker), effect.marker)
     else:  # the checker accepts no other kind
         raise ValueError(f"unknown combat effect '{effect.kind}'")
     return True

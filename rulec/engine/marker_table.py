@@ -44,17 +44,19 @@ class MarkerTable:
         table[target] = {**table.get(target, {}), marker.id: stamp}
         self.version = next(_VERSIONS)
 
-    def take(self, marker: Marker, target: str) -> None:
+    def take(self, marker: Marker, target: str) -> bool:
+        """Take the marker off `target`; False if it carried none (nothing changed)."""
         table = self._table(marker)
         found = table.get(target)
         if found is None or marker.id not in found:
-            return
+            return False
         self.version = next(_VERSIONS)
         rest = {m: s for m, s in found.items() if m != marker.id}
         if rest:
             table[target] = rest
         else:
             del table[target]
+        return True
 
     def drop_unit(self, uid: str) -> None:
         """Take every marker off a unit."""

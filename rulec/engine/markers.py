@@ -13,6 +13,8 @@ from actions only, so a saved game (its actions) replays them.
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from rulec.engine import move_memory
 from rulec.engine.marker_table import Stamp
 from rulec.engine.position import Position
@@ -65,15 +67,34 @@ def refusal(state: Position, uid: str, what: str) -> tuple[str, str] | None:
 # ------------------------------------------------------------ changes
 def mark(state: Position, target: str, marker_id: str) -> None:
     """Put a marker on a unit (by id) or a hex (by number), as the marker says, stamped with the current phase."""
+    mark_each(state, (target,), marker_id)
+
+
+def mark_each(state: Position, targets: Iterable[str], marker_id: str) -> None:
+    """`mark` each of `targets` (a hook's or a result's set of units): what the position knows is dropped once."""
     marker = _marker(state.game, marker_id)
-    state.markers.put(marker, target, (state.turn, state.phase_index))
-    _forget_all_but_where_units_stand(state)
+    stamp = (state.turn, state.phase_index)
+    put = False
+    for target in targets:
+        state.markers.put(marker, target, stamp)
+        put = True
+    if put:
+        _forget_all_but_where_units_stand(state)
 
 
 def unmark(state: Position, target: str, marker_id: str) -> None:
+    unmark_each(state, (target,), marker_id)
+
+
+def unmark_each(state: Position, targets: Iterable[str], marker_id: str) -> None:
+    """Take the marker off each of `targets` that carries it: what the position knows is dropped if one did (a hook's
+    `unmark(units(side = S), M)` names every unit of a side; those without the marker change nothing)."""
     marker = _marker(state.game, marker_id)
-    state.markers.take(marker, target)
-    _forget_all_but_where_units_stand(state)
+    taken = False
+    for target in targets:
+        taken = state.markers.take(marker, target) or taken
+    if taken:
+        _forget_all_but_where_units_stand(state)
 
 
 def clear(state: Position, uid: str) -> None:
@@ -100,6 +121,7 @@ def expire(state: Position) -> None:
     if not state.markers:
         return
     markers = state.game.markers
+    taken = False
     for table, is_hex in ((state.markers.units, False), (state.markers.hexes, True)):
         for target, found in list(table.items()):
             for marker_id, stamp in found.items():
@@ -108,8 +130,9 @@ def expire(state: Position) -> None:
                     continue
                 owner = None if is_hex else state.unit(target).side
                 if marker.expires(state.context(marking=(owner, stamp))):
-                    state.markers.take(marker, target)
-    _forget_all_but_where_units_stand(state)
+                    taken = state.markers.take(marker, target) or taken
+    if taken:
+        _forget_all_but_where_units_stand(state)
 
 
 def phases_since(game: Game, stamp: Stamp, now: Stamp, kind: str, owner: str | None) -> int:

@@ -116,22 +116,23 @@ def _each_on_map(state: Position, effect: HookEffect, context: EngineContext, ch
 
 
 def _mark(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
-    _change_markers(state, effect, context, markers.mark)
+    _change_markers(state, effect, context, markers.mark_each)
 
 
 def _unmark(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
-    _change_markers(state, effect, context, markers.unmark)
+    _change_markers(state, effect, context, markers.unmark_each)
 
 
 def _change_markers(state: Position, effect: HookEffect, context: EngineContext, change: Callable) -> None:
-    """mark or unmark: the units of the set still on the map, or the hexes of the set (a marker on hexes)."""
+    """mark or unmark (markers.mark_each, unmark_each): the units of the set still on the map, or the hexes of the
+    set (a marker on hexes)."""
     assert effect.units is not None and effect.marker is not None, "mark(units, marker): the checker gives both"
-    on_hexes = state.game.markers[effect.marker].on == "hex"
-    for target in list(effect.units(context)):
-        if on_hexes:
-            change(state, target, effect.marker)
-        elif state.where.get(target.id) == ON_MAP:
-            change(state, target.id, effect.marker)
+    if state.game.markers[effect.marker].on == "hex":
+        targets = list(effect.units(context))
+    else:
+        where = state.where
+        targets = [unit.id for unit in effect.units(context) if where.get(unit.id) == ON_MAP]
+    change(state, targets, effect.marker)
 
 
 def _set(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
