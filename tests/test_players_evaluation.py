@@ -276,3 +276,34 @@ def _after(state, action):
     child = state.clone()
     child.apply_action(action)
     return child
+
+
+def test_units_alike_share_an_objective_value_unless_an_award_asks_about_the_unit():
+    """A unit's pull toward the objectives is the same for every unit of its side, allowance and type in one hex,
+    and is kept for them all; but where an award's `only` asks about the unit (its strength, here), each unit is
+    weighed as itself, whichever is asked first."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    games = Path(__file__).resolve().parent / "games"
+    game = load_game(str(games / "breakout.rulec"))
+    evaluator = Evaluator(game)
+    assert evaluator.objectives and all(o.only is None for o in evaluator.objectives)
+    unit = next(u for u in game.units.values() if u.side == evaluator.objectives[0].side)
+    hex_ = next(iter(evaluator.objectives[0].distance(unit.move, unit.type)))
+    first = evaluator._best_objective(unit, hex_, 3)
+    kept = len(evaluator._best_cache)
+    twin = replace(unit, id=unit.id + "_twin", strength=unit.strength + 1)
+    assert evaluator._best_objective(twin, hex_, 3) == first and len(evaluator._best_cache) == kept
+
+    game = load_game(str(games / "quantified_awards.rulec"))
+    strong = game.units["r2"]  # armour of strength 5: the exit award pays for it
+    weak = replace(strong, id="r2_weak", strength=4)  # the same side, allowance and type: the award pays nothing
+    objective = next(o for o in Evaluator(game).objectives if o.edges)
+    assert objective.only is not None
+    hexes = sorted(objective.distance(strong.move, strong.type))
+    for order in ((strong, weak), (weak, strong)):
+        evaluator = Evaluator(game)
+        values = {(unit.id, h): evaluator._best_objective(unit, h, 3) for h in hexes for unit in order}
+        assert all(values[("r2", h)] >= values[("r2_weak", h)] for h in hexes)
+        assert any(values[("r2", h)] > values[("r2_weak", h)] for h in hexes)  # near the edge it leaves by

@@ -146,7 +146,8 @@ class Evaluator:
         self._held_serial = 0
         self._last_holders: tuple[dict[Hex, str], tuple] | None = None  # (holders, their part of _held_key)
         self._near: dict[tuple, dict[Hex, list[tuple[float, Hex]]]] = {}
-        self._worths: dict[tuple, dict[Hex, float]] = {}  # (side, holders) -> hex -> its worth (_final_worths)
+        # (side, holders) -> (hex -> its worth, the most any is worth) (_final_worths)
+        self._worths: dict[tuple, tuple[dict[Hex, float], float]] = {}
         self._final_targets_kept: dict[tuple, float] = {}  # a pure function of its key (_best_final_target)
         self._outlooks: dict[tuple, tuple[dict, float]] = {}  # outlook's key -> (the units' table, the outlook)
         self._focused: dict[str, Hex] = {}  # where the units of the position decided on stand (focus)
@@ -192,6 +193,7 @@ class Evaluator:
                     self._hunted[goal.award.side] = (enemies | goal.prey, max(value, goal.share))
         # Hexes an award pays for holding: entering one may score at once, which move_values does not see.
         self.held_hexes = frozenset(h for o in self.objectives if not o.recurring and not o.edges for h in o.targets)
+        self._objectives_read_units = any(o.only is not None for o in self.objectives)
 
     # ------------------------------------------------------------------ scoring
     def score(self, state: Any, seat: int) -> float:
@@ -811,7 +813,10 @@ class Evaluator:
                 - weights.danger * min(3.0, threat / max(1, stack)))
 
     def _best_objective(self, unit: Unit, hex_: Hex, turns_left: int) -> float:
-        key = (unit.id, unit.strength, unit.move, hex_, turns_left, self._held_id)
+        # The same for every unit of a side, allowance and type where no objective's condition reads the unit
+        # (`only`): kept for them all (four answers in ten are met again so, in a long greedy game)
+        key = (unit.id, unit.strength, unit.move, hex_, turns_left, self._held_id) if self._objectives_read_units \
+            else (unit.side, unit.move, unit.type, hex_, turns_left, self._held_id)
         value = self._best_cache.get(key)
         if value is None:
             if len(self._best_cache) > _MOST_KEPT:
@@ -829,11 +834,13 @@ class Evaluator:
         best = self._final_targets_kept.get(key)
         if best is not None:
             return best
-        worths = self._final_worths(unit.side)
+        worths, most = self._final_worths(unit.side)
         best = 0.0
         if worths:
             scale = self.weights.closeness_scale
-            for distance, target in self._near_list(unit.move, typed).get(hex_, ()):
+            for distance, target in self._near_list(unit.move, typed).get(hex_, ()):  # the nearest first
+                if most / (1.0 + distance / scale) <= best:
+                    break  # no target this far or farther can beat it
                 worth = worths.get(target)
                 if worth is not None:
                     best = max(best, worth / (1.0 + distance / scale))
@@ -842,13 +849,14 @@ class Evaluator:
         self._final_targets_kept[key] = best
         return best
 
-    def _final_worths(self, side: str) -> dict[Hex, float]:
+    def _final_worths(self, side: str) -> tuple[dict[Hex, float], float]:
         """Hex -> what reaching it is worth to `side`'s units (those worth something), by the awards paid at the end
-        and the places that set a variable a goal needs, as the hexes are held now (kept per holders)."""
+        and the places that set a variable a goal needs, as the hexes are held now (kept per holders); and the most
+        any is worth."""
         key = (side, self._held_id)
-        found = self._worths.get(key)
-        if found is not None:
-            return found
+        kept = self._worths.get(key)
+        if kept is not None:
+            return kept
         to_hold, to_stand = self._to_hold.get(side), self._to_stand.get(side)
         places = [(value, hexes) for owner, value, hexes in self._open_places if owner == side]
         if places:  # places that still set a variable a goal of the side needs: as hexes to stand in
@@ -867,8 +875,8 @@ class Evaluator:
                     found[target] = worth
         if len(self._worths) > _MOST_KEPT // 100:
             self._worths.clear()
-        self._worths[key] = found
-        return found
+        kept = self._worths[key] = (found, max(found.values(), default=0.0))
+        return kept
 
     def _best_prey(self, unit: Unit, hex_: Hex) -> float:
         """For a side that scores only by eliminating enemy units: the VP of one, times the unit's closeness to the
@@ -898,7 +906,8 @@ class Evaluator:
         return hunts
 
     def _near_list(self, allowance: int, unit_type: str | None) -> dict[Hex, list[tuple[float, Hex]]]:
-        """Hex -> (MP, target) of the targets of the awards paid at the end within NEAR_TURNS turns' moves."""
+        """Hex -> (MP, target) of the targets of the awards paid at the end within NEAR_TURNS turns' moves, the
+        nearest first (_best_final_target stops where the rest are too far to beat what it found)."""
         key = (allowance, unit_type if unit_type in self.tables.typed_costs else None)
         found = self._near.get(key)
         if found is None:
@@ -911,6 +920,8 @@ class Evaluator:
                 for h, distance in _distances(self.tables, (target,), (), allowance, costs,
                                               NEAR_TURNS * max(1, allowance)).items():
                     found.setdefault(h, []).append((distance, target))
+            for near in found.values():
+                near.sort()
         return found
 
     def _final_targets(self) -> None:
