@@ -143,6 +143,25 @@ def test_what_the_towns_held_pay_is_kept_for_the_holders_but_not_past_a_change()
     assert final.paid({}, holders, {}) == fresh(holders)
 
 
+def test_what_the_units_that_left_the_map_pay_is_kept_for_them_but_not_past_another_leaving():
+    """What the units gone off the map pay is kept while they stay the same (most positions an AI weighs), and
+    worked out again when another leaves, even in the very dict asked about before; the answers are a fresh
+    reader's."""
+    game = load_game(str(GAMES / "final_exits.rulec"))
+    final = FinalAwards(game, tables_for(game).objectives)
+    fresh = lambda exited: FinalAwards(game, tables_for(game).objectives).paid({}, {}, exited)  # noqa: E731
+    edge = game.map.edges["east"][0]
+    exited: dict = {}
+    before = final.paid({}, {}, exited)
+    assert before == fresh(exited)
+    exited["b1"] = edge  # in place
+    after = final.paid({}, {}, exited)
+    assert after == fresh(exited) and after["blue"] > before["blue"]
+    assert final.paid({}, {}, dict(exited)) == after
+    del exited["b1"]
+    assert final.paid({}, {}, exited) == before
+
+
 def test_who_stands_where_is_read_from_the_engines_occupied_hexes_as_the_units_stand():
     """The awards paid at the end ask who stands in a hex (a German unit in Paris): read from the engine's occupied
     hexes, kept from position to position, it is what the units' hexes say, at every step of a random game."""

@@ -109,6 +109,8 @@ class FinalAwards:
         self._one_hex_held: list[tuple[Hex, str, str, float]] = []  # the groups of one hex held, for `paid`
         self._other_groups: list[HexGroup] = []
         self._last_held: tuple[dict[Hex, str], dict[str, float]] | None = None  # (holders, what they pay): _held_paid
+        # (the units that left the map -> their hex, what each pays in turn: (side, VP)): _exits_paid
+        self._last_exited: tuple[tuple[tuple[str, Hex], ...], list[tuple[str, float]]] | None = None
         map_ = game.map
         if not self.awards or map_ is None:
             return
@@ -268,10 +270,20 @@ class FinalAwards:
                 filled = any(actor in sides_at.get(h, ()) for h in group.hexes)
             if filled:
                 paid[group.side] += group.value
-        for uid, h in exited.items():
-            for side, value in self.exit_value(uid, h).items():
-                paid[side] += value
+        for side, value in self._exits_paid(exited):
+            paid[side] += value
         return paid
+
+    def _exits_paid(self, exited: Mapping[str, Hex]) -> list[tuple[str, float]]:
+        """What each unit that left the map pays, unit by unit (side, VP), in the order `paid` adds them up: kept
+        for the units last asked about (an AI asks of thousands of positions in which no unit left the map)."""
+        items = tuple(exited.items())  # (in order: the sums come out the same to the last bit)
+        last = self._last_exited
+        if last is not None and last[0] == items:
+            return last[1]
+        found = [(side, value) for uid, h in items for side, value in self.exit_value(uid, h).items()]
+        self._last_exited = (items, found)
+        return found
 
     def _held_paid(self, holders: Mapping[Hex, str]) -> dict[str, float]:
         """What the empty position and the groups of one hex held (most groups: a town each) pay: kept for the holders
