@@ -47,6 +47,9 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
         self.grid: m.HexGrid | None = None
         self.game: m.Game | None = None
         self.hexes: set[str] = set()
+        # (section, block, field) -> a cost expression as written: compiled once every name is known
+        # (movement_expressions); the terrain or hexside type holds its field's default meanwhile
+        self.raw_costs: dict[tuple[str, str, str], Any] = {}
 
     # ------------------------------------------------------------- reporting
     def error(self, code: str, message: str, path: Path, hint: str | None = None, key: bool = False) -> None:
@@ -147,7 +150,7 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
             if key not in fields:
                 self.error("unknown-field", f"'{key}' is not a field of {path[-1]}", path + (key,), did_you_mean(key, fields), key=True)
                 continue
-            values[key] = value
+            values[key] = tuple(value) if isinstance(value, list) else value  # (the model's sequences are tuples)
         values.update(extra)
         try:
             return cls(**values)

@@ -32,11 +32,20 @@ class MovementSections:
             if body.get("move") == "as_other":
                 body["move"] = None
             body.setdefault("name", tid.replace("_", " ").title())
-            extra = {k: v for k, v in body.items() if k in ("move", "name")}
+            expressions = self._keep_raw_costs("terrain", tid, body)
+            extra = {k: v for k, v in body.items() if k in ("move", "name") and k not in expressions}
             if isinstance(body.get("prohibited_for"), list):
                 extra["prohibited_for"] = tuple(body["prohibited_for"])
-            result[tid] = self.record(m.TerrainType, ("terrain", tid), id=tid, **extra)
+            result[tid] = self.record(m.TerrainType, ("terrain", tid), built=expressions, id=tid, **extra)
         return result
+
+    def _keep_raw_costs(self, section: str, bid: str, body: dict) -> tuple[str, ...]:
+        """The cost fields of a terrain or hexside type written as expressions: kept aside (`raw_costs`) until
+        movement_expressions compiles them, the type built meanwhile with those fields' defaults."""
+        found = tuple(k for k in ("move", "move_extra") if isinstance(body.get(k), dict))
+        for k in found:
+            self.raw_costs[(section, bid, k)] = body[k]
+        return found
 
     def hexside_types(self) -> dict[str, m.HexsideType]:
         result = {}
@@ -47,7 +56,8 @@ class MovementSections:
             extra["kind"] = body.get("kind", "river" if hid == "river" else "other")
             if isinstance(body.get("prohibited_for"), list):
                 extra["prohibited_for"] = tuple(body["prohibited_for"])
-            result[hid] = self.record(m.HexsideType, ("hexside", hid), **extra)
+            expressions = self._keep_raw_costs("hexside", hid, body)
+            result[hid] = self.record(m.HexsideType, ("hexside", hid), built=expressions, **extra)
         return result
 
     def zoc_across(self, unit_types: dict, hexside_types: dict) -> dict:
@@ -74,7 +84,7 @@ class MovementSections:
             path = (section, bid)
             changes: dict[str, Any] = {}
             for field_name, per_type in _COST_FIELDS[section]:
-                value = getattr(block, field_name)
+                value = self.raw_costs.get((section, bid, field_name), getattr(block, field_name))
                 if per_type:
                     table = {}
                     for type_id, cost in (value or {}).items():

@@ -29,7 +29,7 @@ changes counts: one that holds in the empty position (`when = true`) pays nothin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, cast
+from typing import Any, Callable, Iterable, Mapping
 
 from rulec.runtime.context import StandInContext
 from rulec.runtime.model import Award, Expr, Game, Hex, Trigger, Unit
@@ -315,12 +315,11 @@ class FinalAwards:
 
 
 class _Goal:
-    """A victory condition read as an amount: GOAL_VALUE while it holds (an Award's `amount`: called as an Expr is,
-    with a context; `when`, the condition, tells which victory condition it reads: goal_condition)."""
+    """A victory condition read as an amount: GOAL_VALUE while it holds (the function of an Award's `amount`; `when`,
+    the condition, tells which victory condition it reads: goal_condition)."""
 
     def __init__(self, when: Any):
         self.when = when
-        self.source = f"{GOAL_VALUE:g} if {when.source}"
 
     def __call__(self, context: Any) -> float:
         return GOAL_VALUE if self.when(context) else 0.0
@@ -334,13 +333,13 @@ def victory_goals(game: Game) -> list[Award]:
         return []
     conditions = [(f"level {v.id}", v.winner, v.when) for v in victory.levels] + \
         [(f"sudden death {v.id}", v.winner, v.when) for v in victory.sudden_death]
-    return [Award(f"victory: {name}", winner, Trigger("game_end"), cast(Expr, _Goal(when)))
+    return [Award(f"victory: {name}", winner, Trigger("game_end"), Expr(f"{GOAL_VALUE:g} if {when.source}", _Goal(when)))
             for name, winner, when in conditions if winner in game.sides and when is not None]
 
 
 def goal_condition(goal: Award) -> Any:
-    """The victory condition a goal of `victory_goals` reads (its amount's `when`)."""
-    return getattr(goal.amount, "when", None)
+    """The victory condition a goal of `victory_goals` reads (its amount's function's `when`)."""
+    return getattr(getattr(goal.amount, "function", None), "when", None)
 
 
 def fewest(items: list, still: Callable[[list], bool]) -> list:

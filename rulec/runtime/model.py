@@ -13,7 +13,8 @@ numbers in sorted order joined by "/" ("0701/0801").
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copyreg
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Callable, Literal
 
 Hex = str
@@ -690,7 +691,7 @@ class VictoryLevel:
 
     id: str
     name: str
-    at_least: float | None = None  # the shorthand's lead: a VP difference, or a ratio as a float
+    at_least: int | float | None = None  # the shorthand's lead: a VP difference, or a ratio as a float
     when: Expr | None = None
     winner: str | None = None
 
@@ -769,10 +770,12 @@ class Modifier:
     name: str = ""  # its name on the aids
     when: Expr | None = None  # None: always
     option: str | None = None
-    strength_times: float = 1
-    strength_plus: float = 0
-    move_times: float = 1
-    move_plus: float = 0
+    # (written as whole numbers or decimals, and kept as written: `int | float`, or the compiled build would make
+    # every whole number a float)
+    strength_times: int | float = 1
+    strength_plus: int | float = 0
+    move_times: int | float = 1
+    move_plus: int | float = 0
     shift: int = 0
     drm: int = 0
     text: str = ""  # when it applies, in words for the aids ("" : the aids word `when` themselves)
@@ -997,3 +1000,13 @@ class Game:
     rule_refs: dict[str, str] = field(default_factory=dict)
     # The text of rulebook cases by case number ("7.41" -> "A unit must stop..."), shown with a refusal.
     rule_texts: dict[str, str] = field(default_factory=dict)
+
+
+def _by_constructor(obj: Any) -> tuple:
+    """How a model object pickles and copies: its class called with its fields. The compiled build (make fast) makes
+    these classes native, and a frozen native object cannot be restored field by field as a Python one is."""
+    return type(obj), tuple(getattr(obj, f.name) for f in fields(obj))
+
+
+for _model_class in [c for c in list(globals().values()) if isinstance(c, type) and is_dataclass(c)]:
+    copyreg.pickle(_model_class, _by_constructor)
