@@ -15,7 +15,8 @@ The compiled engine is this tree's when `make fast` built it, else `--tree DIR`'
 `--decisions` decisions of benchmarks/ai.py's game, the same game on both sides (checked).
 
 `--histories GAME[:SCENARIO] ...` (tests/test_engine_compiled.py) prints, as JSON, the full action histories and
-returns of seeded random games played by whichever engine this process runs.
+returns of seeded random games played by whichever engine this process runs; `--checked FILE ...`, what checking
+each game file gives (its diagnostics and generated module), and whether its units and phases pickle and copy back.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ import reference
 TREE = reference.tree_on_path()
 
 # What a copy needs to build and play: the package, the games and the build script (no built file, no cache).
-COPIED = ("rulec", "schemas", "games", "generated", "tests/games", "benchmarks", "setup.py", "mypyc.ini", "pyproject.toml")
+COPIED = ("rulec", "schemas", "games", "generated", "tests/games", "tests/bad_games", "benchmarks", "setup.py", "mypyc.ini",
+          "pyproject.toml")
 _LEFT_OUT = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "compiled_build.json", "build")
 
 
@@ -83,6 +85,29 @@ def _spec(spec: str):
     name, _, scenario = spec.partition(":")
     game = load_game(name)
     return game, scenario or ((game.scenarios and next(iter(game.scenarios))) or None)
+
+
+def checked(files: list[str]) -> dict:
+    """Each game file checked: its diagnostics, the generated module's hash (a game that checks), and whether its units
+    and sequence of play pickle and deep-copy back equal. The compiled build makes the game model's classes native,
+    which check every field's type as the checker builds them."""
+    import copy
+    import hashlib
+    import pickle
+
+    from rulec.pipeline import check_file, generate
+
+    found: dict = {"engine": _engine(), "files": {}}
+    for name in files:
+        result = check_file(name)
+        entry: list = [f"{d.code} {d.severity} {d.span} {d.message} {d.hint}" for d in result.diagnostics]
+        game = result.game
+        if game is not None:
+            entry.append(hashlib.sha256(generate(game).encode()).hexdigest())
+            entry.append(all(pickle.loads(pickle.dumps(u)) == u and copy.deepcopy(u) == u for u in game.units.values())
+                         and copy.deepcopy(game.sequence) == game.sequence)
+        found["files"][name] = entry
+    return found
 
 
 def histories(specs: list[str], seeds: int, cap: int, player: str | None = None) -> dict:
@@ -203,6 +228,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ai", choices=("greedy", "mcts"), help="measure this AI's decisions instead of playouts")
     parser.add_argument("--decisions", type=int, default=120, help="with --ai: decisions timed")
     parser.add_argument("--histories", nargs="+", metavar="GAME[:SCENARIO]", help=argparse.SUPPRESS)
+    parser.add_argument("--checked", nargs="+", metavar="FILE", help=argparse.SUPPRESS)
     parser.add_argument("--seeds", type=int, default=4, help=argparse.SUPPRESS)
     parser.add_argument("--cap", type=int, default=100_000, help=argparse.SUPPRESS)
     parser.add_argument("--player", help=argparse.SUPPRESS)
@@ -211,6 +237,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.histories:
         print(json.dumps(histories(args.histories, args.seeds, args.cap, args.player)))
+        return
+    if args.checked:
+        print(json.dumps(checked(args.checked)))
         return
     if args.measure:
         found = measure_ai(args.measure, args.ai, args.decisions) if args.ai else \

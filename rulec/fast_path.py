@@ -22,7 +22,7 @@ PACKAGE = Path(__file__).resolve().parent
 BUILD_STAMP = PACKAGE / "compiled_build.json"  # module -> sha256 of the source it was compiled from
 # Not compiled: the package's __init__ (it only re-exports), and the runtime's game model, which the checker,
 # compiler and aids build and `dataclasses.replace` (a plain class is as fast there).
-_RUNTIME = ("rulec.runtime.context", "rulec.runtime.hexes")
+_RUNTIME = ("rulec.runtime.context", "rulec.runtime.hexes", "rulec.runtime.model")
 # The AI players' search and evaluation: a greedy or MCTS decision spends most of its time in the evaluator's own code
 # (issue 19: a greedy decision on a big game about x1.3 faster than with the engine alone compiled).
 _PLAYERS = tuple(f"rulec.players.{name}" for name in ("base", "battle_value", "engagement", "evaluation", "final_awards",
@@ -38,7 +38,8 @@ _kind = "pure Python"
 
 def compiled_modules(package_dir: Path = PACKAGE) -> list[str]:
     """The modules `make fast` compiles: every engine module but the package's __init__, the runtime's
-    evaluation contexts (what the compiled game modules call), and the AI players' search and evaluation."""
+    evaluation contexts (what the compiled game modules call) and game model (whose fields every rule reads: compiled,
+    a field is read straight from its object), and the AI players' search and evaluation."""
     engine = sorted(p.stem for p in (package_dir / "engine").glob("*.py") if p.stem != "__init__")
     return [f"rulec.engine.{name}" for name in engine if f"rulec.engine.{name}" not in INTERPRETED] + list(_RUNTIME) \
         + list(_PLAYERS)

@@ -50,13 +50,13 @@ def fake_build(unbuilt) -> Path:
     return tmp_path
 
 
-def test_the_compiled_modules_are_the_engine_the_runtime_contexts_and_the_ais_search():
+def test_the_compiled_modules_are_the_engine_the_runtime_contexts_and_model_and_the_ais_search():
     modules = fast_path.compiled_modules()
     assert "rulec.engine.legal_moves" in modules and "rulec.engine.movement" in modules
-    assert "rulec.runtime.context" in modules
+    assert "rulec.runtime.context" in modules and "rulec.runtime.model" in modules
     assert {"rulec.players.evaluation", "rulec.players.greedy", "rulec.players.mcts"} <= set(modules)
     assert "rulec.players.human" not in modules and "rulec.players.simulation" not in modules  # the AIs' thinking only
-    assert "rulec.engine" not in modules and "rulec.runtime.model" not in modules  # the package, the game model
+    assert "rulec.engine" not in modules and "rulec.check.build" not in modules  # the package, the checker
     assert not set(fast_path.INTERPRETED) & set(modules)
     assert all(fast_path.source_of(m).is_file() for m in modules)
 
