@@ -20,8 +20,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
 BUILD_STAMP = PACKAGE / "compiled_build.json"  # module -> sha256 of the source it was compiled from
-# Not compiled: the package's __init__ (it only re-exports), and the runtime's game model, which the checker,
-# compiler and aids build and `dataclasses.replace` (a plain class is as fast there).
+# Not compiled: the package's __init__ (it only re-exports). The runtime's game model is: every rule reads its fields.
 _RUNTIME = ("rulec.runtime.context", "rulec.runtime.hexes", "rulec.runtime.model")
 # The AI players' search and evaluation: a greedy or MCTS decision spends most of its time in the evaluator's own code
 # (issue 19: a greedy decision on a big game about x1.3 faster than with the engine alone compiled).

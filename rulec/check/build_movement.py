@@ -34,15 +34,13 @@ class MovementSections:
             body.setdefault("name", tid.replace("_", " ").title())
             expressions = self._keep_raw_costs("terrain", tid, body)
             extra = {k: v for k, v in body.items() if k in ("move", "name") and k not in expressions}
-            if isinstance(body.get("prohibited_for"), list):
-                extra["prohibited_for"] = tuple(body["prohibited_for"])
             result[tid] = self.record(m.TerrainType, ("terrain", tid), built=expressions, id=tid, **extra)
         return result
 
     def _keep_raw_costs(self, section: str, bid: str, body: dict) -> tuple[str, ...]:
         """The cost fields of a terrain or hexside type written as expressions: kept aside (`raw_costs`) until
         movement_expressions compiles them, the type built meanwhile with those fields' defaults."""
-        found = tuple(k for k in ("move", "move_extra") if isinstance(body.get(k), dict))
+        found = tuple(k for k, per_type in _COST_FIELDS[section] if not per_type and isinstance(body.get(k), dict))
         for k in found:
             self.raw_costs[(section, bid, k)] = body[k]
         return found
@@ -54,8 +52,6 @@ class MovementSections:
             if "name" not in body:
                 extra["name"] = hid.replace("_", " ").title()
             extra["kind"] = body.get("kind", "river" if hid == "river" else "other")
-            if isinstance(body.get("prohibited_for"), list):
-                extra["prohibited_for"] = tuple(body["prohibited_for"])
             expressions = self._keep_raw_costs("hexside", hid, body)
             result[hid] = self.record(m.HexsideType, ("hexside", hid), built=expressions, **extra)
         return result

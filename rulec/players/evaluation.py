@@ -146,8 +146,7 @@ class Evaluator:
         self._held_serial = 0
         self._last_holders: tuple[dict[Hex, str], tuple] | None = None  # (holders, their part of _held_key)
         self._near: dict[tuple, dict[Hex, list[tuple[float, Hex]]]] = {}
-        # (side, holders) -> (hex -> its worth, the most any is worth) (_final_worths)
-        self._worths: dict[tuple, tuple[dict[Hex, float], float]] = {}
+        self._worths: dict[tuple, dict[Hex, float]] = {}  # (side, holders) -> hex -> its worth (_final_worths)
         self._final_targets_kept: dict[tuple, float] = {}  # a pure function of its key (_best_final_target)
         self._outlooks: dict[tuple, tuple[dict, float]] = {}  # outlook's key -> (the units' table, the outlook)
         self._focused: dict[str, Hex] = {}  # where the units of the position decided on stand (focus)
@@ -834,13 +833,11 @@ class Evaluator:
         best = self._final_targets_kept.get(key)
         if best is not None:
             return best
-        worths, most = self._final_worths(unit.side)
+        worths = self._final_worths(unit.side)
         best = 0.0
         if worths:
             scale = self.weights.closeness_scale
-            for distance, target in self._near_list(unit.move, typed).get(hex_, ()):  # the nearest first
-                if most / (1.0 + distance / scale) <= best:
-                    break  # no target this far or farther can beat it
+            for distance, target in self._near_list(unit.move, typed).get(hex_, ()):
                 worth = worths.get(target)
                 if worth is not None:
                     best = max(best, worth / (1.0 + distance / scale))
@@ -849,14 +846,13 @@ class Evaluator:
         self._final_targets_kept[key] = best
         return best
 
-    def _final_worths(self, side: str) -> tuple[dict[Hex, float], float]:
+    def _final_worths(self, side: str) -> dict[Hex, float]:
         """Hex -> what reaching it is worth to `side`'s units (those worth something), by the awards paid at the end
-        and the places that set a variable a goal needs, as the hexes are held now (kept per holders); and the most
-        any is worth."""
+        and the places that set a variable a goal needs, as the hexes are held now (kept per holders)."""
         key = (side, self._held_id)
-        kept = self._worths.get(key)
-        if kept is not None:
-            return kept
+        found = self._worths.get(key)
+        if found is not None:
+            return found
         to_hold, to_stand = self._to_hold.get(side), self._to_stand.get(side)
         places = [(value, hexes) for owner, value, hexes in self._open_places if owner == side]
         if places:  # places that still set a variable a goal of the side needs: as hexes to stand in
@@ -875,8 +871,8 @@ class Evaluator:
                     found[target] = worth
         if len(self._worths) > _MOST_KEPT // 100:
             self._worths.clear()
-        kept = self._worths[key] = (found, max(found.values(), default=0.0))
-        return kept
+        self._worths[key] = found
+        return found
 
     def _best_prey(self, unit: Unit, hex_: Hex) -> float:
         """For a side that scores only by eliminating enemy units: the VP of one, times the unit's closeness to the
@@ -906,8 +902,7 @@ class Evaluator:
         return hunts
 
     def _near_list(self, allowance: int, unit_type: str | None) -> dict[Hex, list[tuple[float, Hex]]]:
-        """Hex -> (MP, target) of the targets of the awards paid at the end within NEAR_TURNS turns' moves, the
-        nearest first (_best_final_target stops where the rest are too far to beat what it found)."""
+        """Hex -> (MP, target) of the targets of the awards paid at the end within NEAR_TURNS turns' moves."""
         key = (allowance, unit_type if unit_type in self.tables.typed_costs else None)
         found = self._near.get(key)
         if found is None:
@@ -920,8 +915,6 @@ class Evaluator:
                 for h, distance in _distances(self.tables, (target,), (), allowance, costs,
                                               NEAR_TURNS * max(1, allowance)).items():
                     found.setdefault(h, []).append((distance, target))
-            for near in found.values():
-                near.sort()
         return found
 
     def _final_targets(self) -> None:
