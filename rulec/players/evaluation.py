@@ -145,7 +145,7 @@ class Evaluator:
         self._held_ids: dict[tuple, int] = {}
         self._held_serial = 0
         self._last_holders: tuple[dict[Hex, str], tuple] | None = None  # (holders, their part of _held_key)
-        self._near: dict[tuple, dict[Hex, list[tuple[float, Hex]]]] = {}
+        self._near: dict[tuple, dict[Hex, list[tuple[Hex, float]]]] = {}
         self._worths: dict[tuple, dict[Hex, float]] = {}  # (side, holders) -> hex -> its worth (_final_worths)
         self._final_targets_kept: dict[tuple, float] = {}  # a pure function of its key (_best_final_target)
         self._outlooks: dict[tuple, tuple[dict, float]] = {}  # outlook's key -> (the units' table, the outlook)
@@ -836,11 +836,12 @@ class Evaluator:
         worths = self._final_worths(unit.side)
         best = 0.0
         if worths:
-            scale = self.weights.closeness_scale
-            for distance, target in self._near_list(unit.move, typed).get(hex_, ()):
+            for target, divisor in self._near_list(unit.move, typed).get(hex_, ()):
                 worth = worths.get(target)
                 if worth is not None:
-                    best = max(best, worth / (1.0 + distance / scale))
+                    worth /= divisor
+                    if worth > best:
+                        best = worth
         if len(self._final_targets_kept) > _MOST_KEPT:
             self._final_targets_kept.clear()
         self._final_targets_kept[key] = best
@@ -901,8 +902,10 @@ class Evaluator:
                 hunts[side] = (enemies, HUNT_VALUE)
         return hunts
 
-    def _near_list(self, allowance: int, unit_type: str | None) -> dict[Hex, list[tuple[float, Hex]]]:
-        """Hex -> (MP, target) of the targets of the awards paid at the end within NEAR_TURNS turns' moves."""
+    def _near_list(self, allowance: int, unit_type: str | None) -> dict[Hex, list[tuple[Hex, float]]]:
+        """Hex -> (target, divisor) of the targets of the awards paid at the end within NEAR_TURNS turns' moves: a
+        target's worth divided by its divisor (its closeness to the hex: 1 + MP / closeness_scale) is what it is worth
+        to a unit in the hex (worked out once, not at every unit weighed)."""
         key = (allowance, unit_type if unit_type in self.tables.typed_costs else None)
         found = self._near.get(key)
         if found is None:
@@ -911,10 +914,11 @@ class Evaluator:
                              | {h for g in (self.variable_goals.goals if self.variable_goals is not None else ())
                                 for hexes in g.setting_hexes.values() for h in hexes})
             found = self._near[key] = {}
+            scale = self.weights.closeness_scale
             for target in targets:
                 for h, distance in _distances(self.tables, (target,), (), allowance, costs,
                                               NEAR_TURNS * max(1, allowance)).items():
-                    found.setdefault(h, []).append((distance, target))
+                    found.setdefault(h, []).append((target, 1.0 + distance / scale))
         return found
 
     def _final_targets(self) -> None:
