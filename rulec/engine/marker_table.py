@@ -29,7 +29,7 @@ class MarkerTable:
         self.version = next(_VERSIONS)
 
     def copy(self) -> "MarkerTable":
-        other = MarkerTable(dict(self.units), dict(self.hexes))
+        other = MarkerTable(self.units.copy(), self.hexes.copy())  # (.copy(): in one piece, holes and all)
         other.version = self.version
         return other
 

@@ -196,7 +196,7 @@ def patch_occupants(state: Position, before: dict, uid: str, left: Hex | None, e
     if sides is not None:  # the sides in the two hexes the unit left and entered, the others as they were
         if left is not None or entered is not None:
             parent = sides
-            sides = dict(sides)
+            sides = sides.copy()
             units = state._units
             changed = []
             for h in (left, entered):

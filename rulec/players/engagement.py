@@ -58,7 +58,7 @@ class _Kept:
                  done: frozenset[str] | None, targets: list[dict[Hex, list[tuple]]], relocated: Any):
         self.order = list(positions)
         self.rank = {uid: index for index, uid in enumerate(self.order)}
-        self.positions = dict(positions)
+        self.positions = positions.copy()  # (in one piece, holes and all: see Position.clone)
         self.ids_at = ids_at
         self.lost = dict(lost)
         self.done = done

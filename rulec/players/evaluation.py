@@ -747,7 +747,7 @@ class Evaluator:
             term = self._term(unit, positions[uid], totals, by_side, turns_left)
             terms[uid] = (unit.side, term)
             sums[unit.side] = sums.get(unit.side, 0.0) + term
-        return _Scored(dict(positions), uids, units, dict(zip(uids, units)), turns_left, totals, by_side, ids_at,
+        return _Scored(positions.copy(), uids, units, dict(zip(uids, units)), turns_left, totals, by_side, ids_at,
                        terms, sums, held_id=self._held_id)
 
     def _score_changes(self, base: "_Scored", positions: dict[str, Hex], lookup: Any, changed: set[str],
