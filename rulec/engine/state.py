@@ -283,6 +283,9 @@ class GameState(Position):
         """The legal actions with each `move UNIT` (a move's first step) replaced by that unit's moves given at
         once (`move UNIT HEX`, `exit UNIT EDGE`): every order a player may type now, for lists, help and AIs
         that weigh a move by where it ends. Longer than legal_actions() in a movement phase, by design."""
+        if "legal" not in self._cache and not self._stack and not self.terminal and self.phase.kind == "movement":
+            for uid in legal_moves.movable_units(self):  # listed first, each unit's has_move is known from its list
+                legal_moves.listed_moves(self, uid)
         actions = self.legal_actions()
         if self._stack or self.phase.kind != "movement":
             return actions
