@@ -2,7 +2,7 @@
 `_kept_per_hex`, EvalContext.once): The Marne's entry_blocked compares each entry hex with a minimum over the
 Allied units east of the Suippes, and asked of a dozen entry hexes it worked that minimum out a dozen times, in
 every position. Its answers are also kept for the movement phase, with what they read, and given again where that
-answers the same (answer_reads.NotingContext, legal_moves.open_entries).
+answers the same (answer_reads.NotingContext, arrivals.open_entries).
 
 The made-up game tests/games/far_watch.rulec has such conditions: Blue's relief may not enter north of Red's
 northernmost unit (a minimum over Red's units) nor next to a Blue unit, and a Blue unit may end next to Red only
@@ -161,7 +161,7 @@ def test_the_generated_module_passes_a_strict_type_check_and_plays_as_the_file_d
 
 
 def test_entry_answers_are_kept_for_the_phase_while_what_they_read_answers_the_same(game, monkeypatch):
-    """legal_moves.open_entries: entry_blocked's answers are kept for the movement phase with the answers of the
+    """arrivals.open_entries: entry_blocked's answers are kept for the movement phase with the answers of the
     position's queries they read (answer_reads.NotingContext), and worked out again where one of those differs."""
     assert answer_reads.notes_all(game.movement.entry_blocked.function)
     asked = []

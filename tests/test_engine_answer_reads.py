@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rulec.engine import Action, answer_reads, legal_moves, new_game
+from rulec.engine import Action, answer_reads, move_ends, new_game, reach
 from rulec.engine.hex_bits import hexes
 from rulec.pipeline import load_game
 
@@ -40,9 +40,9 @@ def kept_after_a_move(game) -> tuple[int, object]:
     scratch = state.clone()
     scratch._cache = {}
     kept = 0
-    for uid, answers in state._cache.get(legal_moves.END_ALLOWED, {}).items():
+    for uid, answers in state._cache.get(move_ends.END_ALLOWED, {}).items():
         for h, ok in answers.items():
-            assert ok == legal_moves.end_allowed(scratch, uid, h), (uid, h)
+            assert ok == move_ends.end_allowed(scratch, uid, h), (uid, h)
             kept += 1
     assert state.legal_orders() == scratch.legal_orders()
     return kept, state
@@ -55,13 +55,13 @@ def test_a_condition_reading_only_noted_things_is_readable(tmp_path):
     # units_at reads who stands in a hex, which a friend's move changes: not readable, nothing is kept
     crowded = variant(tmp_path, "traced_hex(supply, unit.side, hex) and count(units_at(hex)) == 0")
     assert not answer_reads.readable(crowded.movement.may_end_move.function)
-    assert not legal_moves._moves_carry_over(new_game(crowded))
+    assert not reach.moves_carry_over(new_game(crowded))
 
 
 def test_a_move_that_changes_nothing_read_keeps_the_answers(tmp_path):
     kept, state = kept_after_a_move(load_game(str(GAME)))
     assert kept > 0  # b_lost's answers: Blue's trace is the same after Blue's own move
-    readings = state._for_the_game[legal_moves._READINGS]["blue"]
+    readings = state._for_the_game[move_ends.READINGS]["blue"]
     assert ("trace", "supply", "blue") in readings and ("markers",) in readings
 
 
@@ -83,14 +83,14 @@ def test_a_trace_changed_only_where_a_units_answers_never_read_it_keeps_them(tmp
     path.write_text(text)
     state = new_game(load_game(str(path)))
     state.legal_orders()
-    reads = state._cache[legal_moves._END_READS]
+    reads = state._cache[move_ends.END_READS]
     supply = ("trace", "supply", "blue")
     assert not _read_at(state, reads["b_lost"], supply) & {"0301", "0302"}
     assert _read_at(state, reads["b_near"], supply) >= {"0301", "0302"}
     before = state._cache[("trace bits", "supply", "blue")]  # (the hexes reached, as bits of hex numbers)
     state.apply_action(Action.move("b_scout", "0301"))
     assert state._cache[("trace bits", "supply", "blue")] != before  # the move changed the trace
-    answers = state._cache.get(legal_moves.END_ALLOWED, {})
+    answers = state._cache.get(move_ends.END_ALLOWED, {})
     assert set(answers) == {"b_lost"} and answers["b_lost"]  # b_near's are asked again, b_scout's as it moved
     kept, _ = kept_after_a_move(load_game(str(path)))  # and those kept are right
     assert kept == len(answers["b_lost"])
@@ -104,7 +104,7 @@ def _read_at(state, reads: dict, key: tuple) -> set[str]:
 def test_holders_are_read_and_compared(tmp_path):
     game = variant(tmp_path, RULE.removesuffix(")") + " and not controls(red, hex)")
     kept, state = kept_after_a_move(game)
-    assert kept > 0 and ("holders",) in state._for_the_game[legal_moves._READINGS]["blue"]
+    assert kept > 0 and ("holders",) in state._for_the_game[move_ends.READINGS]["blue"]
     # the holders changing drop them: an answer that read who holds a hex is not kept past a change of hands
     before = new_game(game)
     before.legal_orders()
@@ -131,9 +131,9 @@ def test_random_games_keep_only_answers_that_hold(tmp_path, seed):
             state.apply_action(rng.choice(state.legal_actions()))
             scratch = state.clone()
             scratch._cache = {}
-            for uid, answers in state._cache.get(legal_moves.END_ALLOWED, {}).items():
+            for uid, answers in state._cache.get(move_ends.END_ALLOWED, {}).items():
                 for h, ok in answers.items():
-                    assert ok == legal_moves.end_allowed(scratch, uid, h)
+                    assert ok == move_ends.end_allowed(scratch, uid, h)
             assert state.legal_actions() == scratch.legal_actions()
 
 
@@ -141,13 +141,13 @@ def test_answers_handed_on_by_a_move_are_shared_until_either_position_adds_one()
     """carry_moves hands b_lost's answers to the position after b_scout's move without copying them; an answer
     either position asks afterwards is its own: the other never sees it (it might not hold there)."""
     state = new_game(load_game(str(GAME)))
-    legal_moves.end_allowed(state, "b_lost", "0702")  # one answer about b_lost, made by the position before
+    move_ends.end_allowed(state, "b_lost", "0702")  # one answer about b_lost, made by the position before
     after = state.clone()
     after.apply_action(Action.move("b_scout", "0301"))
-    before_answers = state._cache[legal_moves.END_ALLOWED]["b_lost"]
-    assert after._cache[legal_moves.END_ALLOWED]["b_lost"] is before_answers  # handed on, not copied
-    legal_moves.end_allowed(state, "b_lost", "0803")  # asked again before the move: the position before's alone
-    legal_moves.end_allowed(after, "b_lost", "0601")  # asked after it: the position after's alone
-    legal_moves.end_allowed(state, "b_lost", "0802")
-    mine, theirs = after._cache[legal_moves.END_ALLOWED]["b_lost"], state._cache[legal_moves.END_ALLOWED]["b_lost"]
+    before_answers = state._cache[move_ends.END_ALLOWED]["b_lost"]
+    assert after._cache[move_ends.END_ALLOWED]["b_lost"] is before_answers  # handed on, not copied
+    move_ends.end_allowed(state, "b_lost", "0803")  # asked again before the move: the position before's alone
+    move_ends.end_allowed(after, "b_lost", "0601")  # asked after it: the position after's alone
+    move_ends.end_allowed(state, "b_lost", "0802")
+    mine, theirs = after._cache[move_ends.END_ALLOWED]["b_lost"], state._cache[move_ends.END_ALLOWED]["b_lost"]
     assert set(mine) == {"0702", "0601"} and set(theirs) == {"0702", "0803", "0802"}

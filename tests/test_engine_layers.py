@@ -19,6 +19,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "tables": ("tables", "sight", "movement", "combat"),
     "position": ("frames", "marker_table", "records", "position"),
     "mechanisms": ("history", "markers", "stacking", "move_memory", "trace_memory", "trace_sets", "traces", "context", "answer_reads", "end_sets", "modifiers",
+                   "arrivals", "reach", "move_ends",
                    "victory",
                    "joining", "duties", "exits", "changes", "procedures", "legal_moves", "steps", "placement", "retreats",
                    "advances", "effects", "scenarios", "phases", "battles"),

@@ -9,8 +9,9 @@ from dataclasses import replace
 import pytest
 
 from rulec.cli.board_view import GameScreen
-from rulec.engine import PENDING, Action, legal_moves, new_game
+from rulec.engine import PENDING, Action, new_game
 from rulec.engine.movement import costs_of
+from rulec.engine.reach import search_moves, unit_reach
 
 rule = pytest.mark.rule
 
@@ -107,9 +108,9 @@ def test_the_cost_search_finds_the_same_destinations_as_the_reach_search(metz, s
             continue
         if state.phase.kind == "movement":
             for uid in {a.unit for a in state.legal_actions() if a.kind in ("move", "exit")}:
-                reach, costs = legal_moves.unit_reach(state, uid), legal_moves.search_moves(state, uid, costs_of)
-                assert set(costs.destinations) == set(reach.destinations)
-                assert tuple(costs.exits) == reach.exits
+                found, costs = unit_reach(state, uid), search_moves(state, uid, costs_of)
+                assert set(costs.destinations) == set(found.destinations)
+                assert tuple(costs.exits) == found.exits
                 assert all(0 <= spent <= state.unit(uid).move for spent in costs.destinations.values())
                 checked += 1
         state.apply_action(rng.choice(state.legal_actions()))

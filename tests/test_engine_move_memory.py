@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from big_games import STEPS_OF_A_BIG_GAME, is_big
 
-from rulec.engine import legal_moves, move_memory, new_game, stacking
+from rulec.engine import legal_moves, move_ends, move_memory, new_game, reach, stacking
 from rulec.engine.actions import DELAY, EXIT, MOVE, Action
 from rulec.pipeline import GAMES_DIR, SUFFIX, load_game
 
@@ -39,7 +39,7 @@ def _view(state, kind: str, side: str):
         return state.enemy_zoc(side)
     if kind == "enemy":
         return state._enemy_occupied(side)
-    return legal_moves.obstacles(state, side)
+    return move_memory.obstacles(state, side)
 
 
 def _fresh(state, kind: str, side: str):
@@ -110,9 +110,9 @@ def _moves_kept_hold(path: str, seed: int, orders: bool = True, sampled: bool = 
         for uid, moves in state._cache.get(legal_moves.LEGAL_MOVES, {}).items():
             assert list(moves) == copy.moves_of(uid), (path, uid, state.history()[-3:])
             compared += 1
-        for uid, answers in state._cache.get(legal_moves.END_ALLOWED, {}).items():  # may_end_move's, by hex
+        for uid, answers in state._cache.get(move_ends.END_ALLOWED, {}).items():  # may_end_move's, by hex
             for h, ok in answers.items():
-                assert ok == legal_moves.end_allowed(copy, uid, h), (path, uid, h, state.history()[-3:])
+                assert ok == move_ends.end_allowed(copy, uid, h), (path, uid, h, state.history()[-3:])
                 compared += 1
         for uid, candidates in state._cache.get(legal_moves.CANDIDATES, {}).items():
             assert candidates == legal_moves.candidate_orders(copy, uid), (path, uid, state.history()[-3:])
@@ -123,9 +123,9 @@ def _moves_kept_hold(path: str, seed: int, orders: bool = True, sampled: bool = 
             assert units == legal_moves.movable_units(copy), (path, state.history()[-3:])
             assert orders == [legal_moves.candidate_orders(copy, uid) for uid in units], (path, state.history()[-3:])
             compared += 1
-        for uid, (moves, _, _) in state._cache.get(legal_moves.ALLOWED_ENDS, {}).items():
+        for uid, (moves, _, _) in state._cache.get(move_ends.ALLOWED_ENDS, {}).items():
             every, _, _, to = legal_moves.unit_moves(copy, uid)
-            assert moves == legal_moves.allowed_ends(copy, uid, every, to)[0], (path, uid, state.history()[-3:])
+            assert moves == move_ends.allowed_ends(copy, uid, every, to)[0], (path, uid, state.history()[-3:])
             compared += 1
         for uid, witness in state._cache.get(legal_moves.HAS_MOVE, {}).items():
             assert (witness is not False) == legal_moves.has_move(copy, uid), (path, uid, state.history()[-3:])
@@ -178,7 +178,7 @@ def test_a_unit_whose_moves_hang_on_its_friends_is_asked_again_when_they_enter_o
 def test_a_friend_entering_a_hex_that_into_zoc_asked_of_opens_a_way_out(tmp_path):
     """Where any friend in an enemy-controlled hex lets a unit leave into it (not only one that has not moved), a
     friend's move into such a hex gives r_mover a move it had not: though r_mover reached no hex before, the hexes
-    its into_zoc asked of note it (legal_moves._LEAVE_READS), and it is asked again."""
+    its into_zoc asked of note it (reach.LEAVE_READS), and it is asked again."""
     path = tmp_path / f"stepping_stone{SUFFIX}"
     text = (TEST_GAMES / f"leapfrog{SUFFIX}").read_text()
     path.write_text(text.replace("where f.side == unit.side and not moved(f))", "where f.side == unit.side)"))
@@ -262,7 +262,7 @@ def test_a_unit_whose_way_out_reads_more_than_who_stands_there_is_asked_again_af
     """An into_zoc that counts every friend on the map reads what any move changes: r_mover's answers are not kept
     (keeps_moves), so a move far off still asks it again."""
     state = _leapfrog_where_the_way_out_reads(tmp_path, "count(units(side = red)) > 2", r_anchor="0504")
-    assert not legal_moves._leave_asks_units(state) and not legal_moves.keeps_moves(state, "r_mover")
+    assert not reach.leave_asks_units(state) and not reach.keeps_moves(state, "r_mover")
     assert any(a.unit == "r_mover" for a in state.legal_actions())
     state.apply_action(Action.move("r_reserve", "0201"))
     assert "r_mover" not in state._cache[legal_moves.HAS_MOVE]

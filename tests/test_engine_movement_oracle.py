@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from rulec.engine import legal_moves, new_game
+from rulec.engine import new_game, reach
 
 
 def step_cost(game, a, b):
@@ -63,6 +63,6 @@ def test_the_search_finds_what_a_walk_over_every_path_finds(metz):
             if unit.side != "us" or unit.move > 5:
                 continue  # the walk is exponential in the allowance
             expected = set() if hex in zoc else walk(metz, hex, unit.move, enemies, zoc)  # 7.43: locked
-            assert set(legal_moves.unit_reach(state, uid).destinations) == expected, (uid, hex, units)
+            assert set(reach.unit_reach(state, uid).destinations) == expected, (uid, hex, units)
             checked += 1
     assert checked > 50

@@ -45,7 +45,7 @@ CONTEXT_TYPES = {"Award": "EvalContext", "VictoryLevel": "EvalContext", "SuddenD
                  "ArmyState": "Mapping[str, int]",
                  # the sequence's procedures (rulec/engine/procedures.py)
                  "Phase": "EvalContext", "Hook": "EvalContext", "HookEffect": "EvalContext", "Placement": "EvalContext",
-                 # movement costs, the leave_zoc rule and movement modes (rulec/engine/step_costs.py, legal_moves.py)
+                 # movement costs, the leave_zoc rule and movement modes (rulec/engine/step_costs.py, reach.py)
                  "TerrainType": "EvalContext", "HexsideType": "EvalContext", "LeaveZoc": "EvalContext",
                  "MovementMode": "EvalContext", "MovementRules": "EvalContext", "StackingRules": "EvalContext",
                  "RetreatPolicy": "EvalContext"}  # a retreat's `prefer` and `may_enter` (rulec/engine/retreats.py)

@@ -12,6 +12,10 @@ Modules, one job each, in layers that import only downwards (position.py's docst
     setup.py        a new game's start (options, scenario, units in play, variant counters); arranged positions
     phases.py       the sequence of play: entering, beginning and ending phases, turns, sudden death, the end
     legal_moves.py  which units may move now and where (move UNIT, delay UNIT, a unit's moves), what a move costs
+    reach.py        what a unit's movement search is given now (allowance, start or entries, obstacles, costs,
+                    leave_zoc, modes), and how long its result is kept
+    move_ends.py    movement { may_end_move }: may a unit end its move in a hex (per destination, or as sets)
+    arrivals.py     reinforcements waiting to enter: when they arrive, open entry hexes, being held back
     stacking.py     who stands where, the stacking limit: full hexes, units that do not count, over-stacked units
     changes.py      what a move, exit, entry, relocation or elimination changes: objectives, awards, hooks
     steps.py        units with reduced sides: the side a unit plays after losing steps; losing and regaining one

@@ -14,7 +14,7 @@ function without a code object).
 A NotingContext notes more: each query of the position it answered (the units a filter selects, where a unit
 stands, the enemy's zones of control ...) with its answer. A condition that reads the position through nothing
 else (`notes_all`) answers the same in a later position of the phase where each of those queries answers the same
-(`still_answers`): legal_moves.open_entries keeps entry_blocked's answers so.
+(`still_answers`): arrivals.open_entries keeps entry_blocked's answers so.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ _CONTROL_MOMENTS = {"pass_through": frozenset({"pass", "stop", "move"}), "enter"
 def move(state: Position, uid: str, h: Hex, reach: Reach) -> None:
     """`uid` ends a move in `h` (entering the map if it was waiting to arrive), passing the objectives its
     path passed (the search's mask for `h`). `reach`: the unit's, in the position before the move
-    (legal_moves.unit_reach)."""
+    (reach.unit_reach)."""
     mask = reach.destinations[h]
     entering = state.where[uid] != ON_MAP
     state.where[uid] = ON_MAP
@@ -51,7 +51,7 @@ def move(state: Position, uid: str, h: Hex, reach: Reach) -> None:
 
 def leave_map(state: Position, uid: str, edge: str, reach: Reach) -> None:
     """`uid` leaves the map by `edge` (from the map, or straight from its arrival). `reach`: the unit's, in the
-    position before (legal_moves.unit_reach)."""
+    position before (reach.unit_reach)."""
     mask = (reach.exit_masks or {}).get(edge, 0)
     # the hex it steps off from, at the end of its path (a unit that never stood on the map left from none)
     last = (reach.exit_hexes or {}).get(edge) if uid in state.pos else None

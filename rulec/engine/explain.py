@@ -11,11 +11,12 @@ from rulec.engine import placement
 from rulec.engine.actions import (ADVANCE, ATTACK, CANCEL, DELAY, END, EXIT, LOSE, MOVE, PLACE, REMOVE, RESOLVE, RETREAT,
                                   ROLL,
                                   WITH, Action)
-from rulec.engine import battles, duties, exits, legal_moves, markers, modifiers, stacking
+from rulec.engine import arrivals, battles, duties, exits, legal_moves, markers, modifiers, stacking
 from rulec.engine.decisions import HANDLERS
 from rulec.engine.frames import Moving
 from rulec.engine.movement import reachable
 from rulec.engine.position import Position
+from rulec.engine.reach import leave_zoc, step_costs, unit_reach
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.runtime.model import ORDINARY
 
@@ -75,19 +76,19 @@ def _why_not_move(state: Position, action: Action) -> tuple[str, str | None]:
     refused = markers.refusal(state, uid, "move")
     if refused is not None:
         return refused
-    if where == PENDING and not legal_moves.arrives_now(state, uid):
+    if where == PENDING and not arrivals.arrives_now(state, uid):
         return f"{name} is not due to arrive now (turn {state.due.get(uid)})", "reinforcement"
     if action.kind == DELAY:
         return f"{name} may not be delayed", "delay"
     if where == ON_MAP and uid in state.locked:
-        if not legal_moves.unit_reach(state, uid).destinations:
+        if not unit_reach(state, uid).destinations:
             return f"{name} began the phase in an enemy zone of control and may not leave it", "zoc_locked"
-        leave = legal_moves.leave_zoc(state, unit)
-        if action.kind == MOVE and action.hex not in legal_moves.unit_reach(state, uid).destinations and leave is not None:
+        leave = leave_zoc(state, unit)
+        if action.kind == MOVE and action.hex not in unit_reach(state, uid).destinations and leave is not None:
             free = "" if leave.into_zoc else ", into a hex free of enemy control"
             return (f"{name} began the phase in an enemy zone of control: it may leave it only with its first step "
                     f"costing {leave.cost} MP more{free}", "withdrawal")
-    reach = legal_moves.unit_reach(state, uid)
+    reach = unit_reach(state, uid)
     ways = state.phase.modes
     if ways is not None and ORDINARY not in ways and where == ON_MAP and action.kind != DELAY and (
             action.kind == EXIT or action.hex not in reach.destinations):
@@ -98,7 +99,7 @@ def _why_not_move(state: Position, action: Action) -> tuple[str, str | None]:
     if action.kind == EXIT:
         if not state.game.movement.exit_map:
             return "units may not leave the map", "exit"
-        if action.edge in legal_moves.unit_reach(state, uid).exits and not exits.may_exit(state, uid, action.edge):
+        if action.edge in unit_reach(state, uid).exits and not exits.may_exit(state, uid, action.edge):
             return f"{name} may not leave the map by the {action.edge} edge (movement {{ may_exit }})", "exit"
         return f"{name} cannot reach the {action.edge} edge with MP left to leave the map", "exit_cost"
     h = action.hex
@@ -122,7 +123,7 @@ def _why_not_move(state: Position, action: Action) -> tuple[str, str | None]:
                 f"({h}){exception}", "zoc_stop")
     if where == ON_MAP:
         zoc_free = reachable(state.tables, allowance=modifiers.allowance(state, uid), start=state.pos[uid],
-                             enemy_occupied=state._enemy_occupied(unit.side), enemy_zoc=frozenset(), costs=legal_moves.step_costs(state, unit))
+                             enemy_occupied=state._enemy_occupied(unit.side), enemy_zoc=frozenset(), costs=step_costs(state, unit))
         if h in zoc_free.destinations:
             return f"{name} must stop on entering an enemy zone of control before {h}", "zoc_stop"
     return f"{name} cannot reach {h} within its movement allowance of {modifiers.allowance(state, uid)}", "movement_allowance"

@@ -14,7 +14,7 @@ A scenario's deployment phases come before its start phase (GameState._prelude, 
 
 from __future__ import annotations
 
-from rulec.engine import history, legal_moves, markers, move_memory, placement, procedures, stacking, victory
+from rulec.engine import arrivals, history, markers, move_memory, placement, procedures, reach, stacking, victory
 from rulec.engine.frames import Remove
 from rulec.engine.position import Position
 from rulec.engine.statuses import PENDING, UNUSED
@@ -50,7 +50,7 @@ def begin_phase(state: Position) -> bool:
     phase = state.phase
     state._phase_moves = {}
     if state.tables.cost_expressions:
-        legal_moves.cost_values(state)  # costs written as expressions are read as the phase begins
+        reach.cost_values(state)  # costs written as expressions are read as the phase begins
     if phase.kind == "movement":
         # The units that may move in this phase: on the map or waiting to arrive as it begins.
         state._movers = procedures.movers(state, phase)
@@ -131,7 +131,7 @@ def late_arrivals(state: Position) -> None:
     come next turn or are removed (movement.late_arrival)."""
     phase = state.phase
     for uid in [u for u, w in state.where.items() if w == PENDING and state._units[u].side == phase.side]:
-        if state.due.get(uid) == state.turn and legal_moves.arrives_now(state, uid):
+        if state.due.get(uid) == state.turn and arrivals.arrives_now(state, uid):
             if state.game.movement.late_arrival == "removed":
                 state.where[uid] = UNUSED
                 state.due.pop(uid)

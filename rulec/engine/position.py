@@ -155,6 +155,14 @@ class Position:
         return [uid for uid, unit in self._units.items()
                 if (side is None or unit.side == side) and (status is None or self.where[uid] == status)]
 
+    def answers(self, kind: str) -> dict[str, Any]:
+        """What this position knows of one kind, by unit (its moves listed, whether it has one, may_end_move's
+        answers ...: legal_moves.py, move_ends.py): a dict in its cache, made empty when first asked for."""
+        found = self._cache.get(kind)
+        if found is None:
+            found = self._cache[kind] = {}
+        return found
+
     def unit_name(self, uid: str) -> str:
         return self.tables.short_name[uid]
 

@@ -21,7 +21,7 @@ from bisect import bisect_right
 from itertools import accumulate
 from typing import Protocol
 
-from rulec.engine import battles, duties, legal_moves
+from rulec.engine import arrivals, battles, duties, legal_moves
 from rulec.engine.actions import CANCEL, DELAY, Action
 from rulec.engine.frames import Moving
 from rulec.engine.position import Position
@@ -42,7 +42,7 @@ def _free_movement(state: Position) -> bool:
 
 def _end_legal(state: Position) -> bool:
     """Is `end` legal in a free movement phase (no reinforcement that must enter holds it open)?"""
-    return not legal_moves.entries_may_be_due(state) or not legal_moves.entries_due(state)
+    return not arrivals.entries_may_be_due(state) or not legal_moves.entries_due(state)
 
 
 def sample_action(state: Position, rng: Rng) -> Action | None:
@@ -56,7 +56,7 @@ def sample_action(state: Position, rng: Rng) -> Action | None:
     # The candidates, by index (no list of them is built): `move UNIT` for each mover, `delay UNIT` for each
     # mover waiting to arrive as the phase began, then `end`; each drawn once at most.
     movers = state._movers
-    arriving = legal_moves.arriving(state)
+    arriving = arrivals.arriving(state)
     total = len(movers) + len(arriving) + 1
     drawn: set[int] = set()
     while len(drawn) < total:
@@ -80,7 +80,7 @@ def _candidate(state: Position, movers: tuple[str, ...], arriving: tuple[str, ..
             return Action.move(uid)
     elif index < len(movers) + len(arriving):
         uid = arriving[index - len(movers)]
-        if state.where[uid] == PENDING and legal_moves.may_move_now(state, uid) and legal_moves.may_delay(state, uid):
+        if state.where[uid] == PENDING and legal_moves.may_move_now(state, uid) and arrivals.may_delay(state, uid):
             return state.tables.delay_action(uid)
     elif _end_legal(state):
         return Action.end()

@@ -27,7 +27,7 @@ from fractions import Fraction
 from typing import Iterable
 
 from rulec.diagnostics import did_you_mean
-from rulec.engine import (battles, changes, duties, legal_moves, markers, modifiers, move_memory, phases, placement,
+from rulec.engine import (arrivals, battles, changes, duties, legal_moves, markers, modifiers, move_memory, phases, placement,
                           procedures, sampling, setup, stacking, steps)
 from rulec.engine import combat as fight
 from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, PLACE, RESOLVE, WITH, Action, ActionSyntaxError,
@@ -38,6 +38,7 @@ from rulec.engine.explain import why_illegal
 from rulec.engine.frames import Advance, Declare, Moving, Remove, Retreat, Roll
 from rulec.engine.movement import costs_of
 from rulec.engine.position import Position
+from rulec.engine.reach import search_moves, unit_reach
 from rulec.engine.records import Outcome
 from rulec.engine.setup import UnknownOption  # noqa: F401 (new_game raises it: exported with it)
 from rulec.engine.statuses import ELIMINATED, EXITED, PENDING
@@ -337,13 +338,13 @@ class GameState(Position):
         """
         if not self.is_legal(Action.move(uid, hex)):
             return None
-        return legal_moves.search_moves(self, uid, costs_of).destinations.get(hex)
+        return search_moves(self, uid, costs_of).destinations.get(hex)
 
     def exit_cost(self, uid: str, edge: str) -> int | Fraction | None:
         """The MP `uid` would spend to leave the map by `edge` now (the step off included), or None if it cannot."""
         if not self.is_legal(Action.exit(uid, edge)):
             return None
-        return legal_moves.search_moves(self, uid, costs_of).exits.get(edge)
+        return search_moves(self, uid, costs_of).exits.get(edge)
 
     def may_end_phase(self) -> bool | None:
         """Is `end` among the legal actions, when that is known without listing them all (an AI looking ahead asks of
@@ -352,7 +353,7 @@ class GameState(Position):
             return None if self._stack else False
         kind = self.phase.kind
         if kind == "movement":
-            return None if legal_moves.entries_may_be_due(self) else True  # reinforcements that must enter hold it open
+            return None if arrivals.entries_may_be_due(self) else True  # reinforcements that must enter hold it open
         if kind == "combat":
             return None if duties.binding(self) else True  # a duty still open holds the phase open
         if kind == "placement" and placement.rules(self).all:
@@ -447,7 +448,7 @@ class GameState(Position):
         left = self.pos.get(mover) if mover is not None else None
         # The mover's reach, which tells the objectives its path passed: asked in the position before, whose cache
         # knows it (the action's check asked for it), not in an empty one
-        reach = legal_moves.unit_reach(self, mover) if mover is not None else None
+        reach = unit_reach(self, mover) if mover is not None else None
         fresh = self._cache = {}
         if mover is None:  # no unit has changed hexes yet: who stands where holds as the action begins, and whatever
             # changes a unit's hex (a retreat, an elimination: changes.py) patches it rather than drops it

@@ -3,7 +3,7 @@
 A game's Terrain Effects Chart may give costs per unit type (`move_for`, `prohibited_for`,
 `move_extra_for`) and costs as expressions (`move = if(turn >= 3, 3, 2)`, weather). Neither
 may slow the search, which stays a table lookup: expressions are evaluated when a phase
-begins (see legal_moves.step_costs), and the tables of one (unit type, values) pair are built
+begins (see reach.step_costs), and the tables of one (unit type, values) pair are built
 once and shared by every state of the game (Tables.costs_for). Unit types whose costs do not
 differ from the chart's share one set of tables; a game with neither has exactly one.
 """
