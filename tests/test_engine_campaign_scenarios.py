@@ -48,6 +48,18 @@ def test_a_unit_passing_through_a_town_takes_it_from_its_first_holder(game):
     assert state.vp == {"red": 2, "blue": 4}
 
 
+def test_the_objectives_a_path_passed_are_read_off_its_mask_in_the_tables_order(game):
+    from rulec.engine.changes import passed
+
+    state = new_game(game)
+    objectives = state.tables.objectives
+    assert len(objectives) >= 3
+    assert passed(state, 0) == []
+    assert passed(state, 0b101) == [objectives[0], objectives[2]]
+    every = (1 << len(objectives)) - 1
+    assert passed(state, every) == list(objectives)
+
+
 def test_an_option_adds_a_unit_with_its_own_set_up_and_delays_a_reinforcement(game):
     state = new_game(game, options=("reserves",))
     assert state.positions["r4"] == "0103"  # not the 0104 of its own counter

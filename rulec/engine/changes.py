@@ -35,8 +35,8 @@ def move(state: Position, uid: str, h: Hex, reach: Reach) -> None:
     state.where[uid] = ON_MAP
     state.due.pop(uid, None)
     state.moved.add(uid)
-    for i, objective in enumerate(state.tables.objectives):
-        if mask >> i & 1 and objective != h:
+    for objective in passed(state, mask):
+        if objective != h:
             enter(state, uid, objective, "pass")
     state.pos[uid] = h
     state.last_relocated = Relocated(uid, state.last_relocated, entering)
@@ -55,9 +55,8 @@ def leave_map(state: Position, uid: str, edge: str, reach: Reach) -> None:
     mask = (reach.exit_masks or {}).get(edge, 0)
     # the hex it steps off from, at the end of its path (a unit that never stood on the map left from none)
     last = (reach.exit_hexes or {}).get(edge) if uid in state.pos else None
-    for i, objective in enumerate(state.tables.objectives):
-        if mask >> i & 1:
-            enter(state, uid, objective, "pass")  # passed through on its way off the map
+    for objective in passed(state, mask):
+        enter(state, uid, objective, "pass")  # passed through on its way off the map
     state.moved.add(uid)
     history.record(state, "moved", (uid,))
     start = state.pos.pop(uid, "")  # "": it left the map as it entered it
@@ -77,6 +76,18 @@ def leave_map(state: Position, uid: str, edge: str, reach: Reach) -> None:
             amount = victory.award_amount(state, award, unit)
             if amount:
                 victory.score(state, award.side, amount, award.id, unit=uid)
+
+
+def passed(state: Position, mask: int) -> list[Hex]:
+    """The objectives a move's path passed (a search's mask: bit i, Tables.objectives[i]), in that order. Read off
+    the mask's bits, not asked of every objective: most moves pass none, and a big map has dozens."""
+    objectives = state.tables.objectives
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(objectives[low.bit_length() - 1])
+        mask ^= low
+    return found
 
 
 def enter(state: Position, uid: str, h: Hex, moment: str = "stop") -> None:
