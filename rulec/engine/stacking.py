@@ -174,8 +174,14 @@ def overstacked_units(state: Position) -> list[str]:
     limit = state.game.stacking.limit
     order = state.tables.unit_order
     free = uncounted(state)  # units that do not count are never removed for overstacking
-    counted = occupants(state).values() if not free else [[u for u in us if u not in free] for us in occupants(state).values()]
-    units = [u for us in counted if len(us) > limit for u in us]
+    units: list[str] = []
+    for us in occupants(state).values():
+        if len(us) > limit:  # (only a hex over the limit with every unit counted may be over it without some)
+            if free:
+                us = [u for u in us if u not in free]
+                if len(us) <= limit:
+                    continue
+            units += us
     side = state.phase.side if state.game.sequence else None
     if state.game.stacking.checked == "end_of_movement" and side is not None:
         units = [u for u in units if state._units[u].side == side]
