@@ -149,6 +149,25 @@ def test_marking_several_units_at_once_marks_each_with_the_phase_and_drops_what_
     assert state.markers.version == version
 
 
+def test_the_units_a_marker_forbids_to_move_are_the_markers_own_in_every_position_played_on(game):
+    """markers.forbidden is kept with the markers' version: a position with the same markers as one that worked it
+    out (a clone that changed no marker) finds it, and one whose markers changed asks again."""
+    from rulec.engine import markers
+
+    state = even_battle(game)  # r1 and b1 disrupted, r2 and b2 not
+    assert markers.forbidden(state, "move") == {"r1", "b1"}
+    calm, marked = state.clone(), state.clone()
+    calm._cache = {}  # (a clone shares its position's cache until it plays: its own, empty, as after an action)
+    assert markers.forbidden(calm, "move") is markers.forbidden(state, "move")  # the same markers: kept
+    marked._cache = {}
+    marked.mark("r2", "disrupted")
+    assert markers.forbidden(marked, "move") == {"r1", "b1", "r2"}
+    marked.unmark("r1", "disrupted")
+    assert markers.forbidden(marked, "move") == {"b1", "r2"}
+    calm._cache = {}
+    assert markers.forbidden(calm, "move") == {"r1", "b1"}  # the first position's markers: worked out again
+
+
 def test_a_marker_table_says_whether_it_took_a_marker_off(game):
     table = new_game(game).clone().markers
     disrupted = game.markers["disrupted"]

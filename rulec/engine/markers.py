@@ -41,16 +41,24 @@ def forbidding(state: Position, uid: str, what: str) -> Marker | None:
 
 
 def forbidden(state: Position, what: str) -> frozenset[str]:
-    """Every unit a marker forbids `what` (kept for the position: markers change only with actions)."""
-    units = state.markers.units
+    """Every unit a marker forbids `what`: kept for the position, and for the game with the markers' version (two
+    tables of one version hold the same markers), so that the positions played on from a position that changed no
+    marker (most moves, and every look-ahead of one) find it worked out."""
+    table = state.markers
+    units = table.units
     if not units:
         return frozenset()
     key = ("forbidden", what)
     found = state._cache.get(key)
     if found is None:
-        markers = state.game.markers
-        found = state._cache[key] = frozenset(u for u, ms in units.items()
-                                              if any(what in markers[m].forbids for m in ms))
+        kept = state._for_the_game.get(key)
+        if kept is not None and kept[0] == table.version:
+            found = kept[1]
+        else:
+            markers = state.game.markers
+            found = frozenset(u for u, ms in units.items() if any(what in markers[m].forbids for m in ms))
+            state._for_the_game[key] = (table.version, found)
+        state._cache[key] = found
     return found
 
 
