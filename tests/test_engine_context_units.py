@@ -1,6 +1,6 @@
-"""EngineContext.units: the units on the map that match every filter given, in the order of the position's units,
-whichever way it selects them (the side and type filters alone are read straight off the position's units; a zone,
-a hex or a flag through runtime.context.select_units)."""
+"""EngineContext.units: the units on the map that match every filter given, in the order of the position's units:
+what runtime.context.select_units finds over every unit on the map and its hex (the game's zones merged for it only
+when a zone is asked for)."""
 
 from __future__ import annotations
 

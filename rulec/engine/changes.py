@@ -14,6 +14,7 @@ Where a unit may go is legal_moves.py's job; these functions trust that it may.
 from __future__ import annotations
 
 from rulec.engine import history, markers, move_memory, stacking, victory
+from rulec.engine.hex_bits import hexes_in_order
 from rulec.engine.movement import Reach
 from rulec.engine.position import Position
 from rulec.engine.records import Relocated
@@ -81,13 +82,7 @@ def leave_map(state: Position, uid: str, edge: str, reach: Reach) -> None:
 def passed(state: Position, mask: int) -> list[Hex]:
     """The objectives a move's path passed (a search's mask: bit i, Tables.objectives[i]), in that order. Read off
     the mask's bits, not asked of every objective: most moves pass none, and a big map has dozens."""
-    objectives = state.tables.objectives
-    found = []
-    while mask:
-        low = mask & -mask
-        found.append(objectives[low.bit_length() - 1])
-        mask ^= low
-    return found
+    return hexes_in_order(mask, state.tables.objectives)
 
 
 def enter(state: Position, uid: str, h: Hex, moment: str = "stop") -> None:

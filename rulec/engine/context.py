@@ -43,14 +43,10 @@ class EngineContext(ContextBase):
             key = (side, zone, hex, type, flag)
             found = kept.get(key)
             if found is None:
-                if zone is None and hex is None and flag is None:  # (the commonest: a side's units, or a type's)
-                    units = state._units
-                    found = kept[key] = tuple(
-                        unit for unit in map(units.__getitem__, state.pos)
-                        if (side is None or unit.side == side) and (type is None or unit.type == type))
-                else:
-                    placed = ((state.unit(uid), where) for uid, where in state.positions.items())
-                    found = kept[key] = tuple(select_units(placed, self._zones(), side, zone, hex, type, flag))
+                # (each unit with its hex, paired in C; the game's zones merged only for a zone filter)
+                placed = zip(map(state._units.__getitem__, state.pos), state.pos.values())
+                zones = self._zones() if zone is not None else {}
+                found = kept[key] = tuple(select_units(placed, zones, side, zone, hex, type, flag))
             return found
         if zone is not None or hex is not None:  # units off the map stand in no zone and no hex
             return []
