@@ -16,7 +16,8 @@ Each policy is also measured drawn by the engine's samplers (`sample_legal_actio
 same distribution, without listing every action where a movement phase allows), as random players and rollouts
 draw; a tree without them (20317e9, 7740628) lists and chooses there too, so that row compares the sampler with
 the reference's list.
-`--profile` prints where the time of the one-core run goes (cProfile, top 25).
+`--profile` prints where the time of the one-core run goes (cProfile, top 25); `--by-kind` by kind of action (how
+many a game, µs to choose and to apply one), with `--against` for both trees side by side.
 `--against REV` prints this tree's figures (CPU time, one core) and those of commit REV
 side by side, each policy on both sides: REV is checked out into a temporary directory
 (`git archive`), and the two are measured in turns, each in a fresh process, the
@@ -87,6 +88,73 @@ def playout(game, seed: int, policy: str, scenario: str | None = None) -> tuple[
         state.apply_action(action)
         actions += 1
     return actions, moves, battles
+
+
+def kind_of(action) -> str:
+    """An action's row in --by-kind: its kind, the first steps (a unit chosen, nothing moved yet) apart."""
+    kind = action.kind
+    if kind in ("move", "place") and action.hex is None:
+        return f"{kind} (unit chosen)"
+    if kind == "advance" and action.unit is None:
+        return "advance (declined)"
+    return kind
+
+
+def by_kind(game, games: int, policy: str, first_seed: int) -> dict:
+    """Random games of `policy`, each action timed (CPU): for each kind of action (kind_of; chance outcomes as
+    "die roll"), how many a game, the µs spent choosing one (listing and choosing, or the sampler's draw) and
+    applying it, and its share of the games' time. The timers cost a little per action: compare rows of one run,
+    or of two trees run so (--against), not with the playouts/s of the other rows."""
+    base, _, drawn = policy.partition(", ")
+    counts: dict[str, int] = {}
+    spent: dict[str, list[float]] = {}
+    clock = time.process_time
+    for seed in range(first_seed, first_seed + games):
+        state = new_game(game, seed=seed)
+        rng = random.Random(seed)
+        sampler = SAMPLED[base] if drawn else None
+        while not state.is_terminal():
+            started = clock()
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0]
+                kind = "die roll"
+            else:
+                draw = getattr(state, sampler, None) if sampler else None
+                action = draw(rng) if draw is not None else rng.choice(choices(state, base))
+                kind = kind_of(action)
+            chosen = clock()
+            state.apply_action(action)
+            applied = clock()
+            counts[kind] = counts.get(kind, 0) + 1
+            times = spent.setdefault(kind, [0.0, 0.0])
+            times[0] += chosen - started
+            times[1] += applied - chosen
+    total = sum(a + b for a, b in spent.values()) or 1e-9
+    return {kind: {"per_game": counts[kind] / games, "choose_us": 1e6 * spent[kind][0] / counts[kind],
+                   "apply_us": 1e6 * spent[kind][1] / counts[kind], "share": sum(spent[kind]) / total}
+            for kind in sorted(counts, key=lambda k: -sum(spent[k]))} | {"(game)": {"ms": 1e3 * total / games}}
+
+
+def print_by_kind(policy: str, columns: list[tuple[str, dict]]) -> None:
+    """--by-kind's table: a row a kind of action, one group of columns a tree."""
+    print(f"policy '{policy}', CPU time by kind of action (timed one by one)")
+    kinds = [k for k in columns[0][1] if k != "(game)"]
+    kinds += [k for _, found in columns[1:] for k in found if k != "(game)" and k not in kinds]
+    width = max(36, *(len(label) for label, _ in columns))
+    print(f"  {'':20}" + "".join(f" | {label:<{width}}" for label, _ in columns))
+    print(f"  {'kind':20}" + "".join(f" | {'a game   choose     apply   share':<{width}}" for _ in columns))
+    for kind in kinds:
+        cells = []
+        for _, found in columns:
+            got = found.get(kind)
+            cell = (f"{got['per_game']:6.1f} {got['choose_us']:6.1f} µs {got['apply_us']:6.1f} µs {got['share']:6.1%}"
+                    if got else "-")
+            cells.append(f" | {cell:<{width}}")
+        print(f"  {kind:20}" + "".join(cells))
+    games = [found["(game)"]["ms"] for _, found in columns]
+    print(f"  {'a game':20}" + "".join(f" | {f'{ms:.1f} ms':<{width}}" for ms in games)
+          + (f"   the first x{games[1] / games[0]:.2f} as fast" if len(games) == 2 else ""))
 
 
 def one_core(game, games: int, scenario: str | None = None, seconds: float | None = None,
@@ -214,7 +282,13 @@ def main(argv: list[str] | None = None) -> None:
                         "playouts/s of each (and of each scenario) beside the first's, and their top functions")
     parser.add_argument("--seconds", type=float, default=10.0, help="with --side-by-side: CPU seconds a row")
     parser.add_argument("--top", type=int, default=12, help="with --side-by-side: functions listed a game")
+    parser.add_argument("--by-kind", action="store_true", help="where a game's time goes by kind of action (--policy's "
+                        "games, -n of them): a game's count of each, µs to choose one and to apply it; with --against, "
+                        "both trees side by side")
     args = parser.parse_args(argv)
+    if args.by_kind:
+        by_kind_rows(args)
+        return
     if args.side_by_side:
         side_by_side(args.side_by_side.split(","), args.seconds, args.top)
         return
@@ -252,6 +326,33 @@ def main(argv: list[str] | None = None) -> None:
     jobs_2 = simulate_rate(args.game, game, args.n, 2)
     print(f"  simulate --jobs 1: {jobs_1:8.1f} games/s (random players, wall time)")
     print(f"  simulate --jobs 2: {jobs_2:8.1f} games/s  (x{jobs_2 / jobs_1:.2f})")
+
+
+def by_kind_rows(args: argparse.Namespace) -> None:
+    """--by-kind: this tree's table, or (--against) this tree's and the reference's, each run in a fresh process
+    after warm-up games (--json: only the figures)."""
+    arguments = ["--game", args.game, "-n", str(args.n), "--policy", args.policy, "--by-kind", "--json"]
+    if args.against:
+        columns = []
+        with reference.checkout(args.against) as reference_tree:
+            for label, tree in ((f"this ({reference.describe_this()})", reference.ROOT),
+                                (f"reference ({reference.describe(args.against)})", reference_tree)):
+                try:
+                    columns.append((label, reference.run_json(tree, "playouts.py", arguments)))
+                except reference.MeasurementFailed as error:
+                    print(f"{args.game}: not measured in {label}: {error.why}")
+                    return
+        print(f"{args.game}, {args.n} random games a tree")
+        print_by_kind(args.policy, columns)
+        return
+    game = load_game(args.game)
+    one_core(game, 2, policy=args.policy, first_seed=WARM_UP_SEEDS)  # warm, with games not measured
+    found = by_kind(game, args.n, args.policy, FIRST_SEED[args.policy])
+    if args.json:
+        print(json.dumps(found))
+        return
+    print(f"{args.game}, {args.n} random games")
+    print_by_kind(args.policy, [(f"this ({reference.describe_this()})", found)])
 
 
 if __name__ == "__main__":

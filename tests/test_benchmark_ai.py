@@ -105,3 +105,30 @@ def test_the_compiled_benchmark_times_an_ais_decisions_in_the_same_games():
     assert 0 < one["decisions"] <= 4 * 2 and one["ms_per_decision"] > 0
     assert one["games"] == other["games"] and one["decisions"] == other["decisions"]
     assert compiled.measure_ai(SMALL_GAME, "greedy", 1)["games"] != one["games"]  # fewer decisions: other games
+
+
+def test_playouts_by_kind_count_every_action_a_game_played(metz):
+    """--by-kind: the actions of each kind a game averages add up to the game's actions (those playout() counts for
+    the same seed and policy), first steps and chance apart; its shares add up to the whole game."""
+    playouts = _module("playouts")
+    for policy in ("orders", "actions, sampled"):
+        found = playouts.by_kind(metz, 1, policy, first_seed=3)
+        kinds = {kind: row for kind, row in found.items() if kind != "(game)"}
+        actions, moves, battles = playouts.playout(metz, 3, policy)
+        assert sum(row["per_game"] for row in kinds.values()) == actions
+        assert kinds["die roll"]["per_game"] == battles
+        assert kinds.get("move", {"per_game": 0})["per_game"] + kinds.get("exit", {"per_game": 0})["per_game"] == moves
+        assert ("move (unit chosen)" in kinds) == (policy == "actions, sampled")  # whole orders choose no unit first
+        assert abs(sum(row["share"] for row in kinds.values()) - 1) < 1e-9 and found["(game)"]["ms"] > 0
+        assert all(row["choose_us"] >= 0 and row["apply_us"] >= 0 for row in kinds.values())
+
+
+def test_playouts_by_kind_against_a_commit_prints_both_trees_side_by_side(capsys):
+    playouts = _module("playouts")
+    playouts.main(["--game", "drive_on_metz", "-n", "1", "--policy", "orders", "--by-kind", "--against", "HEAD"])
+    out = capsys.readouterr().out
+    header = next(line for line in out.splitlines() if "| this (" in line)
+    assert "| reference (" in header and "policy 'orders'" in out
+    move = next(line for line in out.splitlines() if line.strip().startswith("move "))
+    assert move.count("µs") == 4 and move.count("|") == 2  # choose and apply, for each tree
+    assert "as fast" in next(line for line in out.splitlines() if line.strip().startswith("a game"))
