@@ -162,6 +162,26 @@ def test_a_change_in_place_to_a_units_markers_does_not_show_in_a_snapshot_taken_
     assert snapshot(midgame) != before
 
 
+def test_a_snapshot_holds_the_history_whichever_part_of_the_state_keeps_it(midgame):
+    """A clone moves its original's own last actions into the part clones share (Position.clone, HISTORY_TAIL): the
+    same history, and the same snapshot; one action more, or another action in its place, is another."""
+    from rulec.engine.position import HISTORY_TAIL
+
+    played = midgame.history()
+    midgame._played, midgame._history = tuple(played[:-1]), [played[-1]]  # a little in the state's own part
+    while len(midgame._history) <= HISTORY_TAIL:
+        midgame._history.append(Action.end())
+    before, shared = snapshot(midgame), midgame._played
+    midgame.clone()
+    assert midgame._played is not shared and not midgame._history  # folded into the shared part
+    assert snapshot(midgame) == before
+    midgame._history.append(Action.end())
+    assert snapshot(midgame) != before
+    midgame._history.pop()
+    midgame._played = (*midgame._played[:-1], Action.roll(1))  # as long, one action other
+    assert snapshot(midgame) != before
+
+
 def test_snapshots_of_the_same_position_are_equal_whatever_order_it_was_reached_in(metz):
     state = new_game(metz)
     other = state.clone()

@@ -43,19 +43,44 @@ class Report:
     problems: list[str] = field(default_factory=list)
 
 
+class PlayedSoFar:
+    """The actions a state has played, as a snapshot holds them: the part its clones share (an immutable tuple,
+    held as it is) and a copy of its own last few (Position.clone). Two are equal when they list the same actions;
+    while the shared part is one tuple, without going through it (a game's clone checks take two snapshots at
+    most of its steps, thousands of actions into it)."""
+
+    __slots__ = ("shared", "own")
+
+    def __init__(self, state: GameState):
+        self.shared = state._played
+        self.own = tuple(state._history)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlayedSoFar):
+            return NotImplemented
+        if self.shared is other.shared:
+            return self.own == other.own
+        # (a clone moves a state's own actions into the shared part now and then: the same actions, split elsewhere)
+        return len(self.shared) + len(self.own) == len(other.shared) + len(other.own) \
+            and (*self.shared, *self.own) == (*other.shared, *other.own)
+
+    __hash__ = None  # type: ignore[assignment]  # (compared, never a key)
+
+
 def snapshot(state: GameState) -> tuple:
     """Everything that makes a position, as one comparable value.
 
     Copies of the state's dicts and sets, which compare equal whatever order their entries were added in (sorting
     them would cost more than the copy), deep enough that no later change to the state shows in the snapshot: the
-    markers' inner dicts are copied too; frames, actions and VP entries are immutable values."""
+    markers' inner dicts are copied too; frames, actions and VP entries are immutable values, and the history's
+    part that clones share is an immutable tuple (PlayedSoFar)."""
     markers = state.markers
     return (
         state.turn, state.phase_index, state.terminal, dict(state.pos), dict(state.where), dict(state.due),
         dict(state.vp), dict(state.holders), frozenset(state.moved), frozenset(state.attacked),
         frozenset(state.defended), {k: dict(v) for k, v in markers.units.items()},
         {k: dict(v) for k, v in markers.hexes.items()}, tuple(state._stack), tuple(state.vp_log),
-        tuple(state.history()), dict(state.variants), dict(state.lost_steps), state.points_left, state._prelude,
+        PlayedSoFar(state), dict(state.variants), dict(state.lost_steps), state.points_left, state._prelude,
         dict(state.variables),
     )
 
