@@ -159,3 +159,42 @@ def test_a_first_holder_without_hexes_to_hold_is_an_error_not_a_setting_ignored(
     assert ("field-alone", "movement gives 'first_holder' without 'control_of = [...]' (the hexes it holds), so it would "
             "do nothing") in [(code, message) for code, message, *_ in found]
     assert {code for code, *_ in found} == {"field-alone", "untracked-hex"}  # the scenario's holders lose their hexes too
+
+
+def test_a_move_takes_the_path_that_takes_a_town_not_one_through_its_own(game):
+    """Two paths of two MP lead b1 from 0303 to 0401: through 0302, a town blue holds, or through 0402, one red
+    holds. The search ranks the objectives a path passes whoever holds them, and would give the path through 0302
+    (the first objective); passing one's own town takes nothing, so the move takes the path through red's town, as a
+    player would (docs/rulings.md)."""
+    from rulec.engine.changes import passed
+    from rulec.engine.reach import path_taken, unit_reach
+
+    state = new_game(game)
+    state.apply_action(Action.end())  # red stands
+    state.apply_action(Action.move("b1", "0303"))  # by 0403: no town
+    state.apply_action(Action.end())
+    state.apply_action(Action.end())  # turn 2: red stands again
+    assert (state.turn, state.phase.id) == (2, "blue_move")
+    state.holders["0402"] = "red"  # as if a red unit had passed through it (none reaches it but through 0302)
+    assert passed(state, unit_reach(state, "b1").destinations["0401"]) == ["0302"]  # the path the search ranks first
+    assert passed(state, path_taken(state, "b1", unit_reach(state, "b1"), to="0401").destinations["0401"]) == ["0402"]
+    state.apply_action(Action.move("b1", "0401"))
+    assert state.holders["0402"] == "blue" and state.holders["0302"] == "blue"
+    end_game(state)
+    assert state.vp == {"red": 0, "blue": 6}
+
+
+def test_a_path_through_the_movers_own_town_is_the_searchs_own_where_no_other_could_take_one(game):
+    """The search's path through no objective is the move's; so is its path to 0403 through 0404, a town blue holds,
+    while every town b1 reaches is blue's (no second search: no path could take one), and it takes nothing."""
+    from rulec.engine.changes import passed
+    from rulec.engine.reach import path_taken, unit_reach
+
+    state = new_game(game)
+    state.apply_action(Action.end())
+    reach = unit_reach(state, "b1")
+    assert reach.destinations["0303"] == 0 and path_taken(state, "b1", reach, to="0303") is reach
+    assert passed(state, reach.destinations["0403"]) == ["0404"]  # ranked first: through blue's own town
+    assert path_taken(state, "b1", reach, to="0403") is reach
+    state.apply_action(Action.move("b1", "0403"))
+    assert all(state.holders[h] == "blue" for h in TOWNS)

@@ -34,7 +34,7 @@ def test_a_remembered_search_answers_as_a_fresh_one_on_random_boards_near_its_st
         enemies = rng.sample(near, rng.randint(0, 3))
         zoc = {n for h in enemies for n in tables.neighbours[h]} - set(enemies)
         enemy_bits, zoc_bits = _bits(tables, enemies), _bits(tables, zoc)
-        kept = tables.reach_cache.get((4, start, (), False, None, tables.base_costs))
+        kept = tables.reach_cache.get((4, start, (), False, None, tables.base_costs, 0))  # (no objective held)
         before = {id(entry[-1]) for entry in kept} if kept else set()
         found = reach_of(tables, allowance=4, start=start, enemy=enemy_bits, zoc=zoc_bits, friends=0)
         reused += id(found) in before

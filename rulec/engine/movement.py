@@ -6,7 +6,9 @@ through matters (with `movement { control = pass_through }`; otherwise no hex
 counts as one here, Tables.index_bit); a destination is reported with the most valuable set of
 objectives a legal path to it passes (by VP at stake, see Tables.mask_rank):
 passing one is never worse for the mover, as it can only take the hex's award
-from the enemy or give it to the mover.
+from the enemy or give it to the mover. Those the mover's side holds already it
+takes nothing from: `reach_of`'s `held` leaves them out, and reach.path_taken
+asks for that search where the path a move was given passes one of them.
 
 Speed (a random playout runs about eighty searches):
 - hexes are numbers 0..n-1 in hex order, and sets of hexes are bits of an int
@@ -140,11 +142,12 @@ def reachable(
 
 def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...] = (),
              enemy: int, zoc: int, friends: int, locked: bool = False,
-             leave: Leave | None = None, costs: StepCosts | None = None) -> Reach:
+             leave: Leave | None = None, costs: StepCosts | None = None, held: int = 0) -> Reach:
     """`reachable`, with sets of hexes given as bits of hex numbers (see Tables.index).
 
     `enemy`: hexes of enemy units; `zoc`: hexes in their zones of control;
-    `friends`: hexes of friends the unit may not move through (0 if it may).
+    `friends`: hexes of friends the unit may not move through (0 if it may). `held`: objectives (bits of
+    Tables.objectives) a path passes without taking them (the mover's side holds them): left out of its masks.
 
     Results are remembered with the hexes the search looked at (`_looked_at`): a search looks at the board only
     there, so a later one with the same unit's terms on a board that agrees with it at those hexes takes the same
@@ -152,13 +155,13 @@ def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
     """
     if costs is None:
         costs = tables.base_costs
-    key = (allowance, start, entries, locked, leave, costs)
+    key = (allowance, start, entries, locked, leave, costs, held)
     kept = tables.reach_cache.get(key)
     if kept is not None:
         for looked, enemy_there, zoc_there, friends_there, found in kept:
             if enemy & looked == enemy_there and zoc & looked == zoc_there and friends & looked == friends_there:
                 return found
-    found = search(tables, _board(tables, enemy, zoc, friends), allowance, start, entries, locked, leave, costs)
+    found = search(tables, _board(tables, enemy, zoc, friends), allowance, start, entries, locked, leave, costs, held)
     looked = _looked_at(tables, found, start, entries)
     remembered = (looked, enemy & looked, zoc & looked, friends & looked, found)
     if kept is None:
@@ -219,8 +222,8 @@ def _looked_at(tables: Tables, found: Reach, start: Hex | None, entries: tuple[t
 
 
 def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...],
-           locked: bool, leave: Leave | None, costs: StepCosts) -> Reach:
-    """The search itself; see `reachable` for the arguments.
+           locked: bool, leave: Leave | None, costs: StepCosts, held: int = 0) -> Reach:
+    """The search itself; see `reachable` and `reach_of` for the arguments.
 
     Positions are (hex, objectives passed). The positions with one set of
     objectives passed make a layer, searched on its own as hex numbers; passing
@@ -244,7 +247,8 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     # 1 MP, so handling a layer's hexes by MP left, most first, is a Dijkstra search.
     layers: dict[int, tuple[list[int], list[list[int]]]] = {}
 
-    arrivals = _Arrivals(board, stop_in_zoc, zoc_extra, zoc_to_zoc, bit, ends, reached, layers, size, allowance, worth)
+    arrivals = _Arrivals(board, stop_in_zoc, zoc_extra, zoc_to_zoc, bit, ends, reached, layers, size, allowance, worth,
+                         ~held)
 
     origin = -1 if start is None else index[start]
     if start is None:
@@ -342,14 +346,15 @@ class _Arrivals:
 
     def __init__(self, board: Board, stop_in_zoc: bool, zoc_extra: int, zoc_to_zoc: bool, bit: list, ends: list[int],
                  reached: list[int], layers: dict[int, tuple[list[int], list[list[int]]]], size: int, allowance: int,
-                 worth: Callable[[int], Any]):
+                 worth: Callable[[int], Any], counted: int = -1):
+        self.counted = counted  # the objectives' bits a path's mask takes (all but those left out: reach_of's `held`)
         self.enemy, self.zoc, self.no_pass = board.enemy, board.zoc, board.no_pass
         self.stop_in_zoc, self.zoc_extra, self.zoc_to_zoc = stop_in_zoc, zoc_extra, zoc_to_zoc
         self.bit, self.ends, self.reached, self.layers = bit, ends, reached, layers
         self.hex_count, self.allowance, self.worth = size, allowance, worth
 
     def arrive(self, h: int, mask: int, left: int, stop: bool) -> None:
-        mask |= self.bit[h]
+        mask |= self.bit[h] & self.counted
         ends, worth = self.ends, self.worth
         old = ends[h]
         if old < 0:
@@ -382,8 +387,9 @@ class _Arrivals:
 
 def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...] = (),
              enemy: int, zoc: int, friends: int, locked: bool = False,
-             leave: Leave | None = None, costs: StepCosts | None = None) -> MoveCosts:
-    """What each destination of `reach_of` (same arguments) costs: the fewest MP spent to end there.
+             leave: Leave | None = None, costs: StepCosts | None = None, held: int = 0) -> MoveCosts:
+    """What each destination of `reach_of` (same arguments; `held` plays no part) costs: the fewest MP spent to end
+    there.
 
     The same steps as `search`, under the same rules, but one Dijkstra search by MP
     left over hexes alone: the objectives a path passes never change which steps

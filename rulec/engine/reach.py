@@ -174,9 +174,10 @@ def search_terms(state: Position, unit: Unit) -> tuple[int, int, int, int, StepC
     return allowance, enemy, zoc, friends, costs
 
 
-def search_moves(state: Position, uid: str, search: Callable[..., Any]) -> Any:
+def search_moves(state: Position, uid: str, search: Callable[..., Any], held: int = 0) -> Any:
     """Run `search` (movement.reach_of, or movement.costs_of for what moves cost) with the unit's
-    allowance, start or entry hexes and obstacles; either result has `destinations`."""
+    allowance, start or entry hexes and obstacles; either result has `destinations`. `held`: objectives left out of
+    the paths' masks (reach_of's)."""
     unit = state._units[uid]
     allowance, enemy, zoc, friends, costs = search_terms(state, unit)
     tables = state.tables
@@ -191,11 +192,11 @@ def search_moves(state: Position, uid: str, search: Callable[..., Any]) -> Any:
         ways = state.phase.modes  # a phase of some movement modes only (rail movement): no ordinary move in it
         if ways is None or ORDINARY in ways:
             found = search(state.tables, allowance=allowance, start=state.pos[uid], enemy=enemy, zoc=zoc, friends=friends,
-                           locked=locked, leave=leave, costs=costs)
+                           locked=locked, leave=leave, costs=costs, held=held)
         else:
             found = Reach({}, ()) if search is reach_of else MoveCosts({}, {})
         if state.game.modes and not locked:  # a unit held in an enemy zone of control leaves only as leave_zoc says
-            found = moves_by_mode(state, unit, found, search, enemy, zoc, friends)
+            found = moves_by_mode(state, unit, found, search, enemy, zoc, friends, held)
         return found
     arrival = unit.arrives
     if arrival is not None and arrival.placement == "anywhere":
@@ -211,7 +212,7 @@ def search_moves(state: Position, uid: str, search: Callable[..., Any]) -> Any:
     entry_cost = costs.offmap_entry_cost
     reach = search(state.tables, allowance=allowance, start=None,
                    entries=tuple((h, entry_cost[h]) for h in open_entries(state, unit, hexes)),
-                   enemy=enemy, zoc=zoc, friends=friends, costs=costs)
+                   enemy=enemy, zoc=zoc, friends=friends, costs=costs, held=held)
     if reach.destinations or state.game.movement.blocked_entry != "closest_legal":
         return reach
     # Blocked entry: the closest hexes of the same map edge where entering is legal.
@@ -219,10 +220,44 @@ def search_moves(state: Position, uid: str, search: Callable[..., Any]) -> Any:
     for ring in fallback_rings(state, hexes):
         reach = search(state.tables, allowance=allowance, start=None,
                        entries=tuple((h, entry_cost[h]) for h in open_entries(state, unit, ring)),
-                       enemy=enemy, zoc=zoc, friends=friends, costs=costs)
+                       enemy=enemy, zoc=zoc, friends=friends, costs=costs, held=held)
         if reach.destinations:
             return reach
     return NOWHERE if search is reach_of else MoveCosts({}, {})
+
+
+def path_taken(state: Position, uid: str, reach: Reach, to: Hex | None = None, edge: str | None = None) -> Reach:
+    """The search whose path to `to` (or off the map by `edge`) the unit's move takes, as the position stands before
+    it: `reach` (unit_reach's), unless that path passes objectives the unit's side holds already.
+
+    A search gives each destination the path that passes the most valuable objectives, whoever holds them
+    (Tables.mask_rank, movement._mask_worth). Passing one's own takes nothing (changes.enter), and another path there
+    might take an enemy's: the player would take it. So where the path given passes one's own, the same search with
+    those left out gives the path that takes the most (docs/rulings.md). Where it passes none of them, it is that
+    path already: leaving objectives out of a path's set only makes it worth less. Nor is there another where the
+    search reaches no objective but the side's: every hex a path passes is one of its destinations, and every path
+    to an objective passes it."""
+    if edge is not None:
+        mask = (reach.exit_masks or {}).get(edge, 0)
+    else:
+        mask = reach.destinations.get(to, 0) if to is not None else 0
+    if not mask:
+        return reach
+    held = held_objectives(state, state._units[uid].side)
+    if not mask & held:
+        return reach
+    reached = 0
+    for passed in reach.destinations.values():
+        reached |= passed
+    if not reached & ~held:
+        return reach  # (its path takes nothing: passing one's own changes nothing)
+    return search_moves(state, uid, reach_of, held)  # (the same destinations: only their paths' objectives differ)
+
+
+def held_objectives(state: Position, side: str) -> int:
+    """The objectives `side` holds, as bits of Tables.objectives (the bits of a search's masks)."""
+    holders = state.holders
+    return sum(1 << i for i, h in enumerate(state.tables.objectives) if holders.get(h) == side)
 
 
 def step_costs(state: Position, unit: Unit) -> StepCosts:
@@ -242,7 +277,8 @@ def cost_values(state: Position) -> tuple:
     return values
 
 
-def moves_by_mode(state: Position, unit: Unit, found: Any, search: Callable[..., Any], enemy: int, zoc: int, friends: int) -> Any:
+def moves_by_mode(state: Position, unit: Unit, found: Any, search: Callable[..., Any], enemy: int, zoc: int, friends: int,
+                  held: int = 0) -> Any:
     """`found` (a search's result for an ordinary move) with the moves of every movement mode the unit may use."""
     start = state.pos[unit.id]
     ways = state.phase.modes
@@ -254,7 +290,7 @@ def moves_by_mode(state: Position, unit: Unit, found: Any, search: Callable[...,
         costs = state.tables.mode_costs_for(mode, cost_values(state))
         blocked = enemy | zoc if "enemy_zoc" in mode.may_not_enter else enemy
         other = search(state.tables, allowance=modifiers.allowance(state, unit.id) * costs.per_mp, start=start, enemy=blocked, zoc=zoc,
-                       friends=friends, costs=costs)
+                       friends=friends, costs=costs, held=held)
         found = merge_moves(state.tables, found, other, costs.per_mp)
     return found
 

@@ -38,7 +38,7 @@ from rulec.engine.explain import why_illegal
 from rulec.engine.frames import Advance, Declare, Moving, Remove, Retreat, Roll
 from rulec.engine.movement import costs_of
 from rulec.engine.position import Position
-from rulec.engine.reach import search_moves, unit_reach
+from rulec.engine.reach import path_taken, search_moves, unit_reach
 from rulec.engine.records import Outcome
 from rulec.engine.setup import UnknownOption  # noqa: F401 (new_game raises it: exported with it)
 from rulec.engine.statuses import ELIMINATED, EXITED, PENDING
@@ -447,8 +447,9 @@ class GameState(Position):
         mover = action.unit if kind == MOVE or kind == EXIT else None
         left = self.pos.get(mover) if mover is not None else None
         # The mover's reach, which tells the objectives its path passed: asked in the position before, whose cache
-        # knows it (the action's check asked for it), not in an empty one
-        reach = unit_reach(self, mover) if mover is not None else None
+        # knows it (the action's check asked for it), not in an empty one; or, where that path passes objectives the
+        # mover's side holds, the search that gives the path taking the most (path_taken)
+        reach = path_taken(self, mover, unit_reach(self, mover), action.hex, action.edge) if mover is not None else None
         fresh = self._cache = {}
         if mover is None:  # no unit has changed hexes yet: who stands where holds as the action begins, and whatever
             # changes a unit's hex (a retreat, an elimination: changes.py) patches it rather than drops it
