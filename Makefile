@@ -56,7 +56,7 @@ test: $(TEST_STAMP) $(SYSTEM_STAMP)
 
 ## test-long: the suite's long tier, five hundred random games of each scenario of the big games through the
 ## engine's promises, on every core, played by the compiled engine it builds first (mypyc; pure Python where it
-## cannot, or with RULEC_PURE=1). CI runs it after make test; about twenty minutes on two cores. Not under
+## cannot, or with RULEC_PURE=1). CI runs it after make test; eight to ten minutes on two cores. Not under
 ## pytest-xdist: its big tests already share their games among a process a core (tests/test_engine_conformance_long.py).
 test-long: $(TEST_STAMP) $(SYSTEM_STAMP)
 	$(PY) -m pytest -m long --durations=10
