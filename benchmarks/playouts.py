@@ -68,6 +68,16 @@ def choices(state, policy: str) -> list:
     return state.legal_actions()
 
 
+def next_action(state, rng: random.Random, policy: str, drawn: bool):
+    """What a random player of `policy` ("actions" or "orders", `drawn` by its sampler) plays next, a chance outcome
+    drawn by its weight: the one draw every measured game makes (playout, by_kind)."""
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0]
+    sampler = getattr(state, SAMPLED[policy], None) if drawn else None
+    return sampler(rng) if sampler is not None else rng.choice(choices(state, policy))
+
+
 def playout(game, seed: int, policy: str, scenario: str | None = None) -> tuple[int, int, int]:
     """One random game of `policy` (one of MEASURED): (actions applied, moves made, battles fought: their die rolls)."""
     policy, _, drawn = policy.partition(", ")
@@ -76,13 +86,11 @@ def playout(game, seed: int, policy: str, scenario: str | None = None) -> tuple[
     rng = random.Random(seed)
     actions = moves = battles = 0
     while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            action = rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0]
+        chance = state.is_chance_node()
+        action = next_action(state, rng, policy, bool(drawn))
+        if chance:
             battles += 1
         else:
-            sampler = getattr(state, SAMPLED[policy], None) if drawn else None
-            action = sampler(rng) if sampler is not None else rng.choice(choices(state, policy))
             kind = action.kind
             moves += (kind == "move" and action.hex is not None) or kind == "exit"
         state.apply_action(action)
@@ -112,18 +120,12 @@ def by_kind(game, games: int, policy: str, first_seed: int) -> dict:
     for seed in range(first_seed, first_seed + games):
         state = new_game(game, seed=seed)
         rng = random.Random(seed)
-        sampler = SAMPLED[base] if drawn else None
         while not state.is_terminal():
+            chance = state.is_chance_node()
             started = clock()
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                action = rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0]
-                kind = "die roll"
-            else:
-                draw = getattr(state, sampler, None) if sampler else None
-                action = draw(rng) if draw is not None else rng.choice(choices(state, base))
-                kind = kind_of(action)
+            action = next_action(state, rng, base, bool(drawn))
             chosen = clock()
+            kind = "die roll" if chance else kind_of(action)
             state.apply_action(action)
             applied = clock()
             counts[kind] = counts.get(kind, 0) + 1
