@@ -11,7 +11,7 @@ from rulec.engine.movement import Board, _bits_to_numbers, reach_of, search
 
 def _fresh(tables, allowance, start, enemy, zoc):
     """The search on its own board, nothing remembered."""
-    board = Board(_bits_to_numbers(enemy), _bits_to_numbers(zoc), frozenset())
+    board = Board(_bits_to_numbers(enemy), _bits_to_numbers(zoc), frozenset(), len(tables.numbered))
     return search(tables, board, allowance, start, (), False, None, tables.base_costs)
 
 

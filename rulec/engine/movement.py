@@ -101,14 +101,22 @@ class MoveCosts:
 
 
 class Board:
-    """What stands in the way of a search, as sets of hex numbers: enemy units, their zones of control,
-    friends that may not be passed through, and all three together (a step into none of them is plain)."""
+    """What stands in the way of a search, as sets of hex numbers: enemy units, their zones of control and
+    friends that may not be passed through; and the same as flags by hex number (ENEMY, ZOC, NO_PASS, 0 for a
+    plain step), which the search's inner loop reads in one list look-up."""
 
-    __slots__ = ("enemy", "zoc", "no_pass", "special")
+    __slots__ = ("enemy", "zoc", "no_pass", "flags")
 
-    def __init__(self, enemy: frozenset[int], zoc: frozenset[int], no_pass: frozenset[int]):
+    def __init__(self, enemy: frozenset[int], zoc: frozenset[int], no_pass: frozenset[int], size: int):
         self.enemy, self.zoc, self.no_pass = enemy, zoc, no_pass
-        self.special = enemy | zoc | no_pass
+        flags = [0] * size
+        for flag, numbers in ((NO_PASS, no_pass), (ZOC, zoc), (ENEMY, enemy)):
+            for n in numbers:
+                flags[n] |= flag
+        self.flags = flags
+
+
+ENEMY, ZOC, NO_PASS = 1, 2, 4  # Board.flags
 
 
 def reachable(
@@ -136,7 +144,7 @@ def reachable(
     key = (_numbers(tables, enemy_occupied), _numbers(tables, enemy_zoc), _numbers(tables, no_passing))
     board = tables.boards.get(key)
     if board is None:
-        board = _remember(tables.boards, key, Board(*key), BOARD_CACHE_SIZE)
+        board = _remember(tables.boards, key, Board(*key, len(tables.numbered)), BOARD_CACHE_SIZE)
     return search(tables, board, allowance, start, tuple(entries), locked, leave, costs or tables.base_costs)
 
 
@@ -156,7 +164,7 @@ def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
     if costs is None:
         costs = tables.base_costs
     key = (allowance, start, entries, locked, leave, costs, held)
-    kept = tables.reach_cache.get(key)
+    kept: list[tuple[int, int, int, int, Reach]] | None = tables.reach_cache.get(key)  # (typed: compiled, unpacked in C)
     if kept is not None:
         for looked, enemy_there, zoc_there, friends_there, found in kept:
             if enemy & looked == enemy_there and zoc & looked == zoc_there and friends & looked == friends_there:
@@ -235,7 +243,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     zoc_extra = rules.zoc_extra_cost if rules.zoc != "none" else 0  # with stop_on_entry too: pay, then stop
     zoc_to_zoc = rules.zoc_to_zoc
     index, hexes, bit = tables.index, tables.numbered, tables.index_bit
-    enemy, zoc, no_pass, special = board.enemy, board.zoc, board.no_pass, board.special
+    enemy, zoc, no_pass, flags = board.enemy, board.zoc, board.no_pass, board.flags
     rank = tables.mask_rank
     worth: Callable[[int], Any] = rank.__getitem__ if rank else _mask_worth  # an int rank or a tuple: both order masks
     size = len(hexes)
@@ -281,6 +289,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
 
     exits_of, plain_moves, objective_moves = costs.index_exits, costs.index_plain_moves, costs.index_objective_moves
     rare = costs.index_rare
+    went_on: list[int] = []  # each hex handled (once a layer): the search looked at its neighbours
     done: set[int] = set()
     while len(done) < len(layers):
         mask = min(m for m in layers if m not in done)
@@ -290,6 +299,8 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
             for h in buckets[left]:
                 if best[h] > left:
                     continue  # reached again later with more MP left
+                went_on.append(h)
+                from_zoc = flags[h] & ZOC != 0
                 if rare[h]:  # a map edge or an objective next to it
                     for edge, cost in exits_of[h]:
                         if cost <= left:
@@ -299,21 +310,22 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                                 exit_hexes[edge] = h
                     for n, cost in objective_moves[h]:
                         if cost <= left:
-                            arrivals.step(n, cost, mask, left, h in zoc)
+                            arrivals.step(n, cost, mask, left, from_zoc)
                 for n, cost in plain_moves[h]:  # cheapest first; none is an objective: the layer stays
                     if cost > left:
                         break
                     stop = False
-                    if n in special:  # step(), inlined
-                        if n in enemy:
+                    flag = flags[n]
+                    if flag:  # step(), inlined
+                        if flag & ENEMY:
                             continue
-                        if n in zoc:
-                            if not zoc_to_zoc and h in zoc:
+                        if flag & ZOC:
+                            if from_zoc and not zoc_to_zoc:
                                 continue
                             cost += zoc_extra
                             if cost > left:
                                 continue
-                            stop = stop_in_zoc or n in no_pass
+                            stop = stop_in_zoc or flag & NO_PASS != 0
                         else:
                             stop = True  # a friend that may not be passed through
                     old = ends[n]
@@ -333,10 +345,8 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     if origin >= 0 and ends[origin] >= 0:
         reached.remove(origin)
     reached.sort()  # hex numbers go in hex order: destinations come sorted
-    # Every hex handled (a bucket's; some twice, with less MP left the second time)
-    went_on = tuple(chain.from_iterable(chain.from_iterable(buckets) for _, buckets in layers.values()))
     return Reach({hexes[i]: ends[i] for i in reached}, tuple(sorted(exits)), exits, tuple(reached), exit_hexes,
-                 went_on)
+                 tuple(went_on))
 
 
 class _Arrivals:
@@ -535,7 +545,8 @@ def _board(tables: Tables, enemy: int, zoc: int, friends: int) -> Board:
     board_key = (enemy, zoc, friends)
     board = tables.boards.get(board_key)
     if board is None:
-        board = Board(_bits_to_numbers(enemy), _bits_to_numbers(zoc), _bits_to_numbers(friends))
+        board = Board(_bits_to_numbers(enemy), _bits_to_numbers(zoc), _bits_to_numbers(friends),
+                      len(tables.numbered))
         _remember(tables.boards, board_key, board, BOARD_CACHE_SIZE)
     return board
 
