@@ -17,11 +17,12 @@ from rulec.runtime.model import Hex
 # Stale views asked again at more hexes than this are worked out from scratch instead.
 MOST_TOUCHED = 48
 VIEWS = ("zoc", "enemy", "obstacles")
+STALE = {kind: "stale " + kind for kind in VIEWS}  # a view's kind -> the kind of its stale copy (made once, not per move)
 # The cache's entries that depend on where units stand and nothing else (who stands in each hex, the sides there,
 # each side's views): every change of a unit's hex patches them (changes.py) or drops them, so they stay true
 # until then, whatever else an action changes (a marker, the VP, a step of a decision that moved nobody).
 _OCCUPANTS = frozenset({"occupants", "occupant sides", stacking.SIDES_LINEAGE})
-_SIDE_VIEWS = frozenset(VIEWS) | frozenset("stale " + kind for kind in VIEWS)
+_SIDE_VIEWS = frozenset(VIEWS) | frozenset(STALE.values())
 
 
 _STANDING = "where units stand"  # (key in Position._for_the_game) every key of those entries: standing_keys
@@ -71,21 +72,21 @@ def carry_views(state: Position, before: dict, uid: str, left: Hex | None, enter
             touched = moved if kind == "enemy" else zones
             known = before.get((kind, side))
             if known is None:
-                stale = before.get(("stale " + kind, side))
+                stale = before.get((STALE[kind], side))
                 if stale is None:
                     continue
                 known, earlier = stale
                 touched = earlier.union(touched)
                 if len(touched) > MOST_TOUCHED:
                     continue
-            cache[("stale " + kind, side)] = (known, frozenset(touched))
+            cache[(STALE[kind], side)] = (known, frozenset(touched))
 
 
 def _keep_own(state: Position, before: dict, side: str, left: Hex | None, entered: Hex | None,
               occupied: dict[Hex, list[str]]) -> None:
     """The mover's side: its enemies and their zones are as they were; its own hexes patched."""
     for kind in ("zoc", "enemy"):
-        for key in ((kind, side), ("stale " + kind, side)):
+        for key in ((kind, side), (STALE[kind], side)):
             if key in before:
                 state._cache[key] = before[key]
     found = before.get(("obstacles", side))

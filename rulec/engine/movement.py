@@ -109,11 +109,12 @@ class Board:
 
     def __init__(self, enemy: frozenset[int], zoc: frozenset[int], no_pass: frozenset[int], size: int):
         self.enemy, self.zoc, self.no_pass = enemy, zoc, no_pass
-        flags = [0] * size
+        flags = bytearray(size)
         for flag, numbers in ((NO_PASS, no_pass), (ZOC, zoc), (ENEMY, enemy)):
             for n in numbers:
                 flags[n] |= flag
-        self.flags = flags
+        # bytes: read without boxing (compiled), and no container for the cyclic collector to go through
+        self.flags = bytes(flags)
 
 
 ENEMY, ZOC, NO_PASS = 1, 2, 4  # Board.flags
@@ -290,6 +291,8 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     exits_of, plain_moves, objective_moves = costs.index_exits, costs.index_plain_moves, costs.index_objective_moves
     rare = costs.index_rare
     went_on: list[int] = []  # each hex handled (once a layer): the search looked at its neighbours
+    best: list[int] = []
+    buckets: list[list[int]] = []
     done: set[int] = set()
     while len(done) < len(layers):
         mask = min(m for m in layers if m not in done)
@@ -342,6 +345,10 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                         best[n] = rest
                         buckets[rest].append(n)
 
+    # The layers' lists of every hex are dropped now, not as the function returns: a collection that making the
+    # result sets off would go through every item of them (they are in no cycle: freed at once)
+    best, buckets = [], []
+    layers.clear()
     if origin >= 0 and ends[origin] >= 0:
         reached.remove(origin)
     reached.sort()  # hex numbers go in hex order: destinations come sorted
