@@ -30,6 +30,22 @@ def test_the_steps_of_a_declaration_keep_the_positions_traces():
     assert traced_hexes(state, "supply", "blue", EngineContext) is found["blue"]
 
 
+def test_a_condition_reads_the_trace_a_hex_at_a_time_as_the_set_of_hexes_says():
+    """EngineContext.traced_hex and traced read the trace's bytes by hex number (traces.traced_flags): the same
+    answers as the set of hexes reached, for every hex of the map, and no for a hex off it."""
+    game = load_game(str(GAME))
+    state = new_game(game).arrange({"b1": "0503", "b3": "0303", "r1": "0302", "r3": "0603"}, phase="blue_move")
+    context = EngineContext(state)
+    for side in ("blue", "red"):
+        reached = traced_hexes(state, "supply", side, EngineContext)
+        assert 0 < len(reached) < len(state.tables.numbered)  # (some hexes in, some out: the test can fail)
+        assert {h for h in state.tables.numbered if context.traced_hex("supply", side, h)} == reached
+        assert not context.traced_hex("supply", side, "9999")
+    for uid, where in state.positions.items():
+        unit = state.unit(uid)
+        assert context.traced("supply", unit) == (where in traced_hexes(state, "supply", unit.side, EngineContext))
+
+
 def test_a_move_searches_the_traces_again():
     game = load_game(str(GAME))
     state = new_game(game).arrange({"b1": "0503", "b3": "0303", "r1": "0302", "r3": "1001"}, phase="blue_move")

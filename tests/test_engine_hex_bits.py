@@ -8,7 +8,7 @@ import random
 import pytest
 
 from rulec.engine import hex_bits, new_game
-from rulec.engine.hex_bits import FEW_BITS, Steps, bits_of, hexes, hexes_in_order, numbers
+from rulec.engine.hex_bits import FEW_BITS, Steps, bits_of, hexes, hexes_in_order, map_flags, numbers
 from rulec.pipeline import load_game
 
 
@@ -70,3 +70,14 @@ def test_few_bits_and_many_bits_give_the_same_hexes(count):
     assert numbers(bits) == chosen
     assert hexes_in_order(bits, numbered) == [numbered[i] for i in chosen]
     assert hexes(bits, numbered) == {numbered[i] for i in chosen}
+
+
+def test_map_flags_answer_for_every_hex_and_for_one_off_the_map():
+    """A byte a hex of the map, one more always 0: a hex's number, or -1 for a hex off the map, reads its answer."""
+    numbered = tuple(f"{i:04d}" for i in range(100))
+    index = {h: i for i, h in enumerate(numbered)}
+    for chosen in ([], [0], [3, 50], [99], list(range(100))):
+        found = map_flags(bits_of((numbered[i] for i in chosen), index), len(numbered))
+        assert len(found) == len(numbered) + 1
+        assert [h for h in numbered if found[index.get(h, -1)] == 1] == [numbered[i] for i in chosen]
+        assert found[index.get("off the map", -1)] == 0

@@ -86,9 +86,9 @@ class ReadingContext(EngineContext):
         self._read = read
         self._hexes_read = hexes_read
         # The trace last read (a condition reads one trace, at many hexes): its side, the hexes it reaches in
-        # this position, and the set of hexes read of it to note another in
+        # this position (traces.traced_flags), and the set of hexes read of it to note another in
         self._trace, self._side = "", ""
-        self._reached: frozenset[str] = frozenset()
+        self._reached = b"\0"
         nowhere: set[str] = set()
         self._note: Callable[[str], None] = nowhere.add
 
@@ -101,9 +101,9 @@ class ReadingContext(EngineContext):
             if at is None:
                 at = self._hexes_read[key] = set()
             self._trace, self._side, self._note = trace, side, at.add
-            self._reached = traces.traced_hexes(self._state, trace, side, EngineContext)
+            self._reached = traces.traced_flags(self._state, trace, side, EngineContext)
         self._note(hex)
-        return hex in self._reached
+        return self._reached[self._state.tables.index.get(hex, -1)] == 1  # (traces.traced_flags)
 
     def note_trace_at(self, trace: str, side: str, at: int) -> None:
         """Note that the trace was read at the hexes `at`, bits of hex numbers (a condition asked of them at once:

@@ -11,7 +11,7 @@ from typing import Collection, Sequence
 
 from rulec.engine import markers, stacking
 from rulec.engine.position import Position
-from rulec.engine.traces import traced_hexes, traced_hexes_without
+from rulec.engine.traces import traced_at, traced_flags, traced_hexes_without
 from rulec.runtime.context import ContextBase, select_units
 from rulec.runtime.model import Unit
 
@@ -105,11 +105,14 @@ class EngineContext(ContextBase):
 
     def traced(self, trace: str, unit: Unit) -> bool:
         where = self._state.positions.get(unit.id)
-        return where is not None and where in traced_hexes(self._state, trace, unit.side, EngineContext)
+        return where is not None and traced_at(self._state, trace, unit.side, where, EngineContext)
 
     def traced_hex(self, trace: str, side: str, hex: str) -> bool:
-        found = self._state._cache.get(("trace", trace, side))  # asked per destination of every move: the kept answer first
-        return hex in (found if found is not None else traced_hexes(self._state, trace, side, EngineContext))
+        state = self._state
+        found = state._cache.get(("trace flags", trace, side))  # asked per destination of every move: the kept answer first
+        if found is None:
+            found = traced_flags(state, trace, side, EngineContext)
+        return found[state.tables.index.get(hex, -1)] == 1  # (traces.traced_flags)
 
     def traced_without(self, trace: str, unit: Unit, units: Collection[Unit]) -> bool:
         state = self._state

@@ -72,21 +72,21 @@ def numbers(bits: int) -> list[int]:
     """The numbers of the hexes of `bits`, lowest first."""
     if bits.bit_count() <= FEW_BITS:
         return _few_numbers(bits)
-    return list(compress(range(bits.bit_length()), _selectors(bits)))
+    return list(compress(range(bits.bit_length()), flags(bits)))
 
 
 def hexes_in_order(bits: int, numbered: tuple[Hex, ...]) -> list[Hex]:
     """The hexes of `bits`, in the order of their numbers (`numbered`: number -> hex)."""
     if bits.bit_count() <= FEW_BITS:
         return [numbered[i] for i in _few_numbers(bits)]
-    return list(compress(numbered, _selectors(bits)))
+    return list(compress(numbered, flags(bits)))
 
 
 def hexes(bits: int, numbered: tuple[Hex, ...]) -> frozenset[Hex]:
     """The hexes of `bits` (`numbered`: number -> hex)."""
     if bits.bit_count() <= FEW_BITS:
         return frozenset([numbered[i] for i in _few_numbers(bits)])
-    return frozenset(compress(numbered, _selectors(bits)))
+    return frozenset(compress(numbered, flags(bits)))
 
 
 def _few_numbers(bits: int) -> list[int]:
@@ -99,9 +99,16 @@ def _few_numbers(bits: int) -> list[int]:
     return found
 
 
-def _selectors(bits: int) -> bytes:
-    """One byte a bit of `bits`, lowest first: 1 where it is set, else 0 (made in C: no loop over the bits)."""
+def flags(bits: int) -> bytes:
+    """One byte a bit of `bits`, lowest first: 1 where it is set, else 0 (made in C: no loop over the bits). As long
+    as the highest bit set."""
     return bin(bits)[:1:-1].encode().translate(_AS_SELECTORS)
+
+
+def map_flags(bits: int, size: int) -> bytes:
+    """`flags` of the hexes of a map of `size` hexes, one byte more, always 0: `found[index.get(h, -1)] == 1` asks
+    whether hex `h` is in the set, a hex off the map (-1: the last byte) included."""
+    return flags(bits).ljust(size + 1, b"\0")
 
 
 def bits_of(hexes_: Iterable[Hex], index: dict[Hex, int]) -> int:

@@ -58,9 +58,9 @@ _DECLARING = frozenset({ATTACK, WITH, CANCEL})
 # duties still open (duties.py); which unit may join which battle, under the attackers it was asked with, and which
 # hex holds a duty's target (joining.py, duties.py); the phase's targets, and which may be joined (battles.py).
 # Asked of every unit and target at each step of the declaration, and again when it is called off.
-_KEPT_WHILE_DECLARING = frozenset({"trace", "trace bits", "trace without", "may_join", "duty target", duties.READY,
-                                   duties.MUST_ATTACK, duties.OPEN, battles.TARGETS, battles.JOINABLE_TARGETS,
-                                   battles.JOINED})
+_KEPT_WHILE_DECLARING = frozenset({"trace", "trace bits", "trace flags", "trace without", "may_join", "duty target",
+                                   duties.READY, duties.MUST_ATTACK, duties.OPEN, battles.TARGETS,
+                                   battles.JOINABLE_TARGETS, battles.JOINED})
 
 
 def _two_steps_at_once(action: Action) -> bool:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulec.engine import trace_sets
-from rulec.engine.hex_bits import Steps, bits_of, hexes, numbers
+from rulec.engine.hex_bits import Steps, bits_of, hexes, map_flags, numbers
 from rulec.engine.position import Position, copy_fields
 from rulec.engine.trace_memory import TraceValues, values_for
 from rulec.runtime.model import Hex, Trace
@@ -37,6 +37,23 @@ def traced_bits(state: Position, trace_id: str, side: str, context_of: Any) -> i
     found = state._cache.get(key)
     if found is None:
         found = state._cache[key] = search(state, state.game.traces[trace_id], side, context_of(state))
+    return found
+
+
+def traced_at(state: Position, trace_id: str, side: str, h: Hex, context_of: Any) -> bool:
+    """Does `side`'s trace `trace_id` reach `h` in this position? For the conditions that ask of a hex at a time (a
+    unit's supply, may_end_move at each destination): read off traced_flags."""
+    return traced_flags(state, trace_id, side, context_of)[state.tables.index.get(h, -1)] == 1
+
+
+def traced_flags(state: Position, trace_id: str, side: str, context_of: Any) -> bytes:
+    """traced_bits as one byte a hex number (hex_bits.map_flags: `found[index.get(h, -1)] == 1` for a hex `h`; kept for
+    the position): made from the bits in C, where a set of the hundreds of hexes a supply trace reaches costs
+    hundreds of look-ups to make."""
+    key = ("trace flags", trace_id, side)
+    found = state._cache.get(key)
+    if found is None:
+        found = state._cache[key] = map_flags(traced_bits(state, trace_id, side, context_of), len(state.tables.numbered))
     return found
 
 
