@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from rulec.engine import new_game
+from rulec.engine.move_memory import obstacles
 from rulec.engine.movement import Board, _bits_to_numbers, reach_of, search
+from rulec.pipeline import load_game
 
 
 def _fresh(tables, allowance, start, enemy, zoc):
@@ -56,3 +60,29 @@ def test_a_search_is_reused_when_only_hexes_it_never_looked_at_differ_and_made_a
     blocked = reach_of(tables, allowance=2, start=start, enemy=_bits(tables, [step]), zoc=0, friends=0)
     assert blocked is not first and step not in blocked.destinations
     assert blocked.destinations == _fresh(tables, 2, start, _bits(tables, [step]), 0).destinations
+
+
+@pytest.mark.parametrize("name", ["drive_on_metz", "the_marne"])
+def test_the_lists_a_search_borrows_come_back_as_they_were_lent(name):
+    """movement.search borrows its lists of a value per hex from the tables (Tables.search_arrays) and gives them
+    back with -1 at every hex again: after the searches of random games, every list lent is all -1, and a search
+    with lists made afresh finds what one with the lists lent found."""
+    game = load_game(name)
+    state = new_game(game, seed=3)
+    tables = state.tables
+    rng = random.Random(3)
+    for _ in range(400 if name == "drive_on_metz" else 150):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert tables.search_arrays  # lent and given back
+    assert all(len(lent) == len(tables.numbered) and set(lent) == {-1} for lent in tables.search_arrays)
+    side = state.phase.side or state.players[0]
+    enemy, zoc, friends = obstacles(state, side)
+    for uid in sorted(u for u, h in state.positions.items() if state.unit(u).side == side)[:10]:
+        board = Board(_bits_to_numbers(enemy), _bits_to_numbers(zoc), frozenset(), len(tables.numbered))
+        lent = search(tables, board, 6, state.positions[uid], (), False, None, tables.base_costs)
+        tables.search_arrays.clear()
+        afresh = search(tables, board, 6, state.positions[uid], (), False, None, tables.base_costs)
+        assert (lent.destinations, lent.exits, lent.went_on_from) == (afresh.destinations, afresh.exits, afresh.went_on_from)
+    assert all(set(lent) == {-1} for lent in tables.search_arrays)

@@ -17,7 +17,9 @@ Speed (a random playout runs about eighty searches):
   numbers (see `search`);
 - `reach_of` remembers each search with the hexes it looked at: enemy units and zones of
   control it never came near (and friends it could not reach) do not matter to it, so
-  a search is reused whenever the neighbourhood it saw repeats, in any game.
+  a search is reused whenever the neighbourhood it saw repeats, in any game;
+- its lists of a value per hex are borrowed from the tables and given back as they were
+  lent (Tables.search_arrays): a search costs what it reaches, not the size of the map.
 
 What steps cost comes from a StepCosts (step_costs.py): the chart's own, or those of
 the unit's type and the phase's cost values, or of a movement mode along a network
@@ -248,7 +250,12 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     rank = tables.mask_rank
     worth: Callable[[int], Any] = rank.__getitem__ if rank else _mask_worth  # an int rank or a tuple: both order masks
     size = len(hexes)
-    ends = [-1] * size  # hex the unit may stop in -> most valuable objectives mask of a path
+    if locked and leave is None:
+        return NOWHERE
+    # The search's lists of a value for each hex are borrowed from the tables, each item -1 (given back so:
+    # below), not made anew: a search costs what it reaches, not the size of the map
+    spare: list[list[int]] = tables.search_arrays
+    ends = spare.pop() if spare else [-1] * size  # hex the unit may stop in -> most valuable objectives mask of a path
     reached: list[int] = []  # hexes with an end, in the order found
     exits: dict[str, int] = {}  # edge -> most valuable objectives mask of a path leaving by it
     exit_hexes: dict[str, int] = {}  # edge -> the hex that path leaves from
@@ -257,7 +264,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     layers: dict[int, tuple[list[int], list[list[int]]]] = {}
 
     arrivals = _Arrivals(board, stop_in_zoc, zoc_extra, zoc_to_zoc, bit, ends, reached, layers, size, allowance, worth,
-                         ~held)
+                         ~held, spare)
 
     origin = -1 if start is None else index[start]
     if start is None:
@@ -266,15 +273,14 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
             if i not in enemy and cost <= allowance:
                 arrivals.arrive(i, 0, allowance - cost, (stop_in_zoc and i in zoc) or i in no_pass)
     elif locked:
-        if leave is None:
-            return NOWHERE
+        assert leave is not None  # (returned above)
         # Leaving an enemy zone of control: the first step as the game's leave_zoc rule says.
         for n, cost in _leaving_steps(costs, origin, start, hexes, enemy, zoc, leave, every=True):
             cost += zoc_extra if n in zoc else 0
             if cost <= allowance:
                 arrivals.arrive(n, 0, allowance - cost, n in no_pass or (n in zoc and (stop_in_zoc or leave.then_stop)))
     else:
-        layer = layers[0] = ([-1] * size, [[] for _ in range(allowance + 1)])
+        layer = layers[0] = (spare.pop() if spare else [-1] * size, [[] for _ in range(allowance + 1)])
         layer[0][origin] = allowance
         layer[1][allowance].append(origin)
         # A river crossing must be the first step of the move and uses every MP left.
@@ -291,8 +297,6 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     exits_of, plain_moves, objective_moves = costs.index_exits, costs.index_plain_moves, costs.index_objective_moves
     rare = costs.index_rare
     went_on: list[int] = []  # each hex handled (once a layer): the search looked at its neighbours
-    best: list[int] = []
-    buckets: list[list[int]] = []
     done: set[int] = set()
     while len(done) < len(layers):
         mask = min(m for m in layers if m not in done)
@@ -345,15 +349,22 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                         best[n] = rest
                         buckets[rest].append(n)
 
-    # The layers' lists of every hex are dropped now, not as the function returns: a collection that making the
-    # result sets off would go through every item of them (they are in no cycle: freed at once)
-    best, buckets = [], []
+    # The borrowed lists given back, -1 again wherever the search wrote: a layer's MP left only at hexes handled
+    # (each one it reached was), an end only at hexes reached
+    for best, _ in layers.values():
+        for h in went_on:
+            best[h] = -1
+        spare.append(best)
     layers.clear()
     if origin >= 0 and ends[origin] >= 0:
         reached.remove(origin)
+        ends[origin] = -1
     reached.sort()  # hex numbers go in hex order: destinations come sorted
-    return Reach({hexes[i]: ends[i] for i in reached}, tuple(sorted(exits)), exits, tuple(reached), exit_hexes,
-                 tuple(went_on))
+    destinations = {hexes[i]: ends[i] for i in reached}
+    for i in reached:
+        ends[i] = -1
+    spare.append(ends)
+    return Reach(destinations, tuple(sorted(exits)), exits, tuple(reached), exit_hexes, tuple(went_on))
 
 
 class _Arrivals:
@@ -363,12 +374,13 @@ class _Arrivals:
 
     def __init__(self, board: Board, stop_in_zoc: bool, zoc_extra: int, zoc_to_zoc: bool, bit: list, ends: list[int],
                  reached: list[int], layers: dict[int, tuple[list[int], list[list[int]]]], size: int, allowance: int,
-                 worth: Callable[[int], Any], counted: int = -1):
+                 worth: Callable[[int], Any], counted: int, spare: list[list[int]]):
         self.counted = counted  # the objectives' bits a path's mask takes (all but those left out: reach_of's `held`)
         self.enemy, self.zoc, self.no_pass = board.enemy, board.zoc, board.no_pass
         self.stop_in_zoc, self.zoc_extra, self.zoc_to_zoc = stop_in_zoc, zoc_extra, zoc_to_zoc
         self.bit, self.ends, self.reached, self.layers = bit, ends, reached, layers
         self.hex_count, self.allowance, self.worth = size, allowance, worth
+        self.spare = spare  # (Tables.search_arrays)
 
     def arrive(self, h: int, mask: int, left: int, stop: bool) -> None:
         mask |= self.bit[h] & self.counted
@@ -383,7 +395,9 @@ class _Arrivals:
             return
         layer = self.layers.get(mask)
         if layer is None:
-            layer = self.layers[mask] = ([-1] * self.hex_count, [[] for _ in range(self.allowance + 1)])
+            spare = self.spare
+            layer = self.layers[mask] = (spare.pop() if spare else [-1] * self.hex_count,
+                                         [[] for _ in range(self.allowance + 1)])
         if layer[0][h] < left:
             layer[0][h] = left
             layer[1][left].append(h)

@@ -74,6 +74,9 @@ class Tables:
     # (made on first use: a table of every hex's bits would grow with hexes squared)
     number_sets: dict = field(default_factory=dict)  # frozenset of hexes -> frozenset of their numbers
     boards: dict = field(default_factory=dict)  # what stands in the way of searches (movement.Board)
+    # Lists of a -1 for each hex that movement searches borrow and give back as they were (movement.search): a
+    # search then costs what it reaches, not the size of the map
+    search_arrays: list = field(default_factory=list)
     area_bits: dict = field(default_factory=dict)  # hex number -> it and its neighbours, as bits (movement.reach_of)
     move_rows: dict = field(default_factory=dict)  # unit -> number -> its move Action (see movement_row)
     exit_rows: dict = field(default_factory=dict)  # (unit, edges) -> its exit Actions; unit -> its delay Action
