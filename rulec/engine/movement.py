@@ -105,7 +105,7 @@ class MoveCosts:
 class Board:
     """What stands in the way of a search, as sets of hex numbers: enemy units, their zones of control and
     friends that may not be passed through; and the same as flags by hex number (ENEMY, ZOC, NO_PASS, 0 for a
-    plain step), which the search's inner loop reads in one list look-up."""
+    plain step), which the search's inner loop reads one byte at a time."""
 
     __slots__ = ("enemy", "zoc", "no_pass", "flags")
 
