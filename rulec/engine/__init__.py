@@ -82,7 +82,7 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       them as they were;
     - per game, by what the answer reads (shared by clones): traces' answers by hex, and the search's layers,
       searched again only from the first layer a change reaches (trace_memory.py); a trace's hexes come as
-      bits, made a set only for conditions asked a hex at a time (traces.traced_hexes); answers of expressions that
+      bits, made a byte a hex for conditions asked a hex at a time (traces.traced_flags); answers of expressions that
       read only the markers in play, by MarkerTable.version (a unit's allowance); may_attack and stacking's
       `counts` when they read nothing of the position;
     - per asking of a condition hex after hex (an evaluation context, one position and unit): the parts of
