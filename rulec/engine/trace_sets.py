@@ -98,7 +98,7 @@ def _function(state: Position, side: str, formula: tuple, holds: Holds) -> HexSe
 
     Made one Python function whose source is the formula's set algebra (_Source): the obstacles of each side it
     reads looked up once, `and` stopping at the first part that leaves no hex. A tree of closures, one call a part,
-    cost several times as much, and a trace's conditions are asked every time it is (traced_hexes). The source
+    cost several times as much, and a trace's conditions are asked every time it is (traces.traced_bits). The source
     holds no text of the game: the formula's kinds are the few _Source knows, and its values (sides, folded hexes)
     are bound by name."""
     made = _Source(state, side, holds)

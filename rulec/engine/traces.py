@@ -53,15 +53,16 @@ def traced_flags(state: Position, trace_id: str, side: str, context_of: Any) -> 
     key = ("trace flags", trace_id, side)
     found = state._cache.get(key)
     if found is None:
-        found = state._cache[key] = map_flags(traced_bits(state, trace_id, side, context_of), len(state.tables.numbered))
+        bits = traced_bits(state, trace_id, side, context_of)
+        found = state._cache[key] = map_flags(bits, len(state.tables.numbered))
     return found
 
 
 def traced_hexes(state: Position, trace_id: str, side: str, context_of: Any) -> frozenset[Hex]:
-    """traced_bits as a set of hexes (kept for the position), for the conditions that ask of a hex at a time. The set
-    last made for the trace and side in the game is made again only when the hexes reached differ: most moves
-    change a trace nowhere, and making a set of the hundreds of hexes a supply trace reaches costs hundreds of
-    lookups in it."""
+    """traced_bits as a set of hexes (kept for the position), for whoever wants the set (the conditions that ask of a
+    hex at a time read traced_flags). The set last made for the trace and side in the game is made again only when
+    the hexes reached differ: most moves change a trace nowhere, and making a set of the hundreds of hexes a supply
+    trace reaches costs hundreds of lookups in it."""
     key = ("trace", trace_id, side)
     found = state._cache.get(key)
     if found is None:
