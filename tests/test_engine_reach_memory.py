@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from rulec.engine import new_game
+from rulec.engine import movement, new_game
 from rulec.engine.move_memory import obstacles
 from rulec.engine.movement import Board, _bits_to_numbers, reach_of, search
 from rulec.pipeline import load_game
@@ -60,6 +60,27 @@ def test_a_search_is_reused_when_only_hexes_it_never_looked_at_differ_and_made_a
     blocked = reach_of(tables, allowance=2, start=start, enemy=_bits(tables, [step]), zoc=0, friends=0)
     assert blocked is not first and step not in blocked.destinations
     assert blocked.destinations == _fresh(tables, 2, start, _bits(tables, [step]), 0).destinations
+
+
+def test_the_boards_remembered_for_a_unit_are_the_latest_asked_and_at_most_boards_a_search(metz):
+    """A search answered again from memory comes first of its unit's, so the oldest dropped is the one least lately
+    asked, and a unit keeps BOARDS_A_SEARCH boards at most (each lookup goes through them all when none agrees)."""
+    tables = new_game(metz).tables
+    tables.reach_cache.clear()
+    start = sorted(metz.map.hexes)[len(metz.map.hexes) // 2]
+    key = (2, start, (), False, None, tables.base_costs, 0)
+    rings = [h for h in sorted(metz.map.hexes) if tables.distance[start][h] == 1]
+    boards = [_bits(tables, [h]) for h in rings] + [0]  # an enemy next to the start, on each side; then none
+    first = reach_of(tables, allowance=2, start=start, enemy=boards[0], zoc=0, friends=0)
+    for enemy in boards[1:]:
+        reach_of(tables, allowance=2, start=start, enemy=enemy, zoc=0, friends=0)
+    assert tables.reach_cache[key][-1][-1] is first  # the oldest, last
+    assert reach_of(tables, allowance=2, start=start, enemy=boards[0], zoc=0, friends=0) is first
+    assert tables.reach_cache[key][0][-1] is first  # asked again: first
+    for h in sorted(metz.map.hexes):  # more boards than are kept, each looked at (an enemy within reach)
+        if 2 <= tables.distance[start][h] <= 2:
+            reach_of(tables, allowance=2, start=start, enemy=_bits(tables, [h]), zoc=0, friends=0)
+    assert len(tables.reach_cache[key]) == movement.BOARDS_A_SEARCH
 
 
 @pytest.mark.parametrize("name", ["drive_on_metz", "the_marne"])

@@ -45,7 +45,9 @@ from rulec.runtime.model import Hex, hexside_key
 
 # How many searches and boards a game's tables remember (the oldest half is dropped beyond that).
 REACH_CACHE_SIZE = 20_000  # a unit's terms of search (where it starts, its allowance ...)
-BOARDS_A_SEARCH = 32  # boards remembered for each, the latest first
+# Boards remembered for each, the latest asked first. A lookup no board agrees with goes through them all: with 32,
+# those lookups cost random games more than the searches the older boards saved (benchmarks/playouts.py).
+BOARDS_A_SEARCH = 8
 BOARD_CACHE_SIZE = 256  # a board serves the searches of one phase, mostly
 
 
@@ -169,9 +171,13 @@ def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
     key = (allowance, start, entries, locked, leave, costs, held)
     kept: list[tuple[int, int, int, int, Reach]] | None = tables.reach_cache.get(key)  # (typed: compiled, unpacked in C)
     if kept is not None:
+        at = 0
         for looked, enemy_there, zoc_there, friends_there, found in kept:
             if enemy & looked == enemy_there and zoc & looked == zoc_there and friends & looked == friends_there:
+                if at:  # the latest answered first: a board asked again is likely asked again soon
+                    kept.insert(0, kept.pop(at))
                 return found
+            at += 1
     found = search(tables, _board(tables, enemy, zoc, friends), allowance, start, entries, locked, leave, costs, held)
     looked = _looked_at(tables, found, start, entries)
     remembered = (looked, enemy & looked, zoc & looked, friends & looked, found)
