@@ -15,7 +15,7 @@ from rulec.pipeline import load_game
 
 def _fresh(tables, allowance, start, enemy, zoc):
     """The search on its own board, nothing remembered."""
-    board = Board(_bits_to_numbers(enemy), _bits_to_numbers(zoc), frozenset(), len(tables.numbered))
+    board = Board.of_numbers(_bits_to_numbers(enemy), _bits_to_numbers(zoc), (), len(tables.numbered))
     return search(tables, board, allowance, start, (), False, None, tables.base_costs)
 
 
@@ -101,7 +101,7 @@ def test_the_lists_a_search_borrows_come_back_as_they_were_lent(name):
     side = state.phase.side or state.players[0]
     enemy, zoc, friends = obstacles(state, side)
     for uid in sorted(u for u, h in state.positions.items() if state.unit(u).side == side)[:10]:
-        board = Board(_bits_to_numbers(enemy), _bits_to_numbers(zoc), frozenset(), len(tables.numbered))
+        board = Board.of_numbers(_bits_to_numbers(enemy), _bits_to_numbers(zoc), (), len(tables.numbered))
         lent = search(tables, board, 6, state.positions[uid], (), False, None, tables.base_costs)
         tables.search_arrays.clear()
         afresh = search(tables, board, 6, state.positions[uid], (), False, None, tables.base_costs)

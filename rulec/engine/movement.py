@@ -105,20 +105,33 @@ class MoveCosts:
 
 
 class Board:
-    """What stands in the way of a search, as sets of hex numbers: enemy units, their zones of control and
-    friends that may not be passed through; and the same as flags by hex number (ENEMY, ZOC, NO_PASS, 0 for a
-    plain step), which the search's inner loop reads one byte at a time."""
+    """What stands in the way of a search, as a byte a hex number: ENEMY (an enemy unit), ZOC (an enemy zone of
+    control) and NO_PASS (a friend that may not be passed through) ORed, 0 for a plain step. The search reads it
+    one byte at a time: as bytes, without boxing (compiled), and with no container for the cyclic collector."""
 
-    __slots__ = ("enemy", "zoc", "no_pass", "flags")
+    __slots__ = ("flags",)
 
-    def __init__(self, enemy: frozenset[int], zoc: frozenset[int], no_pass: frozenset[int], size: int):
-        self.enemy, self.zoc, self.no_pass = enemy, zoc, no_pass
+    def __init__(self, flags: bytes):
+        self.flags = flags
+
+    @classmethod
+    def of_bits(cls, enemy: int, zoc: int, no_pass: int, size: int) -> Board:
+        """The board of these obstacles, as bits of hex numbers (Tables.index) on a map of `size` hexes: made in C
+        (hex_bits.flags, a byte a bit, then the three ORed as ints), no loop over the hexes."""
+        found = 0
+        for flag, bits in ((ENEMY, enemy), (ZOC, zoc), (NO_PASS, no_pass)):
+            if bits:
+                found |= int.from_bytes(hex_bits.flags(bits), "little") * flag
+        return cls(found.to_bytes(size, "little"))
+
+    @classmethod
+    def of_numbers(cls, enemy: Iterable[int], zoc: Iterable[int], no_pass: Iterable[int], size: int) -> Board:
+        """The board of these obstacles, as hex numbers."""
         flags = bytearray(size)
-        for flag, numbers in ((NO_PASS, no_pass), (ZOC, zoc), (ENEMY, enemy)):
+        for flag, numbers in ((ENEMY, enemy), (ZOC, zoc), (NO_PASS, no_pass)):
             for n in numbers:
                 flags[n] |= flag
-        # bytes: read without boxing (compiled), and no container for the cyclic collector to go through
-        self.flags = bytes(flags)
+        return cls(bytes(flags))
 
 
 ENEMY, ZOC, NO_PASS = 1, 2, 4  # Board.flags
@@ -149,7 +162,7 @@ def reachable(
     key = (_numbers(tables, enemy_occupied), _numbers(tables, enemy_zoc), _numbers(tables, no_passing))
     board = tables.boards.get(key)
     if board is None:
-        board = _remember(tables.boards, key, Board(*key, len(tables.numbered)), BOARD_CACHE_SIZE)
+        board = _remember(tables.boards, key, Board.of_numbers(*key, len(tables.numbered)), BOARD_CACHE_SIZE)
     return search(tables, board, allowance, start, tuple(entries), locked, leave, costs or tables.base_costs)
 
 
@@ -203,23 +216,23 @@ def first_step_end(tables: Tables, *, allowance: int, start: Hex, enemy: int, zo
     if costs is None:
         costs = tables.base_costs
     rules = tables.game.movement
-    board = _board(tables, enemy, zoc, friends)
-    enemy_at, zoc_at = board.enemy, board.zoc
+    flags = _board(tables, enemy, zoc, friends).flags
     zoc_extra = rules.zoc_extra_cost if rules.zoc != "none" else 0
     origin = tables.index[start]
-    from_zoc = origin in zoc_at and not rules.zoc_to_zoc
+    from_zoc = flags[origin] & ZOC != 0 and not rules.zoc_to_zoc
     hexes = tables.numbered
     steps = chain(costs.index_plain_moves[origin], costs.index_objective_moves[origin]) if costs.index_rare[origin] \
         else costs.index_plain_moves[origin]
     for n, cost in steps:
-        if cost > allowance or n in enemy_at:
+        flag = flags[n]
+        if cost > allowance or flag & ENEMY:
             continue
-        if n in zoc_at and (from_zoc or cost + zoc_extra > allowance):
+        if flag & ZOC and (from_zoc or cost + zoc_extra > allowance):
             continue
         if accept(hexes[n]):
             return hexes[n]
     for n in costs.index_rivers[origin]:  # (a crossing takes every MP left: any allowance will do)
-        if n not in enemy_at and accept(hexes[n]):
+        if not flags[n] & ENEMY and accept(hexes[n]):
             return hexes[n]
     return None
 
@@ -252,7 +265,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     zoc_extra = rules.zoc_extra_cost if rules.zoc != "none" else 0  # with stop_on_entry too: pay, then stop
     zoc_to_zoc = rules.zoc_to_zoc
     index, hexes, bit = tables.index, tables.numbered, tables.index_bit
-    enemy, zoc, no_pass, flags = board.enemy, board.zoc, board.no_pass, board.flags
+    flags = board.flags
     rank = tables.mask_rank
     worth: Callable[[int], Any] = rank.__getitem__ if rank else _mask_worth  # an int rank or a tuple: both order masks
     size = len(hexes)
@@ -276,29 +289,32 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     if start is None:
         for entry_hex, cost in entries:  # (a hex, not a number like `h` below)
             i = index[entry_hex]
-            if i not in enemy and cost <= allowance:
-                arrivals.arrive(i, 0, allowance - cost, (stop_in_zoc and i in zoc) or i in no_pass)
+            flag = flags[i]
+            if not flag & ENEMY and cost <= allowance:
+                arrivals.arrive(i, 0, allowance - cost, (stop_in_zoc and flag & ZOC != 0) or flag & NO_PASS != 0)
     elif locked:
         assert leave is not None  # (returned above)
         # Leaving an enemy zone of control: the first step as the game's leave_zoc rule says.
-        for n, cost in _leaving_steps(costs, origin, start, hexes, enemy, zoc, leave, every=True):
-            cost += zoc_extra if n in zoc else 0
+        for n, cost in _leaving_steps(costs, origin, start, hexes, flags, leave, every=True):
+            in_zoc = flags[n] & ZOC != 0
+            cost += zoc_extra if in_zoc else 0
             if cost <= allowance:
-                arrivals.arrive(n, 0, allowance - cost, n in no_pass or (n in zoc and (stop_in_zoc or leave.then_stop)))
+                arrivals.arrive(n, 0, allowance - cost,
+                                flags[n] & NO_PASS != 0 or (in_zoc and (stop_in_zoc or leave.then_stop)))
     else:
         layer = layers[0] = (spare.pop() if spare else [-1] * size, [[] for _ in range(allowance + 1)])
         layer[0][origin] = allowance
         layer[1][allowance].append(origin)
         # A river crossing must be the first step of the move and uses every MP left.
         for n in costs.index_rivers[origin]:
-            if n not in enemy:
+            if not flags[n] & ENEMY:
                 arrivals.arrive(n, 0, 0, True)
-        if leave is not None and not zoc_to_zoc and origin in zoc:
+        if leave is not None and not zoc_to_zoc and flags[origin] & ZOC:
             # The ZOC-to-ZOC exception: first steps into another enemy-controlled hex, as leave_zoc allows.
-            for n, cost in _leaving_steps(costs, origin, start, hexes, enemy, zoc, leave, every=False):
+            for n, cost in _leaving_steps(costs, origin, start, hexes, flags, leave, every=False):
                 cost += zoc_extra
                 if cost <= allowance:
-                    arrivals.arrive(n, 0, allowance - cost, stop_in_zoc or leave.then_stop or n in no_pass)
+                    arrivals.arrive(n, 0, allowance - cost, stop_in_zoc or leave.then_stop or flags[n] & NO_PASS != 0)
 
     exits_of, plain_moves, objective_moves = costs.index_exits, costs.index_plain_moves, costs.index_objective_moves
     rare = costs.index_rare
@@ -382,7 +398,7 @@ class _Arrivals:
                  reached: list[int], layers: dict[int, tuple[list[int], list[list[int]]]], size: int, allowance: int,
                  worth: Callable[[int], Any], counted: int, spare: list[list[int]]):
         self.counted = counted  # the objectives' bits a path's mask takes (all but those left out: reach_of's `held`)
-        self.enemy, self.zoc, self.no_pass = board.enemy, board.zoc, board.no_pass
+        self.flags = board.flags
         self.stop_in_zoc, self.zoc_extra, self.zoc_to_zoc = stop_in_zoc, zoc_extra, zoc_to_zoc
         self.bit, self.ends, self.reached, self.layers = bit, ends, reached, layers
         self.hex_count, self.allowance, self.worth = size, allowance, worth
@@ -410,16 +426,17 @@ class _Arrivals:
 
     def step(self, n: int, cost: int, mask: int, left: int, in_zoc: bool) -> None:
         """A step into an enemy unit, an enemy zone of control, a friend in the way or an objective."""
-        if n in self.enemy:
+        flag = self.flags[n]
+        if flag & ENEMY:
             return
-        if n in self.zoc:
+        if flag & ZOC:
             if in_zoc and not self.zoc_to_zoc:
                 return
             cost += self.zoc_extra
             if cost <= left:
-                self.arrive(n, mask, left - cost, self.stop_in_zoc or n in self.no_pass)
+                self.arrive(n, mask, left - cost, self.stop_in_zoc or flag & NO_PASS != 0)
         elif cost <= left:
-            self.arrive(n, mask, left - cost, n in self.no_pass)
+            self.arrive(n, mask, left - cost, flag & NO_PASS != 0)
 
 
 def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...] = (),
@@ -439,6 +456,7 @@ def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
     stop_in_zoc = rules.zoc == "stop_on_entry"
     zoc_extra = rules.zoc_extra_cost if rules.zoc != "none" else 0
     enemy_hexes, zoc_hexes, no_pass = _bits_to_numbers(enemy), _bits_to_numbers(zoc), _bits_to_numbers(friends)
+    board_flags = _board(tables, enemy, zoc, friends).flags  # (what _leaving_steps reads)
     hexes = tables.numbered
     most_left: dict[int, int] = {}  # hex the unit may end in -> most MP left on arriving there
     exits: dict[str, int] = {}  # edge -> most MP left after leaving by it
@@ -473,7 +491,7 @@ def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
     elif locked:
         if leave is None:
             return MoveCosts({}, {})
-        for n, cost in _leaving_steps(steps, origin, start, hexes, enemy_hexes, zoc_hexes, leave, every=True):
+        for n, cost in _leaving_steps(steps, origin, start, hexes, board_flags, leave, every=True):
             cost += zoc_extra if n in zoc_hexes else 0
             if cost <= allowance:
                 arrive(n, allowance - cost, n in no_pass or (n in zoc_hexes and (stop_in_zoc or leave.then_stop)))
@@ -484,7 +502,7 @@ def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
             if n not in enemy_hexes:
                 arrive(n, 0, True)
         if leave is not None and not rules.zoc_to_zoc and origin in zoc_hexes:  # the ZOC-to-ZOC exception (see search)
-            for n, cost in _leaving_steps(steps, origin, start, hexes, enemy_hexes, zoc_hexes, leave, every=False):
+            for n, cost in _leaving_steps(steps, origin, start, hexes, board_flags, leave, every=False):
                 cost += zoc_extra
                 if cost <= allowance:
                     arrive(n, allowance - cost, stop_in_zoc or leave.then_stop or n in no_pass)
@@ -505,14 +523,14 @@ def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
                      {edge: allowance - exits[edge] for edge in sorted(exits)})
 
 
-def _leaving_steps(costs: StepCosts, origin: int, start: Hex, hexes: tuple[Hex, ...], enemy: frozenset[int],
-                   zoc: frozenset[int], leave: Leave, every: bool) -> Iterable[tuple[int, int]]:
+def _leaving_steps(costs: StepCosts, origin: int, start: Hex, hexes: tuple[Hex, ...], flags: bytes, leave: Leave,
+                   every: bool) -> Iterable[tuple[int, int]]:
     """The first steps out of `origin` that `leave` allows, with their MP (the rule's extra cost included):
-    every such step (`every`, a locked unit), or only those into an enemy zone of control."""
+    every such step (`every`, a locked unit), or only those into an enemy zone of control (`flags`: Board.flags)."""
     for n, cost, river in costs.index_steps[origin]:
-        if n in enemy or river:
+        if flags[n] & ENEMY or river:
             continue
-        if n in zoc:
+        if flags[n] & ZOC:
             if not leave.enters(n):
                 continue
         elif not every:
@@ -572,8 +590,7 @@ def _board(tables: Tables, enemy: int, zoc: int, friends: int) -> Board:
     board_key = (enemy, zoc, friends)
     board = tables.boards.get(board_key)
     if board is None:
-        board = Board(_bits_to_numbers(enemy), _bits_to_numbers(zoc), _bits_to_numbers(friends),
-                      len(tables.numbered))
+        board = Board.of_bits(enemy, zoc, friends, len(tables.numbered))
         _remember(tables.boards, board_key, board, BOARD_CACHE_SIZE)
     return board
 
