@@ -11,6 +11,7 @@ a position worked out from scratch: tests/test_engine_move_memory.py compares th
 from __future__ import annotations
 
 from rulec.engine import stacking
+from rulec.engine.hex_bits import hexes_in_order
 from rulec.engine.position import Position
 from rulec.runtime.model import Hex
 
@@ -58,15 +59,20 @@ def carry_views(state: Position, before: dict, uid: str, left: Hex | None, enter
     occupied = state._cache.get("occupants")
     if occupied is None:
         return
-    units = state._units
+    units, tables = state._units, state.tables
     mover = units[uid].side
-    into = state.tables.zoc_into_typed.get(units[uid].type, state.tables.zoc_into)
-    moved = tuple(h for h in (left, entered) if h is not None)
-    zones = frozenset(moved).union(*(into[h] for h in moved))
+    # The hexes touched, as bits of hex numbers: a stale view's grow by an OR a move, made hexes only when asked
+    bit, into = tables.hex_bit, tables.zoc_bits_typed.get(units[uid].type, tables.zoc_bits)
+    moved = zones = 0
+    for h in (left, entered):
+        if h is not None:
+            moved |= bit[h]
+            zones |= into[h]
+    zones |= moved
     cache = state._cache
     for side in state.game.sides:
         if side == mover:
-            _keep_own(state, before, side, left, entered, occupied)
+            _keep_own(state, before, side, left, entered, moved, occupied)
             continue
         for kind in VIEWS:
             touched = moved if kind == "enemy" else zones
@@ -76,15 +82,16 @@ def carry_views(state: Position, before: dict, uid: str, left: Hex | None, enter
                 if stale is None:
                     continue
                 known, earlier = stale
-                touched = earlier.union(touched)
-                if len(touched) > MOST_TOUCHED:
+                touched |= earlier
+                if touched.bit_count() > MOST_TOUCHED:
                     continue
-            cache[(STALE[kind], side)] = (known, frozenset(touched))
+            cache[(STALE[kind], side)] = (known, touched)
 
 
-def _keep_own(state: Position, before: dict, side: str, left: Hex | None, entered: Hex | None,
+def _keep_own(state: Position, before: dict, side: str, left: Hex | None, entered: Hex | None, moved: int,
               occupied: dict[Hex, list[str]]) -> None:
-    """The mover's side: its enemies and their zones are as they were; its own hexes patched."""
+    """The mover's side: its enemies and their zones are as they were; its own hexes patched (`moved`: the hexes
+    the mover left and entered, as bits)."""
     for kind in ("zoc", "enemy"):
         for key in ((kind, side), (STALE[kind], side)):
             if key in before:
@@ -93,8 +100,8 @@ def _keep_own(state: Position, before: dict, side: str, left: Hex | None, entere
     if found is None:
         stale = before.get(("stale obstacles", side))
         if stale is not None:  # the enemy's part is as stale as it was; the friends' part is redone when asked
-            touched = stale[1].union(h for h in (left, entered) if h is not None)
-            if len(touched) <= MOST_TOUCHED:
+            touched = stale[1] | moved
+            if touched.bit_count() <= MOST_TOUCHED:
                 state._cache[("stale obstacles", side)] = stale[0], touched
         return
     enemy, zoc, friends = found
@@ -127,11 +134,11 @@ def obstacles(state: Position, side: str) -> tuple[int, int, int]:
     return found
 
 
-def _obstacles_again(state: Position, side: str, known: tuple[int, int, int], touched: frozenset[Hex]) -> tuple[int, int, int]:
-    """The obstacles `known` in an earlier position, asked again at the hexes `touched` by the moves since."""
+def _obstacles_again(state: Position, side: str, known: tuple[int, int, int], touched: int) -> tuple[int, int, int]:
+    """The obstacles `known` in an earlier position, asked again at the hexes `touched` (bits) by the moves since."""
     enemy, zoc, friends = known
     bit, occupants, units = state.tables.hex_bit, state.occupants(), state._units
-    for h in touched:
+    for h in hexes_in_order(touched, state.tables.numbered):
         b = bit[h]
         enemy, zoc, friends = enemy & ~b, zoc & ~b, friends & ~b
         for u in occupants.get(h, ()):

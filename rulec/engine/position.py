@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 # these classes as this module loads (a plain class's were: a crash), so theirs load first (none imports this one).
 from rulec.engine.actions import Action
 from rulec.engine.frames import Frame
+from rulec.engine.hex_bits import hexes_in_order
 from rulec.engine.marker_table import MarkerTable
 from rulec.engine.records import BattleReport, History, Outcome, Relocated, VpEntry
 from rulec.engine.statuses import NEVER, PENDING
@@ -183,7 +184,8 @@ class Position:
         if zoc is None:
             stale = self._cache.get(("stale zoc", side))
             if stale is not None:  # kept from an earlier position: asked again only where units moved since
-                known, touched = stale
+                known, touched_bits = stale
+                touched = hexes_in_order(touched_bits, self.tables.numbered)
                 zoc = known.difference(touched).union(h for h in touched if self.in_enemy_zoc(h, side))
             else:
                 zoc_into, typed, units = self.tables.zoc_into, self.tables.zoc_into_typed, self._units
@@ -210,7 +212,8 @@ class Position:
         if hexes is None:
             stale = self._cache.get(("stale enemy", side))
             if stale is not None:  # kept from an earlier position: asked again only where units moved since
-                known, touched = stale
+                known, touched_bits = stale
+                touched = hexes_in_order(touched_bits, self.tables.numbered)
                 occupants, units = self.occupants(), self._units
                 hexes = known.difference(touched).union(
                     h for h in touched if any(units[u].side != side for u in occupants.get(h, ())))
