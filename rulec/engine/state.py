@@ -70,11 +70,12 @@ def _two_steps_at_once(action: Action) -> bool:
     return kind == EXIT or ((kind == MOVE or kind == PLACE) and action.hex is not None)
 
 
-def _kept_while_declaring(cache: dict) -> dict:
-    """The entries of `cache` a declaration's step keeps (one comprehension: asked of every key at every step)."""
+def _kept_while_declaring(cache: dict, standing: frozenset) -> dict:
+    """The entries of `cache` a declaration's step keeps: those of who stands where (`standing`:
+    move_memory.standing_keys) and those above, in one pass over the cache (asked of every key at every step)."""
     return {key: value for key, value in cache.items()
-            if (key in _KEPT_WHILE_DECLARING if key.__class__ is str
-                else key.__class__ is tuple and key[0] in _KEPT_WHILE_DECLARING)}
+            if key in standing or (key in _KEPT_WHILE_DECLARING if key.__class__ is str
+                                   else key.__class__ is tuple and key[0] in _KEPT_WHILE_DECLARING)}
 
 
 def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario: str | None = None) -> "GameState":
@@ -453,10 +454,12 @@ class GameState(Position):
         fresh = self._cache = {}
         if mover is None:  # no unit has changed hexes yet: who stands where holds as the action begins, and whatever
             # changes a unit's hex (a retreat, an elimination: changes.py) patches it rather than drops it
-            for key in before.keys() & move_memory.standing_keys(self):
-                fresh[key] = before[key]
-        if kind in _DECLARING:  # the battle being declared may read them (who may join it)
-            self._cache.update(_kept_while_declaring(before))
+            standing = move_memory.standing_keys(self)
+            if kind in _DECLARING:  # and what a declaration keeps: the battle being declared may read it (who may join)
+                fresh.update(_kept_while_declaring(before, standing))
+            else:
+                for key in before.keys() & standing:
+                    fresh[key] = before[key]
         self._history.append(action)
         if kind == MOVE:
             assert action.unit is not None and action.hex is not None and reach is not None  # a second step names both
@@ -486,6 +489,7 @@ class GameState(Position):
         during = self._cache
         # A move, exit or delay changed where one unit stands, unless a hook it ran moved or eliminated others
         # (changes.relocate and eliminate make a new cache: `fresh` is gone): patch what it changed, keep the rest.
+        in_place = kind in _IN_PLACE and self.last_relocated is relocated  # (no hook moved or eliminated a unit)
         if (kind == MOVE or kind == EXIT or kind == DELAY) and during is fresh:
             assert action.unit is not None
             self._cache = {}
@@ -493,18 +497,19 @@ class GameState(Position):
             if not self._looking_ahead:  # (worked out when asked, if ever, in a position only looked at)
                 move_memory.carry_views(self, before, action.unit, left, action.hex)
                 legal_moves.carry_moves(self, before, action.unit, left, action.hex)
-        else:  # who stands where, as the action left it (changes.py patches it whenever a unit changes hexes)
-            self._cache = move_memory.keep_where_units_stand(self, during)
-        if kind in _IN_PLACE and self.last_relocated is relocated:
-            # Every unit stands where it stood (no hook of a phase's end moved or eliminated one): who stands where,
-            # as known before the action, still holds (move_memory.where_units_stand); and what a declaration keeps
+            looked_at: tuple[dict, ...] = (before, during)
+        else:  # who stands where, as the action left it (changes.py patches it whenever a unit changes hexes), and
+            # what a declaration keeps (`during` holds those of `before`, copied as the action began)
+            self._cache = (_kept_while_declaring(during, move_memory.standing_keys(self))
+                           if in_place and kind in _DECLARING else move_memory.keep_where_units_stand(self, during))
+            looked_at = (before,)  # (those of `during`: kept above)
+        if in_place:
+            # Every unit stands where it stood: who stands where, as known before the action, still holds
+            # (move_memory.where_units_stand)
             standing = move_memory.standing_keys(self)
-            for cache in (before, during):
+            for cache in looked_at:
                 for key in cache.keys() & standing:
                     self._cache.setdefault(key, cache[key])
-            if kind in _DECLARING:  # (`during` holds those of `before`, copied as the action began)
-                for key, value in _kept_while_declaring(during).items():
-                    self._cache.setdefault(key, value)
 
     def look_ahead(self, action: Action) -> GameState:
         """The position after `action` (IllegalAction if it is not legal now), to be looked at: a clone with the
