@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rulec.engine import Action, EngineContext, new_game
-from rulec.engine.traces import traced_hexes
+from rulec.engine.traces import traced_flags, traced_hexes
 from rulec.pipeline import load_game
 
 GAME = Path(__file__).parent / "games" / "cut_off.rulec"
@@ -53,3 +53,20 @@ def test_a_move_searches_the_traces_again():
     state.apply_action(Action.move("b3", "0203"))  # opens the enemy zone of control in 0303 no more
     after = traced_hexes(state, "supply", "blue", EngineContext)
     assert after is not before and "0503" in before and "0503" not in after
+
+
+def test_a_traces_bytes_are_made_again_only_where_the_hexes_reached_changed():
+    """traced_flags keeps the bytes last made for the trace and side: a move that changes the trace nowhere reads
+    the same bytes, one that changes it gets new ones, and either way they say what the set of hexes says."""
+    game = load_game(str(GAME))
+    state = new_game(game).arrange({"b1": "0503", "b3": "0303", "r1": "0302", "r3": "1001"}, phase="blue_move")
+    before = traced_flags(state, "supply", "blue", EngineContext)
+    state.apply_action(Action.move("b1", "0603"))  # the blue trace reaches the same hexes as before
+    same = traced_flags(state, "supply", "blue", EngineContext)
+    assert same is before
+    state.apply_action(Action.move("b3", "0203"))  # opens the enemy zone of control in 0303 no more
+    after = traced_flags(state, "supply", "blue", EngineContext)
+    assert after != before
+    index = state.tables.index
+    reached = traced_hexes(state, "supply", "blue", EngineContext)
+    assert {h for h in state.tables.numbered if after[index[h]] == 1} == reached

@@ -27,6 +27,7 @@ from rulec.runtime.model import Hex, Trace
 
 # Of move_memory.obstacles' (enemies, their zones of control, friends): which a hex fact reads
 OBSTACLE = {"enemy": 0, "zoc": 1, "friends": 2}
+_OF_THE_GAME = "sets: of the game"  # (GameState._folded_traces) _of_the_game's answers, by trace and side
 _HELD_BITS = "trace_sets: held bits"  # (GameState._for_the_game) held_bits' answers, by side and holders
 _MOST_HELD_KEPT = 1024
 
@@ -71,6 +72,11 @@ def search(state: Position, trace: Trace, side: str, holds: Holds, steps_of: Ste
     return layers[-1]
 
 
+def folded(state: Position, trace: Trace, side: str) -> bool:
+    """Are the trace's parts on the map alone folded for the side (_of_the_game): a search then asks no condition."""
+    return (_OF_THE_GAME, trace.id, side) in state._folded_traces
+
+
 # A condition written as sets, made a function of the position: (the position, every hex as bits) -> the hexes it
 # holds for, as bits.
 HexSets = Callable[[Position, int], int]
@@ -81,7 +87,7 @@ def _of_the_game(state: Position, trace: Trace, side: str, holds: Holds
                  ) -> tuple[int, int, HexSets | None, HexSets | None]:
     """Every hex of the map and the side's sources, as bits, and its `through` and `lost_when` as functions of the
     position (once a game and side)."""
-    key = ("sets: of the game", trace.id, side)
+    key = (_OF_THE_GAME, trace.id, side)
     found = state._folded_traces.get(key)
     if found is None:
         assert trace.sets is not None  # a trace the checker wrote as sets

@@ -36,7 +36,7 @@ def traced_bits(state: Position, trace_id: str, side: str, context_of: Any) -> i
     key = ("trace bits", trace_id, side)
     found = state._cache.get(key)
     if found is None:
-        found = state._cache[key] = search(state, state.game.traces[trace_id], side, context_of(state))
+        found = state._cache[key] = _search(state, state.game.traces[trace_id], side, context_of)
     return found
 
 
@@ -54,7 +54,14 @@ def traced_flags(state: Position, trace_id: str, side: str, context_of: Any) -> 
     found = state._cache.get(key)
     if found is None:
         bits = traced_bits(state, trace_id, side, context_of)
-        found = state._cache[key] = map_flags(bits, len(state.tables.numbered))
+        last_key = ("flags", trace_id, side)  # the flags last made for the trace and side: most moves change it nowhere
+        last: tuple[int, bytes] | None = state._folded_traces.get(last_key)
+        if last is not None and last[0] == bits:
+            found = last[1]
+        else:
+            found = map_flags(bits, len(state.tables.numbered))
+            state._folded_traces[last_key] = (bits, found)
+        state._cache[key] = found
     return found
 
 
@@ -99,10 +106,22 @@ def search(state: Position, trace: Trace, side: str, context: Any) -> int:
     """The hexes the trace reaches, as bits of hex numbers; its conditions asked again only where the position
     changed since they were last asked in the game, when they read the position only at their hex
     (trace_memory.py)."""
-    ask = _Ask(trace, side, context)
+    return _search(state, trace, side, lambda _: context)
+
+
+def _search(state: Position, trace: Trace, side: str, context_of: Any) -> int:
+    """search, with `context_of` making the context for the conditions: only when one is asked. A trace written as
+    sets asks none once the game's folds are made (trace_sets.py), and it is searched again after most moves."""
     if trace.sets is not None:  # conditions on hex facts only: a set of hexes at a time, nothing asked per hex
+        folded = state._folded_traces
+        kept_steps: tuple[Steps, int] | None = folded.get(("steps", trace.id, side))
+        if kept_steps is not None and trace_sets.folded(state, trace, side):
+            steps_of, closed = kept_steps
+            return trace_sets.search(state, trace, side, _nothing_asked, steps_of, closed)
+        ask = _Ask(trace, side, context_of(state))
         steps_of, closed = _steps(state, trace, side, ask)
         return trace_sets.search(state, trace, side, ask.holds, steps_of, closed)
+    ask = _Ask(trace, side, context_of(state))
     neighbours = state.tables.neighbours
     values = values_for(state, trace.id, side, trace.reads_at_hex, neighbours, state.tables.index, ask)
     if values.reached is None:
@@ -112,6 +131,10 @@ def search(state: Position, trace: Trace, side: str, context: Any) -> int:
             values.layers, values.restart = None, -1
             raise
     return values.reached
+
+
+def _nothing_asked(condition: Any, h: Hex) -> bool:
+    raise AssertionError("a trace's condition asked after the game's folds were made")  # (trace_sets.folded)
 
 
 class _Ask:
