@@ -87,17 +87,22 @@ def test_a_move_patches_the_views_of_the_sides_it_does_not_belong_to():
     assert stale > 50  # the enemy's zones and obstacles, kept through the mover's moves rather than worked out again
 
 
-def _moves_kept_hold(path: str, seed: int, orders: bool = True, sampled: bool = False) -> int:
+def _moves_kept_hold(path: str, seed: int, orders: bool = True, sampled: bool = False, mixed: bool = False) -> int:
     """Play a random game, of whole orders (every unit's moves listed at each decision; with `sampled`, drawn by
     sample_legal_order, which asks every mover's candidate orders) or of actions (a move in two steps: only whether
     each unit has a move is asked); after each move, exit or delay compare what the new position kept of the one
     before with a position worked out from scratch: every unit's legal moves, whether it has a move (and the hex
     that says so), its candidate orders, may_end_move's answers, and the movement phase's list of actions patched
-    from the one before. The answers compared."""
+    from the one before. With `mixed`, each decision is drawn one of the three ways at random: answers made after
+    draws that made none (legal_moves.REACHING is noted as they are made). The answers compared."""
     state, rng = new_game(load_game(path), seed=seed), random.Random(seed)
     compared = 0
     for _ in _decisions(state, rng):
-        if sampled:
+        if mixed:
+            way = rng.randrange(3)
+            action = (state.sample_legal_order(rng) if way == 0 else rng.choice(state.legal_orders()) if way == 1
+                      else rng.choice(state.legal_actions()))
+        elif sampled:
             action = state.sample_legal_order(rng)
         else:
             action = rng.choice(state.legal_orders() if orders else state.legal_actions())
@@ -148,6 +153,11 @@ def test_answers_and_listing_kept_after_a_move_equal_those_from_scratch(path):
 @pytest.mark.parametrize("path", MAP_GAMES, ids=lambda p: p.rsplit("/", 1)[-1].removesuffix(SUFFIX))
 def test_candidate_orders_kept_after_a_move_equal_those_from_scratch(path):
     _moves_kept_hold(path, seed=8, sampled=True)
+
+
+@pytest.mark.parametrize("path", MAP_GAMES, ids=lambda p: p.rsplit("/", 1)[-1].removesuffix(SUFFIX))
+def test_answers_kept_when_draws_and_lists_alternate_equal_those_from_scratch(path):
+    _moves_kept_hold(path, seed=9, mixed=True)
 
 
 def test_a_move_keeps_the_moves_of_the_units_it_cannot_have_changed():

@@ -148,6 +148,7 @@ def listed_moves(state: Position, uid: str) -> tuple[Action, ...]:
         else:
             hexes: AbstractSet[Hex]  # the destinations as a set: a dict's keys, or a frozenset once narrowed
             moves, exits, hexes, to = unit_moves(state, uid)
+            _note_reaching(state, uid, to)
             if state.game.movement.may_end_move is not None:
                 moves, hexes, to = allowed_ends(state, uid, moves, to)
             blocked = _blocked(state, uid, hexes)
@@ -317,6 +318,23 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
         cache[_MOVABLE] = movable
 
 
+_NOTED = "reaching noted"  # (per movement phase) the ids of the destinations (unit_moves' `to`) noted in REACHING
+
+
+def _note_reaching(state: Position, uid: str, to: tuple[Hex, ...]) -> None:
+    """Note `uid` at the hexes it reaches (`to`: unit_moves', kept for the phase), in the phase's REACHING, once: a
+    move into or out of one asks again its answers that hang on stacking (listed_moves, has_move: carry_moves).
+    Noted by those answers as they are made, not by the search: a sampler's draws make none, and need no index."""
+    noted: dict[int, tuple[Hex, ...]] | None = state._phase_moves.get(_NOTED)
+    if noted is None:
+        noted = state._phase_moves[_NOTED] = {}
+    # (by id: no tuple of hexes hashed; each kept here, so no id is another's meanwhile). Not for a unit whose
+    # answers are not carried (_remember)
+    if id(to) not in noted and keeps_moves(state, uid):
+        noted[id(to)] = to
+        note_at(state, REACHING, uid, to)
+
+
 def _without(known: dict[str, Any], stale: AbstractSet[str]) -> dict[str, Any]:
     """A copy of `known` (unit -> what is known of it) without the `stale` units: copied whole, then those taken out
     (a move makes a few of the phase's units stale; a copy runs in C, a comprehension asks every unit)."""
@@ -353,6 +371,7 @@ def _find_move(state: Position, uid: str) -> Hex | bool:
                 note_at(state, REACHING, uid, (found,))
             return found
     _, exits, hexes, to = unit_moves(state, uid)
+    _note_reaching(state, uid, to)
     if exits:
         return True
     if state.game.movement.may_end_move is None:
@@ -475,7 +494,6 @@ def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Act
         found = (moves, exits, destinations.keys(), to)
         if keeps_moves(state, uid):
             state._phase_moves[kept_anew(state, uid, key)] = found
-            note_at(state, REACHING, uid, to)
         elif entering is not None and (FALLBACK, uid) not in state._cache:
             phase[entering] = found
     return found

@@ -25,7 +25,8 @@ from rulec.runtime.model import ORDINARY, Hex, MovementMode, Unit
 
 
 # Per movement phase (GameState._phase_moves): each hex, and the units that reach it in some position of the phase
-# (their moves kept for the phase). A move changes the stacking of two hexes: only these units' answers may change.
+# (their moves kept for the phase), noted as answers that hang on stacking are made of them (legal_moves: listed
+# moves, has_move). A move changes the stacking of two hexes: only these units' answers may change.
 REACHING = "units reaching"
 # Per movement phase: each hex, and the units whose leave_zoc answers (into_zoc) read who stands there (leave_zoc). A
 # move into or out of one asks them again: their moves are kept under those answers (moves_key).
