@@ -8,14 +8,15 @@ import random
 import pytest
 
 from rulec.engine import movement, new_game
+from rulec.engine.hex_bits import numbers
 from rulec.engine.move_memory import obstacles
-from rulec.engine.movement import Board, _bits_to_numbers, reach_of, search
+from rulec.engine.movement import Board, reach_of, search
 from rulec.pipeline import load_game
 
 
 def _fresh(tables, allowance, start, enemy, zoc):
     """The search on its own board, nothing remembered."""
-    board = Board.of_numbers(_bits_to_numbers(enemy), _bits_to_numbers(zoc), (), len(tables.numbered))
+    board = Board.of_numbers(numbers(enemy), numbers(zoc), (), len(tables.numbered))
     return search(tables, board, allowance, start, (), False, None, tables.base_costs)
 
 
@@ -78,7 +79,7 @@ def test_the_boards_remembered_for_a_unit_are_the_latest_asked_and_at_most_board
     assert reach_of(tables, allowance=2, start=start, enemy=boards[0], zoc=0, friends=0) is first
     assert tables.reach_cache[key][0][-1] is first  # asked again: first
     for h in sorted(metz.map.hexes):  # more boards than are kept, each looked at (an enemy within reach)
-        if 2 <= tables.distance[start][h] <= 2:
+        if tables.distance[start][h] == 2:
             reach_of(tables, allowance=2, start=start, enemy=_bits(tables, [h]), zoc=0, friends=0)
     assert len(tables.reach_cache[key]) == movement.BOARDS_A_SEARCH
 
@@ -101,7 +102,7 @@ def test_the_lists_a_search_borrows_come_back_as_they_were_lent(name):
     side = state.phase.side or state.players[0]
     enemy, zoc, friends = obstacles(state, side)
     for uid in sorted(u for u, h in state.positions.items() if state.unit(u).side == side)[:10]:
-        board = Board.of_numbers(_bits_to_numbers(enemy), _bits_to_numbers(zoc), (), len(tables.numbered))
+        board = Board.of_numbers(numbers(enemy), numbers(zoc), (), len(tables.numbered))
         lent = search(tables, board, 6, state.positions[uid], (), False, None, tables.base_costs)
         tables.search_arrays.clear()
         afresh = search(tables, board, 6, state.positions[uid], (), False, None, tables.base_costs)

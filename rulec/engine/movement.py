@@ -455,8 +455,7 @@ def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
     steps = costs or tables.base_costs
     stop_in_zoc = rules.zoc == "stop_on_entry"
     zoc_extra = rules.zoc_extra_cost if rules.zoc != "none" else 0
-    enemy_hexes, zoc_hexes, no_pass = _bits_to_numbers(enemy), _bits_to_numbers(zoc), _bits_to_numbers(friends)
-    board_flags = _board(tables, enemy, zoc, friends).flags  # (what _leaving_steps reads)
+    flags = _board(tables, enemy, zoc, friends).flags  # (Board: ENEMY, ZOC, NO_PASS by hex number)
     hexes = tables.numbered
     most_left: dict[int, int] = {}  # hex the unit may end in -> most MP left on arriving there
     exits: dict[str, int] = {}  # edge -> most MP left after leaving by it
@@ -471,10 +470,11 @@ def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
             heapq.heappush(queue, (-left, n))
 
     def step(n: int, cost: int, left: int, in_zoc: bool) -> None:
-        if n in enemy_hexes:
+        flag = flags[n]
+        if flag & ENEMY:
             return
-        stop = n in no_pass
-        if n in zoc_hexes:
+        stop = flag & NO_PASS != 0
+        if flag & ZOC:
             if in_zoc and not rules.zoc_to_zoc:
                 return
             cost += zoc_extra
@@ -486,26 +486,28 @@ def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
     if start is None:
         for entry_hex, cost in entries:  # (a hex, not a number like `h` below)
             i = tables.index[entry_hex]
-            if i not in enemy_hexes and cost <= allowance:
-                arrive(i, allowance - cost, (stop_in_zoc and i in zoc_hexes) or i in no_pass)
+            flag = flags[i]
+            if not flag & ENEMY and cost <= allowance:
+                arrive(i, allowance - cost, (stop_in_zoc and flag & ZOC != 0) or flag & NO_PASS != 0)
     elif locked:
         if leave is None:
             return MoveCosts({}, {})
-        for n, cost in _leaving_steps(steps, origin, start, hexes, board_flags, leave, every=True):
-            cost += zoc_extra if n in zoc_hexes else 0
+        for n, cost in _leaving_steps(steps, origin, start, hexes, flags, leave, every=True):
+            in_zoc = flags[n] & ZOC != 0
+            cost += zoc_extra if in_zoc else 0
             if cost <= allowance:
-                arrive(n, allowance - cost, n in no_pass or (n in zoc_hexes and (stop_in_zoc or leave.then_stop)))
+                arrive(n, allowance - cost, flags[n] & NO_PASS != 0 or (in_zoc and (stop_in_zoc or leave.then_stop)))
     else:
         moving_on[origin] = allowance
         heapq.heappush(queue, (-allowance, origin))
         for n in steps.index_rivers[origin]:
-            if n not in enemy_hexes:
+            if not flags[n] & ENEMY:
                 arrive(n, 0, True)
-        if leave is not None and not rules.zoc_to_zoc and origin in zoc_hexes:  # the ZOC-to-ZOC exception (see search)
-            for n, cost in _leaving_steps(steps, origin, start, hexes, board_flags, leave, every=False):
+        if leave is not None and not rules.zoc_to_zoc and flags[origin] & ZOC:  # the ZOC-to-ZOC exception (see search)
+            for n, cost in _leaving_steps(steps, origin, start, hexes, flags, leave, every=False):
                 cost += zoc_extra
                 if cost <= allowance:
-                    arrive(n, allowance - cost, stop_in_zoc or leave.then_stop or n in no_pass)
+                    arrive(n, allowance - cost, stop_in_zoc or leave.then_stop or flags[n] & NO_PASS != 0)
 
     while queue:
         minus_left, h = heapq.heappop(queue)
@@ -516,7 +518,7 @@ def costs_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
             if cost <= left:
                 exits[edge] = max(exits.get(edge, -1), left - cost)
         for n, cost in chain(steps.index_plain_moves[h], steps.index_objective_moves[h]):
-            step(n, cost, left, h in zoc_hexes)
+            step(n, cost, left, flags[h] & ZOC != 0)
 
     most_left.pop(origin, None)  # staying put is not a move
     return MoveCosts({hexes[n]: allowance - most_left[n] for n in sorted(most_left)},
@@ -593,10 +595,6 @@ def _board(tables: Tables, enemy: int, zoc: int, friends: int) -> Board:
         board = Board.of_bits(enemy, zoc, friends, len(tables.numbered))
         _remember(tables.boards, board_key, board, BOARD_CACHE_SIZE)
     return board
-
-
-def _bits_to_numbers(bits: int) -> frozenset[int]:
-    return frozenset(hex_bits.numbers(bits))
 
 
 def _remember(cache: dict, key, value, size: int):

@@ -21,13 +21,16 @@ is asked hex by hex: trace_sets.py searches a set of hexes at a time.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from rulec.engine import trace_sets
 from rulec.engine.hex_bits import Steps, bits_of, hexes, map_flags, numbers
 from rulec.engine.position import Position, copy_fields
 from rulec.engine.trace_memory import TraceValues, values_for
 from rulec.runtime.model import Hex, Trace
+
+T = TypeVar("T")
+_STEPS = "steps"  # (GameState._folded_traces) what the map alone allows a trace and side (_steps)
 
 
 def traced_bits(state: Position, trace_id: str, side: str, context_of: Any) -> int:
@@ -54,14 +57,8 @@ def traced_flags(state: Position, trace_id: str, side: str, context_of: Any) -> 
     found = state._cache.get(key)
     if found is None:
         bits = traced_bits(state, trace_id, side, context_of)
-        last_key = ("flags", trace_id, side)  # the flags last made for the trace and side: most moves change it nowhere
-        last: tuple[int, bytes] | None = state._folded_traces.get(last_key)
-        if last is not None and last[0] == bits:
-            found = last[1]
-        else:
-            found = map_flags(bits, len(state.tables.numbered))
-            state._folded_traces[last_key] = (bits, found)
-        state._cache[key] = found
+        found = state._cache[key] = _made_anew(state, ("flags", trace_id, side), bits, map_flags,
+                                               len(state.tables.numbered))
     return found
 
 
@@ -74,14 +71,18 @@ def traced_hexes(state: Position, trace_id: str, side: str, context_of: Any) -> 
     found = state._cache.get(key)
     if found is None:
         bits = traced_bits(state, trace_id, side, context_of)
-        last_key = ("hexes", trace_id, side)
-        last: tuple[int, frozenset[Hex]] | None = state._folded_traces.get(last_key)
-        if last is not None and last[0] == bits:
-            found = last[1]
-        else:
-            found = hexes(bits, state.tables.numbered)
-            state._folded_traces[last_key] = (bits, found)
-        state._cache[key] = found
+        found = state._cache[key] = _made_anew(state, ("hexes", trace_id, side), bits, hexes, state.tables.numbered)
+    return found
+
+
+def _made_anew(state: Position, last_key: tuple, bits: int, make: Callable[[int, Any], T], with_: Any) -> T:
+    """`make(bits, with_)`, made only when the hexes reached (`bits`) differ from those it was last made of for the
+    trace and side in the game (kept under `last_key`): most moves change a trace nowhere."""
+    last: tuple[int, T] | None = state._folded_traces.get(last_key)
+    if last is not None and last[0] == bits:
+        return last[1]
+    found = make(bits, with_)
+    state._folded_traces[last_key] = (bits, found)
     return found
 
 
@@ -113,8 +114,7 @@ def _search(state: Position, trace: Trace, side: str, context_of: Any) -> int:
     """search, with `context_of` making the context for the conditions: only when one is asked. A trace written as
     sets asks none once the game's folds are made (trace_sets.py), and it is searched again after most moves."""
     if trace.sets is not None:  # conditions on hex facts only: a set of hexes at a time, nothing asked per hex
-        folded = state._folded_traces
-        kept_steps: tuple[Steps, int] | None = folded.get(("steps", trace.id, side))
+        kept_steps: tuple[Steps, int] | None = state._folded_traces.get((_STEPS, trace.id, side))
         if kept_steps is not None and trace_sets.folded(state, trace, side):
             steps_of, closed = kept_steps
             return trace_sets.search(state, trace, side, _nothing_asked, steps_of, closed)
@@ -221,7 +221,7 @@ def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: 
 def _steps(state: Position, trace: Trace, side: str, ask: _Ask) -> tuple[Steps, int]:
     """What the map alone allows the side's trace (_map_steps): worked out once a game and side (shared by clones)."""
     folded = state._folded_traces
-    steps_key = ("steps", trace.id, side)
+    steps_key = (_STEPS, trace.id, side)
     kept_steps: tuple[Steps, int] | None = folded.get(steps_key)
     if kept_steps is None:
         kept_steps = folded[steps_key] = _map_steps(state, trace, ask)
