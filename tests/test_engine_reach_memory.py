@@ -108,3 +108,16 @@ def test_the_lists_a_search_borrows_come_back_as_they_were_lent(name):
         afresh = search(tables, board, 6, state.positions[uid], (), False, None, tables.base_costs)
         assert (lent.destinations, lent.exits, lent.went_on_from) == (afresh.destinations, afresh.exits, afresh.went_on_from)
     assert all(set(lent) == {-1} for lent in tables.search_arrays)
+
+
+def test_paths_are_ranked_by_the_objectives_they_pass_with_or_without_a_rank():
+    """A destination keeps the better of two paths' objectives: by Tables.mask_rank, or (too many objectives to
+    rank) by how many they pass, then the lower bits; the same mask is never better than itself."""
+    worth_more = movement._worth_more
+    rank = (0, 5, 1, 6)  # mask -> rank: the first objective is worth more than the second
+    assert worth_more(rank, 0b01, 0b10) and not worth_more(rank, 0b10, 0b01)
+    assert worth_more(rank, 0b11, 0b01) and not worth_more(rank, 0b01, 0b01)
+    many = 1 << 60  # an objective beyond any rank's table
+    assert worth_more((), 0b11, many) and not worth_more((), many, 0b11)  # two objectives passed before one
+    assert worth_more((), 0b01, many) and not worth_more((), many, 0b01)  # one each: the lower bit
+    assert worth_more((), many | 1, many) and not worth_more((), many | 1, many | 1)

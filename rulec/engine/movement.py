@@ -36,7 +36,7 @@ import heapq
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
 
 from rulec.engine import hex_bits
 from rulec.engine.step_costs import StepCosts
@@ -267,7 +267,6 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     index, hexes, bit = tables.index, tables.numbered, tables.index_bit
     flags = board.flags
     rank = tables.mask_rank
-    worth: Callable[[int], Any] = rank.__getitem__ if rank else _mask_worth  # an int rank or a tuple: both order masks
     size = len(hexes)
     if locked and leave is None:
         return NOWHERE
@@ -282,7 +281,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     # 1 MP, so handling a layer's hexes by MP left, most first, is a Dijkstra search.
     layers: dict[int, tuple[list[int], list[list[int]]]] = {}
 
-    arrivals = _Arrivals(board, stop_in_zoc, zoc_extra, zoc_to_zoc, bit, ends, reached, layers, size, allowance, worth,
+    arrivals = _Arrivals(board, stop_in_zoc, zoc_extra, zoc_to_zoc, bit, ends, reached, layers, size, allowance, rank,
                          ~held, spare)
 
     origin = -1 if start is None else index[start]
@@ -334,7 +333,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                     for edge, cost in exits_of[h]:
                         if cost <= left:
                             old = exits.get(edge)
-                            if old is None or (mask != old and worth(mask) > worth(old)):
+                            if old is None or (mask != old and _worth_more(rank, mask, old)):
                                 exits[edge] = mask
                                 exit_hexes[edge] = h
                     for n, cost in objective_moves[h]:
@@ -362,7 +361,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                         if old < 0:
                             ends[n] = mask
                             reached.append(n)
-                        elif worth(mask) > worth(old):
+                        elif _worth_more(rank, mask, old):
                             ends[n] = mask
                     if stop:
                         continue
@@ -396,22 +395,22 @@ class _Arrivals:
 
     def __init__(self, board: Board, stop_in_zoc: bool, zoc_extra: int, zoc_to_zoc: bool, bit: list, ends: list[int],
                  reached: list[int], layers: dict[int, tuple[list[int], list[list[int]]]], size: int, allowance: int,
-                 worth: Callable[[int], Any], counted: int, spare: list[list[int]]):
+                 rank: tuple[int, ...], counted: int, spare: list[list[int]]):
         self.counted = counted  # the objectives' bits a path's mask takes (all but those left out: reach_of's `held`)
         self.flags = board.flags
         self.stop_in_zoc, self.zoc_extra, self.zoc_to_zoc = stop_in_zoc, zoc_extra, zoc_to_zoc
         self.bit, self.ends, self.reached, self.layers = bit, ends, reached, layers
-        self.hex_count, self.allowance, self.worth = size, allowance, worth
+        self.hex_count, self.allowance, self.rank = size, allowance, rank
         self.spare = spare  # (Tables.search_arrays)
 
     def arrive(self, h: int, mask: int, left: int, stop: bool) -> None:
         mask |= self.bit[h] & self.counted
-        ends, worth = self.ends, self.worth
+        ends = self.ends
         old = ends[h]
         if old < 0:
             ends[h] = mask
             self.reached.append(h)
-        elif mask != old and worth(mask) > worth(old):
+        elif mask != old and _worth_more(self.rank, mask, old):
             ends[h] = mask
         if stop:
             return
@@ -559,13 +558,12 @@ def merge_moves(tables: Tables, first: Reach | MoveCosts, other: Reach | MoveCos
         return MoveCosts({h: end_costs[h] for h in sorted(end_costs)}, {e: exit_costs[e] for e in sorted(exit_costs)})
     assert isinstance(other, Reach)
     rank = tables.mask_rank
-    worth: Callable[[int], Any] = rank.__getitem__ if rank else _mask_worth  # an int rank or a tuple: both order masks
     ends, exits = dict(first.destinations), dict(first.exit_masks or {})
     exit_hexes = dict(first.exit_hexes or {})
     for found, extra in ((ends, other.destinations), (exits, other.exit_masks or {})):
         for key, mask in extra.items():
             old = found.get(key)
-            if old is None or (mask != old and worth(mask) > worth(old)):
+            if old is None or (mask != old and _worth_more(rank, mask, old)):
                 found[key] = mask
                 if found is exits and other.exit_hexes and key in other.exit_hexes:
                     exit_hexes[key] = other.exit_hexes[key]
@@ -582,9 +580,14 @@ def _in_mp(spent: int | Fraction, scale: int) -> int | Fraction:
     return value.numerator if value.denominator == 1 else value
 
 
-def _mask_worth(mask: int) -> tuple[int, int]:
-    """How much passing the objectives in `mask` is worth, for games with too many objectives to rank them."""
-    return mask.bit_count(), -mask
+def _worth_more(rank: tuple[int, ...], mask: int, other: int) -> bool:
+    """Is passing the objectives in `mask` worth more than passing those in `other`? By Tables.mask_rank; for games
+    with too many objectives to rank them (no rank), the more objectives the better, then the lower bits. (Ints
+    compared, nothing made: searches ask it at most steps into an objective.)"""
+    if rank:
+        return rank[mask] > rank[other]
+    count, other_count = mask.bit_count(), other.bit_count()
+    return count > other_count or (count == other_count and mask < other)
 
 
 def _board(tables: Tables, enemy: int, zoc: int, friends: int) -> Board:

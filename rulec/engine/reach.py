@@ -232,7 +232,7 @@ def path_taken(state: Position, uid: str, reach: Reach, to: Hex | None = None, e
     it: `reach` (unit_reach's), unless that path passes objectives the unit's side holds already.
 
     A search gives each destination the path that passes the most valuable objectives, whoever holds them
-    (Tables.mask_rank, movement._mask_worth). Passing one's own takes nothing (changes.enter), and another path there
+    (Tables.mask_rank, movement._worth_more). Passing one's own takes nothing (changes.enter), and another path there
     might take an enemy's: the player would take it. So where the path given passes one's own, the same search with
     those left out gives the path that takes the most (docs/rulings.md). Where it passes none of them, it is that
     path already: leaving objectives out of a path's set only makes it worth less. Nor is there another where the
