@@ -14,6 +14,7 @@ import pytest
 
 from rulec.engine import Action, answer_reads, move_ends, new_game, reach
 from rulec.engine.hex_bits import hexes
+from rulec.engine.position import holders_changed
 from rulec.pipeline import load_game
 
 GAME = Path(__file__).resolve().parent / "games" / "supply_leash.rulec"
@@ -111,6 +112,7 @@ def test_holders_are_read_and_compared(tmp_path):
     snapshot = answer_reads.snapshot(before)
     after = before.clone()
     after.holders["0501"] = "red"
+    holders_changed(after)  # (as changes.enter does)
     assert answer_reads.changes(after, before._cache, snapshot, {("holders",)}) is None
     assert answer_reads.changes(before, before._cache, snapshot, {("holders",)}) == {}
 

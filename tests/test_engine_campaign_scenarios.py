@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from rulec.engine import Action, new_game
+from rulec.engine.position import holders_changed
 from rulec.pipeline import check_file, load_game
 
 GAMES = Path(__file__).parent / "games"
@@ -176,6 +177,7 @@ def test_a_move_takes_the_path_that_takes_a_town_not_one_through_its_own(game):
     state.apply_action(Action.end())  # turn 2: red stands again
     assert (state.turn, state.phase.id) == (2, "blue_move")
     state.holders["0402"] = "red"  # as if a red unit had passed through it (none reaches it but through 0302)
+    holders_changed(state)
     assert passed(state, unit_reach(state, "b1").destinations["0401"]) == ["0302"]  # the path the search ranks first
     assert passed(state, path_taken(state, "b1", unit_reach(state, "b1"), to="0401").destinations["0401"]) == ["0402"]
     state.apply_action(Action.move("b1", "0401"))

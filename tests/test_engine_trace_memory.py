@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from rulec.engine import EngineContext, new_game
+from rulec.engine import Action, EngineContext, new_game
 from rulec.engine.hex_bits import hexes
+from rulec.engine.trace_sets import held_bits
 from rulec.engine.traces import search, traced_hexes
 from rulec.pipeline import load_game
 from rulec.players import RandomPlayer
@@ -186,3 +187,17 @@ def test_kept_answers_are_exact_over_random_games_of_the_marne(monkeypatch, aske
     # A change searched again only from the layer it reaches (trace_memory._ask_again, trace_sets._still_holding),
     # checked exact above.
     assert searches["again from a layer"] > 10
+
+
+def test_the_hexes_a_side_holds_follow_a_change_of_hands(metz):
+    """held_bits is kept by the holders' version: a move that takes a town gives the position a new version and the
+    town among the side's hexes; the position before keeps its version and its answer."""
+    state = new_game(metz).arrange({"us_cca": "0601", "de_1010": "0911"}, turn=2, phase="us_movement")
+    town = state.tables.index["0701"]
+    before, version = held_bits(state, "us"), state.holders_version
+    assert not before >> town & 1
+    after = state.clone()
+    after.apply_action(Action.move("us_cca", "0703"))  # along the road through Thionville (0701): taken in passing
+    assert after.holders["0701"] == "us" and after.holders_version != version
+    assert held_bits(after, "us") == before | 1 << town
+    assert held_bits(state, "us") == before and state.holders_version == version

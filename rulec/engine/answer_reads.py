@@ -154,17 +154,17 @@ class UnitsAtContext(EngineContext):
         return super().units_at(hex)
 
 
-def snapshot(state: Position) -> tuple[int, dict]:
-    """What a later position is compared with that its cache does not keep: the markers' version, the holders."""
-    return state.markers.version, dict(state.holders)
+def snapshot(state: Position) -> tuple[int, int]:
+    """What a later position is compared with that its cache does not keep: the markers' and the holders' versions."""
+    return state.markers.version, state.holders_version
 
 
-def changes(state: Position, before: dict, kept: tuple[int, dict], read: set[Reading]) -> dict[Reading, int] | None:
+def changes(state: Position, before: dict, kept: tuple[int, int], read: set[Reading]) -> dict[Reading, int] | None:
     """What of the readings in `read` differs in `state` from the position whose cache was `before` (and snapshot
     `kept`): None when a reading other than a trace changed (or was not known before), else each trace that
     changed and the hexes it now reaches or no longer reaches, as bits (empty: every reading holds). The traces
     read are worked out in `state` (kept in its cache: they are asked next anyway)."""
-    version, holders = kept
+    version, held = kept
     changed: dict[Reading, int] = {}
     for reading in read:
         kind = reading[0]
@@ -172,7 +172,7 @@ def changes(state: Position, before: dict, kept: tuple[int, dict], read: set[Rea
             if state.markers.version != version:
                 return None
         elif kind == "holders":
-            if state.holders != holders:
+            if state.holders_version != held:
                 return None
         elif kind == "zoc":
             known = before.get(reading)

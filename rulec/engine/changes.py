@@ -16,7 +16,7 @@ from __future__ import annotations
 from rulec.engine import history, markers, move_memory, stacking, victory
 from rulec.engine.hex_bits import hexes_in_order
 from rulec.engine.movement import Reach
-from rulec.engine.position import Position
+from rulec.engine.position import Position, holders_changed
 from rulec.engine.records import Relocated
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP
 from rulec.runtime.model import Hex
@@ -95,6 +95,7 @@ def enter(state: Position, uid: str, h: Hex, moment: str = "stop") -> None:
     if previous == side:
         return
     state.holders[h] = side
+    holders_changed(state)
     for award in state.game.awards:
         if award.trigger.kind != "holds" or h not in award.trigger.hexes:
             continue

@@ -105,7 +105,7 @@ def _end_context(state: Position, uid: str) -> EngineContext:
     unit = state._units[uid]
     if moves_carry_over(state):  # what the answer reads is noted, to tell whether a move keeps it
         cache = state._cache
-        asked: tuple[tuple[int, dict], set[str]] | None = cache.get(READINGS)
+        asked: tuple[tuple[int, int], set[str]] | None = cache.get(READINGS)
         if asked is None:
             asked = cache[READINGS] = (answer_reads.snapshot(state), set())
         asked[1].add(unit.side)

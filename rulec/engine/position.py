@@ -21,7 +21,7 @@ change that runs the game's hooks asks it to run them (`Position.run_game_hooks`
 
 from __future__ import annotations
 
-from itertools import chain
+from itertools import chain, count
 from typing import Any, TypeVar
 
 # Imported when run, not only for the type checker: compiled (make fast), a class's annotations may be built from
@@ -85,7 +85,8 @@ class Position:
     where: dict[str, str]  # every unit -> its status (statuses.py)
     due: dict[str, int | None]  # pending units -> the turn they are due (None: any turn)
     exited_from: dict[str, Hex]  # units that left the map -> the hex they left it from
-    holders: dict[Hex, str]  # objectives -> the side holding them
+    holders: dict[Hex, str]  # objectives -> the side holding them (changed in place, then holders_changed)
+    holders_version: int  # names the holders: a copy keeps it, every change takes a new one (holders_changed)
     granted: dict[tuple[str, Hex], int]  # ('holds' award, hex) -> the VP it gave its holder
     markers: MarkerTable  # markers on units and hexes (markers.py)
     past: History  # what each unit did, by phase (history.py)
@@ -283,6 +284,13 @@ def copy_fields(source: Position, dest: Position) -> None:
 
 
 _UNSET = object()
+_HOLDERS_VERSIONS = count(1)  # every change of any position's holders takes the next: one version, the same holders
+
+
+def holders_changed(state: Position) -> None:
+    """After `state.holders` changed (or was first filled): a new version, so that what was worked out from the
+    holders alone, kept by their version, is worked out again (trace_sets.held_bits, answer_reads.snapshot)."""
+    state.holders_version = next(_HOLDERS_VERSIONS)
 
 
 def _copy_declared(s: Position, d: Position) -> None:
@@ -318,6 +326,7 @@ def _copy_declared(s: Position, d: Position) -> None:
     d.due = s.due
     d.exited_from = s.exited_from
     d.holders = s.holders
+    d.holders_version = s.holders_version
     d.granted = s.granted
     d.markers = s.markers
     d.past = s.past

@@ -15,7 +15,7 @@ import random
 from rulec.diagnostics import did_you_mean
 from rulec.engine import history, modifiers, phases, scenarios, steps, victory
 from rulec.engine.marker_table import MarkerTable
-from rulec.engine.position import P, Position
+from rulec.engine.position import P, Position, holders_changed
 from rulec.engine.records import History, Relocated
 from rulec.engine.statuses import ON_MAP, PENDING, UNUSED
 from rulec.engine.tables import tables_for
@@ -90,6 +90,7 @@ def set_up(state: Position, game: Game, options: tuple[str, ...], seed: int, sce
     for uid, h in state.pos.items():
         if h in state.tables.objectives:
             state.holders[h] = game.units[uid].side
+    holders_changed(state)
     state.moved = set()
     state.locked = frozenset()
     state._movers = ()  # (none before the first movement phase begins: phases.begin_phase)
@@ -168,6 +169,7 @@ def arrange(state: P, units: dict[str, str], *, turn: int | None = None, phase: 
             other.where[uid], other.pos[uid] = ON_MAP, place
             if place in state.tables.objectives:
                 other.holders[place] = state._units[uid].side
+    holders_changed(other)
     other.terminal, other._stack, other.last_battle, other._combat_began = False, [], None, None
     other.decided, other._prelude = None, ()
     other.moved, other.attacked, other.defended = set(), set(), set()

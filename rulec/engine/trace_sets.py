@@ -163,10 +163,10 @@ class _Source:
 
 
 def held_bits(state: Position, side: str) -> int:
-    """The hexes `side` holds (controls(side, hex)), as bits. Kept for the game by the holders' hexes and sides:
-    they seldom change, and working the bits out makes a big int a hex held."""
+    """The hexes `side` holds (controls(side, hex)), as bits. Kept for the game by the holders' version: they
+    seldom change, and working the bits out makes a big int a hex held."""
     holders = state.holders
-    key = (side, tuple(holders), tuple(holders.values()))
+    key = (side, state.holders_version)
     kept: dict | None = state._for_the_game.get(_HELD_BITS)
     if kept is None or len(kept) > _MOST_HELD_KEPT:
         kept = state._for_the_game[_HELD_BITS] = {}
