@@ -69,16 +69,16 @@ benchmark: $(STAMP)
 	$(PY) benchmarks/greedy.py
 	$(PY) benchmarks/conformance.py
 
-## fast: build the compiled engine in place (mypyc, a minute or two; needs a C compiler): `rulec --version` then says
+## fast: build the compiled engine in place (mypyc and Cython, a minute or two; needs a C compiler): `rulec --version` then says
 ## "compiled engine". RULEC_PURE=1 runs pure Python anyway; a source changed since the build runs pure Python too.
 fast: $(STAMP)
-	$(PY) -m pip install --quiet 'mypy>=1.8'
+	$(PY) -m pip install --quiet 'mypy>=1.8' 'cython>=3.0'
 	RULEC_COMPILE=1 $(PY) setup.py --quiet build_ext --inplace
 	$(PY) -m rulec --version
 
 ## pure: remove the compiled engine (the built extension modules and their record), back to pure Python only
 pure:
-	rm -rf build rulec/compiled_build.json
+	rm -rf build rulec/compiled_build.json rulec/engine/search_core.c
 	find . -path ./$(VENV) -prune -o -name '*.so' -print -exec rm -f {} +
 
 clean:

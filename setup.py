@@ -1,7 +1,8 @@
 """Only for the optional compiled engine (README "Faster engine"); the package itself is described in pyproject.toml.
 
 Plain `pip install .` and `make` build nothing here: pure Python. With RULEC_COMPILE=1, the modules
-rulec/fast_path.py names are compiled with mypyc (which must be installed: it comes with mypy), e.g.
+rulec/fast_path.py names are compiled with mypyc (which must be installed: it comes with mypy), and its native
+modules (the movement search's loop, rulec/engine/search_core.pyx) with Cython, e.g.
 
     make fast                                                  # in place, for this checkout
     RULEC_COMPILE=1 python setup.py build_ext --inplace        # what make fast runs (mypy from the test extra)
@@ -37,13 +38,24 @@ def _compiled_extensions():
     modules = fast_path.compiled_modules(HERE / "rulec")
     sources = [fast_path.source_of(m, HERE / "rulec") for m in modules]
     stamp = {m: fast_path.source_hash(p) for m, p in zip(modules, sources)}
+    stamp.update({m: fast_path.source_hash(fast_path.source_of(m, HERE / "rulec")) for m in fast_path.NATIVE})
     (HERE / "rulec" / "compiled_build.json").write_text(json.dumps(stamp, indent=1) + "\n")
     # A C file a module (multi_file), compiled side by side (_BuildInParallel): one C file of them all took a single
     # core about 130 s to compile; the modules' files take about 80 s of CPU in all, shared among the cores. The
     # compiled engine runs as fast either way (measured on sampled Marne games, issue 19).
     # mypyc.ini: the build's own mypy settings (the language layer is type-checked, not compiled: see there)
     return mypycify(["--config-file", str(HERE / "mypyc.ini")] + [str(p.relative_to(HERE)) for p in sources],
-                    opt_level="3", group_name="rulec_engine", multi_file=True)
+                    opt_level="3", group_name="rulec_engine", multi_file=True) + _native_extensions(fast_path)
+
+
+def _native_extensions(fast_path):
+    """The native modules (Cython; in the test extra, as mypy is), each one C file."""
+    from Cython.Build import cythonize
+    from setuptools import Extension
+
+    sources = [fast_path.source_of(m, HERE / "rulec").relative_to(HERE) for m in fast_path.NATIVE]
+    return cythonize([Extension(m, [str(p)], extra_compile_args=["-O3"]) for m, p in zip(fast_path.NATIVE, sources)],
+                     quiet=True, language_level=3)
 
 
 # The compilers whose compile() is CCompiler's, a loop over the objects calling _compile() for each

@@ -39,7 +39,7 @@ TREE = reference.tree_on_path()
 # What a copy needs to build and play: the package, the games and the build script (no built file, no cache).
 COPIED = ("rulec", "schemas", "games", "generated", "tests/games", "tests/bad_games", "benchmarks", "setup.py", "mypyc.ini",
           "pyproject.toml")
-_LEFT_OUT = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "compiled_build.json", "build")
+_LEFT_OUT = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "compiled_build.json", "build", "search_core.c")
 
 
 def copy_tree(source: Path, dest: Path) -> Path:
@@ -145,7 +145,15 @@ def histories(specs: list[str], seeds: int, cap: int, player: str | None = None)
             played.append({"history": [str(a) for a in state.history()], "returns": state.returns(),
                            "terminal": state.is_terminal(), "vp": dict(state.vp)})
         found["games"][spec] = played
+    found["native"] = _native()
     return found
+
+
+def _native() -> list[str]:
+    """The native modules (rulec.fast_path.NATIVE: Cython, the compiled engine's alone) this process has loaded."""
+    from rulec import fast_path
+
+    return sorted(m for m in getattr(fast_path, "NATIVE", ()) if m in sys.modules)
 
 
 def measure(spec: str, seconds: float, policy: str, games: int | None) -> dict:

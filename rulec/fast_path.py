@@ -27,6 +27,9 @@ _RUNTIME = ("rulec.runtime.context", "rulec.runtime.hexes", "rulec.runtime.model
 _PLAYERS = tuple(f"rulec.players.{name}" for name in ("base", "battle_value", "engagement", "evaluation", "final_awards",
                                                        "greedy", "mcts", "search", "variable_goals", "victory_margin",
                                                        "view"))
+# Modules written for the compiled engine alone, in Cython (no Python source: pure Python runs without them, each used
+# only where it is built and the compiled engine runs): the movement search's loop.
+NATIVE = ("rulec.engine.search_core",)
 # Engine modules left interpreted, and why (mypyc mixes compiled and interpreted modules).
 INTERPRETED = {
     "rulec.engine.victory": "ScoresContext names one refusing method many times in its class body (`a = b = f`)",
@@ -45,7 +48,7 @@ def compiled_modules(package_dir: Path = PACKAGE) -> list[str]:
 
 
 def source_of(module: str, package_dir: Path = PACKAGE) -> Path:
-    return package_dir.parent.joinpath(*module.split(".")).with_suffix(".py")
+    return package_dir.parent.joinpath(*module.split(".")).with_suffix(".pyx" if module in NATIVE else ".py")
 
 
 def source_hash(path: Path) -> str:
@@ -58,12 +61,15 @@ def _built(module: str) -> bool:
 
 
 class _SourcesFirst:
-    """A finder that loads the compiled modules from their .py sources (ahead of the extension modules)."""
+    """A finder that loads the compiled modules from their .py sources (ahead of the extension modules), and finds
+    no native module (NATIVE: the engine's pure Python runs without them)."""
 
     def __init__(self, modules: set[str]):
         self.modules = modules
 
     def find_spec(self, fullname: str, path: object = None, target: object = None):
+        if fullname in NATIVE:
+            raise ModuleNotFoundError(f"{fullname} runs with the compiled engine only", name=fullname)
         if fullname not in self.modules:
             return None
         return importlib.util.spec_from_file_location(fullname, source_of(fullname))
@@ -95,7 +101,7 @@ def _stale(modules: list[str]) -> str | None:
         stamp = json.loads(BUILD_STAMP.read_text())
     except (OSError, ValueError):
         return "its build record (rulec/compiled_build.json) is missing"
-    for module in modules:
+    for module in [*modules, *NATIVE]:
         if stamp.get(module) != source_hash(source_of(module)) or not _built(module):
             return f"{module} changed since it was built"
     return None

@@ -51,6 +51,8 @@ def build(scratch: Path, pure_asked: bool) -> CompiledTree:
     if importlib.util.find_spec("mypyc") is None:
         return CompiledTree(None, "mypyc is not installed (it comes with mypy, in the test extra): the compiled engine "
                                   "cannot be built")
+    if importlib.util.find_spec("Cython") is None:
+        return CompiledTree(None, "Cython is not installed (in the test extra): the compiled engine cannot be built")
     compiled = benchmark_module()
     tree = compiled.copy_tree(ROOT, scratch)
     compiled.build(tree)

@@ -1,4 +1,5 @@
 """The compiled engine (make fast, mypyc) plays the same games as pure Python: identical action histories and returns.
+(Its movement searches run their loop in C, search_core.pyx; pure Python, movement.search's own.)
 
 Seeded random games of Drive on Metz, The Marne (its first scenario, capped) and made-up games of tests/games, each
 played twice in fresh processes on one copy of this tree: pure Python (RULEC_PURE=1), then compiled. Seeds choose
@@ -61,6 +62,7 @@ def test_the_compiled_engine_plays_the_same_games_as_pure_python(compiled, built
     pure = compiled.run_engine(built_tree, False, args)
     fast = compiled.run_engine(built_tree, True, args)
     assert pure["engine"].startswith("pure Python") and fast["engine"] == "compiled engine (mypyc)"
+    assert pure["native"] == [] and fast["native"] == ["rulec.engine.search_core"]  # the search's loop in C, compiled
     assert list(pure["games"]) == list(fast["games"]) == [_spec(built_tree, g) for g in games]
     for spec, pure_games in pure["games"].items():
         fast_games = fast["games"][spec]

@@ -45,9 +45,15 @@ def unbuilt(tmp_path) -> Path:
 def fake_build(unbuilt) -> Path:
     """A copy of the package with an empty 'extension module' beside every module make fast compiles."""
     tmp_path = unbuilt
-    for module in fast_path.compiled_modules(tmp_path / "rulec"):
+    for module in [*fast_path.compiled_modules(tmp_path / "rulec"), *fast_path.NATIVE]:
         fast_path.source_of(module, tmp_path / "rulec").with_suffix(SUFFIX).write_bytes(b"")
     return tmp_path
+
+
+def _stamp(tree: Path) -> dict[str, str]:
+    """The build record of a build of `tree`'s sources (the compiled modules and the native ones)."""
+    return {m: fast_path.source_hash(fast_path.source_of(m, tree / "rulec"))
+            for m in [*fast_path.compiled_modules(tree / "rulec"), *fast_path.NATIVE]}
 
 
 def test_the_compiled_modules_are_the_engine_the_runtime_contexts_and_model_and_the_ais_search():
@@ -70,14 +76,25 @@ def test_rulec_pure_runs_the_sources_though_a_build_is_there(fake_build):
     done = _run(fake_build, PLAY, pure="1")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "pure Python (RULEC_PURE is set; a compiled engine is built)"
+    # nor does it load a native module (here an empty file: loading it would fail): the search runs its own loop
+    done = _run(fake_build, "from rulec.engine import movement; print(movement._core)", pure="1")
+    assert done.returncode == 0 and done.stdout.strip() == "None", done.stderr
+
+
+def test_a_native_module_changed_since_the_build_makes_it_stale(fake_build):
+    stamp = _stamp(fake_build)
+    stamp["rulec.engine.search_core"] = "0" * 64
+    (fake_build / "rulec" / "compiled_build.json").write_text(json.dumps(stamp))
+    done = _run(fake_build, PLAY, pure=None)
+    assert done.returncode == 0, done.stderr
+    assert "stale: rulec.engine.search_core changed since it was built" in done.stdout
 
 
 def test_a_build_without_its_record_or_with_another_source_runs_the_sources(fake_build):
     done = _run(fake_build, PLAY, pure=None)
     assert done.returncode == 0, done.stderr
     assert "the compiled engine is stale: its build record (rulec/compiled_build.json) is missing" in done.stdout
-    stamp = {m: fast_path.source_hash(fast_path.source_of(m, fake_build / "rulec"))
-             for m in fast_path.compiled_modules(fake_build / "rulec")}
+    stamp = _stamp(fake_build)
     stamp["rulec.engine.stacking"] = "0" * 64  # built from another source
     (fake_build / "rulec" / "compiled_build.json").write_text(json.dumps(stamp))
     done = _run(fake_build, PLAY, pure="0")
@@ -87,9 +104,7 @@ def test_a_build_without_its_record_or_with_another_source_runs_the_sources(fake
 
 def test_a_build_that_matches_its_sources_is_used(fake_build):
     """The record matching, the (here empty, so unloadable) extension modules are what Python imports."""
-    stamp = {m: fast_path.source_hash(fast_path.source_of(m, fake_build / "rulec"))
-             for m in fast_path.compiled_modules(fake_build / "rulec")}
-    (fake_build / "rulec" / "compiled_build.json").write_text(json.dumps(stamp))
+    (fake_build / "rulec" / "compiled_build.json").write_text(json.dumps(_stamp(fake_build)))
     done = _run(fake_build, "from rulec.fast_path import engine_kind; print(engine_kind())", pure=None)
     assert done.stdout.strip() == "compiled engine (mypyc)", done.stderr
     done = _run(fake_build, PLAY, pure=None)

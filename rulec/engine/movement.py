@@ -19,7 +19,10 @@ Speed (a random playout runs about eighty searches):
   control it never came near (and friends it could not reach) do not matter to it, so
   a search is reused whenever the neighbourhood it saw repeats, in any game;
 - its lists of a value per hex are borrowed from the tables and given back as they were
-  lent (Tables.search_arrays): a search costs what it reaches, not the size of the map.
+  lent (Tables.search_arrays): a search costs what it reaches, not the size of the map;
+- with the compiled engine (make fast), its main loop runs in C (search_core.pyx: the same
+  steps over C arrays, a few times faster than mypyc's on Python lists); pure Python runs
+  the loop below, and the long tier compares the games both play.
 
 What steps cost comes from a StepCosts (step_costs.py): the chart's own, or those of
 the unit's type and the phase's cost values, or of a movement mode along a network
@@ -36,12 +39,19 @@ import heapq
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from rulec.engine import hex_bits
 from rulec.engine.step_costs import StepCosts
 from rulec.engine.tables import Tables
 from rulec.runtime.model import Hex, hexside_key
+
+_core: Any
+try:  # the search's loop in C (search_core.pyx): built by `make fast` with the compiled engine, never run without it
+    from rulec.engine import search_core as _core
+except ImportError:  # pure Python (rulec.fast_path keeps it from loading then): `search` runs its own loop
+    _core = None
+_FITTING = (1 << 62) - 1  # every objective bit search_core takes (at most OBJECTIVES_FIT objectives)
 
 # How many searches and boards a game's tables remember (the oldest half is dropped beyond that).
 REACH_CACHE_SIZE = 20_000  # a unit's terms of search (where it starts, its allowance ...)
@@ -270,6 +280,49 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     size = len(hexes)
     if locked and leave is None:
         return NOWHERE
+
+    # The first arrivals, (hex number, MP left, stop there), none passing an objective yet: a unit entering the
+    # map, or leaving an enemy zone of control, takes its first step as the rules say; one on the map starts
+    # with every MP left in its hex (`seeded`), and may cross a river or step from zone to zone first.
+    first: list[tuple[int, int, bool]] = []
+    origin = -1 if start is None else index[start]
+    if start is None:
+        for entry_hex, cost in entries:  # (a hex, not a number like `h` below)
+            i = index[entry_hex]
+            flag = flags[i]
+            if not flag & ENEMY and cost <= allowance:
+                first.append((i, allowance - cost, (stop_in_zoc and flag & ZOC != 0) or flag & NO_PASS != 0))
+    elif locked:
+        assert leave is not None  # (returned above)
+        # Leaving an enemy zone of control: the first step as the game's leave_zoc rule says.
+        for n, cost in _leaving_steps(costs, origin, start, hexes, flags, leave, every=True):
+            in_zoc = flags[n] & ZOC != 0
+            cost += zoc_extra if in_zoc else 0
+            if cost <= allowance:
+                first.append((n, allowance - cost,
+                              flags[n] & NO_PASS != 0 or (in_zoc and (stop_in_zoc or leave.then_stop))))
+    else:
+        # A river crossing must be the first step of the move and uses every MP left.
+        for n in costs.index_rivers[origin]:
+            if not flags[n] & ENEMY:
+                first.append((n, 0, True))
+        if leave is not None and not zoc_to_zoc and flags[origin] & ZOC:
+            # The ZOC-to-ZOC exception: first steps into another enemy-controlled hex, as leave_zoc allows.
+            for n, cost in _leaving_steps(costs, origin, start, hexes, flags, leave, every=False):
+                cost += zoc_extra
+                if cost <= allowance:
+                    first.append((n, allowance - cost, stop_in_zoc or leave.then_stop or flags[n] & NO_PASS != 0))
+    seeded = start is not None and not locked
+
+    core = _core
+    if core is not None and held >= 0:
+        packed = _packed(tables, costs, core)
+        if packed is not None:  # the compiled engine's loop, in C (search_core.pyx)
+            destinations, numbers, went_on_from, exits_met = core.run(
+                packed, flags, allowance, origin, seeded, first, _FITTING & ~held, stop_in_zoc, zoc_extra, zoc_to_zoc,
+                hexes)
+            return _with_exits(costs, destinations, numbers, went_on_from, exits_met, rank)
+
     # The search's lists of a value for each hex are borrowed from the tables, each item -1 (given back so:
     # below), not made anew: a search costs what it reaches, not the size of the map
     spare: list[list[int]] = tables.search_arrays
@@ -283,37 +336,12 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
 
     arrivals = _Arrivals(board, stop_in_zoc, zoc_extra, zoc_to_zoc, bit, ends, reached, layers, size, allowance, rank,
                          ~held, spare)
-
-    origin = -1 if start is None else index[start]
-    if start is None:
-        for entry_hex, cost in entries:  # (a hex, not a number like `h` below)
-            i = index[entry_hex]
-            flag = flags[i]
-            if not flag & ENEMY and cost <= allowance:
-                arrivals.arrive(i, 0, allowance - cost, (stop_in_zoc and flag & ZOC != 0) or flag & NO_PASS != 0)
-    elif locked:
-        assert leave is not None  # (returned above)
-        # Leaving an enemy zone of control: the first step as the game's leave_zoc rule says.
-        for n, cost in _leaving_steps(costs, origin, start, hexes, flags, leave, every=True):
-            in_zoc = flags[n] & ZOC != 0
-            cost += zoc_extra if in_zoc else 0
-            if cost <= allowance:
-                arrivals.arrive(n, 0, allowance - cost,
-                                flags[n] & NO_PASS != 0 or (in_zoc and (stop_in_zoc or leave.then_stop)))
-    else:
+    if seeded:
         layer = layers[0] = (spare.pop() if spare else [-1] * size, [[] for _ in range(allowance + 1)])
         layer[0][origin] = allowance
         layer[1][allowance].append(origin)
-        # A river crossing must be the first step of the move and uses every MP left.
-        for n in costs.index_rivers[origin]:
-            if not flags[n] & ENEMY:
-                arrivals.arrive(n, 0, 0, True)
-        if leave is not None and not zoc_to_zoc and flags[origin] & ZOC:
-            # The ZOC-to-ZOC exception: first steps into another enemy-controlled hex, as leave_zoc allows.
-            for n, cost in _leaving_steps(costs, origin, start, hexes, flags, leave, every=False):
-                cost += zoc_extra
-                if cost <= allowance:
-                    arrivals.arrive(n, 0, allowance - cost, stop_in_zoc or leave.then_stop or flags[n] & NO_PASS != 0)
+    for n, left, stop in first:
+        arrivals.arrive(n, 0, left, stop)
 
     exits_of, plain_moves, objective_moves = costs.index_exits, costs.index_plain_moves, costs.index_objective_moves
     rare = costs.index_rare
@@ -386,6 +414,38 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
         ends[i] = -1
     spare.append(ends)
     return Reach(destinations, tuple(sorted(exits)), exits, tuple(reached), exit_hexes, tuple(went_on))
+
+
+def _packed(tables: Tables, costs: StepCosts, core: Any) -> Any:
+    """What search_core reads of `costs` (made once, kept on it), or None where its masks would not fit a C int or
+    a step costs less than nothing."""
+    packed = costs.packed
+    if packed is None:
+        packed = False
+        if len(tables.objectives) <= core.OBJECTIVES_FIT:
+            try:
+                packed = core.Packed(costs.index_plain_moves, costs.index_objective_moves, costs.index_rare,
+                                     costs.index_exits, tables.index_bit, tables.mask_rank)
+            except ValueError:
+                pass
+        costs.packed = packed
+    return packed or None
+
+
+def _with_exits(costs: StepCosts, destinations: dict[Hex, int], numbers: tuple[int, ...], went_on: tuple[int, ...],
+                exits_met: list[tuple[int, int, int]], rank: tuple[int, ...]) -> Reach:
+    """search_core's answer as a Reach, with the map edges left by: for each hex with exits its loop handled, in
+    order, with the objectives passed and the MP left there, as `search`'s own loop finds them."""
+    exits: dict[str, int] = {}
+    exit_hexes: dict[str, int] = {}
+    for h, mask, left in exits_met:
+        for edge, cost in costs.index_exits[h]:
+            if cost <= left:
+                old = exits.get(edge)
+                if old is None or (mask != old and _worth_more(rank, mask, old)):
+                    exits[edge] = mask
+                    exit_hexes[edge] = h
+    return Reach(destinations, tuple(sorted(exits)), exits, numbers, exit_hexes, went_on)
 
 
 class _Arrivals:

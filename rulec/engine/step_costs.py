@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from rulec.runtime.model import Expr, Game, Hex, MovementMode, hexside_key
 
@@ -65,6 +65,7 @@ class StepCosts:
     index_rivers: list[tuple[int, ...]]  # number -> neighbour numbers across a river
     index_exits: list[tuple[tuple[str, int], ...]]  # number -> ((edge, MP to leave), ...)
     per_mp: int = 1  # costs are in 1/per_mp MP (a mode whose steps cost a fraction of a MP); allowances are multiplied by it
+    packed: Any = None  # the steps as search_core reads them (movement._packed: made when first searched; False: cannot)
 
 
 def cost_expressions(game: Game) -> tuple[Expr, ...]:

@@ -1,0 +1,426 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
+"""The movement search's main loop (movement.search) in C, for the compiled engine (make fast).
+
+The same search, step for step: the positions with one set of objectives passed make a layer, searched lowest
+mask first, each a Dijkstra search by MP left (a bucket of hexes for each MP left, most first). It reads the board's
+flags and a StepCosts' steps packed as flat arrays of C ints (`Packed`), keeps its per-hex values in C arrays, and
+makes Python objects only for its answer. movement.search makes the first arrivals (entries, the way out of an
+enemy zone of control, river crossings) and the map exits from what this returns; it calls `run` only where the
+objectives' masks fit a C int (OBJECTIVES_FIT) and a compiled engine runs (movement._core): pure Python runs its
+own loop, and tests/test_engine_compiled.py plays the same games with both.
+"""
+
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memset
+
+from array import array
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+
+OBJECTIVES_FIT = 62  # at most this many objectives: a mask (with -1 for none) is a C int64
+
+cdef enum:
+    ENEMY = 1
+    ZOC = 2
+    NO_PASS = 4
+
+
+cdef struct IntList:
+    int32_t* items
+    Py_ssize_t count
+    Py_ssize_t room
+
+
+cdef struct Layer:
+    uint64_t mask
+    bint done
+    int32_t* best  # hex -> most MP left there in this layer (-1: not reached)
+    IntList* buckets  # MP left -> hexes to handle
+    int bucket_room  # how many buckets it has (the most MP left, plus one)
+
+
+cdef struct Search:
+    int size
+    int allowance
+    int64_t* ends  # hex -> most valuable objectives mask of a path ending there (-1: none)
+    IntList reached  # hexes with an end, in the order found
+    IntList went_on  # each hex handled (once a layer)
+    Layer** layers  # the layers made, those of this search first
+    int layer_count  # this search's
+    int layer_made
+    int layer_room
+    const unsigned char* flags
+    const uint64_t* bit
+    uint64_t counted  # the objectives' bits a path's mask takes (movement.reach_of's `held` left out)
+    const int64_t* rank
+    bint ranked
+    bint stop_in_zoc
+    int zoc_extra
+    bint zoc_to_zoc
+    bint failed  # out of memory
+
+
+cdef class Packed:
+    """What a search reads of one StepCosts and its tables, as C arrays (made once for the StepCosts, kept on it):
+    each hex's plain steps and steps into objectives (neighbour and MP, cheapest first, from its offset to the next
+    hex's), whether the hex is rare (exits or objective neighbours) and has exits, each hex's objective bit, and the
+    rank of each set of objectives (none: ranked by count, then the lower bits). And the lists of a search on it,
+    kept from one search to the next with every item as a search finds it (not made anew: a search then costs what
+    it reaches, not the size of the map)."""
+
+    cdef int32_t[::1] plain_start, plain_to, plain_cost, objective_start, objective_to, objective_cost
+    cdef const unsigned char[::1] rare, has_exits
+    cdef uint64_t[::1] bit
+    cdef int64_t[::1] rank
+    cdef bint ranked
+    cdef int size
+    cdef tuple numbers  # the hex numbers as ints, made once
+    cdef Search* kept  # a search's lists, clean (NULL until the first search)
+    cdef bint busy  # a search is using them (another, at the same time, makes its own)
+
+    def __init__(self, plain_moves, objective_moves, rare, exits, index_bit, mask_rank):
+        self.plain_start, self.plain_to, self.plain_cost = _flat(plain_moves)
+        self.objective_start, self.objective_to, self.objective_cost = _flat(objective_moves)
+        self.rare = bytes(1 if r else 0 for r in rare)
+        self.has_exits = bytes(1 if e else 0 for e in exits)
+        self.bit = array("Q", index_bit)
+        self.ranked = len(mask_rank) > 0
+        self.rank = array("q", mask_rank if self.ranked else [0])
+        self.size = len(plain_moves)
+        self.numbers = tuple(range(self.size))
+        if len(objective_moves) != self.size or len(rare) != self.size or len(exits) != self.size \
+                or len(index_bit) != self.size:
+            raise ValueError("steps of another map")
+
+    def __dealloc__(self):
+        if self.kept != NULL:
+            _free(self.kept)
+
+
+def _flat(steps_by_hex):
+    """Each hex's (neighbour, MP) pairs as three arrays: where each hex's begin (one more, for the end), the
+    neighbours and the MP."""
+    start, to, cost = array("i", [0]), array("i"), array("i")
+    for steps in steps_by_hex:
+        for n, mp in steps:
+            if mp < 0 or not 0 <= n < len(steps_by_hex):
+                raise ValueError("a step of negative MP, or off the map")
+            to.append(n)
+            cost.append(mp)
+        start.append(len(to))
+    return start, to, cost
+
+
+cdef inline bint _append(IntList* items, int32_t value) noexcept nogil:
+    cdef Py_ssize_t room
+    cdef int32_t* grown
+    if items.count == items.room:
+        room = items.room * 2 if items.room else 16
+        grown = <int32_t*> realloc(items.items, room * sizeof(int32_t))
+        if grown == NULL:
+            return False
+        items.items, items.room = grown, room
+    items.items[items.count] = value
+    items.count += 1
+    return True
+
+
+cdef inline bint _worth_more(Search* s, uint64_t mask, uint64_t other) noexcept nogil:
+    """movement._worth_more."""
+    cdef int count, other_count
+    if s.ranked:
+        return s.rank[mask] > s.rank[other]
+    count, other_count = __builtin_popcountll(mask), __builtin_popcountll(other)
+    return count > other_count or (count == other_count and mask < other)
+
+
+cdef Layer* _layer(Search* s, uint64_t mask) noexcept nogil:
+    """The layer of `mask`, this search's next if it has none yet (one made before, clean, or a new one; NULL: out
+    of memory)."""
+    cdef int i
+    cdef Layer* layer
+    cdef Layer** grown
+    cdef IntList* buckets
+    for i in range(s.layer_count):
+        if s.layers[i].mask == mask:
+            return s.layers[i]
+    if s.layer_count == s.layer_made:
+        if s.layer_made == s.layer_room:
+            grown = <Layer**> realloc(s.layers, (s.layer_room * 2 + 4) * sizeof(Layer*))
+            if grown == NULL:
+                return NULL
+            s.layers, s.layer_room = grown, s.layer_room * 2 + 4
+        layer = <Layer*> malloc(sizeof(Layer))
+        if layer == NULL:
+            return NULL
+        layer.best = <int32_t*> malloc(s.size * sizeof(int32_t))
+        if layer.best == NULL:
+            free(layer)
+            return NULL
+        memset(layer.best, 0xFF, s.size * sizeof(int32_t))  # every int -1
+        layer.buckets, layer.bucket_room = NULL, 0
+        s.layers[s.layer_made] = layer
+        s.layer_made += 1
+    layer = s.layers[s.layer_count]
+    if layer.bucket_room <= s.allowance:
+        buckets = <IntList*> realloc(layer.buckets, (s.allowance + 1) * sizeof(IntList))
+        if buckets == NULL:
+            return NULL
+        memset(&buckets[layer.bucket_room], 0, (s.allowance + 1 - layer.bucket_room) * sizeof(IntList))
+        layer.buckets, layer.bucket_room = buckets, s.allowance + 1
+    layer.mask, layer.done = mask, False
+    s.layer_count += 1
+    return layer
+
+
+cdef void _arrive(Search* s, int32_t h, uint64_t mask, int left, bint stop) noexcept nogil:
+    """movement._Arrivals.arrive."""
+    cdef int64_t old
+    cdef Layer* layer
+    mask |= s.bit[h] & s.counted
+    old = s.ends[h]
+    if old < 0:
+        s.ends[h] = <int64_t> mask
+        if not _append(&s.reached, h):
+            s.failed = True
+    elif <uint64_t> old != mask and _worth_more(s, mask, <uint64_t> old):
+        s.ends[h] = <int64_t> mask
+    if stop:
+        return
+    layer = _layer(s, mask)
+    if layer == NULL:
+        s.failed = True
+        return
+    if layer.best[h] < left:
+        layer.best[h] = left
+        if not _append(&layer.buckets[left], h):
+            s.failed = True
+
+
+cdef void _step(Search* s, int32_t n, int cost, uint64_t mask, int left, bint in_zoc) noexcept nogil:
+    """movement._Arrivals.step: into an enemy unit, an enemy zone of control, a friend in the way or an objective."""
+    cdef unsigned char flag = s.flags[n]
+    if flag & ENEMY:
+        return
+    if flag & ZOC:
+        if in_zoc and not s.zoc_to_zoc:
+            return
+        cost += s.zoc_extra
+        if cost <= left:
+            _arrive(s, n, mask, left - cost, s.stop_in_zoc or flag & NO_PASS != 0)
+    elif cost <= left:
+        _arrive(s, n, mask, left - cost, flag & NO_PASS != 0)
+
+
+cdef Search* _new_search(int size) noexcept nogil:
+    """Clean lists for searches on a map of `size` hexes (NULL: out of memory)."""
+    cdef Search* s = <Search*> malloc(sizeof(Search))
+    if s == NULL:
+        return NULL
+    memset(s, 0, sizeof(Search))
+    s.size = size
+    s.ends = <int64_t*> malloc(size * sizeof(int64_t))
+    if s.ends == NULL:
+        free(s)
+        return NULL
+    memset(s.ends, 0xFF, size * sizeof(int64_t))  # every end -1
+    return s
+
+
+cdef void _clean(Search* s) noexcept nogil:
+    """The lists as they were before the search, where it wrote: an end at each hex reached, a layer's MP left at
+    each hex it put in a bucket."""
+    cdef Py_ssize_t at
+    cdef int i, left
+    cdef Layer* layer
+    for at in range(s.reached.count):
+        s.ends[s.reached.items[at]] = -1
+    s.reached.count = 0
+    s.went_on.count = 0
+    for i in range(s.layer_count):
+        layer = s.layers[i]
+        for left in range(layer.bucket_room):
+            for at in range(layer.buckets[left].count):
+                layer.best[layer.buckets[left].items[at]] = -1
+            layer.buckets[left].count = 0
+    s.layer_count = 0
+    s.failed = False
+
+
+cdef void _free(Search* s) noexcept nogil:
+    cdef int i, left
+    for i in range(s.layer_made):
+        for left in range(s.layers[i].bucket_room):
+            free(s.layers[i].buckets[left].items)
+        free(s.layers[i].buckets)
+        free(s.layers[i].best)
+        free(s.layers[i])
+    free(s.layers)
+    free(s.ends)
+    free(s.reached.items)
+    free(s.went_on.items)
+    free(s)
+
+
+cdef void _sort(int32_t* items, Py_ssize_t count) noexcept nogil:
+    """Insertion sort: a search reaches a few dozen hexes."""
+    cdef Py_ssize_t i, j
+    cdef int32_t item
+    for i in range(1, count):
+        item = items[i]
+        j = i - 1
+        while j >= 0 and items[j] > item:
+            items[j + 1] = items[j]
+            j -= 1
+        items[j + 1] = item
+
+
+def run(Packed packed, const unsigned char[::1] flags, int allowance, int origin, bint seeded, list first,
+        uint64_t counted, bint stop_in_zoc, int zoc_extra, bint zoc_to_zoc, tuple hexes):
+    """The search from the unit's hex `origin` (a hex number; -1 for none), with every MP left there if `seeded`,
+    and the arrivals `first` ((hex number, MP left, stop) with no objective passed yet), on the board `flags`
+    (movement.Board): the destinations (hex -> objectives mask, in hex order), their hex numbers, the hexes it went
+    on from, and for each hex with exits it handled, in order, (hex number, mask, MP left) for movement.search to
+    find the exits from."""
+    cdef Search* s
+    cdef bint own, done = False
+    cdef Layer* layer
+    cdef Layer* next_layer
+    cdef IntList* bucket
+    cdef int size = len(hexes), left, rest, cost, i
+    cdef Py_ssize_t at, k, end
+    cdef int32_t h, n
+    cdef uint64_t mask
+    cdef int64_t old
+    cdef unsigned char flag
+    cdef bint from_zoc, stop
+    cdef const int32_t* plain_start = &packed.plain_start[0]
+    cdef const int32_t* plain_to = &packed.plain_to[0] if packed.plain_to.shape[0] else NULL
+    cdef const int32_t* plain_cost = &packed.plain_cost[0] if packed.plain_cost.shape[0] else NULL
+    cdef const int32_t* objective_start = &packed.objective_start[0]
+    cdef const int32_t* objective_to = &packed.objective_to[0] if packed.objective_to.shape[0] else NULL
+    cdef const int32_t* objective_cost = &packed.objective_cost[0] if packed.objective_cost.shape[0] else NULL
+    cdef const unsigned char* rare = &packed.rare[0]
+    cdef const unsigned char* has_exits = &packed.has_exits[0]
+    exits_met = []
+
+    if size != packed.size or flags.shape[0] < size or origin >= size or (seeded and origin < 0) or allowance < 0:
+        raise ValueError("a board or steps of another map")
+    own = packed.busy  # (another search on these steps, at the same time: in another thread) its own lists
+    if not own and packed.kept == NULL:
+        packed.kept = _new_search(size)
+    s = _new_search(size) if own else packed.kept
+    if s == NULL:
+        raise MemoryError()
+    packed.busy = True
+    s.allowance = allowance
+    s.flags, s.bit, s.counted = &flags[0], &packed.bit[0], counted
+    s.rank, s.ranked = &packed.rank[0], packed.ranked
+    s.stop_in_zoc, s.zoc_extra, s.zoc_to_zoc = stop_in_zoc, zoc_extra, zoc_to_zoc
+    try:
+        if seeded:
+            layer = _layer(s, 0)
+            if layer == NULL:
+                raise MemoryError()
+            layer.best[origin] = allowance
+            if not _append(&layer.buckets[allowance], origin):
+                raise MemoryError()
+        for n, left, stop in first:
+            if n < 0 or n >= size or left < 0 or left > allowance:
+                raise ValueError("an arrival off the map or with more MP than the allowance")
+            _arrive(s, n, 0, left, stop)
+        while not s.failed:
+            layer = NULL
+            for i in range(s.layer_count):  # the lowest mask not searched yet
+                next_layer = s.layers[i]
+                if not next_layer.done and (layer == NULL or next_layer.mask < layer.mask):
+                    layer = next_layer
+            if layer == NULL:
+                break
+            layer.done = True
+            mask = layer.mask
+            for left in range(allowance, -1, -1):
+                bucket = &layer.buckets[left]
+                at = 0
+                while at < bucket.count:  # (the count read again: a step of no MP would add to it)
+                    h = bucket.items[at]
+                    at += 1
+                    if layer.best[h] > left:
+                        continue  # reached again later with more MP left
+                    if not _append(&s.went_on, h):
+                        raise MemoryError()
+                    from_zoc = s.flags[h] & ZOC != 0
+                    if rare[h]:  # a map edge or an objective next to it
+                        if has_exits[h]:
+                            exits_met.append((h, mask, left))
+                        end = objective_start[h + 1]
+                        for k in range(objective_start[h], end):
+                            if objective_cost[k] <= left:
+                                _step(s, objective_to[k], objective_cost[k], mask, left, from_zoc)
+                    end = plain_start[h + 1]
+                    for k in range(plain_start[h], end):  # cheapest first; none is an objective: the layer stays
+                        cost = plain_cost[k]
+                        if cost > left:
+                            break
+                        n = plain_to[k]
+                        stop = False
+                        flag = s.flags[n]
+                        if flag:
+                            if flag & ENEMY:
+                                continue
+                            if flag & ZOC:
+                                if from_zoc and not s.zoc_to_zoc:
+                                    continue
+                                cost += s.zoc_extra
+                                if cost > left:
+                                    continue
+                                stop = s.stop_in_zoc or flag & NO_PASS != 0
+                            else:
+                                stop = True  # a friend that may not be passed through
+                        old = s.ends[n]
+                        if <uint64_t> old != mask:
+                            if old < 0:
+                                s.ends[n] = <int64_t> mask
+                                if not _append(&s.reached, n):
+                                    raise MemoryError()
+                            elif _worth_more(s, mask, <uint64_t> old):
+                                s.ends[n] = <int64_t> mask
+                        if stop:
+                            continue
+                        rest = left - cost
+                        if layer.best[n] < rest:
+                            layer.best[n] = rest
+                            if not _append(&layer.buckets[rest], n):
+                                raise MemoryError()
+        if s.failed:
+            raise MemoryError()
+        if origin >= 0 and s.ends[origin] >= 0:
+            s.ends[origin] = -1
+            for at in range(s.reached.count):
+                if s.reached.items[at] == origin:
+                    s.reached.items[at] = s.reached.items[s.reached.count - 1]
+                    s.reached.count -= 1
+                    break
+        _sort(s.reached.items, s.reached.count)  # hex order: destinations come sorted
+        boxed = packed.numbers
+        destinations = {}
+        numbers = []
+        for at in range(s.reached.count):
+            n = s.reached.items[at]
+            destinations[hexes[n]] = s.ends[n]
+            numbers.append(boxed[n])
+        went_on = tuple([boxed[s.went_on.items[at]] for at in range(s.went_on.count)])
+        done = True
+        return destinations, tuple(numbers), went_on, exits_met
+    finally:
+        if own:
+            _free(s)
+        else:  # clean for the next search; after a failure, made anew by the next
+            if done:
+                _clean(s)
+            else:
+                _free(s)
+                packed.kept = NULL
+            packed.busy = False
