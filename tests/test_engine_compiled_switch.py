@@ -77,7 +77,7 @@ def test_rulec_pure_runs_the_sources_though_a_build_is_there(fake_build):
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "pure Python (RULEC_PURE is set; a compiled engine is built)"
     # nor does it load a native module (here an empty file: loading it would fail): the search runs its own loop
-    done = _run(fake_build, "from rulec.engine import movement; print(movement._core)", pure="1")
+    done = _run(fake_build, "from rulec.engine import native; print(native.core)", pure="1")
     assert done.returncode == 0 and done.stdout.strip() == "None", done.stderr
 
 

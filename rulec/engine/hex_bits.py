@@ -12,7 +12,7 @@ taken and no other, so the two give the same hexes.
 from __future__ import annotations
 
 from itertools import compress
-from typing import Iterable
+from typing import Any, Iterable
 
 from rulec.runtime.model import Hex
 
@@ -38,6 +38,8 @@ class Steps:
                 by_difference[j - i] = by_difference.get(j - i, 0) | (1 << i)
                 into[j] |= 1 << i
         self._into = into
+        self.hex_count = len(index)
+        self.packed: Any = None  # the steps as native.core reads them (trace_sets._spread; False: it cannot)
         self._shifts: tuple[tuple[int, int], ...] | None = None
         self._out: list[int] = []
         if len(by_difference) <= MOST_SHIFTS:
@@ -62,6 +64,11 @@ class Steps:
             for i in numbers(bits):
                 found |= out[i]
         return found
+
+    def shifts(self) -> tuple[tuple[int, int], ...] | None:
+        """Each difference between a hex's number and a neighbour's, with the hexes that step so (as bits); None for
+        a table with too many differences (a map drawn as a graph)."""
+        return self._shifts
 
     def into(self, number: int) -> int:
         """The hexes a step into the hex numbered `number` comes from."""

@@ -41,16 +41,11 @@ from fractions import Fraction
 from itertools import chain
 from typing import Any, Callable, Iterable
 
-from rulec.engine import hex_bits
+from rulec.engine import hex_bits, native
 from rulec.engine.step_costs import StepCosts
 from rulec.engine.tables import Tables
 from rulec.runtime.model import Hex, hexside_key
 
-_core: Any
-try:  # the search's loop in C (search_core.pyx): built by `make fast` with the compiled engine, never run without it
-    from rulec.engine import search_core as _core
-except ImportError:  # pure Python (rulec.fast_path keeps it from loading then): `search` runs its own loop
-    _core = None
 _FITTING = (1 << 62) - 1  # every objective bit search_core takes (at most OBJECTIVES_FIT objectives)
 
 # How many searches and boards a game's tables remember (the oldest half is dropped beyond that).
@@ -75,6 +70,7 @@ class Reach:
     numbers: tuple[int, ...] = ()  # the destinations' hex numbers (Tables.index), in hex order
     exit_hexes: dict[str, int] | None = None  # edge -> the hex number that path leaves the map from
     went_on_from: tuple[int, ...] = ()  # the hex numbers the search stepped on from (some more, never fewer)
+    looked: int | None = None  # those and the start, with their neighbours, as bits (_looked_at), when made with them
 
 
 NOWHERE = Reach({}, ())
@@ -253,11 +249,13 @@ def _looked_at(tables: Tables, found: Reach, start: Hex | None, entries: tuple[t
     with its neighbours. A hex it stopped in (a zone of control, a friend in the way) was looked at by the step
     into it: what lies beyond it does not matter."""
     area, index = tables.area_bits, tables.index
-    looked = 0 if start is None else area[index[start]]
+    looked = found.looked
+    if looked is None:
+        looked = 0 if start is None else area[index[start]]
+        for number in found.went_on_from:
+            looked |= area[number]
     for entry, _ in entries:
         looked |= 1 << index[entry]
-    for number in found.went_on_from:
-        looked |= area[number]
     return looked
 
 
@@ -314,14 +312,14 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                     first.append((n, allowance - cost, stop_in_zoc or leave.then_stop or flags[n] & NO_PASS != 0))
     seeded = start is not None and not locked
 
-    core = _core
+    core = native.core
     if core is not None and held >= 0:
         packed = _packed(tables, costs, core)
         if packed is not None:  # the compiled engine's loop, in C (search_core.pyx)
-            destinations, numbers, went_on_from, exits_met = core.run(
+            destinations, numbers, went_on_from, looked, exits_met = core.run(
                 packed, flags, allowance, origin, seeded, first, _FITTING & ~held, stop_in_zoc, zoc_extra, zoc_to_zoc,
                 hexes)
-            return _with_exits(costs, destinations, numbers, went_on_from, exits_met, rank)
+            return _with_exits(costs, destinations, numbers, went_on_from, looked, exits_met, rank)
 
     # The search's lists of a value for each hex are borrowed from the tables, each item -1 (given back so:
     # below), not made anew: a search costs what it reaches, not the size of the map
@@ -424,8 +422,10 @@ def _packed(tables: Tables, costs: StepCosts, core: Any) -> Any:
         packed = False
         if len(tables.objectives) <= core.OBJECTIVES_FIT:
             try:
+                index, neighbours = tables.index, tables.neighbours
                 packed = core.Packed(costs.index_plain_moves, costs.index_objective_moves, costs.index_rare,
-                                     costs.index_exits, tables.index_bit, tables.mask_rank)
+                                     costs.index_exits, tables.index_bit, tables.mask_rank,
+                                     [tuple(index[n] for n in neighbours[h]) for h in tables.numbered])
             except ValueError:
                 pass
         costs.packed = packed
@@ -433,7 +433,7 @@ def _packed(tables: Tables, costs: StepCosts, core: Any) -> Any:
 
 
 def _with_exits(costs: StepCosts, destinations: dict[Hex, int], numbers: tuple[int, ...], went_on: tuple[int, ...],
-                exits_met: list[tuple[int, int, int]], rank: tuple[int, ...]) -> Reach:
+                looked: int, exits_met: list[tuple[int, int, int]], rank: tuple[int, ...]) -> Reach:
     """search_core's answer as a Reach, with the map edges left by: for each hex with exits its loop handled, in
     order, with the objectives passed and the MP left there, as `search`'s own loop finds them."""
     exits: dict[str, int] = {}
@@ -445,7 +445,7 @@ def _with_exits(costs: StepCosts, destinations: dict[Hex, int], numbers: tuple[i
                 if old is None or (mask != old and _worth_more(rank, mask, old)):
                     exits[edge] = mask
                     exit_hexes[edge] = h
-    return Reach(destinations, tuple(sorted(exits)), exits, numbers, exit_hexes, went_on)
+    return Reach(destinations, tuple(sorted(exits)), exits, numbers, exit_hexes, went_on, looked)
 
 
 class _Arrivals:

@@ -6,7 +6,8 @@ and a stack of pending decisions (frames.py), so a copy is cheap. Everything fix
 about the game lives in the model and in its Tables (tables.py), shared by all positions.
 
 The layers of rulec/engine/, each importing only those below it (tests/test_engine_layers.py):
-    data        statuses, actions, step_costs, sight, rule_cases, hex_bits: names and values
+    data        statuses, actions, step_costs, sight, rule_cases, hex_bits: names and values; native: the
+                searches' loops in C, where the compiled engine runs
     tables      tables, movement, combat: what is fixed about a game, and searches over it
     position    frames, marker_table, records, position: a position's data
     mechanisms  markers, stacking, traces, context, modifiers, legal_moves, battles, ...: functions of the

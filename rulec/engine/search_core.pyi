@@ -1,4 +1,4 @@
-"""Types of search_core.pyx (the compiled engine's search loop, in C) for the type checker."""
+"""Types of search_core.pyx (the compiled engine's search loops, in C) for the type checker."""
 
 from typing import Any
 
@@ -7,9 +7,16 @@ OBJECTIVES_FIT: int
 
 class Packed:
     def __init__(self, plain_moves: Any, objective_moves: Any, rare: Any, exits: Any, index_bit: Any,
-                 mask_rank: Any) -> None: ...
+                 mask_rank: Any, neighbours: Any) -> None: ...
 
 
 def run(packed: Packed, flags: bytes, allowance: int, origin: int, seeded: bool, first: list[tuple[int, int, bool]],
         counted: int, stop_in_zoc: bool, zoc_extra: int, zoc_to_zoc: bool, hexes: tuple[str, ...]
-        ) -> tuple[dict[str, int], tuple[int, ...], tuple[int, ...], list[tuple[int, int, int]]]: ...
+        ) -> tuple[dict[str, int], tuple[int, ...], tuple[int, ...], int, list[tuple[int, int, int]]]: ...
+
+
+class Shifts:
+    def __init__(self, shifts: tuple[tuple[int, int], ...], size: int) -> None: ...
+
+
+def spread(shifts: Shifts, layers: list[int], passing: int, limit: int) -> None: ...

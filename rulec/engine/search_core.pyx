@@ -1,19 +1,23 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
-"""The movement search's main loop (movement.search) in C, for the compiled engine (make fast).
+"""The searches' inner loops in C, for the compiled engine (make fast; loaded through native.py): the movement
+search's (movement.search) and a trace's breadth-first search (trace_sets._spread, at the end).
 
-The same search, step for step: the positions with one set of objectives passed make a layer, searched lowest
-mask first, each a Dijkstra search by MP left (a bucket of hexes for each MP left, most first). It reads the board's
-flags and a StepCosts' steps packed as flat arrays of C ints (`Packed`), keeps its per-hex values in C arrays, and
-makes Python objects only for its answer. movement.search makes the first arrivals (entries, the way out of an
-enemy zone of control, river crossings) and the map exits from what this returns; it calls `run` only where the
-objectives' masks fit a C int (OBJECTIVES_FIT) and a compiled engine runs (movement._core): pure Python runs its
-own loop, and tests/test_engine_compiled.py plays the same games with both.
+Each is the same search, step for step, as the Python loop it stands for. The movement search: the positions with
+one set of objectives passed make a layer, searched lowest mask first, each a Dijkstra search by MP left (a bucket
+of hexes for each MP left, most first). It reads the board's flags and a StepCosts' steps packed as flat arrays of C
+ints (`Packed`), keeps its per-hex values in C arrays, and makes Python objects only for its answer.
+movement.search makes the first arrivals (entries, the way out of an enemy zone of control, river crossings) and
+the map exits from what this returns, and calls `run` only where the objectives' masks fit a C int
+(OBJECTIVES_FIT). A trace's spread works on its sets of hexes as C words rather than Python ints. Pure Python runs
+the loops of their own modules, and tests/test_engine_compiled.py plays the same games with both.
 """
 
+from cpython.bytes cimport PyBytes_FromStringAndSize
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
+import sys
 from array import array
 
 cdef extern from *:
@@ -71,6 +75,7 @@ cdef class Packed:
     it reaches, not the size of the map)."""
 
     cdef int32_t[::1] plain_start, plain_to, plain_cost, objective_start, objective_to, objective_cost
+    cdef int32_t[::1] area_start, area_to  # each hex's neighbours on the map (what a step from it may look at)
     cdef const unsigned char[::1] rare, has_exits
     cdef uint64_t[::1] bit
     cdef int64_t[::1] rank
@@ -80,9 +85,10 @@ cdef class Packed:
     cdef Search* kept  # a search's lists, clean (NULL until the first search)
     cdef bint busy  # a search is using them (another, at the same time, makes its own)
 
-    def __init__(self, plain_moves, objective_moves, rare, exits, index_bit, mask_rank):
+    def __init__(self, plain_moves, objective_moves, rare, exits, index_bit, mask_rank, neighbours):
         self.plain_start, self.plain_to, self.plain_cost = _flat(plain_moves)
         self.objective_start, self.objective_to, self.objective_cost = _flat(objective_moves)
+        self.area_start, self.area_to, _ = _flat([[(n, 0) for n in around] for around in neighbours])
         self.rare = bytes(1 if r else 0 for r in rare)
         self.has_exits = bytes(1 if e else 0 for e in exits)
         self.bit = array("Q", index_bit)
@@ -91,7 +97,7 @@ cdef class Packed:
         self.size = len(plain_moves)
         self.numbers = tuple(range(self.size))
         if len(objective_moves) != self.size or len(rare) != self.size or len(exits) != self.size \
-                or len(index_bit) != self.size:
+                or len(index_bit) != self.size or len(neighbours) != self.size:
             raise ValueError("steps of another map")
 
     def __dealloc__(self):
@@ -277,13 +283,34 @@ cdef void _sort(int32_t* items, Py_ssize_t count) noexcept nogil:
         items[j + 1] = item
 
 
+cdef object _area(Packed packed, Search* s, int origin):
+    """The origin and each hex the search went on from, with their neighbours, as an int of bits."""
+    cdef int words = (s.size + 63) // 64 or 1
+    cdef uint64_t* bits = <uint64_t*> malloc(words * sizeof(uint64_t))
+    cdef Py_ssize_t at, k
+    cdef int32_t h
+    if bits == NULL:
+        raise MemoryError()
+    memset(bits, 0, words * sizeof(uint64_t))
+    try:
+        for at in range(-1 if origin >= 0 else 0, s.went_on.count):
+            h = origin if at < 0 else s.went_on.items[at]
+            bits[h >> 6] |= (<uint64_t> 1) << (h & 63)
+            for k in range(packed.area_start[h], packed.area_start[h + 1]):
+                bits[packed.area_to[k] >> 6] |= (<uint64_t> 1) << (packed.area_to[k] & 63)
+        return _store(bits, words)
+    finally:
+        free(bits)
+
+
 def run(Packed packed, const unsigned char[::1] flags, int allowance, int origin, bint seeded, list first,
         uint64_t counted, bint stop_in_zoc, int zoc_extra, bint zoc_to_zoc, tuple hexes):
     """The search from the unit's hex `origin` (a hex number; -1 for none), with every MP left there if `seeded`,
     and the arrivals `first` ((hex number, MP left, stop) with no objective passed yet), on the board `flags`
     (movement.Board): the destinations (hex -> objectives mask, in hex order), their hex numbers, the hexes it went
-    on from, and for each hex with exits it handled, in order, (hex number, mask, MP left) for movement.search to
-    find the exits from."""
+    on from, the hexes it looked at (as bits: the origin and each hex it went on from, with their neighbours; see
+    movement._looked_at), and for each hex with exits it handled, in order, (hex number, mask, MP left) for
+    movement.search to find the exits from."""
     cdef Search* s
     cdef bint own, done = False
     cdef Layer* layer
@@ -412,8 +439,9 @@ def run(Packed packed, const unsigned char[::1] flags, int allowance, int origin
             destinations[hexes[n]] = s.ends[n]
             numbers.append(boxed[n])
         went_on = tuple([boxed[s.went_on.items[at]] for at in range(s.went_on.count)])
+        looked = _area(packed, s, origin)
         done = True
-        return destinations, tuple(numbers), went_on, exits_met
+        return destinations, tuple(numbers), went_on, looked, exits_met
     finally:
         if own:
             _free(s)
@@ -424,3 +452,119 @@ def run(Packed packed, const unsigned char[::1] flags, int allowance, int origin
                 _free(s)
                 packed.kept = NULL
             packed.busy = False
+
+
+# ------------------------------------------------------------ a trace's breadth-first search (trace_sets._spread)
+cdef bint _LITTLE_ENDIAN = sys.byteorder == "little"  # (a set of hexes goes to C words by int.to_bytes)
+
+
+cdef class Shifts:
+    """A hex_bits.Steps' steps as C words: for each difference between a hex's number and a neighbour's (the map's
+    few), the hexes that step so, as bits (words little end first). Made once for the Steps (trace_sets._spread)."""
+
+    cdef int count, words
+    cdef int64_t* differences
+    cdef uint64_t* movers  # count rows of `words` words
+
+    def __cinit__(self, shifts, int size):
+        if not _LITTLE_ENDIAN:
+            raise ValueError("hexes as C words need a little-endian machine")
+        self.count, self.words = len(shifts), (size + 63) // 64 or 1
+        self.differences = <int64_t*> malloc(self.count * sizeof(int64_t) + 1)
+        self.movers = <uint64_t*> malloc(self.count * self.words * sizeof(uint64_t) + 1)
+        if self.differences == NULL or self.movers == NULL:
+            raise MemoryError()
+        for k, (difference, movers) in enumerate(shifts):
+            if movers < 0 or movers.bit_length() > size or abs(difference) >= size:
+                raise ValueError("steps of another map")
+            self.differences[k] = difference
+            _load(&self.movers[k * self.words], movers, self.words)
+
+    def __dealloc__(self):
+        free(self.differences)
+        free(self.movers)
+
+
+cdef void _load(uint64_t* words, bits, int count) except *:
+    """The non-negative int `bits` (at most `count` words) into `words`."""
+    data = bits.to_bytes(count * 8, "little")
+    memcpy(words, <const char*> data, count * 8)
+
+
+cdef object _store(const uint64_t* words, int count):
+    """`count` words as an int."""
+    return int.from_bytes(PyBytes_FromStringAndSize(<const char*> words, count * 8), "little")
+
+
+cdef void _after(Shifts shifts, const uint64_t* bits, uint64_t* found) noexcept:
+    """hex_bits.Steps.after: the hexes one step from those of `bits`, into `found`."""
+    cdef int words = shifts.words, k, w, source, q, r
+    cdef int64_t difference
+    cdef const uint64_t* movers
+    cdef uint64_t moving, carried
+    memset(found, 0, words * sizeof(uint64_t))
+    for k in range(shifts.count):
+        difference = shifts.differences[k]
+        movers = &shifts.movers[k * words]
+        if difference >= 0:  # moving << difference
+            q, r = <int> (difference >> 6), <int> (difference & 63)
+            for w in range(words - 1, q - 1, -1):
+                source = w - q
+                moving = bits[source] & movers[source]
+                carried = (bits[source - 1] & movers[source - 1]) >> (64 - r) if r and source > 0 else 0
+                found[w] |= (moving << r) | carried
+        else:  # moving >> -difference
+            q, r = <int> ((-difference) >> 6), <int> ((-difference) & 63)
+            for w in range(words - q):
+                source = w + q
+                moving = bits[source] & movers[source]
+                carried = (bits[source + 1] & movers[source + 1]) << (64 - r) if r and source + 1 < words else 0
+                found[w] |= (moving >> r) | carried
+
+
+def spread(Shifts shifts, list layers, passing, int limit):
+    """trace_sets._spread: go on with the breadth-first search from its last layer into the hexes `passing` (an int
+    of bits), at most `limit` steps from the sources (-1: no limit), each new layer (the hexes reached so far, an int)
+    appended to `layers`."""
+    cdef int words = shifts.words, w, steps = len(layers) - 1
+    cdef uint64_t* room = <uint64_t*> malloc(4 * words * sizeof(uint64_t))
+    cdef uint64_t* reached = room
+    cdef uint64_t* frontier = room + words
+    cdef uint64_t* following = room + 2 * words
+    cdef uint64_t* through = room + 3 * words
+    cdef uint64_t* swapped
+    cdef uint64_t any_left
+    if room == NULL:
+        raise MemoryError()
+    try:
+        if steps < 0:
+            raise ValueError("a search with no layer")
+        _load(reached, layers[steps], words)
+        _load(through, passing, words)
+        if steps:
+            _load(frontier, layers[steps - 1], words)
+            for w in range(words):
+                frontier[w] = reached[w] & ~frontier[w]
+        else:
+            memcpy(frontier, reached, words * sizeof(uint64_t))
+        while limit < 0 or steps < limit:
+            any_left = 0
+            for w in range(words):
+                any_left |= frontier[w]
+            if not any_left:
+                break
+            steps += 1
+            _after(shifts, frontier, following)
+            any_left = 0
+            for w in range(words):
+                following[w] &= through[w] & ~reached[w]
+                any_left |= following[w]
+            if not any_left:
+                break
+            for w in range(words):
+                reached[w] |= following[w]
+            layers.append(_store(reached, words))
+            swapped = frontier
+            frontier, following = following, swapped
+    finally:
+        free(room)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from rulec.engine import native
 from rulec.engine.hex_bits import Steps, bits_of, numbers
 from rulec.engine.move_memory import obstacles
 from rulec.engine.position import Position
@@ -208,7 +209,23 @@ def _still_holding(layers: list[int], stopped: int, newly: int, steps_of: Steps,
 
 def _spread(layers: list[int], passing: int, steps_of: Steps, limit: int | None) -> None:
     """Go on with a breadth-first search from its last layer (layers[-1], the hexes reached), into the hexes
-    `passing`, at most `limit` steps from the sources: the layers are added to `layers`."""
+    `passing`, at most `limit` steps from the sources: the layers are added to `layers`. (In C where the compiled
+    engine runs: native.py.)"""
+    core = native.core
+    if core is not None:
+        packed = steps_of.packed
+        if packed is None:  # made once for the steps (none for a map drawn as a graph, or on a big-endian machine)
+            shifts = steps_of.shifts()
+            packed = False
+            if shifts is not None:
+                try:
+                    packed = core.Shifts(shifts, steps_of.hex_count)
+                except ValueError:
+                    pass
+            steps_of.packed = packed
+        if packed:
+            core.spread(packed, layers, passing, -1 if limit is None else limit)
+            return
     steps = len(layers) - 1
     reached = layers[-1]
     frontier = reached & ~layers[-2] if steps else reached
