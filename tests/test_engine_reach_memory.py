@@ -45,7 +45,7 @@ def test_a_remembered_search_answers_as_a_fresh_one_on_random_boards_near_its_st
         reused += id(found) in before
         expected = _fresh(tables, 4, start, enemy_bits, zoc_bits)
         assert (found.destinations, found.exits) == (expected.destinations, expected.exits), (start, enemies)
-    assert reused > 50  # the memory was used, not only filled
+    assert reused > 20  # the memory was used, not only filled
 
 
 def test_a_search_is_reused_when_only_hexes_it_never_looked_at_differ_and_made_again_when_one_it_did_differs(metz):
@@ -71,7 +71,9 @@ def test_the_boards_remembered_for_a_unit_are_the_latest_asked_and_at_most_board
     start = sorted(metz.map.hexes)[len(metz.map.hexes) // 2]
     key = (2, start, (), False, None, tables.base_costs, 0)
     rings = [h for h in sorted(metz.map.hexes) if tables.distance[start][h] == 1]
-    boards = [_bits(tables, [h]) for h in rings] + [0]  # an enemy next to the start, on each side; then none
+    # as many boards as are kept: an enemy next to the start, on each side in turn (then none)
+    boards = ([_bits(tables, [h]) for h in rings] + [0])[:movement.BOARDS_A_SEARCH]
+    assert len(boards) == movement.BOARDS_A_SEARCH > 1
     first = reach_of(tables, allowance=2, start=start, enemy=boards[0], zoc=0, friends=0)
     for enemy in boards[1:]:
         reach_of(tables, allowance=2, start=start, enemy=enemy, zoc=0, friends=0)

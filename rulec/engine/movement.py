@@ -50,9 +50,10 @@ _FITTING = (1 << 62) - 1  # every objective bit search_core takes (at most OBJEC
 
 # How many searches and boards a game's tables remember (the oldest half is dropped beyond that).
 REACH_CACHE_SIZE = 20_000  # a unit's terms of search (where it starts, its allowance ...)
-# Boards remembered for each, the latest asked first. A lookup no board agrees with goes through them all: with 32,
-# those lookups cost random games more than the searches the older boards saved (benchmarks/playouts.py).
-BOARDS_A_SEARCH = 8
+# Boards remembered for each, the latest asked first. A lookup no board agrees with goes through them all (two in
+# three lookups, in random games of the smaller game measured): with 32, then 8, those lookups cost random games more
+# than the searches the older boards saved, the more since the compiled engine searches in C (benchmarks/playouts.py).
+BOARDS_A_SEARCH = 3
 BOARD_CACHE_SIZE = 256  # a board serves the searches of one phase, mostly
 
 
