@@ -32,6 +32,8 @@ Modules, one job each, in layers that import only downwards (position.py's docst
     actions.py      Action values, their text form, IllegalAction / ActionSyntaxError
     tables.py       per-game precomputed lookups (move costs, ZOC, exits, distances)
     movement.py     the movement search (MP, terrain, roads, rivers, ZOC, objectives passed)
+    native.py       the searches' inner loops in C (search_core.pyx, Cython: the movement search's, a trace's
+                    spread), loaded only with the compiled engine (make fast); pure Python runs their own
     step_costs.py   what each step costs a unit type in a phase (costs per type, cost expressions, modes)
     combat.py       battle columns, shifts, DRMs, retreat paths
     modifiers.py    the modifiers pipeline: unit strengths and allowances, battle shifts and DRMs
