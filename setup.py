@@ -32,6 +32,12 @@ def _fast_path():
 
 
 def _compiled_extensions():
+    missing = [name for name, module in (("mypy", "mypyc"), ("cython", "Cython"))
+               if importlib.util.find_spec(module) is None]
+    if missing:  # (a message, not an ImportError's traceback)
+        raise SystemExit(f"RULEC_COMPILE=1 builds the compiled engine with mypyc and Cython: {' and '.join(missing)} "
+                         f"{'is' if len(missing) == 1 else 'are'} not installed (make fast installs them; or "
+                         f"pip install 'mypy>=1.8' 'cython>=3.0')")
     from mypyc.build import mypycify
 
     fast_path = _fast_path()
