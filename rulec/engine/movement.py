@@ -427,7 +427,7 @@ def _packed(tables: Tables, costs: StepCosts, core: Any) -> Any:
                 packed = core.Packed(costs.index_plain_moves, costs.index_objective_moves, costs.index_rare,
                                      costs.index_exits, tables.index_bit, tables.mask_rank,
                                      [tuple(index[n] for n in neighbours[h]) for h in tables.numbered])
-            except ValueError:
+            except (ValueError, TypeError, OverflowError):  # (steps it cannot pack: the Python loop searches)
                 pass
         costs.packed = packed
     return packed or None

@@ -24,6 +24,7 @@ cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
 
 OBJECTIVES_FIT = 62  # at most this many objectives: a mask (with -1 for none) is a C int64
+_NO_EXIT = 2 ** 31 - 1  # (Packed.exit_cost of a hex without exits)
 
 cdef enum:
     ENEMY = 1
@@ -76,7 +77,8 @@ cdef class Packed:
 
     cdef int32_t[::1] plain_start, plain_to, plain_cost, objective_start, objective_to, objective_cost
     cdef int32_t[::1] area_start, area_to  # each hex's neighbours on the map (what a step from it may look at)
-    cdef const unsigned char[::1] rare, has_exits
+    cdef const unsigned char[::1] rare
+    cdef int32_t[::1] exit_cost  # each hex's cheapest exit (MP to leave the map there; more than any allowance: none)
     cdef uint64_t[::1] bit
     cdef int64_t[::1] rank
     cdef bint ranked
@@ -90,7 +92,7 @@ cdef class Packed:
         self.objective_start, self.objective_to, self.objective_cost = _flat(objective_moves)
         self.area_start, self.area_to, _ = _flat([[(n, 0) for n in around] for around in neighbours])
         self.rare = bytes(1 if r else 0 for r in rare)
-        self.has_exits = bytes(1 if e else 0 for e in exits)
+        self.exit_cost = array("i", [min((mp for _, mp in e), default=_NO_EXIT) for e in exits])
         self.bit = array("Q", index_bit)
         self.ranked = len(mask_rank) > 0
         self.rank = array("q", mask_rank if self.ranked else [0])
@@ -303,14 +305,14 @@ cdef object _area(Packed packed, Search* s, int origin):
         free(bits)
 
 
-def run(Packed packed, const unsigned char[::1] flags, int allowance, int origin, bint seeded, list first,
+def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list first,
         uint64_t counted, bint stop_in_zoc, int zoc_extra, bint zoc_to_zoc, tuple hexes):
     """The search from the unit's hex `origin` (a hex number; -1 for none), with every MP left there if `seeded`,
     and the arrivals `first` ((hex number, MP left, stop) with no objective passed yet), on the board `flags`
     (movement.Board): the destinations (hex -> objectives mask, in hex order), their hex numbers, the hexes it went
     on from, the hexes it looked at (as bits: the origin and each hex it went on from, with their neighbours; see
-    movement._looked_at), and for each hex with exits it handled, in order, (hex number, mask, MP left) for
-    movement.search to find the exits from."""
+    movement._looked_at), and for each hex with an exit it could take that it handled, in order, (hex number, mask,
+    MP left) for movement.search to find the exits from."""
     cdef Search* s
     cdef bint own, done = False
     cdef Layer* layer
@@ -330,10 +332,10 @@ def run(Packed packed, const unsigned char[::1] flags, int allowance, int origin
     cdef const int32_t* objective_to = &packed.objective_to[0] if packed.objective_to.shape[0] else NULL
     cdef const int32_t* objective_cost = &packed.objective_cost[0] if packed.objective_cost.shape[0] else NULL
     cdef const unsigned char* rare = &packed.rare[0]
-    cdef const unsigned char* has_exits = &packed.has_exits[0]
+    cdef const int32_t* exit_cost = &packed.exit_cost[0]
     exits_met = []
 
-    if size != packed.size or flags.shape[0] < size or origin >= size or (seeded and origin < 0) or allowance < 0:
+    if size != packed.size or len(flags) < size or origin >= size or (seeded and origin < 0) or allowance < 0:
         raise ValueError("a board or steps of another map")
     own = packed.busy  # (another search on these steps, at the same time: in another thread) its own lists
     if not own and packed.kept == NULL:
@@ -343,7 +345,7 @@ def run(Packed packed, const unsigned char[::1] flags, int allowance, int origin
         raise MemoryError()
     packed.busy = True
     s.allowance = allowance
-    s.flags, s.bit, s.counted = &flags[0], &packed.bit[0], counted
+    s.flags, s.bit, s.counted = <const unsigned char*> flags, &packed.bit[0], counted
     s.rank, s.ranked = &packed.rank[0], packed.ranked
     s.stop_in_zoc, s.zoc_extra, s.zoc_to_zoc = stop_in_zoc, zoc_extra, zoc_to_zoc
     try:
@@ -380,7 +382,7 @@ def run(Packed packed, const unsigned char[::1] flags, int allowance, int origin
                         raise MemoryError()
                     from_zoc = s.flags[h] & ZOC != 0
                     if rare[h]:  # a map edge or an objective next to it
-                        if has_exits[h]:
+                        if exit_cost[h] <= left:  # an exit it may take (the cheapest at least)
                             exits_met.append((h, mask, left))
                         end = objective_start[h + 1]
                         for k in range(objective_start[h], end):
