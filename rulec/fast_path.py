@@ -28,7 +28,8 @@ _PLAYERS = tuple(f"rulec.players.{name}" for name in ("base", "battle_value", "e
                                                        "greedy", "mcts", "search", "variable_goals", "victory_margin",
                                                        "view"))
 # Modules written for the compiled engine alone, in Cython (no Python source: pure Python runs without them, each used
-# only where it is built and the compiled engine runs): the movement search's loop.
+# only where it is built and the compiled engine runs): the searches' inner loops (the movement search's, a trace's
+# spread).
 NATIVE = ("rulec.engine.search_core",)
 # Engine modules left interpreted, and why (mypyc mixes compiled and interpreted modules).
 INTERPRETED = {

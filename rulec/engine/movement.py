@@ -46,8 +46,6 @@ from rulec.engine.step_costs import StepCosts
 from rulec.engine.tables import Tables
 from rulec.runtime.model import Hex, hexside_key
 
-_FITTING = (1 << 62) - 1  # every objective bit search_core takes (at most OBJECTIVES_FIT objectives)
-
 # How many searches and boards a game's tables remember (the oldest half is dropped beyond that).
 REACH_CACHE_SIZE = 20_000  # a unit's terms of search (where it starts, its allowance ...)
 # Boards remembered for each, the latest asked first. A lookup no board agrees with goes through them all (two in
@@ -314,11 +312,11 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     seeded = start is not None and not locked
 
     core = native.core
-    if core is not None and held >= 0:
+    if core is not None:
         packed = _packed(tables, costs, core)
         if packed is not None:  # the compiled engine's loop, in C (search_core.pyx)
             destinations, numbers, went_on_from, looked, exits_met = core.run(
-                packed, flags, allowance, origin, seeded, first, _FITTING & ~held, stop_in_zoc, zoc_extra, zoc_to_zoc,
+                packed, flags, allowance, origin, seeded, first, held, stop_in_zoc, zoc_extra, zoc_to_zoc,
                 hexes)
             return _with_exits(costs, destinations, numbers, went_on_from, looked, exits_met, rank)
 

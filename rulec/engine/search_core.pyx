@@ -25,6 +25,7 @@ cdef extern from *:
 
 OBJECTIVES_FIT = 62  # at most this many objectives: a mask (with -1 for none) is a C int64
 _NO_EXIT = 2 ** 31 - 1  # (Packed.exit_cost of a hex without exits)
+cdef bint _LITTLE_ENDIAN = sys.byteorder == "little"  # (sets of hexes go between C words and ints as bytes)
 
 cdef enum:
     ENEMY = 1
@@ -88,6 +89,8 @@ cdef class Packed:
     cdef bint busy  # a search is using them (another, at the same time, makes its own)
 
     def __init__(self, plain_moves, objective_moves, rare, exits, index_bit, mask_rank, neighbours):
+        if not _LITTLE_ENDIAN:  # (the hexes a search looked at go from C words to an int by int.from_bytes)
+            raise ValueError("hexes as C words need a little-endian machine")
         self.plain_start, self.plain_to, self.plain_cost = _flat(plain_moves)
         self.objective_start, self.objective_to, self.objective_cost = _flat(objective_moves)
         self.area_start, self.area_to, _ = _flat([[(n, 0) for n in around] for around in neighbours])
@@ -306,13 +309,14 @@ cdef object _area(Packed packed, Search* s, int origin):
 
 
 def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list first,
-        uint64_t counted, bint stop_in_zoc, int zoc_extra, bint zoc_to_zoc, tuple hexes):
+        uint64_t held, bint stop_in_zoc, int zoc_extra, bint zoc_to_zoc, tuple hexes):
     """The search from the unit's hex `origin` (a hex number; -1 for none), with every MP left there if `seeded`,
     and the arrivals `first` ((hex number, MP left, stop) with no objective passed yet), on the board `flags`
-    (movement.Board): the destinations (hex -> objectives mask, in hex order), their hex numbers, the hexes it went
-    on from, the hexes it looked at (as bits: the origin and each hex it went on from, with their neighbours; see
-    movement._looked_at), and for each hex with an exit it could take that it handled, in order, (hex number, mask,
-    MP left) for movement.search to find the exits from."""
+    (movement.Board), the objectives `held` (bits) passed without being taken (movement.reach_of's): the
+    destinations (hex -> objectives mask, in hex order), their hex numbers, the hexes it went on from, the hexes it
+    looked at (as bits: the origin and each hex it went on from, with their neighbours; see movement._looked_at),
+    and for each hex with an exit it could take that it handled, in order, (hex number, mask, MP left) for
+    movement.search to find the exits from."""
     cdef Search* s
     cdef bint own, done = False
     cdef Layer* layer
@@ -345,7 +349,7 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
         raise MemoryError()
     packed.busy = True
     s.allowance = allowance
-    s.flags, s.bit, s.counted = <const unsigned char*> flags, &packed.bit[0], counted
+    s.flags, s.bit, s.counted = <const unsigned char*> flags, &packed.bit[0], ~held
     s.rank, s.ranked = &packed.rank[0], packed.ranked
     s.stop_in_zoc, s.zoc_extra, s.zoc_to_zoc = stop_in_zoc, zoc_extra, zoc_to_zoc
     try:
@@ -457,7 +461,6 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
 
 
 # ------------------------------------------------------------ a trace's breadth-first search (trace_sets._spread)
-cdef bint _LITTLE_ENDIAN = sys.byteorder == "little"  # (a set of hexes goes to C words by int.to_bytes)
 
 
 cdef class Shifts:
