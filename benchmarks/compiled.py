@@ -22,6 +22,7 @@ each game file gives (its diagnostics and generated module), and whether its uni
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -114,39 +115,54 @@ def histories(specs: list[str], seeds: int, cap: int, player: str | None = None)
     """Seeded random games of each spec: every action, the returns, whether the game ended (cap: most actions a game).
     Seeds choose uniformly among legal_actions(), draw with sample_legal_action, or with sample_legal_order, in turn
     (every path tested);
-    with `player` (greedy, mcts...), that AI plays every side instead (rulec.players' own seeded match)."""
+    with `player` (greedy, mcts...), that AI plays every side instead (rulec.players' own seeded match).
+    Each game is played with the cycle collector off, and `cycles` counts what it finds once the game is dropped: the
+    objects of reference cycles the game left (none, in either engine: tests/test_engine_no_cycles.py)."""
     from rulec.engine import new_game
-    from rulec.players.match import play_match
-    from rulec.players.setup import build_players
+    from rulec.language.parse import parser
 
+    parser()  # built once a process, when an AI's evaluator first reads an award: its making's garbage is no game's
     found: dict = {"engine": _engine(), "games": {}}
     for spec in specs:
         game, scenario = _spec(spec)
         played = []
         for seed in range(seeds):
-            state = new_game(game, seed=seed, scenario=scenario)
-            rng = random.Random(seed)
-            if player is not None:
-                sides = list(state.players)
-                play_match(state, build_players({side: player for side in sides}, sides, seed), seed=seed, max_actions=cap)
-            for _ in range(cap if player is None else 0):
-                if state.is_terminal():
-                    break
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    action = rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0]
-                elif seed % 3 == 1:
-                    action = state.sample_legal_action(rng)
-                elif seed % 3 == 2:
-                    action = state.sample_legal_order(rng)
-                else:
-                    action = rng.choice(state.legal_actions())
-                state.apply_action(action)
-            played.append({"history": [str(a) for a in state.history()], "returns": state.returns(),
-                           "terminal": state.is_terminal(), "vp": dict(state.vp)})
+            gc.collect()
+            gc.disable()
+            try:
+                played.append(_history(new_game(game, seed=seed, scenario=scenario), seed, cap, player))
+                played[-1]["cycles"] = gc.collect()  # (the game's state dropped as _history returned)
+            finally:
+                gc.enable()
         found["games"][spec] = played
     found["native"] = _native()
     return found
+
+
+def _history(state, seed: int, cap: int, player: str | None) -> dict:
+    """One game of histories(), played from `state`."""
+    from rulec.players.match import play_match
+    from rulec.players.setup import build_players
+
+    rng = random.Random(seed)
+    if player is not None:
+        sides = list(state.players)
+        play_match(state, build_players({side: player for side in sides}, sides, seed), seed=seed, max_actions=cap)
+    for _ in range(cap if player is None else 0):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0]
+        elif seed % 3 == 1:
+            action = state.sample_legal_action(rng)
+        elif seed % 3 == 2:
+            action = state.sample_legal_order(rng)
+        else:
+            action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+    return {"history": [str(a) for a in state.history()], "returns": state.returns(), "terminal": state.is_terminal(),
+            "vp": dict(state.vp)}
 
 
 def _native() -> list[str]:

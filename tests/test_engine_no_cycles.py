@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import random
+from pathlib import Path
 
 import pytest
 
@@ -44,5 +45,43 @@ def test_the_check_sees_a_cycle():
         clone._cache = {"me": clone}  # (a clone shares its original's cache until it moves)
         del clone
         assert gc.collect() > 0
+    finally:
+        gc.enable()
+
+
+GAMES = Path(__file__).parent / "games"
+
+
+@pytest.mark.parametrize("name", ["drive_on_metz", "the_marne", str(GAMES / "ranged_duties.rulec")],
+                         ids=["drive_on_metz", "the_marne", "ranged_duties"])
+def test_whole_games_dropped_leave_no_cycles(name):
+    """Played to the end through every way of choosing (listed actions, drawn actions, drawn orders) and dropped: a
+    game's battles (attackers matched to the duties they meet, retreat paths and their conditions) leave no cycle."""
+    game = load_game(name)
+    gc.collect()
+    gc.disable()
+    try:
+        rolls = 0
+        for seed in range(3):
+            state = new_game(game, seed=seed)
+            rng = random.Random(seed)
+            for _ in range(3000):
+                if state.is_terminal():
+                    break
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    action = rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
+                    rolls += 1
+                elif seed == 1:
+                    action = state.sample_legal_action(rng)
+                elif seed == 2:
+                    action = state.sample_legal_order(rng)
+                else:
+                    action = rng.choice(state.legal_actions())
+                state.apply_action(action)
+            assert state.is_terminal()
+            del state
+            assert gc.collect() == 0, f"seed {seed}"
+        assert rolls >= 1  # battles were fought
     finally:
         gc.enable()

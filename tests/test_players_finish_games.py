@@ -170,7 +170,7 @@ def _mcts_root(metz):
     evaluator = evaluator_for(state)
     player._baseline = [evaluator.score(state, seat) for seat in range(2)]
     root = _Node(state.current_player())
-    player._candidates(state, evaluator, root)
+    player._candidates(state, evaluator, root, None)
     return state, player, evaluator, root
 
 
@@ -184,8 +184,8 @@ def test_mcts_ranks_a_further_order_of_the_same_phase_from_its_parent(metz):
     played, value = next((a, v) for a, v in root.ranked if a.kind == "move")
     child_state = state.clone()
     child_state.apply_action(played)
-    child = _Node(child_state.current_player(), root, played)
-    tried = player._candidates(child_state, evaluator, child)
+    child = _Node(child_state.current_player(), played)
+    tried = player._candidates(child_state, evaluator, child, root)
     shift = value - root.base
     assert child.base == value and child.ranked == [(a, round(v + shift, 9)) for a, v in root.ranked
                                                     if a != played and child_state.is_legal(a)]
@@ -205,8 +205,8 @@ def test_mcts_weighs_anew_when_none_of_its_parents_orders_is_legal_any_more(metz
     root.ranked = [(played, value)]  # all the parent weighed
     child_state = state.clone()
     child_state.apply_action(played)
-    child = _Node(child_state.current_player(), root, played)
-    tried = player._candidates(child_state, evaluator, child)
+    child = _Node(child_state.current_player(), played)
+    tried = player._candidates(child_state, evaluator, child, root)
     assert tried and all(child_state.is_legal(a) for a in tried)
 
 

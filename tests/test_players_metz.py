@@ -62,3 +62,24 @@ def test_mcts_chooses_a_legal_action_deterministically(metz):
     # an order of legal_orders (a move given at once, as greedy gives it), which the engine takes
     assert first in [state.action_to_string(a) for a in state.legal_orders()]
     assert state.is_legal(state.parse_action(first))
+
+
+def test_an_ai_decision_leaves_no_reference_cycles(metz):
+    """What an AI builds to decide (MCTS's tree of nodes, the evaluator's reading of the awards, the states weighed)
+    is freed as the decision returns, by counting references alone: a tree whose nodes pointed back at their parents
+    waited for the cycle collector, the whole tree at every decision."""
+    import gc
+
+    from rulec.language.parse import parser
+
+    parser()  # (built once a process, when an evaluator first reads an award: its own making's garbage is not a decision's)
+    state = new_game(metz, seed=0)
+    for player in (MCTSPlayer(3, max_simulations=30, rollout_depth=4, widening=4), MCTSPlayer(3, max_simulations=30),
+                   GreedyPlayer(3)):
+        gc.collect()
+        gc.disable()
+        try:
+            assert player.choose(state) in state.legal_orders() + state.legal_actions()
+            assert gc.collect() == 0, player
+        finally:
+            gc.enable()

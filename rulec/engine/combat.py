@@ -10,7 +10,7 @@ who attacks whom and applies the results.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
 from rulec.engine.tables import Tables
 from rulec.runtime.model import CombatTable, Game, Hex, Modifier, RetreatPolicy, hexside_key
@@ -132,53 +132,69 @@ def retreat_paths(tables: Tables, start: Hex, hexes: int, away_from: tuple[Hex, 
     ends in one it may not end in; each hex must meet `may_enter` and the last `may_end` (the
     policy's conditions, when it has them). A path that would leave the map does not exist.
     """
-    distance = tables.distance
     blocked = tables.retreat_blocked
     banned = {"enemy_zoc": enemy_zoc, "occupied": occupied}
     never = [banned[k] for k in policy.may_not_enter]
     not_last = [banned[k] for k in policy.may_not_end]
-    if rows_to_edge is not None:
-        from_start = distance[start]
-
-        # Both diagonals count as nearer, so each step must also leave the start farther behind: a zigzag
-        # (one diagonal, then the other) would end a two-hex retreat one hex away.
-        def onward(h: Hex, n: Hex, depth: int) -> bool:
-            return rows_to_edge.get(n, 1 << 30) < rows_to_edge.get(h, 1 << 30) and from_start.get(n) == depth
-    elif policy.direction == "toward_edge":
-        # Hex -> steps to the nearest edge hex, kept with the game's tables: asked of the same hexes battle after battle.
-        nearest = tables.edge_distances.setdefault(toward, {})
-
-        def to_edge(h: Hex) -> int:
-            found = nearest.get(h)
-            if found is None:
-                found = nearest[h] = min((distance[h].get(e, 1 << 30) for e in toward), default=1 << 30)
-            return found
-
-        def onward(h: Hex, n: Hex, depth: int) -> bool:
-            return to_edge(n) < to_edge(h)
-    else:
-        from_start = distance[start]
-        away = [distance[a] for a in away_from]
-
-        def onward(h: Hex, n: Hex, depth: int) -> bool:
-            return from_start.get(n) == depth and not any(d.get(n, 0) < d.get(h, 0) for d in away)
-
-    def steps(h: Hex, depth: int) -> list[Hex]:
-        options = []
-        last = depth == hexes
-        for n in tables.neighbours[h]:
-            if (h, n) in blocked or not onward(h, n, depth):
-                continue
-            if any(n in kind for kind in never) or (last and any(n in kind for kind in not_last)):
-                continue
-            if (may_enter is not None and not may_enter(n)) or (last and may_end is not None and not may_end(n)):
-                continue
-            options.append(n)
-        return sorted(options)
-
+    onward = _Onward(tables, start, away_from, policy, toward, rows_to_edge)
     paths: list[tuple[Hex, ...]] = [()]
     for depth in range(1, hexes + 1):
-        paths = [p + (n,) for p in paths for n in steps(p[-1] if p else start, depth)]
+        last = depth == hexes
+        steps: dict[Hex, list[Hex]] = {}  # a hex -> where its next step may go (paths may meet in a hex)
+        longer: list[tuple[Hex, ...]] = []
+        for p in paths:
+            h = p[-1] if p else start
+            options = steps.get(h)
+            if options is None:
+                options = steps[h] = [
+                    n for n in tables.neighbours[h]
+                    if (h, n) not in blocked and onward.leads_on(h, n, depth)
+                    and not any(n in kind for kind in never) and not (last and any(n in kind for kind in not_last))
+                    and (may_enter is None or may_enter(n)) and not (last and may_end is not None and not may_end(n))]
+                options.sort()
+            longer += [p + (n,) for n in options]
+        paths = longer
         if not paths:  # no way on (a retreat longer than the map is wide ends here, not after `hexes` steps)
             break
     return paths
+
+
+class _Onward:
+    """Whether a retreat's step leads on in the policy's direction. (A class, not closures: compiled, nested
+    functions that call each other are a reference cycle, which only the cycle collector frees.)"""
+
+    def __init__(self, tables: Tables, start: Hex, away_from: tuple[Hex, ...], policy: RetreatPolicy,
+                 toward: tuple[Hex, ...], rows_to_edge: dict[Hex, int] | None) -> None:
+        self.distance = tables.distance
+        self.rows_to_edge = rows_to_edge
+        self.toward = toward
+        self.to_edge: dict[Hex, int] | None = None
+        self.from_start: Mapping[Hex, int] = {}
+        self.away: list[Mapping[Hex, int]] = []
+        if rows_to_edge is None and policy.direction == "toward_edge":
+            # Hex -> steps to the nearest edge hex, kept with the game's tables: asked of the same hexes battle after
+            # battle.
+            self.to_edge = tables.edge_distances.setdefault(toward, {})
+        else:
+            self.from_start = self.distance[start]
+            if rows_to_edge is None:
+                self.away = [self.distance[a] for a in away_from]
+
+    def leads_on(self, h: Hex, n: Hex, depth: int) -> bool:
+        """Is a step from `h` to `n`, the retreat's `depth`-th, one the direction allows?"""
+        rows = self.rows_to_edge
+        if rows is not None:
+            # Both diagonals count as nearer, so each step must also leave the start farther behind: a zigzag
+            # (one diagonal, then the other) would end a two-hex retreat one hex away.
+            return rows.get(n, 1 << 30) < rows.get(h, 1 << 30) and self.from_start.get(n) == depth
+        if self.to_edge is not None:
+            return self._steps_to_edge(n) < self._steps_to_edge(h)
+        return self.from_start.get(n) == depth and not any(d.get(n, 0) < d.get(h, 0) for d in self.away)
+
+    def _steps_to_edge(self, h: Hex) -> int:
+        nearest = self.to_edge
+        assert nearest is not None  # (toward_edge)
+        found = nearest.get(h)
+        if found is None:
+            found = nearest[h] = min((self.distance[h].get(e, 1 << 30) for e in self.toward), default=1 << 30)
+        return found

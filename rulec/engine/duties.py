@@ -255,20 +255,22 @@ def _attackers_of(state: Position, hexes: list[Hex]) -> dict[Hex, list[str]]:
 def _matching(hexes: list[Hex], attackers: dict[Hex, list[str]], unavailable: set[str]) -> dict[Hex, str]:
     """A largest matching of hexes to distinct units able to attack them (augmenting paths; the sets are small)."""
     owner: dict[str, Hex] = {}
-
-    def place(h: Hex, seen: set[str]) -> bool:
-        for u in attackers[h]:
-            if u in unavailable or u in seen:
-                continue
-            seen.add(u)
-            if u not in owner or place(owner[u], seen):
-                owner[u] = h
-                return True
-        return False
-
     for h in hexes:
-        place(h, set())
+        _place(h, set(), attackers, unavailable, owner)
     return {h: u for u, h in owner.items()}
+
+
+def _place(h: Hex, seen: set[str], attackers: dict[Hex, list[str]], unavailable: set[str], owner: dict[str, Hex]) -> bool:
+    """_matching's augmenting path from `h`, if one exists (`owner` updated along it). (Not a nested function: one
+    that calls itself is a reference cycle, left for the cycle collector.)"""
+    for u in attackers[h]:
+        if u in unavailable or u in seen:
+            continue
+        seen.add(u)
+        if u not in owner or _place(owner[u], seen, attackers, unavailable, owner):
+            owner[u] = h
+            return True
+    return False
 
 
 def why_not_end(state: Position) -> tuple[str, str | None] | None:

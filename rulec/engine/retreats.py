@@ -53,9 +53,8 @@ def paths(state: Position, frame: Retreat) -> list[tuple[Hex, ...]]:
     rows = _rows_to_edge(state, toward) if policy.direction == "toward_edge_rows" else None
     zoc = state.enemy_zoc(side)
     about = _AboutHexes(state, frame.unit)
-    enter_if, end_if = policy.may_enter, policy.may_end  # (locals: a lambda sees them narrowed)
-    may_enter = None if enter_if is None else (lambda h: bool(about.value(enter_if, h)))
-    may_end = None if end_if is None else (lambda h: bool(about.value(end_if, h)))
+    may_enter = None if policy.may_enter is None else _Condition(about, policy.may_enter)
+    may_end = None if policy.may_end is None else _Condition(about, policy.may_end)
     found = fight.retreat_paths(state.tables, start, frame.hexes, frame.away_from, occupied, zoc, policy, toward,
                                 may_enter, may_end, rows)
     if not found and policy.displace is not None and not frame.displaced:  # the last resort: push friends aside
@@ -106,6 +105,18 @@ def displace_friends(state: Position, frame: Retreat, hex: Hex) -> None:
     friends = [u for u in stacking.occupants(state).get(hex, ()) if u != frame.unit]
     for uid in reversed(friends):
         state._stack.append(Retreat(uid, 1, frame.away_from, frame.chooser, frame.defender, displaced=True))
+
+
+class _Condition:
+    """One of the retreat policy's conditions, asked of a hex through the retreat's _AboutHexes. (A class, not a
+    lambda: compiled, a lambda that another closure of the function reads is a reference cycle with their shared
+    environment, holding the position until the cycle collector runs.)"""
+
+    def __init__(self, about: "_AboutHexes", expression: Expr) -> None:
+        self.about, self.expression = about, expression
+
+    def __call__(self, hex: Hex) -> bool:
+        return bool(self.about.value(self.expression, hex))
 
 
 class _AboutHexes:

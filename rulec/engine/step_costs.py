@@ -89,16 +89,17 @@ def typed_costs(game: Game) -> frozenset[str]:
     return frozenset(types)
 
 
-def resolver(expressions: tuple[Expr, ...], values: tuple) -> Cost:
-    """A cost field's value -> whole MP, expressions taking `values` (rounded up: MP are whole)."""
-    by_id = {id(e): v for e, v in zip(expressions, values)}
+class CostResolver:
+    """A cost field's value -> whole MP, expressions taking `values` (rounded up: MP are whole). (A class, not a
+    closure: compiled, a closure and its environment hold each other, and only the cycle collector frees them.)"""
 
-    def cost(value: int | float | Fraction | Expr) -> int:
+    def __init__(self, expressions: tuple[Expr, ...], values: tuple) -> None:
+        self.by_id = {id(e): v for e, v in zip(expressions, values)}
+
+    def __call__(self, value: int | float | Fraction | Expr) -> int:
         if isinstance(value, Expr):
-            return max(0, math.ceil(by_id[id(value)]))
+            return max(0, math.ceil(self.by_id[id(value)]))
         return max(0, math.ceil(value))
-
-    return cost
 
 
 def build_step_costs(tables: MapIndex, unit_type: str | None, cost: Cost) -> StepCosts:

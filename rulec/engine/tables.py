@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from rulec.engine.actions import Action
 from rulec.engine.hex_bits import Steps
-from rulec.engine.step_costs import (IMPASSABLE, EntryCost, StepCosts, build_mode_costs, build_step_costs,
-                                     cost_expressions, resolver, typed_costs)
+from rulec.engine.step_costs import (IMPASSABLE, CostResolver, EntryCost, StepCosts, build_mode_costs, build_step_costs,
+                                     cost_expressions, typed_costs)
 from rulec.runtime.context import StandInContext
 from rulec.runtime.model import Expr, Game, Hex, HexGrid, MovementMode, Unit, hexside_key
 
@@ -139,7 +139,7 @@ class Tables:
         found = self.step_costs.get(key)
         if found is None:
             self._make_room()
-            found = self.step_costs[key] = build_step_costs(self, key[0], resolver(self.cost_expressions, values))
+            found = self.step_costs[key] = build_step_costs(self, key[0], CostResolver(self.cost_expressions, values))
         return found
 
     def _make_room(self) -> None:

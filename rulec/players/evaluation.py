@@ -1042,26 +1042,28 @@ def zones_counted(award: Award) -> list[str]:
     if not isinstance(tree, dict) or "tree" not in tree:
         return []
     zones: list[str] = []
-
-    def walk(node: list) -> None:  # the forms of rulec.language.parse.expression_tree
-        kind = node[0]
-        if kind == "call":
-            zone = node[3].get("zone")
-            if zone is not None and zone[0] in ("name", "const") and isinstance(zone[1], str) and zone[1] not in zones:
-                zones.append(zone[1])
-            for argument in [*node[2], *node[3].values()]:
-                walk(argument)
-        elif kind == "op":
-            walk(node[2])
-            walk(node[3])
-        elif kind in ("neg", "not"):
-            walk(node[1])
-        elif kind in ("and", "or"):
-            for operand in node[1]:
-                walk(operand)
-
-    walk(tree["tree"])
+    _zones_named(tree["tree"], zones)
     return zones
+
+
+def _zones_named(node: list, zones: list[str]) -> None:
+    """Add to `zones` the `zone = NAME` arguments of the calls in `node`, a form of rulec.language.parse's
+    expression_tree. (Not a nested function: one that calls itself is a reference cycle, left for the collector.)"""
+    kind = node[0]
+    if kind == "call":
+        zone = node[3].get("zone")
+        if zone is not None and zone[0] in ("name", "const") and isinstance(zone[1], str) and zone[1] not in zones:
+            zones.append(zone[1])
+        for argument in [*node[2], *node[3].values()]:
+            _zones_named(argument, zones)
+    elif kind == "op":
+        _zones_named(node[2], zones)
+        _zones_named(node[3], zones)
+    elif kind in ("neg", "not"):
+        _zones_named(node[1], zones)
+    elif kind in ("and", "or"):
+        for operand in node[1]:
+            _zones_named(operand, zones)
 
 
 class _SidesAt:

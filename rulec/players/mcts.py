@@ -51,17 +51,18 @@ EVALUATION_SCALE = 3.0  # VP-like points of gain that count as a clear advantage
 
 
 class _Node:
-    __slots__ = ("player", "visits", "total", "children", "untried", "priors", "parent", "into", "ranked", "base",
-                 "phase")
+    __slots__ = ("player", "visits", "total", "children", "untried", "priors", "into", "ranked", "base", "phase")
 
-    def __init__(self, player: int, parent: "_Node | None" = None, into: Any = None):
+    # No link up to the parent: a tree whose nodes point both ways is a reference cycle, freed only by the cycle
+    # collector once the decision is made (a pass walks down from the root and keeps its path: _iterate).
+    def __init__(self, player: int, into: Any = None):
         self.player = player  # who acts in this node's state (or the chance value)
         self.visits = 0.0  # (a float: a child may start with virtual visits, prior_visits)
         self.total = 0.0  # summed value for the player who chose the action into this node
         self.children: dict[Any, _Node] = {}
         self.untried: list | None = None
         self.priors: dict[Any, float] = {}  # action -> one-ply value for this node's player, in (-1, 1)
-        self.parent, self.into = parent, into  # the node above and the action from it to this one
+        self.into = into  # the action from the node above to this one
         # At a phase's own decision (more orders or `end`), with widening: the actions weighed, best first, with their
         # one-ply values, this position's own value, and the phase; a child in the same phase ranks from them.
         self.ranked: list[tuple[Any, float]] | None = None
@@ -126,11 +127,11 @@ class MCTSPlayer:
                 action = sample_chance(state, self.rng)
             else:
                 if node.untried is None:
-                    node.untried = self._candidates(state, evaluator, node)
+                    node.untried = self._candidates(state, evaluator, node, path[-2] if len(path) > 1 else None)
                 if node.untried:
                     action = node.untried.pop()
                     state.apply_action(action)
-                    child = node.children[action] = _Node(state.current_player(), node, action)
+                    child = node.children[action] = _Node(state.current_player(), action)
                     if action in node.priors and self.prior_visits:
                         child.visits = self.prior_visits
                         child.total = self.prior_visits * node.priors[action]
@@ -140,7 +141,7 @@ class MCTSPlayer:
             state.apply_action(action)
             went = node.children.get(action)
             if went is None:
-                went = node.children[action] = _Node(state.current_player(), node, action)
+                went = node.children[action] = _Node(state.current_player(), action)
             node = went
             path.append(node)
         values = self._rollout(state, evaluator)
@@ -156,11 +157,11 @@ class MCTSPlayer:
         Neither offers a step back to where the decision began (search.py)."""
         return search_orders(state) if self.widening is not None else search_actions(state)
 
-    def _candidates(self, state: Any, evaluator: Evaluator, node: _Node) -> list:
-        """The actions a new node will try, the one to try first last (they are popped)."""
+    def _candidates(self, state: Any, evaluator: Evaluator, node: _Node, parent: _Node | None) -> list:
+        """The actions a new node will try, the one to try first last (they are popped); `parent`, the node above."""
         seat = state.current_player()
         if self.widening is not None:
-            ranked = self._ranked_from_parent(state, node, seat)
+            ranked = self._ranked_from_parent(state, node, parent, seat)
             if ranked is not None:
                 return self._widen(node, ranked, seat)
         actions = list(self._actions(state))  # shuffled in place
@@ -175,12 +176,12 @@ class MCTSPlayer:
             node.ranked, node.base, node.phase = ranked, evaluator.score(state, seat), phase_key(state)
         return self._widen(node, ranked, seat)
 
-    def _ranked_from_parent(self, state: Any, node: _Node, seat: int) -> list[tuple[Any, float]] | None:
+    def _ranked_from_parent(self, state: Any, node: _Node, parent: _Node | None,
+                            seat: int) -> list[tuple[Any, float]] | None:
         """After one more order of the same side in the same phase (a unit moved, the phase's own decision again),
         the parent's weighed actions that are still legal, each valued as if played after that order: its gain
         added to the parent's one-ply value (one more move changes the others' values little). None: weigh anew.
         This spares a clone, a look-ahead and a score for each action of every node down a phase's orders."""
-        parent = node.parent
         if parent is None or parent.ranked is None or parent.player != seat or parent.phase != phase_key(state) \
                 or getattr(state, "pending", _UNKNOWN) is not None:
             return None
