@@ -129,8 +129,8 @@ def _moves_kept_hold(path: str, seed: int, orders: bool = True, sampled: bool = 
             assert orders == [legal_moves.candidate_orders(copy, uid) for uid in units], (path, state.history()[-3:])
             compared += 1
         for uid, (moves, _, _) in state._cache.get(move_ends.ALLOWED_ENDS, {}).items():
-            every, _, _, to = legal_moves.unit_moves(copy, uid)
-            assert moves == move_ends.allowed_ends(copy, uid, every, to)[0], (path, uid, state.history()[-3:])
+            reached = legal_moves.unit_moves(copy, uid)
+            assert moves == move_ends.allowed_ends(copy, uid, reached.moves, reached.to)[0], (path, uid, state.history()[-3:])
             compared += 1
         for uid, witness in state._cache.get(legal_moves.HAS_MOVE, {}).items():
             assert (witness is not False) == legal_moves.has_move(copy, uid), (path, uid, state.history()[-3:])

@@ -96,6 +96,28 @@ def test_destinations_are_drawn_uniformly(metz):
     _uniform(_counts(state, "sample_legal_action", draws), legal, draws)
 
 
+def test_a_destination_drawn_makes_its_own_move_alone(metz):
+    """Drawing the chosen unit's destination makes that move's Action, not one for every hex the unit reaches (in a
+    random game most positions reach hexes anew); listed later, its moves are the same Actions, in hex order."""
+    from rulec.engine import legal_moves
+
+    state = new_game(metz, seed=1)
+    unit = next(a.unit for a in state.legal_actions() if a.kind == "move")
+    state.apply_action(state.parse_action(f"move {state.unit_name(unit)}"))
+    made = state.tables.move_actions  # (the game's tables, shared by its states: this unit's moves made afresh here)
+    state.tables.movement_row(unit).clear()
+    for key in [key for key in made if key[0] == unit]:
+        del made[key]
+    drawn = state.sample_legal_action(random.Random(2))
+    assert drawn.kind == "move" and drawn.unit == unit
+    assert [key for key in made if key[0] == unit] == [(unit, drawn.hex)]
+    reached = legal_moves.unit_moves(state, unit)
+    assert len(reached.to) > 5
+    assert reached.moves == tuple(reached.move(i) for i in range(len(reached.to)))
+    assert [move.hex for move in reached.moves] == list(reached.to) and drawn in reached.moves
+    assert set(state.legal_actions()) <= {*reached.moves, *reached.exits, state.parse_action("cancel")}
+
+
 def test_a_hex_that_fills_up_is_never_drawn(metz):
     """Stacking: once a hex is full, no sampler offers a move into it (the reach still holds it)."""
     state = new_game(metz, seed=1)

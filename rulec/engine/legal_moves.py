@@ -147,7 +147,8 @@ def listed_moves(state: Position, uid: str) -> tuple[Action, ...]:
             found = ()
         else:
             hexes: AbstractSet[Hex]  # the destinations as a set: a dict's keys, or a frozenset once narrowed
-            moves, exits, hexes, to = unit_moves(state, uid)
+            reached = unit_moves(state, uid)
+            moves, exits, hexes, to = reached.moves, reached.exits, reached.hexes, reached.to
             _note_reaching(state, uid, to)
             if state.game.movement.may_end_move is not None:
                 moves, hexes, to = allowed_ends(state, uid, moves, to)
@@ -166,8 +167,8 @@ def candidate_orders(state: Position, uid: str) -> tuple[Action, ...]:
     known = state.answers(CANDIDATES)
     found = known.get(uid)
     if found is None:
-        moves, exits, _, _ = unit_moves(state, uid)
-        found = moves + exits
+        reached = unit_moves(state, uid)
+        found = reached.moves + reached.exits
         if state.where[uid] == PENDING and may_delay(state, uid):
             found += (state.tables.delay_action(uid),)
         known[uid] = found
@@ -370,7 +371,8 @@ def _find_move(state: Position, uid: str) -> Hex | bool:
             if keeps_moves(state, uid):  # a move into or out of it asks the unit again (carry_moves)
                 note_at(state, REACHING, uid, (found,))
             return found
-    _, exits, hexes, to = unit_moves(state, uid)
+    reached = unit_moves(state, uid)
+    exits, hexes, to = reached.exits, reached.hexes, reached.to
     _note_reaching(state, uid, to)
     if exits:
         return True
@@ -449,8 +451,8 @@ def may_leave(state: Position, uid: str) -> bool:
         return False
     if _one_step_first(state, uid) and _first_step(state, uid, _anywhere) is not None:
         return True  # a neighbour it may step to is one of its moves: its whole search is not needed (nor made)
-    _, exits, hexes, _ = unit_moves(state, uid)
-    return bool(exits or hexes)
+    reached = unit_moves(state, uid)
+    return bool(reached.exits or reached.hexes)
 
 
 def _first_step(state: Position, uid: str, accept: Callable[[Hex], bool]) -> Hex | None:
@@ -464,7 +466,39 @@ def _anywhere(h: Hex) -> bool:
     return True
 
 
-def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Action, ...], KeysView[Hex], tuple[Hex, ...]]:
+class UnitMoves:
+    """One unit's moves and exits before stacking and may_end_move (unit_moves): its exits, its destinations as a
+    set (`hexes`) and in hex order (`to`), and its move Actions in that order (`moves`), made when first asked for: a
+    sampler draws one destination of the unit it moves, and makes only that one's (`move`). Kept for the phase and
+    shared by clones (their Actions made once, as any position asks)."""
+
+    __slots__ = ("exits", "hexes", "to", "_numbers", "_row", "_moves")
+
+    def __init__(self, exits: tuple[Action, ...], hexes: KeysView[Hex], to: tuple[Hex, ...], numbers: tuple[int, ...],
+                 row: dict[int, Action] | None, moves: tuple[Action, ...] | None) -> None:
+        self.exits, self.hexes, self.to = exits, hexes, to
+        self._numbers, self._row, self._moves = numbers, row, moves  # (`row`: the unit's move Actions by hex number)
+
+    @property
+    def moves(self) -> tuple[Action, ...]:
+        found = self._moves
+        if found is None:
+            row = self._row
+            assert row is not None  # (made with the hex numbers or with the moves)
+            found = self._moves = tuple(map(row.__getitem__, self._numbers))
+        return found
+
+    def move(self, index: int) -> Action:
+        """The move into to[index]."""
+        found = self._moves
+        if found is not None:
+            return found[index]
+        row = self._row
+        assert row is not None
+        return row[self._numbers[index]]
+
+
+def unit_moves(state: Position, uid: str) -> UnitMoves:
     """Every move and exit of one unit, before the stacking check, and the destinations as a set and in order.
 
     Within a movement phase only the phasing side moves, so the enemy units a
@@ -482,16 +516,16 @@ def unit_moves(state: Position, uid: str) -> tuple[tuple[Action, ...], tuple[Act
                 return found
         reach = unit_reach(state, uid)
         destinations = reach.destinations
+        exits = (state.tables.exit_actions(uid, allowed_edges(state, uid, reach.exits))
+                 if state.game.movement.exit_map else ())
         if reach.numbers or not destinations:  # a search's: in hex order, with the hex numbers
-            to = tuple(destinations)
-            moves = tuple(map(state.tables.movement_row(uid).__getitem__, reach.numbers))
+            found = UnitMoves(exits, destinations.keys(), tuple(destinations), reach.numbers,
+                              state.tables.movement_row(uid), None)
         else:
             to = tuple(sorted(destinations))
             interned = state.tables.move_actions
             moves = tuple(interned.get((uid, h)) or interned.setdefault((uid, h), Action.move(uid, h)) for h in to)
-        exits = (state.tables.exit_actions(uid, allowed_edges(state, uid, reach.exits))
-                 if state.game.movement.exit_map else ())
-        found = (moves, exits, destinations.keys(), to)
+            found = UnitMoves(exits, destinations.keys(), to, (), None, moves)
         if keeps_moves(state, uid):
             state._phase_moves[kept_anew(state, uid, key)] = found
         elif entering is not None and (FALLBACK, uid) not in state._cache:
@@ -521,7 +555,7 @@ def may_end_move(state: Position, uid: str, h: Hex) -> bool:
     """Does movement { may_end_move } let `uid` end a move in `h` now (True without the rule)?"""
     if state.game.movement.may_end_move is None:
         return True
-    return h in unit_moves(state, uid)[2] and end_allowed(state, uid, h)
+    return h in unit_moves(state, uid).hexes and end_allowed(state, uid, h)
 
 
 def free_to_move(state: Position) -> bool:
@@ -548,15 +582,17 @@ def is_legal_move(state: Position, action: Action) -> bool:
         return False
     if action.hex is None and kind == MOVE:
         return has_move(state, uid)
-    moves, exits, hexes, to = unit_moves(state, uid)
+    reached = unit_moves(state, uid)
     if kind == EXIT:
-        return action in exits
+        return action in reached.exits
     h = action.hex
-    if h not in hexes:
+    if h not in reached.hexes:
         return False
     if state.game.movement.may_end_move is not None and not end_allowed(state, uid, h):
         return False
-    move = state.tables.move_actions[(uid, h)]  # the one in `moves`
+    move = state.tables.move_actions.get((uid, h))  # the one in `moves`, if made yet
+    if move is None:
+        move = Action.move(uid, h)
     return (move is action or move == action) and (h not in stacking.occupants(state) or stacking.may_end(state, uid, h, lambda u: may_leave(state, u)))
 
 

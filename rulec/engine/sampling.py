@@ -22,7 +22,7 @@ from itertools import accumulate
 from typing import Protocol
 
 from rulec.engine import arrivals, battles, duties, legal_moves
-from rulec.engine.actions import CANCEL, DELAY, Action
+from rulec.engine.actions import DELAY, Action
 from rulec.engine.frames import Moving
 from rulec.engine.position import Position
 from rulec.engine.statuses import PENDING
@@ -133,18 +133,24 @@ def _sample_destination(state: Position, rng: Rng) -> Action | None:
     """The chosen unit's move, exit or `cancel`, uniformly: drawn from its reach, each tested alone."""
     moving = state._stack[-1]
     assert isinstance(moving, Moving)  # a move's second step (_choosing_hex)
-    moves, exits, _, _ = legal_moves.unit_moves(state, moving.unit)
-    candidates = [*moves, *exits, Action.cancel()]
+    reached = legal_moves.unit_moves(state, moving.unit)
+    moves, exits = len(reached.to), reached.exits
+    # The candidates by index, each drawn once at most: its moves, its exits, then `cancel` (only the Action drawn is
+    # made: the unit's moves are a few dozen, and made anew in most positions of a random game)
+    candidates = list(range(moves + len(exits) + 1))
     refused = 0
     while candidates:
         index = rng.randrange(len(candidates))
-        action = candidates[index]
+        drawn = candidates[index]
         candidates[index] = candidates[-1]
         candidates.pop()
-        if action.kind == CANCEL or legal_moves.is_legal_move(state, action):
+        if drawn == moves + len(exits):
+            return Action.cancel()
+        action = reached.move(drawn) if drawn < moves else exits[drawn - moves]
+        if legal_moves.is_legal_move(state, action):
             return action
         refused += 1
-        if refused * 2 > len(moves) + len(exits):  # most refused: listing the rest costs less than drawing on
+        if refused * 2 > moves + len(exits):  # most refused: listing the rest costs less than drawing on
             return None
     raise AssertionError("a move's second step with no legal action")  # `cancel` is always legal
 
