@@ -108,7 +108,7 @@ def test_the_lists_a_search_borrows_come_back_as_they_were_lent(name):
         lent = search(tables, board, 6, state.positions[uid], (), False, None, tables.base_costs)
         tables.search_arrays.clear()
         afresh = search(tables, board, 6, state.positions[uid], (), False, None, tables.base_costs)
-        assert (lent.destinations, lent.exits, lent.went_on_from) == (afresh.destinations, afresh.exits, afresh.went_on_from)
+        assert (lent.destinations, lent.exits, lent.looked) == (afresh.destinations, afresh.exits, afresh.looked)
     assert all(set(lent) == {-1} for lent in tables.search_arrays)
 
 

@@ -68,8 +68,9 @@ class Reach:
     exit_masks: dict[str, int] | None = None  # edge -> objectives mask of the path to it
     numbers: tuple[int, ...] = ()  # the destinations' hex numbers (Tables.index), in hex order
     exit_hexes: dict[str, int] | None = None  # edge -> the hex number that path leaves the map from
-    went_on_from: tuple[int, ...] = ()  # the hex numbers the search stepped on from (some more, never fewer)
-    looked: int | None = None  # those and the start, with their neighbours, as bits (_looked_at), when made with them
+    # The hexes the search looked at, as bits: the start and each hex it stepped on from (some more, never fewer),
+    # with their neighbours (_looked_at: None for a search that stepped nowhere)
+    looked: int | None = None
 
 
 NOWHERE = Reach({}, ())
@@ -244,15 +245,13 @@ def first_step_end(tables: Tables, *, allowance: int, start: Hex, enemy: int, zo
 
 def _looked_at(tables: Tables, found: Reach, start: Hex | None, entries: tuple[tuple[Hex, int], ...]) -> int:
     """Every hex `search` may have looked at on its board (enemy, zone of control, friend in the way), as bits:
-    the start with its neighbours, the entry hexes, and each hex the search went on from (`Reach.went_on_from`)
-    with its neighbours. A hex it stopped in (a zone of control, a friend in the way) was looked at by the step
-    into it: what lies beyond it does not matter."""
-    area, index = tables.area_bits, tables.index
+    the start with its neighbours, the entry hexes, and each hex the search went on from with its neighbours
+    (`Reach.looked`). A hex it stopped in (a zone of control, a friend in the way) was looked at by the step into
+    it: what lies beyond it does not matter."""
+    index = tables.index
     looked = found.looked
     if looked is None:
-        looked = 0 if start is None else area[index[start]]
-        for number in found.went_on_from:
-            looked |= area[number]
+        looked = 0 if start is None else tables.area_bits[index[start]]
     for entry, _ in entries:
         looked |= 1 << index[entry]
     return looked
@@ -315,10 +314,10 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     if core is not None:
         packed = _packed(tables, costs, core)
         if packed is not None:  # the compiled engine's loop, in C (search_core.pyx)
-            destinations, numbers, went_on_from, looked, exits_met = core.run(
+            destinations, numbers, looked, exits_met = core.run(
                 packed, flags, allowance, origin, seeded, first, held, stop_in_zoc, zoc_extra, zoc_to_zoc,
                 hexes)
-            return _with_exits(costs, destinations, numbers, went_on_from, looked, exits_met, rank)
+            return _with_exits(costs, destinations, numbers, looked, exits_met, rank)
 
     # The search's lists of a value for each hex are borrowed from the tables, each item -1 (given back so:
     # below), not made anew: a search costs what it reaches, not the size of the map
@@ -395,6 +394,10 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                         best[n] = rest
                         buckets[rest].append(n)
 
+    area = tables.area_bits  # (the hexes it looked at: see Reach.looked)
+    looked = area[origin] if origin >= 0 else 0
+    for h in went_on:
+        looked |= area[h]
     # The borrowed lists given back, -1 again wherever the search wrote: a layer's MP left only at hexes handled
     # (each one it reached was), an end only at hexes reached
     for best, _ in layers.values():
@@ -410,7 +413,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     for i in reached:
         ends[i] = -1
     spare.append(ends)
-    return Reach(destinations, tuple(sorted(exits)), exits, tuple(reached), exit_hexes, tuple(went_on))
+    return Reach(destinations, tuple(sorted(exits)), exits, tuple(reached), exit_hexes, looked)
 
 
 def _packed(tables: Tables, costs: StepCosts, core: Any) -> Any:
@@ -431,8 +434,8 @@ def _packed(tables: Tables, costs: StepCosts, core: Any) -> Any:
     return packed or None
 
 
-def _with_exits(costs: StepCosts, destinations: dict[Hex, int], numbers: tuple[int, ...], went_on: tuple[int, ...],
-                looked: int, exits_met: list[tuple[int, int, int]], rank: tuple[int, ...]) -> Reach:
+def _with_exits(costs: StepCosts, destinations: dict[Hex, int], numbers: tuple[int, ...], looked: int,
+                exits_met: list[tuple[int, int, int]], rank: tuple[int, ...]) -> Reach:
     """search_core's answer as a Reach, with the map edges left by: for each hex with exits its loop handled, in
     order, with the objectives passed and the MP left there, as `search`'s own loop finds them."""
     exits: dict[str, int] = {}
@@ -444,7 +447,7 @@ def _with_exits(costs: StepCosts, destinations: dict[Hex, int], numbers: tuple[i
                 if old is None or (mask != old and _worth_more(rank, mask, old)):
                     exits[edge] = mask
                     exit_hexes[edge] = h
-    return Reach(destinations, tuple(sorted(exits)), exits, numbers, exit_hexes, went_on, looked)
+    return Reach(destinations, tuple(sorted(exits)), exits, numbers, exit_hexes, looked)
 
 
 class _Arrivals:

@@ -313,8 +313,8 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     """The search from the unit's hex `origin` (a hex number; -1 for none), with every MP left there if `seeded`,
     and the arrivals `first` ((hex number, MP left, stop) with no objective passed yet), on the board `flags`
     (movement.Board), the objectives `held` (bits) passed without being taken (movement.reach_of's): the
-    destinations (hex -> objectives mask, in hex order), their hex numbers, the hexes it went on from, the hexes it
-    looked at (as bits: the origin and each hex it went on from, with their neighbours; see movement._looked_at),
+    destinations (hex -> objectives mask, in hex order), their hex numbers, the hexes it looked at (as bits: the
+    origin and each hex it went on from, with their neighbours; see movement.Reach.looked),
     and for each hex with an exit it could take that it handled, in order, (hex number, mask, MP left) for
     movement.search to find the exits from."""
     cdef Search* s
@@ -444,10 +444,9 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
             n = s.reached.items[at]
             destinations[hexes[n]] = s.ends[n]
             numbers.append(boxed[n])
-        went_on = tuple([boxed[s.went_on.items[at]] for at in range(s.went_on.count)])
         looked = _area(packed, s, origin)
         done = True
-        return destinations, tuple(numbers), went_on, looked, exits_met
+        return destinations, tuple(numbers), looked, exits_met
     finally:
         if own:
             _free(s)
