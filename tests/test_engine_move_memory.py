@@ -87,10 +87,12 @@ def test_a_move_patches_the_views_of_the_sides_it_does_not_belong_to():
     assert stale > 50  # the enemy's zones and obstacles, kept through the mover's moves rather than worked out again
 
 
-def _moves_kept_hold(path: str, seed: int, orders: bool = True, sampled: bool = False, mixed: bool = False) -> int:
+def _moves_kept_hold(path: str, seed: int, orders: bool = True, sampled: bool = False, mixed: bool = False,
+                     drawn: bool = False) -> int:
     """Play a random game, of whole orders (every unit's moves listed at each decision; with `sampled`, drawn by
     sample_legal_order, which asks every mover's candidate orders) or of actions (a move in two steps: only whether
-    each unit has a move is asked); after each move, exit or delay compare what the new position kept of the one
+    each unit has a move is asked; with `drawn`, drawn by sample_legal_action, which searches each unit it draws
+    whole); after each move, exit or delay compare what the new position kept of the one
     before with a position worked out from scratch: every unit's legal moves, whether it has a move (and the hex
     that says so), its candidate orders, may_end_move's answers, and the movement phase's list of actions patched
     from the one before. With `mixed`, each decision is drawn one of the three ways at random: answers made after
@@ -104,6 +106,8 @@ def _moves_kept_hold(path: str, seed: int, orders: bool = True, sampled: bool = 
                       else rng.choice(state.legal_actions()))
         elif sampled:
             action = state.sample_legal_order(rng)
+        elif drawn:
+            action = state.sample_legal_action(rng)
         else:
             action = rng.choice(state.legal_orders() if orders else state.legal_actions())
         state.apply_action(action)
@@ -156,6 +160,11 @@ def test_candidate_orders_kept_after_a_move_equal_those_from_scratch(path):
 
 
 @pytest.mark.parametrize("path", MAP_GAMES, ids=lambda p: p.rsplit("/", 1)[-1].removesuffix(SUFFIX))
+def test_answers_kept_after_drawn_actions_equal_those_from_scratch(path):
+    _moves_kept_hold(path, seed=10, drawn=True)
+
+
+@pytest.mark.parametrize("path", MAP_GAMES, ids=lambda p: p.rsplit("/", 1)[-1].removesuffix(SUFFIX))
 def test_answers_kept_when_draws_and_lists_alternate_equal_those_from_scratch(path):
     _moves_kept_hold(path, seed=9, mixed=True)
 
@@ -164,6 +173,7 @@ def test_a_move_keeps_the_moves_of_the_units_it_cannot_have_changed():
     assert _moves_kept_hold(str(GAMES_DIR / f"drive_on_metz{SUFFIX}"), seed=6) > 50
     assert _moves_kept_hold(str(GAMES_DIR / f"drive_on_metz{SUFFIX}"), seed=6, orders=False) > 50
     assert _moves_kept_hold(str(GAMES_DIR / f"drive_on_metz{SUFFIX}"), seed=6, sampled=True) > 50
+    assert _moves_kept_hold(str(GAMES_DIR / f"drive_on_metz{SUFFIX}"), seed=6, drawn=True) > 50
 
 
 
@@ -203,6 +213,49 @@ def test_a_friend_entering_a_hex_that_into_zoc_asked_of_opens_a_way_out(tmp_path
     assert state.legal_actions() == _scratch(state).legal_actions()
     state.apply_action(Action.move("r_mover", None))  # chosen to move: its one way out, the leap into 0503
     assert [a.hex for a in state.legal_actions() if a.kind == MOVE] == ["0503"]
+
+
+# r_mover's one way on is 0201 (0102 is marsh, too costly for its 1 MP); stacking 1 lets one unit stand there.
+_ONE_WAY_ON = """
+game one_way_on { title = "One way on"  turns = 1 }
+side red  { name = "Red" }
+side blue { name = "Blue" }
+map { columns = 1..4  rows = 1..4  default_terrain = clear  features { marsh = [0102, 0202] } }
+terrain clear { move = 1 }
+terrain marsh { move = 9 }
+unit_type infantry { name = "Infantry" }
+unit r_mover  { side = red   type = infantry  strength = 1  move = 1  setup = 0101 }
+unit r_filler { side = red   type = infantry  strength = 1  move = 3  setup = 0303 }
+unit r_other  { side = red   type = infantry  strength = 1  move = 3  setup = 0304 }
+unit b_far    { side = blue  type = infantry  strength = 1  move = 1  setup = 0404 }
+movement { zoc = none }
+stacking { limit = 1 }
+crt main { kind = differential  columns = [..0, 1..]  rows { 1 = [NE, NE]  2 = [NE, NE]  3 = [NE, NE]  4 = [NE, NE]  5 = [NE, NE]  6 = [NE, NE] } }
+result NE { name = "No Effect" }
+combat { table = main }
+sequence {
+  phase red_move  { side = red   kind = movement }
+  phase blue_move { side = blue  kind = movement }
+}
+"""
+
+
+def test_a_unit_searched_whole_keeps_its_move_while_the_hex_that_says_so_stays_open(tmp_path):
+    """A sampler that moves the unit it draws has it searched whole (no neighbour tried first: has_move's
+    `searched`), and whether it has a move is kept with the hex that says so, its witness: r_mover's one way on,
+    0201. A friend's move elsewhere keeps the answer; one into 0201 fills it, and the unit is asked again: none."""
+    path = tmp_path / f"one_way_on{SUFFIX}"
+    path.write_text(_ONE_WAY_ON)
+    state = new_game(load_game(str(path)))
+    assert legal_moves.has_move(state, "r_mover", searched=True)
+    assert state._cache[legal_moves.HAS_MOVE]["r_mover"] == "0201"
+    state.apply_action(Action.move("r_other", "0403"))
+    assert state._cache[legal_moves.HAS_MOVE].get("r_mover") == "0201"  # kept: nothing it needs changed
+    state.apply_action(Action.move("r_filler", "0201"))
+    assert "r_mover" not in state._cache[legal_moves.HAS_MOVE]
+    assert not legal_moves.has_move(state, "r_mover", searched=True)
+    assert not any(a.unit == "r_mover" for a in state.legal_actions())
+    assert state.legal_actions() == _scratch(state).legal_actions()
 
 
 def _scratch(state):

@@ -345,9 +345,11 @@ def _without(known: dict[str, Any], stale: AbstractSet[str]) -> dict[str, Any]:
     return kept
 
 
-def has_move(state: Position, uid: str) -> bool:
+def has_move(state: Position, uid: str, searched: bool = False) -> bool:
     """Has `uid` (a unit that may move now) a legal move or exit? Decided hex by hex, stopping at the first:
-    listing the unit's moves may cost a may_end_move evaluation per hex, and only the chosen unit's are listed."""
+    listing the unit's moves may cost a may_end_move evaluation per hex, and only the chosen unit's are listed.
+    `searched`: the caller will have the unit's moves searched anyway (a sampler that moves the unit it draws), so
+    no neighbour is tried first."""
     cache = state._cache
     listed = cache.get(LEGAL_MOVES)
     if listed is not None:
@@ -357,31 +359,45 @@ def has_move(state: Position, uid: str) -> bool:
     answered = cache.get(HAS_MOVE)
     known = answered.get(uid) if answered is not None else None
     if known is None:
-        known = _find_move(state, uid)
+        known = _find_move(state, uid, not searched)
         _remember(state, HAS_MOVE, uid, known)
     return known is not False
 
 
-def _find_move(state: Position, uid: str) -> Hex | bool:
+def _find_move(state: Position, uid: str, probe: bool = True) -> Hex | bool:
     """has_move, worked out in this position: a hex the unit may end its move in (its witness), True for an exit,
-    or False."""
-    if _one_step_first(state, uid):
-        found = _first_step_end(state, uid)
-        if found is not None:
-            if keeps_moves(state, uid):  # a move into or out of it asks the unit again (carry_moves)
-                note_at(state, REACHING, uid, (found,))
-            return found
+    or False. `probe`: a neighbour the unit may end in is looked for before its whole search."""
+    if probe and _one_step_first(state, uid):
+        step = _first_step_end(state, uid)
+        if step is not None:
+            _note_witness(state, uid, step)
+            return step
     reached = unit_moves(state, uid)
-    exits, hexes, to = reached.exits, reached.hexes, reached.to
-    _note_reaching(state, uid, to)
-    if exits:
-        return True
+    if reached.exits:
+        return True  # (whoever stands where)
+    found = _first_end(state, uid, reached.hexes, reached.to)
+    if found is None:  # a move into or out of any hex it reaches may give it one
+        _note_reaching(state, uid, reached.to)
+        return False
+    _note_witness(state, uid, found)
+    return found
+
+
+def _note_witness(state: Position, uid: str, witness: Hex) -> None:
+    """A unit that has a move keeps that answer while its witness holds: a move into or out of the witness asks the
+    unit again (carry_moves), a move elsewhere cannot take it away."""
+    if keeps_moves(state, uid):
+        note_at(state, REACHING, uid, (witness,))
+
+
+def _first_end(state: Position, uid: str, hexes: KeysView[Hex], to: tuple[Hex, ...]) -> Hex | None:
+    """A hex of the unit's destinations (`hexes`, and in order `to`) it may end its move in now, or None."""
     if state.game.movement.may_end_move is None:
         occupied = stacking.occupants(state)
         for h in to:  # the first hex empty or not full
             if h not in occupied or not _blocked_at(state, uid, h):
                 return h
-        return False
+        return None
     # The hex that answered last time is asked first: between two decisions it almost always still does, so one
     # stacking check and one may_end_move evaluation answer instead of one per hex up to the first allowed. Only a
     # hint (kept for the phase, shared by clones): the answer is worked out in this position either way.
@@ -389,12 +405,11 @@ def _find_move(state: Position, uid: str) -> Hex | bool:
     hint = state._phase_moves.get(key)
     if hint is not None and hint in hexes and not _blocked_at(state, uid, hint) and end_allowed(state, uid, hint):
         return hint
-    blocked = _blocked(state, uid, hexes)
     for h in to:
-        if h not in blocked and end_allowed(state, uid, h):
+        if not _blocked_at(state, uid, h) and end_allowed(state, uid, h):
             state._phase_moves[key] = h
             return h
-    return False
+    return None
 
 
 def _one_step_first(state: Position, uid: str) -> bool:

@@ -76,7 +76,7 @@ def _candidate(state: Position, movers: tuple[str, ...], arriving: tuple[str, ..
     """The movement phase's candidate `index` (see sample_action) if it is legal now, else None."""
     if index < len(movers):
         uid = movers[index]
-        if legal_moves.may_move_now(state, uid) and legal_moves.has_move(state, uid):
+        if legal_moves.may_move_now(state, uid) and legal_moves.has_move(state, uid, searched=True):
             return Action.move(uid)
     elif index < len(movers) + len(arriving):
         uid = arriving[index - len(movers)]
