@@ -118,6 +118,29 @@ def test_a_destination_drawn_makes_its_own_move_alone(metz):
     assert set(state.legal_actions()) <= {*reached.moves, *reached.exits, state.parse_action("cancel")}
 
 
+def test_an_order_drawn_makes_its_own_move_alone(metz):
+    """Drawing a whole order counts every mover's candidate orders and makes the drawn move's Action alone, not one
+    for every hex each mover reaches; the candidate orders, listed, are its moves in hex order, then its exits."""
+    from rulec.engine import legal_moves
+
+    state = new_game(metz, seed=1)
+    units = legal_moves.movable_units(state)
+    made, tables = state.tables.move_actions, state.tables  # (the game's tables: these movers' moves made afresh)
+    for uid in units:
+        tables.movement_row(uid).clear()
+    for key in [key for key in made if key[0] in units]:
+        del made[key]
+    drawn = state.sample_legal_order(random.Random(3))
+    assert drawn.kind == "move" and drawn.hex is not None
+    assert [key for key in made if key[0] in units] == [(drawn.unit, drawn.hex)]
+    for uid in units:  # (a unit waiting to enter may be held back: its delay comes last)
+        reached, orders = legal_moves.unit_moves(state, uid), legal_moves.candidate_orders(state, uid)
+        listed = (*reached.moves, *reached.exits)
+        assert tuple(orders) == tuple(orders[i] for i in range(len(orders)))
+        assert tuple(orders)[:len(listed)] == listed and all(o.kind == "delay" for o in tuple(orders)[len(listed):])
+    assert drawn in legal_moves.candidate_orders(state, drawn.unit)
+
+
 def test_a_hex_that_fills_up_is_never_drawn(metz):
     """Stacking: once a hex is full, no sampler offers a move into it (the reach still holds it)."""
     state = new_game(metz, seed=1)

@@ -22,7 +22,7 @@ movement phase's units then searches only the units that are chosen, or hemmed i
 from __future__ import annotations
 
 import bisect
-from typing import AbstractSet, Any, Callable, KeysView
+from typing import AbstractSet, Any, Callable, Iterator, KeysView
 
 from rulec.engine import answer_reads, markers, stacking
 from rulec.engine.actions import CANCEL, EXIT, MOVE, Action
@@ -160,7 +160,35 @@ def listed_moves(state: Position, uid: str) -> tuple[Action, ...]:
     return found
 
 
-def candidate_orders(state: Position, uid: str) -> tuple[Action, ...]:
+class CandidateOrders:
+    """One mover's candidate orders (candidate_orders), by index: its moves, its exits, then its delay where it may
+    be held back. A move's Action is made only when asked for: a sampler counts every mover's orders at each
+    decision and draws one of them all."""
+
+    __slots__ = ("_moves", "_count", "_rest")
+
+    def __init__(self, moves: UnitMoves, rest: tuple[Action, ...]) -> None:
+        self._moves, self._count, self._rest = moves, len(moves.to), rest
+
+    def __len__(self) -> int:
+        return self._count + len(self._rest)
+
+    def __getitem__(self, index: int) -> Action:
+        assert 0 <= index < self._count + len(self._rest), index  # (no index from the end)
+        return self._moves.move(index) if index < self._count else self._rest[index - self._count]
+
+    def __iter__(self) -> Iterator[Action]:
+        yield from self._moves.moves
+        yield from self._rest
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CandidateOrders) and tuple(self) == tuple(other)
+
+    def __repr__(self) -> str:
+        return f"CandidateOrders{tuple(self)!r}"
+
+
+def candidate_orders(state: Position, uid: str) -> CandidateOrders:
     """A mover's orders before stacking and may_end_move: its moves and exits (unit_moves), then `delay UNIT` where
     it may be held back now. What a sampler draws among (sampling.sample_order) at every decision, for every mover:
     kept for the position and carried over a move (carry_moves) for the units whose moves it cannot have changed."""
@@ -168,10 +196,8 @@ def candidate_orders(state: Position, uid: str) -> tuple[Action, ...]:
     found = known.get(uid)
     if found is None:
         reached = unit_moves(state, uid)
-        found = reached.moves + reached.exits
-        if state.where[uid] == PENDING and may_delay(state, uid):
-            found += (state.tables.delay_action(uid),)
-        known[uid] = found
+        delay = (state.tables.delay_action(uid),) if state.where[uid] == PENDING and may_delay(state, uid) else ()
+        found = known[uid] = CandidateOrders(reached, reached.exits + delay)
         if not keeps_moves(state, uid):  # its moves hang on where its friends stand: not carried
             here = state._cache.get(_CANDIDATES_HERE)
             if here is None:
@@ -180,7 +206,7 @@ def candidate_orders(state: Position, uid: str) -> tuple[Action, ...]:
     return found
 
 
-def movers_candidate_orders(state: Position) -> tuple[list[str], list[tuple[Action, ...]]]:
+def movers_candidate_orders(state: Position) -> tuple[list[str], list[CandidateOrders]]:
     """movable_units and each one's candidate_orders, in that order. What the position already knows (the answers
     carried over the last move: all but a few) is looked up in C, and only the rest is asked of candidate_orders:
     a sampler draws among every mover's orders at every decision, and a move changes a few movers' at most."""
