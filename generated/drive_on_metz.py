@@ -1036,7 +1036,7 @@ GAME: Game = Game(
             id='us_east_bank',
             side='us',
             trigger=Trigger(kind='phase', phase='us_moselle_vp'),
-            amount=Expr(source='count(units(side = us, zone = east_bank))', function=award_us_east_bank_amount),
+            amount=Expr(source='count(units(side = us, zone = east_bank))', function=award_us_east_bank_amount, zones=('east_bank',)),
             text='1 VP for each American unit east of the Moselle at the start of the American Movement Phase (6.1)',
         ),
         Award(
@@ -1079,7 +1079,7 @@ GAME: Game = Game(
             id='germany_no_us_east',
             side='germany',
             trigger=Trigger(kind='phase', phase='no_us_moselle_vp'),
-            amount=Expr(source='if(count(units(side = us, zone = east_bank)) == 0, 1, 0)', function=award_germany_no_us_east_amount),
+            amount=Expr(source='if(count(units(side = us, zone = east_bank)) == 0, 1, 0)', function=award_germany_no_us_east_amount, zones=('east_bank',)),
             text='1 VP if no American unit is east of the Moselle (6.2)',
         ),
         Award(

@@ -5364,7 +5364,7 @@ GAME: Game = Game(
         exit_map=True,
         exit_cost=1,
         reinforcement_delay=Expr(source='side == germany and not entry_open(unit)', function=movement_reinforcement_delay),
-        entry_blocked=Expr(source='enemy_zoc(unit.side, hex) or hex in entry_de_east and unit.side == germany and all(h in entry_de_east where h in unit.entry) and any(units(side = allies, zone = east_of_suippes)) and distance_to(north, hex) >= min(distance_to(north, a.hex) for a in units(side = allies, zone = east_of_suippes))', function=movement_entry_blocked),
+        entry_blocked=Expr(source='enemy_zoc(unit.side, hex) or hex in entry_de_east and unit.side == germany and all(h in entry_de_east where h in unit.entry) and any(units(side = allies, zone = east_of_suippes)) and distance_to(north, hex) >= min(distance_to(north, a.hex) for a in units(side = allies, zone = east_of_suippes))', function=movement_entry_blocked, zones=('east_of_suippes',)),
         may_end_move=Expr(source='if(marked(unit, isolated), if(unit.side == germany, distance_to(north, hex) < distance_to(north, unit.hex), min(distance_to(south, hex), distance_to(paris, hex)) < min(distance_to(south, unit.hex), distance_to(paris, unit.hex))), traced_hex(supply, unit.side, hex) and not enemy_zoc(unit.side, unit.hex) or any(n in neighbours(hex) where traced_hex(supply, unit.side, n) and (n != unit.hex or not enemy_zoc(unit.side, n))) or unit.side == germany and hex in north or unit.side == allies and (hex in south or hex in paris and not controls(germany, hex)))', function=movement_may_end_move),
         may_end_sets=(
             'if',
@@ -5641,7 +5641,7 @@ GAME: Game = Game(
             when=Expr(source='False', function=phase_de_1_setup_when, reads_position=False),
             placement=Placement(
                 pool=Expr(source='select(u in units(side = germany, status = pending, flag = army_de_1) where awaiting_placement(u))', function=phase_de_1_setup_placement_pool),
-                hexes=Expr(source='hexes(zone = zone_de_1)', function=phase_de_1_setup_placement_hexes, reads_position=False),
+                hexes=Expr(source='hexes(zone = zone_de_1)', function=phase_de_1_setup_placement_hexes, reads_position=False, zones=('zone_de_1',)),
                 all=True,
             ),
         ),
@@ -5653,7 +5653,7 @@ GAME: Game = Game(
             when=Expr(source='False', function=phase_de_2_setup_when, reads_position=False),
             placement=Placement(
                 pool=Expr(source='select(u in units(side = germany, status = pending, flag = army_de_2) where awaiting_placement(u))', function=phase_de_2_setup_placement_pool),
-                hexes=Expr(source='hexes(zone = zone_de_2)', function=phase_de_2_setup_placement_hexes, reads_position=False),
+                hexes=Expr(source='hexes(zone = zone_de_2)', function=phase_de_2_setup_placement_hexes, reads_position=False, zones=('zone_de_2',)),
                 all=True,
             ),
         ),
@@ -5665,7 +5665,7 @@ GAME: Game = Game(
             when=Expr(source='False', function=phase_de_3_setup_when, reads_position=False),
             placement=Placement(
                 pool=Expr(source='select(u in units(side = germany, status = pending, flag = army_de_3) where awaiting_placement(u))', function=phase_de_3_setup_placement_pool),
-                hexes=Expr(source='hexes(zone = zone_de_3)', function=phase_de_3_setup_placement_hexes, reads_position=False),
+                hexes=Expr(source='hexes(zone = zone_de_3)', function=phase_de_3_setup_placement_hexes, reads_position=False, zones=('zone_de_3',)),
                 all=True,
             ),
         ),
@@ -5677,7 +5677,7 @@ GAME: Game = Game(
             when=Expr(source='False', function=phase_de_4_setup_when, reads_position=False),
             placement=Placement(
                 pool=Expr(source='select(u in units(side = germany, status = pending, flag = army_de_4) where awaiting_placement(u))', function=phase_de_4_setup_placement_pool),
-                hexes=Expr(source='hexes(zone = zone_de_4)', function=phase_de_4_setup_placement_hexes, reads_position=False),
+                hexes=Expr(source='hexes(zone = zone_de_4)', function=phase_de_4_setup_placement_hexes, reads_position=False, zones=('zone_de_4',)),
                 all=True,
             ),
         ),
@@ -5689,7 +5689,7 @@ GAME: Game = Game(
             when=Expr(source='False', function=phase_de_5_setup_when, reads_position=False),
             placement=Placement(
                 pool=Expr(source='select(u in units(side = germany, status = pending, flag = army_de_5) where awaiting_placement(u))', function=phase_de_5_setup_placement_pool),
-                hexes=Expr(source='hexes(zone = zone_de_5)', function=phase_de_5_setup_placement_hexes, reads_position=False),
+                hexes=Expr(source='hexes(zone = zone_de_5)', function=phase_de_5_setup_placement_hexes, reads_position=False, zones=('zone_de_5',)),
                 all=True,
             ),
         ),
@@ -5701,7 +5701,7 @@ GAME: Game = Game(
             when=Expr(source='False', function=phase_fr_6_setup_when, reads_position=False),
             placement=Placement(
                 pool=Expr(source='select(u in units(side = allies, status = pending, flag = army_fr_6) where awaiting_placement(u))', function=phase_fr_6_setup_placement_pool),
-                hexes=Expr(source='hexes(zone = zone_fr_6)', function=phase_fr_6_setup_placement_hexes, reads_position=False),
+                hexes=Expr(source='hexes(zone = zone_fr_6)', function=phase_fr_6_setup_placement_hexes, reads_position=False, zones=('zone_fr_6',)),
                 all=True,
             ),
         ),
@@ -5713,7 +5713,7 @@ GAME: Game = Game(
             when=Expr(source='False', function=phase_bef_setup_when, reads_position=False),
             placement=Placement(
                 pool=Expr(source='select(u in units(side = allies, status = pending, flag = army_bef) where awaiting_placement(u))', function=phase_bef_setup_placement_pool),
-                hexes=Expr(source='hexes(zone = zone_bef)', function=phase_bef_setup_placement_hexes, reads_position=False),
+                hexes=Expr(source='hexes(zone = zone_bef)', function=phase_bef_setup_placement_hexes, reads_position=False, zones=('zone_bef',)),
                 all=True,
             ),
         ),
@@ -5725,7 +5725,7 @@ GAME: Game = Game(
             when=Expr(source='False', function=phase_fr_5_setup_when, reads_position=False),
             placement=Placement(
                 pool=Expr(source='select(u in units(side = allies, status = pending, flag = army_fr_5) where awaiting_placement(u))', function=phase_fr_5_setup_placement_pool),
-                hexes=Expr(source='hexes(zone = zone_fr_5)', function=phase_fr_5_setup_placement_hexes, reads_position=False),
+                hexes=Expr(source='hexes(zone = zone_fr_5)', function=phase_fr_5_setup_placement_hexes, reads_position=False, zones=('zone_fr_5',)),
                 all=True,
             ),
         ),
@@ -5737,7 +5737,7 @@ GAME: Game = Game(
             when=Expr(source='False', function=phase_fr_9_setup_when, reads_position=False),
             placement=Placement(
                 pool=Expr(source='select(u in units(side = allies, status = pending, flag = army_fr_9) where awaiting_placement(u))', function=phase_fr_9_setup_placement_pool),
-                hexes=Expr(source='hexes(zone = zone_fr_9)', function=phase_fr_9_setup_placement_hexes, reads_position=False),
+                hexes=Expr(source='hexes(zone = zone_fr_9)', function=phase_fr_9_setup_placement_hexes, reads_position=False, zones=('zone_fr_9',)),
                 all=True,
             ),
         ),
@@ -5749,7 +5749,7 @@ GAME: Game = Game(
             when=Expr(source='False', function=phase_fr_4_setup_when, reads_position=False),
             placement=Placement(
                 pool=Expr(source='select(u in units(side = allies, status = pending, flag = army_fr_4) where awaiting_placement(u))', function=phase_fr_4_setup_placement_pool),
-                hexes=Expr(source='hexes(zone = zone_fr_4)', function=phase_fr_4_setup_placement_hexes, reads_position=False),
+                hexes=Expr(source='hexes(zone = zone_fr_4)', function=phase_fr_4_setup_placement_hexes, reads_position=False, zones=('zone_fr_4',)),
                 all=True,
             ),
         ),
@@ -5761,7 +5761,7 @@ GAME: Game = Game(
             when=Expr(source='False', function=phase_fr_3_setup_when, reads_position=False),
             placement=Placement(
                 pool=Expr(source='select(u in units(side = allies, status = pending, flag = army_fr_3) where awaiting_placement(u))', function=phase_fr_3_setup_placement_pool),
-                hexes=Expr(source='hexes(zone = zone_fr_3)', function=phase_fr_3_setup_placement_hexes, reads_position=False),
+                hexes=Expr(source='hexes(zone = zone_fr_3)', function=phase_fr_3_setup_placement_hexes, reads_position=False, zones=('zone_fr_3',)),
                 all=True,
             ),
         ),
@@ -5773,7 +5773,7 @@ GAME: Game = Game(
             when=Expr(source='False', function=phase_paris_garrison_setup_when, reads_position=False),
             placement=Placement(
                 pool=Expr(source='select(u in units(side = allies, status = pending, flag = paris_garrison) where awaiting_placement(u))', function=phase_paris_garrison_setup_placement_pool),
-                hexes=Expr(source='hexes(zone = zone_paris_garrison)', function=phase_paris_garrison_setup_placement_hexes, reads_position=False),
+                hexes=Expr(source='hexes(zone = zone_paris_garrison)', function=phase_paris_garrison_setup_placement_hexes, reads_position=False, zones=('zone_paris_garrison',)),
                 all=True,
             ),
         ),
@@ -5940,14 +5940,14 @@ GAME: Game = Game(
             id='germany_towns',
             side='germany',
             trigger=Trigger(kind='game_end'),
-            amount=Expr(source='1 * count(h in towns_vp_1 where controls(germany, h) and traced_hex(supply, germany, h)) + 2 * count(h in towns_vp_2 where controls(germany, h) and traced_hex(supply, germany, h)) + 3 * count(h in towns_vp_3 where controls(germany, h) and traced_hex(supply, germany, h)) + 5 * count(h in towns_vp_5 where controls(germany, h) and traced_hex(supply, germany, h)) + if(any(u in units(side = germany, zone = paris) where supplied(u)), 25, 0) + if(any(u in units(side = germany, zone = reims) where supplied(u)), 10, 0) + if(any(u in units(side = germany, zone = troyes) where supplied(u)), 5, 0)', function=award_germany_towns_amount),
+            amount=Expr(source='1 * count(h in towns_vp_1 where controls(germany, h) and traced_hex(supply, germany, h)) + 2 * count(h in towns_vp_2 where controls(germany, h) and traced_hex(supply, germany, h)) + 3 * count(h in towns_vp_3 where controls(germany, h) and traced_hex(supply, germany, h)) + 5 * count(h in towns_vp_5 where controls(germany, h) and traced_hex(supply, germany, h)) + if(any(u in units(side = germany, zone = paris) where supplied(u)), 25, 0) + if(any(u in units(side = germany, zone = reims) where supplied(u)), 10, 0) + if(any(u in units(side = germany, zone = troyes) where supplied(u)), 5, 0)', function=award_germany_towns_amount, zones=('paris', 'reims', 'troyes')),
             text='The VP of the towns and cities the Germans hold in supply at the end (10.2)',
         ),
         Award(
             id='allies_towns',
             side='allies',
             trigger=Trigger(kind='game_end'),
-            amount=Expr(source='1 * count(h in towns_vp_1 where controls(allies, h) and traced_hex(supply, allies, h)) + 2 * count(h in towns_vp_2 where controls(allies, h) and traced_hex(supply, allies, h)) + 3 * count(h in towns_vp_3 where controls(allies, h) and traced_hex(supply, allies, h)) + 5 * count(h in towns_vp_5 where controls(allies, h) and traced_hex(supply, allies, h)) + if(not any(u in units(side = germany, zone = paris) where supplied(u)) and any(h in paris where controls(allies, h) and traced_hex(supply, allies, h)), 25, 0) + if(not any(u in units(side = germany, zone = reims) where supplied(u)) and any(h in reims where controls(allies, h) and traced_hex(supply, allies, h)), 10, 0) + if(not any(u in units(side = germany, zone = troyes) where supplied(u)) and any(h in troyes where controls(allies, h) and traced_hex(supply, allies, h)), 5, 0)', function=award_allies_towns_amount),
+            amount=Expr(source='1 * count(h in towns_vp_1 where controls(allies, h) and traced_hex(supply, allies, h)) + 2 * count(h in towns_vp_2 where controls(allies, h) and traced_hex(supply, allies, h)) + 3 * count(h in towns_vp_3 where controls(allies, h) and traced_hex(supply, allies, h)) + 5 * count(h in towns_vp_5 where controls(allies, h) and traced_hex(supply, allies, h)) + if(not any(u in units(side = germany, zone = paris) where supplied(u)) and any(h in paris where controls(allies, h) and traced_hex(supply, allies, h)), 25, 0) + if(not any(u in units(side = germany, zone = reims) where supplied(u)) and any(h in reims where controls(allies, h) and traced_hex(supply, allies, h)), 10, 0) + if(not any(u in units(side = germany, zone = troyes) where supplied(u)) and any(h in troyes where controls(allies, h) and traced_hex(supply, allies, h)), 5, 0)', function=award_allies_towns_amount, zones=('paris', 'reims', 'troyes')),
             text='The VP of the towns and cities the Allies hold in supply at the end (10.2)',
         ),
     ),

@@ -13,7 +13,8 @@ from rulec.players.evaluation import Evaluator, zones_counted
 from rulec.players.base import legal_orders
 from rulec.players.greedy import REACTION_DEPTH, phase_key, resolve
 from rulec.players.victory_margin import VictoryMargin
-from rulec.pipeline import GAMES_DIR, SUFFIX, load_game
+from rulec.compile.codegen import generate_module
+from rulec.pipeline import GAMES_DIR, SUFFIX, load_compiled, load_game
 from rulec.players.match import play_match
 from made_up_maps import made_up_map_game
 
@@ -23,6 +24,27 @@ def test_zones_come_from_the_amounts_parse_tree(metz):
     assert zones_counted(awards["us_east_bank"]) == ["east_bank"]
     assert zones_counted(awards["germany_no_us_east"]) == ["east_bank"]  # inside if(...) == 0
     assert zones_counted(awards["us_metz"]) == []
+
+
+def test_the_zones_an_amount_counts_are_the_checkers_and_kept_by_its_module(tmp_path):
+    """The checker reads the zones from the amount's parse tree, wherever the call stands (in a `where`
+    condition too); the compiled module keeps them, so the AI reads them without parsing the amount again."""
+    text = open(GAMES_DIR / f"drive_on_metz{SUFFIX}", encoding="utf-8").read()
+    old = "amount = count(units(side = us, zone = east_bank))"
+    assert old in text
+    text = text.replace(old, "amount = count(units(side = us, zone = east_bank)) + count(u in units(side = us) "
+                             "where count(units(side = germany, zone = central_group)) > 0)")
+    assert "central_group" in text  # (a zone of the game)
+    path = tmp_path / f"zones{SUFFIX}"
+    path.write_text(text, encoding="utf-8")
+    game = load_game(str(path))
+    assert {a.id: a for a in game.awards}["us_east_bank"].amount.zones == ("east_bank", "central_group")
+    module = tmp_path / "zones.py"
+    module.write_text(generate_module(game), encoding="utf-8")
+    kept = {a.id: a for a in load_compiled(module).awards}
+    assert kept["us_east_bank"].amount.zones == ("east_bank", "central_group")
+    assert kept["germany_no_us_east"].amount.zones == ("east_bank",)
+    assert kept["us_metz"].amount.zones == ()
 
 
 def test_a_river_crossing_costs_the_units_whole_allowance():

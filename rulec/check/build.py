@@ -379,7 +379,8 @@ class Builder(MapSections, CombatSections, SequenceSections, MovementSections, U
             self.error("syntax-too-deep", "this expression is nested too deeply", path, "split it, or write it with fewer parentheses")
             return None
         return m.Expr(source=unparse(tree), function=function, reads_position=bool(POSITIONAL & typed.depends),
-                      reads_only_markers=MARKERS in typed.depends and POSITION not in typed.depends)
+                      reads_only_markers=MARKERS in typed.depends and POSITION not in typed.depends,
+                      zones=zones_named(tree))
 
     def victory(self, sides: dict, compiler: ExpressionCompiler) -> m.VictoryRules:
         """Sudden deaths, then the levels tried in file order, then what happens when none holds.
@@ -489,3 +490,16 @@ def _level_threshold(value: Any) -> float:
         high, low = value["$ratio"]
         return high / low if low else float("inf")
     return value
+
+
+def zones_named(tree: list) -> tuple[str, ...]:
+    """The zones named by the `zone = NAME` arguments of the calls anywhere in an expression tree, each once, in the
+    order written (model.Expr.zones)."""
+    zones: list[str] = []
+    for _, node in tree_nodes(tree):
+        if node and node[0] == "call" and len(node) > 3 and isinstance(node[3], dict):
+            zone = node[3].get("zone")
+            if isinstance(zone, list) and len(zone) == 2 and zone[0] in ("name", "const") \
+                    and isinstance(zone[1], str) and zone[1] not in zones:
+                zones.append(zone[1])
+    return tuple(zones)

@@ -214,7 +214,8 @@ class ModuleWriter:
         """`value` on one line."""
         if isinstance(value, m.Expr):
             still = ("" if value.reads_position else ", reads_position=False") + \
-                (", reads_only_markers=True" if value.reads_only_markers else "")
+                (", reads_only_markers=True" if value.reads_only_markers else "") + \
+                (f", zones={self.flat(value.zones)}" if value.zones else "")
             return f"Expr(source={value.source!r}, function={self.function_names[id(value)]}{still})"
         if value is None or isinstance(value, (bool, int, str)):
             return repr(value)

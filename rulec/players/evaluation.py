@@ -45,11 +45,9 @@ import heapq
 from dataclasses import dataclass, field
 from typing import AbstractSet, Any, Callable
 
-from rulec.diagnostics import DiagnosticError
 from rulec.engine import sight
 from rulec.engine.step_costs import StepCosts
 from rulec.engine.tables import IMPASSABLE, Tables, tables_for
-from rulec.language.parse import parse_text
 from rulec.players import view
 from rulec.players.battle_value import BattleValue, next_fighters
 from rulec.players.engagement import Engagement
@@ -1033,37 +1031,9 @@ def _total(sums: dict[str, float], side: str) -> float:
 
 
 def zones_counted(award: Award) -> list[str]:
-    """The zones the award's amount counts units in: the `zone = NAME` arguments of its calls, from its parse tree."""
-    try:
-        document = parse_text(f"amount = {award.amount.source}\n", "<award amount>")
-    except DiagnosticError:
-        return []
-    tree = document.data.get("amount")
-    if not isinstance(tree, dict) or "tree" not in tree:
-        return []
-    zones: list[str] = []
-    _zones_named(tree["tree"], zones)
-    return zones
-
-
-def _zones_named(node: list, zones: list[str]) -> None:
-    """Add to `zones` the `zone = NAME` arguments of the calls in `node`, a form of rulec.language.parse's
-    expression_tree. (Not a nested function: one that calls itself is a reference cycle, left for the collector.)"""
-    kind = node[0]
-    if kind == "call":
-        zone = node[3].get("zone")
-        if zone is not None and zone[0] in ("name", "const") and isinstance(zone[1], str) and zone[1] not in zones:
-            zones.append(zone[1])
-        for argument in [*node[2], *node[3].values()]:
-            _zones_named(argument, zones)
-    elif kind == "op":
-        _zones_named(node[2], zones)
-        _zones_named(node[3], zones)
-    elif kind in ("neg", "not"):
-        _zones_named(node[1], zones)
-    elif kind in ("and", "or"):
-        for operand in node[1]:
-            _zones_named(operand, zones)
+    """The zones the award's amount counts units in: the `zone = NAME` arguments of its calls, as the checker read
+    them from its parse tree (model.Expr.zones)."""
+    return list(award.amount.zones)
 
 
 class _SidesAt:

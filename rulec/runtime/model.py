@@ -43,6 +43,9 @@ class Expr:
     # Whether all it reads of the position is the markers in play (marked, marked_hex): the same answer in every
     # position with the same markers (MarkerTable.version), as the engine keeps allowances (modifiers.py).
     reads_only_markers: bool = field(default=False, compare=False)
+    # The zones its calls name (`zone = NAME` arguments), as the checker read them from its parse tree: where an
+    # award's amount counts units (the AI's objectives, players/evaluation.py), known without parsing it again.
+    zones: tuple[str, ...] = field(default=(), compare=False)
 
     def __call__(self, context: Any) -> Any:
         try:
