@@ -10,7 +10,7 @@ who attacks whom and applies the results.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Container, Iterable, Mapping
 
 from rulec.engine.tables import Tables
 from rulec.runtime.model import CombatTable, Game, Hex, Modifier, RetreatPolicy, hexside_key
@@ -116,7 +116,7 @@ def result_code(table: CombatTable, column: int, roll: int, drm: int) -> str:
 
 
 def retreat_paths(tables: Tables, start: Hex, hexes: int, away_from: tuple[Hex, ...],
-                  occupied: set[Hex] | frozenset[Hex], enemy_zoc: set[Hex] | frozenset[Hex],
+                  occupied: Container[Hex], enemy_zoc: Container[Hex],
                   policy: RetreatPolicy, toward: tuple[Hex, ...] = (),
                   may_enter: Callable[[Hex], bool] | None = None,
                   may_end: Callable[[Hex], bool] | None = None,
@@ -133,7 +133,7 @@ def retreat_paths(tables: Tables, start: Hex, hexes: int, away_from: tuple[Hex, 
     policy's conditions, when it has them). A path that would leave the map does not exist.
     """
     blocked = tables.retreat_blocked
-    banned = {"enemy_zoc": enemy_zoc, "occupied": occupied}
+    banned: dict[str, Container[Hex]] = {"enemy_zoc": enemy_zoc, "occupied": occupied}
     never = [banned[k] for k in policy.may_not_enter]
     not_last = [banned[k] for k in policy.may_not_end]
     onward = _Onward(tables, start, away_from, policy, toward, rows_to_edge)

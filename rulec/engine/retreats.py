@@ -8,7 +8,6 @@ The legal paths come from combat.retreat_paths and the game's combat rules.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from rulec.engine import combat as fight
 from rulec.engine import changes, history, stacking
@@ -51,7 +50,7 @@ def paths(state: Position, frame: Retreat) -> list[tuple[Hex, ...]]:
     assert state.game.map is not None  # the engine plays map games
     toward = state.game.map.edges.get(policy.edges.get(side, ""), ()) if policy.direction != "away" else ()
     rows = _rows_to_edge(state, toward) if policy.direction == "toward_edge_rows" else None
-    zoc = state.enemy_zoc(side)
+    zoc = _InEnemyZoc(state, side)
     about = _AboutHexes(state, frame.unit)
     may_enter = None if policy.may_enter is None else _Condition(about, policy.may_enter)
     may_end = None if policy.may_end is None else _Condition(about, policy.may_end)
@@ -107,6 +106,22 @@ def displace_friends(state: Position, frame: Retreat, hex: Hex) -> None:
         state._stack.append(Retreat(uid, 1, frame.away_from, frame.chooser, frame.defender, displaced=True))
 
 
+class _InEnemyZoc:
+    """Whether a hex is in the zone of control of `side`'s enemies, asked of the few hexes a retreat may step into
+    (Position.in_enemy_zoc): after a battle's result the position is new, and the whole zone, worked out from every
+    enemy unit, would be asked of a handful of hexes. Read from the zone where the position knows it already."""
+
+    def __init__(self, state: Position, side: str) -> None:
+        self.state, self.side = state, side
+        self.known: frozenset[Hex] | None = state._cache.get(("zoc", side))
+
+    def __contains__(self, hex: object) -> bool:
+        known = self.known
+        if known is not None:
+            return hex in known
+        return isinstance(hex, str) and self.state.in_enemy_zoc(hex, self.side)
+
+
 class _Condition:
     """One of the retreat policy's conditions, asked of a hex through the retreat's _AboutHexes. (A class, not a
     lambda: compiled, a lambda that another closure of the function reads is a reference cycle with their shared
@@ -145,7 +160,7 @@ def retreat_settle(state: Position, frame: Retreat) -> bool:
         return True
     found = paths(state, frame)
     if len(found) > 1:
-        state._stack[-1] = replace(frame, paths=tuple(found))
+        state._stack[-1] = frame.with_paths(tuple(found))
         return False
     state._stack.pop()
     if found:
@@ -185,9 +200,9 @@ def record_vacated(state: Position, hex: Hex, defender: bool) -> None:
         frame = state._stack[i]
         if frame.__class__ is Effects:
             if defender:
-                state._stack[i] = replace(frame, vacated=frame.vacated + (hex,))
+                state._stack[i] = frame.with_vacated(frame.vacated + (hex,), frame.attacker_vacated)
             else:
-                state._stack[i] = replace(frame, attacker_vacated=frame.attacker_vacated + (hex,))
+                state._stack[i] = frame.with_vacated(frame.vacated, frame.attacker_vacated + (hex,))
             return
 
 
