@@ -14,7 +14,6 @@ Each `advance UNIT HEX` moves one unit; `advance none` declines.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from rulec.engine import combat as fight
 from rulec.engine import changes, markers, stacking
@@ -46,7 +45,7 @@ def offer(state: Position, effects: Effects, count: int, who: str = "attacker") 
 def _with_targets(state: Position, frame: Advance) -> Advance:
     """The frame with `hexes` set to the hexes some unit of it may advance into now, in order."""
     found = {move.hex for move in advance_moves(state, frame)}
-    return replace(frame, hexes=tuple(h for h in frame.vacated if h in found))
+    return frame.with_hexes(tuple(h for h in frame.vacated if h in found))
 
 
 def _route_problem(state: Position, uid: str, target: Hex, frame: Advance) -> str | None:
@@ -117,7 +116,7 @@ def advance_apply(state: Position, frame: Advance, action: Action) -> None:
     changes.relocate(state, action.unit, action.hex)
     changes.enter(state, action.unit, action.hex)
     if frame.count > 1:
-        rest = replace(frame, units=tuple(u for u in frame.units if u != action.unit), count=frame.count - 1)
+        rest = frame.with_units(tuple(u for u in frame.units if u != action.unit), frame.count - 1)
         state._stack[-1] = _with_targets(state, rest)
     else:
         state._stack.pop()

@@ -30,7 +30,6 @@ a multi-hex battle takes another hex only where it still holds for every attacke
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Iterator
 
 from rulec.engine import combat as fight
@@ -244,10 +243,10 @@ def declare_apply(state: Position, frame: Declare, action: Action) -> None:
     if action.kind == WITH:
         assert action.unit is not None  # `with UNIT`
         order = state.tables.unit_order
-        state._stack[-1] = replace(frame, attackers=tuple(sorted(frame.attackers + (action.unit,), key=order.__getitem__)))
+        state._stack[-1] = frame.with_attackers(tuple(sorted(frame.attackers + (action.unit,), key=order.__getitem__)))
     elif action.kind == ATTACK:  # another target of a multi-hex battle
         assert action.hex is not None  # `attack HEX`
-        state._stack[-1] = replace(frame, targets=tuple(sorted(frame.targets + (action.hex,))))
+        state._stack[-1] = frame.with_targets(tuple(sorted(frame.targets + (action.hex,))))
     elif action.kind == RESOLVE:
         state._stack.pop()
         battle = battle_of(state, frame)
@@ -258,7 +257,7 @@ def declare_apply(state: Position, frame: Declare, action: Action) -> None:
         if state.game.combat.declare == "all_first":
             below = state._stack[-1] if state._stack else None
             if below.__class__ is Declared:
-                state._stack[-1] = replace(below, battles=below.battles + (frame,))
+                state._stack[-1] = below.with_battles(below.battles + (frame,), below.fighting)
             else:
                 state._stack.append(Declared(frame.side, (frame,)))
         else:
@@ -368,7 +367,7 @@ def declared_apply(state: Position, frame: Declared, action: Action) -> None:
         declare(state, action)
     elif action.kind == FIGHT:
         chosen = next(b for b in frame.battles if b.targets[0] == action.hex)
-        state._stack[-1] = replace(frame, battles=tuple(b for b in frame.battles if b is not chosen), fighting=True)
+        state._stack[-1] = frame.with_battles(tuple(b for b in frame.battles if b is not chosen), True)
         battle = battle_of(state, chosen)
         if battle.attackers and battle.defenders:  # else the battle lapses: one side is gone
             state._stack.append(Roll(battle))

@@ -11,7 +11,6 @@ happen in the order the game file lists them.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
 from rulec.engine import advances, changes, joining, markers, procedures, retreats, stacking, steps
 from rulec.engine.actions import Action
@@ -105,10 +104,10 @@ def effects_settle(state: Position, frame: Effects) -> bool:
         procedures.run_game_hooks(state, "battle_resolved")
         return True
     if frame.sharing is None:
-        frame = replace(frame, sharing=sharing_fate(state, frame.battle), spared=spared_units(state, frame.battle),
-                        before=(standing(state, frame.battle, "attacker"), standing(state, frame.battle, "defender")))
+        frame = frame.with_fates(sharing_fate(state, frame.battle), spared_units(state, frame.battle),
+                                 (standing(state, frame.battle, "attacker"), standing(state, frame.battle, "defender")))
     effect = frame.effects[0]
-    state._stack[-1] = replace(frame, effects=frame.effects[1:])
+    state._stack[-1] = frame.with_effects(frame.effects[1:])
     battle = frame.battle
     if effect.kind == "eliminate":
         for uid in suffering(state, frame, effect.who):
@@ -161,7 +160,7 @@ def loss_settle(state: Position, frame: Loss) -> bool:
 def loss_apply(state: Position, frame: Loss, action: Action) -> None:
     assert action.unit is not None  # `lose UNIT`
     paid = steps.lose_step(state, action.unit)  # one step: a flip to the reduced side, or the unit's elimination
-    state._stack[-1] = replace(frame, owed=frame.owed - (1 if frame.in_steps else paid))
+    state._stack[-1] = frame.with_owed(frame.owed - (1 if frame.in_steps else paid))
 
 
 def loss_why(state: Position, frame: Loss, action: Action) -> tuple[str, str | None]:

@@ -11,6 +11,10 @@ stack as a list and shares the frames; a frame that changes is replaced.
 This module holds the data only; what each frame offers and does is in the
 module of its job (battles.py, effects.py, retreats.py, advances.py, stacking.py,
 legal_moves.py, placement.py), wired together by decisions.py.
+
+A frame that changes is replaced through its `with_...` methods, which name the fields they change (each one's
+parameters) and copy the others: dataclasses.replace looks the fields up anew at every call, and a battle's
+frames change at nearly every step of its resolution (tests/test_engine_frames.py checks each method against it).
 """
 
 from __future__ import annotations
@@ -46,6 +50,12 @@ class Declare:
     targets: tuple[Hex, ...]
     attackers: tuple[str, ...] = ()
 
+    def with_targets(self, targets: tuple[Hex, ...]) -> "Declare":
+        return Declare(self.side, targets, self.attackers)
+
+    def with_attackers(self, attackers: tuple[str, ...]) -> "Declare":
+        return Declare(self.side, self.targets, attackers)
+
 
 @dataclass(frozen=True)
 class Declared:
@@ -58,6 +68,9 @@ class Declared:
     side: str
     battles: tuple[Declare, ...]
     fighting: bool = False
+
+    def with_battles(self, battles: tuple[Declare, ...], fighting: bool) -> "Declared":
+        return Declared(self.side, battles, fighting)
 
 
 @dataclass(frozen=True)
@@ -86,6 +99,16 @@ class Effects:
     # `lost(defender)` amounts are measured against it.
     before: tuple[tuple[int, int], tuple[int, int]] | None = None
 
+    def with_effects(self, effects: tuple[Effect, ...]) -> "Effects":
+        return Effects(self.battle, effects, self.vacated, self.attacker_vacated, self.sharing, self.spared, self.before)
+
+    def with_vacated(self, vacated: tuple[Hex, ...], attacker_vacated: tuple[Hex, ...]) -> "Effects":
+        return Effects(self.battle, self.effects, vacated, attacker_vacated, self.sharing, self.spared, self.before)
+
+    def with_fates(self, sharing: tuple[str, ...], spared: frozenset[str],
+                   before: tuple[tuple[int, int], tuple[int, int]]) -> "Effects":
+        return Effects(self.battle, self.effects, self.vacated, self.attacker_vacated, sharing, spared, before)
+
 
 @dataclass(frozen=True)
 class Retreat:
@@ -98,6 +121,9 @@ class Retreat:
     defender: bool
     paths: tuple[tuple[Hex, ...], ...] | None = None
     displaced: bool = False  # pushed aside by a friend's retreat (combat { retreat { displace } }): displaces nobody
+
+    def with_paths(self, paths: tuple[tuple[Hex, ...], ...]) -> "Retreat":
+        return Retreat(self.unit, self.hexes, self.away_from, self.chooser, self.defender, paths, self.displaced)
 
 
 @dataclass(frozen=True)
@@ -113,6 +139,9 @@ class Loss:
     owed: int
     in_steps: bool = False
 
+    def with_owed(self, owed: int) -> "Loss":
+        return Loss(self.side, self.units, owed, self.in_steps)
+
 
 @dataclass(frozen=True)
 class Advance:
@@ -125,6 +154,12 @@ class Advance:
     vacated: tuple[Hex, ...] = ()  # every hex the battle vacated (its targets first), legal or not
     targets: tuple[Hex, ...] = ()  # the beaten side's hexes (the battle's targets when the attacker advances)
     who: str = "attacker"  # which side of the battle advances
+
+    def with_hexes(self, hexes: tuple[Hex, ...]) -> "Advance":
+        return Advance(self.side, self.units, hexes, self.count, self.vacated, self.targets, self.who)
+
+    def with_units(self, units: tuple[str, ...], count: int) -> "Advance":
+        return Advance(self.side, units, self.hexes, count, self.vacated, self.targets, self.who)
 
 
 @dataclass(frozen=True)
