@@ -1,13 +1,18 @@
 """The decision stack's frames are replaced through their `with_...` methods (frames.py): each gives what
-dataclasses.replace gives with the fields it names, every other field copied, on every frame class."""
+dataclasses.replace gives with the fields it names, every other field copied, on every frame class. And the
+engine's dataclasses made many times a game have a hand-written __init__ (native once compiled): each sets every
+field from its argument, or to the field's default, as the decorator's own would."""
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import inspect
+import pkgutil
 
 import pytest
 
+import rulec.engine
 from rulec.engine import frames
 
 FRAME_CLASSES = [cls for cls in vars(frames).values()
@@ -34,3 +39,39 @@ def test_a_with_method_changes_the_fields_it_names_and_copies_the_others(cls, na
     assert changed and set(changed) <= set(fields)
     new_values = {field: f"<new {field}>" for field in changed}
     assert getattr(frame, name)(**new_values) == dataclasses.replace(frame, **new_values)
+
+
+def _engine_dataclasses_with_own_init() -> list[type]:
+    found = []
+    for info in pkgutil.iter_modules(rulec.engine.__path__):
+        module = importlib.import_module(f"rulec.engine.{info.name}")
+        found += [cls for cls in vars(module).values()
+                  if isinstance(cls, type) and cls.__module__ == module.__name__ and dataclasses.is_dataclass(cls)
+                  and not cls.__dataclass_params__.init]
+    return found
+
+
+OWN_INIT = _engine_dataclasses_with_own_init()
+
+
+def test_the_dataclasses_made_in_play_have_their_own_init():
+    names = {cls.__name__ for cls in OWN_INIT}
+    assert {"Battle", "Declare", "Effects", "Retreat", "Moving", "Odds", "BattleReport", "Reach", "Leave",
+            "EntryCost", "_Kept"} <= names
+    assert all(cls.__name__ in names for cls in FRAME_CLASSES)
+
+
+@pytest.mark.parametrize("cls", OWN_INIT, ids=[cls.__name__ for cls in OWN_INIT])
+def test_an_own_init_sets_every_field_as_the_generated_one_would(cls):
+    fields = dataclasses.fields(cls)
+    given = [f"<{field.name}>" for field in fields]
+    made = cls(*given)
+    assert [getattr(made, field.name) for field in fields] == given
+    assert cls(**{field.name: value for field, value in zip(fields, given)}) == made
+    required = [field for field in fields if field.default is dataclasses.MISSING
+                and field.default_factory is dataclasses.MISSING]
+    bare = cls(*[f"<{field.name}>" for field in required])
+    for field in fields[len(required):]:
+        expected = field.default if field.default is not dataclasses.MISSING else field.default_factory()
+        assert getattr(bare, field.name) == expected, field.name
+    assert list(inspect.signature(cls.__init__).parameters)[1:] == [field.name for field in fields]

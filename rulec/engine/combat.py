@@ -16,7 +16,7 @@ from rulec.engine.tables import Tables
 from rulec.runtime.model import CombatTable, Game, Hex, Modifier, RetreatPolicy, hexside_key
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Odds:
     """How a declared battle will be resolved (announced before the die roll, 10.1-style)."""
 
@@ -29,6 +29,18 @@ class Odds:
     drm: int
     label: str  # the final column's label
     modifiers: tuple[str, ...] = ()  # the modifiers that applied: unit modifiers, then battle modifiers
+
+    def __init__(self, attack: int | float, defence: int | float, base_column: int, terrain_shift: int,
+                 modifier_shift: int, column: int, drm: int, label: str, modifiers: tuple[str, ...] = ()) -> None:
+        object.__setattr__(self, "attack", attack)
+        object.__setattr__(self, "defence", defence)
+        object.__setattr__(self, "base_column", base_column)
+        object.__setattr__(self, "terrain_shift", terrain_shift)
+        object.__setattr__(self, "modifier_shift", modifier_shift)
+        object.__setattr__(self, "column", column)
+        object.__setattr__(self, "drm", drm)
+        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "modifiers", modifiers)
 
     @property
     def differential(self) -> int | float:

@@ -15,6 +15,10 @@ legal_moves.py, placement.py), wired together by decisions.py.
 A frame that changes is replaced through its `with_...` methods, which name the fields they change (each one's
 parameters) and copy the others: dataclasses.replace looks the fields up anew at every call, and a battle's
 frames change at nearly every step of its resolution (tests/test_engine_frames.py checks each method against it).
+
+Each frame has its own `__init__` (dataclass init=False): compiled (make fast), mypyc makes a hand-written one
+native, where the one the dataclass decorator generates at import runs interpreted, about ten times slower.
+tests/test_engine_frames.py checks that each sets every field, defaults included, as the generated one would.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from rulec.engine.combat import Odds
 from rulec.runtime.model import Effect, Hex
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Battle:
     """A battle as it was resolved: who attacked which hexes from where, and at what odds."""
 
@@ -36,19 +40,33 @@ class Battle:
     defenders: tuple[str, ...]
     odds: Odds | None  # None: a declared battle that lapsed (one side gone) is never rolled
 
+    def __init__(self, side: str, targets: tuple[Hex, ...], attackers: tuple[str, ...],
+                 attacker_hexes: tuple[Hex, ...], defenders: tuple[str, ...], odds: Odds | None) -> None:
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "targets", targets)
+        object.__setattr__(self, "attackers", attackers)
+        object.__setattr__(self, "attacker_hexes", attacker_hexes)
+        object.__setattr__(self, "defenders", defenders)
+        object.__setattr__(self, "odds", odds)
+
     @property
     def hex(self) -> Hex:
         """The first attacked hex (the only one but in a multi-hex battle)."""
         return self.targets[0]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Declare:
     """A battle being declared: its targets so far and the attackers added one at a time."""
 
     side: str
     targets: tuple[Hex, ...]
     attackers: tuple[str, ...] = ()
+
+    def __init__(self, side: str, targets: tuple[Hex, ...], attackers: tuple[str, ...] = ()) -> None:
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "targets", targets)
+        object.__setattr__(self, "attackers", attackers)
 
     def with_targets(self, targets: tuple[Hex, ...]) -> "Declare":
         return Declare(self.side, targets, self.attackers)
@@ -57,7 +75,7 @@ class Declare:
         return Declare(self.side, self.targets, attackers)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Declared:
     """Battles declared and not fought yet, in a game that declares every battle first.
 
@@ -69,15 +87,23 @@ class Declared:
     battles: tuple[Declare, ...]
     fighting: bool = False
 
+    def __init__(self, side: str, battles: tuple[Declare, ...], fighting: bool = False) -> None:
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "battles", battles)
+        object.__setattr__(self, "fighting", fighting)
+
     def with_battles(self, battles: tuple[Declare, ...], fighting: bool) -> "Declared":
         return Declared(self.side, battles, fighting)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Roll:
     """A declared battle waiting for its die roll (a chance node)."""
 
     battle: Battle
+
+    def __init__(self, battle: Battle) -> None:
+        object.__setattr__(self, "battle", battle)
 
     @property
     def odds(self) -> Odds:
@@ -85,7 +111,7 @@ class Roll:
         return self.battle.odds
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Effects:
     """The effects of a battle's result still to carry out, in order, and the hexes its retreats vacated."""
 
@@ -99,6 +125,18 @@ class Effects:
     # `lost(defender)` amounts are measured against it.
     before: tuple[tuple[int, int], tuple[int, int]] | None = None
 
+    def __init__(self, battle: Battle, effects: tuple[Effect, ...], vacated: tuple[Hex, ...] = (),
+                 attacker_vacated: tuple[Hex, ...] = (), sharing: tuple[str, ...] | None = None,
+                 spared: frozenset[str] | None = None,
+                 before: tuple[tuple[int, int], tuple[int, int]] | None = None) -> None:
+        object.__setattr__(self, "battle", battle)
+        object.__setattr__(self, "effects", effects)
+        object.__setattr__(self, "vacated", vacated)
+        object.__setattr__(self, "attacker_vacated", attacker_vacated)
+        object.__setattr__(self, "sharing", sharing)
+        object.__setattr__(self, "spared", spared)
+        object.__setattr__(self, "before", before)
+
     def with_effects(self, effects: tuple[Effect, ...]) -> "Effects":
         return Effects(self.battle, effects, self.vacated, self.attacker_vacated, self.sharing, self.spared, self.before)
 
@@ -110,7 +148,7 @@ class Effects:
         return Effects(self.battle, self.effects, self.vacated, self.attacker_vacated, sharing, spared, before)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Retreat:
     """A unit that must retreat, and who picks its path (`paths`: the choices, once worked out)."""
 
@@ -122,11 +160,21 @@ class Retreat:
     paths: tuple[tuple[Hex, ...], ...] | None = None
     displaced: bool = False  # pushed aside by a friend's retreat (combat { retreat { displace } }): displaces nobody
 
+    def __init__(self, unit: str, hexes: int, away_from: tuple[Hex, ...], chooser: str, defender: bool,
+                 paths: tuple[tuple[Hex, ...], ...] | None = None, displaced: bool = False) -> None:
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "hexes", hexes)
+        object.__setattr__(self, "away_from", away_from)
+        object.__setattr__(self, "chooser", chooser)
+        object.__setattr__(self, "defender", defender)
+        object.__setattr__(self, "paths", paths)
+        object.__setattr__(self, "displaced", displaced)
+
     def with_paths(self, paths: tuple[tuple[Hex, ...], ...]) -> "Retreat":
         return Retreat(self.unit, self.hexes, self.away_from, self.chooser, self.defender, paths, self.displaced)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Loss:
     """`side` must lose `owed` more strength (or steps, `in_steps`) from `units`, choosing one unit at a time.
 
@@ -139,11 +187,17 @@ class Loss:
     owed: int
     in_steps: bool = False
 
+    def __init__(self, side: str, units: tuple[str, ...], owed: int, in_steps: bool = False) -> None:
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "owed", owed)
+        object.__setattr__(self, "in_steps", in_steps)
+
     def with_owed(self, owed: int) -> "Loss":
         return Loss(self.side, self.units, owed, self.in_steps)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Advance:
     """The victor's chance to advance after combat: `count` more of `units` into `hexes`."""
 
@@ -155,6 +209,16 @@ class Advance:
     targets: tuple[Hex, ...] = ()  # the beaten side's hexes (the battle's targets when the attacker advances)
     who: str = "attacker"  # which side of the battle advances
 
+    def __init__(self, side: str, units: tuple[str, ...], hexes: tuple[Hex, ...], count: int,
+                 vacated: tuple[Hex, ...] = (), targets: tuple[Hex, ...] = (), who: str = "attacker") -> None:
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "hexes", hexes)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "vacated", vacated)
+        object.__setattr__(self, "targets", targets)
+        object.__setattr__(self, "who", who)
+
     def with_hexes(self, hexes: tuple[Hex, ...]) -> "Advance":
         return Advance(self.side, self.units, hexes, self.count, self.vacated, self.targets, self.who)
 
@@ -162,27 +226,38 @@ class Advance:
         return Advance(self.side, units, self.hexes, count, self.vacated, self.targets, self.who)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Remove:
     """`side` removes units from over-stacked hexes, one at a time, before the phase ends."""
 
     side: str
 
+    def __init__(self, side: str) -> None:
+        object.__setattr__(self, "side", side)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Placing:
     """A placement phase's second step: `side` has chosen `unit` and now chooses its hex (or goes back)."""
 
     side: str
     unit: str
 
+    def __init__(self, side: str, unit: str) -> None:
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "unit", unit)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class Moving:
     """A move's second step: `side` has chosen `unit` and now chooses where it goes (or goes back)."""
 
     side: str
     unit: str
+
+    def __init__(self, side: str, unit: str) -> None:
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "unit", unit)
 
 
 Frame = Declare | Declared | Roll | Effects | Retreat | Loss | Advance | Remove | Placing | Moving

@@ -55,12 +55,12 @@ BOARDS_A_SEARCH = 3
 BOARD_CACHE_SIZE = 256  # a board serves the searches of one phase, mostly
 
 
-@dataclass
+@dataclass(init=False)
 class Reach:
     """The result of one search. Searches are shared by many states: never modify one.
 
     (Not a frozen dataclass only because making a frozen one is slower, and there
-    is one per search.)
+    is one per search; its own __init__, as frames.py's frames have, for the same reason.)
     """
 
     destinations: dict[Hex, int]  # hex the unit may end in -> objectives mask of its path
@@ -72,11 +72,21 @@ class Reach:
     # with their neighbours (_looked_at: None for a search that stepped nowhere)
     looked: int | None = None
 
+    def __init__(self, destinations: dict[Hex, int], exits: tuple[str, ...], exit_masks: dict[str, int] | None = None,
+                 numbers: tuple[int, ...] = (), exit_hexes: dict[str, int] | None = None,
+                 looked: int | None = None) -> None:
+        self.destinations = destinations
+        self.exits = exits
+        self.exit_masks = exit_masks
+        self.numbers = numbers
+        self.exit_hexes = exit_hexes
+        self.looked = looked
+
 
 NOWHERE = Reach({}, ())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Leave:
     """How a unit in an enemy zone of control may leave it (a LeaveZoc rule it is eligible for).
 
@@ -91,6 +101,14 @@ class Leave:
     blocked: frozenset[str]
     into_hexes: frozenset[int] = frozenset()
     then_stop: bool = False
+
+    def __init__(self, cost: int, into_zoc: bool, blocked: frozenset[str], into_hexes: frozenset[int] = frozenset(),
+                 then_stop: bool = False) -> None:
+        object.__setattr__(self, "cost", cost)
+        object.__setattr__(self, "into_zoc", into_zoc)
+        object.__setattr__(self, "blocked", blocked)
+        object.__setattr__(self, "into_hexes", into_hexes)
+        object.__setattr__(self, "then_stop", then_stop)
 
     def enters(self, n: int) -> bool:
         """May the first step enter hex number `n` in an enemy zone of control?"""

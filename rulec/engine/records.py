@@ -21,7 +21,7 @@ from rulec.engine.combat import Odds
 from rulec.engine.frames import Battle
 from rulec.runtime.model import Hex
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class VpEntry:
     """One line of the VP log: who scored what, when, and why."""
 
@@ -33,6 +33,16 @@ class VpEntry:
     unit: str | None = None
     hex: str | None = None
 
+    def __init__(self, turn: int, phase: str, side: str, amount: int, source: str, unit: str | None = None,
+                 hex: str | None = None) -> None:
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "source", source)
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "hex", hex)
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -42,7 +52,7 @@ class Outcome:
     vp: dict[str, int]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class BattleReport:
     """What happened in the last battle (for display and logs)."""
 
@@ -53,6 +63,16 @@ class BattleReport:
     roll: int
     result: str
     battle: Battle | None = None  # the battle itself, for what `on battle_resolved` hooks ask of it
+
+    def __init__(self, hex: Hex, attackers: tuple[str, ...], defenders: tuple[str, ...], odds: Odds, roll: int,
+                 result: str, battle: Battle | None = None) -> None:
+        object.__setattr__(self, "hex", hex)
+        object.__setattr__(self, "attackers", attackers)
+        object.__setattr__(self, "defenders", defenders)
+        object.__setattr__(self, "odds", odds)
+        object.__setattr__(self, "roll", roll)
+        object.__setattr__(self, "result", result)
+        object.__setattr__(self, "battle", battle)
 
 
 EVENTS = ("moved", "attacked", "defended", "retreated")

@@ -37,12 +37,16 @@ IMPASSABLE = 10**6
 Cost = Callable[[int | float | Fraction | Expr], int]  # a cost field's value (a number or an Expr) -> whole MP
 
 
-@dataclass
+@dataclass(init=False)
 class EntryCost:
     """What entering hex `to` from an adjacent hex costs."""
 
     cost: int  # MP (IMPASSABLE if the hex or hexside is prohibited)
     river: bool = False  # a crossing that must be the unit's first step and uses all its MP
+
+    def __init__(self, cost: int, river: bool = False) -> None:
+        self.cost = cost
+        self.river = river
 
 
 HexSteps = tuple[tuple[int, int], ...]  # a hex's steps: (neighbour number, MP), ...

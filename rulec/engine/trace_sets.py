@@ -33,7 +33,7 @@ _HELD_BITS = "trace_sets: held bits"  # (GameState._for_the_game) held_bits' ans
 _MOST_HELD_KEPT = 1024
 
 
-@dataclass
+@dataclass(init=False)
 class _Kept:
     """A search of one trace and side: the hexes `through` let pass, the sources it started from (those not lost
     that pass), and its layers (the last: the hexes reached)."""
@@ -41,6 +41,11 @@ class _Kept:
     passing: int
     start: int
     layers: list[int]
+
+    def __init__(self, passing: int, start: int, layers: list[int]) -> None:
+        self.passing = passing
+        self.start = start
+        self.layers = layers
 
 
 def search(state: Position, trace: Trace, side: str, holds: Holds, steps_of: Steps, closed: int) -> int:
