@@ -10,10 +10,14 @@ import importlib
 import inspect
 import pkgutil
 
+import random
+
 import pytest
+from big_games import STEPS_OF_A_BIG_GAME
 
 import rulec.engine
-from rulec.engine import frames
+from rulec.engine import frames, new_game
+from rulec.pipeline import load_game
 
 FRAME_CLASSES = [cls for cls in vars(frames).values()
                  if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == frames.__name__]
@@ -75,3 +79,35 @@ def test_an_own_init_sets_every_field_as_the_generated_one_would(cls):
         expected = field.default if field.default is not dataclasses.MISSING else field.default_factory()
         assert getattr(bare, field.name) == expected, field.name
     assert list(inspect.signature(cls.__init__).parameters)[1:] == [field.name for field in fields]
+
+
+def test_no_dataclass_the_engine_makes_again_and_again_has_the_generated_init(monkeypatch):
+    """Compiled, a dataclass's generated __init__ runs interpreted: a class the engine makes many times a game has its
+    own. Counted over random games of both big and small games (a whole Drive on Metz, the first actions of The Marne
+    with a battle or two): a dataclass of the engine with the generated __init__ is made a few times a game at most."""
+    made: dict[str, int] = {}
+    for module_info in pkgutil.iter_modules(rulec.engine.__path__):
+        module = importlib.import_module(f"rulec.engine.{module_info.name}")
+        for cls in list(vars(module).values()):
+            if isinstance(cls, type) and cls.__module__ == module.__name__ and dataclasses.is_dataclass(cls) \
+                    and cls.__dataclass_params__.init:
+                generated = cls.__init__
+
+                def counting(self, *args, _init=generated, _name=cls.__qualname__, **kwargs):
+                    made[_name] = made.get(_name, 0) + 1
+                    _init(self, *args, **kwargs)
+
+                monkeypatch.setattr(cls, "__init__", counting)
+    for name, steps in (("drive_on_metz", 10_000), ("the_marne", STEPS_OF_A_BIG_GAME)):
+        state = new_game(load_game(name), seed=3)
+        rng = random.Random(3)
+        for _ in range(steps):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            else:
+                state.apply_action(state.sample_legal_action(rng))
+    often = {name: count for name, count in made.items() if count > 12}
+    assert not often, f"made in play with the dataclass's generated __init__: {often}"
