@@ -14,7 +14,6 @@ Each `advance UNIT HEX` moves one unit; `advance none` declines.
 
 from __future__ import annotations
 
-
 from rulec.engine import combat as fight
 from rulec.engine import changes, markers, stacking
 from rulec.engine.actions import ADVANCE, Action

@@ -11,7 +11,6 @@ happen in the order the game file lists them.
 
 from __future__ import annotations
 
-
 from rulec.engine import advances, changes, joining, markers, procedures, retreats, stacking, steps
 from rulec.engine.actions import Action
 from rulec.engine.context import EngineContext

@@ -8,7 +8,6 @@ The legal paths come from combat.retreat_paths and the game's combat rules.
 
 from __future__ import annotations
 
-
 from rulec.engine import combat as fight
 from rulec.engine import changes, history, stacking
 from rulec.engine.actions import Action
