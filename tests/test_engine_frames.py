@@ -9,7 +9,6 @@ import dataclasses
 import importlib
 import inspect
 import pkgutil
-
 import random
 
 import pytest
@@ -45,17 +44,17 @@ def test_a_with_method_changes_the_fields_it_names_and_copies_the_others(cls, na
     assert getattr(frame, name)(**new_values) == dataclasses.replace(frame, **new_values)
 
 
-def _engine_dataclasses_with_own_init() -> list[type]:
+def _engine_dataclasses() -> list[type]:
+    """Every dataclass defined in a module of rulec/engine."""
     found = []
     for info in pkgutil.iter_modules(rulec.engine.__path__):
         module = importlib.import_module(f"rulec.engine.{info.name}")
         found += [cls for cls in vars(module).values()
-                  if isinstance(cls, type) and cls.__module__ == module.__name__ and dataclasses.is_dataclass(cls)
-                  and not cls.__dataclass_params__.init]
+                  if isinstance(cls, type) and cls.__module__ == module.__name__ and dataclasses.is_dataclass(cls)]
     return found
 
 
-OWN_INIT = _engine_dataclasses_with_own_init()
+OWN_INIT = [cls for cls in _engine_dataclasses() if not cls.__dataclass_params__.init]
 
 
 def test_the_dataclasses_made_in_play_have_their_own_init():
@@ -86,18 +85,14 @@ def test_no_dataclass_the_engine_makes_again_and_again_has_the_generated_init(mo
     own. Counted over random games of both big and small games (a whole Drive on Metz, the first actions of The Marne
     with a battle or two): a dataclass of the engine with the generated __init__ is made a few times a game at most."""
     made: dict[str, int] = {}
-    for module_info in pkgutil.iter_modules(rulec.engine.__path__):
-        module = importlib.import_module(f"rulec.engine.{module_info.name}")
-        for cls in list(vars(module).values()):
-            if isinstance(cls, type) and cls.__module__ == module.__name__ and dataclasses.is_dataclass(cls) \
-                    and cls.__dataclass_params__.init:
-                generated = cls.__init__
+    for cls in _engine_dataclasses():
+        if cls.__dataclass_params__.init:
 
-                def counting(self, *args, _init=generated, _name=cls.__qualname__, **kwargs):
-                    made[_name] = made.get(_name, 0) + 1
-                    _init(self, *args, **kwargs)
+            def counting(self, *args, _init=cls.__init__, _name=cls.__qualname__, **kwargs):
+                made[_name] = made.get(_name, 0) + 1
+                _init(self, *args, **kwargs)
 
-                monkeypatch.setattr(cls, "__init__", counting)
+            monkeypatch.setattr(cls, "__init__", counting)
     for name, steps in (("drive_on_metz", 10_000), ("the_marne", STEPS_OF_A_BIG_GAME)):
         state = new_game(load_game(name), seed=3)
         rng = random.Random(3)
