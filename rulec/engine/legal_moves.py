@@ -213,14 +213,11 @@ def movers_candidate_orders(state: Position) -> tuple[list[str], list[CandidateO
     units = movable_units(state)
     known = state.answers(CANDIDATES)
     orders: list[Any] = list(map(known.get, units))  # None where not known in this position
-    missing = 0
-    while True:
-        try:
-            missing = orders.index(None, missing)
-        except ValueError:
-            return units, orders
-        orders[missing] = candidate_orders(state, units[missing])
-        missing += 1
+    if None in orders:  # (no index() looking for the next one: its ValueError at the end costs more than the rest)
+        for i, found in enumerate(orders):
+            if found is None:
+                orders[i] = candidate_orders(state, units[i])
+    return units, orders
 
 
 def _without_moves_into(moves: tuple[Action, ...], to: tuple[Hex, ...],
