@@ -167,3 +167,26 @@ def test_targets_are_drawn_uniformly(name):
     legal = state.clone().legal_actions()
     draws = 60 * len(legal)
     _uniform(_counts(state, "sample_legal_action", draws), legal, draws)
+
+
+def test_a_random_random_draws_what_randrange_draws():
+    """The samplers draw an index as random.Random.randrange would, number for number (the games a seed gives stay
+    the same), and leave any other generator its own randrange."""
+    from rulec.engine.sampling import _below
+
+    ours, theirs = random.Random(7), random.Random(7)
+    stops = [1, 2, 3, 5, 7, 8, 9, 31, 32, 33, 100, 1000, 2**40 + 1] * 50
+    assert [_below(ours, stop) for stop in stops] == [theirs.randrange(stop) for stop in stops]
+    assert ours.random() == theirs.random()  # as many bits used
+
+    class Counting(random.Random):
+        calls = 0
+
+        def randrange(self, stop):  # type: ignore[override]
+            self.calls += 1
+            return stop - 1
+
+    counting = Counting(1)
+    assert [_below(counting, 5), _below(counting, 9)] == [4, 8] and counting.calls == 2
+    with pytest.raises(ValueError):
+        _below(random.Random(1), 0)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate
+from random import Random
 from typing import Protocol
 
 from rulec.engine import arrivals, battles, duties, legal_moves
@@ -32,6 +33,19 @@ class Rng(Protocol):
     def randrange(self, stop: int) -> int: ...
 
     def shuffle(self, seq: list) -> None: ...
+
+
+def _below(rng: Rng, stop: int) -> int:
+    """rng.randrange(stop): for a random.Random itself, the same number drawn the same way (its _randbelow: the
+    fewest bits that hold stop - 1, drawn again while too big), here where the engine is compiled rather than by
+    randrange's interpreted code, a draw at every step of a random game."""
+    if type(rng) is not Random or stop <= 0:  # (a subclass may draw otherwise; randrange says what an empty range is)
+        return rng.randrange(stop)
+    bits = stop.bit_length()
+    drawn: int = rng.getrandbits(bits)
+    while drawn >= stop:
+        drawn = rng.getrandbits(bits)
+    return drawn
 
 
 def _free_movement(state: Position) -> bool:
@@ -62,7 +76,7 @@ def sample_action(state: Position, rng: Rng) -> Action | None:
     while len(drawn) < total:
         if len(drawn) * 2 > total:  # most already drawn: the rest in a random order rather than drawing on
             return _first_legal(state, movers, arriving, [i for i in range(total) if i not in drawn], rng)
-        index = rng.randrange(total)
+        index = _below(rng, total)
         if index in drawn:
             continue
         drawn.add(index)
@@ -111,7 +125,7 @@ def _sample_target(state: Position, rng: Rng) -> Action:
     combat = state.game.combat
     filtered = combat is not None and (combat.may_join is not None or combat.must_attack is not None)
     while candidates:
-        index = rng.randrange(len(candidates))
+        index = _below(rng, len(candidates))
         action = candidates[index]
         candidates[index] = candidates[-1]
         candidates.pop()
@@ -140,7 +154,7 @@ def _sample_destination(state: Position, rng: Rng) -> Action | None:
     candidates = list(range(moves + len(exits) + 1))
     refused = 0
     while candidates:
-        index = rng.randrange(len(candidates))
+        index = _below(rng, len(candidates))
         drawn = candidates[index]
         candidates[index] = candidates[-1]
         candidates.pop()
@@ -172,7 +186,7 @@ def sample_order(state: Position, rng: Rng) -> Action | None:
         total += 1
     refused: set[int] = set()
     while len(refused) < total:
-        drawn = rng.randrange(total)
+        drawn = _below(rng, total)
         if drawn in refused:
             continue
         if end_legal and drawn == total - 1:
