@@ -39,7 +39,7 @@ def kept_after_a_move(game) -> tuple[int, object]:
     state.legal_orders()  # every Blue unit's moves, and may_end_move's answers for each destination
     state.apply_action(Action.move("b_scout", "0301"))
     scratch = state.clone()
-    scratch._cache = {}
+    scratch.forget()
     kept = 0
     for uid, answers in state._cache.get(move_ends.END_ALLOWED, {}).items():
         for h, ok in answers.items():
@@ -113,8 +113,8 @@ def test_holders_are_read_and_compared(tmp_path):
     after = before.clone()
     after.holders["0501"] = "red"
     holders_changed(after)  # (as changes.enter does)
-    assert answer_reads.changes(after, before._cache, snapshot, {("holders",)}) is None
-    assert answer_reads.changes(before, before._cache, snapshot, {("holders",)}) == {}
+    assert answer_reads.changes(after, before._cache, before._standing, snapshot, {("holders",)}) is None
+    assert answer_reads.changes(before, before._cache, before._standing, snapshot, {("holders",)}) == {}
 
 
 def test_a_condition_that_is_not_readable_keeps_nothing_and_plays_alike(tmp_path):
@@ -132,7 +132,7 @@ def test_random_games_keep_only_answers_that_hold(tmp_path, seed):
         while not state.is_terminal():
             state.apply_action(rng.choice(state.legal_actions()))
             scratch = state.clone()
-            scratch._cache = {}
+            scratch.forget()
             for uid, answers in state._cache.get(move_ends.END_ALLOWED, {}).items():
                 for h, ok in answers.items():
                     assert ok == move_ends.end_allowed(scratch, uid, h)

@@ -279,20 +279,21 @@ def test_the_same_seed_plays_the_same_game_with_or_without_the_checks(metz):
 
 
 def _spoil_what_clones_share(monkeypatch):
-    """Planted: a clone made at a pending decision, when it first plays, leaves its original a wrong stacking (every
-    unit counted twice) in the cache of the position they share."""
+    """Planted: a clone made at a pending decision, when it first plays a step that moves a unit, leaves its original
+    a wrong stacking (every unit counted twice) in what the position they shared knew of where units stand (a step
+    that moves nobody goes on sharing it, rightly)."""
     clone, apply = GameState.clone, GameState.apply_action
 
     def marked(self):
         other = clone(self)
         if self.pending is not None:
-            other._spoils = self._cache
+            other._spoils = self._standing
         return other
 
     def spoiling(self, action):
         apply(self, action)
         shared = self.__dict__.pop("_spoils", None)
-        if shared is not None and "occupants" in shared:
+        if shared is not None and shared is not self._standing and "occupants" in shared:
             shared["occupants"] = {h: [*units, *units] for h, units in shared["occupants"].items()}
 
     monkeypatch.setattr(GameState, "clone", marked)

@@ -21,7 +21,7 @@ def test_the_steps_of_a_declaration_keep_the_positions_traces():
         for side, hexes in found.items():
             assert traced_hexes(state, "supply", side, EngineContext) is hexes  # kept, not searched again
     fresh = state.clone()
-    fresh._cache = {}  # the same position with nothing kept: the search gives what was kept
+    fresh.forget()  # the same position with nothing kept: the search gives what was kept
     assert {side: traced_hexes(fresh, "supply", side, EngineContext) for side in found} == found
     resolved = state.clone()
     resolved.apply_action(Action.resolve())  # its odds read supply: the position's own answer

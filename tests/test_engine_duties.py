@@ -198,7 +198,7 @@ def test_a_declaration_called_off_lists_the_phase_s_targets_as_they_were_without
         state.apply_action(step)
     assert state.legal_actions() == listed and asked == []  # kept, not asked again
     fresh = state.clone()
-    fresh._cache = {}  # the same position with nothing kept
+    fresh.forget()  # the same position with nothing kept
     assert fresh.legal_actions() == listed and sorted(asked) == ["0303", "0401"]
     fight(state, "0303", "tank", "inf")  # a battle fought (its attackers may attack no more): worked out again
     assert state.pending is None and state.legal_actions() == [Action.end()]

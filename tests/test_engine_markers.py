@@ -157,14 +157,14 @@ def test_the_units_a_marker_forbids_to_move_are_the_markers_own_in_every_positio
     state = even_battle(game)  # r1 and b1 disrupted, r2 and b2 not
     assert markers.forbidden(state, "move") == {"r1", "b1"}
     calm, marked = state.clone(), state.clone()
-    calm._cache = {}  # (a clone shares its position's cache until it plays: its own, empty, as after an action)
+    calm.forget()  # (a clone shares its position's cache until it plays: its own, empty, as after an action)
     assert markers.forbidden(calm, "move") is markers.forbidden(state, "move")  # the same markers: kept
-    marked._cache = {}
+    marked.forget()
     marked.mark("r2", "disrupted")
     assert markers.forbidden(marked, "move") == {"r1", "b1", "r2"}
     marked.unmark("r1", "disrupted")
     assert markers.forbidden(marked, "move") == {"b1", "r2"}
-    calm._cache = {}
+    calm.forget()
     assert markers.forbidden(calm, "move") == {"r1", "b1"}  # the first position's markers: worked out again
 
 

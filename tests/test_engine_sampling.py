@@ -33,7 +33,7 @@ def _sampled_games_stay_legal(path: str, sampler: str, lister: str, seed: int) -
             state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
             continue
         listed = state.clone()
-        listed._cache = {}  # its own cache: listing there leaves the original's untouched
+        listed.forget()  # its own cache: listing there leaves the original's untouched
         drawn = getattr(state, sampler)(rng)
         assert drawn in getattr(listed, lister)(), (path, state.history()[-5:], drawn)
         state.apply_action(drawn)
@@ -52,7 +52,7 @@ def _counts(state, sampler: str, draws: int) -> Counter:
     found: Counter = Counter()
     for _ in range(draws):
         trial = state.clone()
-        trial._cache = {}  # each draw from the position as it first stands: nothing listed in it yet
+        trial.forget()  # each draw from the position as it first stands: nothing listed in it yet
         found[getattr(trial, sampler)(rng)] += 1
     return found
 
@@ -149,7 +149,7 @@ def test_a_hex_that_fills_up_is_never_drawn(metz):
         if state.is_terminal() or state.phase.kind != "movement" or state.pending is not None:
             break
         listed = state.clone()
-        listed._cache = {}
+        listed.forget()
         legal = set(listed.legal_orders())
         for _ in range(20):
             assert state.clone().sample_legal_order(rng) in legal

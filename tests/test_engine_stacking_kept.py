@@ -17,7 +17,7 @@ GAMES = Path(__file__).parent / "games"
 
 def from_scratch(state):
     fresh = state.clone()
-    fresh._cache = {}
+    fresh.forget()
     fresh._for_the_game = {}
     return fresh
 
@@ -50,6 +50,6 @@ def test_the_comparison_sees_a_wrong_patch():
     state = new_game(load_game("drive_on_metz"), seed=1)
     stacking.occupant_sides(state)
     uid, hex = next(iter(state.pos.items()))
-    state._cache["occupant sides"] = {**state._cache["occupant sides"], hex: frozenset({"nobody"})}
+    state._standing["occupant sides"] = {**state._standing["occupant sides"], hex: frozenset({"nobody"})}
     with pytest.raises(AssertionError):
         assert_same_stacking(state)

@@ -78,7 +78,7 @@ def play_and_compare(game, seeds: range, positions: int) -> int:
                 earlier.append(state.clone())
             if earlier and rng.random() < 0.1:
                 old = rng.choice(earlier)
-                old._cache = {}  # ask again, from the answers kept for the newest position
+                old.forget()  # ask again, from the answers kept for the newest position
                 assert_kept_answers_exact(old)
             if state.is_chance_node():
                 state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))

@@ -24,7 +24,7 @@ def _draws(state, draws: int) -> Counter:
     found: Counter = Counter()
     for _ in range(draws):
         trial = state.clone()
-        trial._cache = {}  # each draw from the position as it first stands: nothing listed in it yet
+        trial.forget()  # each draw from the position as it first stands: nothing listed in it yet
         found[draw_search_action(trial, rng)] += 1
     return found
 
@@ -73,7 +73,7 @@ def test_a_random_players_game_plays_only_what_an_ai_may_search(path):
             state.apply_action(chance.choice([a for a, _ in state.chance_outcomes()]))
             continue
         listed = state.clone()
-        listed._cache = {}
+        listed.forget()
         drawn = players[state.current_player()].choose(state)
         assert drawn in search_actions(listed), (path, state.history()[-5:], drawn)
         state.apply_action(drawn)

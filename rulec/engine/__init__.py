@@ -63,7 +63,10 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
     - per movement phase (GameState._phase_moves, shared by clones): each unit's moves (legal_moves.py); a
       waiting unit's open entry hexes, with the answers of the queries entry_blocked read, given again where
       those answer the same (answer_reads.NotingContext), and its moves by the entry hexes open;
-    - per position (GameState._cache, dropped by apply_action): occupants, full hexes,
+    - per placing of the units (Position._standing, handed on as it is by every action that moves nobody, a
+      marker put on or taken off too; a new phase and a unit flipped to another side drop it): the occupants
+      and their sides, each side's view of the others (their hexes, zones of control, a search's obstacles);
+    - per position (GameState._cache, dropped by apply_action): full hexes,
       legal actions, each unit's legal moves, the units conditions read. A move, exit or delay
       says what it changed: it patches the occupants and full hexes of the position before
       (stacking.carry_over), keeps its own side's view of the enemy (their hexes, zones of control) and
@@ -73,9 +76,7 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       index names as reaching the two hexes it changed, and patches the movement phase's list of actions for
       those units only (legal_moves.carry_moves); the occupant sides record what they changed from, so a
       trace tells what changed without comparing every hex (stacking.Lineage). A retreat, advance,
-      placement or elimination patches who stands where and each side's view the same way (changes.py),
-      and every action starts from those entries and keeps them as its last step left them, a marker put on
-      or taken off too (move_memory.where_units_stand).
+      placement or elimination patches who stands where and each side's view the same way (changes.py).
       Choosing a unit to move (or putting it back) keeps all but the legal actions; a sampled action is not
       checked again. A step of a battle's declaration (attack, with, cancel) keeps what it cannot change:
       the traces, who may still attack, who owes an attack and the duties still open (duties.py), may_join's

@@ -159,11 +159,13 @@ def snapshot(state: Position) -> tuple[int, int]:
     return state.markers.version, state.holders_version
 
 
-def changes(state: Position, before: dict, kept: tuple[int, int], read: set[Reading]) -> dict[Reading, int] | None:
-    """What of the readings in `read` differs in `state` from the position whose cache was `before` (and snapshot
-    `kept`): None when a reading other than a trace changed (or was not known before), else each trace that
-    changed and the hexes it now reaches or no longer reaches, as bits (empty: every reading holds). The traces
-    read are worked out in `state` (kept in its cache: they are asked next anyway)."""
+def changes(state: Position, before: dict, standing: dict, kept: tuple[int, int], read: set[Reading]
+            ) -> dict[Reading, int] | None:
+    """What of the readings in `read` differs in `state` from the position whose cache was `before` (what it knew
+    of where units stood: `standing`; its snapshot: `kept`): None when a reading other than a trace changed (or was
+    not known before), else each trace that changed and the hexes it now reaches or no longer reaches, as bits
+    (empty: every reading holds). The traces read are worked out in `state` (kept in its cache: they are asked next
+    anyway)."""
     version, held = kept
     changed: dict[Reading, int] = {}
     for reading in read:
@@ -174,9 +176,9 @@ def changes(state: Position, before: dict, kept: tuple[int, int], read: set[Read
         elif kind == "holders":
             if state.holders_version != held:
                 return None
-        elif kind == "zoc":
-            known = before.get(reading)
-            if known is None or state._cache.get(reading) is not known:
+        elif kind == "zoc":  # (a side's view: handed on as it was where the side's own unit moved, move_memory.py)
+            known = standing.get(reading)
+            if known is None or state._standing.get(reading) is not known:
                 return None
         else:  # a trace: the hexes reached, compared (as bits: kept whenever its hexes were)
             _, trace, side = reading

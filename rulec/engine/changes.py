@@ -137,15 +137,14 @@ def _stood_elsewhere(state: Position, uid: str, left: Hex | None, to: Hex | None
     dropped, but who stands where and each side's view of the others are patched at the two hexes (stacking,
     move_memory) rather than worked out again by whoever asks next, in this action or the position after it."""
     state.last_relocated = Relocated(uid, state.last_relocated, left is None or to is None)
-    before = state._cache
+    before = state._standing
     state._cache = {}
+    state._standing = {}
     if stacking.patch_occupants(state, before, uid, left, to):
         move_memory.carry_views(state, before, uid, left, to)
 
 
 def _forget_where_units_stand(state: Position) -> None:
     """A move or exit changed where a unit stands: what the action asked of positions before it is dropped."""
-    cache = state._cache
-    cache.pop("units", None)  # the units conditions read (context.py)
-    for key in [key for key in cache if move_memory.where_units_stand(key)]:
-        del cache[key]
+    state._cache.pop("units", None)  # the units conditions read (context.py)
+    state._standing = {}

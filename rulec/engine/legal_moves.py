@@ -260,9 +260,11 @@ def _remember(state: Position, kind: str, uid: str, answer: Any) -> None:
         not_carried.add(uid)
 
 
-def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
+def carry_moves(state: Position, before: dict, standing: dict, uid: str, left: Hex | None, entered: Hex | None
+                ) -> None:
     """After `uid` moved from `left` to `entered` (or left the map, or was held back) and nothing else changed:
-    the answers of every other unit known in the position `before` (its cache) still hold, unless the unit
+    the answers of every other unit known in the position `before` (its cache; what it knew of where units stood:
+    `standing`) still hold, unless the unit
     could end a move in one of those two hexes, whose stacking changed (the phase's index of the units reaching a
     hex names them: no other unit is asked), or its may_end_move answers read a trace at a hex the move changed
     it at (every unit's, when they read anything else the move changed). Kept where the game makes a unit's moves
@@ -286,7 +288,7 @@ def carry_moves(state: Position, before: dict, uid: str, left: Hex | None, enter
             return
         traces_changed: dict[answer_reads.Reading, int] = {}  # each trace read that changed, and where (bits)
         for side in asked[1]:
-            found = answer_reads.changes(state, before, asked[0], end_readings(state, side))
+            found = answer_reads.changes(state, before, standing, asked[0], end_readings(state, side))
             if found is None:
                 return
             traces_changed.update(found)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from rulec.engine import move_memory
 from rulec.engine.marker_table import Stamp
 from rulec.engine.position import Position
 from rulec.runtime.model import Game, Hex, Marker
@@ -112,9 +111,9 @@ def clear(state: Position, uid: str) -> None:
 
 
 def _forget_all_but_where_units_stand(state: Position) -> None:
-    """A marker changed: what the position's cache knows is dropped, but for who stands where and each side's view
-    of the others (move_memory.where_units_stand), which no marker changes."""
-    state._cache = move_memory.keep_where_units_stand(state, state._cache)
+    """A marker changed: what the position's cache knows is dropped; who stands where and each side's view of the
+    others (Position._standing), which no marker changes, are kept."""
+    state._cache = {}
 
 
 def _marker(game: Game, marker_id: str) -> Marker:

@@ -1,16 +1,16 @@
 """What a move keeps of the position before it: every side's view of the others.
 
-After one unit moved (or left the map) and nothing else changed, the mover's own side meets the same enemies
-and the same enemy zones of control as before. The other sides' views (the enemy hexes, the enemy zones, the
-obstacles of a movement search) are kept too, marked stale at the hexes the mover left and entered and at the
-zones around them: whoever asks next asks again at those hexes only (Position.enemy_zoc, _enemy_occupied,
+Each side's view (the enemy hexes, the enemy zones of control, the obstacles of a movement search) is known with
+who stands where (Position._standing): an action that moves nobody hands it on as it is. After one unit moved (or
+left the map) and nothing else changed, the mover's own side meets the same enemies and the same enemy zones of
+control as before. The other sides' views are kept too, marked stale at the hexes the mover left and entered and
+at the zones around them: whoever asks next asks again at those hexes only (Position.enemy_zoc, _enemy_occupied,
 obstacles, below), however many moves later. Nobody asking costs nothing. The answers are exactly those of
 a position worked out from scratch: tests/test_engine_move_memory.py compares them after every move.
 """
 
 from __future__ import annotations
 
-from rulec.engine import stacking
 from rulec.engine.hex_bits import hexes_in_order
 from rulec.engine.position import Position
 from rulec.runtime.model import Hex
@@ -19,44 +19,14 @@ from rulec.runtime.model import Hex
 MOST_TOUCHED = 48
 VIEWS = ("zoc", "enemy", "obstacles")
 STALE = {kind: "stale " + kind for kind in VIEWS}  # a view's kind -> the kind of its stale copy (made once, not per move)
-# The cache's entries that depend on where units stand and nothing else (who stands in each hex, the sides there,
-# each side's views): every change of a unit's hex patches them (changes.py) or drops them, so they stay true
-# until then, whatever else an action changes (a marker, the VP, a step of a decision that moved nobody).
-_OCCUPANTS = frozenset({"occupants", "occupant sides", stacking.SIDES_LINEAGE})
-_SIDE_VIEWS = frozenset(VIEWS) | frozenset(STALE.values())
-
-
-_STANDING = "where units stand"  # (key in Position._for_the_game) every key of those entries: standing_keys
-
-
-def where_units_stand(key: object) -> bool:
-    """Is this cache key one of those entries?"""
-    if isinstance(key, tuple):  # a view: (kind, side)
-        return len(key) == 2 and key[0] in _SIDE_VIEWS
-    return key in _OCCUPANTS
-
-
-def standing_keys(state: Position) -> frozenset:
-    """Every key of those entries for the game's sides: a cache is sifted by one set intersection, not key by key (it
-    is, after most actions). Only to choose what to keep: a view asked for a side the game does not name (None) is
-    not kept, which is always safe; what a change of hexes must drop, where_units_stand tells key by key."""
-    found = state._for_the_game.get(_STANDING)
-    if found is None:
-        found = state._for_the_game[_STANDING] = _OCCUPANTS | frozenset(
-            (kind, side) for kind in _SIDE_VIEWS for side in state.game.sides)
-    return found
-
-
-def keep_where_units_stand(state: Position, cache: dict) -> dict:
-    """A new cache with only those entries of `cache`."""
-    return {key: cache[key] for key in cache.keys() & standing_keys(state)}
 
 
 def carry_views(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
     """After `uid` moved from `left` to `entered` (None: off the map or not on it), with the occupants of the new
-    position already patched (stacking.carry_over): keep the mover's side's views of the position `before` (its
-    cache), and the other sides' views marked stale where the move may have changed them."""
-    occupied = state._cache.get("occupants")
+    position already patched (stacking.carry_over): keep the mover's side's views known where units stood `before`
+    (the position before's Position._standing), and the other sides' views marked stale where the move may have
+    changed them."""
+    occupied = state._standing.get("occupants")
     if occupied is None:
         return
     units, tables = state._units, state.tables
@@ -69,7 +39,7 @@ def carry_views(state: Position, before: dict, uid: str, left: Hex | None, enter
             moved |= bit[h]
             zones |= into[h]
     zones |= moved
-    cache = state._cache
+    cache = state._standing
     for side in state.game.sides:
         if side == mover:
             _keep_own(state, before, side, left, entered, moved, occupied)
@@ -95,14 +65,14 @@ def _keep_own(state: Position, before: dict, side: str, left: Hex | None, entere
     for kind in ("zoc", "enemy"):
         for key in ((kind, side), (STALE[kind], side)):
             if key in before:
-                state._cache[key] = before[key]
+                state._standing[key] = before[key]
     found = before.get(("obstacles", side))
     if found is None:
         stale = before.get(("stale obstacles", side))
         if stale is not None:  # the enemy's part is as stale as it was; the friends' part is redone when asked
             touched = stale[1] | moved
             if touched.bit_count() <= MOST_TOUCHED:
-                state._cache[("stale obstacles", side)] = stale[0], touched
+                state._standing[("stale obstacles", side)] = stale[0], touched
         return
     enemy, zoc, friends = found
     bit, units = state.tables.hex_bit, state._units
@@ -110,16 +80,17 @@ def _keep_own(state: Position, before: dict, side: str, left: Hex | None, entere
         friends &= ~bit[left]
     if entered is not None:
         friends |= bit[entered]
-    state._cache[("obstacles", side)] = (enemy, zoc, friends)
+    state._standing[("obstacles", side)] = (enemy, zoc, friends)
 
 
 def obstacles(state: Position, side: str) -> tuple[int, int, int]:
     """Hexes of the enemies of `side`, of their zones of control, and of `side`'s units, as bits of
     hex numbers (see Tables.index)."""
     key = ("obstacles", side)
-    found = state._cache.get(key)
-    if found is None and ("stale obstacles", side) in state._cache:
-        found = state._cache[key] = _obstacles_again(state, side, *state._cache[("stale obstacles", side)])
+    standing = state._standing
+    found = standing.get(key)
+    if found is None and ("stale obstacles", side) in standing:
+        found = standing[key] = _obstacles_again(state, side, *standing[("stale obstacles", side)])
     if found is None:
         bit, zoc_bits, units = state.tables.hex_bit, state.tables.zoc_bits, state._units
         typed = state.tables.zoc_bits_typed  # unit types whose ZOC reaches across more hexsides
@@ -130,7 +101,7 @@ def obstacles(state: Position, side: str) -> tuple[int, int, int]:
                 zoc |= typed[units[uid].type][h] if typed and units[uid].type in typed else zoc_bits[h]
             else:
                 friends |= bit[h]
-        found = state._cache[key] = (enemy, zoc, friends)
+        found = standing[key] = (enemy, zoc, friends)
     return found
 
 

@@ -106,6 +106,10 @@ class Position:
     _stack: list[Frame]  # pending decisions, the next one last (see frames.py)
     last_battle: BattleReport | None
     _cache: dict  # what is known of this position, dropped by apply_action (see rulec/engine/__init__.py)
+    # What is known of where the units stand and nothing else (who stands in each hex, the sides there, each side's
+    # view of the others: move_memory.py), the same for every position with the units where they stand: handed on as
+    # it is by an action that moves nobody, made anew (patched from the one before) when a unit changes hexes
+    _standing: dict
     # A position only looked at (GameState.look_ahead, and positions played on from it): a move does not carry over
     # what the next decisions of a movement phase would ask (each unit's moves, each side's view of the enemy)
     _looking_ahead: bool
@@ -158,6 +162,13 @@ class Position:
         return [uid for uid, unit in self._units.items()
                 if (side is None or unit.side == side) and (status is None or self.where[uid] == status)]
 
+    def forget(self) -> None:
+        """Drop all that is known of this position (its cache and where its units stand): worked out again when
+        next asked, as in a position set up anew. A unit flipped to another side forgets it all, and so does a new
+        phase (views kept stale over many moves cost more to bring up to date than to work out anew)."""
+        self._cache = {}
+        self._standing = {}
+
     def answers(self, kind: str) -> dict[str, Any]:
         """What this position knows of one kind, by unit (its moves listed, whether it has one, may_end_move's
         answers ...: legal_moves.py, move_ends.py): a dict in its cache, made empty when first asked for."""
@@ -171,20 +182,20 @@ class Position:
 
     def occupants(self) -> dict[Hex, list[str]]:
         """Each occupied hex -> the units in it, in the order of pos. Do not modify."""
-        found = self._cache.get("occupants")
+        found = self._standing.get("occupants")
         if found is None:
             found = {}
             for uid, h in self.pos.items():
                 found.setdefault(h, []).append(uid)
-            self._cache["occupants"] = found
+            self._standing["occupants"] = found
         return found
 
     def enemy_zoc(self, side: str) -> frozenset[Hex]:
         """The hexes in the zone of control of `side`'s enemies."""
         key = ("zoc", side)
-        zoc = self._cache.get(key)
+        zoc = self._standing.get(key)
         if zoc is None:
-            stale = self._cache.get(("stale zoc", side))
+            stale = self._standing.get(("stale zoc", side))
             if stale is not None:  # kept from an earlier position: asked again only where units moved since
                 known, touched_bits = stale
                 touched = hexes_in_order(touched_bits, self.tables.numbered)
@@ -193,7 +204,7 @@ class Position:
                 zoc_into, typed, units = self.tables.zoc_into, self.tables.zoc_into_typed, self._units
                 zoc = frozenset(chain.from_iterable(
                     [typed.get(units[uid].type, zoc_into)[h] for uid, h in self.pos.items() if units[uid].side != side]))
-            self._cache[key] = zoc
+            self._standing[key] = zoc
         return zoc
 
     def in_enemy_zoc(self, h: Hex, side: str) -> bool:
@@ -210,9 +221,9 @@ class Position:
     def _enemy_occupied(self, side: str) -> frozenset[Hex]:
         """The hexes where enemies of `side` stand."""
         key = ("enemy", side)
-        hexes = self._cache.get(key)
+        hexes = self._standing.get(key)
         if hexes is None:
-            stale = self._cache.get(("stale enemy", side))
+            stale = self._standing.get(("stale enemy", side))
             if stale is not None:  # kept from an earlier position: asked again only where units moved since
                 known, touched_bits = stale
                 touched = hexes_in_order(touched_bits, self.tables.numbered)
@@ -221,7 +232,7 @@ class Position:
                     h for h in touched if any(units[u].side != side for u in occupants.get(h, ())))
             else:
                 hexes = frozenset(h for uid, h in self.pos.items() if self._units[uid].side != side)
-            self._cache[key] = hexes
+            self._standing[key] = hexes
         return hexes
 
     @property
@@ -344,4 +355,5 @@ def _copy_declared(s: Position, d: Position) -> None:
     d._stack = s._stack
     d.last_battle = s.last_battle
     d._cache = s._cache
+    d._standing = s._standing
     d._looking_ahead = s._looking_ahead

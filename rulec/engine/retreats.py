@@ -112,7 +112,7 @@ class _InEnemyZoc:
 
     def __init__(self, state: Position, side: str) -> None:
         self.state, self.side = state, side
-        self.known: frozenset[Hex] | None = state._cache.get(("zoc", side))
+        self.known: frozenset[Hex] | None = state._standing.get(("zoc", side))
 
     def __contains__(self, hex: object) -> bool:
         known = self.known

@@ -58,7 +58,7 @@ def set_up(state: Position, game: Game, options: tuple[str, ...], seed: int, sce
     state.decided = None  # the result of a sudden death that ended the game
     state._played = ()
     state._history = []
-    state._cache = {}
+    state.forget()
 
     # Variant counters an option chose at set-up: unit -> the variant it plays as (see choose_variants).
     state.variants = choose_variants(game, in_play, options, seed)
@@ -175,7 +175,7 @@ def arrange(state: P, units: dict[str, str], *, turn: int | None = None, phase: 
     other.moved, other.attacked, other.defended = set(), set(), set()
     other.markers, other.past = MarkerTable(), History()
     other.past.owner = id(other)
-    other._cache = {}
+    other.forget()
     other.last_relocated = Relocated(None, other.last_relocated, True)  # every unit placed anew
     history.phase_began(other)
     phases.begin_phase(other)

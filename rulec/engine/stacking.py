@@ -10,7 +10,8 @@ of the units already there may still move away this phase (they may move now and
 legal_moves.may_leave). Over-stacked units found when the limit is checked are removed one at a time
 (a Remove frame, decisions.py).
 
-Speed: the occupants, the full hexes and the uncounted units are worked out once a position
+Speed: the occupants and their sides are worked out once for the units where they stand (Position._standing,
+handed on by every action that moves nobody), the full hexes and the uncounted units once a position
 (GameState._cache); a move, exit or delay patches the occupants, their sides and the full hexes of
 the position before (`carry_over`) rather than working them out again, and a retreat, advance, placement
 or elimination the occupants and their sides (`patch_occupants`, from changes.py).
@@ -56,10 +57,10 @@ def sides_changed(before: dict, after: dict, lineage: "Lineage | None") -> froze
 
 def occupant_sides(state: Position) -> dict[Hex, frozenset[str]]:
     """The sides standing in each occupied hex, worked out once a position (occupied, enemy_occupied, ...)."""
-    sides = state._cache.get("occupant sides")
+    sides = state._standing.get("occupant sides")
     if sides is None:
         units = state._units
-        sides = state._cache["occupant sides"] = {h: frozenset(units[uid].side for uid in uids)
+        sides = state._standing["occupant sides"] = {h: frozenset(units[uid].side for uid in uids)
                                                   for h, uids in occupants(state).items()}
     return sides
 
@@ -190,14 +191,14 @@ def overstacked_units(state: Position) -> list[str]:
 
 def patch_occupants(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> bool:
     """`uid` went from `left` to `entered` (None: off the map, or not on it) and no other unit changed hexes or
-    sides: the occupants and their sides known in the cache `before`, patched into the position's cache. False
-    when `before` knew no occupants (nothing to patch)."""
+    sides: the occupants and their sides known where units stood `before` (Position._standing), patched into the
+    position's. False when `before` knew no occupants (nothing to patch)."""
     found = before.get("occupants")
     if found is None:
         return False
     if left is not None or entered is not None:
         found = occupants_after(state, found, uid, left, entered)
-    state._cache["occupants"] = found
+    state._standing["occupants"] = found
     sides = before.get("occupant sides")
     if sides is not None:  # the sides in the two hexes the unit left and entered, the others as they were
         if left is not None or entered is not None:
@@ -217,18 +218,19 @@ def patch_occupants(state: Position, before: dict, uid: str, left: Hex | None, e
             # What the new sides differ in from the ones before (trace_memory compares them this way, not hex by hex)
             lineage = before.get(SIDES_LINEAGE)
             depth = lineage.depth + 1 if lineage is not None and lineage.depth < MOST_LINEAGE else 0
-            state._cache[SIDES_LINEAGE] = Lineage(parent, frozenset(changed), lineage if depth else None, depth)
+            state._standing[SIDES_LINEAGE] = Lineage(parent, frozenset(changed), lineage if depth else None, depth)
         elif SIDES_LINEAGE in before:
-            state._cache[SIDES_LINEAGE] = before[SIDES_LINEAGE]
-        state._cache["occupant sides"] = sides
+            state._standing[SIDES_LINEAGE] = before[SIDES_LINEAGE]
+        state._standing["occupant sides"] = sides
     return True
 
 
-def carry_over(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
-    """After a move, exit or delay: patch what it changed in the cached stacking of the position
-    `before` (its cache: the occupants, the sides in each hex, the full hexes), rather than work it out
-    again (the phase goes on, only `uid` moved)."""
-    if not patch_occupants(state, before, uid, left, entered):
+def carry_over(state: Position, before: dict, standing: dict, uid: str, left: Hex | None, entered: Hex | None
+               ) -> None:
+    """After a move, exit or delay: patch what it changed in the stacking known in the position before (`standing`:
+    where its units stood, the occupants and the sides in each hex, handed on as it is by a delay; `before`, its
+    cache: the full hexes), rather than work it out again (the phase goes on, only `uid` moved)."""
+    if standing is not state._standing and not patch_occupants(state, standing, uid, left, entered):
         return
     crowded_kept = before.get("crowded")
     # Where friends may not be passed through, a move changes what the others may reach: worked out again.

@@ -48,8 +48,6 @@ from rulec.runtime.model import Game, Hex, Unit
 CHANCE = -1
 TERMINAL = -4
 
-# Actions after which every unit stands where it stood, unless a hook moved one (Position.last_relocated tells).
-_IN_PLACE = frozenset({DELAY, ATTACK, WITH, RESOLVE, CANCEL, END})
 # Steps of a battle's declaration: only the battle being declared changes, so the traces (which read the position,
 # its markers, history and the turn, never a declaration) still hold; the AI tries many declarations from one
 # position. Not `resolve`: it records the attack in the history, which a trace's condition may read.
@@ -70,12 +68,12 @@ def _two_steps_at_once(action: Action) -> bool:
     return kind == EXIT or ((kind == MOVE or kind == PLACE) and action.hex is not None)
 
 
-def _kept_while_declaring(cache: dict, standing: frozenset) -> dict:
-    """The entries of `cache` a declaration's step keeps: those of who stands where (`standing`:
-    move_memory.standing_keys) and those above, in one pass over the cache (asked of every key at every step)."""
+def _kept_while_declaring(cache: dict) -> dict:
+    """The entries of `cache` a declaration's step keeps (those above), in one pass over the cache (asked of every
+    key at every step)."""
     return {key: value for key, value in cache.items()
-            if key in standing or (key in _KEPT_WHILE_DECLARING if key.__class__ is str
-                                   else key.__class__ is tuple and key[0] in _KEPT_WHILE_DECLARING)}
+            if (key in _KEPT_WHILE_DECLARING if key.__class__ is str
+                else key.__class__ is tuple and key[0] in _KEPT_WHILE_DECLARING)}
 
 
 def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario: str | None = None) -> "GameState":
@@ -444,6 +442,7 @@ class GameState(Position):
             self._keep_position()
             return
         before = self._cache
+        standing = self._standing  # (handed on as it is unless a unit changes hexes: Position._standing)
         relocated = self.last_relocated
         mover = action.unit if kind == MOVE or kind == EXIT else None
         left = self.pos.get(mover) if mover is not None else None
@@ -452,14 +451,8 @@ class GameState(Position):
         # mover's side holds, the search that gives the path taking the most (path_taken)
         reach = path_taken(self, mover, unit_reach(self, mover), action.hex, action.edge) if mover is not None else None
         fresh = self._cache = {}
-        if mover is None:  # no unit has changed hexes yet: who stands where holds as the action begins, and whatever
-            # changes a unit's hex (a retreat, an elimination: changes.py) patches it rather than drops it
-            standing = move_memory.standing_keys(self)
-            if kind in _DECLARING:  # and what a declaration keeps: the battle being declared may read it (who may join)
-                fresh.update(_kept_while_declaring(before, standing))
-            else:
-                for key in before.keys() & standing:
-                    fresh[key] = before[key]
+        if kind in _DECLARING:  # what a declaration keeps: the battle being declared may read it (who may join)
+            fresh.update(_kept_while_declaring(before))
         self._history.append(action)
         if kind == MOVE:
             assert action.unit is not None and action.hex is not None and reach is not None  # a second step names both
@@ -487,29 +480,24 @@ class GameState(Position):
         if self.game.victory is not None and self.game.victory.sudden_death and not self.terminal:
             phases.check_sudden_death(self, ("always",))
         during = self._cache
-        # A move, exit or delay changed where one unit stands, unless a hook it ran moved or eliminated others
-        # (changes.relocate and eliminate make a new cache: `fresh` is gone): patch what it changed, keep the rest.
-        in_place = kind in _IN_PLACE and self.last_relocated is relocated  # (no hook moved or eliminated a unit)
+        # A move, exit or delay changed where one unit stands (a delay: none), unless a hook it ran moved or
+        # eliminated others (changes.relocate and eliminate make a new cache: `fresh` is gone): patch what it
+        # changed, keep the rest. Whatever else the action did, who stands where is known as it left it: handed on
+        # where nobody moved, patched by changes.py where a unit changed hexes.
         if (kind == MOVE or kind == EXIT or kind == DELAY) and during is fresh:
             assert action.unit is not None
             self._cache = {}
-            stacking.carry_over(self, before, action.unit, left, action.hex)
+            if kind != DELAY:  # (a delay moves nobody: who stands where is known as it was)
+                self._standing = {}  # (not what the action asked meanwhile: patched from the position before)
+            stacking.carry_over(self, before, standing, action.unit, left, action.hex)
             if not self._looking_ahead:  # (worked out when asked, if ever, in a position only looked at)
-                move_memory.carry_views(self, before, action.unit, left, action.hex)
-                legal_moves.carry_moves(self, before, action.unit, left, action.hex)
-            looked_at: tuple[dict, ...] = (before, during)
-        else:  # who stands where, as the action left it (changes.py patches it whenever a unit changes hexes), and
-            # what a declaration keeps (`during` holds those of `before`, copied as the action began)
-            self._cache = (_kept_while_declaring(during, move_memory.standing_keys(self))
-                           if in_place and kind in _DECLARING else move_memory.keep_where_units_stand(self, during))
-            looked_at = (before,)  # (those of `during`: kept above)
-        if in_place:
-            # Every unit stands where it stood: who stands where, as known before the action, still holds
-            # (move_memory.where_units_stand)
-            standing = move_memory.standing_keys(self)
-            for cache in looked_at:
-                for key in cache.keys() & standing:
-                    self._cache.setdefault(key, cache[key])
+                if kind != DELAY:
+                    move_memory.carry_views(self, standing, action.unit, left, action.hex)
+                legal_moves.carry_moves(self, before, standing, action.unit, left, action.hex)
+        else:  # what a declaration keeps (`during` holds those of `before`, copied as the action began), unless a
+            # hook moved or eliminated a unit (Position.last_relocated tells)
+            self._cache = (_kept_while_declaring(during) if kind in _DECLARING and self.last_relocated is relocated
+                           else {})
 
     def look_ahead(self, action: Action) -> GameState:
         """The position after `action` (IllegalAction if it is not legal now), to be looked at: a clone with the
@@ -536,7 +524,7 @@ class GameState(Position):
             frame = stack[-1]
             if not HANDLERS[frame.__class__].settle(self, frame):
                 return
-            self._cache = move_memory.keep_where_units_stand(self, self._cache)
+            self._cache = {}  # (who stands where is known as the step left it: Position._standing)
 
     def _canonical(self, action: Action) -> Action:
         """Attackers listed in game-file order, whatever order the player named them in."""

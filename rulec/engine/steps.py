@@ -40,7 +40,7 @@ def set_side(state: Position, uid: str, lost: int) -> None:
         state.lost_steps[uid] = lost
     else:
         state.lost_steps.pop(uid, None)
-    state._cache = {}
+    state.forget()  # (the sides in its hex changed)
     state._phase_moves = {}  # a new allowance: the moves kept for this phase (shared with clones) are stale
     state._able_to_attack = {}  # a new strength or type: who may attack at all is worked out again
 

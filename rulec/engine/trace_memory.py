@@ -50,7 +50,7 @@ class TraceValues:
 # what the moves between the two positions changed, where the position knows it (stacking.Lineage), not hex by hex.
 def _occupants(state: Position, side: str) -> Any:
     sides = stacking.occupant_sides(state)  # made once a position, never changed: kept as it is
-    return sides, state._cache.get(stacking.SIDES_LINEAGE)
+    return sides, state._standing.get(stacking.SIDES_LINEAGE)
 
 
 def _occupant_changes(before: Any, after: Any, state: Position) -> set[Hex]:

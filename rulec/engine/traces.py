@@ -97,7 +97,7 @@ def traced_hexes_without(state: Position, trace_id: str, side: str, gone: frozen
         without = type(state).__new__(type(state))  # a shallow view: only the positions differ, nothing is changed
         copy_fields(state, without)
         without.pos = {uid: h for uid, h in state.pos.items() if uid not in gone}
-        without._cache = {}
+        without.forget()
         bits = search(without, state.game.traces[trace_id], side, context_of(without))
         found = state._cache[key] = hexes(bits, state.tables.numbered)
     return found
