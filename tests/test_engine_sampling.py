@@ -169,15 +169,20 @@ def test_targets_are_drawn_uniformly(name):
     _uniform(_counts(state, "sample_legal_action", draws), legal, draws)
 
 
-def test_a_random_random_draws_what_randrange_draws():
-    """The samplers draw an index as random.Random.randrange would, number for number (the games a seed gives stay
-    the same), and leave any other generator its own randrange."""
-    from rulec.engine.sampling import _below
+def test_a_random_random_draws_what_randrange_and_choice_draw():
+    """The samplers draw an index as random.Random.randrange would, and an item of a list as its choice would,
+    number for number (the games a seed gives stay the same), and leave any other generator its own."""
+    from rulec.engine.sampling import _below, choice
 
     ours, theirs = random.Random(7), random.Random(7)
     stops = [1, 2, 3, 5, 7, 8, 9, 31, 32, 33, 100, 1000, 2**40 + 1] * 50
     assert [_below(ours, stop) for stop in stops] == [theirs.randrange(stop) for stop in stops]
     assert ours.random() == theirs.random()  # as many bits used
+    lists = [list(range(stop)) for stop in stops[:12]] * 20
+    assert [choice(ours, items) for items in lists] == [theirs.choice(items) for items in lists]
+    assert ours.random() == theirs.random()
+    with pytest.raises(IndexError):
+        choice(random.Random(1), [])
 
     class Counting(random.Random):
         calls = 0

@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from itertools import accumulate
 from random import Random
-from typing import Protocol
+from typing import Protocol, Sequence, TypeVar
 
 from rulec.engine import arrivals, battles, duties, legal_moves
 from rulec.engine.actions import DELAY, Action
@@ -28,9 +28,13 @@ from rulec.engine.frames import Moving
 from rulec.engine.position import Position
 from rulec.engine.statuses import PENDING
 
+T = TypeVar("T")
+
 
 class Rng(Protocol):
     def randrange(self, stop: int) -> int: ...
+
+    def choice(self, seq: Sequence[T]) -> T: ...
 
     def shuffle(self, seq: list) -> None: ...
 
@@ -46,6 +50,14 @@ def _below(rng: Rng, stop: int) -> int:
     while drawn >= stop:
         drawn = rng.getrandbits(bits)
     return drawn
+
+
+def choice(rng: Rng, seq: Sequence[T]) -> T:
+    """rng.choice(seq): for a random.Random itself, the same item drawn the same way (seq[rng._randbelow(len(seq))]),
+    here where the engine is compiled (the samplers' draw from a listed decision)."""
+    if type(rng) is not Random or not seq:  # (rng.choice says what an empty sequence is)
+        return rng.choice(seq)
+    return seq[_below(rng, len(seq))]
 
 
 def _free_movement(state: Position) -> bool:

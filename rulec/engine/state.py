@@ -302,7 +302,7 @@ class GameState(Position):
         rng.choice(self.legal_actions()), without listing every action where a movement phase allows (sampling.py)."""
         drawn = sampling.sample_action(self, rng)
         if drawn is None:
-            drawn = rng.choice(self.legal_actions())
+            drawn = sampling.choice(rng, self.legal_actions())
         self._cache["drawn"] = drawn  # known legal in this position: apply_action need not ask again
         return drawn
 
@@ -310,7 +310,7 @@ class GameState(Position):
         """A legal order drawn uniformly at random: the distribution of rng.choice(self.legal_orders()) (sampling.py)."""
         drawn = sampling.sample_order(self, rng)
         if drawn is None:
-            drawn = rng.choice(self.legal_orders())
+            drawn = sampling.choice(rng, self.legal_orders())
         self._cache["drawn"] = drawn  # known legal in this position: apply_action need not ask again
         return drawn
 
