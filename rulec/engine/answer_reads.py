@@ -89,8 +89,8 @@ class ReadingContext(EngineContext):
         # this position (traces.traced_flags), and the set of hexes read of it to note another in
         self._trace, self._side = "", ""
         self._reached = b"\0"
-        nowhere: set[str] = set()
-        self._note: Callable[[str], None] = nowhere.add
+        self._noted: set[str] = set()
+        self._index = state.tables.index
 
     def _note_trace(self, trace: str, side: str, hex: str) -> bool:
         """Note that `hex`'s place in the trace was read, and answer it."""
@@ -100,10 +100,10 @@ class ReadingContext(EngineContext):
             at = self._hexes_read.get(key)
             if at is None:
                 at = self._hexes_read[key] = set()
-            self._trace, self._side, self._note = trace, side, at.add
+            self._trace, self._side, self._noted = trace, side, at
             self._reached = traces.traced_flags(self._state, trace, side, EngineContext)
-        self._note(hex)
-        return self._reached[self._state.tables.index.get(hex, -1)] == 1  # (traces.traced_flags)
+        self._noted.add(hex)  # (a set, not its bound add kept: a call the compiled engine makes in C)
+        return self._reached[self._index.get(hex, -1)] == 1  # (traces.traced_flags)
 
     def note_trace_at(self, trace: str, side: str, at: int) -> None:
         """Note that the trace was read at the hexes `at`, bits of hex numbers (a condition asked of them at once:
