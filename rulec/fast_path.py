@@ -33,7 +33,7 @@ _PLAYERS = tuple(f"rulec.players.{name}" for name in ("base", "battle_value", "e
 NATIVE = ("rulec.engine.search_core",)
 # Engine modules left interpreted, and why (mypyc mixes compiled and interpreted modules).
 INTERPRETED = {
-    "rulec.engine.victory": "ScoresContext names one refusing method many times in its class body (`a = b = f`)",
+    "rulec.engine.scores_context": "ScoresContext names one refusing method many times in its class body (`a = b = f`)",
 }
 
 _kind = "pure Python"

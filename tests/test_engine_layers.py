@@ -15,7 +15,7 @@ ENGINE = Path(rulec.engine.__file__).parent
 
 # Lowest first. A new module goes in the lowest layer whose modules it needs.
 LAYERS: dict[str, tuple[str, ...]] = {
-    "data": ("statuses", "actions", "rule_cases", "step_costs", "hex_bits", "native"),
+    "data": ("statuses", "actions", "rule_cases", "step_costs", "hex_bits", "native", "scores_context"),
     "tables": ("tables", "sight", "movement", "combat"),
     "position": ("frames", "marker_table", "records", "position"),
     "mechanisms": ("history", "markers", "stacking", "move_memory", "trace_memory", "trace_sets", "traces", "context", "answer_reads", "end_sets", "modifiers",

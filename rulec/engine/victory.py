@@ -13,7 +13,8 @@ from typing import Any, Sequence
 from rulec.engine.context import EngineContext
 from rulec.engine.position import Position
 from rulec.engine.records import Outcome, VpEntry
-from rulec.runtime.context import ContextBase, ranked_scores
+from rulec.engine.scores_context import ScoresContext
+from rulec.runtime.context import ranked_scores
 from rulec.runtime.model import Award, Game, SuddenDeath, Unit, VictoryLevel
 
 
@@ -37,31 +38,6 @@ def score(state: Position, side: str, amount: int, source: str, unit: str | None
     if phase is None:
         phase = state.phase.id if state.game.sequence else ""
     state.vp_log.append(VpEntry(state.turn, phase, side, amount, source, unit, hex))
-
-
-class ScoresContext(ContextBase):
-    """Final scores alone, for deciding a game's result without its position (levels that read only VP)."""
-
-    def __init__(self, game: Game, vp: dict[str, int]):
-        self.game = game
-        self._vp = vp
-        self.turn = self.turns = game.info.turns
-        self.phase = game.sequence[-1].id if game.sequence else ""
-        self.phasing_side = ""
-        self.unit = None
-
-    def vp(self, side: str) -> int | float:
-        return self._vp.get(side, 0)
-
-    def _no_position(self, *_: Any) -> Any:
-        raise ValueError("this victory condition reads the position; decide it from a game state (GameState.outcome)")
-
-    units = units_at = hex_of = status_of = exited_from = controller = moved = attacked = awaiting_placement = _no_position  # type: ignore[assignment]
-    marked = marked_hex = phases_since_marked = scope = previous = did = entered = last_to_enter = _no_position
-    option = variable = _no_position  # type: ignore[assignment]  # (each raises, whatever it is asked) chosen options and variables belong to a game state too
-
-    def unit_named(self, uid: str) -> Unit:
-        return self._no_position(uid)
 
 
 def _margin(game: Game, vp: dict[str, int]) -> float:

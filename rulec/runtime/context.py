@@ -282,7 +282,7 @@ def _key(member: Unit | str) -> str:
     return member if isinstance(member, str) else member.id
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (make fast): engine/victory.py's ScoresContext is not
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled (make fast): engine/scores_context.py's ScoresContext is not
 class ContextBase:
     """What every context answers the same way from the game and the scores.
 
