@@ -997,7 +997,9 @@ class Game:
     modifiers: tuple[Modifier, ...] = ()  # in file order: the order they apply in
     markers: dict[str, Marker] = field(default_factory=dict)
     variables: dict[str, Variable] = field(default_factory=dict)
-    source: str = ""  # the game file it was compiled from
+    # The game file it was compiled from; None in the copy a save's game hash is made of (players/saves.py), which
+    # leaves out where the file lies (a type of its own: the compiled model checks each field's type)
+    source: str | None = ""
     # Rulebook case references by engine mechanic (e.g. "enemy_occupied" -> "7.31"),
     # so that an illegal move can cite the game's own rule.
     rule_refs: dict[str, str] = field(default_factory=dict)
