@@ -40,12 +40,12 @@ def test_a_remembered_search_answers_as_a_fresh_one_on_random_boards_near_its_st
         zoc = {n for h in enemies for n in tables.neighbours[h]} - set(enemies)
         enemy_bits, zoc_bits = _bits(tables, enemies), _bits(tables, zoc)
         kept = tables.reach_cache.get((4, start, (), False, None, tables.base_costs, 0))  # (no objective held)
-        before = {id(entry[-1]) for entry in kept} if kept else set()
+        before = {id(kept[-1])} if kept else set()
         found = reach_of(tables, allowance=4, start=start, enemy=enemy_bits, zoc=zoc_bits, friends=0)
         reused += id(found) in before
         expected = _fresh(tables, 4, start, enemy_bits, zoc_bits)
         assert (found.destinations, found.exits) == (expected.destinations, expected.exits), (start, enemies)
-    assert reused > 20  # the memory was used, not only filled
+    assert reused > 5  # the memory was used, not only filled
 
 
 def test_a_search_is_reused_when_only_hexes_it_never_looked_at_differ_and_made_again_when_one_it_did_differs(metz):
@@ -63,27 +63,22 @@ def test_a_search_is_reused_when_only_hexes_it_never_looked_at_differ_and_made_a
     assert blocked.destinations == _fresh(tables, 2, start, _bits(tables, [step]), 0).destinations
 
 
-def test_the_boards_remembered_for_a_unit_are_the_latest_asked_and_at_most_boards_a_search(metz):
-    """A search answered again from memory comes first of its unit's, so the oldest dropped is the one least lately
-    asked, and a unit keeps BOARDS_A_SEARCH boards at most (each lookup goes through them all when none agrees)."""
+def test_the_board_remembered_for_a_unit_is_the_last_searched_on(metz):
+    """A unit's terms keep one search, the last made: on a board that differs where it looked, the search is made
+    anew and takes its place (the earlier board, asked again, is searched again); on one that agrees, it answers."""
     tables = new_game(metz).tables
     tables.reach_cache.clear()
     start = sorted(metz.map.hexes)[len(metz.map.hexes) // 2]
     key = (2, start, (), False, None, tables.base_costs, 0)
-    rings = [h for h in sorted(metz.map.hexes) if tables.distance[start][h] == 1]
-    # as many boards as are kept: an enemy next to the start, on each side in turn (then none)
-    boards = ([_bits(tables, [h]) for h in rings] + [0])[:movement.BOARDS_A_SEARCH]
-    assert len(boards) == movement.BOARDS_A_SEARCH > 1
-    first = reach_of(tables, allowance=2, start=start, enemy=boards[0], zoc=0, friends=0)
-    for enemy in boards[1:]:
-        reach_of(tables, allowance=2, start=start, enemy=enemy, zoc=0, friends=0)
-    assert tables.reach_cache[key][-1][-1] is first  # the oldest, last
-    assert reach_of(tables, allowance=2, start=start, enemy=boards[0], zoc=0, friends=0) is first
-    assert tables.reach_cache[key][0][-1] is first  # asked again: first
-    for h in sorted(metz.map.hexes):  # more boards than are kept, each looked at (an enemy within reach)
-        if tables.distance[start][h] == 2:
-            reach_of(tables, allowance=2, start=start, enemy=_bits(tables, [h]), zoc=0, friends=0)
-    assert len(tables.reach_cache[key]) == movement.BOARDS_A_SEARCH
+    west, east = (_bits(tables, [h]) for h in [h for h in sorted(metz.map.hexes) if tables.distance[start][h] == 1][:2])
+    first = reach_of(tables, allowance=2, start=start, enemy=west, zoc=0, friends=0)
+    assert tables.reach_cache[key][-1] is first
+    assert reach_of(tables, allowance=2, start=start, enemy=west, zoc=0, friends=0) is first
+    second = reach_of(tables, allowance=2, start=start, enemy=east, zoc=0, friends=0)
+    assert second is not first and tables.reach_cache[key][-1] is second
+    again = reach_of(tables, allowance=2, start=start, enemy=west, zoc=0, friends=0)
+    assert again is not first and again.destinations == first.destinations  # searched again, the same moves
+    assert tables.reach_cache[key][-1] is again
 
 
 @pytest.mark.parametrize("name", ["drive_on_metz", "the_marne"])

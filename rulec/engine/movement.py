@@ -48,10 +48,10 @@ from rulec.runtime.model import Hex, hexside_key
 
 # How many searches and boards a game's tables remember (the oldest half is dropped beyond that).
 REACH_CACHE_SIZE = 20_000  # a unit's terms of search (where it starts, its allowance ...)
-# Boards remembered for each, the latest asked first. A lookup no board agrees with goes through them all (two in
-# three lookups, in random games of the smaller game measured): with 32, then 8, those lookups cost random games more
-# than the searches the older boards saved, the more since the compiled engine searches in C (benchmarks/playouts.py).
-BOARDS_A_SEARCH = 3
+# One board remembered for each: the last searched on. A lookup no board agrees with went through them all (two in
+# three lookups, in random games of the smaller game measured): with 32, then 8, then 3, those lookups cost random
+# games more than the searches the older boards saved, the more since the compiled engine searches in C (with 3
+# boards, not 1: the smaller game's random games x0.95, an AI's whole game x1.01; benchmarks/playouts.py).
 BOARD_CACHE_SIZE = 256  # a board serves the searches of one phase, mostly
 
 
@@ -206,24 +206,18 @@ def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
     if costs is None:
         costs = tables.base_costs
     key = (allowance, start, entries, locked, leave, costs, held)
-    kept: list[tuple[int, int, int, int, Reach]] | None = tables.reach_cache.get(key)  # (typed: compiled, unpacked in C)
+    kept: tuple[int, int, int, int, Reach] | None = tables.reach_cache.get(key)  # (typed: compiled, unpacked in C)
     if kept is not None:
-        at = 0
-        for looked, enemy_there, zoc_there, friends_there, found in kept:
-            if enemy & looked == enemy_there and zoc & looked == zoc_there and friends & looked == friends_there:
-                if at:  # the latest answered first: a board asked again is likely asked again soon
-                    kept.insert(0, kept.pop(at))
-                return found
-            at += 1
+        looked, enemy_there, zoc_there, friends_there, found = kept
+        if enemy & looked == enemy_there and zoc & looked == zoc_there and friends & looked == friends_there:
+            return found
     found = search(tables, _board(tables, enemy, zoc, friends), allowance, start, entries, locked, leave, costs, held)
     looked = _looked_at(tables, found, start, entries)
     remembered = (looked, enemy & looked, zoc & looked, friends & looked, found)
     if kept is None:
-        _remember(tables.reach_cache, key, [remembered], REACH_CACHE_SIZE)
-    else:
-        kept.insert(0, remembered)
-        if len(kept) > BOARDS_A_SEARCH:  # (one at most: one was added; a slice deleted costs a slice made)
-            kept.pop()
+        _remember(tables.reach_cache, key, remembered, REACH_CACHE_SIZE)
+    else:  # (the board it was made on is let go: one a unit's terms, REACH_CACHE_SIZE)
+        tables.reach_cache[key] = remembered
     return found
 
 
