@@ -143,3 +143,37 @@ def test_the_commands_a_player_runs_work_on_the_compiled_engine_as_in_pure_pytho
         saves[compiled] = json.loads(save.read_text())
     assert saves[True]["game_hash"] == saves[False]["game_hash"]
     assert saves[True]["history"] == saves[False]["history"]
+
+
+_BOARD_SESSION = """
+import json
+from starlette.testclient import TestClient
+from rulec.fast_path import engine_kind
+from rulec.pipeline import load_game
+from rulec.web.app import create_app
+
+client = TestClient(create_app({"drive_on_metz": load_game("drive_on_metz")}))
+started = client.post("/api/games", json={"game": "drive_on_metz", "seed": 2,
+                                          "players": {"us": "greedy", "germany": "random"}})
+game = started.json()["id"]
+answers = [started.status_code] + [client.post(f"/api/games/{game}/ai", json={}).status_code for _ in range(6)]
+answers.append(client.post(f"/api/games/{game}/undo", json={}).status_code)
+save = client.get(f"/api/games/{game}/save")
+answers.append(client.post("/api/load", content=save.text, headers={"content-type": "application/json"}).status_code)
+print(json.dumps({"engine": engine_kind(), "answers": answers, "save": save.json()}))
+"""
+
+
+def test_the_board_serves_a_game_on_the_compiled_engine_as_in_pure_python(built_tree):
+    """The board (rulec serve) on the compiled engine: it starts, plays the AI's moves, undoes one, saves and loads the
+    save, answering as in pure Python, with the same save."""
+    found = {}
+    for compiled in (False, True):
+        env = {**os.environ, "PYTHONPATH": str(built_tree), "RULEC_PURE": "0" if compiled else "1"}
+        done = subprocess.run([sys.executable, "-c", _BOARD_SESSION], cwd=built_tree, env=env, capture_output=True,
+                              text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-2000:]
+        found[compiled] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found[True]["engine"] == "compiled engine (mypyc)" and found[False]["engine"].startswith("pure Python")
+    assert found[True]["answers"] == found[False]["answers"] == [201, 200, 200, 200, 200, 200, 200, 200, 201]
+    assert found[True]["save"] == found[False]["save"]
