@@ -33,10 +33,10 @@ CASES = [
     (MADE_UP, 8, 20_000, None),
     (["drive_on_metz"], 2, 100_000, "greedy"),  # an AI: it keeps actions in sets and dicts (hashes them), clones
     (MADE_UP, 2, 20_000, "random"),  # random players draw through the sampler, setting a cancel aside
-    (["drive_on_metz"], 1, 60, "mcts"),
+    (["drive_on_metz"], 1, 100_000, "mcts"),  # a whole game: its evaluator asks the levels of projected VP
     # The AIs read every kind of award, variable and battle through their own contexts (interpreted subclasses of
-    # compiled ones): greedy on The Marne (capped) and on every made-up game.
-    (["the_marne"], 1, 300, "greedy"),
+    # compiled ones): greedy on a whole game of The Marne and on every made-up game.
+    (["the_marne"], 1, 100_000, "greedy"),
     (MADE_UP, 1, 20_000, "greedy"),
 ]
 
@@ -177,3 +177,37 @@ def test_the_board_serves_a_game_on_the_compiled_engine_as_in_pure_python(built_
     assert found[True]["engine"] == "compiled engine (mypyc)" and found[False]["engine"].startswith("pure Python")
     assert found[True]["answers"] == found[False]["answers"] == [201, 200, 200, 200, 200, 200, 200, 200, 201]
     assert found[True]["save"] == found[False]["save"]
+
+
+_MARGINS = """
+import json
+from rulec.fast_path import engine_kind
+from rulec.pipeline import load_game
+from rulec.players.victory_margin import VictoryMargin
+
+found = {}
+for name in ("drive_on_metz", "the_marne"):
+    game = load_game(name)
+    margin = VictoryMargin(game)
+    sides = list(game.sides)
+    scores = [{sides[0]: a, sides[1]: b} for a, b in ((0, 0), (10.5, 3.25), (3, 17.75), (40.125, 40), (7, 2))]
+    found[name] = [margin.by_levels, [margin.margins(vp) for vp in scores], margin.by_levels]
+print(json.dumps({"engine": engine_kind(), "found": found}))
+"""
+
+
+def test_the_victory_margin_of_projected_scores_is_the_same_compiled(built_tree):
+    """The AIs ask the victory levels who wins with projected VP, fractions among them (players/victory_margin.py).
+    Compiled, a VP declared an int was checked as one: the fraction raised, the margin fell back to the VP difference
+    for the rest of the game, and the compiled AIs played other games than pure Python's. Both builds give the same
+    margins, by the levels throughout."""
+    found = {}
+    for compiled in (False, True):
+        env = {**os.environ, "PYTHONPATH": str(built_tree), "RULEC_PURE": "0" if compiled else "1"}
+        done = subprocess.run([sys.executable, "-c", _MARGINS], cwd=built_tree, env=env, capture_output=True,
+                              text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-2000:]
+        found[compiled] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert found[True]["engine"] == "compiled engine (mypyc)"
+    assert found[True]["found"] == found[False]["found"]
+    assert all(first and last for first, _, last in found[True]["found"].values())  # by the levels, start to end

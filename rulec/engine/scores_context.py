@@ -7,7 +7,7 @@ class body (`a = b = f`), which mypyc does not compile; it is asked once a game,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from rulec.runtime.context import ContextBase
 from rulec.runtime.model import Game, Unit
@@ -16,7 +16,7 @@ from rulec.runtime.model import Game, Unit
 class ScoresContext(ContextBase):
     """Final scores alone, for deciding a game's result without its position (levels that read only VP)."""
 
-    def __init__(self, game: Game, vp: dict[str, int]):
+    def __init__(self, game: Game, vp: Mapping[str, Any]):
         self.game = game
         self._vp = vp
         self.turn = self.turns = game.info.turns

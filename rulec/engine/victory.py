@@ -8,7 +8,7 @@ that holds when it is checked ends the game at once with its winner.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from rulec.engine.context import EngineContext
 from rulec.engine.position import Position
@@ -40,7 +40,12 @@ def score(state: Position, side: str, amount: int, source: str, unit: str | None
     state.vp_log.append(VpEntry(state.turn, phase, side, amount, source, unit, hex))
 
 
-def _margin(game: Game, vp: dict[str, int]) -> float:
+# Scores: a game's VP, or the fractional VP an AI projects (players/victory_margin.py asks who wins with them). Any,
+# not int: compiled (make fast), a value declared int is checked as one, and a fraction would raise.
+Scores = Mapping[str, Any]
+
+
+def _margin(game: Game, vp: Scores) -> float:
     ranked = ranked_scores(game.sides, vp)
     leader = vp.get(ranked[0], 0) if ranked else 0
     runner_up = vp.get(ranked[1], 0) if len(ranked) > 1 else 0
@@ -49,7 +54,7 @@ def _margin(game: Game, vp: dict[str, int]) -> float:
     return leader - runner_up
 
 
-def outcome(game: Game, vp: dict[str, int], context: Any = None) -> Outcome:
+def outcome(game: Game, vp: Scores, context: Any = None) -> Outcome:
     """The winner and the level of victory for final scores `vp` (and the final position, through `context`)."""
     context = context if context is not None else ScoresContext(game, vp)
     margin = _margin(game, vp)

@@ -18,8 +18,13 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from rulec.engine.victory import outcome
+from rulec.runtime.errors import ExpressionFailed
 from rulec.runtime.model import Game
 
+# What asking the levels of scores alone raises when they cannot answer: a level's expression failed (it read the
+# position, which ScoresContext refuses, or fails at some scores), or ScoresContext refused outright. Nothing else: an
+# error of the engine's own is a bug to see, not a reason to measure by the VP difference.
+_UNANSWERED = (ExpressionFailed, ValueError)
 MOST_VP = 1 << 16  # farther than any score a game reaches: "cannot win by VP alone"
 _KEPT = 20_000  # margins kept per game before the table is emptied (scores repeat a lot in one game)
 
@@ -54,7 +59,7 @@ class VictoryMargin:
             try:
                 to_win = {s: self._to_win(vp, s) for s in sides}
                 return {s: min(to_win[o] for o in sides if o != s) - to_win[s] for s in sides}
-            except Exception:  # a level that reads the position only at some scores: the difference from now on
+            except _UNANSWERED:  # a level that reads the position only at some scores: the difference from now on
                 self.by_levels = False
         return {s: vp[s] - max((vp[o] for o in sides if o != s), default=0) for s in sides}
 
@@ -86,6 +91,6 @@ class VictoryMargin:
         try:
             outcome(self.game, {s: 0 for s in self.sides})
             outcome(self.game, {s: i + 1 for i, s in enumerate(self.sides)})
-        except Exception:  # a level reads the position (or something scores alone cannot answer)
+        except _UNANSWERED:  # a level reads the position (or something scores alone cannot answer)
             return False
         return True
