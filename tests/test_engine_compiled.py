@@ -116,11 +116,25 @@ def test_a_source_changed_since_the_build_runs_as_pure_python(compiled, built_tr
     assert engine.startswith("pure Python (the compiled engine is stale: rulec.engine.movement changed since it was built")
 
 
+def _python(tree: Path, compiled: bool, *args: str) -> subprocess.CompletedProcess:
+    """`python ARGS` run on `tree`'s rulec, compiled or pure Python."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "RULEC_PURE": "0" if compiled else "1"}
+    return subprocess.run([sys.executable, *args], cwd=tree, env=env, capture_output=True, text=True, timeout=600)
+
+
 def _rulec(tree: Path, compiled: bool, *args: str) -> subprocess.CompletedProcess:
     """`rulec ARGS` run on `tree`'s rulec, compiled or pure Python, as a user runs it."""
-    env = {**os.environ, "PYTHONPATH": str(tree), "RULEC_PURE": "0" if compiled else "1"}
-    return subprocess.run([sys.executable, "-m", "rulec", *args], cwd=tree, env=env, capture_output=True, text=True,
-                          timeout=600)
+    return _python(tree, compiled, "-m", "rulec", *args)
+
+
+def _answers(tree: Path, script: str) -> dict[bool, dict]:
+    """What `script` prints last (JSON), run in pure Python (False) and on the compiled engine (True)."""
+    found = {}
+    for compiled in (False, True):
+        done = _python(tree, compiled, "-c", script)
+        assert done.returncode == 0, done.stderr[-2000:]
+        found[compiled] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
 
 
 def test_the_commands_a_player_runs_work_on_the_compiled_engine_as_in_pure_python(built_tree, tmp_path):
@@ -167,13 +181,7 @@ print(json.dumps({"engine": engine_kind(), "answers": answers, "save": save.json
 def test_the_board_serves_a_game_on_the_compiled_engine_as_in_pure_python(built_tree):
     """The board (rulec serve) on the compiled engine: it starts, plays the AI's moves, undoes one, saves and loads the
     save, answering as in pure Python, with the same save."""
-    found = {}
-    for compiled in (False, True):
-        env = {**os.environ, "PYTHONPATH": str(built_tree), "RULEC_PURE": "0" if compiled else "1"}
-        done = subprocess.run([sys.executable, "-c", _BOARD_SESSION], cwd=built_tree, env=env, capture_output=True,
-                              text=True, timeout=600)
-        assert done.returncode == 0, done.stderr[-2000:]
-        found[compiled] = json.loads(done.stdout.strip().splitlines()[-1])
+    found = _answers(built_tree, _BOARD_SESSION)
     assert found[True]["engine"] == "compiled engine (mypyc)" and found[False]["engine"].startswith("pure Python")
     assert found[True]["answers"] == found[False]["answers"] == [201, 200, 200, 200, 200, 200, 200, 200, 201]
     assert found[True]["save"] == found[False]["save"]
@@ -201,13 +209,7 @@ def test_the_victory_margin_of_projected_scores_is_the_same_compiled(built_tree)
     Compiled, a VP declared an int was checked as one: the fraction raised, the margin fell back to the VP difference
     for the rest of the game, and the compiled AIs played other games than pure Python's. Both builds give the same
     margins, by the levels throughout."""
-    found = {}
-    for compiled in (False, True):
-        env = {**os.environ, "PYTHONPATH": str(built_tree), "RULEC_PURE": "0" if compiled else "1"}
-        done = subprocess.run([sys.executable, "-c", _MARGINS], cwd=built_tree, env=env, capture_output=True,
-                              text=True, timeout=600)
-        assert done.returncode == 0, done.stderr[-2000:]
-        found[compiled] = json.loads(done.stdout.strip().splitlines()[-1])
+    found = _answers(built_tree, _MARGINS)
     assert found[True]["engine"] == "compiled engine (mypyc)"
     assert found[True]["found"] == found[False]["found"]
     assert all(first and last for first, _, last in found[True]["found"].values())  # by the levels, start to end
