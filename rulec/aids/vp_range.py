@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from rulec.runtime.errors import UNANSWERED_OUTSIDE_PLAY
 from rulec.runtime.model import Award, Game, Unit
 
 
@@ -61,9 +62,7 @@ def _largest(game: Game, award: Award, units: Iterable[Unit | None]) -> int:
                     if award.only is not None and unit is not None and not award.only(context):
                         continue
                     best = max(best, int(award.amount(context)))
-                except Unknowable:
-                    raise
-                except Exception:  # an amount that fails on a made-up position tells nothing
+                except UNANSWERED_OUTSIDE_PLAY:  # an amount that fails on a made-up position tells nothing
                     continue
     return best
 

@@ -15,6 +15,7 @@ from rulec.check.completeness import check_completeness
 from rulec.diagnostics import Diagnostic, did_you_mean
 from rulec.language.document import Document, Path
 from rulec.runtime.context import StandInContext
+from rulec.runtime.errors import UNANSWERED_OUTSIDE_PLAY
 from rulec.runtime.model import Game, Option, Unit
 
 
@@ -129,7 +130,7 @@ def _counts_for_stacking(game: Game, unit: Unit) -> bool:
         return True
     try:
         return bool(counts(StandInContext(game=game, unit=unit, placed=[(unit, unit.setup)] if unit.setup else [])))
-    except Exception:  # a condition that needs more of a game than the stand-in offers: count the unit
+    except UNANSWERED_OUTSIDE_PLAY:  # a condition that needs more of a game than the stand-in offers: count the unit
         return True
 
 

@@ -21,6 +21,7 @@ from rulec.engine.hex_bits import Steps
 from rulec.engine.step_costs import (IMPASSABLE, CostResolver, EntryCost, StepCosts, build_mode_costs, build_step_costs,
                                      cost_expressions, typed_costs)
 from rulec.runtime.context import StandInContext
+from rulec.runtime.errors import UNANSWERED_OUTSIDE_PLAY
 from rulec.runtime.model import Expr, Game, Hex, HexGrid, MovementMode, Unit, hexside_key
 
 __all__ = ["IMPASSABLE", "EntryCost", "Tables", "tables_for", "Distances"]
@@ -286,7 +287,7 @@ def _stand_in_value(expression: Expr, game: Game) -> float:
     """A cost expression's value outside play (turn 1, no unit on the map), for the chart's own costs."""
     try:
         return expression(StandInContext(game=game))
-    except Exception:  # an expression that needs more of a real game than the stand-in offers: 1 MP
+    except UNANSWERED_OUTSIDE_PLAY:  # an expression that needs more of a real game than the stand-in offers: 1 MP
         return 1
 
 
@@ -305,7 +306,7 @@ def _mask_rank(game: Game, objectives: tuple[Hex, ...]) -> tuple[int, ...]:
             if award.trigger.kind == "holds" and h in award.trigger.hexes:
                 try:
                     total += abs(int(award.amount(StandInContext())))
-                except Exception:  # an amount that needs a real game: count it as 1
+                except UNANSWERED_OUTSIDE_PLAY:  # an amount that needs a real game: count it as 1
                     total += 1
         weight.append(total)
     keys = [(sum(w for i, w in enumerate(weight) if m >> i & 1), m.bit_count(), -m) for m in range(1 << len(objectives))]

@@ -77,10 +77,7 @@ class BattleValue:
         assert table is not None  # battles are weighed only in a game with combat
         attack = sum(u.strength for u, _, _ in attackers)
         defence = sum(u.strength for u, _ in defenders)
-        try:
-            odds = fight.odds(self.game, self.tables, attack, defence, sorted({h for _, _, h in attackers}), target)
-        except Exception:  # a battle the table cannot read (no odds column for it): not weighed
-            return 0.0
+        odds = fight.odds(self.game, self.tables, attack, defence, sorted({h for _, _, h in attackers}), target)
         sides = {"attacker": [(u, s) for u, s, _ in attackers], "defender": list(defenders)}
         total = 0.0
         results = self.game.results

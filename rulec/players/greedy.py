@@ -39,6 +39,7 @@ from rulec.engine.actions import Action as EngineAction
 from rulec.engine.actions import IllegalAction
 from rulec.players.base import Action, Thinking, legal_orders
 from rulec.players.evaluation import Evaluator, evaluator_for
+from rulec.runtime.errors import ExpressionFailed
 
 MAX_REACTION_CHOICES = 12  # reactions with more choices are scored as they stand
 REACTION_DEPTH = 3
@@ -247,7 +248,7 @@ def _fewest_for_each_odds(state: Any, target: Any, groups: list[tuple]) -> list[
     for group in groups:
         try:
             odds = odds_of(EngineAction.attack(target, tuple(a.unit for a in group)))
-        except Exception:  # odds the engine cannot tell before the declaration is made: weigh the group
+        except ExpressionFailed:  # a modifier that cannot be asked before the declaration is made: weigh the group
             return groups
         for a in group:
             if a.unit not in strength:

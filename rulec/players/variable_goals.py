@@ -27,6 +27,7 @@ from typing import Any
 
 from rulec.players.final_awards import GOAL_VALUE, ProbeContext, goal_condition, victory_goals
 from rulec.runtime.context import StandInContext
+from rulec.runtime.errors import UNANSWERED_OUTSIDE_PLAY
 from rulec.runtime.model import Award, Game, Hex
 
 MOST_ASSIGNMENTS = 4096  # combinations of candidate values tried for one goal
@@ -201,5 +202,5 @@ _FAILED = object()
 def _safe(expression: Any, context: Any) -> Any:
     try:
         return expression(context)
-    except Exception:  # an expression that needs more of a real game than a made-up position offers
+    except UNANSWERED_OUTSIDE_PLAY:  # an expression that needs more of a real game than a made-up position offers
         return _FAILED

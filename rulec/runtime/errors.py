@@ -21,6 +21,14 @@ class ExpressionFailed(RuntimeError):
         return (_rebuild, (self.source, self.reason, self._message))
 
 
+# What an expression asked outside play raises when the made-up position it is asked in cannot answer (an AI weighing
+# an award, an aid's bounds, the checker's look at set-up): the expression failed (rulec.runtime.model.Expr turns
+# its Python errors into ExpressionFailed), or the stand-in has no answer for what it read (ContextBase's
+# NotImplementedError). Those who ask fall back to a guess on these alone: any other error is rulec's own, to be seen,
+# not a reason to play or print something else.
+UNANSWERED_OUTSIDE_PLAY: tuple[type[Exception], ...] = (ExpressionFailed, NotImplementedError)
+
+
 def _rebuild(source: str, reason: str, message: str) -> ExpressionFailed:
     error = ExpressionFailed.__new__(ExpressionFailed)
     RuntimeError.__init__(error, message)
