@@ -29,6 +29,7 @@ import hashlib
 import json
 import pstats
 import random
+import sys
 import time
 
 import reference
@@ -165,6 +166,9 @@ def against(rev: str, name: str, games: int, max_seconds: float, greedy_decision
                  "--greedy-decisions", str(greedy_decisions), "--json"]
     with reference.checkout(rev) as tree:
         # A reference's own time is bounded by --max-seconds a game, so a player that loops is reported, not waited for.
+        # Said before it starts: a game stopped that way takes all of it (7740628's MCTS never ends one).
+        print(f"measuring this tree, then {reference.describe(rev)}: each MCTS game is stopped after "
+              f"{max_seconds:g} CPU s (--max-seconds)", file=sys.stderr, flush=True)
         ours = reference.run_json(reference.ROOT, "ai.py", arguments)
         try:
             theirs = reference.run_json(tree, "ai.py", arguments)

@@ -33,6 +33,16 @@ def test_ai_benchmark_plays_mcts_games_to_their_end_and_times_greedy(capsys):
     assert any(line.strip().startswith("in ") and "phases:" in line for line in out.splitlines())  # by phase kind
 
 
+def test_ai_benchmark_against_a_commit_says_first_how_long_a_game_may_take(capsys):
+    """--against measures both trees in turns, each MCTS game capped by --max-seconds: said before anything is measured
+    (a reference whose MCTS never ends a game, as 7740628's, takes the whole cap), then both rows and the ratios."""
+    ai = _module("ai")
+    assert ai.main(["--game", SMALL_GAME, "-n", "1", "--max-seconds", "30", "--against", "HEAD"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.startswith("measuring this tree, then ") and "stopped after 30 CPU s" in captured.err
+    assert "(this, " in captured.out and "(reference, " in captured.out and "MCTS game, seed 1: x" in captured.out
+
+
 def test_ai_benchmark_splits_greedy_time_by_the_kind_of_phase():
     ai = _module("ai")
     found = ai.by_phase([0.001, 0.003, 0.004], ["movement", "combat", "movement"])
