@@ -154,3 +154,18 @@ def test_a_game_that_is_no_file_is_a_usage_error_for_check_and_compile(command, 
     status, out, err = run([command, "no_such_game", *(["--out", "out"] if command == "compile" else [])], capsys)
     assert status == 2 and "no game named 'no_such_game'" in out + err and "Traceback" not in out + err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a_file"]
+
+
+def test_a_game_whose_award_multiplies_past_any_number_stops_with_a_game_error_at_its_place(capsys, tmp_path):
+    """Each number of a game file is bounded, but an amount may multiply them past what a float holds: `rulec play`
+    ends with the game error of that award's expression at its file:line, not an internal error (the AIs only guess
+    at such an amount outside play; the result line could not print it)."""
+    made_up = (ROOT / "tests" / "games" / "final_towns.rulec").read_text()
+    product = " * ".join(["1000000000"] * 36)  # 10^324: past a float (the file may nest 40 operators deep)
+    hostile = made_up.replace("amount = if(controls(blue, 0102), 3, 0)", f"amount = {product} + if(controls(blue, 0102), 3, 0)")
+    assert hostile != made_up
+    (tmp_path / "huge.rulec").write_text(hostile)
+    status, out, err = run(["play", "huge.rulec", "--player", "blue=greedy", "--player", "red=random", "--seed", "1"],
+                           capsys)
+    assert status == 1 and "internal error" not in err
+    assert "huge.rulec:" in err and "game error" in err and "the most an award gives" in err

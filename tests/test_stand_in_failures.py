@@ -148,3 +148,35 @@ def test_greedy_weighs_every_group_when_a_modifier_cannot_tell_the_odds_before_t
     assert _fewest_for_each_odds(refusing, "0101", groups) == groups
     with pytest.raises(RulecBug):
         _fewest_for_each_odds(_RefusingOdds(RulecBug("an error of rulec's own")), "0101", groups)
+
+
+# An amount no number holds: a game file's numbers are bounded (limit-number), but an amount may multiply them past a
+# float (a whole number a float cannot hold) or, with fractions, to an infinity (a float no whole number holds).
+def _beyond_a_float(context):
+    return 10**400
+
+
+def _infinite(context):
+    return float("inf")
+
+
+@pytest.mark.parametrize("ask, function", [(_evaluation_number, _beyond_a_float), (_final_awards, _beyond_a_float),
+                                           (_objective_weights, _infinite), (_vp_bound, _infinite)],
+                         ids=["evaluation_number", "final_awards", "objective_weights", "vp_bound"])
+def test_an_amount_no_number_holds_gets_the_askers_guess_outside_play(ask, function, metz):
+    assert ask(function, metz) == ask(_cannot_answer, metz)
+
+
+@pytest.mark.parametrize("amount", [10**15 + 1, -10**15 - 1, 10**400, float("inf"), float("nan")],
+                         ids=["above", "below", "beyond a float", "infinite", "not a number"])
+def test_in_play_an_award_beyond_the_most_vp_at_once_is_a_game_error(amount, metz):
+    from rulec.engine import new_game
+    from rulec.engine.victory import MOST_VP_AT_ONCE, award_amount
+    from rulec.runtime.errors import ExpressionFailed
+
+    state = new_game(metz, seed=1)
+    award = replace(metz.awards[0], amount=_expr(lambda context: amount), only=None)
+    with pytest.raises(ExpressionFailed, match="made_up"):  # named by the award's expression, as any failure
+        award_amount(state, award, None)
+    for most in (MOST_VP_AT_ONCE, -MOST_VP_AT_ONCE, 2.5):  # the bound itself, and a fraction made whole, still score
+        assert award_amount(state, replace(award, amount=_expr(lambda context: most)), None) == int(most)

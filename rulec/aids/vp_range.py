@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from rulec.runtime.errors import UNANSWERED_OUTSIDE_PLAY
+from rulec.runtime.errors import UNWEIGHABLE
 from rulec.runtime.model import Award, Game, Unit
 
 
@@ -62,7 +62,7 @@ def _largest(game: Game, award: Award, units: Iterable[Unit | None]) -> int:
                     if award.only is not None and unit is not None and not award.only(context):
                         continue
                     best = max(best, int(award.amount(context)))
-                except UNANSWERED_OUTSIDE_PLAY:  # an amount that fails on a made-up position tells nothing
+                except UNWEIGHABLE:  # an amount that fails on a made-up position, or no number, tells nothing
                     continue
     return best
 

@@ -21,7 +21,7 @@ from rulec.engine.hex_bits import Steps
 from rulec.engine.step_costs import (IMPASSABLE, CostResolver, EntryCost, StepCosts, build_mode_costs, build_step_costs,
                                      cost_expressions, typed_costs)
 from rulec.runtime.context import StandInContext
-from rulec.runtime.errors import UNANSWERED_OUTSIDE_PLAY
+from rulec.runtime.errors import UNANSWERED_OUTSIDE_PLAY, UNWEIGHABLE
 from rulec.runtime.model import Expr, Game, Hex, HexGrid, MovementMode, Unit, hexside_key
 
 __all__ = ["IMPASSABLE", "EntryCost", "Tables", "tables_for", "Distances"]
@@ -306,7 +306,7 @@ def _mask_rank(game: Game, objectives: tuple[Hex, ...]) -> tuple[int, ...]:
             if award.trigger.kind == "holds" and h in award.trigger.hexes:
                 try:
                     total += abs(int(award.amount(StandInContext())))
-                except UNANSWERED_OUTSIDE_PLAY:  # an amount that needs a real game: count it as 1
+                except UNWEIGHABLE:  # an amount that needs a real game, or no number: count it as 1
                     total += 1
         weight.append(total)
     keys = [(sum(w for i, w in enumerate(weight) if m >> i & 1), m.bit_count(), -m) for m in range(1 << len(objectives))]

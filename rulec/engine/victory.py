@@ -15,6 +15,7 @@ from rulec.engine.position import Position
 from rulec.engine.records import Outcome, VpEntry
 from rulec.engine.scores_context import ScoresContext
 from rulec.runtime.context import ranked_scores
+from rulec.runtime.errors import ExpressionFailed
 from rulec.runtime.model import Award, Game, SuddenDeath, Unit, VictoryLevel
 
 
@@ -22,12 +23,26 @@ __all__ = ["VpEntry", "Outcome", "award_amount", "score", "outcome", "outcome_of
            "score_game_end"]
 
 
+# The most VP one award gives or takes at once. A game file's numbers are bounded (limit-number), but an amount may
+# multiply them past what a float holds: then no measure of victory, no AI and no result line could weigh the scores.
+# Far beyond any game's, and exact as a float (2**53 is about 9.0e15).
+MOST_VP_AT_ONCE = 10**15
+
+
 def award_amount(state: Position, award: Award, unit: Unit | None) -> int:
-    """The award's VP now, for `unit` (0 if its condition fails)."""
+    """The award's VP now, for `unit` (0 if its condition fails). An amount beyond MOST_VP_AT_ONCE, or a fraction
+    that is no number (an overflow's infinity), fails as the award's expression (ExpressionFailed: a game error)."""
     context = EngineContext(state, unit)
     if award.only is not None and not award.only(context):
         return 0
-    return int(award.amount(context))
+    value = award.amount(context)
+    try:
+        amount = int(value)
+    except (OverflowError, ValueError) as error:  # infinite, or not a number
+        raise ExpressionFailed(award.amount.source, error) from None
+    if not -MOST_VP_AT_ONCE <= amount <= MOST_VP_AT_ONCE:
+        raise ExpressionFailed(award.amount.source, OverflowError("more than 10^15 VP at once, the most an award gives"))
+    return amount
 
 
 def score(state: Position, side: str, amount: int, source: str, unit: str | None = None, hex: str | None = None,

@@ -55,7 +55,7 @@ from rulec.players.final_awards import CONTROL, FinalAwards
 from rulec.players.variable_goals import VariableGoals
 from rulec.players.victory_margin import VictoryMargin
 from rulec.runtime.context import StandInContext
-from rulec.runtime.errors import UNANSWERED_OUTSIDE_PLAY
+from rulec.runtime.errors import UNANSWERED_OUTSIDE_PLAY, UNWEIGHABLE
 from rulec.runtime.model import Award, Game, Hex, Unit
 
 WIN_VALUE = 1000.0
@@ -1121,7 +1121,7 @@ def _distances(tables: Tables, targets: tuple[Hex, ...], edges: tuple[str, ...],
 def _safe_number(expression: Any, context: StandInContext) -> float:
     try:
         return float(expression(context))
-    except UNANSWERED_OUTSIDE_PLAY:  # an expression that needs more of a real game than the stand-in offers
+    except UNWEIGHABLE:  # an expression that needs more of a real game than the stand-in offers, or no number
         return 1.0
 
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 from rulec.runtime.context import StandInContext
-from rulec.runtime.errors import UNANSWERED_OUTSIDE_PLAY
+from rulec.runtime.errors import UNWEIGHABLE
 from rulec.runtime.model import Award, Expr, Game, Hex, Trigger, Unit
 
 STAND, CONTROL = "stand", "control"
@@ -152,7 +152,7 @@ class FinalAwards:
     def _amount(self, award: Award, context: ProbeContext) -> float:
         try:
             return float(award.amount(context))
-        except UNANSWERED_OUTSIDE_PLAY:  # an amount that needs more of a real game than a made-up position offers
+        except UNWEIGHABLE:  # an amount that needs more of a real game than a made-up position offers, or no number
             return 0.0
 
     def _read(self, award: Award, actor: str, by: str, hexes: Iterable[Hex],

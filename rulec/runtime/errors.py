@@ -27,6 +27,10 @@ class ExpressionFailed(RuntimeError):
 # NotImplementedError). Those who ask fall back to a guess on these alone: any other error is rulec's own, to be seen,
 # not a reason to play or print something else.
 UNANSWERED_OUTSIDE_PLAY: tuple[type[Exception], ...] = (ExpressionFailed, NotImplementedError)
+# ...and, where the asker turns the answer into a number, what that raises for an answer no number holds: an amount
+# multiplying the game's numbers past a float, or an overflow's infinity made whole (play stops such an award:
+# engine/victory.award_amount; an AI or an aid outside play only guesses).
+UNWEIGHABLE: tuple[type[Exception], ...] = UNANSWERED_OUTSIDE_PLAY + (OverflowError, ValueError)
 
 
 def _rebuild(source: str, reason: str, message: str) -> ExpressionFailed:
