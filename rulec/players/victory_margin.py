@@ -18,13 +18,14 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from rulec.engine.victory import outcome
-from rulec.runtime.errors import ExpressionFailed
+from rulec.runtime.errors import UNANSWERED_OUTSIDE_PLAY
 from rulec.runtime.model import Game
 
-# What asking the levels of scores alone raises when they cannot answer: a level's expression failed (it read the
-# position, which ScoresContext refuses, or fails at some scores), or ScoresContext refused outright. Nothing else: an
-# error of the engine's own is a bug to see, not a reason to measure by the VP difference.
-_UNANSWERED = (ExpressionFailed, ValueError)
+# What asking the levels of scores alone raises when they cannot answer: what any expression asked outside play
+# raises then (a level's expression failed: it read the position, or fails at some scores), or ScoresContext's own
+# refusal (ValueError). Nothing else: an error of the engine's own is a bug to see, not a reason to measure by the VP
+# difference.
+_UNANSWERED = UNANSWERED_OUTSIDE_PLAY + (ValueError,)
 MOST_VP = 1 << 16  # farther than any score a game reaches: "cannot win by VP alone"
 _KEPT = 20_000  # margins kept per game before the table is emptied (scores repeat a lot in one game)
 
