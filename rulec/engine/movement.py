@@ -28,6 +28,14 @@ What steps cost comes from a StepCosts (step_costs.py): the chart's own, or thos
 the unit's type and the phase's cost values, or of a movement mode along a network
 (rail), searched separately and merged (`merge_moves`).
 
+A path's objectives are a set, and the sets a unit's paths may pass grow with their number: a long move across a
+map thick with objectives has more than any search could list (a unit of 15 MP among fifty-five towns: over a
+thousand sets, and each MP more multiplies them). A search that would track more than MOST_ROUTE_SETS
+sets gives each destination instead the objectives of one route to it: the route with the most MP left at each hex
+on the way, of equal MP the one passing the more valuable (`search`'s `one_route`; docs/rulings.md). The same hexes
+are reached either way (objectives change no step's cost), and a move's objectives are still those of a path it may
+take, which the rules then let it take.
+
 What a move costs is not kept by that search (it would slow every playout for
 the few moves that are told to a player): `costs_of` runs a second search, on
 demand, with the same steps and obstacles, that records the MP spent instead.
@@ -53,6 +61,10 @@ REACH_CACHE_SIZE = 20_000  # a unit's terms of search (where it starts, its allo
 # games more than the searches the older boards saved, the more since the compiled engine searches in C (with 3
 # boards, not 1: the smaller game's random games x0.95, an AI's whole game x1.01; benchmarks/playouts.py).
 BOARD_CACHE_SIZE = 256  # a board serves the searches of one phase, mostly
+# At most this many sets of objectives passed does a search track (its layers); beyond, one route to each destination
+# (see above). The biggest game's searches track at most 84 (moves of 4 MP at most, fifty-five towns); a search of 256
+# costs about 30 ms of pure Python (one of 31,386, on tests/games/many_towns.rulec: 95 s).
+MOST_ROUTE_SETS = 256
 
 
 @dataclass(init=False)
@@ -271,13 +283,16 @@ def _looked_at(tables: Tables, found: Reach, start: Hex | None, entries: tuple[t
 
 
 def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entries: tuple[tuple[Hex, int], ...],
-           locked: bool, leave: Leave | None, costs: StepCosts, held: int = 0) -> Reach:
+           locked: bool, leave: Leave | None, costs: StepCosts, held: int = 0, one_route: bool = False) -> Reach:
     """The search itself; see `reachable` and `reach_of` for the arguments.
 
     Positions are (hex, objectives passed). The positions with one set of
     objectives passed make a layer, searched on its own as hex numbers; passing
     another objective leads to a higher layer (the set only grows), so layers are
     searched lowest first, each with its own Dijkstra search by MP left.
+
+    Past MOST_ROUTE_SETS layers it starts again with `one_route`: one layer, and at each hex the objectives of the
+    route to it with the most MP left (of equal MP, the more valuable), which its steps on carry.
     """
     rules = tables.game.movement
     stop_in_zoc = rules.zoc == "stop_on_entry"
@@ -324,12 +339,14 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     seeded = start is not None and not locked
 
     core = native.core
-    if core is not None:
+    if core is not None and not one_route:
         packed = _packed(tables, costs, core)
         if packed is not None:  # the compiled engine's loop, in C (search_core.pyx)
-            destinations, numbers, looked, exits_met = core.run(
-                packed, flags, allowance, origin, seeded, first, held, stop_in_zoc, zoc_extra, zoc_to_zoc,
-                hexes)
+            found = core.run(packed, flags, allowance, origin, seeded, first, held, stop_in_zoc, zoc_extra, zoc_to_zoc,
+                             hexes, MOST_ROUTE_SETS)
+            if found is None:  # too many sets of objectives to track: one route to each destination (this loop's)
+                return search(tables, board, allowance, start, entries, locked, leave, costs, held, one_route=True)
+            destinations, numbers, looked, exits_met = found
             return _with_exits(costs, destinations, numbers, looked, exits_met, rank)
 
     # The search's lists of a value for each hex are borrowed from the tables, each item -1 (given back so:
@@ -342,70 +359,87 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     # mask -> (hex -> most MP left there, MP left -> hexes to handle). Every step costs at least
     # 1 MP, so handling a layer's hexes by MP left, most first, is a Dijkstra search.
     layers: dict[int, tuple[list[int], list[list[int]]]] = {}
+    # With one route to each hex (one_route): the objectives its route passes (-1: none yet), all in the one layer
+    route: list[int] | None = [-1] * size if one_route else None
 
     arrivals = _Arrivals(board, stop_in_zoc, zoc_extra, zoc_to_zoc, bit, ends, reached, layers, size, allowance, rank,
-                         ~held, spare)
+                         ~held, spare, route)
+    if seeded or one_route:
+        layers[0] = (spare.pop() if spare else [-1] * size, [[] for _ in range(allowance + 1)])
     if seeded:
-        layer = layers[0] = (spare.pop() if spare else [-1] * size, [[] for _ in range(allowance + 1)])
-        layer[0][origin] = allowance
-        layer[1][allowance].append(origin)
-    for n, left, stop in first:
-        arrivals.arrive(n, 0, left, stop)
+        layers[0][0][origin] = allowance
+        layers[0][1][allowance].append(origin)
+        if route is not None:
+            route[origin] = 0
+    try:
+        for n, left, stop in first:
+            arrivals.arrive(n, 0, left, stop)
+    except _TooManyRouteSets:  # (the lists it borrowed are dropped, not given back as they were lent)
+        return search(tables, board, allowance, start, entries, locked, leave, costs, held, one_route=True)
 
     exits_of, plain_moves, objective_moves = costs.index_exits, costs.index_plain_moves, costs.index_objective_moves
     rare = costs.index_rare
     went_on: list[int] = []  # each hex handled (once a layer): the search looked at its neighbours
     done: set[int] = set()
-    while len(done) < len(layers):
-        mask = min(m for m in layers if m not in done)
-        done.add(mask)
-        best, buckets = layers[mask]
-        for left in range(allowance, -1, -1):
-            for h in buckets[left]:
-                if best[h] > left:
-                    continue  # reached again later with more MP left
-                went_on.append(h)
-                from_zoc = flags[h] & ZOC != 0
-                if rare[h]:  # a map edge or an objective next to it
-                    for edge, cost in exits_of[h]:
-                        if cost <= left:
-                            old = exits.get(edge)
-                            if old is None or (mask != old and _worth_more(rank, mask, old)):
-                                exits[edge] = mask
-                                exit_hexes[edge] = h
-                    for n, cost in objective_moves[h]:
-                        if cost <= left:
-                            arrivals.step(n, cost, mask, left, from_zoc)
-                for n, cost in plain_moves[h]:  # cheapest first; none is an objective: the layer stays
-                    if cost > left:
-                        break
-                    stop = False
-                    flag = flags[n]
-                    if flag:  # step(), inlined
-                        if flag & ENEMY:
+    try:
+        while len(done) < len(layers):
+            mask = min(m for m in layers if m not in done)
+            done.add(mask)
+            best, buckets = layers[mask]
+            for left in range(allowance, -1, -1):
+                for h in buckets[left]:
+                    if best[h] > left:
+                        continue  # reached again later with more MP left
+                    went_on.append(h)
+                    here = mask if route is None else route[h]  # the objectives passed on the way here
+                    from_zoc = flags[h] & ZOC != 0
+                    if rare[h]:  # a map edge or an objective next to it
+                        for edge, cost in exits_of[h]:
+                            if cost <= left:
+                                old = exits.get(edge)
+                                if old is None or (here != old and _worth_more(rank, here, old)):
+                                    exits[edge] = here
+                                    exit_hexes[edge] = h
+                        for n, cost in objective_moves[h]:
+                            if cost <= left:
+                                arrivals.step(n, cost, here, left, from_zoc)
+                    for n, cost in plain_moves[h]:  # cheapest first; none is an objective: the layer stays
+                        if cost > left:
+                            break
+                        stop = False
+                        flag = flags[n]
+                        if flag:  # step(), inlined
+                            if flag & ENEMY:
+                                continue
+                            if flag & ZOC:
+                                if from_zoc and not zoc_to_zoc:
+                                    continue
+                                cost += zoc_extra
+                                if cost > left:
+                                    continue
+                                stop = stop_in_zoc or flag & NO_PASS != 0
+                            else:
+                                stop = True  # a friend that may not be passed through
+                        old = ends[n]
+                        if old != here:
+                            if old < 0:
+                                ends[n] = here
+                                reached.append(n)
+                            elif _worth_more(rank, here, old):
+                                ends[n] = here
+                        if stop:
                             continue
-                        if flag & ZOC:
-                            if from_zoc and not zoc_to_zoc:
-                                continue
-                            cost += zoc_extra
-                            if cost > left:
-                                continue
-                            stop = stop_in_zoc or flag & NO_PASS != 0
-                        else:
-                            stop = True  # a friend that may not be passed through
-                    old = ends[n]
-                    if old != mask:
-                        if old < 0:
-                            ends[n] = mask
-                            reached.append(n)
-                        elif _worth_more(rank, mask, old):
-                            ends[n] = mask
-                    if stop:
-                        continue
-                    rest = left - cost
-                    if best[n] < rest:
-                        best[n] = rest
-                        buckets[rest].append(n)
+                        rest = left - cost
+                        if best[n] < rest:
+                            best[n] = rest
+                            buckets[rest].append(n)
+                            if route is not None:
+                                route[n] = here
+                        elif route is not None and best[n] == rest and here != route[n] \
+                                and _worth_more(rank, here, route[n]):
+                            route[n] = here  # (not handled yet: a hex is handled after every arrival with its MP)
+    except _TooManyRouteSets:  # (the lists it borrowed are dropped, not given back as they were lent)
+        return search(tables, board, allowance, start, entries, locked, leave, costs, held, one_route=True)
 
     area = tables.area_bits  # (the hexes it looked at: see Reach.looked)
     looked = area[origin] if origin >= 0 else 0
@@ -463,6 +497,10 @@ def _with_exits(costs: StepCosts, destinations: dict[Hex, int], numbers: tuple[i
     return Reach(destinations, tuple(sorted(exits)), exits, numbers, exit_hexes, looked)
 
 
+class _TooManyRouteSets(Exception):
+    """A search's paths pass more sets of objectives than MOST_ROUTE_SETS: it starts again with one route a hex."""
+
+
 class _Arrivals:
     """A search's arrivals at hexes, for the steps its main loop does not take inline (entries, first steps, steps
     into objectives). A class, not functions nested in `search`: compiled (make fast), the variables nested functions
@@ -470,13 +508,14 @@ class _Arrivals:
 
     def __init__(self, board: Board, stop_in_zoc: bool, zoc_extra: int, zoc_to_zoc: bool, bit: list, ends: list[int],
                  reached: list[int], layers: dict[int, tuple[list[int], list[list[int]]]], size: int, allowance: int,
-                 rank: tuple[int, ...], counted: int, spare: list[list[int]]):
+                 rank: tuple[int, ...], counted: int, spare: list[list[int]], route: list[int] | None):
         self.counted = counted  # the objectives' bits a path's mask takes (all but those left out: reach_of's `held`)
         self.flags = board.flags
         self.stop_in_zoc, self.zoc_extra, self.zoc_to_zoc = stop_in_zoc, zoc_extra, zoc_to_zoc
         self.bit, self.ends, self.reached, self.layers = bit, ends, reached, layers
         self.hex_count, self.allowance, self.rank = size, allowance, rank
         self.spare = spare  # (Tables.search_arrays)
+        self.route = route  # search's one route to each hex (None: a layer for each set of objectives)
 
     def arrive(self, h: int, mask: int, left: int, stop: bool) -> None:
         mask |= self.bit[h] & self.counted
@@ -489,8 +528,20 @@ class _Arrivals:
             ends[h] = mask
         if stop:
             return
+        route = self.route
+        if route is not None:  # the one layer: the route with the most MP left, of equal MP the more valuable
+            best, buckets = self.layers[0]
+            if best[h] < left:
+                best[h] = left
+                buckets[left].append(h)
+                route[h] = mask
+            elif best[h] == left and mask != route[h] and _worth_more(self.rank, mask, route[h]):
+                route[h] = mask
+            return
         layer = self.layers.get(mask)
         if layer is None:
+            if len(self.layers) >= MOST_ROUTE_SETS:
+                raise _TooManyRouteSets()
             spare = self.spare
             layer = self.layers[mask] = (spare.pop() if spare else [-1] * self.hex_count,
                                          [[] for _ in range(self.allowance + 1)])

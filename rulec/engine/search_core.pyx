@@ -65,6 +65,8 @@ cdef struct Search:
     bint stop_in_zoc
     int zoc_extra
     bint zoc_to_zoc
+    int most_layers  # movement.MOST_ROUTE_SETS: a search that would make more gives up (too_many)
+    bint too_many
     bint failed  # out of memory
 
 
@@ -157,6 +159,9 @@ cdef Layer* _layer(Search* s, uint64_t mask) noexcept nogil:
     for i in range(s.layer_count):
         if s.layers[i].mask == mask:
             return s.layers[i]
+    if s.layer_count >= s.most_layers:
+        s.too_many = True
+        return NULL
     if s.layer_count == s.layer_made:
         if s.layer_made == s.layer_room:
             grown = <Layer**> realloc(s.layers, (s.layer_room * 2 + 4) * sizeof(Layer*))
@@ -202,7 +207,7 @@ cdef void _arrive(Search* s, int32_t h, uint64_t mask, int left, bint stop) noex
         return
     layer = _layer(s, mask)
     if layer == NULL:
-        s.failed = True
+        s.failed = s.failed or not s.too_many
         return
     if layer.best[h] < left:
         layer.best[h] = left
@@ -258,6 +263,7 @@ cdef void _clean(Search* s) noexcept nogil:
             layer.buckets[left].count = 0
     s.layer_count = 0
     s.failed = False
+    s.too_many = False
 
 
 cdef void _free(Search* s) noexcept nogil:
@@ -309,14 +315,15 @@ cdef object _area(Packed packed, Search* s, int origin):
 
 
 def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list first,
-        uint64_t held, bint stop_in_zoc, int zoc_extra, bint zoc_to_zoc, tuple hexes):
+        uint64_t held, bint stop_in_zoc, int zoc_extra, bint zoc_to_zoc, tuple hexes, int most_layers):
     """The search from the unit's hex `origin` (a hex number; -1 for none), with every MP left there if `seeded`,
     and the arrivals `first` ((hex number, MP left, stop) with no objective passed yet), on the board `flags`
     (movement.Board), the objectives `held` (bits) passed without being taken (movement.reach_of's): the
     destinations (hex -> objectives mask, in hex order), their hex numbers, the hexes it looked at (as bits: the
     origin and each hex it went on from, with their neighbours; see movement.Reach.looked),
     and for each hex with an exit it could take that it handled, in order, (hex number, mask, MP left) for
-    movement.search to find the exits from."""
+    movement.search to find the exits from. None where its paths pass more than `most_layers` sets of objectives
+    (movement.MOST_ROUTE_SETS: movement.search then takes one route to each hex)."""
     cdef Search* s
     cdef bint own, done = False
     cdef Layer* layer
@@ -352,6 +359,7 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     s.flags, s.bit, s.counted = <const unsigned char*> flags, &packed.bit[0], ~held
     s.rank, s.ranked = &packed.rank[0], packed.ranked
     s.stop_in_zoc, s.zoc_extra, s.zoc_to_zoc = stop_in_zoc, zoc_extra, zoc_to_zoc
+    s.most_layers = most_layers if most_layers > 0 else 1
     try:
         if seeded:
             layer = _layer(s, 0)
@@ -364,7 +372,7 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
             if n < 0 or n >= size or left < 0 or left > allowance:
                 raise ValueError("an arrival off the map or with more MP than the allowance")
             _arrive(s, n, 0, left, stop)
-        while not s.failed:
+        while not s.failed and not s.too_many:
             layer = NULL
             for i in range(s.layer_count):  # the lowest mask not searched yet
                 next_layer = s.layers[i]
@@ -375,9 +383,11 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
             layer.done = True
             mask = layer.mask
             for left in range(allowance, -1, -1):
+                if s.too_many:
+                    break
                 bucket = &layer.buckets[left]
                 at = 0
-                while at < bucket.count:  # (the count read again: a step of no MP would add to it)
+                while at < bucket.count and not s.too_many:  # (the count read again: a step of no MP would add to it)
                     h = bucket.items[at]
                     at += 1
                     if layer.best[h] > left:
@@ -429,6 +439,9 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
                                 raise MemoryError()
         if s.failed:
             raise MemoryError()
+        if s.too_many:
+            done = True
+            return None
         if origin >= 0 and s.ends[origin] >= 0:
             s.ends[origin] = -1
             for at in range(s.reached.count):
