@@ -76,6 +76,18 @@ def test_a_game_without_a_last_turn_ends_by_a_sudden_death_or_a_default_scenario
         'scenario short { name = "Short"  turns = 2 }\n'
     assert codes(with_default) == []
     assert codes(with_default.replace("turns = 2", "start = { turn = 1 }")) == ["no-end"]
+    # A sudden death that fires only with an option ends no game played without it (found by playing mutants of
+    # tests/games/option_rules.rulec: with its `turns` deleted, the check passed and random games never ended)
+    optional = text + 'option quick { name = "Quick" }\n'
+    gated = optional + "victory { sudden_death late { when = option(quick) and turn >= 2  winner = blue } }\n"
+    assert codes(gated) == ["no-end"]
+    game, found = check(parse_text(gated, "t.rulec"))
+    assert "every sudden death asks for an option (quick): played without it, it never ends" in found[0].message
+    assert (found[0].span.line, found[0].severity) == (len(optional.splitlines()) + 1, "error")
+    assert codes(gated.replace("option(quick) and turn", "turn")) == []
+    assert codes(gated.replace("option(quick) and turn", "not option(quick) and turn")) == []  # fires without it
+    assert codes(gated.replace("} }\n", "}  sudden_death other { when = turn >= 3  winner = red } }\n")) == []
+    assert codes(gated.replace('title = "Tiny"', 'title = "Tiny"  turns = 2')) == []
     # A length written wrong is its own error, not also a missing one.
     assert codes(text.replace('title = "Tiny"', 'title = "Tiny"  turns = "two"')) == ["wrong-type"]
     assert codes(text.replace('title = "Tiny"', 'title = "Tiny"  turns = false')) == ["wrong-type"]

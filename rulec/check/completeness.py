@@ -5,7 +5,8 @@ can be rolled, and what it declares is used.
   entry point (check, compile, aids, play, serve, the editor, the adapters) refuses it alike, rather than the
   engine failing on it later. A battle system, which has no map, needs none;
 - no-end (an error): a map game with no last turn (`turns` 0 or left out) and no sudden death never ends:
-  every AI game of it (rulec simulate, the AI players) would run for ever;
+  every AI game of it (rulec simulate, the AI players) would run for ever; nor does one whose every sudden death
+  asks for an option (`option(NAME) and ...`), played without those options;
 - crt-row-unreachable (a warning): a table row no roll of the die, modified by every die-roll modifier the
   game has, can reach (row 7 on a six-sided die in a game without DRMs: a wrong die, or a DRM forgotten);
 - unused-trace, unused-hexside-type, unused-movement-mode, unused-marker (warnings): a declaration nothing in
@@ -59,11 +60,13 @@ def _sequence(game: Game, document: Document) -> list[Diagnostic]:
 
 
 def _endless(game: Game, document: Document) -> list[Diagnostic]:
-    if game.map is None or game.info.turns > 0 or (game.victory is not None and game.victory.sudden_death):
+    if game.map is None or game.info.turns > 0:
         return []
     default = game.scenarios.get(game.info.scenario) if game.info.scenario else None
     if default is not None and default.turns:  # the game is always played as a scenario that has a length
         return []
+    if game.victory is not None and game.victory.sudden_death:
+        return _ended_by_options(game, document)
     game_path, written = ("game", game.info.id), _block(document, "game", game.info.id).get("turns")
     if written is not None and (type(written) is not int or written != 0):
         return []  # a length written wrong: its own error says why
@@ -72,6 +75,43 @@ def _endless(game: Game, document: Document) -> list[Diagnostic]:
                        span or document.key_span(game_path), "error",
                        f"give it a length: 'game {game.info.id} {{ turns = N }}' (or a 'victory {{ sudden_death NAME "
                        "{ when = ... } }')")]
+
+
+def _ended_by_options(game: Game, document: Document) -> list[Diagnostic]:
+    """no-end for a game with no last turn whose every sudden death asks for an option: without them, none fires."""
+    victory = document.data.get("victory") if isinstance(document.data, dict) else None
+    deaths = victory.get("sudden_death") if isinstance(victory, dict) else None
+    if not isinstance(deaths, dict) or not deaths:
+        return []
+    needed: dict[str, list[str]] = {}  # each sudden death -> the options its `when` asks for
+    for sid, body in deaths.items():
+        when = body.get("when") if isinstance(body, dict) else None
+        tree = when.get("tree") if isinstance(when, dict) else None
+        options = [name for name in _options_asked(tree) if name in game.options]
+        if not options:
+            return []  # one sudden death may fire without any option
+        needed[sid] = options
+    names = sorted({name for options in needed.values() for name in options})
+    first = next(iter(deaths))
+    return [Diagnostic("no-end", f"the game has no last turn ('turns' left out or 0) and every sudden death asks for an "
+                                 f"option ({', '.join(names)}): played without {'it' if len(names) == 1 else 'them'}, "
+                                 "it never ends",
+                       document.key_span(("victory", "sudden_death", first, "when")) or document.key_span(("game", game.info.id)),
+                       "error",
+                       f"give it a length: 'game {game.info.id} {{ turns = N }}', or a sudden death that needs no option")]
+
+
+def _options_asked(tree: Any) -> list[str]:
+    """The options a condition asks for to hold at all: `option(NAME)` as the condition or as a part of its `and`."""
+    if not isinstance(tree, list) or not tree:
+        return []
+    parts = tree[1] if tree[0] == "and" and len(tree) > 1 and isinstance(tree[1], list) else [tree]
+    found = []
+    for part in parts:
+        if (isinstance(part, list) and len(part) >= 3 and part[:2] == ["call", "option"] and isinstance(part[2], list)
+                and len(part[2]) == 1 and isinstance(part[2][0], list) and part[2][0][:1] == ["name"]):
+            found.append(part[2][0][1])
+    return found
 
 
 def _block(document: Document, section: str, label: str) -> dict:
