@@ -113,3 +113,22 @@ def test_past_a_thousand_diagnostics_a_note_counts_the_rest(tmp_path):
     shown = result.rendered()
     assert len(result.diagnostics) > limits.MAX_DIAGNOSTICS_SHOWN and len(shown) == limits.MAX_DIAGNOSTICS_SHOWN + 1
     assert "more diagnostics not shown [limit-diagnostics]" in shown[-1]
+
+
+def test_the_longest_retreat_a_file_may_ask_has_a_few_thousand_paths_on_an_open_map(tmp_path):
+    """Each legal path of a retreat is an order: they multiply with each hex (twice or so on an open map), so a
+    retreat of limits.MAX_RETREAT_HEXES hexes is the most a game file may ask (limit-retreat, the bad game)."""
+    from rulec.engine import combat, new_game
+    from rulec.pipeline import load_game
+    text = (ROOT / "tests" / "bad_games" / "limit-retreat.rulec").read_text(encoding="utf-8")
+    text = text.replace("columns = 1..3", "columns = 1..30").replace("rows = 1..3", "rows = 1..30")
+    path = tmp_path / "open.rulec"
+    path.write_text(text.replace("retreat(defender, 12)", f"retreat(defender, {limits.MAX_RETREAT_HEXES})")
+                    + "combat { table = main  retreat { direction = away } }\n", encoding="utf-8")
+    state = new_game(load_game(str(path)))
+    paths = combat.retreat_paths(state.tables, "1515", limits.MAX_RETREAT_HEXES, ("1415",), set(), set(),
+                                 state.game.combat.retreat)
+    assert len(paths) == 5_115 and all(len(p) == limits.MAX_RETREAT_HEXES for p in paths)
+    path.write_text(path.read_text(encoding="utf-8").replace(f"retreat(defender, {limits.MAX_RETREAT_HEXES})",
+                                                             f"retreat(defender, {limits.MAX_RETREAT_HEXES + 1})"))
+    assert [d.code for d in check_file(str(path)).diagnostics if d.is_error] == ["limit-retreat"]

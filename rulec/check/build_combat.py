@@ -13,6 +13,7 @@ from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionError
 from rulec.compile.functions import IN_BATTLE, IN_HEX
 from rulec.diagnostics import did_you_mean
+from rulec.language.limits import MAX_RETREAT_HEXES
 from rulec.language.parse import unparse
 from rulec.language.document import Path
 from rulec.runtime import model as m
@@ -81,6 +82,11 @@ class CombatSections:
                     self.error("effect-argument", f"the {param} of '{name}' must be a whole number, 1 or more{computed}, "
                                f"not {unparse(arg)}", path,
                                did_you_mean(arg[1], list(LOST_AMOUNTS)) if arg[0] == "call" and computed else None)
+                    return None
+                if name == "retreat" and amount > MAX_RETREAT_HEXES:
+                    self.error("limit-retreat", f"a retreat of {amount} hexes: at most {MAX_RETREAT_HEXES}, for every "
+                               "path of a retreat is an order to choose from, and they multiply with each hex", path,
+                               hint="a retreat of a few hexes is what board games have (one to four, six at most)")
                     return None
                 values["amount"] = amount
         return m.Effect(name, **values)

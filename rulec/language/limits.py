@@ -30,6 +30,8 @@ MAX_UNITS = 2_000  # unit blocks
 MAX_DIAGNOSTICS_SHOWN = 1_000  # printed for one file; a note counts the rest
 MAX_QUANTIFIER_WORK = 2_000_000  # units and hexes one expression's count/any/all/sum/min/max/select visit, nested
                                  # ones multiplied (count in count in count over 400 units: 64,000,000)
+MAX_RETREAT_HEXES = 10  # of a retreat effect: each legal path is an order, and the paths multiply with every hex (on
+                        # an open map, about twice a hex: 5,115 paths of ten hexes away from a battle, 327,675 of 16)
 MAX_OUTCOME_BANDS = 6  # of a battle system: the checker proves its army-state table for every army, which grows
                        # as (units + 1) ** outcomes
 
@@ -47,6 +49,7 @@ LIMIT_CODES: dict[str, str] = {
     "limit-quantifier-work": f"an expression whose quantifiers, nested, may visit more than {MAX_QUANTIFIER_WORK:,} "
                              "units and hexes each time it is evaluated",
     "limit-outcomes": f"a battle system with more than {MAX_OUTCOME_BANDS} outcome bands",
+    "limit-retreat": f"a retreat of more than {MAX_RETREAT_HEXES} hexes",
     "limit-diagnostics": f"a note: more than {MAX_DIAGNOSTICS_SHOWN:,} diagnostics for one file, the rest not shown",
 }
 
