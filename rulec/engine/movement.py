@@ -403,6 +403,12 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                         for n, cost in objective_moves[h]:
                             if cost <= left:
                                 arrivals.step(n, cost, here, left, from_zoc)
+                    if route is not None:  # one route a hex: each step through `arrivals`, which keeps the routes
+                        for n, cost in plain_moves[h]:
+                            if cost > left:
+                                break
+                            arrivals.step(n, cost, here, left, from_zoc)
+                        continue
                     for n, cost in plain_moves[h]:  # cheapest first; none is an objective: the layer stays
                         if cost > left:
                             break
@@ -433,11 +439,6 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                         if best[n] < rest:
                             best[n] = rest
                             buckets[rest].append(n)
-                            if route is not None:
-                                route[n] = here
-                        elif route is not None and best[n] == rest and here != route[n] \
-                                and _worth_more(rank, here, route[n]):
-                            route[n] = here  # (not handled yet: a hex is handled after every arrival with its MP)
     except _TooManyRouteSets:  # (the lists it borrowed are dropped, not given back as they were lent)
         return search(tables, board, allowance, start, entries, locked, leave, costs, held, one_route=True)
 
@@ -536,7 +537,7 @@ class _Arrivals:
                 buckets[left].append(h)
                 route[h] = mask
             elif best[h] == left and mask != route[h] and _worth_more(self.rank, mask, route[h]):
-                route[h] = mask
+                route[h] = mask  # (not handled yet: a hex is handled after every arrival with its MP left)
             return
         layer = self.layers.get(mask)
         if layer is None:
