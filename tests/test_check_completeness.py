@@ -88,6 +88,12 @@ def test_a_game_without_a_last_turn_ends_by_a_sudden_death_or_a_default_scenario
     assert codes(gated.replace("option(quick) and turn", "not option(quick) and turn")) == []  # fires without it
     assert codes(gated.replace("} }\n", "}  sudden_death other { when = turn >= 3  winner = red } }\n")) == []
     assert codes(gated.replace('title = "Tiny"', 'title = "Tiny"  turns = 2')) == []
+    # Nor does one that is false, written so or as a part of its `and`
+    never = text + "victory { sudden_death never { when = false  winner = blue } }\n"
+    assert codes(never) == ["no-end"]
+    assert "no sudden death that can come true ('when = false')" in check(parse_text(never, "t.rulec"))[1][0].message
+    assert codes(never.replace("when = false", "when = turn > 2 and false")) == ["no-end"]
+    assert codes(never.replace("when = false", "when = turn > 2")) == []
     # A length written wrong is its own error, not also a missing one.
     assert codes(text.replace('title = "Tiny"', 'title = "Tiny"  turns = "two"')) == ["wrong-type"]
     assert codes(text.replace('title = "Tiny"', 'title = "Tiny"  turns = false')) == ["wrong-type"]

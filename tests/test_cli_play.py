@@ -376,3 +376,38 @@ def test_a_move_in_two_steps_lists_the_units_hexes_and_cancel_puts_it_back(capsy
     assert "United States: 357 is put back: another unit may be chosen" in out
     assert "United States: 357 enters the map at 0101" in out
     assert json.loads(save.read_text())["history"] == ["move 357", "cancel", "move 357", "move 357 0101"]
+
+
+def _without_a_last_turn(tmp_path: Path) -> Path:
+    """A map game with no last turn whose one sudden death never comes true (no award gives Blue a VP): the checker
+    cannot tell, and its games went on for ever."""
+    text = (Path(__file__).parent / "bad_games" / "no-end.rulec").read_text(encoding="utf-8")
+    path = tmp_path / "endless.rulec"
+    path.write_text(text + "victory { sudden_death rich { when = vp(blue) > 5  winner = blue } }\n", encoding="utf-8")
+    return path
+
+
+def test_an_ai_game_with_no_last_turn_stops_after_a_thousand_turns_saved(capsys, monkeypatch, tmp_path):
+    from rulec.players.match import MOST_TURNS_WITHOUT_A_LAST_TURN
+    monkeypatch.chdir(tmp_path)
+    path = _without_a_last_turn(tmp_path)
+    assert main(["play", str(path), "--player", "blue=random", "--player", "red=random", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"stopped after {MOST_TURNS_WITHOUT_A_LAST_TURN:,} game turns: the game has no last turn" in out
+    assert "result so far: Draw" in out
+    saved = json.loads((tmp_path / "rulec-autosave-endless-1.json").read_text(encoding="utf-8"))
+    assert saved["game"] and len(saved["history"]) >= 2 * MOST_TURNS_WITHOUT_A_LAST_TURN  # (resumable, nothing lost)
+
+
+def test_simulate_counts_the_games_with_no_last_turn_it_stopped(capsys, tmp_path):
+    from rulec.players.match import MOST_TURNS_WITHOUT_A_LAST_TURN
+    path = _without_a_last_turn(tmp_path)
+    assert main(["simulate", str(path), "-n", "2", "--jobs", "1", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["unfinished"] == 2 and [g["finished"] for g in report["games"]] == [False, False]
+    assert all(g["turns"] == MOST_TURNS_WITHOUT_A_LAST_TURN + 1 for g in report["games"])  # (the turn it stopped at)
+    assert main(["simulate", str(path), "-n", "1", "--jobs", "1"]) == 0
+    assert f"unfinished 1: stopped after {MOST_TURNS_WITHOUT_A_LAST_TURN:,} turns" in capsys.readouterr().out
+    assert main(["simulate", "drive_on_metz", "-n", "1", "--jobs", "1", "--json"]) == 0  # a game with a last turn
+    report = json.loads(capsys.readouterr().out)
+    assert report["unfinished"] == 0 and report["games"][0]["finished"] is True

@@ -6,7 +6,9 @@ can be rolled, and what it declares is used.
   engine failing on it later. A battle system, which has no map, needs none;
 - no-end (an error): a map game with no last turn (`turns` 0 or left out) and no sudden death never ends:
   every AI game of it (rulec simulate, the AI players) would run for ever; nor does one whose every sudden death
-  asks for an option (`option(NAME) and ...`), played without those options;
+  asks for an option (`option(NAME) and ...`), played without those options, or is `false`. (Whether a sudden death
+  can come true in play the checker cannot tell in general: a game with no last turn that has gone on for
+  players.match.MOST_TURNS_WITHOUT_A_LAST_TURN turns is stopped by the AIs' games.)
 - crt-row-unreachable (a warning): a table row no roll of the die, modified by every die-roll modifier the
   game has, can reach (row 7 on a six-sided die in a game without DRMs: a wrong die, or a DRM forgotten);
 - unused-trace, unused-hexside-type, unused-movement-mode, unused-marker (warnings): a declaration nothing in
@@ -78,7 +80,8 @@ def _endless(game: Game, document: Document) -> list[Diagnostic]:
 
 
 def _ended_by_options(game: Game, document: Document) -> list[Diagnostic]:
-    """no-end for a game with no last turn whose every sudden death asks for an option: without them, none fires."""
+    """no-end for a game with no last turn whose every sudden death asks for an option (without them, none fires) or
+    never comes true (`when = false`)."""
     victory = document.data.get("victory") if isinstance(document.data, dict) else None
     deaths = victory.get("sudden_death") if isinstance(victory, dict) else None
     if not isinstance(deaths, dict) or not deaths:
@@ -86,32 +89,35 @@ def _ended_by_options(game: Game, document: Document) -> list[Diagnostic]:
     needed: dict[str, list[str]] = {}  # each sudden death -> the options its `when` asks for
     for sid, body in deaths.items():
         when = body.get("when") if isinstance(body, dict) else None
+        if when is False:
+            continue  # `when = false`: it never fires
         tree = when.get("tree") if isinstance(when, dict) else None
-        options = [name for name in _options_asked(tree) if name in game.options]
+        parts = tree[1] if isinstance(tree, list) and len(tree) > 1 and tree[0] == "and" and isinstance(tree[1], list) \
+            else [tree]
+        if any(part in (["const", False], ["name", "false"]) for part in parts):
+            continue  # `... and false`
+        options = [name for name in map(_option_asked, parts) if name is not None and name in game.options]
         if not options:
-            return []  # one sudden death may fire without any option
+            return []  # this sudden death may fire without any option
         needed[sid] = options
     names = sorted({name for options in needed.values() for name in options})
     first = next(iter(deaths))
+    where = document.key_span(("victory", "sudden_death", first, "when")) or document.key_span(("game", game.info.id))
+    hint = f"give it a length: 'game {game.info.id} {{ turns = N }}', or a sudden death that can come true"
+    if not names:
+        return [Diagnostic("no-end", "the game has no last turn ('turns' left out or 0) and no sudden death that can "
+                                     "come true ('when = false'), so it never ends", where, "error", hint)]
     return [Diagnostic("no-end", f"the game has no last turn ('turns' left out or 0) and every sudden death asks for an "
                                  f"option ({', '.join(names)}): played without {'it' if len(names) == 1 else 'them'}, "
-                                 "it never ends",
-                       document.key_span(("victory", "sudden_death", first, "when")) or document.key_span(("game", game.info.id)),
-                       "error",
-                       f"give it a length: 'game {game.info.id} {{ turns = N }}', or a sudden death that needs no option")]
+                                 "it never ends", where, "error", hint)]
 
 
-def _options_asked(tree: Any) -> list[str]:
-    """The options a condition asks for to hold at all: `option(NAME)` as the condition or as a part of its `and`."""
-    if not isinstance(tree, list) or not tree:
-        return []
-    parts = tree[1] if tree[0] == "and" and len(tree) > 1 and isinstance(tree[1], list) else [tree]
-    found = []
-    for part in parts:
-        if (isinstance(part, list) and len(part) >= 3 and part[:2] == ["call", "option"] and isinstance(part[2], list)
-                and len(part[2]) == 1 and isinstance(part[2][0], list) and part[2][0][:1] == ["name"]):
-            found.append(part[2][0][1])
-    return found
+def _option_asked(part: Any) -> str | None:
+    """The option a part of a condition's `and` asks for, where the part is `option(NAME)`."""
+    if (isinstance(part, list) and len(part) >= 3 and part[:2] == ["call", "option"] and isinstance(part[2], list)
+            and len(part[2]) == 1 and isinstance(part[2][0], list) and part[2][0][:1] == ["name"]):
+        return part[2][0][1]
+    return None
 
 
 def _block(document: Document, section: str, label: str) -> dict:

@@ -34,7 +34,7 @@ from rulec.pipeline import load_game
 from rulec.players import QuitGame
 from rulec.cli.arguments import bounded_int
 from rulec.check.locate import expression_span
-from rulec.players.match import ChanceDice, play_match
+from rulec.players.match import MOST_TURNS_WITHOUT_A_LAST_TURN, ChanceDice, play_match
 from rulec.players.base import legal_orders
 from rulec.runtime.errors import ExpressionFailed
 from rulec.players.saves import SavedGame, check_writable, game_hash, history_strings, read_save, restore, write_save
@@ -238,8 +238,11 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     if stopped_by_player:
         print("game stopped.", file=out)
         return 0
-    if not result.finished:
+    if not result.finished and args.turns is not None:
         print(f"stopped after {args.turns} game turn(s).", file=out)
+    elif not result.finished:
+        print(f"stopped after {MOST_TURNS_WITHOUT_A_LAST_TURN:,} game turns: the game has no last turn, and none of its "
+              "sudden deaths came true.", file=out)
     for line in screen.vp_summary(state):
         print(line, file=out)
     print(screen.result_line(state, final=result.finished), file=out)

@@ -23,7 +23,7 @@ BACKENDS = ("local", "ray")
 def record_to_json(record: GameRecord) -> dict[str, Any]:
     """One game of the JSON `games` list: the same keys and values whatever the back end."""
     return {"seed": record.seed, "winner": record.winner, "level": record.level, "vp": dict(record.vp),
-            "turns": record.turns, "actions": record.actions}
+            "turns": record.turns, "actions": record.actions, "finished": record.finished}
 
 
 def simulate_on_ray(game_name: str, options: tuple[str, ...], kinds: dict[str, str], seeds: range,

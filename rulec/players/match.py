@@ -59,19 +59,28 @@ class MatchResult:
     finished: bool  # the game reached its end (not stopped by a turn limit)
 
 
+# A game with no last turn ends only by a sudden death (rulec check refuses one with none that can fire: no-end),
+# but whether one comes true in play no checker can tell: a match stops such a game after this many turns, unfinished,
+# rather than play for ever (rulec simulate, an AI game of rulec play).
+MOST_TURNS_WITHOUT_A_LAST_TURN = 1_000
+
+
 def play_match(state: Any, players: Sequence[Player], *, seed: int = 0, dice: ChanceDice | None = None,
                max_turns: int | None = None, max_actions: int | None = None,
                on_action: Callable[[Any, Any, int], None] | None = None) -> MatchResult:
     """Play `state` on until it ends; `players[i]` plays seat i.
 
-    `max_turns` stops before game turn `first turn + max_turns` starts;
-    `max_actions` is a safety stop. `on_action(state, action, seat)` is called
+    `max_turns` stops before game turn `first turn + max_turns` starts (a game with no last turn: after
+    MOST_TURNS_WITHOUT_A_LAST_TURN turns at most); `max_actions` is a safety stop. `on_action(state, action, seat)` is called
     before each action (seat is the player index, or the CHANCE value). `dice`
     (default: a game's dice from `seed`, none drawn yet) rolls every chance node;
     a resumed game passes the dice its restored history has drawn.
     """
     dice = dice if dice is not None else ChanceDice(seed)
     first_turn = getattr(state, "turn", 1)
+    if getattr(state, "last_turn", 1) == 0:
+        max_turns = min(max_turns, MOST_TURNS_WITHOUT_A_LAST_TURN) if max_turns is not None \
+            else MOST_TURNS_WITHOUT_A_LAST_TURN
     applied = 0
     while not state.is_terminal():
         if max_turns is not None and getattr(state, "turn", first_turn) >= first_turn + max_turns:

@@ -20,10 +20,10 @@ import signal
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 from rulec.players.base import Thinking
-from rulec.players.match import play_match
+from rulec.players.match import MOST_TURNS_WITHOUT_A_LAST_TURN, play_match
 from rulec.players.setup import build_players
 
 
@@ -39,6 +39,9 @@ class GameRecord:
     actions: int
     turns: int = 0  # the last game turn played
     vp_by_source: dict[str, int] = field(default_factory=dict)  # the VP each award, option or counter source gave
+    # False: a game with no last turn stopped after match.MOST_TURNS_WITHOUT_A_LAST_TURN turns (its winner and VP
+    # as they stood then)
+    finished: bool = True
 
 
 def play_one(game: Any, options: tuple[str, ...], kinds: dict[str, str], seed: int, scenario: str | None = None) -> GameRecord:
@@ -54,7 +57,7 @@ def play_one(game: Any, options: tuple[str, ...], kinds: dict[str, str], seed: i
     for entry in state.vp_log:
         by_source[entry.source] += entry.amount
     return GameRecord(seed, outcome.winner, outcome.level, dict(outcome.vp), outcome.margin, result.actions, state.turn,
-                      dict(by_source))
+                      dict(by_source), result.finished)
 
 
 STOP_SECONDS = 5.0  # a worker sent SIGTERM that has not stopped by then is killed
@@ -180,12 +183,13 @@ class Summary:
     margin_histogram: dict[str, int] = field(default_factory=dict)  # "first side's VP minus the second's" buckets
     mean_actions: float = 0.0
     mean_turns: float = 0.0  # game turns played: a game that ends early by sudden death is shorter
+    unfinished: int = 0  # games with no last turn stopped after match.MOST_TURNS_WITHOUT_A_LAST_TURN turns
 
     def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "wins": {s: dict(c) for s, c in self.wins.items()},
                 "wins_total": {s: sum(c.values()) for s, c in self.wins.items()}, "draws": self.draws,
                 "vp": self.vp, "margin_histogram": self.margin_histogram, "mean_actions": self.mean_actions,
-                "mean_turns": self.mean_turns}
+                "mean_turns": self.mean_turns, "unfinished": self.unfinished}
 
 
 def summarise(records: list[GameRecord], sides: list[str], bucket: int = 5) -> Summary:
@@ -204,6 +208,7 @@ def summarise(records: list[GameRecord], sides: list[str], bucket: int = 5) -> S
         summary.margin_histogram = {f"{low:+d}..{low + bucket - 1:+d}": margins[low] for low in sorted(margins)}
     summary.mean_actions = round(statistics.fmean([r.actions for r in records]), 1) if records else 0.0
     summary.mean_turns = round(statistics.fmean([r.turns for r in records]), 1) if records else 0.0
+    summary.unfinished = sum(not r.finished for r in records)
     return summary
 
 
@@ -226,4 +231,7 @@ def format_summary(summary: Summary, game: Any, kinds: dict[str, str]) -> str:
         for label, count in summary.margin_histogram.items():
             lines.append(f"    {label:>9} {'#' * max(1, round(30 * count / peak)) if count else '':<30} {count}")
     lines.append(f"  mean game length: {summary.mean_turns} turns ({summary.mean_actions} actions)")
+    if summary.unfinished:
+        lines.append(f"  unfinished {summary.unfinished}: stopped after {MOST_TURNS_WITHOUT_A_LAST_TURN:,} turns, for the "
+                     "game has no last turn and no sudden death came true (counted above as they stood)")
     return "\n".join(lines)
