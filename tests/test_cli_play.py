@@ -397,6 +397,12 @@ def test_an_ai_game_with_no_last_turn_stops_after_a_thousand_turns_saved(capsys,
     assert "result so far: Draw" in out
     saved = json.loads((tmp_path / "rulec-autosave-endless-1.json").read_text(encoding="utf-8"))
     assert saved["game"] and len(saved["history"]) >= 2 * MOST_TURNS_WITHOUT_A_LAST_TURN  # (resumable, nothing lost)
+    # --turns beyond the bound stops at the bound, and says so; within it, as asked
+    more = MOST_TURNS_WITHOUT_A_LAST_TURN + 500
+    assert main(["play", str(path), "--player", "blue=random", "--player", "red=random", "--turns", str(more)]) == 0
+    assert f"stopped after {MOST_TURNS_WITHOUT_A_LAST_TURN:,} game turns: the game has no last turn" in capsys.readouterr().out
+    assert main(["play", str(path), "--player", "blue=random", "--player", "red=random", "--turns", "3"]) == 0
+    assert "stopped after 3 game turn(s)." in capsys.readouterr().out
 
 
 def test_simulate_counts_the_games_with_no_last_turn_it_stopped(capsys, tmp_path):

@@ -238,9 +238,9 @@ def run(args: argparse.Namespace, stdin=None, stdout=None) -> int:
     if stopped_by_player:
         print("game stopped.", file=out)
         return 0
-    if not result.finished and args.turns is not None:
+    if not result.finished and args.turns is not None and state.turn - first_turn >= args.turns:
         print(f"stopped after {args.turns} game turn(s).", file=out)
-    elif not result.finished:
+    elif not result.finished:  # (before --turns: a game with no last turn, stopped by play_match)
         print(f"stopped after {MOST_TURNS_WITHOUT_A_LAST_TURN:,} game turns: the game has no last turn, and none of its "
               "sudden deaths came true.", file=out)
     for line in screen.vp_summary(state):
