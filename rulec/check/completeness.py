@@ -68,7 +68,7 @@ def _endless(game: Game, document: Document) -> list[Diagnostic]:
     if default is not None and default.turns:  # the game is always played as a scenario that has a length
         return []
     if game.victory is not None and game.victory.sudden_death:
-        return _ended_by_options(game, document)
+        return _ended_by_sudden_death(game, document)
     game_path, written = ("game", game.info.id), _block(document, "game", game.info.id).get("turns")
     if written is not None and (type(written) is not int or written != 0):
         return []  # a length written wrong: its own error says why
@@ -79,28 +79,27 @@ def _endless(game: Game, document: Document) -> list[Diagnostic]:
                        "{ when = ... } }')")]
 
 
-def _ended_by_options(game: Game, document: Document) -> list[Diagnostic]:
+def _ended_by_sudden_death(game: Game, document: Document) -> list[Diagnostic]:
     """no-end for a game with no last turn whose every sudden death asks for an option (without them, none fires) or
     never comes true (`when = false`)."""
     victory = document.data.get("victory") if isinstance(document.data, dict) else None
     deaths = victory.get("sudden_death") if isinstance(victory, dict) else None
     if not isinstance(deaths, dict) or not deaths:
         return []
-    needed: dict[str, list[str]] = {}  # each sudden death -> the options its `when` asks for
-    for sid, body in deaths.items():
+    names: set[str] = set()  # the options the sudden deaths ask for
+    for body in deaths.values():
         when = body.get("when") if isinstance(body, dict) else None
         if when is False:
             continue  # `when = false`: it never fires
         tree = when.get("tree") if isinstance(when, dict) else None
         parts = tree[1] if isinstance(tree, list) and len(tree) > 1 and tree[0] == "and" and isinstance(tree[1], list) \
             else [tree]
-        if any(part in (["const", False], ["name", "false"]) for part in parts):
+        if ["name", "false"] in parts:
             continue  # `... and false`
         options = [name for name in map(_option_asked, parts) if name is not None and name in game.options]
         if not options:
             return []  # this sudden death may fire without any option
-        needed[sid] = options
-    names = sorted({name for options in needed.values() for name in options})
+        names.update(options)
     first = next(iter(deaths))
     where = document.key_span(("victory", "sudden_death", first, "when")) or document.key_span(("game", game.info.id))
     hint = f"give it a length: 'game {game.info.id} {{ turns = N }}', or a sudden death that can come true"
@@ -108,7 +107,7 @@ def _ended_by_options(game: Game, document: Document) -> list[Diagnostic]:
         return [Diagnostic("no-end", "the game has no last turn ('turns' left out or 0) and no sudden death that can "
                                      "come true ('when = false'), so it never ends", where, "error", hint)]
     return [Diagnostic("no-end", f"the game has no last turn ('turns' left out or 0) and every sudden death asks for an "
-                                 f"option ({', '.join(names)}): played without {'it' if len(names) == 1 else 'them'}, "
+                                 f"option ({', '.join(sorted(names))}): played without {'it' if len(names) == 1 else 'them'}, "
                                  "it never ends", where, "error", hint)]
 
 

@@ -371,17 +371,13 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
         layers[0][1][allowance].append(origin)
         if route is not None:
             route[origin] = 0
-    try:
-        for n, left, stop in first:
-            arrivals.arrive(n, 0, left, stop)
-    except _TooManyRouteSets:  # (the lists it borrowed are dropped, not given back as they were lent)
-        return search(tables, board, allowance, start, entries, locked, leave, costs, held, one_route=True)
-
     exits_of, plain_moves, objective_moves = costs.index_exits, costs.index_plain_moves, costs.index_objective_moves
     rare = costs.index_rare
     went_on: list[int] = []  # each hex handled (once a layer): the search looked at its neighbours
     done: set[int] = set()
     try:
+        for n, left, stop in first:
+            arrivals.arrive(n, 0, left, stop)
         while len(done) < len(layers):
             mask = min(m for m in layers if m not in done)
             done.add(mask)

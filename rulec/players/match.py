@@ -71,8 +71,8 @@ def play_match(state: Any, players: Sequence[Player], *, seed: int = 0, dice: Ch
     """Play `state` on until it ends; `players[i]` plays seat i.
 
     `max_turns` stops before game turn `first turn + max_turns` starts (a game with no last turn: after
-    MOST_TURNS_WITHOUT_A_LAST_TURN turns at most); `max_actions` is a safety stop. `on_action(state, action, seat)` is called
-    before each action (seat is the player index, or the CHANCE value). `dice`
+    MOST_TURNS_WITHOUT_A_LAST_TURN turns at most); `max_actions` is a safety stop. `on_action(state, action, seat)`
+    is called before each action (seat is the player index, or the CHANCE value). `dice`
     (default: a game's dice from `seed`, none drawn yet) rolls every chance node;
     a resumed game passes the dice its restored history has drawn.
     """

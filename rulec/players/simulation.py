@@ -232,6 +232,6 @@ def format_summary(summary: Summary, game: Any, kinds: dict[str, str]) -> str:
             lines.append(f"    {label:>9} {'#' * max(1, round(30 * count / peak)) if count else '':<30} {count}")
     lines.append(f"  mean game length: {summary.mean_turns} turns ({summary.mean_actions} actions)")
     if summary.unfinished:
-        lines.append(f"  unfinished {summary.unfinished}: stopped after {MOST_TURNS_WITHOUT_A_LAST_TURN:,} turns, for the "
-                     "game has no last turn and no sudden death came true (counted above as they stood)")
+        lines.append(f"  unfinished {summary.unfinished}: stopped after {MOST_TURNS_WITHOUT_A_LAST_TURN:,} turns, "
+                     "for the game has no last turn and no sudden death came true (counted above as they stood)")
     return "\n".join(lines)
