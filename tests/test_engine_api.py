@@ -34,6 +34,15 @@ def test_action_text_round_trips(metz):
         assert state.parse_action(state.action_to_string(action)) == action
 
 
+def test_a_move_made_by_its_shortcut_is_the_named_tuple_s_own():
+    """Action.move writes a move's fields out itself (faster than the named tuple's keyword __new__): the same value,
+    type and fields, so a field added to Action must be added there too."""
+    made = Action.move("unit_1", "0203")
+    assert type(made) is Action and made == Action("move", unit="unit_1", hex="0203")
+    assert made._asdict() == {**Action._field_defaults, "kind": "move", "unit": "unit_1", "hex": "0203"}
+    assert hash(made) == hash(Action("move", unit="unit_1", hex="0203"))
+
+
 def test_parse_errors(metz):
     state = new_game(metz)
     with pytest.raises(ActionSyntaxError):

@@ -104,13 +104,11 @@ def test_a_destination_drawn_makes_its_own_move_alone(metz):
     state = new_game(metz, seed=1)
     unit = next(a.unit for a in state.legal_actions() if a.kind == "move")
     state.apply_action(state.parse_action(f"move {state.unit_name(unit)}"))
-    made = state.tables.move_actions  # (the game's tables, shared by its states: this unit's moves made afresh here)
-    state.tables.movement_row(unit).clear()
-    for key in [key for key in made if key[0] == unit]:
-        del made[key]
+    made = state.tables.movement_row(unit)  # (the game's tables, shared by its states: its moves made afresh here)
+    made.clear()
     drawn = state.sample_legal_action(random.Random(2))
     assert drawn.kind == "move" and drawn.unit == unit
-    assert [key for key in made if key[0] == unit] == [(unit, drawn.hex)]
+    assert list(made.values()) == [drawn]
     reached = legal_moves.unit_moves(state, unit)
     assert len(reached.to) > 5
     assert reached.moves == tuple(reached.move(i) for i in range(len(reached.to)))
@@ -125,14 +123,12 @@ def test_an_order_drawn_makes_its_own_move_alone(metz):
 
     state = new_game(metz, seed=1)
     units = legal_moves.movable_units(state)
-    made, tables = state.tables.move_actions, state.tables  # (the game's tables: these movers' moves made afresh)
+    tables = state.tables  # (the game's tables, shared by its states: these movers' moves made afresh here)
     for uid in units:
         tables.movement_row(uid).clear()
-    for key in [key for key in made if key[0] in units]:
-        del made[key]
     drawn = state.sample_legal_order(random.Random(3))
     assert drawn.kind == "move" and drawn.hex is not None
-    assert [key for key in made if key[0] in units] == [(drawn.unit, drawn.hex)]
+    assert [move for uid in units for move in tables.movement_row(uid).values()] == [drawn]
     for uid in units:  # (a unit waiting to enter may be held back: its delay comes last)
         reached, orders = legal_moves.unit_moves(state, uid), legal_moves.candidate_orders(state, uid)
         listed = (*reached.moves, *reached.exits)

@@ -10,7 +10,7 @@ state passes in.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from rulec.diagnostics import did_you_mean
 
@@ -65,7 +65,10 @@ class Action(NamedTuple):
             if found is None:
                 found = _CHOOSE[unit] = Action(MOVE, unit=unit)
             return found
-        return Action(MOVE, unit=unit, hex=hex)
+        # Made by tuple's own __new__, every field given: the named tuple's keyword __new__ is interpreted Python
+        # (a third of the cost), and a unit's first listing on a big map makes a move for every hex it reaches.
+        move: Action = _new_tuple(Action, (MOVE, unit, hex, (), (), None, None))
+        return move
 
     @staticmethod
     def exit(unit: str, edge: str) -> "Action":
@@ -189,6 +192,11 @@ class IllegalAction(ValueError):
         super().__init__(f"illegal ({rule}): {message}" if rule else f"illegal: {message}")
         self.message = message
         self.rule = rule
+
+
+# Action.move makes a move with every field written out, in order (a field added must be written there too:
+# tests/test_engine_api.py compares it with the named tuple's own)
+_new_tuple: Any = tuple.__new__
 
 
 class ActionSyntaxError(ValueError):

@@ -563,8 +563,8 @@ def unit_moves(state: Position, uid: str) -> UnitMoves:
                               state.tables.movement_row(uid), None)
         else:
             to = tuple(sorted(destinations))
-            interned = state.tables.move_actions
-            moves = tuple(interned.get((uid, h)) or interned.setdefault((uid, h), Action.move(uid, h)) for h in to)
+            row, index = state.tables.movement_row(uid), state.tables.index
+            moves = tuple(row[index[h]] for h in to)
             found = UnitMoves(exits, destinations.keys(), to, (), None, moves)
         if keeps_moves(state, uid):
             state._phase_moves[kept_anew(state, uid, key)] = found
@@ -630,9 +630,7 @@ def is_legal_move(state: Position, action: Action) -> bool:
         return False
     if state.game.movement.may_end_move is not None and not end_allowed(state, uid, h):
         return False
-    move = state.tables.move_actions.get((uid, h))  # the one in `moves`, if made yet
-    if move is None:
-        move = Action.move(uid, h)
+    move = state.tables.movement_row(uid)[state.tables.index[h]]  # the one in `moves`
     return (move is action or move == action) and (h not in stacking.occupants(state) or stacking.may_end(state, uid, h, lambda u: may_leave(state, u)))
 
 

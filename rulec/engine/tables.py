@@ -60,7 +60,6 @@ class Tables:
     typed_costs: frozenset[str] = frozenset()  # unit types with costs of their own
     varying_costs: bool = False  # does any unit type or phase have costs other than base_costs?
     step_costs: dict = field(default_factory=dict)  # (unit type or None, values) -> StepCosts
-    move_actions: dict = field(default_factory=dict)  # (unit, hex) -> its move Action, made once and shared
     reach_cache: dict = field(default_factory=dict)  # movement searches shared by every state (see GameState)
 
     # The movement search works on hex numbers 0..n-1, in hex order (list lookups are faster than dict
@@ -176,7 +175,7 @@ class Tables:
         """The move Actions of one unit by hex number, made once and shared by every state."""
         row = self.move_rows.get(uid)
         if row is None:
-            row = self.move_rows[uid] = _MoveRow(uid, self.numbered, self.move_actions)
+            row = self.move_rows[uid] = _MoveRow(uid, self.numbered)
         return row
 
 
@@ -372,18 +371,15 @@ class _ZocBitsOf(dict):
 
 
 class _MoveRow(dict):
-    """hex number -> one unit's move Action to that hex, each made when first asked for (and shared)."""
+    """hex number -> one unit's move Action to that hex, each made when first asked for (and shared): the one store
+    of a unit's moves (a unit's first listing on a big map makes one for every hex it reaches)."""
 
-    def __init__(self, uid: str, numbered: tuple[Hex, ...], interned: dict):
+    def __init__(self, uid: str, numbered: tuple[Hex, ...]):
         super().__init__()
-        self.uid, self.numbered, self.interned = uid, numbered, interned
+        self.uid, self.numbered = uid, numbered
 
     def __missing__(self, number: int) -> Action:
-        key = (self.uid, self.numbered[number])
-        action = self.interned.get(key)
-        if action is None:
-            action = self.interned[key] = Action.move(*key)
-        self[number] = action
+        action = self[number] = Action.move(self.uid, self.numbered[number])
         return action
 
 
