@@ -98,3 +98,23 @@ def test_pettingzoos_api_test_passes_on_a_scenario():
     e = env(name, scenario=scenario)
     assert e.engine.scenario == scenario
     api_test(e, num_cycles=300)
+
+
+def test_an_observation_is_the_callers_to_keep_and_shows_its_own_position():
+    """The environment fills one tensor of its own at every observation and hands out a copy: an observation kept
+    is not changed by the steps after it, and each shows the position it was taken in."""
+    from rulec.adapters.observation import Layout
+
+    e = env("drive_on_metz")
+    e.reset(seed=2)
+    layout, rng = Layout(e.model), np.random.default_rng(2)
+    kept = []
+    for agent in e.agent_iter(max_iter=40):
+        observation, _, termination, truncation, _ = e.last()
+        expected = np.zeros(layout.size, np.float32)
+        layout.fill(layout.views(expected), e.engine, e.possible_agents.index(agent))
+        assert np.array_equal(observation["observation"], expected)
+        kept.append((observation["observation"], expected))
+        e.step(None if termination or truncation else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert len(kept) == 40 and not all(np.array_equal(kept[0][1], other) for _, other in kept[1:])
+    assert all(np.array_equal(seen, expected) for seen, expected in kept)  # none changed since

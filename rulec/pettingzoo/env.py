@@ -37,6 +37,8 @@ class RulecEnv(AECEnv):
         self.model = load(game)
         self.catalogue = Catalogue(self.model)
         self.layout = Layout(self.model)
+        self._scratch = np.zeros(self.layout.size, np.float32)  # what observe fills (see there)
+        self._scratch_views = self.layout.views(self._scratch)
         self.options = tuple(options)
         self.scenario = scenario
         self.default_seed = seed
@@ -137,8 +139,12 @@ class RulecEnv(AECEnv):
         self.agent_selection = self.possible_agents[engine.current_player()]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        tensor = np.zeros(self.layout.size, np.float32)
-        self.layout.fill(self.layout.views(tensor), self.engine, self.possible_agents.index(agent))
+        # Filled in the environment's own tensor, through views made once, then copied: the observation returned is
+        # the caller's to keep
+        scratch = self._scratch
+        scratch.fill(0)
+        self.layout.fill(self._scratch_views, self.engine, self.possible_agents.index(agent))
+        tensor = scratch.copy()
         mask = np.zeros(self.catalogue.size, np.int8)
         if agent == self.agent_selection and not self.engine.is_terminal() and not self.truncations.get(agent):
             mask[list(self._legal())] = 1
