@@ -201,3 +201,48 @@ def test_the_hexes_a_side_holds_follow_a_change_of_hands(metz):
     assert after.holders["0701"] == "us" and after.holders_version != version
     assert held_bits(after, "us") == before | 1 << town
     assert held_bits(state, "us") == before and state.holders_version == version
+
+
+def cut_off_lost_in_a_zone(tmp_path):
+    """tests/games/cut_off with Red's depot lost in a Blue zone of control, not only under a Blue unit: `lost_when`
+    then changes at a source where `through` does not (a Red unit on the depot opens it to its own trace)."""
+    text = (GAMES / "cut_off.rulec").read_text()
+    assert text.count("lost_when = enemy_occupied(hex)") == 1
+    path = tmp_path / "cut_off_lost_in_a_zone.rulec"
+    path.write_text(text.replace("lost_when = enemy_occupied(hex)", "lost_when = enemy_zoc(hex)"))
+    return load_game(str(path))
+
+
+@pytest.mark.parametrize("asked", ["as sets", "hex by hex"])
+def test_a_source_lost_where_its_trace_still_passes_supplies_nobody(tmp_path, asked):
+    """A Blue unit steps next to Red's one source, the depot (1002), on which a Red unit stands: the depot is lost
+    (in a Blue zone) though the Red unit still lets the trace through it. The trace kept from the position before
+    must not spread from it any more: only a search from the sources again knows that."""
+    game = cut_off_lost_in_a_zone(tmp_path)
+    game = hex_by_hex(game) if asked == "hex by hex" else game
+    assert (game.traces["supply"].sets is None) == (asked == "hex by hex")
+    trace = game.traces["supply"]
+    start = new_game(game)
+    away = {"r3": "1002", "r1": "0302", "b2": "0101", "b3": "0102"}
+    supplied = start.arrange({**away, "b1": "0503"}, phase="red_move")
+    kept = traced_hexes(supplied, "supply", "red", EngineContext)
+    assert {"1002", "0902", "0802"} <= kept and kept == afresh(supplied, trace, "red")
+    cut = start.arrange({**away, "b1": "0902"}, phase="red_move")  # next to the depot
+    assert "1002" in cut.enemy_zoc("red")
+    assert traced_hexes(cut, "supply", "red", EngineContext) == afresh(cut, trace, "red") == frozenset()
+
+
+@pytest.mark.parametrize("asked", ["as sets", "hex by hex"])
+def test_a_source_that_lets_its_trace_through_again_supplies_again(tmp_path, asked):
+    """A Blue unit on Red's depot closes it to Red's trace (nothing is supplied); once it steps away and no Blue zone
+    reaches the depot, the trace spreads from it again, though no hex it reached before changed."""
+    game = cut_off_lost_in_a_zone(tmp_path)
+    game = hex_by_hex(game) if asked == "hex by hex" else game
+    trace = game.traces["supply"]
+    start = new_game(game)
+    away = {"r3": "0603", "r1": "0302", "b2": "0101", "b3": "0102"}
+    blocked = start.arrange({**away, "b1": "1002"}, phase="red_move")
+    assert traced_hexes(blocked, "supply", "red", EngineContext) == afresh(blocked, trace, "red") == frozenset()
+    open_again = start.arrange({**away, "b1": "0503"}, phase="red_move")
+    found = traced_hexes(open_again, "supply", "red", EngineContext)
+    assert {"1002", "0902"} <= found and found == afresh(open_again, trace, "red")
