@@ -153,3 +153,30 @@ def test_answers_handed_on_by_a_move_are_shared_until_either_position_adds_one()
     move_ends.end_allowed(state, "b_lost", "0802")
     mine, theirs = after._cache[move_ends.END_ALLOWED]["b_lost"], state._cache[move_ends.END_ALLOWED]["b_lost"]
     assert set(mine) == {"0702", "0601"} and set(theirs) == {"0702", "0803", "0802"}
+
+
+def test_the_hex_that_said_a_unit_has_a_move_is_asked_again_once_a_friend_moves_next_to_it(tmp_path):
+    """has_move asks first the hex that answered last time in the phase (a hint the phase keeps, shared by its
+    positions): once a friend's move makes may_end_move refuse it there, another hex must answer, one the unit may
+    really end its move in. Here no unit may end its move next to another unit (other than the hex it leaves)."""
+    from rulec.engine import legal_moves
+
+    game = variant(tmp_path, "not any(n in neighbours(hex) where n != unit.hex and count(units_at(n)) > 0)")
+    state = new_game(game)
+    assert legal_moves.has_move(state, "b_lost", searched=True)  # the whole search: its first end is the hint
+    witness = state._cache[legal_moves.HAS_MOVE]["b_lost"]
+    assert witness in {a.hex for a in state.moves_of("b_lost")}
+    neighbours = state.tables.neighbours
+    tried = 0
+    for move in state.moves_of("b_scout"):
+        if move.hex not in neighbours[witness]:
+            continue
+        after = state.clone()
+        after.apply_action(move)  # b_scout next to the hex that answered: b_lost may no longer end its move there
+        assert witness not in {a.hex for a in after.moves_of("b_lost")}
+        after.forget()  # what the position knows dropped, the phase's hint kept
+        assert legal_moves.has_move(after, "b_lost")
+        found = after._cache[legal_moves.HAS_MOVE]["b_lost"]
+        assert found != witness and found in {a.hex for a in after.moves_of("b_lost")}
+        tried += 1
+    assert tried >= 2

@@ -111,8 +111,7 @@ def _moves_kept_hold(path: str, seed: int, orders: bool = True, sampled: bool = 
         else:
             action = rng.choice(state.legal_orders() if orders else state.legal_actions())
         state.apply_action(action)
-        copy = state.clone()
-        copy.forget()
+        copy = _scratch(state)  # (nor what the phase keeps: its hints and searches, shared by the clones made in it)
         if legal_moves.LISTING_PATCH in state._cache and legal_moves.LISTING not in state._cache:
             assert state.legal_actions() == copy.legal_actions(), (path, state.history()[-3:])
             compared += 1
