@@ -39,6 +39,7 @@ import json
 import pstats
 import random
 import time
+from pathlib import Path
 
 import reference
 
@@ -234,22 +235,29 @@ def row(label: str, found: dict, width: int) -> str:
             f"{found['moves_per_game']:6.1f} moves {found['battles_per_game']:5.1f} battles")
 
 
+def best_of_rounds(trees: list[tuple[str, Path]], game: str, games: int, rounds: int) -> dict[str, dict]:
+    """Each tree's one-core figures (--json, each run in a fresh process), the trees measured in turns (neither always
+    first), the best round of each policy kept; with what the tree says it lacks (whole_orders_only, samplers).
+    Used by --against and by benchmarks/targets.py."""
+    best: dict[str, dict] = {}
+    for round_ in range(rounds):
+        for name, tree in trees if round_ % 2 == 0 else trees[::-1]:
+            found = reference.run_json(tree, "playouts.py", ["--game", game, "-n", str(games), "--json"])
+            kept = best.get(name)
+            best[name] = found if kept is None else {
+                policy: max(kept[policy], found[policy], key=lambda f: f["playouts_per_s"]) for policy in MEASURED}
+            # a reference without legal_orders plays whole orders under both policies, and one without the
+            # samplers lists where they would draw: it says so
+            best[name]["whole_orders_only"] = found.get("whole_orders_only", False)
+            best[name]["samplers"] = found.get("samplers", False)
+    return best
+
+
 def against(rev: str, game: str, games: int, rounds: int) -> None:
     """This tree and commit `rev`, side by side, each policy on both sides: each tree measured in a fresh process,
     in turns, the best round of each kept."""
-    best: dict[str, dict | None] = {"this": None, "reference": None}
     with reference.checkout(rev) as reference_tree:
-        for round_ in range(rounds):
-            trees = [("this", reference.ROOT), ("reference", reference_tree)]
-            for name, tree in trees if round_ % 2 == 0 else trees[::-1]:  # neither always runs first
-                found = reference.run_json(tree, "playouts.py", ["--game", game, "-n", str(games), "--json"])
-                kept = best[name]
-                best[name] = found if kept is None else {
-                    policy: max(kept[policy], found[policy], key=lambda f: f["playouts_per_s"]) for policy in MEASURED}
-                # a reference without legal_orders plays whole orders under both policies, and one without the
-                # samplers lists where they would draw: it says so
-                best[name]["whole_orders_only"] = found.get("whole_orders_only", False)
-                best[name]["samplers"] = found.get("samplers", False)
+        best = best_of_rounds([("this", reference.ROOT), ("reference", reference_tree)], game, games, rounds)
     ours, theirs = best["this"], best["reference"]
     print(f"{game}, {games} random games per measurement, best of {rounds} rounds, CPU time on one core")
     labels = (f"this ({reference.describe_this()})", f"reference ({reference.describe(rev)})")

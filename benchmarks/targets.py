@@ -32,6 +32,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import playouts  # (which puts the rulec to measure on the path: reference.tree_on_path)
 import reference
 
 METZ, MARNE = "drive_on_metz", "the_marne"
@@ -81,18 +82,10 @@ def engine_of(tree: Path) -> str:
 
 def metz_rows(tree: Path, rev: str, counts: Counts) -> list[Row]:
     """Drive on Metz at the whole-orders policy, this tree against `rev`, in turns, the best round of each kept."""
-    best: dict[str, dict] = {}
     try:
         with reference.checkout(rev) as reference_tree:
-            for round_ in range(counts.rounds):
-                trees = [("this", tree), ("reference", reference_tree)]
-                for name, measured in trees if round_ % 2 == 0 else trees[::-1]:  # neither always runs first
-                    found = reference.run_json(measured, "playouts.py",
-                                               ["--game", METZ, "-n", str(counts.metz_games), "--json"])
-                    kept = best.get(name)
-                    best[name] = found if kept is None else {
-                        **found, **{policy: max(kept[policy], found[policy], key=lambda f: f["playouts_per_s"])
-                                    for policy in WHOLE_ORDERS}}
+            best = playouts.best_of_rounds([("this", tree), ("reference", reference_tree)], METZ, counts.metz_games,
+                                           counts.rounds)
     except reference.MeasurementFailed as error:
         return [Row(f"Drive on Metz, {policy}, x of {reference.describe(rev)}", f"not measured: {error.why}",
                     f">= x{AIM_METZ_RATIO:g}", None) for policy in WHOLE_ORDERS]
@@ -200,5 +193,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    reference.tree_on_path()
     sys.exit(main())
