@@ -9,8 +9,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from rulec.engine import IllegalAction, new_game
+from rulec.engine import IllegalAction, legal_moves, new_game
+from rulec.engine.actions import Action
 from rulec.pipeline import load_game
 
 GAME = Path(__file__).parent / "games" / "crowded_roads.rulec"
@@ -71,3 +74,14 @@ def test_a_friend_free_to_move_makes_room_and_must_then_leave(lenient):
     assert "0103" not in ends(state, "b_stuck")
     state.apply_action(state.parse_action("end"))  # left over the limit: the check at the phase's end removes one
     assert state.removing == "red"
+
+
+@given(st.lists(st.text("0123456789abc", min_size=1, max_size=4), unique=True, max_size=40), st.data())
+@settings(max_examples=200, deadline=None)
+def test_cutting_out_the_moves_into_full_hexes_keeps_every_other_move_in_order(hexes, data):
+    """listed_moves cuts the moves into full hexes out of a unit's moves (one into each of its destinations, in the
+    order of the hexes) where it finds each, by bisection: exactly those moves go, the rest stay in order."""
+    to = tuple(sorted(hexes))
+    moves = tuple(Action.move("u", h) for h in to)
+    blocked = data.draw(st.sets(st.sampled_from(to))) if to else set()
+    assert legal_moves._without_moves_into(moves, to, blocked) == tuple(m for m in moves if m.hex not in blocked)

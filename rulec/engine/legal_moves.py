@@ -222,11 +222,11 @@ def movers_candidate_orders(state: Position) -> tuple[list[str], list[CandidateO
 
 def _without_moves_into(moves: tuple[Action, ...], to: tuple[Hex, ...],
                         blocked: AbstractSet[Hex]) -> tuple[Action, ...]:
-    """`moves` (one into each hex of `to`, in the same order) but those into `blocked` (a few of those hexes): cut
-    out where each is found (in C), not asked of every move."""
+    """`moves` (one into each hex of `to`, in the same order: the hexes sorted) but those into `blocked` (a few of
+    those hexes): cut out where each is found by bisection, not asked of every move."""
     kept: list[Action] = []
     start = 0
-    for i in sorted(map(to.index, blocked)):
+    for i in sorted([bisect.bisect_left(to, h) for h in blocked]):
         kept += moves[start:i]
         start = i + 1
     return (*kept, *moves[start:])
