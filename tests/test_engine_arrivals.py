@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from game_variants import variant
 
 from rulec.engine import PENDING, Action, IllegalAction, new_game
 from rulec.pipeline import load_game
@@ -97,3 +98,28 @@ def test_players_play_the_game_through_and_the_reserve_always_enters(game, kind)
         state = new_game(game, options=("glider_landing", "light_landing"), seed=seed)
         play_match(state, [make_player(kind, seed), make_player(kind, seed + 1)], seed=seed)
         assert state.terminal and state.status("r_reserve") == "map"  # it could not be left off the map
+
+
+SCENARIOS = ('option glider_landing', '''scenario late_start { start = { turn = 2  phase = blue_move } }
+scenario red_start { start = { turn = 2  phase = red_move } }
+option glider_landing''')
+
+
+def test_a_scenario_that_starts_after_a_reinforcements_phase_brings_it_the_turn_after(tmp_path):
+    """A scenario starting on turn 2 at blue_move, after red_move: r_reserve, due on turn 2 in red_move (its side's
+    first movement phase), enters on turn 3 and must (reinforcement_delay = false); started at red_move, on turn 2
+    (docs/rulings.md)."""
+    game = variant(tmp_path, "reinforcements", SCENARIOS)
+    state = new_game(game, scenario="late_start")
+    assert (state.turn, state.phase.id) == (2, "blue_move")
+    assert state.arrival_turn("r_reserve") == 3
+    while (state.turn, state.phase.id) != (3, "red_move"):
+        state.apply_action(Action.end())
+    assert Action.end() not in state.legal_actions()  # due now, and may not be held back
+    state.apply_action(Action.move("r_reserve", "0102"))
+    assert state.status("r_reserve") == "map"
+    early = new_game(game, scenario="red_start")
+    assert early.arrival_turn("r_reserve") == 2 and Action.end() not in early.legal_actions()
+    arranged = new_game(game).arrange({"r_line": "0202", "b_line": "0404", "r_reserve": PENDING}, turn=2,
+                                      phase="blue_move")
+    assert arranged.arrival_turn("r_reserve") == 3  # a position arranged past its phase: the same

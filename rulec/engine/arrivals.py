@@ -36,6 +36,15 @@ def arrives_now(state: Position, uid: str) -> bool:
     return side is not None and state.tables.first_movement.get(side) == state.phase_index
 
 
+def entry_phase(state: Position, uid: str) -> int:
+    """The index of the phase of its due turn in which a reinforcement enters (arrives_now): its arrival's own
+    phase, else its side's first movement phase (-1: none)."""
+    unit = state._units[uid]
+    if unit.arrives is not None and unit.arrives.phase is not None:
+        return [p.id for p in state.game.sequence].index(unit.arrives.phase)
+    return state.tables.first_movement.get(unit.side, -1)
+
+
 def arriving(state: Position) -> tuple[str, ...]:
     """The phase's movers waiting to arrive as it began (phases.begin_phase; no unit on the map goes back to
     waiting), or those waiting now where the phase's memory was reset since."""

@@ -6,8 +6,9 @@ placement phases (its deployment, in the order listed) before its start phase. I
 `setup` and `arrivals` (and those of the options chosen) say where units start and how
 they arrive instead of their own (`units_for`): a scenario's entry for a unit wins over
 an option's, and of two options the one later in the game file wins. A unit due before
-the start turn arrives on it. Units set up `free` wait off the map, never arriving by
-movement, until a placement phase places them. The hexes whose holder is tracked start
+the start turn arrives on it, or on the turn after where its phase of the start turn comes
+before the start phase (docs/rulings.md). Units set up `free` wait off the map, never
+arriving by movement, until a placement phase places them. The hexes whose holder is tracked start
 held by `movement { first_holder }`, then by the scenario's `holders`, then by the side
 of a unit set up in them (`first_holders`). Options that exclude each other, or that the
 scenario does not allow, are refused before the game starts.
@@ -19,7 +20,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from rulec.diagnostics import did_you_mean
-from rulec.engine import victory
+from rulec.engine import arrivals, victory
 from rulec.engine.position import Position
 from rulec.engine.statuses import NEVER, PENDING  # NEVER: scenarios.NEVER to its readers
 from rulec.runtime.model import Arrival, Game, Hex, Option, Scenario, Unit
@@ -124,7 +125,11 @@ def prepare(state: Position, scenario: str | None) -> None:
     order = [ids.index(p) for p in chosen.deployment] + [start]
     state.phase_index, state._prelude = order[0], tuple(order[1:])
     for uid, turn in state.due.items():
-        if turn is not None and NEVER < turn < chosen.start_turn:  # due before the start: it arrives on it
-            state.due[uid] = chosen.start_turn
+        if turn is None or turn <= NEVER:  # (any turn, or waiting for a placement phase)
+            continue
+        if turn < chosen.start_turn:  # due before the start: it arrives on it
+            turn = state.due[uid] = chosen.start_turn
+        if turn == chosen.start_turn and arrivals.entry_phase(state, uid) < start:  # its phase of the start turn comes
+            state.due[uid] = turn + 1  # before the start phase: never played, so it arrives the turn after
     for side, amount in chosen.vp.items():
         victory.score(state, side, amount, f"scenario:{scenario}", phase="setup")

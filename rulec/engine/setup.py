@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from rulec.diagnostics import did_you_mean
-from rulec.engine import history, modifiers, phases, scenarios, steps, victory
+from rulec.engine import arrivals, history, modifiers, phases, scenarios, steps, victory
 from rulec.engine.marker_table import MarkerTable
 from rulec.engine.position import P, Position, holders_changed
 from rulec.engine.records import History, Relocated
@@ -143,8 +143,8 @@ def choose_variants(game: Game, in_play: list[str], options: tuple[str, ...], se
 def arrange(state: P, units: dict[str, str], *, turn: int | None = None, phase: str | None = None) -> P:
     """A copy with only `units` in play, at the start of `phase` of `turn` (no award scored for it).
 
-    Each value is a hex, or 'pending' for a unit waiting to arrive (due this turn,
-    or any turn if it arrives when its owner chooses); every other unit is set
+    Each value is a hex, or 'pending' for a unit waiting to arrive (due this turn, or the next if the phase it
+    enters in has passed; any turn if it arrives when its owner chooses); every other unit is set
     aside. 'Holds' objectives go to the side of a unit placed on them. For tests,
     puzzles and scenario editors.
     """
@@ -164,7 +164,12 @@ def arrange(state: P, units: dict[str, str], *, turn: int | None = None, phase: 
         if place == PENDING:
             other.where[uid] = PENDING
             arrival = state._units[uid].arrives
-            other.due[uid] = None if arrival is not None and arrival.turn is None else other.turn
+            if arrival is not None and arrival.turn is None:
+                other.due[uid] = None
+            elif arrivals.entry_phase(other, uid) < other.phase_index:  # its phase of this turn is past: the turn
+                other.due[uid] = other.turn + 1  # after (as at a scenario's start, scenarios.py)
+            else:
+                other.due[uid] = other.turn
         else:
             other.where[uid], other.pos[uid] = ON_MAP, place
             if place in state.tables.objectives:
