@@ -36,13 +36,18 @@ def arrives_now(state: Position, uid: str) -> bool:
     return side is not None and state.tables.first_movement.get(side) == state.phase_index
 
 
-def entry_phase(state: Position, uid: str) -> int:
-    """The index of the phase of its due turn in which a reinforcement enters (arrives_now): its arrival's own
-    phase, else its side's first movement phase (-1: none)."""
+def first_chance(state: Position, uid: str, due: int, turn: int, phase_index: int) -> int:
+    """The turn a reinforcement due on turn `due` enters when play begins at phase `phase_index` of `turn` (a
+    scenario's start, an arranged position): `due` if later; else `turn` while the phase it enters in that turn
+    (arrives_now's) is still to come, and the turn after once it has passed (docs/rulings.md)."""
+    if due > turn:
+        return due
     unit = state._units[uid]
     if unit.arrives is not None and unit.arrives.phase is not None:
-        return [p.id for p in state.game.sequence].index(unit.arrives.phase)
-    return state.tables.first_movement.get(unit.side, -1)
+        entry = [p.id for p in state.game.sequence].index(unit.arrives.phase)
+    else:
+        entry = state.tables.first_movement.get(unit.side, -1)
+    return turn + 1 if entry < phase_index else turn
 
 
 def arriving(state: Position) -> tuple[str, ...]:

@@ -127,9 +127,7 @@ def prepare(state: Position, scenario: str | None) -> None:
     for uid, turn in state.due.items():
         if turn is None or turn <= NEVER:  # (any turn, or waiting for a placement phase)
             continue
-        if turn < chosen.start_turn:  # due before the start: it arrives on it
-            turn = state.due[uid] = chosen.start_turn
-        if turn == chosen.start_turn and arrivals.entry_phase(state, uid) < start:  # its phase of the start turn comes
-            state.due[uid] = turn + 1  # before the start phase: never played, so it arrives the turn after
+        state.due[uid] = arrivals.first_chance(state, uid, turn, chosen.start_turn, start)  # due before the start:
+        # on it, or the turn after where its phase of that turn comes before the start phase (never played)
     for side, amount in chosen.vp.items():
         victory.score(state, side, amount, f"scenario:{scenario}", phase="setup")

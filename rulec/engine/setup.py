@@ -164,12 +164,8 @@ def arrange(state: P, units: dict[str, str], *, turn: int | None = None, phase: 
         if place == PENDING:
             other.where[uid] = PENDING
             arrival = state._units[uid].arrives
-            if arrival is not None and arrival.turn is None:
-                other.due[uid] = None
-            elif arrivals.entry_phase(other, uid) < other.phase_index:  # its phase of this turn is past: the turn
-                other.due[uid] = other.turn + 1  # after (as at a scenario's start, scenarios.py)
-            else:
-                other.due[uid] = other.turn
+            other.due[uid] = None if arrival is not None and arrival.turn is None else \
+                arrivals.first_chance(other, uid, other.turn, other.turn, other.phase_index)
         else:
             other.where[uid], other.pos[uid] = ON_MAP, place
             if place in state.tables.objectives:
