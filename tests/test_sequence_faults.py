@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from game_variants import variant
 
 from rulec.engine import Action, IllegalAction, new_game
 from rulec.pipeline import load_game
@@ -207,3 +208,17 @@ def test_a_hook_counts_every_battle_and_takes_a_vp_for_each(wave):
     assert state.variables["fights"] == 2
     assert [(e.turn, e.side, e.amount, e.source) for e in state.vp_log if e.source == "battle_resolved"] == [
         (1, "red", -1, "battle_resolved"), (2, "red", -1, "battle_resolved")]
+
+
+def test_each_effect_of_a_battle_hook_sees_what_the_effects_before_it_did(tmp_path):
+    """A battle_resolved hook's `defenders` are the battle's defenders still on the map when each effect is carried
+    out: after `eliminate(defenders)`, none (an effect asked in the context the hook began with would count b1)."""
+    game = variant(tmp_path, "second_wave", ("effects = [add(fights, 1), score(red, -1)]",
+                                             "effects = [eliminate(defenders), add(fights, 10 + count(defenders))]"))
+    state = new_game(game)
+    end_until(state, "red_fight", 1)
+    for step in state.parse_orders("attack 0203 with r1"):
+        state.apply_action(step)
+    state.apply_action(Action.roll(1))
+    assert state.where["b1"] == "eliminated"
+    assert state.variables["fights"] == 10
