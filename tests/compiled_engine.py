@@ -3,17 +3,21 @@
 tests/test_engine_compiled.py compares it with pure Python game by game; tests/test_engine_conformance_long.py plays
 its checked games on it (in about 0.6 of pure Python's time). Building takes about a minute on two cores, so only
 the long tier asks for it (the `compiled_tree` fixture of conftest.py); RULEC_COMPILED_TREE names a checkout where
-`make fast` built it already.
+`make fast` built it already. The long tier runs on pytest-xdist's workers (make test-long): the first worker to ask
+builds it, the others wait for that build and share it (shared_build).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from filelock import FileLock
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
@@ -57,3 +61,23 @@ def build(scratch: Path, pure_asked: bool) -> CompiledTree:
     tree = compiled.copy_tree(ROOT, scratch)
     compiled.build(tree)
     return CompiledTree(tree)
+
+
+def shared_build(root: Path, pure_asked: bool) -> CompiledTree:
+    """build() once for every process of a test session that shares `root` (pytest-xdist's workers share the
+    directory above their own temporary ones): the first to ask builds in root/compiled while the others wait on a
+    lock, then all read what it found, a tree or why there is none. A build that failed is not tried again by each
+    worker (a minute each): they raise its error too."""
+    record = root / "compiled-engine.json"
+    with FileLock(str(root / "compiled-engine.lock")):
+        if not record.is_file():
+            try:
+                found = build(root / "compiled", pure_asked)
+            except RuntimeError as error:
+                record.write_text(json.dumps({"failed": str(error)}))
+                raise
+            record.write_text(json.dumps({"path": str(found.path) if found.path else None, "why_not": found.why_not}))
+    known = json.loads(record.read_text())
+    if "failed" in known:
+        raise RuntimeError(known["failed"])
+    return CompiledTree(Path(known["path"]) if known["path"] else None, known["why_not"])

@@ -28,7 +28,8 @@ pytestmark = pytest.mark.long
 
 GAMES_A_SCENARIO = 500  # half the bar of a thousand: a checked Marne game now costs about twice what it did (retreats,
 # entries, duties and stacking play more), and a thousand of each scenario would pass CI's 90 minutes (issue 19)
-BATCH = 100  # games a test: a test ends (and pytest says so) every minute or two, and a failure names its games
+BATCH = 50  # games a test: a test ends (and pytest says so) every half minute or so, and a failure names its games;
+# small enough that the last batch, which the other workers do not share, keeps one core busy for a short while only
 RUNNER = Path(__file__).resolve().parent / "conformance_batches.py"
 
 BIG_GAMES = [p.stem for p in sorted(GAMES_DIR.glob(f"*{SUFFIX}"))
@@ -48,10 +49,17 @@ def _compiled(tree: Path, name: str, scenario: str | None, first: int, games: in
     return found["problems"]
 
 
+def processes_a_batch() -> int:
+    """The machine's cores, shared among the pytest-xdist workers running batches side by side (make test-long): a
+    core each, on the two cores of CI."""
+    workers_running = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1") or 1)
+    return max(1, (os.cpu_count() or 1) // workers_running)
+
+
 @pytest.mark.parametrize("name, scenario, first", CHECKS,
                          ids=[f"{n}-{s}-games-{f}-{f + BATCH - 1}" for n, s, f in CHECKS])
 def test_random_games_of_each_scenario_keep_every_promise(name, scenario, first, compiled_tree):
-    workers = max(1, os.cpu_count() or 1)
+    workers = processes_a_batch()
     if compiled_tree.path is None:  # pure Python, in this process's forks
         problems = in_parallel(name, scenario, first, BATCH, workers)
     else:
