@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from game_variants import variant
 
-from rulec.engine import Action, IllegalAction, new_game
+from rulec.engine import Action, IllegalAction, new_game, victory
 from rulec.pipeline import load_game
 from rulec.runtime.model import Expr
 
@@ -222,3 +222,17 @@ def test_each_effect_of_a_battle_hook_sees_what_the_effects_before_it_did(tmp_pa
     state.apply_action(Action.roll(1))
     assert state.where["b1"] == "eliminated"
     assert state.variables["fights"] == 10
+
+
+def test_a_ratio_victory_between_sides_without_vp_is_even(tmp_path):
+    """With `measure = ratio`, scores of 0 to 0 are an even ratio: `lead_ratio` reads 1 and the outcome's margin is 1
+    (neither the infinite lead of VP against none nor a ratio of nothing), so an `at_least` level holds for nobody."""
+    game = variant(tmp_path, "final_towns", ("measure = difference", "measure = ratio"),
+                   ("level win { at_least = 1  name = \"Victory\" }",
+                    "level even { when = lead_ratio == 1  winner = blue  name = \"Even\" }\n"
+                    "  level win { at_least = 1  name = \"Victory\" }"))
+    nobody = {side: 0 for side in game.sides}
+    assert victory.outcome(game, nobody).margin == 1.0
+    assert victory.outcome(game, nobody).level == "Even"
+    assert victory.outcome(game, {**nobody, "blue": 2}).margin == float("inf")
+    assert victory.outcome(game, {**nobody, "blue": 2}).level == "Victory"
