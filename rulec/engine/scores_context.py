@@ -27,7 +27,7 @@ class ScoresContext(ContextBase):
     def vp(self, side: str) -> int | float:
         return self._vp.get(side, 0)
 
-    def _no_position(self, *_: Any) -> Any:
+    def _no_position(self, *_: Any, **__: Any) -> Any:  # (units(side = ...) names its filters)
         raise ValueError("this victory condition reads the position; decide it from a game state (GameState.outcome)")
 
     units = units_at = hex_of = status_of = exited_from = controller = moved = attacked = awaiting_placement = _no_position  # type: ignore[assignment]

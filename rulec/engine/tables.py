@@ -20,7 +20,7 @@ from rulec.engine.actions import Action
 from rulec.engine.hex_bits import Steps
 from rulec.engine.step_costs import (IMPASSABLE, CostResolver, EntryCost, StepCosts, build_mode_costs, build_step_costs,
                                      cost_expressions, typed_costs)
-from rulec.runtime.context import StandInContext
+from rulec.runtime.context import StandInContext, objective_hexes
 from rulec.runtime.errors import UNANSWERED_OUTSIDE_PLAY, UNWEIGHABLE
 from rulec.runtime.model import Expr, Game, Hex, HexGrid, MovementMode, Unit, hexside_key
 
@@ -252,8 +252,7 @@ def _build(game: Game) -> Tables:
                 edges_of.setdefault(h, []).append(edge)
 
     hex_shift = {h: _terrain_combat(game, gmap.terrain.get(h, ())) for h in hexes}
-    objectives = tuple(sorted({h for a in game.awards if a.trigger.kind == "holds" for h in a.trigger.hexes}
-                              | set(game.movement.control_of)))  # and the hexes tracked for no award
+    objectives = objective_hexes(game)  # (those of awards, and the hexes tracked for no award)
     mask_rank = _mask_rank(game, objectives)
     unit_names, short_name = _unit_names(game.units)
     return Tables(

@@ -54,7 +54,7 @@ from rulec.players.engagement import Engagement
 from rulec.players.final_awards import CONTROL, FinalAwards
 from rulec.players.variable_goals import VariableGoals
 from rulec.players.victory_margin import VictoryMargin
-from rulec.runtime.context import StandInContext
+from rulec.runtime.context import StandInContext, zones_and_edges
 from rulec.runtime.errors import UNANSWERED_OUTSIDE_PLAY, UNWEIGHABLE
 from rulec.runtime.model import Award, Game, Hex, Unit
 
@@ -964,15 +964,16 @@ class Evaluator:
                 amount = _safe_number(award.amount, StandInContext(unit=sample, turn=1))
                 found.append(Objective(award.side, amount, edge_hexes, tuple(trigger.edges), award.only, tables=self.tables))
             elif trigger.kind == "phase":
+                zones = zones_and_edges(map_)  # (an award may count the units in a map edge as in a zone)
                 for zone in zones_counted(award):
-                    hexes = map_.zones.get(zone)
+                    hexes = zones.get(zone)
                     if not hexes:
                         continue
                     sample = next((u for u in game.units.values() if u.side == award.side), None)
                     if sample is None:
                         continue
-                    gain = (_safe_number(award.amount, StandInContext(placed=[(sample, hexes[0])], zones=map_.zones))
-                            - _safe_number(award.amount, StandInContext(zones=map_.zones)))
+                    gain = (_safe_number(award.amount, StandInContext(placed=[(sample, hexes[0])], zones=zones))
+                            - _safe_number(award.amount, StandInContext(zones=zones)))
                     if gain > 0:
                         found.append(Objective(award.side, gain, tuple(hexes), recurring=True, tables=self.tables))
         for side, edges in (self.final.exit_edges.items() if self.final is not None else ()):

@@ -15,7 +15,7 @@ from typing import Any, Callable, Collection, Container, Iterable, Mapping, Prot
 from mypy_extensions import mypyc_attr
 
 from rulec.runtime.hexes import grid_distance
-from rulec.runtime.model import Game, Unit
+from rulec.runtime.model import Game, MapDef, Unit
 
 # The distance to or from no hex (a unit off the map): farther than any range.
 FAR = 1_000_000
@@ -231,6 +231,18 @@ def select_units(placed: Iterable[tuple[Unit, str]], zones: Mapping[str, Contain
             and (flag is None or flag in unit.flags)]
 
 
+def objective_hexes(game: Game) -> tuple[str, ...]:
+    """The hexes whose holder the engine tracks (`objectives`), in order: those of `holds` awards and of
+    movement { control_of }."""
+    return tuple(sorted({h for a in game.awards if a.trigger.kind == "holds" for h in a.trigger.hexes}
+                        | set(game.movement.control_of)))
+
+
+def zones_and_edges(gmap: MapDef) -> dict[str, tuple[str, ...]]:
+    """A map's zones and edges by name: what `units(zone = ...)` may name."""
+    return {**gmap.edges, **gmap.zones}
+
+
 def ranked_scores(sides: Iterable[str], vp: Mapping[str, int | float]) -> list[str]:
     """The sides, most VP first (ties in the order the game lists its sides)."""
     order = list(sides)
@@ -428,7 +440,7 @@ class ContextBase:
     def objectives(self) -> Collection[str]:
         if self.game is None:
             return ()
-        return tuple(sorted({h for a in self.game.awards if a.trigger.kind == "holds" for h in a.trigger.hexes}))
+        return objective_hexes(self.game)
 
     def unit_named(self, uid: str) -> Unit:
         assert self.game is not None
@@ -473,7 +485,7 @@ class StandInContext(ContextBase):
         self.phase = ""
         self.phasing_side = unit.side if unit else ""
         self._placed = list(placed)
-        self._zones = zones if zones is not None else (dict(game.map.zones) if game is not None and game.map else {})
+        self._zones = zones if zones is not None else (zones_and_edges(game.map) if game is not None and game.map else {})
 
     def units(self, side: str | None = None, zone: str | None = None, hex: str | None = None,
               type: str | None = None, flag: str | None = None, status: str | None = None) -> Sequence[Unit]:
