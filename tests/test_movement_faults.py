@@ -84,6 +84,36 @@ def test_a_road_leaving_the_map_sets_the_exit_cost(chart):
     assert exits(state, "r2") == {"east"} and state.exit_cost("r2", "east") == 1
 
 
+@pytest.fixture(scope="module")
+def track_off_the_map(tmp_path_factory):
+    """terrain_chart with the road leaving the map at 0602 a track (2 MP, closed to armor), not the highway."""
+    return variant(tmp_path_factory.mktemp("track"), "terrain_chart",
+                   ("hexsides tracks   { feature = track    sides = [0302/0402] }",
+                    "hexsides tracks   { feature = track    sides = [0302/0402]  exits { 0602 = ne } }"),
+                   ("exits { 0602 = ne  0601 = n }", "exits { 0601 = n }"))
+
+
+def test_leaving_the_map_by_a_road_costs_that_road_not_the_cheapest_of_the_game(track_off_the_map):
+    """The track leaves the map at 0602 (2 MP); the highway, 1 MP, leaves it elsewhere: r2 pays the track's 2."""
+    state = at(track_off_the_map, {"r2": "0602"})
+    assert exits(state, "r2") == {"east"} and state.exit_cost("r2", "east") == 2
+
+
+def test_a_reinforcement_entering_by_a_road_pays_that_road(track_off_the_map):
+    """r_new enters by the east edge: into the forest of 0602 along the track for 2 MP, not the highway's 1."""
+    state = at(track_off_the_map, {"r_new": "pending"})
+    assert state.move_cost("r_new", "0602") == 2
+
+
+def test_a_road_off_the_map_closed_to_a_type_is_no_way_off_for_it(track_off_the_map):
+    """Armor may not use the track (as it may cross no hexside the track runs through): the tank leaves 0602 by its
+    other side off the map, cross-country out of the forest, 3 MP (infantry takes the track, 2). Blue's b1 in 0603
+    keeps the tank from a cheaper way off by the open hex."""
+    state = at(track_off_the_map, {"r_tank": "0602", "r2": "0602", "b1": "0603"})
+    assert state.exit_cost("r_tank", "east") == 3
+    assert state.exit_cost("r2", "east") == 2
+
+
 def test_a_road_off_the_map_by_another_side_does_not_cheapen_an_edge(chart):
     """The highway leaves the forest of 0601 northwards (exits { 0601 = n }), and no edge is to the north: leaving
     by the east edge there costs the forest's 3 MP, more than r2 has."""

@@ -112,24 +112,26 @@ def build_step_costs(tables: MapIndex, unit_type: str | None, cost: Cost) -> Ste
     gmap = game.map
     assert gmap is not None  # the engine plays map games
     hex_cost = {h: _hex_cost(game, gmap.terrain.get(h, ()), unit_type, cost) for h in tables.hexes}
-    road_cost = _road_cost(game, cost)
     entry: dict[tuple[Hex, Hex], EntryCost] = {}
     for a in tables.hexes:
         for b in tables.neighbours[a]:
             features = [game.hexside_types[f] for f in gmap.hexside_features.get(hexside_key(a, b), ()) if f in game.hexside_types]
             entry[(a, b)] = _entry_cost(hex_cost[b], features, unit_type, cost)
+    def off_map_step(h: Hex, direction: str) -> int:  # between `h` and off the map, by `direction`
+        return _off_map_step(game, hex_cost[h], gmap.edge_exits.get(h, {}).get(direction, ()), unit_type, cost)
+
     exit_cost: dict[tuple[Hex, str], int] = {}
     for edge, edge_hexes in gmap.edges.items():
         directions = gmap.edge_directions.get(edge, ())
         for h in edge_hexes:
             off = [d for d in directions if d not in gmap.neighbours.get(h, {})]
             if off:
-                road = any(_is_road(game, f) for d in off for f in gmap.edge_exits.get(h, {}).get(d, ()))
-                exit_cost[(h, edge)] = _exit_cost(game, hex_cost[h], road, road_cost)
+                rule = game.movement.exit_cost
+                exit_cost[(h, edge)] = rule if isinstance(rule, int) else min(off_map_step(h, d) for d in off)
     offmap_entry_cost = {}
-    for h in tables.hexes:
-        road = any(_is_road(game, f) for fs in gmap.edge_exits.get(h, {}).values() for f in fs)
-        offmap_entry_cost[h] = road_cost if road and road_cost is not None else hex_cost[h]
+    for h in tables.hexes:  # (an entry hex inside the map is entered at its own cost)
+        off = [d for d in gmap.grid.directions if d not in gmap.neighbours.get(h, {})]
+        offmap_entry_cost[h] = min((off_map_step(h, d) for d in off), default=hex_cost[h])
 
     index, numbered, bit = tables.index, tables.numbered, tables.index_bit
     steps = [tuple((index[n], entry[(h, n)].cost, entry[(h, n)].river) for n in tables.neighbours[h]) for h in numbered]
@@ -177,14 +179,17 @@ def _hex_cost(game: Game, terrains: tuple[str, ...], unit_type: str | None, cost
     return (max(costs) if costs else 1) + extra
 
 
-def _is_road(game: Game, feature: str) -> bool:
-    kind = game.hexside_types.get(feature)
-    return kind is not None and kind.kind == "road"
-
-
-def _road_cost(game: Game, cost: Cost) -> int | None:
-    costs = [cost(t.move) for t in game.hexside_types.values() if t.kind == "road" and t.move is not None]
-    return min(costs) if costs else None
+def _off_map_step(game: Game, hex_cost: int, features: tuple[str, ...], unit_type: str | None, cost: Cost) -> int:
+    """MP of a step between a hex of the map's edge and off the map, by a direction where `features` leave the map
+    (hexsides { exits }): as a step through a hexside, the cost of the road that leaves there (the cheapest, of
+    several), closed where a road there is closed to the unit's type; the hex's own cost where no road leaves."""
+    roads = [(f.move, f.prohibited_for) for f in (game.hexside_types[i] for i in features if i in game.hexside_types)
+             if f.kind == "road" and f.move is not None]
+    if not roads:
+        return hex_cost
+    if unit_type is not None and any(unit_type in closed_to for _, closed_to in roads):
+        return IMPASSABLE
+    return min(cost(move) for move, _ in roads if move is not None)
 
 
 def _entry_cost(hex_cost: int, features: list, unit_type: str | None, cost: Cost) -> EntryCost:
@@ -207,8 +212,3 @@ def _entry_cost(hex_cost: int, features: list, unit_type: str | None, cost: Cost
     return EntryCost(entry, river)
 
 
-def _exit_cost(game: Game, hex_cost: int, road: bool, road_cost: int | None) -> int:
-    rule = game.movement.exit_cost
-    if isinstance(rule, int):
-        return rule
-    return road_cost if road and road_cost is not None else hex_cost
