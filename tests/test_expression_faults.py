@@ -9,23 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from game_expressions import evaluate
 from game_variants import variant
 
-from rulec.compile.expressions import compiler_for, to_function
 from rulec.engine import Action, EngineContext, new_game
 from rulec.engine import changes, victory
 from rulec.engine.scores_context import ScoresContext
-from rulec.language.parse import parse_text
 from rulec.pipeline import load_game
 from rulec.runtime.context import StandInContext
 
 GAMES = Path(__file__).parent / "games"
-
-
-def evaluate(game, context, source: str, about_unit: bool = False):
-    """The value of the expression `source`, compiled for `game`, in `context`."""
-    tree = parse_text(f"x = {source}").data["x"]["tree"]
-    return to_function(compiler_for(game, about_unit).source(tree))(context)
 
 
 def ids(values) -> list[str]:

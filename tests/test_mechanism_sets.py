@@ -7,11 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from game_expressions import evaluate as evaluate_in
 
-from rulec.compile.expressions import compiler_for, to_function
 from rulec.engine import Action, IllegalAction, new_game
 from rulec.engine.context import EngineContext
-from rulec.language.parse import parse_text
 from rulec.pipeline import check_file, load_game
 
 GAMES = Path(__file__).parent / "games"
@@ -23,8 +22,7 @@ def game():
 
 
 def evaluate(game, state, source: str):
-    tree = parse_text(f"x = {source}").data["x"]["tree"]
-    return to_function(compiler_for(game).source(tree))(EngineContext(state))
+    return evaluate_in(game, EngineContext(state), source)
 
 
 def ids(values) -> list[str]:

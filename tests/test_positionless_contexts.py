@@ -8,22 +8,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from game_expressions import evaluate
 from game_variants import variant
 
-from rulec.compile.expressions import compiler_for, to_function
 from rulec.engine import EngineContext, new_game, victory
 from rulec.engine.scores_context import ScoresContext
-from rulec.language.parse import parse_text
 from rulec.pipeline import load_game
 from rulec.players.evaluation import Evaluator
 from rulec.runtime.context import StandInContext
 
 GAMES = Path(__file__).parent / "games"
-
-
-def evaluate(game, context, source: str):
-    tree = parse_text(f"x = {source}").data["x"]["tree"]
-    return to_function(compiler_for(game, False).source(tree))(context)
 
 
 def test_objectives_are_the_hexes_of_control_of_too_in_every_context():

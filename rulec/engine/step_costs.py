@@ -117,21 +117,22 @@ def build_step_costs(tables: MapIndex, unit_type: str | None, cost: Cost) -> Ste
         for b in tables.neighbours[a]:
             features = [game.hexside_types[f] for f in gmap.hexside_features.get(hexside_key(a, b), ()) if f in game.hexside_types]
             entry[(a, b)] = _entry_cost(hex_cost[b], features, unit_type, cost)
-    def off_map_step(h: Hex, direction: str) -> int:  # between `h` and off the map, by `direction`
-        return _off_map_step(game, hex_cost[h], gmap.edge_exits.get(h, {}).get(direction, ()), unit_type, cost)
-
     exit_cost: dict[tuple[Hex, str], int] = {}
+    rule = game.movement.exit_cost
     for edge, edge_hexes in gmap.edges.items():
         directions = gmap.edge_directions.get(edge, ())
         for h in edge_hexes:
             off = [d for d in directions if d not in gmap.neighbours.get(h, {})]
             if off:
-                rule = game.movement.exit_cost
-                exit_cost[(h, edge)] = rule if isinstance(rule, int) else min(off_map_step(h, d) for d in off)
+                roads = gmap.edge_exits.get(h, {})
+                exit_cost[(h, edge)] = rule if isinstance(rule, int) else min(
+                    _off_map_step(game, hex_cost[h], roads.get(d, ()), unit_type, cost) for d in off)
     offmap_entry_cost = {}
     for h in tables.hexes:  # (an entry hex inside the map is entered at its own cost)
-        off = [d for d in gmap.grid.directions if d not in gmap.neighbours.get(h, {})]
-        offmap_entry_cost[h] = min((off_map_step(h, d) for d in off), default=hex_cost[h])
+        roads = gmap.edge_exits.get(h, {})
+        offmap_entry_cost[h] = min((_off_map_step(game, hex_cost[h], roads.get(d, ()), unit_type, cost)
+                                    for d in gmap.grid.directions if d not in gmap.neighbours.get(h, {})),
+                                   default=hex_cost[h])
 
     index, numbered, bit = tables.index, tables.numbered, tables.index_bit
     steps = [tuple((index[n], entry[(h, n)].cost, entry[(h, n)].river) for n in tables.neighbours[h]) for h in numbered]
