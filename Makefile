@@ -56,9 +56,10 @@ test: $(TEST_STAMP) $(SYSTEM_STAMP)
 
 ## test-long: the suite's long tier, five hundred random games of each scenario of the big games through the
 ## engine's promises, on every core, played by the compiled engine it builds first (mypyc; pure Python where it
-## cannot, or with RULEC_PURE=1). CI runs it after make test; eight to ten minutes on two cores. On pytest-xdist's
-## workers, as make test: one builds the compiled engine for all, and each batch of checked games gets the cores left
-## to it (one on CI's two: tests/test_engine_conformance_long.py), so no core waits on a test that runs alone.
+## cannot, or with RULEC_PURE=1). CI runs it after make test: six to seven minutes on two cores, more on a busy
+## machine. On pytest-xdist's workers, as make test: one builds the compiled engine for all, and each batch of checked
+## games gets the cores left to it (one on CI's two: tests/test_engine_conformance_long.py), so no core waits on a
+## test that runs alone.
 test-long: $(TEST_STAMP) $(SYSTEM_STAMP)
 	$(PY) -m pytest -m long -n $(TEST_WORKERS) --dist worksteal --durations=10
 
