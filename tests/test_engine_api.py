@@ -193,3 +193,25 @@ def test_a_unit_not_in_the_game_has_no_moves_before_or_after_a_move(metz):
     unit = next(a.unit for a in state.legal_actions() if a.kind == "move")
     state.apply_action(next(a for a in state.moves_of(unit) if a.kind == "move"))
     assert state.moves_of("nobody") == [] and state.moves_of("nobody") == []
+
+
+@pytest.mark.parametrize("listed_first", [True, False])
+def test_choosing_a_unit_to_move_is_legal_exactly_for_the_units_listed(metz, listed_first):
+    """`move UNIT` (a move's first step) is checked by that unit's own answer, not by a search of the listing: it
+    must accept exactly the units listed, with the list asked for first or not."""
+    state = new_game(metz, seed=1)
+    listed = {a.unit for a in state.legal_actions() if a.kind == "move" and a.hex is None}
+    mover = sorted(listed)[0]
+    state.apply_action(state.moves_of(mover)[0])  # it has moved: no longer listed
+    listed = {a.unit for a in state.legal_actions() if a.kind == "move" and a.hex is None}
+    assert listed and mover not in listed
+    for uid in [*state.game.units, "no_such_unit"]:
+        trial = state.clone()
+        if listed_first:
+            trial.legal_actions()
+        if uid in listed:
+            trial.apply_action(Action.move(uid))
+            assert trial.moves_of(uid)
+        else:
+            with pytest.raises(IllegalAction):
+                trial.apply_action(Action.move(uid))

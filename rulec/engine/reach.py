@@ -38,7 +38,8 @@ FALLBACK = "entered by fallback"  # (per position) a unit whose moves enter by h
 def note_at(state: Position, index: str, uid: str, hexes: Collection[Hex]) -> None:
     """Note `uid` at each of `hexes` in the phase's index `index` (hex -> units): REACHING, the units reaching
     each hex, or LEAVE_READS (a move into or out of one of them asks the unit again: carry_moves)."""
-    reaching = state._phase_moves.get(index)
+    # (typed, so that the compiled engine calls the dict and set in C: a listing notes every hex its unit reaches)
+    reaching: dict[Hex, set[str]] | None = state._phase_moves.get(index)
     if reaching is None:
         reaching = state._phase_moves[index] = {}
     for h in hexes:

@@ -544,6 +544,8 @@ class GameState(Position):
 
     def _is_legal(self, action: Action) -> bool:
         kind = action.kind
+        if kind == MOVE and action.hex is None and not self._stack and legal_moves.free_to_move(self):
+            return legal_moves.is_legal_move(self, action)  # the unit's own answer, not a search of every mover's
         listed = self._cache.get("legal")
         if listed is not None and (self._stack or not _two_steps_at_once(action)):
             return action in listed  # listed in this position already (an AI or a player who chose from the list)
