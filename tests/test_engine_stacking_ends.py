@@ -85,3 +85,28 @@ def test_cutting_out_the_moves_into_full_hexes_keeps_every_other_move_in_order(h
     moves = tuple(Action.move("u", h) for h in to)
     blocked = data.draw(st.sets(st.sampled_from(to))) if to else set()
     assert legal_moves._without_moves_into(moves, to, blocked) == tuple(m for m in moves if m.hex not in blocked)
+
+
+@given(st.lists(st.text("0123456789abc", min_size=1, max_size=4), unique=True, max_size=40), st.data(),
+       st.booleans())
+@settings(max_examples=200, deadline=None)
+def test_a_units_moves_but_those_into_full_hexes_are_the_same_made_either_way(hexes, data, made_first):
+    """UnitMoves.moves_except gives a unit's moves but those into full hexes, in order: cut from the whole tuple once
+    it is made, else made from the hex numbers alone (no Action made for a full hex)."""
+    to = tuple(sorted(hexes))
+    numbers = tuple(range(len(to)))
+    made: list[str] = []
+
+    class Row(dict):
+        def __missing__(self, number):
+            made.append(to[number])
+            action = self[number] = Action.move("u", to[number])
+            return action
+
+    reached = legal_moves.UnitMoves((), dict.fromkeys(to).keys(), to, numbers, Row(), None)
+    if made_first:
+        assert reached.moves == tuple(Action.move("u", h) for h in to)
+    blocked = data.draw(st.sets(st.sampled_from(to))) if to else set()
+    assert reached.moves_except(blocked) == tuple(Action.move("u", h) for h in to if h not in blocked)
+    if not made_first:
+        assert not set(made) & blocked  # no move made into a hex the unit may not end in

@@ -148,13 +148,16 @@ def listed_moves(state: Position, uid: str) -> tuple[Action, ...]:
         else:
             hexes: AbstractSet[Hex]  # the destinations as a set: a dict's keys, or a frozenset once narrowed
             reached = unit_moves(state, uid)
-            moves, exits, hexes, to = reached.moves, reached.exits, reached.hexes, reached.to
+            exits, hexes, to = reached.exits, reached.hexes, reached.to
             _note_reaching(state, uid, to)
             if state.game.movement.may_end_move is not None:
-                moves, hexes, to = allowed_ends(state, uid, moves, to)
-            blocked = _blocked(state, uid, hexes)
-            if blocked:
-                moves = _without_moves_into(moves, to, blocked)
+                moves, hexes, to = allowed_ends(state, uid, reached.moves, to)
+                blocked = _blocked(state, uid, hexes)
+                if blocked:
+                    moves = _without_moves_into(moves, to, blocked)
+            else:
+                blocked = _blocked(state, uid, hexes)
+                moves = reached.moves_except(blocked) if blocked else reached.moves
             found = (*moves, *exits)
         _remember(state, LEGAL_MOVES, uid, found)
     return found
@@ -527,6 +530,20 @@ class UnitMoves:
             assert row is not None  # (made with the hex numbers or with the moves)
             found = self._moves = tuple(map(row.__getitem__, self._numbers))
         return found
+
+    def moves_except(self, blocked: AbstractSet[Hex]) -> tuple[Action, ...]:
+        """`moves` but those into `blocked` (some of the destinations). Made from the hex numbers while the whole
+        tuple is not made: no Action is made for a hex the unit may not end in (on a crowded map, a third of them)."""
+        found = self._moves
+        if found is not None:
+            return _without_moves_into(found, self.to, blocked)
+        row = self._row
+        assert row is not None
+        kept: list[Action] = []
+        for h, number in zip(self.to, self._numbers):
+            if h not in blocked:
+                kept.append(row[number])
+        return tuple(kept)
 
     def move(self, index: int) -> Action:
         """The move into to[index]."""
