@@ -93,6 +93,15 @@ def test_road_entry_costs_one_whatever_the_terrain(metz):
     assert "0304" in reach and "0403" not in reach  # 1 (road) + 4 (forest) > 4
 
 
+def test_the_steps_that_cost_the_same_share_one_entry_cost(metz):
+    """The step costs keep one EntryCost for each cost a step may have, not one for each of the map's steps (six a
+    hex, kept for the whole game): each is one more object for every full pass of the cycle collector."""
+    entry = tables_for(metz).entry
+    kinds = {(step.cost, step.river) for step in entry.values()}
+    assert len({id(step) for step in entry.values()}) == len(kinds) < len(entry) // 10
+    assert entry[("0303", "0402")].cost == 1 and entry[("0303", "0403")].cost == 4  # along the road, and not
+
+
 @rule("metz:7.31")
 def test_never_enter_or_pass_through_an_enemy_hex(metz):
     # Along the road 0303-0402-0502 a German unit in 0402 blocks the way (and its ZOC would stop us).

@@ -39,7 +39,7 @@ Cost = Callable[[int | float | Fraction | Expr], int]  # a cost field's value (a
 
 @dataclass(init=False)
 class EntryCost:
-    """What entering hex `to` from an adjacent hex costs."""
+    """What entering hex `to` from an adjacent hex costs (shared by the steps that cost the same: never modified)."""
 
     cost: int  # MP (IMPASSABLE if the hex or hexside is prohibited)
     river: bool = False  # a crossing that must be the unit's first step and uses all its MP
@@ -113,10 +113,14 @@ def build_step_costs(tables: MapIndex, unit_type: str | None, cost: Cost) -> Ste
     assert gmap is not None  # the engine plays map games
     hex_cost = {h: _hex_cost(game, gmap.terrain.get(h, ()), unit_type, cost) for h in tables.hexes}
     entry: dict[tuple[Hex, Hex], EntryCost] = {}
+    # Equal costs share one EntryCost: a map has a few kinds of step and six steps a hex, and each object kept is one
+    # more for every full pass of the cycle collector, for the whole game.
+    shared: dict[tuple[int, bool], EntryCost] = {}
     for a in tables.hexes:
         for b in tables.neighbours[a]:
             features = [game.hexside_types[f] for f in gmap.hexside_features.get(hexside_key(a, b), ()) if f in game.hexside_types]
-            entry[(a, b)] = _entry_cost(hex_cost[b], features, unit_type, cost)
+            step = _entry_cost(hex_cost[b], features, unit_type, cost)
+            entry[(a, b)] = shared.setdefault((step.cost, step.river), step)
     exit_cost: dict[tuple[Hex, str], int] = {}
     rule = game.movement.exit_cost
     for edge, edge_hexes in gmap.edges.items():
