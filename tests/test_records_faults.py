@@ -227,3 +227,16 @@ def test_previous_names_the_last_phase_of_its_id_even_when_it_was_passed_over(tm
         end_until(state, "blue_move", turn)
         assert ask(game, state, "attacked(r1, previous(red_fight))") is False
         assert ask(game, state, "attacked(r1, previous_turn)") is (turn == 2)
+
+
+def test_an_order_read_but_refused_without_a_rule_is_reported_as_illegal(tmp_path):
+    """An order the rules refuse without citing a case of the game (an attack in a movement phase) was read: it is
+    illegal, not an order that "does not parse"."""
+    game = load_game(str(GAMES / "history.rulec"))
+    path = tmp_path / "history.json"
+    write_save(path, SavedGame(str(GAMES / "history.rulec"), [], 0, {}, ["attack 0302 with r1"], game_hash(game)))
+    with pytest.raises(DiagnosticError) as error:
+        _restore_game(path, game)
+    message = error.value.diagnostics[0].message
+    assert "history[0] 'attack 0302 with r1': illegal: " in message and "combat phase" in message
+    assert "does not parse" not in message

@@ -351,9 +351,11 @@ def _apply_saved_action(state: Any, text_action: str, dice: ChanceDice) -> str |
                     return (f"the game's seed rolls '{state.action_to_string(rolled)}' here; a save cannot choose its dice")
             state.apply_action(action)
     except ValueError as error:  # ActionSyntaxError / IllegalAction
-        rule = getattr(error, "rule", None)
         message = getattr(error, "message", None) or str(error)
-        return f"illegal ({rule}): {message}" if rule else f"does not parse: {message}"
+        if hasattr(error, "rule"):  # IllegalAction (any state's): read, and refused by the rules, citing a case or not
+            rule = error.rule
+            return f"illegal ({rule}): {message}" if rule else f"illegal: {message}"
+        return f"does not parse: {message}"
     return None
 
 
