@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from history_play import end_until, red_attacks_b1
 
 from rulec.engine import Action, new_game
 from rulec.pipeline import load_game
@@ -19,27 +20,13 @@ def game():
     return load_game(str(GAME))
 
 
-def end_until(state, phase, turn=None):
-    while state.phase.id != phase or (turn is not None and state.turn != turn):
-        state.apply_action(Action.end())
-
-
 def sources(state, phase_id):
     return {e.source: e.amount for e in state.vp_log if e.phase == phase_id and e.turn == state.turn}
 
 
 def red_attacks_with_a_moved_and_an_unmoved_unit(game):
     state = new_game(game)
-    near_b1 = state.tables.neighbours["0302"]
-    move = next(a for a in state.moves_of("r2") if a.kind == "move" and a.hex in near_b1)
-    state.apply_action(move)
-    end_until(state, "red_fight")
-    for step in state.parse_orders("attack 0302 with r1, r2"):
-        state.apply_action(step)
-    state.apply_action(Action.roll(1))
-    assert state.last_battle.result == "DR"
-    while state.retreats:
-        state.apply_action(state.legal_actions()[0])
+    red_attacks_b1(state)
     return state
 
 

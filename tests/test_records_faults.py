@@ -16,9 +16,10 @@ import pytest
 from fake_games import DiceRace, Nim
 from game_expressions import evaluate
 from game_variants import variant
+from history_play import end_until, red_attacks_b1
 
 from rulec.diagnostics import DiagnosticError
-from rulec.engine import Action, EngineContext, new_game
+from rulec.engine import EngineContext, new_game
 from rulec.pipeline import load_game
 from rulec.players import PLAYER_KINDS
 from rulec.players.match import ChanceDice
@@ -141,11 +142,6 @@ def history_game():
     return load_game(str(GAMES / "history.rulec"))
 
 
-def end_until(state, phase, turn=None):
-    while state.phase.id != phase or (turn is not None and state.turn != turn):
-        state.apply_action(Action.end())
-
-
 def ask(game, state, source):
     return evaluate(game, EngineContext(state), source)
 
@@ -168,24 +164,11 @@ def test_a_move_in_the_first_phase_of_last_turn_is_still_known(history_game):
     assert ask(history_game, state, "moved(r2, previous_turn)") is False
 
 
-def attack_b1(state):
-    """r2 moves next to b1, r1 and r2 attack it (the die: 1, a DR) and b1 retreats one hex."""
-    near_b1 = state.tables.neighbours["0302"]
-    state.apply_action(next(a for a in state.moves_of("r2") if a.kind == "move" and a.hex in near_b1))
-    end_until(state, "red_fight")
-    for step in state.parse_orders("attack 0302 with r1, r2"):
-        state.apply_action(step)
-    state.apply_action(Action.roll(1))
-    assert state.last_battle.result == "DR"
-    while state.retreats:
-        state.apply_action(state.legal_actions()[0])
-
-
 def test_a_retreat_makes_its_side_the_last_to_enter_the_hex(history_game):
     """A hex entered by a retreat (not a move) records the side of the unit that entered it: blue, for the hex
     b1 retreated into; the hex it left keeps no side (no unit ended a move there since the start)."""
     state = new_game(history_game)
-    attack_b1(state)
+    red_attacks_b1(state)
     retreated_to = state.pos["b1"]
     assert retreated_to != "0302"
     assert ask(history_game, state, f"last_to_enter({retreated_to})") == "blue"
@@ -218,7 +201,7 @@ def test_previous_names_the_last_phase_of_its_id_even_when_it_was_passed_over(tm
     game = variant(tmp_path, "history", ("phase red_fight  { side = red   kind = combat }",
                                          "phase red_fight  { side = red   kind = combat  when = turn == 1 }"))
     state = new_game(game)
-    attack_b1(state)
+    red_attacks_b1(state)
     end_until(state, "blue_move", 1)
     assert ask(game, state, "attacked(r1, previous(red_fight))") is True
     end_until(state, "red_move", 2)
