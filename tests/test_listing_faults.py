@@ -63,8 +63,6 @@ def test_no_unit_has_a_move_once_the_game_is_over(two_at_the_bridge):
     assert fresh.moves_of("r2") == [] and not fresh.is_legal(Action.move("r2", "0102"))
 
 
-@pytest.mark.xfail(strict=True, reason="carry_moves hands the moves listed before a move on to a position the move "
-                                       "ended the game in (legal_moves.py: carry_moves does not ask state.terminal)")
 def test_the_moves_listed_before_a_move_that_ends_the_game_are_not_kept(two_at_the_bridge):
     """r2's moves, listed before r1 took the bridge, are not handed on to the position the game ended in."""
     state = _bridge_taken(two_at_the_bridge)

@@ -272,8 +272,8 @@ def carry_moves(state: Position, before: dict, standing: dict, uid: str, left: H
     hex names them: no other unit is asked), or its may_end_move answers read a trace at a hex the move changed
     it at (every unit's, when they read anything else the move changed). Kept where the game makes a unit's moves
     depend on nothing else that a move changes (moves_carry_over); otherwise worked out again when asked."""
-    if state.phase.kind != "movement" or not moves_carry_over(state):
-        return
+    if state.phase.kind != "movement" or state.terminal or not moves_carry_over(state):
+        return  # (a move that ended the game leaves no unit a move: nothing is handed on)
     touched = (left, entered)
     way_out_read: set[str] = set()  # the units whose way out of an enemy zone hangs on who stands in these hexes
     leave_reads = state._phase_moves.get(LEAVE_READS)
