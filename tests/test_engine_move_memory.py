@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from big_games import STEPS_OF_A_BIG_GAME, is_big
+from small_games import ONE_WAY_ON
 
 from rulec.engine import legal_moves, move_ends, move_memory, new_game, reach, stacking
 from rulec.engine.actions import DELAY, EXIT, MOVE, Action
@@ -214,29 +215,6 @@ def test_a_friend_entering_a_hex_that_into_zoc_asked_of_opens_a_way_out(tmp_path
     assert [a.hex for a in state.legal_actions() if a.kind == MOVE] == ["0503"]
 
 
-# r_mover's one way on is 0201 (0102 is marsh, too costly for its 1 MP); stacking 1 lets one unit stand there.
-_ONE_WAY_ON = """
-game one_way_on { title = "One way on"  turns = 1 }
-side red  { name = "Red" }
-side blue { name = "Blue" }
-map { columns = 1..4  rows = 1..4  default_terrain = clear  features { marsh = [0102, 0202] } }
-terrain clear { move = 1 }
-terrain marsh { move = 9 }
-unit_type infantry { name = "Infantry" }
-unit r_mover  { side = red   type = infantry  strength = 1  move = 1  setup = 0101 }
-unit r_filler { side = red   type = infantry  strength = 1  move = 3  setup = 0303 }
-unit r_other  { side = red   type = infantry  strength = 1  move = 3  setup = 0304 }
-unit b_far    { side = blue  type = infantry  strength = 1  move = 1  setup = 0404 }
-movement { zoc = none }
-stacking { limit = 1 }
-crt main { kind = differential  columns = [..0, 1..]  rows { 1 = [NE, NE]  2 = [NE, NE]  3 = [NE, NE]  4 = [NE, NE]  5 = [NE, NE]  6 = [NE, NE] } }
-result NE { name = "No Effect" }
-combat { table = main }
-sequence {
-  phase red_move  { side = red   kind = movement }
-  phase blue_move { side = blue  kind = movement }
-}
-"""
 
 
 def test_a_unit_searched_whole_keeps_its_move_while_the_hex_that_says_so_stays_open(tmp_path):
@@ -244,7 +222,7 @@ def test_a_unit_searched_whole_keeps_its_move_while_the_hex_that_says_so_stays_o
     `searched`), and whether it has a move is kept with the hex that says so, its witness: r_mover's one way on,
     0201. A friend's move elsewhere keeps the answer; one into 0201 fills it, and the unit is asked again: none."""
     path = tmp_path / f"one_way_on{SUFFIX}"
-    path.write_text(_ONE_WAY_ON)
+    path.write_text(ONE_WAY_ON)
     state = new_game(load_game(str(path)))
     assert legal_moves.has_move(state, "r_mover", searched=True)
     assert state._cache[legal_moves.HAS_MOVE]["r_mover"] == "0201"

@@ -47,8 +47,8 @@ def test_sampled_actions_are_legal(path):
     assert _sampled_games_stay_legal(path, "sample_legal_order", "legal_orders", seed=2) > 0
 
 
-def _counts(state, sampler: str, draws: int) -> Counter:
-    rng = random.Random(7)
+def _counts(state, sampler: str, draws: int, seed: int = 7) -> Counter:
+    rng = random.Random(seed)
     found: Counter = Counter()
     for _ in range(draws):
         trial = state.clone()

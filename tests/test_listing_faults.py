@@ -9,13 +9,13 @@ loose enough for a fixed seed (six standard deviations), tight enough for the bi
 
 from __future__ import annotations
 
-import random
-from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from game_variants import variant
+from small_games import MOVEMENT_ONLY, ONE_WAY_ON
+from test_engine_sampling import _counts, _uniform
 
 from rulec.engine import PENDING, Action, legal_moves, new_game
 from rulec.pipeline import load_game
@@ -70,30 +70,20 @@ def test_the_moves_listed_before_a_move_that_ends_the_game_are_not_kept(two_at_t
 
 
 # ------------------------------------------------------------ what a move keeps and asks again (carry_moves)
-_ONE_WAY_ON = """
-game one_way_on { title = "One way on"  turns = 1 }
-side red  { name = "Red" }
-side blue { name = "Blue" }
-map { columns = 1..4  rows = 1..4  default_terrain = clear  features { marsh = [0102, 0202] } }
-terrain clear { move = 1 }
-terrain marsh { move = 9 }
-unit_type infantry { name = "Infantry" }
-unit_type leader { name = "Leader" }
-unit r_mover  { side = red   type = infantry  strength = 1  move = 1  setup = 0101 }
-unit r_chief  { side = red   type = leader    strength = 1  move = 1  setup = 0101 }
-unit r_filler { side = red   type = infantry  strength = 1  move = 3  setup = 0201 }
-unit r_other  { side = red   type = infantry  strength = 1  move = 3  setup = 0201 }
-unit b_far    { side = blue  type = infantry  strength = 1  move = 1  setup = 0404 }
-movement { zoc = none }
-stacking { limit = 2  counts = unit.type != leader }
-crt main { kind = differential  columns = [..0, 1..]  rows { 1 = [NE, NE]  2 = [NE, NE]  3 = [NE, NE]  4 = [NE, NE]  5 = [NE, NE]  6 = [NE, NE] } }
-result NE { name = "No Effect" }
-combat { table = main }
-sequence {
-  phase red_move  { side = red   kind = movement }
-  phase blue_move { side = blue  kind = movement }
-}
-"""
+def _with(text: str, *replacements: tuple[str, str]) -> str:
+    for old, new in replacements:
+        assert old in text, old
+        text = text.replace(old, new)
+    return text
+
+
+# small_games.ONE_WAY_ON with a leader, who does not count for stacking, and room for two in a hex.
+_ONE_WAY_ON = _with(ONE_WAY_ON,
+                    ('unit_type infantry { name = "Infantry" }',
+                     'unit_type infantry { name = "Infantry" }\nunit_type leader { name = "Leader" }'),
+                    ("unit r_filler", "unit r_chief  { side = red   type = leader    strength = 1  move = 1  setup = 0101 }\n"
+                                      "unit r_filler"),
+                    ("stacking { limit = 1 }", "stacking { limit = 2  counts = unit.type != leader }"))
 
 
 @pytest.fixture(scope="module")
@@ -173,14 +163,7 @@ unit r_mover   { side = red   type = infantry  strength = 1  move = 1  setup = 0
 unit b_far     { side = blue  type = infantry  strength = 1  move = 1  setup = 0303 }
 movement { zoc = none  exit_map = true }
 stacking { limit = 1  moves_end_over_limit = true }
-crt main { kind = differential  columns = [..0, 1..]  rows { 1 = [NE, NE]  2 = [NE, NE]  3 = [NE, NE]  4 = [NE, NE]  5 = [NE, NE]  6 = [NE, NE] } }
-result NE { name = "No Effect" }
-combat { table = main }
-sequence {
-  phase red_move  { side = red   kind = movement }
-  phase blue_move { side = blue  kind = movement }
-}
-"""
+""" + MOVEMENT_ONLY
 
 
 def test_a_friend_whose_one_way_on_is_off_the_map_may_still_make_room(tmp_path):
@@ -275,24 +258,6 @@ def test_a_unit_off_the_map_is_in_no_hex_of_the_condition(tmp_path):
 
 
 # ------------------------------------------------------------ the samplers' distributions (sampling.py)
-def _uniform(found: Counter, legal: list, draws: int) -> None:
-    assert set(found) == set(legal)  # every legal action drawn, nothing else
-    expected = draws / len(legal)
-    chi2 = sum((found[a] - expected) ** 2 / expected for a in legal)
-    k = len(legal) - 1  # chi-square with k degrees of freedom: mean k, sd sqrt(2k)
-    assert chi2 < k + 6 * (2 * k) ** 0.5, (chi2, k, found)
-
-
-def _draws(state, sampler: str, draws: int, seed: int) -> Counter:
-    rng = random.Random(seed)
-    found: Counter = Counter()
-    for _ in range(draws):
-        trial = state.clone()
-        trial.forget()  # each draw from the position as it first stands: nothing listed in it yet
-        found[getattr(trial, sampler)(rng)] += 1
-    return found
-
-
 def test_actions_are_drawn_uniformly_when_most_movers_have_moved():
     """Late in the Marne's first movement phase most of the movers drawn are refused (moved already), and once
     most candidates are drawn the sampler tries the rest in a random order: still each legal action with the same
@@ -304,7 +269,7 @@ def test_actions_are_drawn_uniformly_when_most_movers_have_moved():
     legal = state.clone().legal_actions()  # the last unit's `move UNIT`, and `end`
     assert state.phase.kind == "movement" and len(legal) == 2 and len(state._movers) > 20 * len(legal)
     draws = 300 * len(legal)
-    _uniform(_draws(state, "sample_legal_action", draws, seed=5), legal, draws)
+    _uniform(_counts(state, "sample_legal_action", draws, seed=5), legal, draws)
 
 
 def test_orders_are_drawn_uniformly_while_a_reinforcement_must_enter():
@@ -315,7 +280,7 @@ def test_orders_are_drawn_uniformly_while_a_reinforcement_must_enter():
     legal = state.clone().legal_orders()
     assert Action.end() not in legal and {a.unit for a in legal} == {"r_line", "r_reserve"}
     draws = 40 * len(legal)
-    _uniform(_draws(state, "sample_legal_order", draws, seed=3), legal, draws)
+    _uniform(_counts(state, "sample_legal_order", draws, seed=3), legal, draws)
 
 
 # ------------------------------------------------------------ a battle's report (frames.py)
