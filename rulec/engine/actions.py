@@ -10,15 +10,27 @@ state passes in.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from rulec.diagnostics import did_you_mean
 
 # The kinds, in the order legal_actions lists them within a phase.
-MOVE, EXIT, DELAY, ATTACK, WITH, RESOLVE, CANCEL, FIGHT, ROLL, RETREAT, LOSE, ADVANCE, REMOVE, PLACE, END = (
-    "move", "exit", "delay", "attack", "with", "resolve", "cancel", "fight", "roll", "retreat", "lose", "advance",
-    "remove", "place", "end")
-KINDS = (MOVE, EXIT, DELAY, ATTACK, WITH, RESOLVE, CANCEL, FIGHT, ROLL, RETREAT, LOSE, ADVANCE, REMOVE, PLACE, END)
+MOVE: Final = "move"
+EXIT: Final = "exit"
+DELAY: Final = "delay"
+ATTACK: Final = "attack"
+WITH: Final = "with"
+RESOLVE: Final = "resolve"
+CANCEL: Final = "cancel"
+FIGHT: Final = "fight"
+ROLL: Final = "roll"
+RETREAT: Final = "retreat"
+LOSE: Final = "lose"
+ADVANCE: Final = "advance"
+REMOVE: Final = "remove"
+PLACE: Final = "place"
+END: Final = "end"
+KINDS: Final[tuple[str, ...]] = (MOVE, EXIT, DELAY, ATTACK, WITH, RESOLVE, CANCEL, FIGHT, ROLL, RETREAT, LOSE, ADVANCE, REMOVE, PLACE, END)
 
 
 class Action(NamedTuple):
@@ -136,14 +148,14 @@ class Action(NamedTuple):
 
 
 # Actions are immutable, so the common ones without arguments are made once.
-_END = Action(END)
-_DECLINE = Action(ADVANCE)
-_ROLLS = {n: Action(ROLL, number=n) for n in range(1, 21)}
-_RESOLVE = Action(RESOLVE)
-_CANCEL = Action(CANCEL)
-_TARGETS: dict[str, Action] = {}  # hex -> `attack HEX`, made once (hex ids are the same strings in every game)
-_WITH: dict[str, Action] = {}  # unit id -> `with UNIT`
-_CHOOSE: dict[str, Action] = {}  # unit id -> `move UNIT`, a move's first step
+_END: Final = Action(END)
+_DECLINE: Final = Action(ADVANCE)
+_ROLLS: Final = {n: Action(ROLL, number=n) for n in range(1, 21)}
+_RESOLVE: Final = Action(RESOLVE)
+_CANCEL: Final = Action(CANCEL)
+_TARGETS: Final[dict[str, Action]] = {}  # hex -> `attack HEX`, made once (hex ids are the same strings in every game)
+_WITH: Final[dict[str, Action]] = {}  # unit id -> `with UNIT`
+_CHOOSE: Final[dict[str, Action]] = {}  # unit id -> `move UNIT`, a move's first step
 
 
 def expand(action: Action) -> list[Action]:
@@ -182,7 +194,7 @@ class _Identity(dict):
         return key
 
 
-_IDS = _Identity()
+_IDS: Final = _Identity()
 
 
 class IllegalAction(ValueError):
@@ -203,7 +215,7 @@ class ActionSyntaxError(ValueError):
     """Text that is not an action at all."""
 
 
-_NAMES_A_UNIT = frozenset({MOVE, PLACE, EXIT, DELAY, REMOVE, WITH, LOSE})
+_NAMES_A_UNIT: Final = frozenset({MOVE, PLACE, EXIT, DELAY, REMOVE, WITH, LOSE})
 
 
 def format_action(action: Action, name: dict[str, str]) -> str:
@@ -233,7 +245,7 @@ def format_action(action: Action, name: dict[str, str]) -> str:
     return kind
 
 
-_USAGE = {
+_USAGE: Final = {
     MOVE: "move UNIT [HEX]", EXIT: "exit UNIT EDGE", DELAY: "delay UNIT", ATTACK: "attack HEX [with UNIT...]",
     WITH: "with UNIT", RESOLVE: "resolve", CANCEL: "cancel", FIGHT: "fight HEX",
     ROLL: "roll N", RETREAT: "retreat HEX [HEX...]", LOSE: "lose UNIT", ADVANCE: "advance UNIT HEX | advance none",

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import fields
-from typing import Any, Callable, Collection, Sequence
+from typing import Any, Callable, Collection, Final, Sequence
 
 from rulec.engine import traces
 from rulec.engine.context import EngineContext
@@ -32,14 +32,14 @@ from rulec.runtime.model import Unit
 # The context's names whose answers do not change within a movement phase, whatever moves: the map's geometry,
 # the hex a condition is about, the turn, the options, the unit the condition is about and where it stands (a
 # friend's move does not move it), and whether it moved (only the mover's changes).
-_STILL = frozenset({
+_STILL: Final = frozenset({
     "unit", "hex", "from_hex", "edge", "zone", "hexes", "neighbours", "adjacent", "distance", "distance_to",
     "terrain", "has_terrain", "crossing", "objectives", "option", "union", "without", "turn", "turns", "phase",
     "phasing_side", "hex_of", "moved",
     "once",  # a part's value kept while the hex varies (ContextBase.once): what the part reads is named too
 }) | frozenset(f.name for f in fields(Unit)) | frozenset(dir(builtins))
 # The readings a ReadingContext notes (each compared by `changes`).
-_NOTED = frozenset({"traced", "traced_hex", "enemy_zoc", "controller", "marked", "marked_hex"})
+_NOTED: Final = frozenset({"traced", "traced_hex", "enemy_zoc", "controller", "marked", "marked_hex"})
 
 
 def readable(condition: Callable[..., Any]) -> bool:
@@ -73,7 +73,7 @@ Reading = tuple[str, ...]
 # ("trace", trace, side) -> the hexes whose membership in it was read; ("trace", trace, side, "bits") -> more of them,
 # as bits of hex numbers (read by a condition asked of many hexes at once: end_sets.py)
 TraceHexes = dict[Reading, Any]
-_AS_BITS = ("bits",)
+_AS_BITS: Final[tuple[str, ...]] = ("bits",)
 
 
 class ReadingContext(EngineContext):
@@ -213,11 +213,11 @@ def read_any(hexes_read: TraceHexes, changed: dict[Reading, int], as_hexes: dict
 # What a NotingContext notes a condition asked, answered in any position, when its code names nothing else of the
 # position: the units it selects, who and what stands in a hex, where a unit stands and what it did, the enemy's
 # zones of control, who holds a hex, the markers and the traces.
-_QUERIES = frozenset({"units", "units_at", "sides_at", "hex_of", "status_of", "moved", "enemy_zoc", "controller",
+_QUERIES: Final = frozenset({"units", "units_at", "sides_at", "hex_of", "status_of", "moved", "enemy_zoc", "controller",
                       "marked", "marked_hex", "traced", "traced_hex"})
 # The names a noted condition may use besides the queries: those that read nothing of the position, or only the unit
 # the condition is about (hex_of and moved, noted with the queries, are left out: they are still only for that unit).
-_STILL_IN_A_PHASE = (_STILL - {"hex_of", "moved"}) | _QUERIES
+_STILL_IN_A_PHASE: Final = (_STILL - {"hex_of", "moved"}) | _QUERIES
 Noted = dict[tuple, tuple[tuple, Any]]  # (query, its arguments, a unit by its id) -> (the arguments, the answer)
 
 

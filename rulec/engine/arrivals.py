@@ -7,7 +7,7 @@ legal_moves.py lists their moves like any other unit's; reach.py gives their sea
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Final, Sequence
 
 from rulec.engine import answer_reads
 from rulec.engine.context import EngineContext
@@ -115,7 +115,7 @@ def open_entries(state: Position, unit: Unit, hexes: Sequence[Hex]) -> Sequence[
     return open_hexes
 
 
-_OPEN_ENTRIES = "open entries"  # (per movement phase) open_entries' answers, with what entry_blocked read
+_OPEN_ENTRIES: Final = "open entries"  # (per movement phase) open_entries' answers, with what entry_blocked read
 
 
 def entry_rule_noted(state: Position) -> bool:
@@ -137,7 +137,7 @@ def fallback_rings(state: Position, hexes: tuple[Hex, ...]) -> list[list[Hex]]:
     return found
 
 
-_RINGS = "fallback rings"  # (per game, by entry area) fallback_rings' answer
+_RINGS: Final = "fallback rings"  # (per game, by entry area) fallback_rings' answer
 
 
 def _rings_around(state: Position, hexes: tuple[Hex, ...]) -> list[list[Hex]]:

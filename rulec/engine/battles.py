@@ -30,7 +30,7 @@ a multi-hex battle takes another hex only where it still holds for every attacke
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Final, Iterator
 
 from rulec.engine import combat as fight
 from rulec.engine import duties, history, joining, markers, modifiers, phases, sight, stacking
@@ -49,7 +49,9 @@ from rulec.runtime.model import Hex
 # target). They depend on nothing a step of a battle's declaration changes (only the battle being declared does),
 # so they are kept from step to step (GameState's _KEPT_WHILE_DECLARING): a declaration called off lists the phase's
 # targets as they were.
-TARGETS, JOINABLE_TARGETS, JOINED = "targets", "joinable targets", "may be joined"
+TARGETS: Final = "targets"
+JOINABLE_TARGETS: Final = "joinable targets"
+JOINED: Final = "may be joined"
 
 
 def target_actions(state: Position, joinable_only: bool = True) -> list[Action]:
@@ -256,7 +258,7 @@ def declare_apply(state: Position, frame: Declare, action: Action) -> None:
         history.record(state, "defended", battle.defenders)
         if state.game.combat.declare == "all_first":
             below = state._stack[-1] if state._stack else None
-            if below.__class__ is Declared:
+            if type(below) is Declared:
                 state._stack[-1] = below.with_battles(below.battles + (frame,), below.fighting)
             else:
                 state._stack.append(Declared(frame.side, (frame,)))

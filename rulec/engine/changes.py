@@ -13,6 +13,8 @@ Where a unit may go is legal_moves.py's job; these functions trust that it may.
 
 from __future__ import annotations
 
+from typing import Final
+
 from rulec.engine import history, markers, move_memory, stacking, victory
 from rulec.engine.hex_bits import hexes_in_order
 from rulec.engine.movement import Reach
@@ -23,7 +25,7 @@ from rulec.runtime.model import Hex
 
 
 # MovementRules.control -> the moments a unit entering a hex takes it (see `enter`).
-_CONTROL_MOMENTS = {"pass_through": frozenset({"pass", "stop", "move"}), "enter": frozenset({"stop", "move"}),
+_CONTROL_MOMENTS: Final = {"pass_through": frozenset({"pass", "stop", "move"}), "enter": frozenset({"stop", "move"}),
                     "end_move": frozenset({"move"})}
 
 

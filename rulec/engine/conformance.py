@@ -19,6 +19,8 @@ has a map; benchmarks/conformance.py says what the checks cost beside the game.
 
 from __future__ import annotations
 
+from typing import Final
+
 import random
 from dataclasses import dataclass, field
 from operator import countOf
@@ -30,10 +32,11 @@ from rulec.engine.state import CHANCE, TERMINAL, GameState, new_game
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP, PENDING, UNUSED
 from rulec.runtime.model import Game
 
-STATUSES = {ON_MAP, PENDING, EXITED, ELIMINATED, UNUSED}
+STATUSES: Final = {ON_MAP, PENDING, EXITED, ELIMINATED, UNUSED}
 # What _units_in_order keeps (GameState._for_the_game): the game's units as it checks them, and what it last found
 # in order (_LastInOrder)
-_UNITS_IN_ORDER, _LAST_IN_ORDER = "conformance: units in order", "conformance: last in order"
+_UNITS_IN_ORDER: Final = "conformance: units in order"
+_LAST_IN_ORDER: Final = "conformance: last in order"
 
 
 @dataclass
@@ -311,9 +314,9 @@ def _refuses_nonsense(state: GameState, tries: list[Action]) -> list[str]:
     return problems
 
 
-ANY_SCENARIO = "*"  # random_game's and check_game's default: a scenario drawn at random (or none) each game
-NONSENSE_EVERY = 11  # steps between two rounds of illegal orders (and of _check_choice)
-CLONE_EVERY = 37  # steps between two clone checks outside pending decisions (every step of one is checked)
+ANY_SCENARIO: Final = "*"  # random_game's and check_game's default: a scenario drawn at random (or none) each game
+NONSENSE_EVERY: Final = 11  # steps between two rounds of illegal orders (and of _check_choice)
+CLONE_EVERY: Final = 37  # steps between two clone checks outside pending decisions (every step of one is checked)
 ORIGINAL_GOES_ON_EVERY = 4  # a clone check on a step that is a multiple of this lets the original play on, not the clone
 
 

@@ -10,7 +10,7 @@ that decides (None: chance).
 
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Final, NamedTuple
 
 from rulec.engine import advances, battles, changes, effects, legal_moves, phases, placement, retreats, stacking
 from rulec.engine.actions import Action
@@ -69,7 +69,7 @@ def _moving_why(state: Position, frame: Moving, action: Action) -> tuple[str, st
     return f"where {name} goes is due: 'move {name} HEX' (or 'exit {name} EDGE'), or 'cancel' to choose another unit", None
 
 
-HANDLERS: dict[type, Handler] = {
+HANDLERS: Final[dict[type, Handler]] = {
     Declare: Handler(battles.declare_legal, battles.declare_apply, _waits, battles.declare_why, lambda s, f: f.side),
     Declared: Handler(battles.declared_legal, battles.declared_apply, _waits, battles.declared_why,
                       lambda s, f: f.side),

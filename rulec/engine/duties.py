@@ -28,7 +28,7 @@ than before (a player may not use up an enemy's only possible attacker elsewhere
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, AbstractSet
+from typing import AbstractSet, Final, TYPE_CHECKING
 
 from rulec.engine import joining, markers, stacking
 from rulec.engine.context import EngineContext
@@ -45,11 +45,11 @@ def ready_to_attack(state: Position) -> frozenset[str]:
     found = state._cache.get(READY)
     if found is None:
         ready = _ready_to_attack(state)
-        found = state._cache[READY] = ready if ready.__class__ is frozenset else frozenset(ready)
+        found = state._cache[READY] = ready if type(ready) is frozenset else frozenset(ready)
     return found
 
 
-READY = "ready to attack"  # the cache's key of ready_to_attack's answer
+READY: Final = "ready to attack"  # the cache's key of ready_to_attack's answer
 
 
 def _ready_to_attack(state: Position) -> AbstractSet[str]:  # a frozenset, or a set once narrowed
@@ -118,7 +118,7 @@ def open_duties(state: Position) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return found
 
 
-OPEN = "duties"  # the cache's key of open_duties' answer
+OPEN: Final = "duties"  # the cache's key of open_duties' answer
 
 
 def _open_duties(state: Position) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -202,7 +202,7 @@ def owes_attack(state: Position, uid: str) -> bool:
     return found
 
 
-MUST_ATTACK = "must attack"  # the cache's key of must_attack's answers, unit -> bool
+MUST_ATTACK: Final = "must attack"  # the cache's key of must_attack's answers, unit -> bool
 
 
 def left_out(state: Position, frame: "Declare", joinable: list[str]) -> list[str]:

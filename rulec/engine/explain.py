@@ -26,11 +26,11 @@ def why_illegal(state: Position, action: Action) -> tuple[str, str | None]:
     if state.terminal:
         return "the game is over", None
     frame = state.pending
-    if frame.__class__ is Moving and action.kind in (MOVE, EXIT) and action.unit == frame.unit and (
+    if type(frame) is Moving and action.kind in (MOVE, EXIT) and action.unit == frame.unit and (
             action.hex is not None or action.kind == EXIT):
         return _why_not_move(state, action)  # the chosen unit's move, refused for the reason a move at once would be
     if frame is not None:
-        return HANDLERS[frame.__class__].why(state, frame, action)
+        return HANDLERS[type(frame)].why(state, frame, action)
     kind, phase = action.kind, state.phase
     if kind in (ROLL, RETREAT, ADVANCE, REMOVE, WITH, RESOLVE, CANCEL, LOSE):
         return f"no '{kind}' is due now ({phase.name})", None

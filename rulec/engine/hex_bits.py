@@ -12,7 +12,7 @@ taken and no other, so the two give the same hexes.
 from __future__ import annotations
 
 from itertools import compress
-from typing import Any, Iterable
+from typing import Any, Final, Iterable
 
 from rulec.runtime.model import Hex
 
@@ -21,8 +21,8 @@ MOST_SHIFTS = 24
 # Up to this many hexes, a set's numbers are found a bit at a time; above, from its binary digits at once. The first
 # costs a few big-int operations a hex, the second a pass over every digit (on a map of 780 hexes, about 10 us pure
 # Python, what the first spends on some 60 hexes).
-FEW_BITS = 48
-_AS_SELECTORS = bytes.maketrans(b"01", b"\x00\x01")  # a bin() string's digits -> false/true bytes
+FEW_BITS: Final = 48
+_AS_SELECTORS: Final = bytes.maketrans(b"01", b"\x00\x01")  # a bin() string's digits -> false/true bytes
 
 
 class Steps:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import builtins
 from dataclasses import fields
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Final, Sequence
 
 from rulec.engine import answer_reads, stacking
 from rulec.engine.context import EngineContext
@@ -57,7 +57,7 @@ def may_join(state: Position, uid: str, targets: tuple[Hex, ...], attackers: tup
 
 # What a condition about a battle may read of it without reading its attackers: the evaluation context's own
 # attributes and methods but those two (model.Unit's fields are read off units), and Python's builtins.
-_NOT_ATTACKERS = (frozenset(dir(EngineContext)) | frozenset(f.name for f in fields(Unit)) | frozenset(dir(builtins))
+_NOT_ATTACKERS: Final = (frozenset(dir(EngineContext)) | frozenset(f.name for f in fields(Unit)) | frozenset(dir(builtins))
                   | {"unit", "hex", "attacker_side", "defender_side", "defenders", "defender_hexes"}) \
     - {"attackers", "attacker_hexes"}
 
@@ -72,7 +72,7 @@ def _reads_attackers(state: Position, condition: Callable[..., Any]) -> bool:
     return found[1]
 
 
-_READS_ATTACKERS = "may_join reads attackers"
+_READS_ATTACKERS: Final = "may_join reads attackers"
 
 
 def why_not(state: Position, uid: str, targets: tuple[Hex, ...], attackers: tuple[str, ...]) -> tuple[str, str] | None:

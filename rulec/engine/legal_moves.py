@@ -22,7 +22,7 @@ movement phase's units then searches only the units that are chosen, or hemmed i
 from __future__ import annotations
 
 import bisect
-from typing import AbstractSet, Any, Callable, Iterator, KeysView
+from typing import AbstractSet, Any, Callable, Final, Iterator, KeysView
 
 from rulec.engine import answer_reads, markers, stacking
 from rulec.engine.actions import CANCEL, EXIT, MOVE, Action
@@ -242,15 +242,16 @@ def knows_moves(state: Position, uid: str) -> bool:
 
 # A unit's answers kept per position (GameState._cache), each kind a dict by unit: its legal moves as listed
 # (moves_of), and whether it has one (has_move). carry_moves hands them on to the position after a move.
-LEGAL_MOVES, HAS_MOVE = "legal moves", "has move"  # has_move's answer: a hex it may end in, True (an exit) or False
+LEGAL_MOVES: Final = "legal moves"
+HAS_MOVE: Final = "has move"  # has_move's answer: a hex it may end in, True (an exit) or False
 # The units whose answers in this position hold for it alone (their moves are not kept for the phase: keeps_moves).
-_NOT_CARRIED = "answers not carried"
-_MOVABLE = "movable units"
-CANDIDATES = "candidate orders"  # unit -> candidate_orders' answer
-_CANDIDATES_HERE = "candidate orders not carried"  # the units whose candidate orders hold for this position alone
-LISTING = "movement actions"  # the position's movement_actions, and each one's unit's place in the order of movers
-LISTING_PATCH = "movement actions patch"  # an earlier position's listing, and the units to ask again since
-_MOVER_ORDER = "mover order"  # per phase: each mover's place in the phase's order of movers
+_NOT_CARRIED: Final = "answers not carried"
+_MOVABLE: Final = "movable units"
+CANDIDATES: Final = "candidate orders"  # unit -> candidate_orders' answer
+_CANDIDATES_HERE: Final = "candidate orders not carried"  # the units whose candidate orders hold for this position alone
+LISTING: Final = "movement actions"  # the position's movement_actions, and each one's unit's place in the order of movers
+LISTING_PATCH: Final = "movement actions patch"  # an earlier position's listing, and the units to ask again since
+_MOVER_ORDER: Final = "mover order"  # per phase: each mover's place in the phase's order of movers
 
 
 def _remember(state: Position, kind: str, uid: str, answer: Any) -> None:
@@ -347,7 +348,7 @@ def carry_moves(state: Position, before: dict, standing: dict, uid: str, left: H
         cache[_MOVABLE] = movable
 
 
-_NOTED = "reaching noted"  # (per movement phase) the ids of the destinations (unit_moves' `to`) noted in REACHING
+_NOTED: Final = "reaching noted"  # (per movement phase) the ids of the destinations (unit_moves' `to`) noted in REACHING
 
 
 def _note_reaching(state: Position, uid: str, to: tuple[Hex, ...]) -> None:
@@ -590,7 +591,7 @@ def unit_moves(state: Position, uid: str) -> UnitMoves:
     return found
 
 
-_ENTERING = "entering"  # (per movement phase) a waiting unit's moves, by its search's terms and its open entries
+_ENTERING: Final = "entering"  # (per movement phase) a waiting unit's moves, by its search's terms and its open entries
 
 
 def _entering_key(state: Position, uid: str) -> tuple | None:
@@ -618,7 +619,7 @@ def may_end_move(state: Position, uid: str, h: Hex) -> bool:
 def free_to_move(state: Position) -> bool:
     """A movement phase with no removal, battle, retreat or advance pending (a unit chosen to move may be)."""
     return state.phase.kind == "movement" and not state.terminal and (
-        not state._stack or state._stack[-1].__class__ is Moving)
+        not state._stack or type(state._stack[-1]) is Moving)
 
 
 def is_legal_move(state: Position, action: Action) -> bool:

@@ -3,12 +3,14 @@ put on. Data only; markers.py puts markers on, takes them off and reads what the
 
 from __future__ import annotations
 
+from typing import Final
+
 from itertools import count
 
 from rulec.runtime.model import Hex, Marker
 
 Stamp = tuple[int, int]  # (turn, phase index) of the phase a marker was put on
-_VERSIONS = count(1)  # every change of any table takes the next: two tables of one version hold the same markers
+_VERSIONS: Final = count(1)  # every change of any table takes the next: two tables of one version hold the same markers
 
 
 class MarkerTable:

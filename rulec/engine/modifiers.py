@@ -12,7 +12,7 @@ position (GameState._cache).
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Final, Sequence
 
 from rulec.engine import stacking
 from rulec.engine.context import EngineContext
@@ -22,7 +22,7 @@ from rulec.runtime.model import Game, Hex, Modifier, Unit
 
 
 # How a side's total strength is rounded once every unit's modifiers are applied (CombatRules.fractions).
-ROUNDING = {"keep": lambda x: x, "down": math.floor, "up": math.ceil, "nearest": lambda x: math.floor(x + 0.5)}
+ROUNDING: Final = {"keep": lambda x: x, "down": math.floor, "up": math.ceil, "nearest": lambda x: math.floor(x + 0.5)}
 
 
 def in_play(game: Game, options: Sequence[str]) -> tuple[tuple[Modifier, ...], tuple[Modifier, ...], tuple[Modifier, ...]]:

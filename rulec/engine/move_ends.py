@@ -7,6 +7,8 @@ a move hands them on to the position after it unless it changed something they r
 
 from __future__ import annotations
 
+from typing import Final
+
 from rulec.engine import answer_reads, end_sets
 from rulec.engine.actions import Action
 from rulec.engine.context import EngineContext
@@ -15,19 +17,19 @@ from rulec.engine.reach import moves_carry_over
 from rulec.runtime.model import Hex
 
 
-END_ALLOWED = "end allowed"  # unit -> hex -> may_end_move's answer (end_allowed)
-END_OWNED = "end allowed owned"  # the units whose END_ALLOWED answers this position may add to (_end_answers)
+END_ALLOWED: Final = "end allowed"  # unit -> hex -> may_end_move's answer (end_allowed)
+END_OWNED: Final = "end allowed owned"  # the units whose END_ALLOWED answers this position may add to (_end_answers)
 # Destinations not yet answered from which allowed_ends asks may_end_move of them all at once, as sets (end_sets.py),
 # where the checker could write it so: below, the sets' fixed cost (the trace as bits, its neighbours) is not repaid.
-ASKED_AS_SETS = 3
-ALLOWED_ENDS = "allowed ends"  # unit -> its moves that end where may_end_move allows (allowed_ends)
+ASKED_AS_SETS: Final = 3
+ALLOWED_ENDS: Final = "allowed ends"  # unit -> its moves that end where may_end_move allows (allowed_ends)
 # may_end_move's readings (answer_reads): per position, what they are compared with and the sides of the units asked;
 # per game, by side, what the answers read
-READINGS = "may_end_move readings"
+READINGS: Final = "may_end_move readings"
 # Per position, by unit: where its may_end_move answers read each trace (answer_reads.TraceHexes). Handed on with
 # the answers, the same sets: a later position's answers about the unit add to them, so they may name more hexes
 # than this position's answers read, which only ever asks a unit again that need not be.
-END_READS = "may_end_move trace hexes"
+END_READS: Final = "may_end_move trace hexes"
 
 
 def allowed_ends(state: Position, uid: str, moves: tuple[Action, ...], to: tuple[Hex, ...]

@@ -11,14 +11,16 @@ a position worked out from scratch: tests/test_engine_move_memory.py compares th
 
 from __future__ import annotations
 
+from typing import Final
+
 from rulec.engine.hex_bits import hexes_in_order
 from rulec.engine.position import Position
 from rulec.runtime.model import Hex
 
 # Stale views asked again at more hexes than this are worked out from scratch instead.
-MOST_TOUCHED = 48
-VIEWS = ("zoc", "enemy", "obstacles")
-STALE = {kind: "stale " + kind for kind in VIEWS}  # a view's kind -> the kind of its stale copy (made once, not per move)
+MOST_TOUCHED: Final = 48
+VIEWS: Final[tuple[str, ...]] = ("zoc", "enemy", "obstacles")
+STALE: Final = {kind: "stale " + kind for kind in VIEWS}  # a view's kind -> the kind of its stale copy (made once, not per move)
 
 
 def carry_views(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:

@@ -47,7 +47,7 @@ import heapq
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Final, Iterable
 
 from rulec.engine import hex_bits, native
 from rulec.engine.step_costs import StepCosts
@@ -55,16 +55,16 @@ from rulec.engine.tables import Tables
 from rulec.runtime.model import Hex, hexside_key
 
 # How many searches and boards a game's tables remember (the oldest half is dropped beyond that).
-REACH_CACHE_SIZE = 20_000  # a unit's terms of search (where it starts, its allowance ...)
+REACH_CACHE_SIZE: Final = 20_000  # a unit's terms of search (where it starts, its allowance ...)
 # One board remembered for each: the last searched on. A lookup no board agrees with went through them all (two in
 # three lookups, in random games of the smaller game measured): with 32, then 8, then 3, those lookups cost random
 # games more than the searches the older boards saved, the more since the compiled engine searches in C (with 3
 # boards, not 1: the smaller game's random games x0.95, an AI's whole game x1.01; benchmarks/playouts.py).
-BOARD_CACHE_SIZE = 256  # a board serves the searches of one phase, mostly
+BOARD_CACHE_SIZE: Final = 256  # a board serves the searches of one phase, mostly
 # At most this many sets of objectives passed does a search track (its layers); beyond, one route to each destination
 # (see above). The biggest game's searches track at most 84 (moves of 4 MP at most, fifty-five towns); a search of 256
 # costs about 30 ms of pure Python (one of 31,386, on tests/games/many_towns.rulec: 95 s).
-MOST_ROUTE_SETS = 256
+MOST_ROUTE_SETS: Final = 256
 
 
 @dataclass(init=False)
@@ -95,7 +95,7 @@ class Reach:
         self.looked = looked
 
 
-NOWHERE = Reach({}, ())
+NOWHERE: Final = Reach({}, ())
 
 
 @dataclass(frozen=True, init=False)
@@ -170,7 +170,9 @@ class Board:
         return cls(bytes(flags))
 
 
-ENEMY, ZOC, NO_PASS = 1, 2, 4  # Board.flags
+ENEMY: Final = 1  # Board.flags
+ZOC: Final = 2
+NO_PASS: Final = 4
 
 
 def reachable(

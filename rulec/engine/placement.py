@@ -15,6 +15,8 @@ order is legal too (typed orders, saved games), though the first step does not l
 
 from __future__ import annotations
 
+from typing import Final
+
 from rulec.engine import changes, stacking, steps
 from rulec.engine.actions import CANCEL, Action
 from rulec.engine.context import EngineContext
@@ -24,7 +26,7 @@ from rulec.engine.statuses import ELIMINATED, ON_MAP, PENDING
 from rulec.runtime.model import Placement
 
 
-PLACEABLE = (PENDING, ELIMINATED)  # a unit on the map is not in the pool, nor one left out of the game
+PLACEABLE: Final[tuple[str, ...]] = (PENDING, ELIMINATED)  # a unit on the map is not in the pool, nor one left out of the game
 
 
 def rules(state: Position) -> Placement:

@@ -23,7 +23,7 @@ change that runs the game's hooks asks it to run them (`Position.run_game_hooks`
 from __future__ import annotations
 
 from itertools import chain, count
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 # Imported when run, not only for the type checker: compiled (make fast), a class's annotations may be built from
 # these classes as this module loads (a plain class's were: a crash), so theirs load first (none imports this one).
@@ -39,9 +39,9 @@ from rulec.runtime.model import Game, Hex, Modifier, Phase, Unit
 P = TypeVar("P", bound="Position")  # a position's own class: a GameState's clone is a GameState
 # A clone copies at most this many of the actions played (the rest it shares): an AI clones a position thousands of
 # times a decision, late in a game of thousands of actions.
-HISTORY_TAIL = 32
+HISTORY_TAIL: Final = 32
 # moved_since follows at most this many changes of hexes back (more: the caller compares the positions).
-MOST_RELOCATIONS_TOLD = 64
+MOST_RELOCATIONS_TOLD: Final = 64
 
 
 class Position:
@@ -295,8 +295,8 @@ def copy_fields(source: Position, dest: Position) -> None:
                 setattr(dest, name, value)
 
 
-_UNSET = object()
-_HOLDERS_VERSIONS = count(1)  # every change of any position's holders takes the next: one version, the same holders
+_UNSET: Final = object()
+_HOLDERS_VERSIONS: Final = count(1)  # every change of any position's holders takes the next: one version, the same holders
 
 
 def holders_changed(state: Position) -> None:

@@ -18,7 +18,7 @@ the expressions of an `on battle_resolved` hook see the battle just resolved (`a
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Final
 
 from rulec.engine import changes, joining, markers, steps, victory
 from rulec.engine.context import EngineContext
@@ -156,7 +156,7 @@ def _restore_step(state: Position, effect: HookEffect, context: EngineContext, s
         steps.restore_step(state, unit.id)  # a unit off the map or with no step lost is left as it is
 
 
-EFFECTS: dict[str, Callable[[Position, HookEffect, EngineContext, str], None]] = {
+EFFECTS: Final[dict[str, Callable[[Position, HookEffect, EngineContext, str], None]]] = {
     "lose_step": _lose_step,
     "restore_step": _restore_step,
     "set": _set,

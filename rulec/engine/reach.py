@@ -11,7 +11,7 @@ which units' answers it may have changed (legal_moves.carry_moves).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Collection
+from typing import Any, Callable, Collection, Final
 
 from rulec.engine import answer_reads, modifiers, stacking
 from rulec.engine.arrivals import fallback_rings, open_entries, placed_anywhere
@@ -27,12 +27,12 @@ from rulec.runtime.model import ORDINARY, Hex, MovementMode, Unit
 # Per movement phase (GameState._phase_moves): each hex, and the units that reach it in some position of the phase
 # (their moves kept for the phase), noted as answers that hang on stacking are made of them (legal_moves: listed
 # moves, has_move). A move changes the stacking of two hexes: only these units' answers may change.
-REACHING = "units reaching"
+REACHING: Final = "units reaching"
 # Per movement phase: each hex, and the units whose leave_zoc answers (into_zoc) read who stands there (leave_zoc). A
 # move into or out of one asks them again: their moves are kept under those answers (moves_key).
-LEAVE_READS = "leave_zoc reads"
-LEAVE_ASKED = "leave_zoc asked"  # per movement phase: the (unit, hex) where leave_zoc noted what it read
-FALLBACK = "entered by fallback"  # (per position) a unit whose moves enter by hexes outside its area (search_moves)
+LEAVE_READS: Final = "leave_zoc reads"
+LEAVE_ASKED: Final = "leave_zoc asked"  # per movement phase: the (unit, hex) where leave_zoc noted what it read
+FALLBACK: Final = "entered by fallback"  # (per position) a unit whose moves enter by hexes outside its area (search_moves)
 
 
 def note_at(state: Position, index: str, uid: str, hexes: Collection[Hex]) -> None:
@@ -130,7 +130,7 @@ def keeps_moves(state: Position, uid: str) -> bool:
     return leave_read or uid not in state.pos or state.pos[uid] not in state.enemy_zoc(state._units[uid].side)
 
 
-_KEEPS_MOVES = "keeps moves"  # (Position._for_the_game) what keeps_moves asks of the game's rules, once a game
+_KEEPS_MOVES: Final = "keeps moves"  # (Position._for_the_game) what keeps_moves asks of the game's rules, once a game
 
 
 def _keeping_rules(state: Position) -> tuple[bool, bool, bool]:

@@ -15,7 +15,7 @@ and previous(K): the last phase of kind or id K that ended.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Final, Generic, TypeVar
 
 from rulec.engine.combat import Odds
 from rulec.engine.frames import Battle
@@ -75,8 +75,8 @@ class BattleReport:
         object.__setattr__(self, "battle", battle)
 
 
-EVENTS = ("moved", "attacked", "defended", "retreated")
-NOTHING = (0, 0)  # an empty scope
+EVENTS: Final[tuple[str, ...]] = ("moved", "attacked", "defended", "retreated")
+NOTHING: Final[tuple[int, int]] = (0, 0)  # an empty scope
 
 
 class Relocated:
@@ -97,7 +97,7 @@ class Relocated:
 
 V = TypeVar("V")
 # A table's own entries are folded into a new shared part when a copy finds this many (see Layered).
-FOLD_AT = 64
+FOLD_AT: Final = 64
 
 
 class Layered(Generic[V]):
@@ -128,7 +128,7 @@ class Layered(Generic[V]):
         return Layered(self.base, dict(self.own))
 
 
-_HISTORY_FIELDS = ("serial", "turn_began", "previous_turn_began", "player_turn_began", "previous_player_turn_began",
+_HISTORY_FIELDS: Final[tuple[str, ...]] = ("serial", "turn_began", "previous_turn_began", "player_turn_began", "previous_player_turn_began",
                    "turn_side", "ended", "events", "entered", "last_side", "owner")
 
 

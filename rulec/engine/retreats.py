@@ -197,7 +197,7 @@ def record_vacated(state: Position, hex: Hex, defender: bool) -> None:
     """A retreat of the defender (an attacker) passed through `hex`: the other side's advance may go there too."""
     for i in range(len(state._stack) - 1, -1, -1):
         frame = state._stack[i]
-        if frame.__class__ is Effects:
+        if type(frame) is Effects:
             if defender:
                 state._stack[i] = frame.with_vacated(frame.vacated + (hex,), frame.attacker_vacated)
             else:

@@ -151,7 +151,7 @@ def _sample_target(state: Position, rng: Rng) -> Action:
 
 def _choosing_hex(state: Position) -> bool:
     """A move's second step (a unit chosen, its destination due), its list not yet worked out for this position."""
-    return (not state.terminal and bool(state._stack) and state._stack[-1].__class__ is Moving
+    return (not state.terminal and bool(state._stack) and type(state._stack[-1]) is Moving
             and "legal" not in state._cache and not legal_moves.knows_moves(state, state._stack[-1].unit))
 
 

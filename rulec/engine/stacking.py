@@ -20,7 +20,7 @@ or elimination the occupants and their sides (`patch_occupants`, from changes.py
 from __future__ import annotations
 
 from itertools import chain
-from typing import Callable, NamedTuple
+from typing import Callable, Final, NamedTuple
 
 from rulec.engine.position import Position
 from rulec.engine.statuses import PENDING
@@ -29,8 +29,8 @@ from rulec.runtime.model import Hex
 
 occupants = Position.occupants  # each occupied hex -> the units in it (a basic query of the position)
 
-SIDES_LINEAGE = "occupant sides lineage"  # (cache key) how the position's occupant sides came from earlier ones
-MOST_LINEAGE = 16  # the lineage kept: the sides of at most this many positions before
+SIDES_LINEAGE: Final = "occupant sides lineage"  # (cache key) how the position's occupant sides came from earlier ones
+MOST_LINEAGE: Final = 16  # the lineage kept: the sides of at most this many positions before
 
 
 class Lineage(NamedTuple):

@@ -24,7 +24,7 @@ position but may not import: an evaluation context, and running the game's hooks
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Iterable
+from typing import Final, Iterable
 
 from rulec.diagnostics import did_you_mean
 from rulec.engine import (arrivals, battles, changes, duties, legal_moves, markers, modifiers, move_memory, phases,
@@ -45,18 +45,18 @@ from rulec.engine.statuses import ELIMINATED, EXITED, PENDING
 from rulec.engine.victory import outcome_of
 from rulec.runtime.model import Game, Hex, Unit
 
-CHANCE = -1
-TERMINAL = -4
+CHANCE: Final = -1
+TERMINAL: Final = -4
 
 # Steps of a battle's declaration: only the battle being declared changes, so the traces (which read the position,
 # its markers, history and the turn, never a declaration) still hold; the AI tries many declarations from one
 # position. Not `resolve`: it records the attack in the history, which a trace's condition may read.
-_DECLARING = frozenset({ATTACK, WITH, CANCEL})
+_DECLARING: Final = frozenset({ATTACK, WITH, CANCEL})
 # What a declaration's steps keep for the same reason: the traces; who may still attack, who owes an attack and the
 # duties still open (duties.py); which unit may join which battle, under the attackers it was asked with, and which
 # hex holds a duty's target (joining.py, duties.py); the phase's targets, and which may be joined (battles.py).
 # Asked of every unit and target at each step of the declaration, and again when it is called off.
-_KEPT_WHILE_DECLARING = frozenset({"trace", "trace bits", "trace flags", "trace without", "may_join", "duty target",
+_KEPT_WHILE_DECLARING: Final = frozenset({"trace", "trace bits", "trace flags", "trace without", "may_join", "duty target",
                                    duties.READY, duties.MUST_ATTACK, duties.OPEN, battles.TARGETS,
                                    battles.JOINABLE_TARGETS, battles.JOINED})
 
@@ -72,8 +72,8 @@ def _kept_while_declaring(cache: dict) -> dict:
     """The entries of `cache` a declaration's step keeps (those above), in one pass over the cache (asked of every
     key at every step)."""
     return {key: value for key, value in cache.items()
-            if (key in _KEPT_WHILE_DECLARING if key.__class__ is str
-                else key.__class__ is tuple and key[0] in _KEPT_WHILE_DECLARING)}
+            if (key in _KEPT_WHILE_DECLARING if type(key) is str
+                else type(key) is tuple and key[0] in _KEPT_WHILE_DECLARING)}
 
 
 def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario: str | None = None) -> "GameState":
@@ -123,12 +123,12 @@ class GameState(Position):
             return TERMINAL
         if self._stack:
             frame = self._stack[-1]
-            side = HANDLERS[frame.__class__].decider(self, frame)
+            side = HANDLERS[type(frame)].decider(self, frame)
             return CHANCE if side is None else self.players.index(side)
         return self.players.index(self.phase.side) if self.phase.side else 0
 
     def is_chance_node(self) -> bool:
-        return bool(self._stack) and self._stack[-1].__class__ is Roll and not self.terminal
+        return bool(self._stack) and type(self._stack[-1]) is Roll and not self.terminal
 
     def context(self, unit: Unit | None = None, marking: tuple[str | None, tuple[int, int]] | None = None) -> EngineContext:
         return EngineContext(self, unit, marking)
@@ -141,30 +141,30 @@ class GameState(Position):
     def battle(self) -> Roll | None:
         """The battle waiting for its die roll (its `.odds`, `.battle`), if one is."""
         frame = self.pending
-        return frame if frame.__class__ is Roll else None
+        return frame if type(frame) is Roll else None
 
     @property
     def declaring(self) -> Declare | None:
         """The battle being declared (its targets and attackers so far), if one is."""
         frame = self.pending
-        return frame if frame.__class__ is Declare else None
+        return frame if type(frame) is Declare else None
 
     @property
     def retreats(self) -> list[Retreat]:
         """The retreats ordered and not yet made, the next first."""
-        return [f for f in reversed(self._stack) if f.__class__ is Retreat]
+        return [f for f in reversed(self._stack) if type(f) is Retreat]
 
     @property
     def advancing(self) -> Advance | None:
         """The victor's chance to advance after combat, when it is the decision due."""
         frame = self.pending
-        return frame if frame.__class__ is Advance else None
+        return frame if type(frame) is Advance else None
 
     @property
     def removing(self) -> str | None:
         """The side that must remove units from over-stacked hexes now, if any."""
         frame = self.pending
-        return frame.side if frame.__class__ is Remove else None
+        return frame.side if type(frame) is Remove else None
 
     def is_terminal(self) -> bool:
         return self.terminal
@@ -372,7 +372,7 @@ class GameState(Position):
         if not self.is_chance_node():
             return []
         frame = self._stack[-1]
-        assert frame.__class__ is Roll  # (is_chance_node)
+        assert type(frame) is Roll  # (is_chance_node)
         return battles.roll_results(self, frame)
 
     def _legal_actions(self) -> list[Action]:
@@ -380,7 +380,7 @@ class GameState(Position):
             return []
         if self._stack:
             frame = self._stack[-1]
-            return HANDLERS[frame.__class__].legal(self, frame)
+            return HANDLERS[type(frame)].legal(self, frame)
         kind = self.phase.kind
         if kind == "movement":
             actions = legal_moves.movement_actions(self)
@@ -412,9 +412,9 @@ class GameState(Position):
         """
         if action is None:
             frame = self.pending
-            if frame.__class__ is Roll:
+            if type(frame) is Roll:
                 return frame.odds
-            if frame.__class__ is not Declare or not frame.attackers:
+            if type(frame) is not Declare or not frame.attackers:
                 raise ValueError("no battle is being declared (or it has no attacker yet)")
             return battles.odds(self, frame.targets, frame.attackers)
         assert action.hex is not None, "odds of an attack"
@@ -429,7 +429,7 @@ class GameState(Position):
         self._check(action)
         kind = action.kind
         stack = self._stack
-        if stack and stack[-1].__class__ is Moving:
+        if stack and type(stack[-1]) is Moving:
             stack.pop()  # a move's second step: the chosen unit moves, exits, or is put back (cancel)
             if kind == CANCEL:
                 self._history.append(action)
@@ -465,7 +465,7 @@ class GameState(Position):
             self.due[action.unit] = self.turn + 1
         elif stack:
             frame = stack[-1]
-            HANDLERS[frame.__class__].apply(self, frame, action)
+            HANDLERS[type(frame)].apply(self, frame, action)
             self._settle()
         elif kind == ATTACK:
             battles.declare(self, action)
@@ -522,7 +522,7 @@ class GameState(Position):
         stack = self._stack
         while stack:
             frame = stack[-1]
-            if not HANDLERS[frame.__class__].settle(self, frame):
+            if not HANDLERS[type(frame)].settle(self, frame):
                 return
             self._cache = {}  # (who stands where is known as the step left it: Position._standing)
 

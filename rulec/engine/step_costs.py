@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Final, Protocol
 
 from rulec.runtime.model import Expr, Game, Hex, MovementMode, hexside_key
 
@@ -32,7 +32,7 @@ class MapIndex(Protocol):
     def hexsides_of(self, types: tuple[str, ...]) -> frozenset[str]: ...
 
 # A move cost that marks a hex or hexside as impassable.
-IMPASSABLE = 10**6
+IMPASSABLE: Final = 10**6
 
 Cost = Callable[[int | float | Fraction | Expr], int]  # a cost field's value (a number or an Expr) -> whole MP
 

@@ -12,6 +12,8 @@ benchmarks/scaling.py measures it.
 
 from __future__ import annotations
 
+from typing import Final
+
 from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -194,9 +196,9 @@ class Tables:
         return found
 
 
-_CACHE: dict[int, tuple[Game, Tables]] = {}
+_CACHE: Final[dict[int, tuple[Game, Tables]]] = {}
 # How many sets of step costs a game's tables keep (see Tables.costs_for).
-STEP_COSTS_KEPT = 64
+STEP_COSTS_KEPT: Final = 64
 
 
 def tables_for(game: Game) -> Tables:

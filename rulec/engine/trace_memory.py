@@ -15,7 +15,7 @@ sides_at, enemy_zoc, controller), so the answer is the one a search from scratch
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 from rulec.engine import stacking
 from rulec.engine.position import Position
@@ -87,7 +87,7 @@ def _mapping_changes(before: dict, after: dict, state: Position | None = None) -
     return {h for h, _ in before.items() ^ after.items()}
 
 
-FACTS: dict[str, tuple[Callable[[Position, str], Any], Callable[[Any, Any, Position], set[Hex]]]] = {
+FACTS: Final[dict[str, tuple[Callable[[Position, str], Any], Callable[[Any, Any, Position], set[Hex]]]]] = {
     "occupants": (_occupants, _occupant_changes),
     "zoc": (_zoc, _zoc_changes),
     "own zoc": (_own_zoc, _set_changes),

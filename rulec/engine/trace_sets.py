@@ -18,7 +18,7 @@ gives: tests/test_engine_trace_memory.py compares them with searches from scratc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 from rulec.engine import native
 from rulec.engine.hex_bits import Steps, bits_of, numbers
@@ -27,10 +27,10 @@ from rulec.engine.position import Position
 from rulec.runtime.model import Hex, Trace
 
 # Of move_memory.obstacles' (enemies, their zones of control, friends): which a hex fact reads
-OBSTACLE = {"enemy": 0, "zoc": 1, "friends": 2}
-_OF_THE_GAME = "sets: of the game"  # (GameState._folded_traces) _of_the_game's answers, by trace and side
-_HELD_BITS = "trace_sets: held bits"  # (GameState._for_the_game) held_bits' answers, by side and holders
-_MOST_HELD_KEPT = 1024
+OBSTACLE: Final = {"enemy": 0, "zoc": 1, "friends": 2}
+_OF_THE_GAME: Final = "sets: of the game"  # (GameState._folded_traces) _of_the_game's answers, by trace and side
+_HELD_BITS: Final = "trace_sets: held bits"  # (GameState._for_the_game) held_bits' answers, by side and holders
+_MOST_HELD_KEPT: Final = 1024
 
 
 @dataclass(init=False)

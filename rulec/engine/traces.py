@@ -21,7 +21,7 @@ is asked hex by hex: trace_sets.py searches a set of hexes at a time.
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Final, TypeVar
 
 from rulec.engine import trace_sets
 from rulec.engine.hex_bits import Steps, bits_of, hexes, map_flags, numbers
@@ -30,7 +30,7 @@ from rulec.engine.trace_memory import TraceValues, values_for
 from rulec.runtime.model import Hex, Trace
 
 T = TypeVar("T")
-_STEPS = "steps"  # (GameState._folded_traces) what the map alone allows a trace and side (_steps)
+_STEPS: Final = "steps"  # (GameState._folded_traces) what the map alone allows a trace and side (_steps)
 
 
 def traced_bits(state: Position, trace_id: str, side: str, context_of: Any) -> int:

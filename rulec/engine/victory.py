@@ -8,7 +8,7 @@ that holds when it is checked ends the game at once with its winner.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Final, Mapping, Sequence
 
 from rulec.engine.context import EngineContext
 from rulec.engine.position import Position
@@ -26,7 +26,7 @@ __all__ = ["VpEntry", "Outcome", "award_amount", "score", "outcome", "outcome_of
 # The most VP one award gives or takes at once. A game file's numbers are bounded (limit-number), but an amount may
 # multiply them past what a float holds: then no measure of victory, no AI and no result line could weigh the scores.
 # Far beyond any game's, and exact as a float (2**53 is about 9.0e15).
-MOST_VP_AT_ONCE = 10**15
+MOST_VP_AT_ONCE: Final = 10**15
 
 
 def award_amount(state: Position, award: Award, unit: Unit | None) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import random
 import threading
-from typing import Any, Protocol, Sequence
+from typing import Any, Final, Protocol, Sequence
 
 Action = Any  # whatever the engine uses; players only pass actions back to it
 
@@ -45,7 +45,7 @@ def sample_chance(state: Any, rng: random.Random) -> Action:
 # sets that live only while it is weighed. They hold no reference cycle (counting references frees them), but Python's
 # cycle collector looks for cycles every 700 new containers: about a tenth of a greedy decision on a big game. While an
 # AI thinks, it looks for them every THINKING_COLLECTION_PACE new containers instead (it still runs).
-THINKING_COLLECTION_PACE = 20_000
+THINKING_COLLECTION_PACE: Final = 20_000
 
 
 class _Pace:
@@ -57,7 +57,7 @@ class _Pace:
         self.before: tuple[int, int, int] = gc.get_threshold()
 
 
-_PACE = _Pace()
+_PACE: Final = _Pace()
 
 
 class Thinking:

@@ -25,14 +25,14 @@ battle modifiers the declaration would apply: an estimate, as every term of the 
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 from rulec.engine import combat as fight
 from rulec.engine.tables import Tables
 from rulec.runtime.model import Game, Hex, Unit
 
-MOST_SUBSETS_OF = 8  # units of one side of a battle whose every subset is tried for the cheapest loss
-_MOST_KEPT = 50_000  # battle values kept before the table is emptied
+MOST_SUBSETS_OF: Final = 8  # units of one side of a battle whose every subset is tried for the cheapest loss
+_MOST_KEPT: Final = 50_000  # battle values kept before the table is emptied
 
 
 class BattleValue:

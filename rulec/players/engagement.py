@@ -15,16 +15,16 @@ evaluator works those positions out in full).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 from rulec.players import view
 from rulec.players.battle_value import BattleValue
 from rulec.runtime.model import Hex, Unit
 
 # A position that differs from the kept one in more hexes than this is worked out in full (and kept instead).
-MOST_CHANGED_HEXES = 12
+MOST_CHANGED_HEXES: Final = 12
 # A position that differs from the kept one in more hexes than this is kept instead (worked out from the kept one).
-REBASE_AFTER = 4
+REBASE_AFTER: Final = 4
 
 
 def pick(found: list[tuple]) -> float:

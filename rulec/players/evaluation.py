@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
-from typing import AbstractSet, Any, Callable
+from typing import AbstractSet, Any, Callable, Final
 
 from rulec.engine import sight
 from rulec.engine.step_costs import StepCosts
@@ -58,26 +58,26 @@ from rulec.runtime.context import StandInContext, zones_and_edges
 from rulec.runtime.errors import UNANSWERED_OUTSIDE_PLAY, UNWEIGHABLE
 from rulec.runtime.model import Award, Game, Hex, Unit
 
-WIN_VALUE = 1000.0
+WIN_VALUE: Final = 1000.0
 # A position that differs from the last one scored in full in more units than this is scored in full (and
 # becomes the one the next positions are compared with). The candidates of one decision differ from the
 # position decided on in a unit or so each, so from one another in two; a battle's outcomes move both
 # stacks (three units each where three may stack).
-MOST_CHANGES = 6
-BASES_KEPT = 16  # positions scored in full kept, each for its turns left and holders (Evaluator._bases)
+MOST_CHANGES: Final = 6
+BASES_KEPT: Final = 16  # positions scored in full kept, each for its turns left and holders (Evaluator._bases)
 # A hex the awards paid at the end value draws units within this many turns' moves of it (beyond, not at all).
-NEAR_TURNS = 4
+NEAR_TURNS: Final = 4
 # What closeness to the nearest enemy unit is worth to a side that scores only by eliminating them (a drive to
 # find a battle, kept small: the battle itself is weighed by the look-ahead).
-HUNT_VALUE = 1.0
+HUNT_VALUE: Final = 1.0
 # What the battles the side fighting after the next one may fight count for, against those of the next (it and
 # the side between move before they are fought).
-ENGAGED_LATER = 0.5
+ENGAGED_LATER: Final = 0.5
 # A unit that may attack, lost, wins its side no more battles: it costs this many times its strength times the VP
 # its side's awards pay per strength point of enemy units eliminated, besides its own strength and VP.
-POTENTIAL = 0.25
-_MOST_KEPT = 400_000  # per-unit objective values kept before the table is emptied
-MOST_OUTLOOKS_KEPT = 4_000  # positions' outlooks kept (each with a copy of its units' table) before they are dropped
+POTENTIAL: Final = 0.25
+_MOST_KEPT: Final = 400_000  # per-unit objective values kept before the table is emptied
+MOST_OUTLOOKS_KEPT: Final = 4_000  # positions' outlooks kept (each with a copy of its units' table) before they are dropped
 
 
 @dataclass(frozen=True)
@@ -1025,7 +1025,7 @@ class _Scored:
         return _total(self.sums, side)
 
 
-_NOTHING_CHANGED: frozenset = frozenset()
+_NOTHING_CHANGED: Final[frozenset] = frozenset()
 
 
 def _total(sums: dict[str, float], side: str) -> float:
@@ -1133,7 +1133,7 @@ def _safe_bool(expression: Any, context: StandInContext) -> bool:
         return True
 
 
-_CACHE: dict[tuple, tuple[Any, Evaluator]] = {}
+_CACHE: Final[dict[tuple, tuple[Any, Evaluator]]] = {}
 
 
 def evaluator_for(state: Any) -> Evaluator:

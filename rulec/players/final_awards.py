@@ -29,15 +29,16 @@ changes counts: one that holds in the empty position (`when = true`) pays nothin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Final, Iterable, Mapping
 
 from rulec.runtime.context import StandInContext
 from rulec.runtime.errors import UNWEIGHABLE
 from rulec.runtime.model import Award, Expr, Game, Hex, Trigger, Unit
 
-STAND, CONTROL = "stand", "control"
+STAND: Final = "stand"
+CONTROL: Final = "control"
 # What a victory condition met is worth, in VP, to the side it makes the winner (a win outweighs most scores).
-GOAL_VALUE = 20.0
+GOAL_VALUE: Final = 20.0
 
 
 @dataclass(frozen=True)

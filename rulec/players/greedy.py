@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import Any
+from typing import Any, Final
 
 from rulec.engine.actions import Action as EngineAction
 from rulec.engine.actions import IllegalAction
@@ -42,13 +42,13 @@ from rulec.players.evaluation import Evaluator, evaluator_for
 from rulec.runtime.errors import ExpressionFailed
 
 MAX_REACTION_CHOICES = 12  # reactions with more choices are scored as they stand
-REACTION_DEPTH = 3
-MAX_REACTION_LINES = 48  # reactions are weighed while they branch into at most this many lines (a retreat, then the advance)
-END_ORDER = "end"
-MOVE_ORDER = "move"
+REACTION_DEPTH: Final = 3
+MAX_REACTION_LINES: Final = 48  # reactions are weighed while they branch into at most this many lines (a retreat, then the advance)
+END_ORDER: Final = "end"
+MOVE_ORDER: Final = "move"
 # Of many moves, only this many (the best by a quick estimate) are played out on clones; the other orders always are.
-MOVES_PLAYED_OUT = 16
-ALL_GROUPS_UP_TO = 5  # attackers of one target: every group of up to this many is weighed, else a few
+MOVES_PLAYED_OUT: Final = 16
+ALL_GROUPS_UP_TO: Final = 5  # attackers of one target: every group of up to this many is weighed, else a few
 
 
 def is_free_decision(state: Any, actions: list[Any]) -> bool:
@@ -148,7 +148,7 @@ def _phases_own_decision(state: Any) -> bool:
     return getattr(state, "pending", _UNKNOWN) is None
 
 
-_UNKNOWN = object()  # a state that does not say what is pending (a toy game): its legal actions tell
+_UNKNOWN: Final = object()  # a state that does not say what is pending (a toy game): its legal actions tell
 
 
 def shortlist(state: Any, actions: list, seat: int, evaluator: Evaluator) -> list[int]:
@@ -264,7 +264,7 @@ def _fewest_for_each_odds(state: Any, target: Any, groups: list[tuple]) -> list[
 
 
 # What tells two positions of an engine state apart once a die has been rolled (the roll itself aside).
-_POSITION_PARTS = ("pos", "where", "vp", "holders", "lost_steps", "exited_from", "_stack", "terminal")
+_POSITION_PARTS: Final[tuple[str, ...]] = ("pos", "where", "vp", "holders", "lost_steps", "exited_from", "_stack", "terminal")
 
 
 def _same_position(one: Any, other: Any) -> bool:

@@ -40,14 +40,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any
+from typing import Any, Final
 
 from rulec.players.base import Action, Thinking, sample_chance
 from rulec.players.evaluation import Evaluator, evaluator_for
 from rulec.players.greedy import GreedyPlayer, phase_key, shortlist
 from rulec.players.search import draw_search_action, search_actions, search_orders
 
-EVALUATION_SCALE = 3.0  # VP-like points of gain that count as a clear advantage in a cut-off rollout
+EVALUATION_SCALE: Final = 3.0  # VP-like points of gain that count as a clear advantage in a cut-off rollout
 
 
 class _Node:
@@ -70,8 +70,8 @@ class _Node:
         self.phase: tuple | None = None
 
 
-_UNKNOWN = object()
-DIGITS = 9  # values are rounded to this many decimals before they are compared
+_UNKNOWN: Final = object()
+DIGITS: Final = 9  # values are rounded to this many decimals before they are compared
 
 
 def _steady(value: float) -> float:

@@ -25,13 +25,13 @@ Action); a state whose actions have none (a toy game) is searched whole.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from rulec.players.base import Action, legal_orders
 
-CANCEL = "cancel"
+CANCEL: Final = "cancel"
 # A frame's steps (between its opener and its resolve or cancel): they change nothing outside the frame.
-_INSIDE = frozenset(("with", "attack"))
+_INSIDE: Final = frozenset(("with", "attack"))
 
 
 def _opens_frame(action: Any) -> bool:
@@ -69,7 +69,7 @@ def cancelled_openers(history: list) -> set:
     return cancelled
 
 
-_OPENER_KINDS = frozenset(("attack", "move", "place"))  # kinds whose first step (no hex, no units) opens a frame
+_OPENER_KINDS: Final = frozenset(("attack", "move", "place"))  # kinds whose first step (no hex, no units) opens a frame
 
 
 def _without_loops(state: Any, actions: list) -> list:

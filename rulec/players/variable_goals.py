@@ -23,16 +23,16 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from rulec.players.final_awards import GOAL_VALUE, ProbeContext, goal_condition, victory_goals
 from rulec.runtime.context import StandInContext
 from rulec.runtime.errors import UNANSWERED_OUTSIDE_PLAY
 from rulec.runtime.model import Award, Game, Hex
 
-MOST_ASSIGNMENTS = 4096  # combinations of candidate values tried for one goal
-MOST_ADDS = 3  # an `add` counted once to this many times (a counter a goal needs at 1, 2, 3)
-MOST_PROBED_HEXES = 2000  # a `set` amount that reads the position is probed in every hex of maps this size
+MOST_ASSIGNMENTS: Final = 4096  # combinations of candidate values tried for one goal
+MOST_ADDS: Final = 3  # an `add` counted once to this many times (a counter a goal needs at 1, 2, 3)
+MOST_PROBED_HEXES: Final = 2000  # a `set` amount that reads the position is probed in every hex of maps this size
 
 
 @dataclass
@@ -196,7 +196,7 @@ class VariableGoals:
                      if variables.get(v) != g.needed[v])
 
 
-_FAILED = object()
+_FAILED: Final = object()
 
 
 def _safe(expression: Any, context: Any) -> Any:

@@ -15,7 +15,7 @@ just the scores) cannot be asked of scores alone: the margin is then the VP diff
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Final, Mapping
 
 from rulec.engine.victory import outcome
 from rulec.runtime.errors import UNANSWERED_OUTSIDE_PLAY
@@ -25,9 +25,9 @@ from rulec.runtime.model import Game
 # raises then (a level's expression failed: it read the position, or fails at some scores), or ScoresContext's own
 # refusal (ValueError). Nothing else: an error of the engine's own is a bug to see, not a reason to measure by the VP
 # difference.
-_UNANSWERED = UNANSWERED_OUTSIDE_PLAY + (ValueError,)
-MOST_VP = 1 << 16  # farther than any score a game reaches: "cannot win by VP alone"
-_KEPT = 20_000  # margins kept per game before the table is emptied (scores repeat a lot in one game)
+_UNANSWERED: Final = UNANSWERED_OUTSIDE_PLAY + (ValueError,)
+MOST_VP: Final = 1 << 16  # farther than any score a game reaches: "cannot win by VP alone"
+_KEPT: Final = 20_000  # margins kept per game before the table is emptied (scores repeat a lot in one game)
 
 
 class VictoryMargin:

@@ -10,7 +10,7 @@ leader and the lead), so a context only supplies the primitive queries.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Collection, Container, Iterable, Mapping, Protocol, Sequence, TypeVar
+from typing import Any, Callable, Collection, Container, Final, Iterable, Mapping, Protocol, Sequence, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -18,7 +18,7 @@ from rulec.runtime.hexes import grid_distance
 from rulec.runtime.model import Game, MapDef, Unit
 
 # The distance to or from no hex (a unit off the map): farther than any range.
-FAR = 1_000_000
+FAR: Final = 1_000_000
 T = TypeVar("T")  # a part's value (EvalContext.once)
 
 
@@ -250,16 +250,16 @@ def ranked_scores(sides: Iterable[str], vp: Mapping[str, int | float]) -> list[s
 
 
 # ContextBase.known where nothing is kept: never written to
-NOTHING_KNOWN: dict[str, Any] = {}
+NOTHING_KNOWN: Final[dict[str, Any]] = {}
 
 # id(game) -> (game, {set of hexes -> {hex -> distance from the set's nearest hex}}) for distance_to
-_NEAREST: dict[int, tuple[Any, dict]] = {}
-_NEAREST_SETS = 256  # sets kept per game (the oldest half is dropped beyond that)
+_NEAREST: Final[dict[int, tuple[Any, dict]]] = {}
+_NEAREST_SETS: Final = 256  # sets kept per game (the oldest half is dropped beyond that)
 
 
 # id(map) -> (map, {(terrain, id(zone)) -> (zone, the hexes of `hexes(terrain, zone)`)})
-_HEXES: dict[int, tuple[Any, dict]] = {}
-_HEXES_KEPT = 256  # lists kept per map (all dropped beyond that)
+_HEXES: Final[dict[int, tuple[Any, dict]]] = {}
+_HEXES_KEPT: Final = 256  # lists kept per map (all dropped beyond that)
 
 
 def _kept_for(kept_by_id: dict[int, tuple[Any, dict]], owner: Any) -> dict:

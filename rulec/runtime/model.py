@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copyreg
 from dataclasses import dataclass, field, fields, is_dataclass
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Final, Literal
 
 Hex = str
 HexsideKey = str
@@ -101,7 +101,7 @@ class GameInfo:
 
 
 # What `game { reconstructed }` may name, as a player reads it.
-RECONSTRUCTED_PARTS = {
+RECONSTRUCTED_PARTS: Final = {
     "map": "the map",
     "combat_table": "the combat results table",
     "terrain_chart": "the terrain effects chart",
@@ -635,7 +635,7 @@ class Placement:
     restore: bool = False  # a unit of the pool on the map with a step lost may be chosen, and regains a step
 
 
-ORDINARY = "ordinary"  # in a phase's `modes`: an ordinary move (terrain costs), as opposed to a movement mode
+ORDINARY: Final = "ordinary"  # in a phase's `modes`: an ordinary move (terrain costs), as opposed to a movement mode
 
 
 @dataclass(frozen=True)
