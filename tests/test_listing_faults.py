@@ -283,6 +283,32 @@ def test_orders_are_drawn_uniformly_while_a_reinforcement_must_enter():
     _uniform(_counts(state, "sample_legal_order", draws, seed=3), legal, draws)
 
 
+def test_a_target_only_a_unit_bound_elsewhere_reaches_is_never_drawn():
+    """tests/games/ranged_duties (must_attack = true, no may_join): the gun in 0403 has r2 (0603) in range but stands
+    next to r3 (0402), and a unit next to an enemy owes its attack there: no unit may join a battle against 0603, so
+    `attack 0603` is not legal, though the gun reaches it. r3 and r1 (next to i1) must be attacked: `end` is not legal
+    either. The sampler draws the two attacks left, each with the same chance."""
+    game = load_game(str(GAMES / "ranged_duties.rulec"))
+    state = new_game(game).arrange({"gun": "0403", "i1": "0105", "i2": "0101", "r1": "0106", "r2": "0603",
+                                    "r3": "0402"}, phase="blue_fight")
+    legal = state.clone().legal_actions()
+    assert legal == [Action.attack("0106"), Action.attack("0402")]
+    draws = 100 * len(legal)
+    _uniform(_counts(state, "sample_legal_action", draws, seed=4), legal, draws)
+
+
+def test_a_target_no_unit_may_join_a_battle_against_is_never_drawn():
+    """tests/games/bridgehead (combat { may_join }, no duty): b1, cut off from supply by r2 on the bridge, may join
+    only an attack that would reopen its supply: against r2 (0502), not r1 (0702), though it stands next to both.
+    The sampler draws `attack 0502` and `end`, each with the same chance, never `attack 0702`."""
+    game = load_game(str(GAMES / "bridgehead.rulec"))
+    state = new_game(game).arrange({"b1": "0602", "r1": "0702", "r2": "0502"}, phase="blue_combat")
+    legal = state.clone().legal_actions()
+    assert legal == [Action.attack("0502"), Action.end()]
+    draws = 100 * len(legal)
+    _uniform(_counts(state, "sample_legal_action", draws, seed=4), legal, draws)
+
+
 # ------------------------------------------------------------ a battle's report (frames.py)
 def test_a_battle_against_several_hexes_is_reported_at_its_first_target():
     """combat { multi_hex }: Blue b1 attacks 0403 and 0503 together (tests/games/retreat_policies.rulec); the

@@ -116,13 +116,14 @@ def keeps_moves(state: Position, uid: str) -> bool:
     condition of the hex entered that reads more than who stands there (leave_asks_units): then
     they depend on where the friendly units are, and those move during the phase. Nor where may_exit
     reads the position: the edges a unit may leave by may change with every move (only one unit may
-    leave, say).
+    leave, say). Nor for a unit of a side not moving in the phase (asked of by GameState.may_end_move):
+    its enemies are the units that move.
     """
     rules = state._for_the_game.get(_KEEPS_MOVES)
     if rules is None:
         rules = _keeping_rules(state)
     may_keep, entry_blocked, leave_read = rules
-    if not may_keep or state.phase.kind != "movement":
+    if not may_keep or state.phase.kind != "movement" or state._units[uid].side != state.phase.side:
         return False
     where = state.where[uid]
     if where == PENDING and (entry_blocked or placed_anywhere(state, uid)):
