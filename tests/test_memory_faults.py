@@ -13,23 +13,13 @@ from pathlib import Path
 
 import pytest
 from game_variants import variant
+from test_listing_faults import destinations, scratch
 
 from rulec.engine import PENDING, Action, answer_reads, move_ends, move_memory, new_game
 from rulec.pipeline import load_game
 
 GAMES = Path(__file__).parent / "games"
 
-
-def destinations(state, uid):
-    return sorted(a.hex for a in state.moves_of(uid) if a.kind == "move")
-
-
-def scratch(state):
-    """The same position worked out from scratch: nothing kept from the positions before it, nor from the phase."""
-    copy = state.clone()
-    copy.forget()
-    copy._phase_moves = {}
-    return copy
 
 
 def allowed(state, uid):
