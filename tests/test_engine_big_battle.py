@@ -71,6 +71,6 @@ def test_made_up_games_keep_the_engines_promises(path):
     assert check_game(game, n_games=4, seed=2) == []
     for seed in range(2):
         state = new_game(game, seed=seed)
-        players = [GreedyPlayer(seed), RandomPlayer(seed + 1)]
+        players = [GreedyPlayer(seed)] + [RandomPlayer(seed + n) for n in range(1, len(game.sides))]  # one a side
         random.Random(seed).shuffle(players)
         assert play_match(state, players, seed=seed).finished
