@@ -11,11 +11,6 @@ no test:
 - _ranked_from_parent without `parent.player != seat`: a parent ranks its orders only at the phase's own decision
   (`pending` None, the engine's mark), which in one phase is always the phasing side's; a state without `pending`
   (a toy game) never ranks from its parent.
-- _ranked_from_parent without `action != node.into`: an order played is not legal again in the same phase (a unit
-  moved or placed is not where it was; `end` ends the phase), but for a restore (`place UNIT` under placement
-  { restore }) of a unit with more than one step to regain. Whether that order is offered again is not settled by
-  the docstrings (the module's, "its parent's weighed orders that are still legal", or the function's, "the
-  others' values"): left unpinned.
 - _select's tie (`>` or `>=`: the first child of equal score or the last) changes which of equal children is
   followed, but no rule says which: left unpinned.
 """
@@ -404,3 +399,41 @@ def test_a_node_follows_the_child_of_the_best_upper_confidence_bound():
     sqrt(ln 5 / 4) = 1.39 > -0.5 + 1.4 * sqrt(ln 5) = 1.28, so `a`."""
     assert _followed({"a": (10, 5.0), "b": (2, 0.6)}) == "b"
     assert _followed({"a": (4, 2.0), "b": (1, -0.5)}) == "a"
+
+
+class _TwoRestores(_TwoPhases):
+    """Red's one phase: `restore` (a unit with two steps to regain: legal twice) or `end`, which ends the game. Ended
+    after no restore it is level (0), after one it costs Red 1, after both it gives Red 1."""
+
+    ENDS_IN = {0: 0.0, 1: -1.0, 2: 1.0}
+
+    @property
+    def phase(self):
+        return SimpleNamespace(id="replacements")
+
+    def legal_actions(self):
+        if self.is_terminal():
+            return []
+        return ["restore", "end"] if self._history.count("restore") < 2 else ["end"]
+
+    def clone(self):
+        other = _TwoRestores()
+        other._history = list(self._history)
+        return other
+
+    def is_terminal(self):
+        return bool(self._history) and self._history[-1] == "end"
+
+    def returns(self):
+        value = self.ENDS_IN[self._history.count("restore")]
+        return [value, -value]
+
+
+def test_an_order_still_legal_after_it_was_played_is_offered_again():
+    """With widening, the node after `restore` ranks from its parent's orders those still legal, `restore` among
+    them (rulec/players/mcts.py's docstring): the search finds the second restore (1), and `restore` is chosen over
+    `end` (0). Were the order played left out, that node could only `end` after one restore (-1), and `end` would be
+    chosen."""
+    for seed in range(3):
+        player = MCTSPlayer(seed, max_simulations=60, rollout_depth=0, evaluator=_Level(), widening=2)
+        assert player.choose(_TwoRestores()) == "restore"

@@ -179,8 +179,9 @@ class MCTSPlayer:
     def _ranked_from_parent(self, state: Any, node: _Node, parent: _Node | None,
                             seat: int) -> list[tuple[Any, float]] | None:
         """After one more order of the same side in the same phase (a unit moved, the phase's own decision again),
-        the parent's weighed actions that are still legal, each valued as if played after that order: its gain
-        added to the parent's one-ply value (one more move changes the others' values little). None: weigh anew.
+        the parent's weighed actions that are still legal (the order played too, where it may be given again: a
+        restore of a unit with steps still to regain), each valued as if played after that order: its gain added
+        to the parent's one-ply value (one more move changes the others' values little). None: weigh anew.
         This spares a clone, a look-ahead and a score for each action of every node down a phase's orders."""
         if parent is None or parent.ranked is None or parent.player != seat or parent.phase != phase_key(state) \
                 or getattr(state, "pending", _UNKNOWN) is not None:
@@ -189,8 +190,7 @@ class MCTSPlayer:
         if played is None:
             return None
         shift = played - parent.base
-        ranked = [(action, _steady(value + shift)) for action, value in parent.ranked
-                  if action != node.into and state.is_legal(action)]
+        ranked = [(action, _steady(value + shift)) for action, value in parent.ranked if state.is_legal(action)]
         if not ranked:  # none of them is legal any more (the order played made the phase's next step another): weigh anew
             return None
         node.ranked, node.base, node.phase = ranked, played, parent.phase
