@@ -216,10 +216,9 @@ def movers_candidate_orders(state: Position) -> tuple[list[str], list[CandidateO
     units = movable_units(state)
     known = state.answers(CANDIDATES)
     orders: list[Any] = list(map(known.get, units))  # None where not known in this position
-    if None in orders:  # (no index() looking for the next one: its ValueError at the end costs more than the rest)
-        for i, found in enumerate(orders):
-            if found is None:
-                orders[i] = candidate_orders(state, units[i])
+    for i, found in enumerate(orders):  # (not `None in orders`: that asks each one's __eq__)
+        if found is None:
+            orders[i] = candidate_orders(state, units[i])
     return units, orders
 
 
@@ -646,10 +645,16 @@ def is_legal_move(state: Position, action: Action) -> bool:
     h = action.hex
     if h not in reached.hexes:
         return False
+    move = state.tables.movement_row(uid)[state.tables.index[h]]  # the one in `moves`
+    return (move is action or move == action) and may_stop_in(state, uid, h)
+
+
+def may_stop_in(state: Position, uid: str, h: Hex) -> bool:
+    """May `uid`, a unit free to move now that reaches `h`, end its move there (may_end_move, stacking)? All a
+    move drawn from the unit's candidate orders (candidate_orders) still needs to be legal."""
     if state.game.movement.may_end_move is not None and not end_allowed(state, uid, h):
         return False
-    move = state.tables.movement_row(uid)[state.tables.index[h]]  # the one in `moves`
-    return (move is action or move == action) and (h not in stacking.occupants(state) or stacking.may_end(state, uid, h, lambda u: may_leave(state, u)))
+    return h not in stacking.occupants(state) or stacking.may_end(state, uid, h, lambda u: may_leave(state, u))
 
 
 def entries_due(state: Position) -> list[str]:

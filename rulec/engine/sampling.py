@@ -10,7 +10,8 @@ unit rather than every unit's reach and may_end_move being asked of them all.
 The candidates of a free movement phase are the actions movement_actions may list: `move UNIT` and `delay UNIT`
 for each of the phase's movers, and `end`. For orders, each mover's reach (its moves before stacking and
 may_end_move: legal_moves.candidate_orders, kept for the position and carried over a move) gives its
-candidate moves; the one drawn is tested as apply_action would.
+candidate moves; the one drawn is tested for what being a candidate does not already say (legal_moves.may_stop_in:
+may the unit end its move there). A move's second step draws from the chosen unit's reach, tested so too.
 Everywhere else (another pending decision, placement, a list already worked out, or a draw that found most
 candidates illegal) they answer None, and GameState draws from the list.
 """
@@ -23,7 +24,7 @@ from random import Random
 from typing import Protocol, Sequence, TypeVar
 
 from rulec.engine import arrivals, battles, duties, legal_moves
-from rulec.engine.actions import DELAY, Action
+from rulec.engine.actions import MOVE, Action
 from rulec.engine.frames import Moving
 from rulec.engine.position import Position
 from rulec.engine.statuses import PENDING
@@ -172,9 +173,10 @@ def _sample_destination(state: Position, rng: Rng) -> Action | None:
         candidates.pop()
         if drawn == moves + len(exits):
             return Action.cancel()
-        action = reached.move(drawn) if drawn < moves else exits[drawn - moves]
-        if legal_moves.is_legal_move(state, action):
-            return action
+        if drawn >= moves:  # an exit of its reach: legal as it is
+            return exits[drawn - moves]
+        if legal_moves.may_stop_in(state, moving.unit, reached.to[drawn]):  # a move into a hex it reaches
+            return reached.move(drawn)
         refused += 1
         if refused * 2 > moves + len(exits):  # most refused: listing the rest costs less than drawing on
             return None
@@ -189,7 +191,7 @@ def sample_order(state: Position, rng: Rng) -> Action | None:
     # Each mover's candidate orders (its moves and exits before stacking and may_end_move, and its delay: kept for
     # the position, carried over a move), then `end`: drawn by weight (a draw's index into them all, found by
     # bisection of their running totals), each tested alone, a refused one not again.
-    _, orders = legal_moves.movers_candidate_orders(state)
+    units, orders = legal_moves.movers_candidate_orders(state)
     ends = list(accumulate(map(len, orders)))  # where each mover's orders end in the draw's index
     total = ends[-1] if ends else 0
     end = Action.end()
@@ -205,7 +207,10 @@ def sample_order(state: Position, rng: Rng) -> Action | None:
             return end
         mover = bisect_right(ends, drawn)
         order = orders[mover][drawn - (ends[mover - 1] if mover else 0)]
-        if order.kind == DELAY or legal_moves.is_legal_move(state, order):
+        # A candidate is a movable unit's delay, exit (legal as they are) or move into a hex it reaches, which is
+        # legal if it may end its move there: is_legal_move's other checks already hold.
+        to = order.hex
+        if order.kind != MOVE or to is None or legal_moves.may_stop_in(state, units[mover], to):
             return order
         refused.add(drawn)
         if len(refused) * 2 > total:  # most candidates refused: listing the rest costs less than drawing on
