@@ -4,15 +4,13 @@ its code that the rest of the suite let through (the other players' are in tests
 MCTS plays toy games that implement the engine's state API, whose one-ply values (the evaluators below), chances and
 returns each test sets, so what the search must choose follows from the module docstring's rules worked out by hand:
 a choice of three ends, a choice followed by endless passing (every playout cut off and scored by evaluation), a
-gamble on a chance node, a choice answered by the other side, a coin then a choice, two phases of one side.
+gamble on a chance node, a choice answered by the other side, a coin then a choice, two phases of one side, an
+order that may be given twice.
 
-Faults planted that cannot change what the player does, or change it where no rule says what it should be, so have
-no test:
+A fault planted that cannot change what the player does, so has no test:
 - _ranked_from_parent without `parent.player != seat`: a parent ranks its orders only at the phase's own decision
   (`pending` None, the engine's mark), which in one phase is always the phasing side's; a state without `pending`
   (a toy game) never ranks from its parent.
-- _select's tie (`>` or `>=`: the first child of equal score or the last) changes which of equal children is
-  followed, but no rule says which: left unpinned.
 """
 
 from __future__ import annotations
@@ -437,3 +435,10 @@ def test_an_order_still_legal_after_it_was_played_is_offered_again():
     for seed in range(3):
         player = MCTSPlayer(seed, max_simulations=60, rollout_depth=0, evaluator=_Level(), widening=2)
         assert player.choose(_TwoRestores()) == "restore"
+
+
+def test_of_children_of_equal_bounds_the_one_tried_first_is_followed():
+    """Equal visits and values give equal bounds: the child tried first is followed (with widening, the one the
+    one-ply ranking put first), not the last of them."""
+    assert _followed({"a": (3, 1.5), "b": (3, 1.5)}) == "a"
+    assert _followed({"b": (3, 1.5), "a": (3, 1.5), "c": (3, 1.5)}) == "b"

@@ -205,6 +205,8 @@ class MCTSPlayer:
         return [action for action, _ in best[::-1]]  # (not reversed(): the compiled build's mypyc cannot compile it)
 
     def _select(self, node: _Node) -> Action:
+        """The child of the best upper confidence bound (UCB1); of equal bounds, the one tried first: with widening
+        the better by one ply (tried best first), without it the first drawn."""
         log_visits = math.log(max(1, node.visits))
         best_action, best_score = None, -math.inf
         for action, child in node.children.items():
