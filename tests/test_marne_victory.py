@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulec.engine import Action, IllegalAction, new_game
+from rulec.engine import Action, new_game
 from rulec.engine.context import EngineContext
 from rulec.engine.scenarios import ScenarioError
 from rulec.engine.victory import outcome

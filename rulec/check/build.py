@@ -21,7 +21,7 @@ from rulec.check.build_movement import MovementSections
 from rulec.check.build_scenarios import ScenarioSections
 from rulec.check.build_sequence import SequenceSections
 from rulec.check.build_units import UnitSections
-from rulec.check.fields import plain, tuples_of
+from rulec.check.fields import plain
 from rulec.check.movement_bounds import bound_allowances
 from rulec.compile import kinds
 from rulec.compile.expressions import ExpressionCompiler, ExpressionError, to_function

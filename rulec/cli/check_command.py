@@ -13,7 +13,6 @@ import os
 import sys
 
 from rulec.check.fields import counted
-from rulec.diagnostics import render
 from rulec.pipeline import check_file
 
 

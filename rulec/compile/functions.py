@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rulec.compile.kinds import (AREA, BOOL, EDGE, FLAG, HEX, HEXES, HEXSIDE_TYPE, MARKER, NUMBER, OPTION, PHASE,
-                                 PHASE_KIND, SCOPE, SIDE, STATUS, TERRAIN, TEXT, TRACE, UNIT, UNIT_TYPE, UNITS, ZONE)
+                                 PHASE_KIND, SCOPE, SIDE, STATUS, TERRAIN, TEXT, TRACE, UNIT, UNIT_TYPE, UNITS)
 
 STATIC, POSITION, ABOUT_UNIT, ABOUT_MARKER = "static", "position", "unit", "marker"
 # Of the position, the markers alone (marked, marked_hex): an answer that reads nothing else of it holds while the

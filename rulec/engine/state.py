@@ -30,7 +30,7 @@ from rulec.diagnostics import did_you_mean
 from rulec.engine import (arrivals, battles, changes, duties, legal_moves, markers, modifiers, move_memory, phases,
                           placement, procedures, sampling, setup, stacking, steps)
 from rulec.engine import combat as fight
-from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, PLACE, RESOLVE, WITH, Action, ActionSyntaxError,
+from rulec.engine.actions import (ATTACK, CANCEL, DELAY, END, EXIT, MOVE, PLACE, WITH, Action, ActionSyntaxError,
                                   IllegalAction, expand, format_action, parse_words)
 from rulec.engine.context import EngineContext
 from rulec.engine.decisions import HANDLERS

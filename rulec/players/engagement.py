@@ -204,7 +204,7 @@ class Engagement:
         sides = self.sides
         if not there or sides[there[0]] == fighter or (done and any(uid in done for uid in there)):
             return []
-        neighbours, unit, full_steps, attacking = self.neighbours, state.unit, self.full_steps, self.attacking
+        unit, full_steps, attacking = state.unit, self.full_steps, self.attacking
         attackers = []
         for hex_ in self._in_order(target):  # as the evaluator lists them: hex by hex, in order
             here = ids_at.get(hex_)
