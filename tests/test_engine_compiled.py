@@ -41,9 +41,23 @@ CASES = [
 ]
 
 
+# A run that takes longer than this has hung (the slowest takes under half a minute on CI's two cores): a game that
+# never ends fails its test in minutes, not at run_engine's default of an hour.
+HUNG_AFTER = 600
+
+
 @pytest.fixture(scope="module")
 def compiled():
     return benchmark_module()
+
+
+def _run(compiled, tree: Path, fast: bool, args: list[str]) -> dict:
+    """benchmarks/compiled.py's run_engine, failing the test, saying so, when the run hangs."""
+    try:
+        return compiled.run_engine(tree, fast, args, timeout=HUNG_AFTER)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{'the compiled engine' if fast else 'pure Python'} ran `{' '.join(args[:4])} ...` for over "
+                    f"{HUNG_AFTER} s: a game that never ends?")
 
 
 @pytest.fixture(scope="module")
@@ -63,8 +77,8 @@ def _spec(tree: Path, game: str) -> str:
 def test_the_compiled_engine_plays_the_same_games_as_pure_python(compiled, built_tree, games, seeds, cap, player):
     args = ["--histories", *(_spec(built_tree, g) for g in games), "--seeds", str(seeds), "--cap", str(cap),
             *(["--player", player] if player else [])]
-    pure = compiled.run_engine(built_tree, False, args)
-    fast = compiled.run_engine(built_tree, True, args)
+    pure = _run(compiled, built_tree, False, args)
+    fast = _run(compiled, built_tree, True, args)
     assert pure["engine"].startswith("pure Python") and fast["engine"] == "compiled engine (mypyc)"
     assert pure["native"] == [] and fast["native"] == ["rulec.engine.search_core"]  # the search's loop in C, compiled
     assert list(pure["games"]) == list(fast["games"]) == [_spec(built_tree, g) for g in games]
@@ -95,8 +109,8 @@ def test_the_compiled_game_model_checks_every_game_file_as_pure_python_does(comp
     files = sorted(str(p) for folder in ("games", "tests/games", "tests/bad_games")
                    for p in (built_tree / folder).glob("*.rulec"))
     assert len(files) > 150
-    pure = compiled.run_engine(built_tree, False, ["--checked", *files])
-    fast = compiled.run_engine(built_tree, True, ["--checked", *files])
+    pure = _run(compiled, built_tree, False, ["--checked", *files])
+    fast = _run(compiled, built_tree, True, ["--checked", *files])
     assert pure["engine"].startswith("pure Python") and fast["engine"] == "compiled engine (mypyc)"
     for name in files:
         assert fast["files"][name] == pure["files"][name], name
@@ -108,11 +122,12 @@ def test_a_source_changed_since_the_build_runs_as_pure_python(compiled, built_tr
     """A stale build never plays: once a compiled module's source differs from the one built, the sources run."""
     copy = tmp_path / "tree"
     shutil.copytree(built_tree, copy, symlinks=True, ignore=shutil.ignore_patterns("__pycache__", "build", ".venv", ".git"))
-    assert compiled.run_engine(copy, True, ["--histories", "drive_on_metz", "--seeds", "0"])["engine"] == \
+    assert _run(compiled, copy, True, ["--histories", "drive_on_metz", "--seeds", "0"])["engine"] == \
         "compiled engine (mypyc)"
     moves = copy / "rulec" / "engine" / "movement.py"
     moves.write_text(moves.read_text() + "\n# changed after the build\n")
-    engine = compiled.run_engine(copy, True, ["--histories", "drive_on_metz", "--seeds", "1", "--cap", "200"])["engine"]
+    engine = _run(compiled, copy, True, ["--histories", "drive_on_metz", "--seeds", "1", "--cap", "200"])
+    engine = engine["engine"]
     assert engine.startswith("pure Python (the compiled engine is stale: rulec.engine.movement changed since it was built")
 
 
