@@ -1,5 +1,17 @@
 """Pieces of the small games tests write out in full: the rules such a game needs but none of its tests is about."""
 
+from pathlib import Path
+
+from rulec.pipeline import load_game
+
+
+def loaded(folder: Path, name: str, text: str):
+    """The game `text` (a whole game file) written to `folder`/NAME.rulec and loaded, as a game file is."""
+    path = folder / f"{name}.rulec"
+    path.write_text(text, encoding="utf-8")
+    return load_game(str(path))
+
+
 # A combat table where nothing happens, and a turn of two movement phases, red's then blue's: the end of a game whose
 # tests are about movement alone.
 MOVEMENT_ONLY = """

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from game_variants import variant
-from small_games import MOVEMENT_ONLY, ONE_WAY_ON
+from small_games import MOVEMENT_ONLY, ONE_WAY_ON, loaded
 from test_engine_sampling import _counts, _uniform
 
 from rulec.engine import PENDING, Action, legal_moves, new_game
@@ -90,9 +90,7 @@ _ONE_WAY_ON = _with(ONE_WAY_ON,
 def one_way_on(tmp_path_factory):
     """r_mover's and r_chief's one way on (1 MP) is 0201 (0102 and 0202 are marsh); r_filler and r_other stand
     there. Two units fill a hex (limit 2), and a leader does not count (stacking { counts })."""
-    path = tmp_path_factory.mktemp("one_way_on") / "one_way_on.rulec"
-    path.write_text(_ONE_WAY_ON, encoding="utf-8")
-    return load_game(str(path))
+    return loaded(tmp_path_factory.mktemp("one_way_on"), "one_way_on", _ONE_WAY_ON)
 
 
 def test_a_unit_hemmed_in_is_asked_again_when_a_friend_leaves_a_hex_it_reaches(one_way_on):
@@ -170,9 +168,7 @@ def test_a_friend_whose_one_way_on_is_off_the_map_may_still_make_room(tmp_path):
     """stacking { moves_end_over_limit = true }: a move may end over the limit on a friend that may still move
     away. r_leaving, in the one clear hex (0101), may go nowhere on the map (marsh all round) but may leave it by
     the west edge: r_mover may end its move on it."""
-    path = tmp_path / "way_off.rulec"
-    path.write_text(_WAY_OFF, encoding="utf-8")
-    state = new_game(load_game(str(path)))
+    state = new_game(loaded(tmp_path, "way_off", _WAY_OFF))
     assert destinations(state, "r_leaving") == [] and [a.edge for a in state.moves_of("r_leaving")] == ["west"]
     assert destinations(state, "r_mover") == ["0101"] and "r_mover" in movers(state)
 

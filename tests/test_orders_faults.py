@@ -15,12 +15,11 @@ from collections import Counter
 
 import pytest
 from game_variants import variant
-from small_games import MOVEMENT_ONLY
+from small_games import MOVEMENT_ONLY, loaded
 from test_engine_sampling import _counts, _uniform
 from test_listing_faults import scratch
 
 from rulec.engine import Action, legal_moves, new_game
-from rulec.pipeline import load_game
 
 # Red's five units stand one to a hex in the north-west corner of a small map, and may leave it by the west and the
 # north edges (r_corner, in the corner, by both); r_late arrives by the west edge and may be held back. Many of the
@@ -72,16 +71,12 @@ stacking { limit = 1 }
 
 @pytest.fixture(scope="module")
 def crowd(tmp_path_factory):
-    path = tmp_path_factory.mktemp("crowd") / "crowd.rulec"
-    path.write_text(_CROWD, encoding="utf-8")
-    return load_game(str(path))
+    return loaded(tmp_path_factory.mktemp("crowd"), "crowd", _CROWD)
 
 
 @pytest.fixture(scope="module")
 def jam(tmp_path_factory):
-    path = tmp_path_factory.mktemp("jam") / "jam.rulec"
-    path.write_text(_JAM, encoding="utf-8")
-    return load_game(str(path))
+    return loaded(tmp_path_factory.mktemp("jam"), "jam", _JAM)
 
 
 def _kept_counts(state, sampler: str, draws: int, seed: int) -> Counter:

@@ -187,15 +187,13 @@ def test_a_rollout_plays_at_most_rollout_depth_actions(depth):
     assert _Watched.deepest == 1 + depth
 
 
-class _Gamble:
+class _Gamble(_OneChoice):
     """Red plays `safe` (the game ends: `safe` for Red) or `gamble`: a chance node, `lose` (with probability `lose`,
     listed first) or `win` (the rest), and the game ends, -1 or 1 for Red. Blue gets the opposite."""
 
-    players = ("red", "blue")
-
     def __init__(self, lose: float = 0.001, safe: float = 0.3):
-        self.lose, self.ends_in = lose, {"safe": safe, "lose": -1.0, "win": 1.0}
-        self._history: list[str] = []
+        super().__init__({"safe": safe, "lose": -1.0, "win": 1.0})
+        self.lose = lose
 
     def current_player(self):
         return -4 if self.is_terminal() else -1 if self.is_chance_node() else 0
@@ -205,12 +203,6 @@ class _Gamble:
 
     def chance_outcomes(self):
         return [("lose", self.lose), ("win", 1 - self.lose)]
-
-    def apply_action(self, action):
-        self._history.append(action)
-
-    def history(self):
-        return list(self._history)
 
     def clone(self):
         other = _Gamble(self.lose, self.ends_in["safe"])
@@ -222,13 +214,6 @@ class _Gamble:
 
     def is_chance_node(self):
         return self._history == ["gamble"]
-
-    def returns(self):
-        value = self.ends_in[self._history[-1]]
-        return [value, -value]
-
-    def action_to_string(self, action):
-        return action
 
 
 class _Level:
