@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from rulec.engine import legal_moves, movement, new_game
+from rulec.engine import movement, new_game
 from rulec.engine.actions import Action
 from rulec.engine.move_memory import obstacles
 from rulec.engine.movement import _worth_more
+from rulec.engine.reach import unit_reach
 from rulec.pipeline import load_game
 
 GAME = Path(__file__).parent / "games" / "many_towns.rulec"
@@ -61,7 +62,7 @@ def _one_route_oracle(state, uid: str) -> dict[str, int]:
 
 
 def test_a_move_past_more_sets_of_objectives_than_a_search_weighs_takes_one_route_to_each_hex(state):
-    reach = legal_moves.unit_reach(state, "rider")
+    reach = unit_reach(state, "rider")
     enemy, zoc, friends = obstacles(state, "red")
     costs = movement.costs_of(state.tables, allowance=12, start=state.positions["rider"], enemy=enemy, zoc=zoc,
                               friends=friends)
@@ -75,7 +76,7 @@ def test_a_move_past_more_sets_of_objectives_than_a_search_weighs_takes_one_rout
 
 
 def test_the_move_takes_the_towns_of_its_route_and_no_other(state):
-    reach = legal_moves.unit_reach(state, "rider")
+    reach = unit_reach(state, "rider")
     to, mask = max(reach.destinations.items(), key=lambda item: (item[1].bit_count(), item[0]))
     towns = {h for i, h in enumerate(state.tables.objectives) if mask >> i & 1}
     state.apply_action(Action.move("rider", to))
@@ -85,7 +86,7 @@ def test_the_move_takes_the_towns_of_its_route_and_no_other(state):
 
 def test_a_short_move_still_weighs_every_set_of_objectives(state):
     state.apply_action(Action.end())  # Blue's movement phase
-    reach = legal_moves.unit_reach(state, "walker")
+    reach = unit_reach(state, "walker")
     # Each destination (one or two steps: 2 MP) gets the most valuable of its paths' towns: here, the most towns
     tables, start = state.tables, state.positions["walker"]
     bit = {h: 1 << i for i, h in enumerate(tables.objectives)}
@@ -102,7 +103,7 @@ def test_a_short_move_still_weighs_every_set_of_objectives(state):
 def test_a_search_that_gives_up_leaves_the_borrowed_lists_clean(state):
     tables = state.tables
     tables.search_arrays.clear()
-    first = legal_moves.unit_reach(state, "rider")
+    first = unit_reach(state, "rider")
     tables.reach_cache.clear()
     again = movement.search(tables, movement._board(tables, *obstacles(state, "red")), 12, state.positions["rider"],
                             (), False, None, tables.base_costs)

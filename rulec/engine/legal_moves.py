@@ -35,7 +35,7 @@ from rulec.engine.move_ends import ALLOWED_ENDS, END_ALLOWED, END_OWNED, END_REA
 from rulec.engine.movement import first_step_end
 from rulec.engine.position import Position
 from rulec.engine.reach import FALLBACK, LEAVE_ASKED, LEAVE_READS, REACHING, keeps_moves, kept_anew, \
-    moves_carry_over, moves_key, note_at, search_terms, unit_reach
+    moves_carry_over, moves_key, note_at, reach_under, search_terms
 from rulec.engine.statuses import ON_MAP, PENDING
 from rulec.runtime.model import ORDINARY, Hex
 
@@ -571,7 +571,7 @@ def unit_moves(state: Position, uid: str) -> UnitMoves:
             found = phase.get(entering)
             if found is not None:
                 return found
-        reach = unit_reach(state, uid)
+        reach = reach_under(state, uid, key)
         destinations = reach.destinations
         exits = (state.tables.exit_actions(uid, allowed_edges(state, uid, reach.exits))
                  if state.game.movement.exit_map else ())

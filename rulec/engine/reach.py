@@ -150,14 +150,20 @@ def _keeping_rules(state: Position) -> tuple[bool, bool, bool]:
 def unit_reach(state: Position, uid: str) -> Reach:
     """Where `uid` may go now (movement.Reach): kept for the phase when its moves may be (keeps_moves), else
     for the position."""
+    phase = state._phase_moves  # (moves_key's commonest case, a unit's place alone, made here)
+    return reach_under(state, uid, moves_key(state, uid) if state._modifiers[1] or LEAVE_ASKED in phase else (
+        uid, state.pos.get(uid)))
+
+
+def reach_under(state: Position, uid: str, moves: tuple) -> Reach:
+    """unit_reach, `moves` being the unit's moves_key now (its caller made it already: legal_moves.unit_moves)."""
     phase = state._phase_moves
-    key = ("reach", *moves_key(state, uid)) if state._modifiers[1] or LEAVE_ASKED in phase else (
-        "reach", uid, state.pos.get(uid))
+    key = ("reach", *moves)
     reach = phase.get(key) or state._cache.get(key)
     if reach is None:
         reach = search_moves(state, uid, reach_of)
         if keeps_moves(state, uid):
-            phase[("reach", *kept_anew(state, uid, key[1:]))] = reach
+            phase[("reach", *kept_anew(state, uid, moves))] = reach
         else:
             state._cache[key] = reach
     return reach
