@@ -161,8 +161,14 @@ def test_targets_are_drawn_uniformly(name):
         state.apply_action(state.sample_legal_action(rng) if not state.is_chance_node()
                            else rng.choice([a for a, _ in state.chance_outcomes()]))
     legal = state.clone().legal_actions()
+    assert state.clone().legal_orders() == legal  # (outside a movement phase a player's orders are its actions)
     draws = 60 * len(legal)
     _uniform(_counts(state, "sample_legal_action", draws), legal, draws)
+    _uniform(_counts(state, "sample_legal_order", draws, seed=8), legal, draws)
+    drawing = state.clone()
+    drawing.forget()
+    drawing.sample_legal_order(rng)
+    assert "legal" not in drawing._cache  # drawn by the sampler, not chosen from the list
 
 
 def test_a_random_random_draws_what_randrange_and_choice_draw():

@@ -12,8 +12,10 @@ for each of the phase's movers, and `end`. For orders, each mover's reach (its m
 may_end_move: legal_moves.candidate_orders, kept for the position and carried over a move) gives its
 candidate moves; the one drawn is tested for what being a candidate does not already say (legal_moves.may_stop_in:
 may the unit end its move there). A move's second step draws from the chosen unit's reach, tested so too.
-Everywhere else (another pending decision, placement, a list already worked out, or a draw that found most
-candidates illegal) they answer None, and GameState draws from the list.
+A combat phase's own decision (a target to attack, or `end`) is drawn from the hexes units may attack, only the
+one drawn asked whether some unit may join a battle against it: by both, as a player's orders outside a movement
+phase are its actions. Everywhere else (another pending decision, placement, a list already worked out, or a draw
+that found most candidates illegal) they answer None, and GameState draws from the list.
 """
 
 from __future__ import annotations
@@ -186,6 +188,8 @@ def _sample_destination(state: Position, rng: Rng) -> Action | None:
 def sample_order(state: Position, rng: Rng) -> Action | None:
     """A legal order of `state`, uniformly at random (as rng.choice(state.legal_orders()) would draw): a move
     or exit given at once, a delay, `end`, or an action of a pending decision."""
+    if _free_combat(state):  # (outside a movement phase a player's orders are its actions)
+        return _sample_target(state, rng)
     if not _free_movement(state):
         return None
     # Each mover's candidate orders (its moves and exits before stacking and may_end_move, and its delay: kept for
