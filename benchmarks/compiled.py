@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/compiled.py [--games drive_on_metz,the_marne] [--seconds 20] [--rounds 2]
                                              [--policy orders] [--tree DIR | --build]
     .venv/bin/python benchmarks/compiled.py --ai greedy [--decisions 60] [--tree DIR | --build]
+    .venv/bin/python benchmarks/compiled.py --against REV [--policy "orders, sampled"] [--rounds 3] [--tree DIR | --build]
 
 Each game (a game with scenarios: its first) is measured in turns in fresh processes, pure Python (RULEC_PURE=1)
 then compiled, the best of `--rounds` rounds kept for each, and the ratio of their CPU times printed. Both play the
@@ -10,6 +11,12 @@ same games: benchmarks/playouts.py's random policy (`orders`: whole orders from 
 `actions`), seeds 0, 1, ... as many as pure Python plays in `--seconds` of CPU time in its first round.
 The compiled engine is this tree's when `make fast` built it, else `--tree DIR`'s (a checkout where it was built);
 `--build` first builds one in a temporary copy of this tree (a few minutes).
+
+`--against REV` measures two compiled engines instead: this tree's build (`--tree DIR`, `--build`, or this checkout
+where `make fast` built it) against commit REV's, built in a temporary copy (a few minutes), in turns, the same random
+games on both sides (`--policy`: also "orders, sampled" or "actions, sampled", the engines' samplers), and says
+whether they played the same games (a digest of every action): a change that draws otherwise plays other games,
+and its ratio compares different games. This is how a change to the engine is measured where it is used compiled.
 
 `--ai greedy` (or `mcts`) measures an AI instead: CPU ms per decision of that AI on every side, the first
 `--decisions` decisions of benchmarks/ai.py's game, the same game on both sides (checked).
@@ -23,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import hashlib
 import json
 import os
 import random
@@ -37,6 +45,8 @@ import reference
 
 TREE = reference.tree_on_path()
 
+# The random policies a side by side may play (playouts.MEASURED: listed, or drawn by the engine's samplers).
+POLICIES = ("actions", "orders", "actions, sampled", "orders, sampled")
 # What a copy needs to build and play: the package, the games and the build script (no built file, no cache).
 COPIED = ("rulec", "schemas", "games", "generated", "tests/games", "tests/bad_games", "benchmarks", "setup.py", "mypyc.ini",
           "pyproject.toml")
@@ -173,14 +183,17 @@ def _native() -> list[str]:
 
 
 def measure(spec: str, seconds: float, policy: str, games: int | None) -> dict:
-    """playouts.one_core's figures for `games` random games (None: as many as fit in `seconds`), with how many."""
+    """playouts.one_core's figures for `games` random games (None: as many as fit in `seconds`), with how many, and
+    a digest of every action they played."""
     import playouts
 
     game, scenario = _spec(spec)
+    record = hashlib.sha256()
     started = time.process_time()
-    figures = playouts.one_core(game, games or 0, scenario, seconds=None if games else seconds, policy=policy)
+    figures = playouts.one_core(game, games or 0, scenario, seconds=None if games else seconds, policy=policy,
+                                record=record)
     played = games or round(figures["playouts_per_s"] * (time.process_time() - started))
-    return {"engine": _engine(), "played": played, **figures}
+    return {"engine": _engine(), "played": played, "games": record.hexdigest()[:16], **figures}
 
 
 def measure_ai(spec: str, kind: str, decisions: int) -> dict:
@@ -236,9 +249,51 @@ def side_by_side(tree: Path, specs: list[str], seconds: float, rounds: int, poli
                 if compiled not in best or found["playouts_per_s"] > best[compiled]["playouts_per_s"]:
                     best[compiled] = found
         pure, fast = best[False], best[True]
+        if pure["games"] != fast["games"]:
+            raise SystemExit(f"{spec}: the compiled engine played other games than pure Python")
         print(f"{spec:<22} {games:>6} {pure['playouts_per_s']:>16.2f} {fast['playouts_per_s']:>20.2f} "
               f"{pure['us_per_action']:>15.0f} {fast['us_per_action']:>9.0f} "
               f"x{pure['us_per_action'] / fast['us_per_action']:>5.2f}")
+
+
+def against_side_by_side(tree: Path, rev: str, specs: list[str], seconds: float, rounds: int, policy: str) -> None:
+    """This tree's compiled engine against commit `rev`'s, built in a temporary copy: each spec's random games in
+    turns, the best round of each kept, and whether both played the same games."""
+    engine = run_engine(tree, True, ["--engine"])["engine"]
+    if not engine.startswith("compiled"):  # (said before REV is built: minutes)
+        raise SystemExit(f"this tree's engine is {engine}, not compiled: build it (make fast), or give --build or "
+                         "--tree DIR")
+    with reference.checkout(rev) as other:
+        setup = other / "setup.py"
+        if not setup.is_file() or "RULEC_COMPILE" not in setup.read_text():
+            raise SystemExit(f"not measured against {reference.describe(rev)}: it has no compiled engine to build "
+                             "(make fast came with ce7c536)")
+        started = time.monotonic()
+        build(other)
+        print(f"built {reference.describe(rev)}'s compiled engine in {time.monotonic() - started:.0f} s")
+        sides = (("this", tree), (reference.describe(rev), other))
+        print(f"rulec: this tree ({tree}) against {sides[1][0]}, both compiled; policy: {policy}; CPU time, one core, "
+              f"best of {rounds} rounds")
+        print(f"{'game':<22} {'games':>6} {'this playouts/s':>16} {sides[1][0] + ' playouts/s':>20} "
+              f"{'µs/action this':>15} {sides[1][0]:>9} {'ratio':>6}  same games")
+        for spec in specs:
+            best: dict[str, dict] = {}
+            games = None
+            for _ in range(rounds):
+                for label, where in sides:
+                    found = run_engine(where, True, ["--measure", spec, "--seconds", str(seconds), "--policy", policy,
+                                                     *(["--count", str(games)] if games else [])])
+                    games = games or found["played"]
+                    if not found["engine"].startswith("compiled"):
+                        raise SystemExit(f"{label}: asked for the compiled engine, got: {found['engine']} "
+                                         "(build it: make fast, or --build)")
+                    if label not in best or found["playouts_per_s"] > best[label]["playouts_per_s"]:
+                        best[label] = found
+            ours, theirs = best["this"], best[sides[1][0]]
+            print(f"{spec:<22} {games:>6} {ours['playouts_per_s']:>16.2f} {theirs['playouts_per_s']:>20.2f} "
+                  f"{ours['us_per_action']:>15.1f} {theirs['us_per_action']:>9.1f} "
+                  f"x{theirs['us_per_action'] / ours['us_per_action']:>5.2f}  "
+                  + ("yes" if ours["games"] == theirs["games"] else "NO: other games, the ratio compares them"))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -246,7 +301,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", default="drive_on_metz,the_marne", help="games (GAME or GAME:SCENARIO), commas")
     parser.add_argument("--seconds", type=float, default=20.0, help="CPU seconds a measurement (a row's each side)")
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--policy", choices=("orders", "actions"), default="orders")
+    parser.add_argument("--policy", choices=POLICIES, default="orders")
+    parser.add_argument("--against", metavar="REV", help="this tree's compiled engine against commit REV's (built)")
     parser.add_argument("--tree", type=Path, help="a checkout where `make fast` built the compiled engine")
     parser.add_argument("--build", action="store_true", help="build the compiled engine in a temporary copy first")
     parser.add_argument("--ai", choices=("greedy", "mcts"), help="measure this AI's decisions instead of playouts")
@@ -258,7 +314,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--player", help=argparse.SUPPRESS)
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     parser.add_argument("--count", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--engine", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.engine:  # (which engine runs in the tree this process was started on)
+        print(json.dumps({"engine": _engine()}))
+        return
     if args.histories:
         print(json.dumps(histories(args.histories, args.seeds, args.cap, args.player)))
         return
@@ -283,7 +343,11 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _compare(tree: Path, specs: list[str], args: argparse.Namespace) -> None:
-    if args.ai:
+    if args.against:
+        if args.ai:
+            raise SystemExit("--against measures random playouts, not an AI's decisions: drop --ai")
+        against_side_by_side(tree, args.against, specs, args.seconds, args.rounds, args.policy)
+    elif args.ai:
         ai_side_by_side(tree, specs, args.ai, args.decisions, args.rounds)
     else:
         side_by_side(tree, specs, args.seconds, args.rounds, args.policy)

@@ -79,8 +79,10 @@ def next_action(state, rng: random.Random, policy: str, drawn: bool):
     return sampler(rng) if sampler is not None else rng.choice(choices(state, policy))
 
 
-def playout(game, seed: int, policy: str, scenario: str | None = None) -> tuple[int, int, int]:
-    """One random game of `policy` (one of MEASURED): (actions applied, moves made, battles fought: their die rolls)."""
+def playout(game, seed: int, policy: str, scenario: str | None = None, record=None) -> tuple[int, int, int]:
+    """One random game of `policy` (one of MEASURED): (actions applied, moves made, battles fought: their die rolls).
+    `record` (a hashlib object, or None): each action played is added to it, to tell whether two engines played
+    the same games (compiled.py --against)."""
     policy, _, drawn = policy.partition(", ")
     # a reference engine older than scenarios (--against) takes no scenario argument
     state = new_game(game, seed=seed, scenario=scenario) if scenario else new_game(game, seed=seed)
@@ -96,6 +98,8 @@ def playout(game, seed: int, policy: str, scenario: str | None = None) -> tuple[
             moves += (kind == "move" and action.hex is not None) or kind == "exit"
         state.apply_action(action)
         actions += 1
+        if record is not None:
+            record.update(str(action).encode())
     return actions, moves, battles
 
 
@@ -161,16 +165,16 @@ def print_by_kind(policy: str, columns: list[tuple[str, dict]]) -> None:
 
 
 def one_core(game, games: int, scenario: str | None = None, seconds: float | None = None,
-             policy: str = "actions", first_seed: int = 0) -> dict:
+             policy: str = "actions", first_seed: int = 0, record=None) -> dict:
     """Random games of `policy` in this process, CPU time: `games` of them (seeds from `first_seed`), or with
     `seconds` as many as fit in that much CPU time (at least two). Playouts and actions a second, moves and battles
-    a game, µs an action."""
+    a game, µs an action. `record`: see playout."""
     actions = moves = battles = played = 0
     started = time.process_time()
     for seed in range(first_seed, first_seed + (games if seconds is None else 1_000_000)):
         if seconds is not None and played >= 2 and time.process_time() - started >= seconds:
             break
-        done = playout(game, seed, policy, scenario)
+        done = playout(game, seed, policy, scenario, record)
         actions, moves, battles, played = actions + done[0], moves + done[1], battles + done[2], played + 1
     elapsed = time.process_time() - started
     return {"playouts_per_s": played / elapsed, "actions_per_s": actions / elapsed, "us_per_action": 1e6 * elapsed / actions,

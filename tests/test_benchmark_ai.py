@@ -10,6 +10,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"
 SMALL_GAME = str(ROOT / "tests" / "games" / "two_steps.rulec")
@@ -142,3 +144,34 @@ def test_playouts_by_kind_against_a_commit_prints_both_trees_side_by_side(capsys
     move = next(line for line in out.splitlines() if line.strip().startswith("move "))
     assert move.count("µs") == 4 and move.count("|") == 2  # choose and apply, for each tree
     assert "as fast" in next(line for line in out.splitlines() if line.strip().startswith("a game"))
+
+
+def test_the_compiled_benchmark_tells_whether_two_runs_played_the_same_games():
+    """benchmarks/compiled.py's measure: a digest of every action its games played, the same for the same games
+    (what --against and the pure-against-compiled side by side compare), another for other games; its policies are
+    playouts.py's."""
+    compiled, playouts = _module("compiled"), _module("playouts")
+    assert compiled.POLICIES == playouts.MEASURED
+    one = compiled.measure(SMALL_GAME, 0.0, "orders, sampled", 3)
+    assert one["played"] == 3 and one["playouts_per_s"] > 0
+    assert compiled.measure(SMALL_GAME, 0.0, "orders, sampled", 3)["games"] == one["games"]
+    assert compiled.measure(SMALL_GAME, 0.0, "orders, sampled", 2)["games"] != one["games"]  # fewer games
+    assert compiled.measure(SMALL_GAME, 0.0, "actions", 3)["games"] != one["games"]  # another policy's
+
+
+def test_the_compiled_benchmark_against_a_commit_without_a_compiled_engine_says_so(capsys):
+    """--against REV builds REV's compiled engine: not without this tree's built, nor for a commit older than it
+    (20317e9), each said before anything is built; an AI's decisions are not what --against measures."""
+    compiled = _module("compiled")
+    compiled.main(["--engine"])  # which engine a tree runs, as run_engine asks it in the tree's own process
+    assert json.loads(capsys.readouterr().out) == {"engine": compiled._engine()}
+    compiled.run_engine = lambda tree, wanted, args: {"engine": "pure Python"}  # as in a checkout never built
+    with pytest.raises(SystemExit, match="this tree's engine is pure Python, not compiled: build it"):
+        compiled.main(["--against", "HEAD", "--games", SMALL_GAME, "--seconds", "1", "--rounds", "1"])
+    compiled.run_engine = lambda tree, wanted, args: {"engine": "compiled (mypyc)"}  # as if this tree were built
+    with pytest.raises(SystemExit) as stopped:
+        compiled.main(["--against", "20317e9", "--games", SMALL_GAME, "--seconds", "1", "--rounds", "1"])
+    short = _module("reference").describe("20317e9")
+    assert str(stopped.value) == f"not measured against {short}: it has no compiled engine to build (make fast came with ce7c536)"
+    with pytest.raises(SystemExit, match="--against measures random playouts"):
+        compiled.main(["--against", "HEAD", "--ai", "greedy", "--games", SMALL_GAME])
