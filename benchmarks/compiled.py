@@ -231,24 +231,34 @@ def ai_side_by_side(tree: Path, specs: list[str], kind: str, decisions: int, rou
 
 
 
+def _best_rounds(spec: str, sides: list[tuple[str, Path, bool]], seconds: float, rounds: int,
+                 policy: str) -> tuple[int, dict[str, dict]]:
+    """Each side (a label, a tree and whether its engine is compiled) plays `spec`'s random games in turns, `rounds`
+    times: as many games as the first played in `seconds` of CPU time. The games played, and each side's best round
+    (its most playouts a second)."""
+    best: dict[str, dict] = {}
+    games = None
+    for _ in range(rounds):
+        for label, tree, compiled in sides:
+            found = run_engine(tree, compiled, ["--measure", spec, "--seconds", str(seconds), "--policy", policy,
+                                                *(["--count", str(games)] if games else [])])
+            games = games or found["played"]
+            if compiled != found["engine"].startswith("compiled"):
+                raise SystemExit(f"{label}: asked for the {'compiled' if compiled else 'pure'} engine, got: "
+                                 f"{found['engine']} (build it: make fast, or --build)")
+            if label not in best or found["playouts_per_s"] > best[label]["playouts_per_s"]:
+                best[label] = found
+    assert games is not None  # (rounds >= 1)
+    return games, best
+
+
 def side_by_side(tree: Path, specs: list[str], seconds: float, rounds: int, policy: str) -> None:
     print(f"rulec tree: {tree}; policy: {policy}; CPU time, one core, best of {rounds} rounds of about {seconds:.0f} s")
     print(f"{'game':<22} {'games':>6} {'pure playouts/s':>16} {'compiled playouts/s':>20} {'µs/action pure':>15} "
           f"{'compiled':>9} {'ratio':>6}")
     for spec in specs:
-        best: dict[bool, dict] = {}
-        games = None
-        for _ in range(rounds):
-            for compiled in (False, True):
-                found = run_engine(tree, compiled, ["--measure", spec, "--seconds", str(seconds), "--policy", policy,
-                                                    *(["--count", str(games)] if games else [])])
-                games = games or found["played"]
-                if compiled != found["engine"].startswith("compiled"):
-                    raise SystemExit(f"asked for the {'compiled' if compiled else 'pure'} engine, got: {found['engine']} "
-                                     "(build it: make fast, or --build)")
-                if compiled not in best or found["playouts_per_s"] > best[compiled]["playouts_per_s"]:
-                    best[compiled] = found
-        pure, fast = best[False], best[True]
+        games, best = _best_rounds(spec, [("pure", tree, False), ("compiled", tree, True)], seconds, rounds, policy)
+        pure, fast = best["pure"], best["compiled"]
         if pure["games"] != fast["games"]:
             raise SystemExit(f"{spec}: the compiled engine played other games than pure Python")
         print(f"{spec:<22} {games:>6} {pure['playouts_per_s']:>16.2f} {fast['playouts_per_s']:>20.2f} "
@@ -271,25 +281,14 @@ def against_side_by_side(tree: Path, rev: str, specs: list[str], seconds: float,
         started = time.monotonic()
         build(other)
         print(f"built {reference.describe(rev)}'s compiled engine in {time.monotonic() - started:.0f} s")
-        sides = (("this", tree), (reference.describe(rev), other))
-        print(f"rulec: this tree ({tree}) against {sides[1][0]}, both compiled; policy: {policy}; CPU time, one core, "
+        name = reference.describe(rev)
+        print(f"rulec: this tree ({tree}) against {name}, both compiled; policy: {policy}; CPU time, one core, "
               f"best of {rounds} rounds")
-        print(f"{'game':<22} {'games':>6} {'this playouts/s':>16} {sides[1][0] + ' playouts/s':>20} "
-              f"{'µs/action this':>15} {sides[1][0]:>9} {'ratio':>6}  same games")
+        print(f"{'game':<22} {'games':>6} {'this playouts/s':>16} {name + ' playouts/s':>20} "
+              f"{'µs/action this':>15} {name:>9} {'ratio':>6}  same games")
         for spec in specs:
-            best: dict[str, dict] = {}
-            games = None
-            for _ in range(rounds):
-                for label, where in sides:
-                    found = run_engine(where, True, ["--measure", spec, "--seconds", str(seconds), "--policy", policy,
-                                                     *(["--count", str(games)] if games else [])])
-                    games = games or found["played"]
-                    if not found["engine"].startswith("compiled"):
-                        raise SystemExit(f"{label}: asked for the compiled engine, got: {found['engine']} "
-                                         "(build it: make fast, or --build)")
-                    if label not in best or found["playouts_per_s"] > best[label]["playouts_per_s"]:
-                        best[label] = found
-            ours, theirs = best["this"], best[sides[1][0]]
+            games, best = _best_rounds(spec, [("this", tree, True), (name, other, True)], seconds, rounds, policy)
+            ours, theirs = best["this"], best[name]
             print(f"{spec:<22} {games:>6} {ours['playouts_per_s']:>16.2f} {theirs['playouts_per_s']:>20.2f} "
                   f"{ours['us_per_action']:>15.1f} {theirs['us_per_action']:>9.1f} "
                   f"x{theirs['us_per_action'] / ours['us_per_action']:>5.2f}  "
