@@ -287,6 +287,33 @@ def test_a_battle_keeps_who_stands_where_through_its_retreats_advances_and_losse
     assert other > 100  # kept through actions other than moves, not only worked out again
 
 
+def test_a_new_phase_keeps_the_exact_views_and_drops_the_stale_ones():
+    """A phase's end moves nobody: the views of who stands where that were exact are handed on to the next phase as
+    they are (not worked out again), and those kept stale over the phase's moves are dropped (Position.
+    forget_but_exact_views). What they hold is compared with views from scratch after every action above."""
+    game = load_game(str(GAMES_DIR / f"drive_on_metz{SUFFIX}"))
+    state, rng = new_game(game, seed=5), random.Random(5)
+    kept = dropped = 0
+    for _ in _decisions(state, rng):
+        state.occupants()
+        for side in game.sides:
+            for kind in VIEWS:
+                _view(state, kind, side)
+        action = state.sample_legal_order(rng)
+        phase, relocated, before = state.phase_index, state.last_relocated, dict(state._standing)
+        state.apply_action(action)
+        if state.phase_index == phase or state.last_relocated is not relocated:
+            continue  # (the same phase, or a unit changed hexes on the way: patched, compared above)
+        for key, value in before.items():
+            if type(key) is tuple and key[0].startswith("stale "):
+                assert key not in state._standing, (key, state.history()[-3:])
+                dropped += 1
+            else:
+                assert state._standing.get(key) is value, (key, state.history()[-3:])
+                kept += 1
+    assert kept > 100 and dropped > 10, (kept, dropped)
+
+
 def _leapfrog_where_the_way_out_reads(tmp_path, into_zoc: str, r_anchor: str):
     """tests/games/leapfrog with leave_zoc's into_zoc made `into_zoc`, set up in Red's movement phase: r_mover in
     an enemy zone next to b_line, r_reserve far off, r_anchor at `r_anchor`."""

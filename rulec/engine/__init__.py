@@ -64,7 +64,8 @@ Speed (random playouts; see benchmarks/playouts.py). What is kept, and for how l
       waiting unit's open entry hexes, with the answers of the queries entry_blocked read, given again where
       those answer the same (answer_reads.NotingContext), and its moves by the entry hexes open;
     - per placing of the units (Position._standing, handed on as it is by every action that moves nobody, a
-      marker put on or taken off too; a new phase and a unit flipped to another side drop it): the occupants
+      marker put on or taken off too, and a phase's end, which drops only the views kept stale; a unit flipped
+      to another side drops it all): the occupants
       and their sides, each side's view of the others (their hexes, zones of control, a search's obstacles);
     - per position (GameState._cache, dropped by apply_action): full hexes,
       legal actions, each unit's legal moves, the units conditions read. A move, exit or delay

@@ -24,7 +24,7 @@ from rulec.engine.records import Outcome
 def enter_phase(state: Position) -> None:
     """Start the current phase: score its awards, reset its bookkeeping; run phases that need no decision."""
     while True:
-        state.forget()  # (what is known of where units stand too: see Position.forget)
+        state.forget_but_exact_views()  # (where units stand: only the views kept stale)
         phase = state.phase
         history.phase_began(state)  # every phase of the sequence counts, also one passed over
         if procedures.comes_up(state):  # a phase whose `when` fails is passed over

@@ -42,6 +42,8 @@ P = TypeVar("P", bound="Position")  # a position's own class: a GameState's clon
 HISTORY_TAIL: Final = 32
 # moved_since follows at most this many changes of hexes back (more: the caller compares the positions).
 MOST_RELOCATIONS_TOLD: Final = 64
+# The views of who stands where kept stale over moves (move_memory.STALE), dropped as a phase begins
+_STALE_VIEWS: Final = frozenset({"stale zoc", "stale enemy", "stale obstacles"})
 
 
 class Position:
@@ -164,10 +166,19 @@ class Position:
 
     def forget(self) -> None:
         """Drop all that is known of this position (its cache and where its units stand): worked out again when
-        next asked, as in a position set up anew. A unit flipped to another side forgets it all, and so does a new
-        phase (views kept stale over many moves cost more to bring up to date than to work out anew)."""
+        next asked, as in a position set up anew. A unit flipped to another side forgets it all."""
         self._cache = {}
         self._standing = {}
+
+    def forget_but_exact_views(self) -> None:
+        """As a new phase begins: drop the cache, and the views of who stands where kept stale over the last phase's
+        moves (bringing those up to date costs more than working them out anew), but keep those that are exact: they
+        read nothing but where the units stand and what they are, which a phase changing does not change."""
+        self._cache = {}
+        standing = self._standing
+        if standing:
+            self._standing = {key: value for key, value in standing.items()
+                              if not (type(key) is tuple and key[0] in _STALE_VIEWS)}
 
     def answers(self, kind: str) -> dict[str, Any]:
         """What this position knows of one kind, by unit (its moves listed, whether it has one, may_end_move's
