@@ -199,9 +199,14 @@ def search_moves(state: Position, uid: str, search: Callable[..., Any], held: in
         else:
             leave = None
         ways = state.phase.modes  # a phase of some movement modes only (rail movement): no ordinary move in it
+        found: Reach | MoveCosts
         if ways is None or ORDINARY in ways:
-            found = search(state.tables, allowance=allowance, start=state.pos[uid], enemy=enemy, zoc=zoc, friends=friends,
-                           locked=locked, leave=leave, costs=costs, held=held)
+            if search is reach_of:  # (named, not called through `search`: compiled, a C call with no keywords parsed)
+                found = reach_of(tables, allowance=allowance, start=state.pos[uid], enemy=enemy, zoc=zoc,
+                                 friends=friends, locked=locked, leave=leave, costs=costs, held=held)
+            else:
+                found = search(tables, allowance=allowance, start=state.pos[uid], enemy=enemy, zoc=zoc,
+                               friends=friends, locked=locked, leave=leave, costs=costs, held=held)
         else:
             found = Reach({}, ()) if search is reach_of else MoveCosts({}, {})
         if state.game.modes and not locked:  # a unit held in an enemy zone of control leaves only as leave_zoc says
@@ -264,9 +269,21 @@ def path_taken(state: Position, uid: str, reach: Reach, to: Hex | None = None, e
 
 
 def held_objectives(state: Position, side: str) -> int:
-    """The objectives `side` holds, as bits of Tables.objectives (the bits of a search's masks)."""
-    holders = state.holders
-    return sum(1 << i for i, h in enumerate(state.tables.objectives) if holders.get(h) == side)
+    """The objectives `side` holds, as bits of Tables.objectives (the bits of a search's masks). Kept for the game
+    by the holders' version: a move whose path passes objectives asks, and the holders seldom change."""
+    key = (side, state.holders_version)
+    kept: dict[tuple[str, int], int] | None = state._for_the_game.get(_HELD_OBJECTIVES)
+    if kept is None or len(kept) > _MOST_HELD_KEPT:
+        kept = state._for_the_game[_HELD_OBJECTIVES] = {}
+    found = kept.get(key)
+    if found is None:
+        holders = state.holders
+        found = kept[key] = sum(1 << i for i, h in enumerate(state.tables.objectives) if holders.get(h) == side)
+    return found
+
+
+_HELD_OBJECTIVES: Final = "held objectives"  # (Position._for_the_game) held_objectives' answers, by side and holders
+_MOST_HELD_KEPT: Final = 1024
 
 
 def step_costs(state: Position, unit: Unit) -> StepCosts:
