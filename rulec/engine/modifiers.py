@@ -68,25 +68,37 @@ def allowance(state: Position, uid: str) -> int:
     steps = state._modifiers[1]
     if not steps:
         return state._units[uid].move
-    unit = state._units[uid]
-    key = ("allowance", uid)
-    found = state._cache.get(key)
+    # (by unit in one dict of the position's, not a key made a unit: asked several times a move)
+    known: dict[str, int] | None = state._cache.get(_ALLOWANCES)
+    if known is None:
+        known = state._cache[_ALLOWANCES] = {}
+    found = known.get(uid)
     if found is None:
+        unit = state._units[uid]
         by_markers = read_only_markers(state, steps, "move")
+        by_unit: dict[str, tuple[Unit, int, int]] | None = None
         if by_markers:  # the same in every position with the same markers, while the unit is the same counter
-            kept = state._for_the_game.get(key)
+            by_unit = state._for_the_game.get(_ALLOWANCES)
+            if by_unit is None:
+                by_unit = state._for_the_game[_ALLOWANCES] = {}
+            kept = by_unit.get(uid)
             if kept is not None and kept[0] is unit and kept[1] == state.markers.version:
-                found = state._cache[key] = kept[2]
+                found = known[uid] = kept[2]
                 return found
         modified = max(0, math.floor(_modified(state, unit, unit.move, steps, "move")[0] + 1e-9))
         # No more than a move on the map can use: the movement search grows with the allowance (runtime.bounds).
         bound = state._for_the_game.get("useful allowance")
         if bound is None:  # worked out once a game (the game model is not hashable: no lookup by it)
             bound = state._for_the_game["useful allowance"] = useful_allowance(state.game)
-        found = state._cache[key] = min(modified, bound)
-        if by_markers:
-            state._for_the_game[key] = (unit, state.markers.version, found)
+        found = known[uid] = min(modified, bound)
+        if by_unit is not None:
+            by_unit[uid] = (unit, state.markers.version, found)
     return found
+
+
+# Each unit's allowance (allowance): in the position's cache, and where only the markers decide it, for the game (with
+# the unit and the markers' version it holds for)
+_ALLOWANCES: Final = "allowances"
 
 
 def read_only_markers(state: Position, steps: tuple[Modifier, ...], what: str) -> bool:
