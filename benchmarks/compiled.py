@@ -4,6 +4,7 @@
                                              [--policy orders] [--tree DIR | --build]
     .venv/bin/python benchmarks/compiled.py --ai greedy [--decisions 60] [--tree DIR | --build]
     .venv/bin/python benchmarks/compiled.py --against REV [--policy "orders, sampled"] [--rounds 3] [--tree DIR | --build]
+    .venv/bin/python benchmarks/compiled.py --against REV --instructions 40 --games drive_on_metz [--tree DIR | --build]
 
 Each game (a game with scenarios: its first) is measured in turns in fresh processes, pure Python (RULEC_PURE=1)
 then compiled, the best of `--rounds` rounds kept for each, and the ratio of their CPU times printed. Both play the
@@ -17,6 +18,12 @@ where `make fast` built it) against commit REV's, built in a temporary copy (a f
 games on both sides (`--policy`: also "orders, sampled" or "actions, sampled", the engines' samplers), and says
 whether they played the same games (a digest of every action): a change that draws otherwise plays other games,
 and its ratio compares different games. This is how a change to the engine is measured where it is used compiled.
+
+`--instructions GAMES` counts instead of timing, on either side by side: the instructions `GAMES` random games of
+each game execute (valgrind's callgrind counts them; those of starting and loading the game, counted in a run that
+plays none, taken off), once a side. A count is not a time (a cache miss costs more than an add), but the machine's
+load does not move it: on a shared, busy machine it shows a change of a few per cent that timed rounds drown. Under
+valgrind a game runs some fifty times slower (drive_on_metz: 40 games, the_marne: 2, take a minute or two a side).
 
 `--ai greedy` (or `mcts`) measures an AI instead: CPU ms per decision of that AI on every side, the first
 `--decisions` decisions of benchmarks/ai.py's game, the same game on both sides (checked).
@@ -40,6 +47,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import re
 
 import reference
 
@@ -72,15 +81,31 @@ def build(tree: Path, timeout: float = 1800) -> None:
         raise RuntimeError(f"building the compiled engine failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
 
 
-def run_engine(tree: Path, compiled: bool, args: list[str], timeout: float = 3600) -> dict:
-    """Run this script in a fresh process on `tree`'s rulec, compiled or pure Python; its JSON answer."""
+def run_engine(tree: Path, compiled: bool, args: list[str], timeout: float = 3600, counted: bool = False) -> dict:
+    """Run this script in a fresh process on `tree`'s rulec, compiled or pure Python; its JSON answer. `counted`:
+    under valgrind's callgrind, the instructions the whole process executed added to the answer (`instructions`)."""
     env = {**os.environ, "RULEC_TREE": str(tree), "PYTHONPATH": str(tree)}
     env["RULEC_PURE"] = "0" if compiled else "1"
-    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), *args], env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    command = [sys.executable, str(Path(__file__).resolve()), *args]
+    if counted:
+        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
     if done.returncode != 0:
         raise RuntimeError(f"{'compiled' if compiled else 'pure'} run failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout)
+    found = json.loads(done.stdout)
+    if counted:
+        total = re.search(r"Collected : (\d+)", done.stderr)
+        if total is None:
+            raise RuntimeError(f"valgrind said no instruction count:\n{done.stderr[-3000:]}")
+        found["instructions"] = int(total.group(1))
+    return found
+
+
+def _counting_tool() -> None:
+    """Stop with a clear message where valgrind, which --instructions runs, is not installed."""
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions counts with valgrind, which is not installed here (Debian: apt install "
+                         "valgrind)")
 
 
 # ------------------------------------------------------------ in the worker process
@@ -184,10 +209,12 @@ def _native() -> list[str]:
 
 def measure(spec: str, seconds: float, policy: str, games: int | None) -> dict:
     """playouts.one_core's figures for `games` random games (None: as many as fit in `seconds`), with how many, and
-    a digest of every action they played."""
+    a digest of every action they played. `games` 0: the game loaded, none played (what --instructions takes off)."""
     import playouts
 
     game, scenario = _spec(spec)
+    if games == 0:
+        return {"engine": _engine(), "played": 0}
     record = hashlib.sha256()
     started = time.process_time()
     figures = playouts.one_core(game, games or 0, scenario, seconds=None if games else seconds, policy=policy,
@@ -252,7 +279,34 @@ def _best_rounds(spec: str, sides: list[tuple[str, Path, bool]], seconds: float,
     return games, best
 
 
-def side_by_side(tree: Path, specs: list[str], seconds: float, rounds: int, policy: str) -> None:
+def _instructions_a_game(spec: str, sides: list[tuple[str, Path, bool]], games: int, policy: str) -> dict[str, dict]:
+    """Each side (a label, a tree and whether its engine is compiled) plays `games` of `spec`'s random games under
+    valgrind, and loads the game without playing under it: its measure's answer, with the instructions a game."""
+    found: dict[str, dict] = {}
+    for label, tree, compiled in sides:
+        args = ["--measure", spec, "--policy", policy, "--count"]
+        played = run_engine(tree, compiled, [*args, str(games)], counted=True)
+        loaded = run_engine(tree, compiled, [*args, "0"], counted=True)
+        if compiled != played["engine"].startswith("compiled"):
+            raise SystemExit(f"{label}: asked for the {'compiled' if compiled else 'pure'} engine, got: "
+                             f"{played['engine']} (build it: make fast, or --build)")
+        found[label] = {**played, "per_game": (played["instructions"] - loaded["instructions"]) / games}
+    return found
+
+
+def side_by_side(tree: Path, specs: list[str], seconds: float, rounds: int, policy: str,
+                 instructions: int | None = None) -> None:
+    if instructions:
+        print(f"rulec tree: {tree}; policy: {policy}; instructions (valgrind), {instructions} games a row")
+        print(f"{'game':<22} {'games':>6} {'pure M instr./game':>19} {'compiled':>9} {'ratio':>6}")
+        for spec in specs:
+            counted = _instructions_a_game(spec, [("pure", tree, False), ("compiled", tree, True)], instructions, policy)
+            pure, fast = counted["pure"], counted["compiled"]
+            if pure["games"] != fast["games"]:
+                raise SystemExit(f"{spec}: the compiled engine played other games than pure Python")
+            print(f"{spec:<22} {instructions:>6} {pure['per_game'] / 1e6:>19.2f} {fast['per_game'] / 1e6:>9.2f} "
+                  f"x{pure['per_game'] / fast['per_game']:>5.2f}")
+        return
     print(f"rulec tree: {tree}; policy: {policy}; CPU time, one core, best of {rounds} rounds of about {seconds:.0f} s")
     print(f"{'game':<22} {'games':>6} {'pure playouts/s':>16} {'compiled playouts/s':>20} {'µs/action pure':>15} "
           f"{'compiled':>9} {'ratio':>6}")
@@ -266,9 +320,11 @@ def side_by_side(tree: Path, specs: list[str], seconds: float, rounds: int, poli
               f"x{pure['us_per_action'] / fast['us_per_action']:>5.2f}")
 
 
-def against_side_by_side(tree: Path, rev: str, specs: list[str], seconds: float, rounds: int, policy: str) -> None:
+def against_side_by_side(tree: Path, rev: str, specs: list[str], seconds: float, rounds: int, policy: str,
+                         instructions: int | None = None) -> None:
     """This tree's compiled engine against commit `rev`'s, built in a temporary copy: each spec's random games in
-    turns, the best round of each kept, and whether both played the same games."""
+    turns, the best round of each kept (or with `instructions`, that many games counted once a side), and whether
+    both played the same games."""
     engine = run_engine(tree, True, ["--engine"])["engine"]
     if not engine.startswith("compiled"):  # (said before REV is built: minutes)
         raise SystemExit(f"this tree's engine is {engine}, not compiled: build it (make fast), or give --build or "
@@ -282,6 +338,9 @@ def against_side_by_side(tree: Path, rev: str, specs: list[str], seconds: float,
         build(other)
         print(f"built {reference.describe(rev)}'s compiled engine in {time.monotonic() - started:.0f} s")
         name = reference.describe(rev)
+        if instructions:
+            _against_counted(tree, other, name, specs, instructions, policy)
+            return
         print(f"rulec: this tree ({tree}) against {name}, both compiled; policy: {policy}; CPU time, one core, "
               f"best of {rounds} rounds")
         print(f"{'game':<22} {'games':>6} {'this playouts/s':>16} {name + ' playouts/s':>20} "
@@ -295,6 +354,18 @@ def against_side_by_side(tree: Path, rev: str, specs: list[str], seconds: float,
                   + ("yes" if ours["games"] == theirs["games"] else "NO: other games, the ratio compares them"))
 
 
+def _against_counted(tree: Path, other: Path, name: str, specs: list[str], games: int, policy: str) -> None:
+    print(f"rulec: this tree ({tree}) against {name}, both compiled; policy: {policy}; instructions (valgrind), "
+          f"{games} games a row")
+    print(f"{'game':<22} {'games':>6} {'this M instr./game':>19} {name:>12} {'ratio':>6}  same games")
+    for spec in specs:
+        counted = _instructions_a_game(spec, [("this", tree, True), (name, other, True)], games, policy)
+        ours, theirs = counted["this"], counted[name]
+        print(f"{spec:<22} {games:>6} {ours['per_game'] / 1e6:>19.2f} {theirs['per_game'] / 1e6:>12.2f} "
+              f"x{theirs['per_game'] / ours['per_game']:>5.2f}  "
+              + ("yes" if ours["games"] == theirs["games"] else "NO: other games, the ratio compares them"))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default="drive_on_metz,the_marne", help="games (GAME or GAME:SCENARIO), commas")
@@ -306,6 +377,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--build", action="store_true", help="build the compiled engine in a temporary copy first")
     parser.add_argument("--ai", choices=("greedy", "mcts"), help="measure this AI's decisions instead of playouts")
     parser.add_argument("--decisions", type=int, default=120, help="with --ai: decisions timed")
+    parser.add_argument("--instructions", type=int, metavar="GAMES",
+                        help="count instructions (valgrind) of GAMES random games a row rather than time rounds")
     parser.add_argument("--histories", nargs="+", metavar="GAME[:SCENARIO]", help=argparse.SUPPRESS)
     parser.add_argument("--checked", nargs="+", metavar="FILE", help=argparse.SUPPRESS)
     parser.add_argument("--seeds", type=int, default=4, help=argparse.SUPPRESS)
@@ -330,6 +403,10 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(found))
         return
     specs = [s for s in args.games.split(",") if s]
+    if args.instructions is not None:  # (said before anything is built: minutes)
+        if args.instructions < 1 or args.ai:
+            raise SystemExit("--instructions counts random playouts: give it one game or more, and no --ai")
+        _counting_tool()
     if args.build:
         with tempfile.TemporaryDirectory(prefix="rulec-compiled-") as scratch:
             tree = copy_tree(TREE, Path(scratch))
@@ -345,11 +422,11 @@ def _compare(tree: Path, specs: list[str], args: argparse.Namespace) -> None:
     if args.against:
         if args.ai:
             raise SystemExit("--against measures random playouts, not an AI's decisions: drop --ai")
-        against_side_by_side(tree, args.against, specs, args.seconds, args.rounds, args.policy)
+        against_side_by_side(tree, args.against, specs, args.seconds, args.rounds, args.policy, args.instructions)
     elif args.ai:
         ai_side_by_side(tree, specs, args.ai, args.decisions, args.rounds)
     else:
-        side_by_side(tree, specs, args.seconds, args.rounds, args.policy)
+        side_by_side(tree, specs, args.seconds, args.rounds, args.policy, args.instructions)
 
 
 if __name__ == "__main__":

@@ -175,3 +175,48 @@ def test_the_compiled_benchmark_against_a_commit_without_a_compiled_engine_says_
     assert str(stopped.value) == f"not measured against {short}: it has no compiled engine to build (make fast came with ce7c536)"
     with pytest.raises(SystemExit, match="--against measures random playouts"):
         compiled.main(["--against", "HEAD", "--ai", "greedy", "--games", SMALL_GAME])
+
+
+_FAKE_VALGRIND = """#!{python}
+# Stands in for valgrind: runs the command after its options, and says it counted 1000 instructions a game asked
+# for (--count N) plus 7, as callgrind says its count on stderr.
+import subprocess, sys
+command = [a for a in sys.argv[1:] if not a.startswith("--tool") and not a.startswith("--callgrind")]
+done = subprocess.run(command)
+games = int(command[command.index("--count") + 1]) if "--count" in command else 0
+print(f"==1== Collected : {{1000 * games + 7}}", file=sys.stderr)
+sys.exit(done.returncode)
+"""
+
+
+def test_the_compiled_benchmark_counts_the_instructions_of_the_games_alone(tmp_path, monkeypatch, capsys):
+    """--instructions: each side plays its games under valgrind and loads the game under it without playing; the
+    count a game is the difference over the games (here a stand-in valgrind's: 1000 a game), and both sides are
+    said to play the same games."""
+    fake = tmp_path / "valgrind"
+    fake.write_text(_FAKE_VALGRIND.format(python=sys.executable))
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{__import__('os').environ['PATH']}")
+    compiled = _module("compiled")
+    found = compiled._instructions_a_game(SMALL_GAME, [("one", ROOT, False), ("other", ROOT, False)], 3, "orders")
+    assert found["one"]["per_game"] == found["other"]["per_game"] == 1000.0
+    assert found["one"]["played"] == 3 and found["one"]["games"] == found["other"]["games"]
+    # --against's row: the two counts a game, this tree's ratio over the other's, and whether the games were the same
+    counts = {"this": {"per_game": 2e6, "games": "a"}, "ref": {"per_game": 3e6, "games": "b"}}
+    monkeypatch.setattr(compiled, "_instructions_a_game", lambda spec, sides, games, policy: counts)
+    compiled._against_counted(ROOT, ROOT, "ref", [SMALL_GAME], 5, "orders")
+    row = capsys.readouterr().out.splitlines()[-1]
+    assert row.split()[1:6] == ["5", "2.00", "3.00", "x", "1.50"] and "NO: other games" in row
+
+
+def test_the_compiled_benchmark_counts_only_with_valgrind_and_only_playouts(monkeypatch):
+    """--instructions says before anything is built that valgrind is missing, or that it counts playouts only."""
+    compiled = _module("compiled")
+    with pytest.raises(SystemExit, match="one game or more, and no --ai"):
+        compiled.main(["--instructions", "0", "--games", SMALL_GAME])
+    with pytest.raises(SystemExit, match="one game or more, and no --ai"):
+        compiled.main(["--instructions", "2", "--ai", "greedy", "--games", SMALL_GAME])
+    monkeypatch.setattr(compiled.shutil, "which", lambda name: None)
+    compiled.build = lambda tree: pytest.fail("built before saying valgrind is missing")
+    with pytest.raises(SystemExit, match="counts with valgrind, which is not installed here"):
+        compiled.main(["--instructions", "2", "--build", "--games", SMALL_GAME])
