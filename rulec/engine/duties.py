@@ -127,11 +127,11 @@ def _open_duties(state: Position) -> tuple[tuple[str, ...], tuple[str, ...]]:
     ready = ready_to_attack(state)
     occupants = stacking.occupants(state)
     side = state.phase.side
-    must_attack, must_be_attacked = [], []
-    if combat.must_attack is not None:
-        for uid in sorted(ready, key=state.tables.unit_order.__getitem__):
-            if uid in state.pos and _attackable_near(state, uid, occupants) and owes_attack(state, uid):
-                must_attack.append(uid)
+    must_attack: list[str] = []
+    must_be_attacked = []
+    if combat.must_attack is not None and side is not None and _duty_hexes(state, side):
+        must_attack = sorted((uid for uid in ready if uid in state.pos and _attackable_near(state, uid)
+                              and owes_attack(state, uid)), key=state.tables.unit_order.__getitem__)
     if combat.must_be_attacked is not None:
         for uid, h in state.pos.items():
             unit = state.unit(uid)
@@ -148,13 +148,34 @@ def _holds(state: Position, condition, uid: str) -> bool:
     return bool(condition.function(EngineContext(state, state.unit(uid))))
 
 
-def _attackable_near(state: Position, uid: str, occupants: dict, leaving_out: tuple[Hex, ...] = ()) -> list[Hex]:
+def _attackable_near(state: Position, uid: str, leaving_out: tuple[Hex, ...] = ()) -> list[Hex]:
     """The enemy hexes next to `uid` that may still be attacked this phase, that hold a target of its duty and
     that it may join a battle against (but those in `leaving_out`)."""
-    side, units, defended = state.unit(uid).side, state._units, state.defended
+    duty = _duty_hexes(state, state._units[uid].side)
+    if not duty:
+        return []
     return [n for n in state.tables.neighbours[state.pos[uid]]
-            if n not in leaving_out and n in occupants and units[occupants[n][0]].side != side
-            and not defended.issuperset(occupants[n]) and holds_target(state, n) and joining.may_join(state, uid, (n,), ())]
+            if n in duty and n not in leaving_out and joining.may_join(state, uid, (n,), ())]
+
+
+def _duty_hexes(state: Position, side: str) -> frozenset[Hex]:
+    """The hexes of `side`'s enemies that may still be attacked this phase and hold a target of a duty
+    (holds_target): a duty is owed only next to one. Kept for the position (under a key that a declaration's steps
+    keep, as holds_target's answers: GameState._KEPT_WHILE_DECLARING); most positions have few or none."""
+    key = ("duty target", side, "hexes")
+    found = state._cache.get(key)
+    if found is None:
+        occupants, units, defended = stacking.occupants(state), state._units, state.defended
+        targets = _target_units(state)
+        if targets is not None:  # the condition reads the unit alone: only the hexes of its units are asked
+            pos = state.pos
+            candidates = {pos[u] for u in targets if u in pos}
+        else:
+            candidates = set(occupants)
+        found = state._cache[key] = frozenset(
+            h for h in candidates if units[occupants[h][0]].side != side and not defended.issuperset(occupants[h])
+            and holds_target(state, h))
+    return found
 
 
 def holds_target(state: Position, h: Hex) -> bool:
@@ -166,8 +187,28 @@ def holds_target(state: Position, h: Hex) -> bool:
     key = ("duty target", h)
     found = state._cache.get(key)
     if found is None:
-        found = state._cache[key] = any(_holds(state, condition, u) for u in stacking.occupants(state).get(h, ()))
+        there = stacking.occupants(state).get(h, ())
+        targets = _target_units(state)
+        found = state._cache[key] = any(u in targets for u in there) if targets is not None else \
+            any(_holds(state, condition, u) for u in there)
     return found
+
+
+def _target_units(state: Position) -> frozenset[str] | None:
+    """The units for which the game's must_attack_target holds, when it reads nothing of the position but the unit:
+    the same answers all game while the units are (once a game: a unit that loses a step is another, the dict is
+    copied); None when it reads the position."""
+    condition = state.game.combat.must_attack_target if state.game.combat is not None else None
+    if condition is None or condition.reads_position:
+        return None
+    kept = state._for_the_game.get(_TARGET_UNITS)
+    if kept is None or kept[0] is not state._units:
+        kept = state._for_the_game[_TARGET_UNITS] = (state._units, frozenset(
+            uid for uid in state._units if _holds(state, condition, uid)))
+    return kept[1]
+
+
+_TARGET_UNITS: Final = "must_attack_target units"
 
 
 def bound_elsewhere(state: Position, units: set[str], targets: tuple[Hex, ...]) -> set[str]:
@@ -182,10 +223,10 @@ def bound_elsewhere(state: Position, units: set[str], targets: tuple[Hex, ...]) 
 def bound_away(state: Position, uid: str, targets: tuple[Hex, ...]) -> bool:
     """Must a battle against `targets` leave `uid` out (bound_elsewhere, asked of one unit)?"""
     combat = state.game.combat
-    if combat is None or combat.must_attack is None or uid not in state.pos or not owes_attack(state, uid):
+    if combat is None or combat.must_attack is None or uid not in state.pos:
         return False
-    near = _attackable_near(state, uid, stacking.occupants(state))
-    return bool(near) and not any(h in near for h in targets)
+    near = _attackable_near(state, uid)  # (asked first: most units stand next to no target of a duty)
+    return bool(near) and not any(h in near for h in targets) and owes_attack(state, uid)
 
 
 def owes_attack(state: Position, uid: str) -> bool:
@@ -211,10 +252,8 @@ def left_out(state: Position, frame: "Declare", joinable: list[str]) -> list[str
     combat = state.game.combat
     if combat is None or combat.must_attack is None:
         return []
-    occupants = stacking.occupants(state)
-    return [uid for uid in joinable if uid in state.pos and owes_attack(state, uid)
-            and _attackable_near(state, uid, occupants)
-            and not _attackable_near(state, uid, occupants, frame.targets)]
+    return [uid for uid in joinable if uid in state.pos and _attackable_near(state, uid)
+            and not _attackable_near(state, uid, frame.targets) and owes_attack(state, uid)]
 
 
 def stranded(state: Position, frame: "Declare") -> list[Hex]:
@@ -298,7 +337,7 @@ def why_not_join(state: Position, uid: str, targets: tuple[Hex, ...]) -> tuple[s
         return (f"combat is mandatory: {state.unit_name(uid)} must attack a unit for which the game's condition "
                 f"(must_attack_target = {target.source}) holds, and {' and '.join(targets)} holds none",
                 "mandatory_combat")
-    near = _attackable_near(state, uid, stacking.occupants(state))
+    near = _attackable_near(state, uid)
     return (f"combat is mandatory: {state.unit_name(uid)} must attack an enemy next to it ({', '.join(near)}) and "
             f"may join no battle against {' and '.join(targets)} before it has", "mandatory_combat")
 
