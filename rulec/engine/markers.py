@@ -61,6 +61,13 @@ def forbidden(state: Position, what: str) -> frozenset[str]:
     return found
 
 
+def carried(state: Position, marker_id: str) -> bool:
+    """Does any unit or hex carry the marker?"""
+    table = state.markers
+    return any(marker_id in found for found in table.units.values()) or \
+        any(marker_id in found for found in table.hexes.values())
+
+
 def refusal(state: Position, uid: str, what: str) -> tuple[str, str] | None:
     """Why the unit may not `what` because of a marker, and the mechanic that cites the marker's rule
     (markers.rule_cited); None: no marker forbids it."""
