@@ -59,11 +59,44 @@ def _ready_to_attack(state: Position) -> AbstractSet[str]:  # a frozenset, or a 
     if able is None:  # the same all game (shared with clones)
         able = state._able_to_attack[state.phase.side] = frozenset(
             u for u in state.tables.units_of.get(state.phase.side, ()) if can_attack(state, u))
+    condition = state.game.combat.may_attack
+    fixed = condition is not None and not condition.reads_position
+    if fixed:  # may_attack's answers narrow the units able to attack once a game (allowed)
+        able = _able_and_allowed(state, state.phase.side, able)
     ready = able.difference(state.attacked, markers.forbidden(state, "attack")) if state.markers.units else \
         able.difference(state.attacked)
     if state._phase_attackers is not None:
         ready &= state._phase_attackers
-    return ready if state.game.combat.may_attack is None else allowed(state, ready)
+    if condition is None:
+        return ready
+    if fixed:
+        pos = state.pos
+        return frozenset([uid for uid in ready if uid in pos])
+    return allowed(state, ready)
+
+
+def _able_and_allowed(state: Position, side: str, able: frozenset[str]) -> frozenset[str]:
+    """Of the side's units `able` to attack, those may_attack (reading the unit alone) lets attack: the same all
+    game while both are."""
+    allowing = _allowing(state, side)
+    key = ("able and allowed", side)
+    kept = state._for_the_game.get(key)
+    if kept is None or kept[0] is not able or kept[1] is not allowing:
+        kept = state._for_the_game[key] = (able, allowing, able & allowing)
+    return kept[2]
+
+
+def _allowing(state: Position, side: str) -> frozenset[str]:
+    """The side's units the game's may_attack, reading the unit alone, lets attack (once a game, while the units are:
+    a unit that loses a step is another, the dict is copied)."""
+    condition = state.game.combat.may_attack if state.game.combat is not None else None
+    assert condition is not None  # asked only of a game with one
+    kept = state._for_the_game.get(("may_attack", side))
+    if kept is None or kept[0] is not state._units:
+        kept = state._for_the_game[("may_attack", side)] = (state._units, frozenset(
+            uid for uid in state.tables.units_of.get(side, ())
+            if condition.function(EngineContext(state, state.unit(uid)))))
+    return kept[1]
 
 
 def can_attack(state: Position, uid: str) -> bool:
@@ -80,12 +113,7 @@ def allowed(state: Position, units: frozenset[str] | set[str]) -> set[str]:
         return set(units)
     if not condition.reads_position:  # about the unit alone: the same answers in every position while the units are
         side = state.phase.side or ""  # (a combat phase always has a side)
-        kept = state._for_the_game.get(("may_attack", side))
-        if kept is None or kept[0] is not state._units:  # (a unit that loses a step is another: the dict is copied)
-            kept = state._for_the_game[("may_attack", side)] = (state._units, frozenset(
-                uid for uid in state.tables.units_of.get(side, ())
-                if condition.function(EngineContext(state, state.unit(uid)))))
-        return {uid for uid in kept[1].intersection(units) if uid in state.pos}
+        return {uid for uid in _allowing(state, side).intersection(units) if uid in state.pos}
     passing = state._cache.get("may_attack")
     if passing is None:
         passing = state._cache["may_attack"] = {}
@@ -160,22 +188,27 @@ def _attackable_near(state: Position, uid: str, leaving_out: tuple[Hex, ...] = (
 
 def _duty_hexes(state: Position, side: str) -> frozenset[Hex]:
     """The hexes of `side`'s enemies that may still be attacked this phase and hold a target of a duty
-    (holds_target): a duty is owed only next to one. Kept for the position (under a key that a declaration's steps
-    keep, as holds_target's answers: GameState._KEPT_WHILE_DECLARING); most positions have few or none."""
-    key = ("duty target", side, "hexes")
-    found = state._cache.get(key)
+    (holds_target): a duty is owed only next to one. Kept for the position, by side, under a key a declaration's steps
+    keep as holds_target's answers (GameState._KEPT_WHILE_DECLARING); most positions have few or none."""
+    by_side: dict[str, frozenset[Hex]] | None = state._cache.get(_DUTY_HEXES)
+    if by_side is None:
+        by_side = state._cache[_DUTY_HEXES] = {}
+    found = by_side.get(side)
     if found is None:
         occupants, units, defended = stacking.occupants(state), state._units, state.defended
         targets = _target_units(state)
-        if targets is not None:  # the condition reads the unit alone: only the hexes of its units are asked
+        if targets is not None:  # the condition reads the unit alone: the hexes of its units hold a target
             pos = state.pos
-            candidates = {pos[u] for u in targets if u in pos}
+            found = frozenset(h for h in {pos[u] for u in targets if u in pos}
+                              if units[occupants[h][0]].side != side and not defended.issuperset(occupants[h]))
         else:
-            candidates = set(occupants)
-        found = state._cache[key] = frozenset(
-            h for h in candidates if units[occupants[h][0]].side != side and not defended.issuperset(occupants[h])
-            and holds_target(state, h))
+            found = frozenset(h for h, there in occupants.items() if units[there[0]].side != side
+                              and not defended.issuperset(there) and holds_target(state, h))
+        by_side[side] = found
     return found
+
+
+_DUTY_HEXES: Final = "duty target"  # (the name of holds_target's keys: kept while a battle is declared)
 
 
 def holds_target(state: Position, h: Hex) -> bool:

@@ -13,11 +13,11 @@ from actions only, so a saved game (its actions) replays them.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Final, Iterable
 
 from rulec.engine.marker_table import Stamp
 from rulec.engine.position import Position
-from rulec.runtime.model import Game, Hex, Marker
+from rulec.runtime.model import Game, Hex, Marker, Phase
 
 
 # ------------------------------------------------------------ queries
@@ -153,14 +153,24 @@ def phases_since(game: Game, stamp: Stamp, now: Stamp, kind: str, owner: str | N
     """How many phases of kind (or id) `kind` lie after the phase of `stamp`, up to and including the phase
     of `now`; with an `owner`, only that side's phases and phases of no side."""
     sequence = game.sequence
-    length = len(sequence)
-    matching = [(p.kind == kind or p.id == kind) and (owner is None or p.side in (None, owner)) for p in sequence]
-    per_turn = sum(matching)
+    if not sequence:
+        return 0
+    # The matching phases up to each index of the sequence (inclusive), and in a turn: the same all game (kept with
+    # the sequence they count: every marker's expiry asks at every phase's end)
+    kept = _MATCHING.get((kind, owner))
+    if kept is None or kept[0] is not sequence:
+        upto, count = [], 0
+        for p in sequence:
+            count += (p.kind == kind or p.id == kind) and (owner is None or p.side in (None, owner))
+            upto.append(count)
+        kept = _MATCHING[(kind, owner)] = (sequence, upto)
+    upto = kept[1]
+    per_turn = upto[-1]
+    return max(0, (now[0] - stamp[0]) * per_turn + upto[now[1]] - upto[stamp[1]])
 
-    def upto(turn: int, index: int) -> int:  # matching phases from the game's start to (turn, index), inclusive
-        return (turn - 1) * per_turn + sum(matching[:index + 1])
 
-    return max(0, upto(*now) - upto(*stamp)) if length else 0
+# (kind, owner) -> (a game's sequence, the matching phases up to each of its indexes): phases_since's counts
+_MATCHING: Final[dict[tuple[str, str | None], tuple[tuple[Phase, ...], list[int]]]] = {}
 
 
 def rule_cited(game: Game, mechanic: str | None) -> str | None:

@@ -73,12 +73,13 @@ def allowance(state: Position, uid: str) -> int:
     unit = state._units[uid]
     if not steps:
         return unit.move
-    if read_only_markers(state, steps, "move"):
+    by_markers: tuple[bool, dict[str, tuple[Unit, int, int]]] | None = state._for_the_game.get(_ALLOWANCES)
+    if by_markers is None:
+        by_markers = state._for_the_game[_ALLOWANCES] = (read_only_markers(state, steps, "move"), {})
+    if by_markers[0]:
         # The same in every position with the same markers, while the unit is the same counter: kept for the game
         # alone (asked of each unit in every position of a movement phase: one lookup)
-        kept: dict[str, tuple[Unit, int, int]] | None = state._for_the_game.get(_ALLOWANCES)
-        if kept is None:
-            kept = state._for_the_game[_ALLOWANCES] = {}
+        kept = by_markers[1]
         known = kept.get(uid)
         version = state.markers.version
         if known is not None and known[0] is unit and known[1] == version:
@@ -93,7 +94,8 @@ def allowance(state: Position, uid: str) -> int:
     return answer
 
 
-_ALLOWANCES: Final = "allowances by markers"  # unit -> (the unit, the markers' version, its allowance then)
+# (whether the allowance reads only the markers, unit -> (the unit, the markers' version, its allowance then))
+_ALLOWANCES: Final = "allowances by markers"
 
 
 def _allowance(state: Position, unit: Unit, steps: tuple[Modifier, ...]) -> int:
