@@ -23,11 +23,14 @@ from rulec.runtime.model import Game, Hex, Marker, Phase
 # ------------------------------------------------------------ queries
 def on_unit(state: Position, uid: str) -> dict[str, Stamp]:
     """The markers a unit carries, with the stamp of each (do not modify)."""
-    return state.markers.units.get(uid, {})
+    return state.markers.units.get(uid, _NONE)
 
 
 def on_hex(state: Position, h: Hex) -> dict[str, Stamp]:
-    return state.markers.hexes.get(h, {})
+    return state.markers.hexes.get(h, _NONE)
+
+
+_NONE: Final[dict[str, Stamp]] = {}  # no marker (never modified: on_unit's and on_hex's answers are read only)
 
 
 def forbidding(state: Position, uid: str, what: str) -> Marker | None:
@@ -40,25 +43,30 @@ def forbidding(state: Position, uid: str, what: str) -> Marker | None:
 
 
 def forbidden(state: Position, what: str) -> frozenset[str]:
-    """Every unit a marker forbids `what`: kept for the position, and for the game with the markers' version (two
-    tables of one version hold the same markers), so that the positions played on from a position that changed no
-    marker (most moves, and every look-ahead of one) find it worked out."""
+    """Every unit a marker forbids `what`: kept for the game with the markers' version (two tables of one version
+    hold the same markers), so that the positions played on from a position that changed no marker (most moves, and
+    every look-ahead of one) find it worked out; and for the position (positions of other versions may be asked in
+    turn: an AI's look-aheads)."""
     table = state.markers
     units = table.units
     if not units:
         return frozenset()
+    by_what: dict[str, tuple[int, frozenset[str]]] | None = state._for_the_game.get(_FORBIDDEN)
+    if by_what is None:
+        by_what = state._for_the_game[_FORBIDDEN] = {}
+    kept = by_what.get(what)
+    if kept is not None and kept[0] == table.version:
+        return kept[1]
     key = ("forbidden", what)
     found = state._cache.get(key)
     if found is None:
-        kept = state._for_the_game.get(key)
-        if kept is not None and kept[0] == table.version:
-            found = kept[1]
-        else:
-            markers = state.game.markers
-            found = frozenset(u for u, ms in units.items() if any(what in markers[m].forbids for m in ms))
-            state._for_the_game[key] = (table.version, found)
-        state._cache[key] = found
+        markers = state.game.markers
+        found = state._cache[key] = frozenset(u for u, ms in units.items() if any(what in markers[m].forbids for m in ms))
+    by_what[what] = (table.version, found)
     return found
+
+
+_FORBIDDEN: Final = "forbidden"  # what (move, attack, advance) -> (the markers' version, forbidden's answer then)
 
 
 def carried(state: Position, marker_id: str) -> bool:
