@@ -85,6 +85,7 @@ def _targets(state: Position) -> list[Action]:
     tables, pos, ranged = state.tables, state.pos, ranged_units(state)
     bit = tables.hex_bit
     spots = in_range = 0
+    standing = set()  # (a hex once: units stack)
     for uid in ready:
         h = pos.get(uid)
         if h is None:
@@ -93,7 +94,9 @@ def _targets(state: Position) -> list[Action]:
             for seen in sight.in_sight(tables, h, ranged[uid]):
                 in_range |= bit[seen]
         else:
-            spots |= bit[h]
+            standing.add(h)
+    for h in standing:
+        spots |= bit[h]
     near = (tables.map_steps(backward=True).after(spots) | in_range) & obstacles(state, side)[0]
     actions = []
     for h in hexes_in_order(near, tables.numbered):  # (numbered: the hexes sorted)
@@ -204,16 +207,27 @@ def more_targets(state: Position, frame: Declare) -> list[Action]:
     if not state.game.combat.multi_hex:
         return []
     actions = []
-    # No attacker yet, no ranged unit: the units next to every target so far, of which a battle taking another hex
-    # may be joined by those next to it too (_able_to_join's units for the hexes together), found once
-    able = list(_able_to_join(state, frame.targets, ())) if not frame.attackers and not ranged_units(state) else None
+    neighbours, pos = state.tables.neighbours, state.pos
+    ranged = bool(ranged_units(state))
+    # No ranged unit: with no attacker yet, the units next to every target so far, of which a battle taking another
+    # hex may be joined by those next to it too (_able_to_join's units for the hexes together); with attackers, the
+    # hexes next to all of them (reaches). Found once, not for each hex.
+    able = list(_able_to_join(state, frame.targets, ())) if not frame.attackers and not ranged else None
+    around: set[Hex] | None = None
+    if frame.attackers and not ranged:
+        around = set(neighbours[pos[frame.attackers[0]]])
+        for u in frame.attackers[1:]:
+            around.intersection_update(neighbours[pos[u]])
     for target in target_actions(state, joinable_only=False):  # enemy hexes not yet attacked this phase
         h = target.hex
         assert h is not None  # `attack HEX`
         if h in frame.targets:
             continue
         if able is not None:
-            if _joined_by_one(state, frame.targets + (h,), [u for u in able if h in state.tables.neighbours[state.pos[u]]]):
+            if _joined_by_one(state, frame.targets + (h,), [u for u in able if h in neighbours[pos[u]]]):
+                actions.append(target)
+        elif around is not None:
+            if h in around and not refused_by_more(state, frame, h):
                 actions.append(target)
         elif all(reaches(state, u, h) for u in frame.attackers) and not refused_by_more(state, frame, h) and \
                 (frame.attackers or eligible(state, frame, frame.targets + (h,))):
