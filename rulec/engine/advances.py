@@ -14,6 +14,8 @@ Each `advance UNIT HEX` moves one unit; `advance none` declines.
 
 from __future__ import annotations
 
+from typing import Final
+
 from rulec.engine import combat as fight
 from rulec.engine import changes, markers, stacking
 from rulec.engine.actions import ADVANCE, Action
@@ -74,10 +76,15 @@ def _route_problem(state: Position, uid: str, target: Hex, frame: Advance) -> st
     if into_target and target not in state.tables.neighbours[state.pos[uid]]:
         return f"{target} is not next to it"
     route = (state.pos[uid], target) if into_target else (state.pos[uid], first, target)
-    blocked = state.tables.advance_blocked | state.tables.advance_blocked_for.get(frame.who, frozenset())
-    if any(fight.hexside_key(a, b) in blocked for a, b in zip(route, route[1:])):
-        return f"the advance into {target} would cross a hexside that blocks the {frame.who}'s advance"
+    blocked, blocked_for = state.tables.advance_blocked, state.tables.advance_blocked_for.get(frame.who, _NONE)
+    for a, b in zip(route, route[1:]):
+        key = fight.hexside_key(a, b)
+        if key in blocked or key in blocked_for:
+            return f"the advance into {target} would cross a hexside that blocks the {frame.who}'s advance"
     return None
+
+
+_NONE: Final[frozenset[str]] = frozenset()
 
 
 def advance_moves(state: Position, frame: Advance) -> list[Action]:

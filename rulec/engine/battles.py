@@ -30,7 +30,7 @@ a multi-hex battle takes another hex only where it still holds for every attacke
 
 from __future__ import annotations
 
-from typing import Final, Iterator
+from typing import Final, Iterable, Iterator
 
 from rulec.engine import combat as fight
 from rulec.engine import duties, history, joining, markers, modifiers, phases, sight, stacking
@@ -85,6 +85,7 @@ def _targets(state: Position) -> list[Action]:
     tables, pos, ranged = state.tables, state.pos, ranged_units(state)
     bit = tables.hex_bit
     spots = in_range = 0
+    standing = set()  # (a hex once: units stack)
     for uid in ready:
         h = pos.get(uid)
         if h is None:
@@ -93,7 +94,9 @@ def _targets(state: Position) -> list[Action]:
             for seen in sight.in_sight(tables, h, ranged[uid]):
                 in_range |= bit[seen]
         else:
-            spots |= bit[h]
+            standing.add(h)
+    for h in standing:
+        spots |= bit[h]
     near = (tables.map_steps(backward=True).after(spots) | in_range) & obstacles(state, side)[0]
     actions = []
     for h in hexes_in_order(near, tables.numbered):  # (numbered: the hexes sorted)
@@ -129,14 +132,7 @@ def may_be_joined(state: Position, target: Hex) -> bool:
 
 
 def _may_be_joined(state: Position, target: Hex) -> bool:
-    combat = state.game.combat
-    assert combat is not None  # a battle is fought by the game's combat rules
-    targets = (target,)
-    for uid in _able_to_join(state, targets, ()):
-        if (combat.may_join is None or joining.may_join(state, uid, targets, ())) and \
-                not duties.bound_away(state, uid, targets):
-            return True
-    return False
+    return _joined_by_one(state, (target,), _able_to_join(state, (target,), ()))
 
 
 def may_attack(state: Position, target: Hex) -> bool:
@@ -211,15 +207,44 @@ def more_targets(state: Position, frame: Declare) -> list[Action]:
     if not state.game.combat.multi_hex:
         return []
     actions = []
+    neighbours, pos = state.tables.neighbours, state.pos
+    ranged = bool(ranged_units(state))
+    # No ranged unit: with no attacker yet, the units next to every target so far, of which a battle taking another
+    # hex may be joined by those next to it too (_able_to_join's units for the hexes together); with attackers, the
+    # hexes next to all of them (reaches). Found once, not for each hex.
+    able = list(_able_to_join(state, frame.targets, ())) if not frame.attackers and not ranged else None
+    around: set[Hex] | None = None
+    if frame.attackers and not ranged:
+        around = set(neighbours[pos[frame.attackers[0]]])
+        for u in frame.attackers[1:]:
+            around.intersection_update(neighbours[pos[u]])
     for target in target_actions(state, joinable_only=False):  # enemy hexes not yet attacked this phase
         h = target.hex
         assert h is not None  # `attack HEX`
         if h in frame.targets:
             continue
-        if all(reaches(state, u, h) for u in frame.attackers) and not refused_by_more(state, frame, h) and \
+        if able is not None:
+            if _joined_by_one(state, frame.targets + (h,), [u for u in able if h in neighbours[pos[u]]]):
+                actions.append(target)
+        elif around is not None:
+            if h in around and not refused_by_more(state, frame, h):
+                actions.append(target)
+        elif all(reaches(state, u, h) for u in frame.attackers) and not refused_by_more(state, frame, h) and \
                 (frame.attackers or eligible(state, frame, frame.targets + (h,))):
             actions.append(target)
     return actions
+
+
+def _joined_by_one(state: Position, targets: tuple[Hex, ...], able: Iterable[str]) -> bool:
+    """Whether one of `able` (units able to attack `targets`) may join a battle against them with no attacker yet:
+    eligible is not empty, found without listing them all."""
+    combat = state.game.combat
+    assert combat is not None  # a battle is fought by the game's combat rules
+    for uid in able:
+        if (combat.may_join is None or joining.may_join(state, uid, targets, ())) and \
+                not duties.bound_away(state, uid, targets):
+            return True
+    return False
 
 
 def refused_by_more(state: Position, frame: Declare, h: Hex) -> list[str]:

@@ -59,11 +59,44 @@ def _ready_to_attack(state: Position) -> AbstractSet[str]:  # a frozenset, or a 
     if able is None:  # the same all game (shared with clones)
         able = state._able_to_attack[state.phase.side] = frozenset(
             u for u in state.tables.units_of.get(state.phase.side, ()) if can_attack(state, u))
+    condition = state.game.combat.may_attack
+    fixed = condition is not None and not condition.reads_position
+    if fixed:  # may_attack's answers narrow the units able to attack once a game (allowed)
+        able = _able_and_allowed(state, state.phase.side, able)
     ready = able.difference(state.attacked, markers.forbidden(state, "attack")) if state.markers.units else \
         able.difference(state.attacked)
     if state._phase_attackers is not None:
         ready &= state._phase_attackers
-    return ready if state.game.combat.may_attack is None else allowed(state, ready)
+    if condition is None:
+        return ready
+    if fixed:
+        pos = state.pos
+        return frozenset([uid for uid in ready if uid in pos])
+    return allowed(state, ready)
+
+
+def _able_and_allowed(state: Position, side: str, able: frozenset[str]) -> frozenset[str]:
+    """Of the side's units `able` to attack, those may_attack (reading the unit alone) lets attack: the same all
+    game while both are."""
+    allowing = _allowing(state, side)
+    key = ("able and allowed", side)
+    kept = state._for_the_game.get(key)
+    if kept is None or kept[0] is not able or kept[1] is not allowing:
+        kept = state._for_the_game[key] = (able, allowing, able & allowing)
+    return kept[2]
+
+
+def _allowing(state: Position, side: str) -> frozenset[str]:
+    """The side's units the game's may_attack, reading the unit alone, lets attack (once a game, while the units are:
+    a unit that loses a step is another, the dict is copied)."""
+    condition = state.game.combat.may_attack if state.game.combat is not None else None
+    assert condition is not None  # asked only of a game with one
+    kept = state._for_the_game.get(("may_attack", side))
+    if kept is None or kept[0] is not state._units:
+        kept = state._for_the_game[("may_attack", side)] = (state._units, frozenset(
+            uid for uid in state.tables.units_of.get(side, ())
+            if condition.function(EngineContext(state, state.unit(uid)))))
+    return kept[1]
 
 
 def can_attack(state: Position, uid: str) -> bool:
@@ -80,12 +113,7 @@ def allowed(state: Position, units: frozenset[str] | set[str]) -> set[str]:
         return set(units)
     if not condition.reads_position:  # about the unit alone: the same answers in every position while the units are
         side = state.phase.side or ""  # (a combat phase always has a side)
-        kept = state._for_the_game.get(("may_attack", side))
-        if kept is None or kept[0] is not state._units:  # (a unit that loses a step is another: the dict is copied)
-            kept = state._for_the_game[("may_attack", side)] = (state._units, frozenset(
-                uid for uid in state.tables.units_of.get(side, ())
-                if condition.function(EngineContext(state, state.unit(uid)))))
-        return {uid for uid in kept[1].intersection(units) if uid in state.pos}
+        return {uid for uid in _allowing(state, side).intersection(units) if uid in state.pos}
     passing = state._cache.get("may_attack")
     if passing is None:
         passing = state._cache["may_attack"] = {}
@@ -127,11 +155,11 @@ def _open_duties(state: Position) -> tuple[tuple[str, ...], tuple[str, ...]]:
     ready = ready_to_attack(state)
     occupants = stacking.occupants(state)
     side = state.phase.side
-    must_attack, must_be_attacked = [], []
-    if combat.must_attack is not None:
-        for uid in sorted(ready, key=state.tables.unit_order.__getitem__):
-            if uid in state.pos and _attackable_near(state, uid, occupants) and owes_attack(state, uid):
-                must_attack.append(uid)
+    must_attack: list[str] = []
+    must_be_attacked = []
+    if combat.must_attack is not None and side is not None and _duty_hexes(state, side):
+        must_attack = sorted((uid for uid in ready if uid in state.pos and _attackable_near(state, uid)
+                              and owes_attack(state, uid)), key=state.tables.unit_order.__getitem__)
     if combat.must_be_attacked is not None:
         for uid, h in state.pos.items():
             unit = state.unit(uid)
@@ -148,13 +176,39 @@ def _holds(state: Position, condition, uid: str) -> bool:
     return bool(condition.function(EngineContext(state, state.unit(uid))))
 
 
-def _attackable_near(state: Position, uid: str, occupants: dict, leaving_out: tuple[Hex, ...] = ()) -> list[Hex]:
+def _attackable_near(state: Position, uid: str, leaving_out: tuple[Hex, ...] = ()) -> list[Hex]:
     """The enemy hexes next to `uid` that may still be attacked this phase, that hold a target of its duty and
     that it may join a battle against (but those in `leaving_out`)."""
-    side, units, defended = state.unit(uid).side, state._units, state.defended
+    duty = _duty_hexes(state, state._units[uid].side)
+    if not duty:
+        return []
     return [n for n in state.tables.neighbours[state.pos[uid]]
-            if n not in leaving_out and n in occupants and units[occupants[n][0]].side != side
-            and not defended.issuperset(occupants[n]) and holds_target(state, n) and joining.may_join(state, uid, (n,), ())]
+            if n in duty and n not in leaving_out and joining.may_join(state, uid, (n,), ())]
+
+
+def _duty_hexes(state: Position, side: str) -> frozenset[Hex]:
+    """The hexes of `side`'s enemies that may still be attacked this phase and hold a target of a duty
+    (holds_target): a duty is owed only next to one. Kept for the position, by side, under a key a declaration's steps
+    keep as holds_target's answers (GameState._KEPT_WHILE_DECLARING); most positions have few or none."""
+    by_side: dict[str, frozenset[Hex]] | None = state._cache.get(_DUTY_HEXES)
+    if by_side is None:
+        by_side = state._cache[_DUTY_HEXES] = {}
+    found = by_side.get(side)
+    if found is None:
+        occupants, units, defended = stacking.occupants(state), state._units, state.defended
+        targets = _target_units(state)
+        if targets is not None:  # the condition reads the unit alone: the hexes of its units hold a target
+            pos = state.pos
+            found = frozenset(h for h in {pos[u] for u in targets if u in pos}
+                              if units[occupants[h][0]].side != side and not defended.issuperset(occupants[h]))
+        else:
+            found = frozenset(h for h, there in occupants.items() if units[there[0]].side != side
+                              and not defended.issuperset(there) and holds_target(state, h))
+        by_side[side] = found
+    return found
+
+
+_DUTY_HEXES: Final = "duty target"  # (the name of holds_target's keys: kept while a battle is declared)
 
 
 def holds_target(state: Position, h: Hex) -> bool:
@@ -166,8 +220,28 @@ def holds_target(state: Position, h: Hex) -> bool:
     key = ("duty target", h)
     found = state._cache.get(key)
     if found is None:
-        found = state._cache[key] = any(_holds(state, condition, u) for u in stacking.occupants(state).get(h, ()))
+        there = stacking.occupants(state).get(h, ())
+        targets = _target_units(state)
+        found = state._cache[key] = any(u in targets for u in there) if targets is not None else \
+            any(_holds(state, condition, u) for u in there)
     return found
+
+
+def _target_units(state: Position) -> frozenset[str] | None:
+    """The units for which the game's must_attack_target holds, when it reads nothing of the position but the unit:
+    the same answers all game while the units are (once a game: a unit that loses a step is another, the dict is
+    copied); None when it reads the position."""
+    condition = state.game.combat.must_attack_target if state.game.combat is not None else None
+    if condition is None or condition.reads_position:
+        return None
+    kept = state._for_the_game.get(_TARGET_UNITS)
+    if kept is None or kept[0] is not state._units:
+        kept = state._for_the_game[_TARGET_UNITS] = (state._units, frozenset(
+            uid for uid in state._units if _holds(state, condition, uid)))
+    return kept[1]
+
+
+_TARGET_UNITS: Final = "must_attack_target units"
 
 
 def bound_elsewhere(state: Position, units: set[str], targets: tuple[Hex, ...]) -> set[str]:
@@ -182,10 +256,10 @@ def bound_elsewhere(state: Position, units: set[str], targets: tuple[Hex, ...]) 
 def bound_away(state: Position, uid: str, targets: tuple[Hex, ...]) -> bool:
     """Must a battle against `targets` leave `uid` out (bound_elsewhere, asked of one unit)?"""
     combat = state.game.combat
-    if combat is None or combat.must_attack is None or uid not in state.pos or not owes_attack(state, uid):
+    if combat is None or combat.must_attack is None or uid not in state.pos:
         return False
-    near = _attackable_near(state, uid, stacking.occupants(state))
-    return bool(near) and not any(h in near for h in targets)
+    near = _attackable_near(state, uid)  # (asked first: most units stand next to no target of a duty)
+    return bool(near) and not any(h in near for h in targets) and owes_attack(state, uid)
 
 
 def owes_attack(state: Position, uid: str) -> bool:
@@ -211,10 +285,8 @@ def left_out(state: Position, frame: "Declare", joinable: list[str]) -> list[str
     combat = state.game.combat
     if combat is None or combat.must_attack is None:
         return []
-    occupants = stacking.occupants(state)
-    return [uid for uid in joinable if uid in state.pos and owes_attack(state, uid)
-            and _attackable_near(state, uid, occupants)
-            and not _attackable_near(state, uid, occupants, frame.targets)]
+    return [uid for uid in joinable if uid in state.pos and _attackable_near(state, uid)
+            and not _attackable_near(state, uid, frame.targets) and owes_attack(state, uid)]
 
 
 def stranded(state: Position, frame: "Declare") -> list[Hex]:
@@ -298,7 +370,7 @@ def why_not_join(state: Position, uid: str, targets: tuple[Hex, ...]) -> tuple[s
         return (f"combat is mandatory: {state.unit_name(uid)} must attack a unit for which the game's condition "
                 f"(must_attack_target = {target.source}) holds, and {' and '.join(targets)} holds none",
                 "mandatory_combat")
-    near = _attackable_near(state, uid, stacking.occupants(state))
+    near = _attackable_near(state, uid)
     return (f"combat is mandatory: {state.unit_name(uid)} must attack an enemy next to it ({', '.join(near)}) and "
             f"may join no battle against {' and '.join(targets)} before it has", "mandatory_combat")
 

@@ -13,21 +13,24 @@ from actions only, so a saved game (its actions) replays them.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Final, Iterable
 
 from rulec.engine.marker_table import Stamp
 from rulec.engine.position import Position
-from rulec.runtime.model import Game, Hex, Marker
+from rulec.runtime.model import Game, Hex, Marker, Phase
 
 
 # ------------------------------------------------------------ queries
 def on_unit(state: Position, uid: str) -> dict[str, Stamp]:
     """The markers a unit carries, with the stamp of each (do not modify)."""
-    return state.markers.units.get(uid, {})
+    return state.markers.units.get(uid, _NONE)
 
 
 def on_hex(state: Position, h: Hex) -> dict[str, Stamp]:
-    return state.markers.hexes.get(h, {})
+    return state.markers.hexes.get(h, _NONE)
+
+
+_NONE: Final[dict[str, Stamp]] = {}  # no marker (never modified: on_unit's and on_hex's answers are read only)
 
 
 def forbidding(state: Position, uid: str, what: str) -> Marker | None:
@@ -40,25 +43,37 @@ def forbidding(state: Position, uid: str, what: str) -> Marker | None:
 
 
 def forbidden(state: Position, what: str) -> frozenset[str]:
-    """Every unit a marker forbids `what`: kept for the position, and for the game with the markers' version (two
-    tables of one version hold the same markers), so that the positions played on from a position that changed no
-    marker (most moves, and every look-ahead of one) find it worked out."""
+    """Every unit a marker forbids `what`: kept for the game with the markers' version (two tables of one version
+    hold the same markers), so that the positions played on from a position that changed no marker (most moves, and
+    every look-ahead of one) find it worked out; and for the position (positions of other versions may be asked in
+    turn: an AI's look-aheads)."""
     table = state.markers
     units = table.units
     if not units:
         return frozenset()
+    by_what: dict[str, tuple[int, frozenset[str]]] | None = state._for_the_game.get(_FORBIDDEN)
+    if by_what is None:
+        by_what = state._for_the_game[_FORBIDDEN] = {}
+    kept = by_what.get(what)
+    if kept is not None and kept[0] == table.version:
+        return kept[1]
     key = ("forbidden", what)
     found = state._cache.get(key)
     if found is None:
-        kept = state._for_the_game.get(key)
-        if kept is not None and kept[0] == table.version:
-            found = kept[1]
-        else:
-            markers = state.game.markers
-            found = frozenset(u for u, ms in units.items() if any(what in markers[m].forbids for m in ms))
-            state._for_the_game[key] = (table.version, found)
-        state._cache[key] = found
+        markers = state.game.markers
+        found = state._cache[key] = frozenset(u for u, ms in units.items() if any(what in markers[m].forbids for m in ms))
+    by_what[what] = (table.version, found)
     return found
+
+
+_FORBIDDEN: Final = "forbidden"  # what (move, attack, advance) -> (the markers' version, forbidden's answer then)
+
+
+def carried(state: Position, marker_id: str) -> bool:
+    """Does any unit or hex carry the marker?"""
+    table = state.markers
+    return any(marker_id in found for found in table.units.values()) or \
+        any(marker_id in found for found in table.hexes.values())
 
 
 def refusal(state: Position, uid: str, what: str) -> tuple[str, str] | None:
@@ -146,14 +161,24 @@ def phases_since(game: Game, stamp: Stamp, now: Stamp, kind: str, owner: str | N
     """How many phases of kind (or id) `kind` lie after the phase of `stamp`, up to and including the phase
     of `now`; with an `owner`, only that side's phases and phases of no side."""
     sequence = game.sequence
-    length = len(sequence)
-    matching = [(p.kind == kind or p.id == kind) and (owner is None or p.side in (None, owner)) for p in sequence]
-    per_turn = sum(matching)
+    if not sequence:
+        return 0
+    # The matching phases up to each index of the sequence (inclusive), and in a turn: the same all game (kept with
+    # the sequence they count: every marker's expiry asks at every phase's end)
+    kept = _MATCHING.get((kind, owner))
+    if kept is None or kept[0] is not sequence:
+        upto, count = [], 0
+        for p in sequence:
+            count += (p.kind == kind or p.id == kind) and (owner is None or p.side in (None, owner))
+            upto.append(count)
+        kept = _MATCHING[(kind, owner)] = (sequence, upto)
+    upto = kept[1]
+    per_turn = upto[-1]
+    return max(0, (now[0] - stamp[0]) * per_turn + upto[now[1]] - upto[stamp[1]])
 
-    def upto(turn: int, index: int) -> int:  # matching phases from the game's start to (turn, index), inclusive
-        return (turn - 1) * per_turn + sum(matching[:index + 1])
 
-    return max(0, upto(*now) - upto(*stamp)) if length else 0
+# (kind, owner) -> (a game's sequence, the matching phases up to each of its indexes): phases_since's counts
+_MATCHING: Final[dict[tuple[str, str | None], tuple[tuple[Phase, ...], list[int]]]] = {}
 
 
 def rule_cited(game: Game, mechanic: str | None) -> str | None:

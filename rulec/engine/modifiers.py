@@ -42,9 +42,13 @@ def _modified(state: Position, unit: Unit, printed: float, steps: tuple[Modifier
     value, applied = printed, []
     context = EngineContext(state, unit)
     context.role = role
+    moving = what == "move"
     for modifier in steps:
         if modifier.when is None or modifier.when(context):
-            value = value * getattr(modifier, f"{what}_times") + getattr(modifier, f"{what}_plus")
+            if moving:
+                value = value * modifier.move_times + modifier.move_plus
+            else:
+                value = value * modifier.strength_times + modifier.strength_plus
             applied.append(modifier.id)
     return value, tuple(applied)
 
@@ -66,50 +70,61 @@ def allowance(state: Position, uid: str) -> int:
     """A unit's movement allowance now: its printed MP through the unit modifiers, rounded down, at least 0,
     at most what a move on the map can use."""
     steps = state._modifiers[1]
+    unit = state._units[uid]
     if not steps:
-        return state._units[uid].move
-    # (by unit in one dict of the position's, not a key made a unit: asked several times a move)
-    known: dict[str, int] | None = state._cache.get(_ALLOWANCES)
-    if known is None:
-        known = state._cache[_ALLOWANCES] = {}
-    found = known.get(uid)
-    if found is None:
-        unit = state._units[uid]
-        by_markers = read_only_markers(state, steps, "move")
-        by_unit: dict[str, tuple[Unit, int, int]] | None = None
-        if by_markers:  # the same in every position with the same markers, while the unit is the same counter
-            by_unit = state._for_the_game.get(_ALLOWANCES)
-            if by_unit is None:
-                by_unit = state._for_the_game[_ALLOWANCES] = {}
-            kept = by_unit.get(uid)
-            if kept is not None and kept[0] is unit and kept[1] == state.markers.version:
-                found = known[uid] = kept[2]
-                return found
-        modified = max(0, math.floor(_modified(state, unit, unit.move, steps, "move")[0] + 1e-9))
-        # No more than a move on the map can use: the movement search grows with the allowance (runtime.bounds).
-        bound = state._for_the_game.get("useful allowance")
-        if bound is None:  # worked out once a game (the game model is not hashable: no lookup by it)
-            bound = state._for_the_game["useful allowance"] = useful_allowance(state.game)
-        found = known[uid] = min(modified, bound)
-        if by_unit is not None:
-            by_unit[uid] = (unit, state.markers.version, found)
-    return found
+        return unit.move
+    by_markers: tuple[bool, dict[str, tuple[Unit, int, int]]] | None = state._for_the_game.get(_ALLOWANCES)
+    if by_markers is None:
+        by_markers = state._for_the_game[_ALLOWANCES] = (read_only_markers(state, steps, "move"), {})
+    if by_markers[0]:
+        # The same in every position with the same markers, while the unit is the same counter: kept for the game
+        # alone (asked of each unit in every position of a movement phase: one lookup)
+        kept = by_markers[1]
+        known = kept.get(uid)
+        version = state.markers.version
+        if known is not None and known[0] is unit and known[1] == version:
+            return known[2]
+        found = _allowance(state, unit, steps)
+        kept[uid] = (unit, version, found)
+        return found
+    # Else kept for the position, by unit in one dict (not a key made a unit: asked several times a move)
+    answers: dict[str, int] | None = state._cache.get(_POSITION_ALLOWANCES)
+    if answers is None:
+        answers = state._cache[_POSITION_ALLOWANCES] = {}
+    answer = answers.get(uid)
+    if answer is None:
+        answer = answers[uid] = _allowance(state, unit, steps)
+    return answer
 
 
-# Each unit's allowance (allowance): in the position's cache, and where only the markers decide it, for the game (with
-# the unit and the markers' version it holds for)
-_ALLOWANCES: Final = "allowances"
+# (whether the allowance reads only the markers, unit -> (the unit, the markers' version, its allowance then))
+_ALLOWANCES: Final = "allowances by markers"
+_POSITION_ALLOWANCES: Final = "allowances"  # (Position._cache) unit -> its allowance, where more than markers decide it
+
+
+def _allowance(state: Position, unit: Unit, steps: tuple[Modifier, ...]) -> int:
+    modified = max(0, math.floor(_modified(state, unit, unit.move, steps, "move")[0] + 1e-9))
+    # No more than a move on the map can use: the movement search grows with the allowance (runtime.bounds).
+    bound = state._for_the_game.get("useful allowance")
+    if bound is None:  # worked out once a game (the game model is not hashable: no lookup by it)
+        bound = state._for_the_game["useful allowance"] = useful_allowance(state.game)
+    return min(modified, bound)
 
 
 def read_only_markers(state: Position, steps: tuple[Modifier, ...], what: str) -> bool:
     """Do the `when`s of `steps` (the game's modifiers of `what`) read nothing of the position but the markers in
     play (model.Expr)? Once a game."""
-    key = ("only markers", what)
-    found = state._for_the_game.get(key)
+    answers: dict[str, bool] | None = state._for_the_game.get(_ONLY_MARKERS)
+    if answers is None:
+        answers = state._for_the_game[_ONLY_MARKERS] = {}
+    found = answers.get(what)
     if found is None:
-        found = state._for_the_game[key] = all(
+        found = answers[what] = all(
             m.when is None or not m.when.reads_position or m.when.reads_only_markers for m in steps)
     return found
+
+
+_ONLY_MARKERS: Final = "only markers"  # what ("move", "strength") -> read_only_markers' answer
 
 
 def total(state: Position, uids: Sequence[str], role: str) -> tuple[int | float, tuple[str, ...]]:

@@ -120,7 +120,9 @@ def _mark(state: Position, effect: HookEffect, context: EngineContext, source: s
 
 
 def _unmark(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
-    _change_markers(state, effect, context, markers.unmark_each)
+    assert effect.marker is not None, "unmark(units, marker): the checker gives it"
+    if markers.carried(state, effect.marker):  # (else nothing to take off: the set it names need not be found)
+        _change_markers(state, effect, context, markers.unmark_each)
 
 
 def _change_markers(state: Position, effect: HookEffect, context: EngineContext, change: Callable) -> None:

@@ -8,6 +8,8 @@ The legal paths come from combat.retreat_paths and the game's combat rules.
 
 from __future__ import annotations
 
+from typing import Collection, Container, Iterator
+
 from rulec.engine import combat as fight
 from rulec.engine import changes, history, stacking
 from rulec.engine.actions import Action
@@ -15,7 +17,7 @@ from rulec.engine.context import EngineContext
 from rulec.engine.frames import Battle, Effects, Retreat
 from rulec.engine.position import Position
 from rulec.runtime.hexes import rows_to_edge
-from rulec.runtime.model import Expr, Hex
+from rulec.runtime.model import Expr, Hex, Unit
 
 
 def order_retreats(state: Position, battle: Battle, who: str, hexes: int, units: tuple[str, ...]) -> None:
@@ -45,7 +47,7 @@ def paths(state: Position, frame: Retreat) -> list[tuple[Hex, ...]]:
     side = state._units[frame.unit].side
     start = state.pos[frame.unit]
     policy = state.game.combat.retreat
-    occupied = set(stacking.occupants(state)) - {start}
+    occupied: Container[Hex] = _Occupied(stacking.occupants(state), start)
     assert state.game.map is not None  # the engine plays map games
     toward = state.game.map.edges.get(policy.edges.get(side, ""), ()) if policy.direction != "away" else ()
     rows = _rows_to_edge(state, toward) if policy.direction == "toward_edge_rows" else None
@@ -56,6 +58,7 @@ def paths(state: Position, frame: Retreat) -> list[tuple[Hex, ...]]:
     found = fight.retreat_paths(state.tables, start, frame.hexes, frame.away_from, occupied, zoc, policy, toward,
                                 may_enter, may_end, rows)
     if not found and policy.displace is not None and not frame.displaced:  # the last resort: push friends aside
+        occupied = set(stacking.occupants(state)) - {start}
         found = displacing_paths(state, frame, about, occupied, lambda blocked: fight.retreat_paths(
             state.tables, start, frame.hexes, frame.away_from, blocked, zoc, policy, toward, may_enter, may_end, rows))
     for preference in policy.prefer:  # ordered preferences about the path's last hex, each keeping the best
@@ -105,6 +108,16 @@ def displace_friends(state: Position, frame: Retreat, hex: Hex) -> None:
         state._stack.append(Retreat(uid, 1, frame.away_from, frame.chooser, frame.defender, displaced=True))
 
 
+class _Occupied:
+    """The occupied hexes but the retreat's start, asked of the few hexes it may step into (no set of them all)."""
+
+    def __init__(self, occupants: dict[Hex, list[str]], start: Hex) -> None:
+        self.occupants, self.start = occupants, start
+
+    def __contains__(self, hex: object) -> bool:
+        return hex != self.start and hex in self.occupants
+
+
 class _InEnemyZoc:
     """Whether a hex is in the zone of control of `side`'s enemies, asked of the few hexes a retreat may step into
     (Position.in_enemy_zoc): after a battle's result the position is new, and the whole zone, worked out from every
@@ -119,6 +132,35 @@ class _InEnemyZoc:
         if known is not None:
             return hex in known
         return isinstance(hex, str) and self.state.in_enemy_zoc(hex, self.side)
+
+    def __iter__(self) -> Iterator[Hex]:  # (the whole zone: only a condition that lists it asks)
+        return iter(self.state.enemy_zoc(self.side))
+
+    def __len__(self) -> int:
+        return len(self.state.enemy_zoc(self.side))
+
+
+class _RetreatContext(EngineContext):
+    """What a retreat's conditions see, asked of the few hexes around one unit: the sides in a hex and the enemies'
+    zone of control answered hex by hex (the position is new after a battle's result, and working them out for the
+    whole map costs more than the handful of hexes asked)."""
+
+    def __init__(self, state: Position, unit: Unit) -> None:
+        super().__init__(state, unit)
+        self._zocs: dict[str, _InEnemyZoc] = {}
+
+    def sides_at(self, hex: str) -> Collection[str]:
+        there = stacking.occupants(self._state).get(hex)
+        if not there:
+            return ()
+        units = self._state._units
+        return frozenset([units[u].side for u in there])
+
+    def enemy_zoc(self, side: str) -> Collection[str]:
+        found = self._zocs.get(side)
+        if found is None:
+            found = self._zocs[side] = _InEnemyZoc(self._state, side)
+        return found
 
 
 class _Condition:
@@ -137,7 +179,7 @@ class _AboutHexes:
     """A retreat's conditions about `hex` for one retreating `unit`, each hex's value worked out once."""
 
     def __init__(self, state: Position, uid: str):
-        self.context = EngineContext(state, state.unit(uid))
+        self.context = _RetreatContext(state, state.unit(uid))
         self.context.keep_while_hex_varies()  # (a retreat's paths are found in one position)
         self.known: dict[tuple[int, Hex], int | float | bool] = {}  # a condition's or a number's
 
