@@ -140,6 +140,8 @@ def _of_kind(value, kind: str) -> bool:
         return isinstance(value, Sequence) and all(isinstance(u, Unit) for u in value)
     if kind == k.HEXES:
         return isinstance(value, Collection) and all(isinstance(h, str) for h in value)
+    if kind == k.SCOPE:  # a stretch of play (this_phase ...): where it begins, as (turn, phase index)
+        return isinstance(value, tuple) and len(value) == 2 and all(type(x) is int for x in value)
     return isinstance(value, str)
 
 
