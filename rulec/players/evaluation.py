@@ -484,9 +484,10 @@ class Evaluator:
             changed = list(view.units_moved(state, base.relocated, positions, base.positions))
             if len(changed) <= MOST_CHANGES:
                 # A unit replaced where it stands (a step loss, a flip) changes too. An engine state keeps its
-                # units in one dict (GameState._units): comparing it whole is much cheaper than asking unit by unit.
+                # units in one dict (GameState._units), shared with its clones until a unit changes: the same dict
+                # (most positions weighed) or an equal one is much cheaper to tell than asking unit by unit.
                 table = getattr(state, "_units", None)
-                if not (isinstance(table, dict) and table == base.unit_table):
+                if not (isinstance(table, dict) and (table is base.unit_table or table == base.unit_table)):
                     units = list(map(lookup, base.uids))
                     changed += [uid for uid, now, then in zip(base.uids, units, base.units) if now is not then]
                 if len(changed) <= MOST_CHANGES:
@@ -497,10 +498,11 @@ class Evaluator:
 
     def _keep_base(self, base: "_Scored", state: Any) -> "_Scored":
         """Keep `base`, `state` scored in full, as the position scored in full for its turns left and holders (a few
-        such kept), with what tells later positions apart from it cheaply: a copy of its table of units, and its last
+        such kept), with what tells later positions apart from it cheaply: its table of units, and its last
         change of hexes (an engine state's)."""
         table = getattr(state, "_units", None)
-        base.unit_table = dict(table) if isinstance(table, dict) else None
+        # (the table itself, not a copy: the engine copies it to change a unit, never changes it in place)
+        base.unit_table = table if isinstance(table, dict) else None
         base.relocated = getattr(state, "last_relocated", None)
         bases = self._bases
         key = (base.turns_left, base.held_id)
@@ -631,7 +633,8 @@ class Evaluator:
         if before.turns_left != base.turns_left or before.held_id != base.held_id:
             return {}, frozenset()
         touched = {h for _, h in base.positions.items() ^ before.positions.items()}  # (in C: a few pairs)
-        if base.unit_table is None or base.unit_table != before.unit_table:  # a unit replaced where it stands
+        if base.unit_table is None or (base.unit_table is not before.unit_table
+                                       and base.unit_table != before.unit_table):  # a unit replaced where it stands
             unit_of = before.unit_of
             touched.update(base.positions[uid] for uid, unit in base.unit_of.items() if unit_of.get(uid) is not unit)
         if len(touched) > 2 * MOST_CHANGES:
@@ -720,7 +723,8 @@ class Evaluator:
         table = getattr(state, "_units", None)
         turns_left = self._turns_left(state)
         base = self._bases.get((turns_left, self._held_id))
-        if base is None or base.positions != positions or not (isinstance(table, dict) and table == base.unit_table):
+        if base is None or base.positions != positions or not (
+                isinstance(table, dict) and (table is base.unit_table or table == base.unit_table)):
             uids = list(positions)
             base = self._keep_base(self._score_in_full(positions, uids, list(map(state.unit, uids)), turns_left), state)
         return base
@@ -996,7 +1000,7 @@ class _Scored:
     ids_at: dict[Hex, list[str]]  # hex -> the units there
     terms: dict[str, tuple[str, float]]  # unit id -> (its side, its term)
     sums: dict[str, float]  # side -> the sum of its units' terms
-    unit_table: dict | None = None  # a copy of the state's own table of units, if it has one
+    unit_table: dict | None = None  # the state's own table of units, if it has one (never changed in place)
     relocated: Any = None  # the state's last change of hexes, if it tells them (view.units_moved)
     held_id: int = 0  # who held the hexes the awards paid at the end value for holding (Evaluator._held_id)
     _next_to: dict = field(default_factory=dict)
