@@ -559,18 +559,19 @@ class Evaluator:
         base = self._rebase(state)
         final_change = self._final_change(state, side) if self.final is not None else None
         final_hexes = self.final.of_hex if self.final is not None else {}  # the hexes a move may change them in
-        worth, terms, unit_of, positions = self._worth, base.terms, base.unit_of, base.positions
-        neighbours, turns_left, threat = self.neighbours, base.turns_left, base.threat
+        # (self._worth and base.threat are called as methods, not through locals: compiled, a direct call)
+        terms, unit_of, positions = base.terms, base.unit_of, base.positions
+        neighbours, turns_left = self.neighbours, base.turns_left
         by_side, ids_at = base.by_side, base.ids_at
 
         def stack_changes(there: Hex | None, mover: str, by: int, uid: str) -> list[float]:
             """How the terms of `mover`'s other units in `there` change when its strength there changes by `by`."""
             if there is None or there not in ids_at:
                 return []
-            danger = threat(there, mover, neighbours)
+            danger = base.threat(there, mover, neighbours)
             if not danger:
                 return []
-            return [worth(unit_of[friend], there, danger, turns_left, by_side[there][mover] + by) - terms[friend][1]
+            return [self._worth(unit_of[friend], there, danger, turns_left, by_side[there][mover] + by) - terms[friend][1]
                     for friend in ids_at[there] if friend != uid and unit_of[friend].side == mover]
 
         def threat_changes(there: Hex, mover: str, by: int) -> tuple[list[tuple[str, float]], set[str]]:
@@ -581,7 +582,8 @@ class Evaluator:
                 if owner != mover:
                     enemy, at = unit_of[other], positions[other]
                     before = terms[other][1]
-                    after = worth(enemy, at, threat(at, enemy.side, neighbours) + by, turns_left, by_side[at][enemy.side])
+                    after = self._worth(enemy, at, base.threat(at, enemy.side, neighbours) + by, turns_left,
+                                        by_side[at][enemy.side])
                     changes.append((other, after - before if enemy.side == side else before - after))
             return changes, {other for other, _ in changes}
 
@@ -652,12 +654,12 @@ class Evaluator:
                      threat_changes: Callable[..., tuple[list[tuple[str, float]], set[str]]]) -> float:
         """What moving `uid` to `hex_` alone changes in `side`'s score, the awards paid at the end aside (see
         move_values; `leaving` and `entering` keep what leaving and entering a hex change, shared by its moves)."""
-        worth, terms, neighbours, turns_left, threat = self._worth, base.terms, self.neighbours, base.turns_left, base.threat
+        terms, neighbours, turns_left = base.terms, self.neighbours, base.turns_left
         mover, strength = unit.side, unit.strength
         # The mover's own strength is no threat to it, wherever it stands: its threat is its new hex's.
         old = terms.get(uid)
         joined = base.by_side.get(hex_, {}).get(mover, 0)
-        change = worth(unit, hex_, threat(hex_, mover, neighbours), turns_left, joined + strength) - (
+        change = self._worth(unit, hex_, base.threat(hex_, mover, neighbours), turns_left, joined + strength) - (
             old[1] if old else 0.0)
         away = leaving.get(uid)
         if away is None:
@@ -775,9 +777,8 @@ class Evaluator:
             old = terms.get(uid)
             if old is not None:
                 sums[old[0]] -= old[1]
-        term = self._term
         for uid, unit in now.items():
-            sums[unit.side] = sums.get(unit.side, 0.0) + term(unit, positions[uid], totals, by_side, turns_left)
+            sums[unit.side] = sums.get(unit.side, 0.0) + self._term(unit, positions[uid], totals, by_side, turns_left)
         # Units that did not change, next to a hex where their enemies' strength changed, or in a hex where their
         # stack's did: their danger changed.
         redo = set()
@@ -790,7 +791,7 @@ class Evaluator:
         for uid in redo:
             old = terms[uid]
             unit = unit_of[uid]
-            sums[old[0]] += term(unit, positions[uid], totals, by_side, turns_left) - old[1]
+            sums[old[0]] += self._term(unit, positions[uid], totals, by_side, turns_left) - old[1]
         return _total(sums, side)
 
     def _term(self, unit: Unit, hex_: Hex, totals: dict[Hex, int], by_side: dict[Hex, dict[str, int]],
