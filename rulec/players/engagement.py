@@ -25,6 +25,7 @@ from rulec.runtime.model import Hex, Unit
 MOST_CHANGED_HEXES: Final = 12
 # A position that differs from the kept one in more hexes than this is kept instead (worked out from the kept one).
 REBASE_AFTER: Final = 4
+_MOST_KEPT: Final = 50_000  # targets' battles kept (Engagement._battles) before the table is emptied
 
 
 def pick(found: list[tuple]) -> float:
@@ -80,6 +81,9 @@ class Engagement:
         self.attacking = attacking
         self._kept: dict[tuple, _Kept] = {}  # (phase key, fighters, now) -> the last position worked out in full
         self._sorted: dict[Hex, tuple[Hex, ...]] = {}  # hex -> its neighbours in order
+        # (target, its attackers, its defenders, who of them is trapped) -> its battles: the candidates of a decision
+        # offer the same battle, at a target the move weighed is not near, again and again
+        self._battles: dict[tuple, list[tuple]] = {}
 
     def values(self, state: Any, key: tuple, fighters: list[str], now: bool, keep: bool = False) -> list[float]:
         """The value of the battles each of `fighters` may fight in `state` (the first in the combat phase under
@@ -219,13 +223,21 @@ class Engagement:
         defenders = [(u, full_steps.get(u.id, 1 + lost.get(u.id, 0)) - lost.get(u.id, 0))
                      for u in map(unit, there)]
         trapped = self._trapped(ids_at, target, attackers)
-        groups = [attackers] + ([[a] for a in attackers] if len(attackers) > 1 else [])
-        found = []
-        for group in groups:
-            value = self.battles.battle(group, defenders, target, trapped)
-            if value > 0:
-                ids = frozenset(a.id for a, _, _ in group)
-                found.append(((-value, target, sorted(ids)), value, ids, target))
+        # what BattleValue.battle reads of the units (it keeps its values by the same)
+        key = (target, tuple((u.id, u.strength, steps, h) for u, steps, h in attackers),
+               tuple((u.id, u.strength, steps) for u, steps in defenders), trapped)
+        found = self._battles.get(key)
+        if found is None:
+            groups = [attackers] + ([[a] for a in attackers] if len(attackers) > 1 else [])
+            found = []
+            for group in groups:
+                value = self.battles.battle(group, defenders, target, trapped)
+                if value > 0:
+                    ids = frozenset(a.id for a, _, _ in group)
+                    found.append(((-value, target, sorted(ids)), value, ids, target))
+            if len(self._battles) > _MOST_KEPT:
+                self._battles.clear()
+            self._battles[key] = found  # (shared by the positions that offer it: never changed)
         return found
 
     def _trapped(self, ids_at: dict[Hex, list[str]], target: Hex, attackers: list) -> frozenset[str]:
