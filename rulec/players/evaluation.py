@@ -479,22 +479,27 @@ class Evaluator:
             lookup = lambda uid: view.current_unit(state, uid)  # noqa: E731
         self._set_held(state)
         base = self._bases.get((turns_left, self._held_id))
+        changed: list[str] | None = None
         if base is not None:
-            # the units that moved, left the map or entered it
-            changed = list(view.units_moved(state, base.relocated, positions, base.positions))
+            changed = self._changed_units(state, base, positions, lookup)
             if len(changed) <= MOST_CHANGES:
-                # A unit replaced where it stands (a step loss, a flip) changes too. An engine state keeps its
-                # units in one dict (GameState._units), shared with its clones until a unit changes: the same dict
-                # (most positions weighed) or an equal one is much cheaper to tell than asking unit by unit.
-                table = getattr(state, "_units", None)
-                if not (isinstance(table, dict) and (table is base.unit_table or table == base.unit_table)):
-                    units = list(map(lookup, base.uids))
-                    changed += [uid for uid, now, then in zip(base.uids, units, base.units) if now is not then]
-                if len(changed) <= MOST_CHANGES:
-                    return self._score_changes(base, positions, lookup, set(changed), side)
+                return self._score_changes(base, positions, lookup, set(changed), side)
         uids = list(positions)
-        base = self._keep_base(self._score_in_full(positions, uids, list(map(lookup, uids)), turns_left), state)
+        base = self._keep_base(self._score_in_full(positions, uids, list(map(lookup, uids)), turns_left, base, changed),
+                               state)
         return base.total(side)
+
+    def _changed_units(self, state: Any, base: "_Scored", positions: dict[str, Hex], lookup: Any) -> list[str]:
+        """The units that moved, left the map or entered it since `base`, or were replaced where they stand (a step
+        loss, a flip)."""
+        changed = list(view.units_moved(state, base.relocated, positions, base.positions))
+        # An engine state keeps its units in one dict (GameState._units), shared with its clones until a unit changes:
+        # the same dict (most positions weighed) or an equal one is much cheaper to tell than asking unit by unit.
+        table = getattr(state, "_units", None)
+        if not (isinstance(table, dict) and (table is base.unit_table or table == base.unit_table)):
+            units = list(map(lookup, base.uids))
+            changed += [uid for uid, now, then in zip(base.uids, units, base.units) if now is not then]
+        return changed
 
     def _keep_base(self, base: "_Scored", state: Any) -> "_Scored":
         """Keep `base`, `state` scored in full, as the position scored in full for its turns left and holders (a few
@@ -727,8 +732,10 @@ class Evaluator:
         base = self._bases.get((turns_left, self._held_id))
         if base is None or base.positions != positions or not (
                 isinstance(table, dict) and (table is base.unit_table or table == base.unit_table)):
+            changed = self._changed_units(state, base, positions, state.unit) if base is not None else None
             uids = list(positions)
-            base = self._keep_base(self._score_in_full(positions, uids, list(map(state.unit, uids)), turns_left), state)
+            base = self._keep_base(self._score_in_full(positions, uids, list(map(state.unit, uids)), turns_left, base,
+                                                       changed), state)
         return base
 
     def _turns_left(self, state: Any) -> int:
@@ -736,7 +743,11 @@ class Evaluator:
         turns = self.game.info.turns
         return max(1, turns - state.turn + 1) if turns else 1
 
-    def _score_in_full(self, positions: dict[str, Hex], uids: list[str], units: list[Unit], turns_left: int) -> "_Scored":
+    def _score_in_full(self, positions: dict[str, Hex], uids: list[str], units: list[Unit], turns_left: int,
+                       like: "_Scored | None" = None, changed: list[str] | None = None) -> "_Scored":
+        """Every unit's term. `like`: a position scored in full for the same turns left and holders, `changed`: the
+        units that differ from it (moved, on or off the map, replaced): the terms of the others, away from the hexes
+        those left and entered, are its own (a term reads only its unit and the strengths in and next to its hex)."""
         totals: dict[Hex, int] = {}  # hex -> strength there
         by_side: dict[Hex, dict[str, int]] = {}  # hex -> side -> strength there
         ids_at: dict[Hex, list[str]] = {}  # hex -> the units there
@@ -746,10 +757,23 @@ class Evaluator:
             here = by_side.setdefault(hex_, {})
             here[unit.side] = here.get(unit.side, 0) + unit.strength
             ids_at.setdefault(hex_, []).append(uid)
+        near: set[Hex] = set()  # the hexes whose units' terms may differ from `like`'s
+        redone = set(changed or ())
+        if like is not None:
+            neighbours = self.neighbours
+            for uid in redone:
+                for h in (like.positions.get(uid), positions.get(uid)):
+                    if h is not None:
+                        near.add(h)
+                        near.update(neighbours.get(h, ()))
         terms = {}
         sums: dict[str, float] = {}
         for uid, unit in zip(uids, units):
-            term = self._term(unit, positions[uid], totals, by_side, turns_left)
+            hex_ = positions[uid]
+            if like is not None and uid not in redone and hex_ not in near:
+                term = like.terms[uid][1]
+            else:
+                term = self._term(unit, hex_, totals, by_side, turns_left)
             terms[uid] = (unit.side, term)
             sums[unit.side] = sums.get(unit.side, 0.0) + term
         return _Scored(positions.copy(), uids, units, dict(zip(uids, units)), turns_left, totals, by_side, ids_at,
