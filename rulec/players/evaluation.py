@@ -145,6 +145,7 @@ class Evaluator:
         self._held_serial = 0
         self._last_holders: tuple[dict[Hex, str], tuple] | None = None  # (holders, their part of _held_key)
         self._near: dict[tuple, dict[Hex, list[tuple[Hex, float]]]] = {}
+        self._ranked: dict[tuple, dict[Hex, list[tuple[Hex, float, float]]]] = {}  # (_ranked_near)
         self._worths: dict[tuple, dict[Hex, float]] = {}  # (side, holders) -> hex -> its worth (_final_worths)
         self._final_targets_kept: dict[tuple, float] = {}  # a pure function of its key (_best_final_target)
         self._outlooks: dict[tuple, tuple[dict, float]] = {}  # outlook's key -> (the units' table, the outlook)
@@ -864,7 +865,9 @@ class Evaluator:
         worths = self._final_worths(unit.side)
         best = 0.0
         if worths:
-            for target, divisor in self._near_list(unit.move, typed).get(hex_, ()):
+            for target, divisor, most in self._ranked_near(unit.side, unit.move, typed).get(hex_, ()):
+                if most <= best:  # the most this target may be worth here, and every one after it
+                    break
                 worth = worths.get(target)
                 if worth is not None:
                     worth /= divisor
@@ -948,6 +951,34 @@ class Evaluator:
                                               NEAR_TURNS * max(1, allowance)).items():
                     found.setdefault(h, []).append((target, 1.0 + distance / scale))
         return found
+
+    def _ranked_near(self, side: str, allowance: int, unit_type: str | None) -> dict[Hex, list[tuple[Hex, float, float]]]:
+        """Hex -> (target, divisor, the most it may be worth to `side`'s unit in the hex) of the targets of `_near_list`
+        that may be worth something to the side, those that may be worth most first: the search for the best stops
+        where none left may be worth more than the best found."""
+        key = (side, allowance, unit_type)
+        found = self._ranked.get(key)
+        if found is None:
+            most = self._most_worth(side)
+            found = self._ranked[key] = {}
+            for h, near in self._near_list(allowance, unit_type).items():
+                ranked = [(target, divisor, most[target] / divisor) for target, divisor in near if target in most]
+                if ranked:
+                    ranked.sort(key=_most, reverse=True)
+                    found[h] = ranked
+        return found
+
+    def _most_worth(self, side: str) -> dict[Hex, float]:
+        """Target -> the most it may be worth to `side` (`_final_worths` whoever holds what, every place open), a
+        little more (rounding aside), for the targets that may be worth something."""
+        to_hold, to_stand = self._to_hold.get(side, {}), self._to_stand.get(side, {})
+        most = {target: to_stand.get(target, 0.0) + to_hold.get(target, 0.0) for target in {*to_hold, *to_stand}}
+        for goal in self.variable_goals.goals if self.variable_goals is not None else ():
+            if goal.award.side == side:
+                for hexes in goal.setting_hexes.values():
+                    for h in hexes:
+                        most[h] = most.get(h, 0.0) + goal.share
+        return {target: value * (1.0 + 1e-9) for target, value in most.items() if value > 0}
 
     def _final_targets(self) -> None:
         """The hexes the awards paid at the end value, by the side whose units draw near them."""
@@ -1055,6 +1086,10 @@ class _Scored:
 
 
 _NOTHING_CHANGED: Final[frozenset] = frozenset()
+
+
+def _most(ranked: tuple[Hex, float, float]) -> float:
+    return ranked[2]
 
 
 def _total(sums: dict[str, float], side: str) -> float:
