@@ -143,7 +143,8 @@ class Evaluator:
         self._held_id = 0  # the number of _held_key (_set_held), which the tables kept by it are keyed by
         self._held_ids: dict[tuple, int] = {}
         self._held_serial = 0
-        self._last_holders: tuple[dict[Hex, str], tuple] | None = None  # (holders, their part of _held_key)
+        # (holders, their part of _held_key, the state's version of them: GameState.holders_version)
+        self._last_holders: tuple[dict[Hex, str], tuple, Any] | None = None
         self._near: dict[tuple, dict[Hex, list[tuple[Hex, float]]]] = {}
         self._ranked: dict[tuple, dict[Hex, list[tuple[Hex, float, float]]]] = {}  # (_ranked_near)
         self._worths: dict[tuple, dict[Hex, float]] = {}  # (side, holders) -> hex -> its worth (_final_worths)
@@ -151,6 +152,7 @@ class Evaluator:
         self._outlooks: dict[tuple, tuple[dict, float]] = {}  # outlook's key -> (the units' table, the outlook)
         self._focused: dict[str, Hex] = {}  # where the units of the position decided on stand (focus)
         self._focused_holders: dict[Hex, str] = {}  # and who holds what there
+        self._focused_holders_version: Any = None  # (GameState.holders_version: one version, the same holders)
         self._focused_relocated: Any = None  # and its last change of hexes (an engine state's)
         # Sides whose only VP come from eliminating enemy units: side -> (the enemy sides, VP a unit is worth),
         # and where those enemy units stand now (side -> their hexes), part of the per-unit values' key.
@@ -234,7 +236,9 @@ class Evaluator:
             # where the units stand as what differs from the position decided on (a few units: `focus`)
             # and who holds what, as what differs from that position (most often nothing: a quick comparison)
             holders, focused = state.holders, self._focused_holders
-            held = _NOTHING_CHANGED if holders == focused else frozenset(holders.items() ^ focused.items())
+            version = getattr(state, "holders_version", None)
+            held = _NOTHING_CHANGED if version is not None and version == self._focused_holders_version \
+                or holders == focused else frozenset(holders.items() ^ focused.items())
             moved, _ = view.hexes_moved(state, self._focused_relocated, state.pos, self._focused)
             return (seat, state.turn, state.phase_index, frozenset(moved),
                     frozenset(state.lost_steps.items()),
@@ -250,6 +254,7 @@ class Evaluator:
         self._outlooks.clear()  # positions met again are met within a decision, seldom across
         self._focused = dict(getattr(state, "pos", None) or {})
         self._focused_holders = dict(getattr(state, "holders", None) or {})
+        self._focused_holders_version = getattr(state, "holders_version", None)
         self._focused_relocated = getattr(state, "last_relocated", None)
         if self._kept_battles is not None and not state.is_terminal() and state.players:
             self._engagement(state, state.players[0], keep=True)
@@ -524,9 +529,14 @@ class Evaluator:
         key: tuple = ()
         if self._held_targets:
             holders = getattr(state, "holders", {})
+            version = getattr(state, "holders_version", None)  # (one version, the same holders: not compared)
             last = self._last_holders
-            if last is None or last[0] != holders:  # (most positions weighed: no town changed hands)
-                last = self._last_holders = (dict(holders), tuple(holders.get(h, "") for h in self._held_targets))
+            if last is None or version is None or version != last[2]:
+                if last is None or last[0] != holders:  # (most positions weighed: no town changed hands)
+                    last = (dict(holders), tuple(holders.get(h, "") for h in self._held_targets), version)
+                else:
+                    last = (last[0], last[1], version)
+                self._last_holders = last
             key = last[1]
         if self.variable_goals is not None and self.variable_goals.goals:
             self._open_places = self.variable_goals.open_places(state)
