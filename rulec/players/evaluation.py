@@ -715,6 +715,7 @@ class Evaluator:
         projected = self.projected_vp(state)
         now = victory.margin(projected, side)
         units_at, unit = state.units_at, state.unit
+        filled_now: dict[int, bool] = {}  # group index -> whether it is filled as the units stand (every move's before)
 
         def change(uid: str, mover: str, left: Hex | None, entered: Hex) -> float:
             def stands_after(h: Hex, s: str) -> bool:
@@ -728,7 +729,7 @@ class Evaluator:
                 return mover if h == entered and h in tracked else holder(h)
 
             hexes = (entered,) if left is None else (left, entered)
-            paid = final.change(hexes, (stands, holder), (stands_after, holder_after))
+            paid = final.change(hexes, (stands, holder), (stands_after, holder_after), filled_now)
             if not paid:
                 return 0.0
             return victory.margin({s: v + paid.get(s, 0.0) for s, v in projected.items()}, side) - now

@@ -300,8 +300,10 @@ class FinalAwards:
         self._last_held = (dict(holders), paid)
         return paid
 
-    def change(self, hexes: Iterable[Hex], before: tuple[Callable, Callable], after: tuple[Callable, Callable]) -> dict[str, float]:
-        """Side -> how much more the awards pay `after` than `before` ((stands, holder) each), when only `hexes` differ."""
+    def change(self, hexes: Iterable[Hex], before: tuple[Callable, Callable], after: tuple[Callable, Callable],
+               filled_before: dict[int, bool] | None = None) -> dict[str, float]:
+        """Side -> how much more the awards pay `after` than `before` ((stands, holder) each), when only `hexes` differ.
+        `filled_before`: group index -> whether it is filled `before`, kept by a caller that asks of one `before` again."""
         found: dict[str, float] = {}
         seen: set[int] = set()
         for h in hexes:
@@ -310,7 +312,12 @@ class FinalAwards:
                     continue
                 seen.add(index)
                 group = self.groups[index]
-                was, now = self.filled(group, *before), self.filled(group, *after)
+                was = filled_before.get(index) if filled_before is not None else None
+                if was is None:
+                    was = self.filled(group, *before)
+                    if filled_before is not None:
+                        filled_before[index] = was
+                now = self.filled(group, *after)
                 if was != now:
                     found[group.side] = found.get(group.side, 0.0) + (group.value if now else -group.value)
         return found
