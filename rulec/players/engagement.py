@@ -51,12 +51,13 @@ def _first(entry: tuple) -> Any:
 
 class _Kept:
     """A position worked out in full: where its units stood, their lost steps, who was done fighting, and each
-    fighter's targets -> their battles."""
+    fighter's targets -> their battles, and the value of those (`pick`)."""
 
-    __slots__ = ("order", "rank", "positions", "ids_at", "lost", "done", "targets", "relocated")
+    __slots__ = ("order", "rank", "positions", "ids_at", "lost", "done", "targets", "values", "relocated")
 
     def __init__(self, positions: dict[str, Hex], ids_at: dict[Hex, list[str]], lost: dict[str, int],
-                 done: frozenset[str] | None, targets: list[dict[Hex, list[tuple]]], relocated: Any):
+                 done: frozenset[str] | None, targets: list[dict[Hex, list[tuple]]], values: list[float],
+                 relocated: Any):
         self.order = list(positions)
         self.rank = {uid: index for index, uid in enumerate(self.order)}
         self.positions = positions.copy()  # (in one piece, holes and all: see Position.clone)
@@ -64,6 +65,7 @@ class _Kept:
         self.lost = dict(lost)
         self.done = done
         self.targets = targets
+        self.values = values
         self.relocated = relocated  # the state's last change of hexes, if it tells them (view.hexes_moved)
 
 
@@ -100,25 +102,35 @@ class Engagement:
             ids_at = view.ids_by_hex(positions)
             targets = [self._all_targets(state, ids_at, fighter, done if now and index == 0 else None, lost)
                        for index, fighter in enumerate(fighters)]
-            kept = self._kept[key] = _Kept(positions, ids_at, lost, done, targets, relocated)
-            return [pick([b for battles in by_target.values() for b in battles]) for by_target in targets]
+            values = [pick([b for battles in by_target.values() for b in battles]) for by_target in targets]
+            self._kept[key] = _Kept(positions, ids_at, lost, done, targets, values, relocated)
+            return values
         ids_at = self._ids_after(kept, positions, changed, rank, moved)
         targets = []
+        values = []
         sides = self.sides
         for index, fighter in enumerate(fighters):
             this_done = done if now and index == 0 else None
             redo = self._affected(ids_at, changed, fighter)
-            by_target = {target: battles for target, battles in kept.targets[index].items() if target not in redo}
+            redone = {}
             for target in redo:
                 there = ids_at.get(target)
                 if there and sides[there[0]] != fighter:  # an enemy hex: a target if attackers stand next to it
                     battles = self._target(state, ids_at, target, fighter, this_done, lost)
                     if battles:
-                        by_target[target] = battles
+                        redone[target] = battles
+            was = kept.targets[index]
+            if not redone and not any(target in was for target in redo):  # the kept position's battles, as they were
+                targets.append(was)
+                values.append(kept.values[index])
+                continue
+            by_target = {target: battles for target, battles in was.items() if target not in redo}
+            by_target.update(redone)
             targets.append(by_target)
+            values.append(pick([b for battles in by_target.values() for b in battles]))
         if keep or len(changed) > REBASE_AFTER:  # the positions to come are likely nearer this one than the kept one
-            self._kept[key] = _Kept(positions, ids_at, lost, done, targets, relocated)
-        return [pick([b for battles in by_target.values() for b in battles]) for by_target in targets]
+            self._kept[key] = _Kept(positions, ids_at, lost, done, targets, values, relocated)
+        return values
 
     # ------------------------------------------------------------ what changed since the kept position
     def _changed_hexes(self, state: Any, kept: _Kept, positions: dict[str, Hex], lost: dict[str, int],
