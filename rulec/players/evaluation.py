@@ -471,8 +471,8 @@ class Evaluator:
         goals = self.variable_goals.paid(state) if self.variable_goals is not None else {}
         if final is None:
             return {side: vp.get(side, 0) + goals.get(side, 0.0) for side in state.players} if goals else vp
-        paid = final.paid(_sides_at(state), getattr(state, "holders", {}),
-                          getattr(state, "exited_from", {}))
+        paid = final.paid(_sides_at(state), getattr(state, "holders", {}), getattr(state, "exited_from", {}),
+                          getattr(state, "holders_version", None))
         return {side: vp.get(side, 0) + paid.get(side, 0.0) + goals.get(side, 0.0) for side in state.players}
 
     def _position_value(self, state: Any, side: str) -> float:

@@ -110,7 +110,8 @@ class FinalAwards:
         self.constant: dict[str, float] = {s: 0.0 for s in game.sides}  # what the empty position pays
         self._one_hex_held: list[tuple[Hex, str, str, float]] = []  # the groups of one hex held, for `paid`
         self._other_groups: list[HexGroup] = []
-        self._last_held: tuple[dict[Hex, str], dict[str, float]] | None = None  # (holders, what they pay): _held_paid
+        # (holders, what they pay, their version): _held_paid
+        self._last_held: tuple[dict[Hex, str], dict[str, float], Any] | None = None
         # (the units that left the map -> their hex, what each pays in turn: (side, VP)): _exits_paid
         self._last_exited: tuple[tuple[tuple[str, Hex], ...], list[tuple[str, float]]] | None = None
         map_ = game.map
@@ -260,10 +261,11 @@ class FinalAwards:
         return any(stands(h, group.actor) for h in group.hexes)
 
     def paid(self, sides_at: Mapping[Hex, Any], holders: Mapping[Hex, str],
-             exited: Mapping[str, Hex]) -> dict[str, float]:
+             exited: Mapping[str, Hex], holders_version: Any = None) -> dict[str, float]:
         """Side -> VP the awards would pay in a position: `sides_at` hex -> the sides standing there (occupied
-        hexes only), `holders` hex -> who holds it, `exited` the units that left the map -> their hex."""
-        paid = dict(self._held_paid(holders))
+        hexes only), `holders` hex -> who holds it, `exited` the units that left the map -> their hex;
+        `holders_version`: a name the position gives its holders, if it has one (the same name, the same holders)."""
+        paid = dict(self._held_paid(holders, holders_version))
         for group in self._other_groups:
             actor = group.actor
             if group.by == CONTROL:
@@ -287,17 +289,19 @@ class FinalAwards:
         self._last_exited = (items, found)
         return found
 
-    def _held_paid(self, holders: Mapping[Hex, str]) -> dict[str, float]:
+    def _held_paid(self, holders: Mapping[Hex, str], version: Any = None) -> dict[str, float]:
         """What the empty position and the groups of one hex held (most groups: a town each) pay: kept for the holders
-        last asked about (an AI asks of thousands of positions in which no town changed hands)."""
+        last asked about (an AI asks of thousands of positions in which no town changed hands), and their version."""
         last = self._last_held
-        if last is not None and last[0] == holders:
+        if last is not None and (version is not None and version == last[2] or last[0] == holders):
+            if version != last[2]:
+                self._last_held = (last[0], last[1], version)
             return last[1]
         paid = dict(self.constant)
         for h, actor, side, value in self._one_hex_held:
             if holders.get(h) == actor:
                 paid[side] += value
-        self._last_held = (dict(holders), paid)
+        self._last_held = (dict(holders), paid, version)
         return paid
 
     def change(self, hexes: Iterable[Hex], before: tuple[Callable, Callable], after: tuple[Callable, Callable],
