@@ -109,9 +109,8 @@ class Engagement:
         targets = []
         values = []
         sides = self.sides
-        for index, fighter in enumerate(fighters):
+        for index, (fighter, redo) in enumerate(zip(fighters, self._affected(ids_at, changed, fighters))):
             this_done = done if now and index == 0 else None
-            redo = self._affected(ids_at, changed, fighter)
             redone = {}
             for target in redo:
                 there = ids_at.get(target)
@@ -180,19 +179,25 @@ class Engagement:
                 ids_at.pop(hex_, None)
         return ids_at
 
-    def _affected(self, ids_at: dict[Hex, list[str]], changed: set[Hex], fighter: str) -> set[Hex]:
-        """The targets whose battles a change in the `changed` hexes may change: those hexes and their neighbours
-        (their defenders, attackers, or a neighbour of the target's), and the neighbours of the fighter's hexes
-        next to them (a hex of attackers whose neighbours changed: they may be surrounded now, or no longer)."""
+    def _affected(self, ids_at: dict[Hex, list[str]], changed: set[Hex], fighters: list[str]) -> list[set[Hex]]:
+        """For each fighter, the targets whose battles a change in the `changed` hexes may change: those hexes and
+        their neighbours (their defenders, attackers, or a neighbour of the target's), and the neighbours of the
+        fighter's hexes next to them (a hex of attackers whose neighbours changed: they may be surrounded now, or no
+        longer)."""
         neighbours, sides = self.neighbours, self.sides
-        found = set(changed)
+        near = set(changed)
+        beyond: dict[str, set[Hex]] = {}  # side -> the neighbours of its hexes next to the changed ones
         for hex_ in changed:
             for n in neighbours.get(hex_, ()):
-                found.add(n)
+                near.add(n)
                 here = ids_at.get(n)
-                if here and sides[here[0]] == fighter:
+                if here:
+                    side = sides[here[0]]
+                    found = beyond.get(side)
+                    if found is None:
+                        found = beyond[side] = set()
                     found.update(neighbours.get(n, ()))
-        return found
+        return [near | beyond[fighter] if fighter in beyond else near for fighter in fighters]
 
     def _in_order(self, hex_: Hex) -> tuple[Hex, ...]:
         found = self._sorted.get(hex_)
