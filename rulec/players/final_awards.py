@@ -112,8 +112,8 @@ class FinalAwards:
         self._other_groups: list[HexGroup] = []
         # (holders, what they pay, their version): _held_paid
         self._last_held: tuple[dict[Hex, str], dict[str, float], Any] | None = None
-        # (the units that left the map -> their hex, what each pays in turn: (side, VP)): _exits_paid
-        self._last_exited: tuple[tuple[tuple[str, Hex], ...], list[tuple[str, float]]] | None = None
+        # (units off the map -> the hex each left from, what each pays in turn (side, VP), the units in order)
+        self._last_exited: tuple[dict[str, Hex], list[tuple[str, float]], list[str]] | None = None
         map_ = game.map
         if not self.awards or map_ is None:
             return
@@ -281,12 +281,13 @@ class FinalAwards:
     def _exits_paid(self, exited: Mapping[str, Hex]) -> list[tuple[str, float]]:
         """What each unit that left the map pays, unit by unit (side, VP), in the order `paid` adds them up: kept
         for the units last asked about (an AI asks of thousands of positions in which no unit left the map)."""
-        items = tuple(exited.items())  # (in order: the sums come out the same to the last bit)
         last = self._last_exited
-        if last is not None and last[0] == items:
+        # the same units and hexes, in the same order (the sums come out the same to the last bit)
+        if last is not None and len(exited) == len(last[0]) and exited == last[0] and list(exited) == last[2]:
             return last[1]
-        found = [(side, value) for uid, h in items for side, value in self.exit_value(uid, h).items()]
-        self._last_exited = (items, found)
+        kept = dict(exited)
+        found = [(side, value) for uid, h in kept.items() for side, value in self.exit_value(uid, h).items()]
+        self._last_exited = (kept, found, list(kept))
         return found
 
     def _held_paid(self, holders: Mapping[Hex, str], version: Any = None) -> dict[str, float]:
