@@ -15,11 +15,11 @@ evaluator works those positions out in full).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Final
+from typing import Any, Final
 
 from rulec.players import view
 from rulec.players.battle_value import BattleValue
-from rulec.runtime.model import Hex, Unit
+from rulec.runtime.model import Hex
 
 # A position that differs from the kept one in more hexes than this is worked out in full (and kept instead).
 MOST_CHANGED_HEXES: Final = 12
@@ -71,16 +71,15 @@ class _Kept:
 
 class Engagement:
     """Each fighter's battles in a position (see the module docstring), for one evaluator.
-    `attacking(unit)`: may the unit attack; `neighbours`: hex -> its neighbours; `sides`: unit id -> its side;
+    `neighbours`: hex -> its neighbours; `sides`: unit id -> its side;
     `full_steps`: unit id -> the steps it has at full strength."""
 
     def __init__(self, battles: BattleValue, neighbours: dict[Hex, tuple[Hex, ...]], sides: dict[str, str],
-                 full_steps: dict[str, int], attacking: Callable[[Unit], bool]):
+                 full_steps: dict[str, int]):
         self.battles = battles
         self.neighbours = neighbours
         self.sides = sides
         self.full_steps = full_steps
-        self.attacking = attacking
         self._kept: dict[tuple, _Kept] = {}  # (phase key, fighters, now) -> the last position worked out in full
         self._sorted: dict[Hex, tuple[Hex, ...]] = {}  # hex -> its neighbours in order
         # (target, its attackers, its defenders, who of them is trapped) -> its battles: the candidates of a decision
@@ -225,7 +224,7 @@ class Engagement:
         sides = self.sides
         if not there or sides[there[0]] == fighter or (done and any(uid in done for uid in there)):
             return []
-        unit, full_steps, attacking = state.unit, self.full_steps, self.attacking
+        unit, full_steps, battle_value = state.unit, self.full_steps, self.battles
         attackers = []
         for hex_ in self._in_order(target):  # as the evaluator lists them: hex by hex, in order
             here = ids_at.get(hex_)
@@ -233,7 +232,7 @@ class Engagement:
                 continue
             for uid in here:
                 attacker = unit(uid)
-                if attacking(attacker) and not (done and uid in done):
+                if battle_value.can_attack(attacker) and not (done and uid in done):
                     attackers.append((attacker, full_steps.get(uid, 1 + lost.get(uid, 0)) - lost.get(uid, 0), hex_))
         if not attackers:
             return []

@@ -186,7 +186,7 @@ class Evaluator:
             self._sides = {uid: u.side for uid, u in game.units.items()}  # a unit's side never changes
             # The battles of the last position worked out, kept target by target (engagement.py; not with ranged units).
             self._kept_battles = Engagement(self.battles, self.neighbours, self._sides,
-                                            {uid: u.steps for uid, u in game.units.items()}, self._attacking) \
+                                            {uid: u.steps for uid, u in game.units.items()}) \
                 if self.battles is not None and not self._ranged_ids else None
             for goal in self.variable_goals.goals:  # a variable a goal needs counts enemy units eliminated
                 if goal.prey and any(u.side in goal.prey for u in game.units.values()):
