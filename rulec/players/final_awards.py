@@ -110,8 +110,8 @@ class FinalAwards:
         self.constant: dict[str, float] = {s: 0.0 for s in game.sides}  # what the empty position pays
         self._one_hex_held: list[tuple[Hex, str, str, float]] = []  # the groups of one hex held, for `paid`
         self._other_groups: list[HexGroup] = []
-        # (holders, what they pay, their version): _held_paid
-        self._last_held: tuple[dict[Hex, str], dict[str, float], Any] | None = None
+        # (holders, what they pay, the other groups they fill, their version): _held_paid
+        self._last_held: tuple[dict[Hex, str], dict[str, float], list[bool], Any] | None = None
         # (units off the map -> the hex each left from, what each pays in turn (side, VP), the units in order)
         self._last_exited: tuple[dict[str, Hex], list[tuple[str, float]], list[str]] | None = None
         map_ = game.map
@@ -265,11 +265,12 @@ class FinalAwards:
         """Side -> VP the awards would pay in a position: `sides_at` hex -> the sides standing there (occupied
         hexes only), `holders` hex -> who holds it, `exited` the units that left the map -> their hex;
         `holders_version`: a name the position gives its holders, if it has one (the same name, the same holders)."""
-        paid = dict(self._held_paid(holders, holders_version))
-        for group in self._other_groups:
+        held, controlled = self._held_paid(holders, holders_version)
+        paid = dict(held)
+        for group, held_filled in zip(self._other_groups, controlled):
             actor = group.actor
             if group.by == CONTROL:
-                filled = any(holders.get(h) == actor for h in group.hexes)
+                filled = held_filled
             else:
                 filled = any(actor in sides_at.get(h, ()) for h in group.hexes)
             if filled:
@@ -290,20 +291,24 @@ class FinalAwards:
         self._last_exited = (kept, found, list(kept))
         return found
 
-    def _held_paid(self, holders: Mapping[Hex, str], version: Any = None) -> dict[str, float]:
-        """What the empty position and the groups of one hex held (most groups: a town each) pay: kept for the holders
-        last asked about (an AI asks of thousands of positions in which no town changed hands), and their version."""
+    def _held_paid(self, holders: Mapping[Hex, str], version: Any = None) -> tuple[dict[str, float], list[bool]]:
+        """What the empty position and the groups of one hex held (most groups: a town each) pay, and which of the
+        other groups are filled by the hexes held (one for each, False for a group of units standing): kept for the
+        holders last asked about (an AI asks of thousands of positions in which no town changed hands), and their
+        version."""
         last = self._last_held
-        if last is not None and (version is not None and version == last[2] or last[0] == holders):
-            if version != last[2]:
-                self._last_held = (last[0], last[1], version)
-            return last[1]
+        if last is not None and (version is not None and version == last[3] or last[0] == holders):
+            if version != last[3]:
+                self._last_held = (last[0], last[1], last[2], version)
+            return last[1], last[2]
         paid = dict(self.constant)
         for h, actor, side, value in self._one_hex_held:
             if holders.get(h) == actor:
                 paid[side] += value
-        self._last_held = (dict(holders), paid, version)
-        return paid
+        controlled = [group.by == CONTROL and any(holders.get(h) == group.actor for h in group.hexes)
+                      for group in self._other_groups]
+        self._last_held = (dict(holders), paid, controlled, version)
+        return paid, controlled
 
     def change(self, hexes: Iterable[Hex], before: tuple[Callable, Callable], after: tuple[Callable, Callable],
                filled_before: dict[int, bool] | None = None) -> dict[str, float]:
