@@ -612,16 +612,17 @@ class Evaluator:
         found = []
         kept, stale = self._kept_move_changes(seat, base)
         changes: dict[tuple[str, Hex], tuple[Unit, float]] = {}
-        for uid, hex_ in moves:
+        for move in moves:  # (each move its own key in the tables of answers: no pair made again)
+            uid, hex_ = move
             unit = unit_of.get(uid) or state.unit(uid)
             left = positions.get(uid)
-            known = kept.get((uid, hex_)) if left not in stale and hex_ not in stale else None
+            known = kept.get(move) if left not in stale and hex_ not in stale else None
             if known is not None and known[0] is unit:
                 change = known[1]
             else:
                 change = self._move_change(uid, hex_, unit, left, side, base, leaving, entering, nothing,
                                            stack_changes, threat_changes)
-            changes[(uid, hex_)] = (unit, change)
+            changes[move] = (unit, change)
             if final_change is not None:
                 if hex_ in final_hexes:
                     change += final_change(uid, unit.side, left, hex_)
