@@ -8,6 +8,7 @@ import random
 import pytest
 
 from rulec.engine import new_game
+from rulec.engine.position import holders_changed
 from rulec.players import GreedyPlayer, RandomPlayer
 from rulec.players.evaluation import Evaluator, zones_counted
 from rulec.players.base import legal_orders
@@ -179,6 +180,8 @@ def test_a_position_whose_towns_changed_hands_is_not_taken_for_the_one_met_befor
     same.holders = dict(state.holders)
     taken.holders[town] = next(s for s in metz.sides if s != state.holders[town])
     del lost.holders[town]
+    for changed in (taken, lost):  # (as the engine does: a new version of the holders, GameState.holders_version)
+        holders_changed(changed)
     keys = [evaluator._outlook_key(s, seat) for s in (state, same, taken, lost)]
     assert keys[0] == keys[1] and len({keys[0], keys[2], keys[3]}) == 3
 

@@ -15,16 +15,17 @@ evaluator works those positions out in full).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Final
+from typing import Any, Final
 
 from rulec.players import view
 from rulec.players.battle_value import BattleValue
-from rulec.runtime.model import Hex, Unit
+from rulec.runtime.model import Hex
 
 # A position that differs from the kept one in more hexes than this is worked out in full (and kept instead).
 MOST_CHANGED_HEXES: Final = 12
 # A position that differs from the kept one in more hexes than this is kept instead (worked out from the kept one).
 REBASE_AFTER: Final = 4
+_MOST_KEPT: Final = 50_000  # targets' battles kept (Engagement._battles) before the table is emptied
 
 
 def pick(found: list[tuple]) -> float:
@@ -50,12 +51,13 @@ def _first(entry: tuple) -> Any:
 
 class _Kept:
     """A position worked out in full: where its units stood, their lost steps, who was done fighting, and each
-    fighter's targets -> their battles."""
+    fighter's targets -> their battles, and the value of those (`pick`)."""
 
-    __slots__ = ("order", "rank", "positions", "ids_at", "lost", "done", "targets", "relocated")
+    __slots__ = ("order", "rank", "positions", "ids_at", "lost", "done", "targets", "values", "relocated")
 
     def __init__(self, positions: dict[str, Hex], ids_at: dict[Hex, list[str]], lost: dict[str, int],
-                 done: frozenset[str] | None, targets: list[dict[Hex, list[tuple]]], relocated: Any):
+                 done: frozenset[str] | None, targets: list[dict[Hex, list[tuple]]], values: list[float],
+                 relocated: Any):
         self.order = list(positions)
         self.rank = {uid: index for index, uid in enumerate(self.order)}
         self.positions = positions.copy()  # (in one piece, holes and all: see Position.clone)
@@ -63,23 +65,26 @@ class _Kept:
         self.lost = dict(lost)
         self.done = done
         self.targets = targets
+        self.values = values
         self.relocated = relocated  # the state's last change of hexes, if it tells them (view.hexes_moved)
 
 
 class Engagement:
     """Each fighter's battles in a position (see the module docstring), for one evaluator.
-    `attacking(unit)`: may the unit attack; `neighbours`: hex -> its neighbours; `sides`: unit id -> its side;
+    `neighbours`: hex -> its neighbours; `sides`: unit id -> its side;
     `full_steps`: unit id -> the steps it has at full strength."""
 
     def __init__(self, battles: BattleValue, neighbours: dict[Hex, tuple[Hex, ...]], sides: dict[str, str],
-                 full_steps: dict[str, int], attacking: Callable[[Unit], bool]):
+                 full_steps: dict[str, int]):
         self.battles = battles
         self.neighbours = neighbours
         self.sides = sides
         self.full_steps = full_steps
-        self.attacking = attacking
         self._kept: dict[tuple, _Kept] = {}  # (phase key, fighters, now) -> the last position worked out in full
         self._sorted: dict[Hex, tuple[Hex, ...]] = {}  # hex -> its neighbours in order
+        # (target, its attackers, its defenders, who of them is trapped) -> its battles: the candidates of a decision
+        # offer the same battle, at a target the move weighed is not near, again and again
+        self._battles: dict[tuple, list[tuple]] = {}
 
     def values(self, state: Any, key: tuple, fighters: list[str], now: bool, keep: bool = False) -> list[float]:
         """The value of the battles each of `fighters` may fight in `state` (the first in the combat phase under
@@ -96,25 +101,34 @@ class Engagement:
             ids_at = view.ids_by_hex(positions)
             targets = [self._all_targets(state, ids_at, fighter, done if now and index == 0 else None, lost)
                        for index, fighter in enumerate(fighters)]
-            kept = self._kept[key] = _Kept(positions, ids_at, lost, done, targets, relocated)
-            return [pick([b for battles in by_target.values() for b in battles]) for by_target in targets]
+            values = [pick([b for battles in by_target.values() for b in battles]) for by_target in targets]
+            self._kept[key] = _Kept(positions, ids_at, lost, done, targets, values, relocated)
+            return values
         ids_at = self._ids_after(kept, positions, changed, rank, moved)
         targets = []
+        values = []
         sides = self.sides
-        for index, fighter in enumerate(fighters):
+        for index, (fighter, redo) in enumerate(zip(fighters, self._affected(ids_at, changed, fighters))):
             this_done = done if now and index == 0 else None
-            redo = self._affected(ids_at, changed, fighter)
-            by_target = {target: battles for target, battles in kept.targets[index].items() if target not in redo}
+            redone = {}
             for target in redo:
                 there = ids_at.get(target)
                 if there and sides[there[0]] != fighter:  # an enemy hex: a target if attackers stand next to it
                     battles = self._target(state, ids_at, target, fighter, this_done, lost)
                     if battles:
-                        by_target[target] = battles
+                        redone[target] = battles
+            was = kept.targets[index]
+            if not redone and not any(target in was for target in redo):  # the kept position's battles, as they were
+                targets.append(was)
+                values.append(kept.values[index])
+                continue
+            by_target = {target: battles for target, battles in was.items() if target not in redo}
+            by_target.update(redone)
             targets.append(by_target)
+            values.append(pick([b for battles in by_target.values() for b in battles]))
         if keep or len(changed) > REBASE_AFTER:  # the positions to come are likely nearer this one than the kept one
-            self._kept[key] = _Kept(positions, ids_at, lost, done, targets, relocated)
-        return [pick([b for battles in by_target.values() for b in battles]) for by_target in targets]
+            self._kept[key] = _Kept(positions, ids_at, lost, done, targets, values, relocated)
+        return values
 
     # ------------------------------------------------------------ what changed since the kept position
     def _changed_hexes(self, state: Any, kept: _Kept, positions: dict[str, Hex], lost: dict[str, int],
@@ -164,19 +178,25 @@ class Engagement:
                 ids_at.pop(hex_, None)
         return ids_at
 
-    def _affected(self, ids_at: dict[Hex, list[str]], changed: set[Hex], fighter: str) -> set[Hex]:
-        """The targets whose battles a change in the `changed` hexes may change: those hexes and their neighbours
-        (their defenders, attackers, or a neighbour of the target's), and the neighbours of the fighter's hexes
-        next to them (a hex of attackers whose neighbours changed: they may be surrounded now, or no longer)."""
+    def _affected(self, ids_at: dict[Hex, list[str]], changed: set[Hex], fighters: list[str]) -> list[set[Hex]]:
+        """For each fighter, the targets whose battles a change in the `changed` hexes may change: those hexes and
+        their neighbours (their defenders, attackers, or a neighbour of the target's), and the neighbours of the
+        fighter's hexes next to them (a hex of attackers whose neighbours changed: they may be surrounded now, or no
+        longer)."""
         neighbours, sides = self.neighbours, self.sides
-        found = set(changed)
+        near = set(changed)
+        beyond: dict[str, set[Hex]] = {}  # side -> the neighbours of its hexes next to the changed ones
         for hex_ in changed:
             for n in neighbours.get(hex_, ()):
-                found.add(n)
+                near.add(n)
                 here = ids_at.get(n)
-                if here and sides[here[0]] == fighter:
+                if here:
+                    side = sides[here[0]]
+                    found = beyond.get(side)
+                    if found is None:
+                        found = beyond[side] = set()
                     found.update(neighbours.get(n, ()))
-        return found
+        return [near | beyond[fighter] if fighter in beyond else near for fighter in fighters]
 
     def _in_order(self, hex_: Hex) -> tuple[Hex, ...]:
         found = self._sorted.get(hex_)
@@ -204,7 +224,7 @@ class Engagement:
         sides = self.sides
         if not there or sides[there[0]] == fighter or (done and any(uid in done for uid in there)):
             return []
-        unit, full_steps, attacking = state.unit, self.full_steps, self.attacking
+        unit, full_steps, battle_value = state.unit, self.full_steps, self.battles
         attackers = []
         for hex_ in self._in_order(target):  # as the evaluator lists them: hex by hex, in order
             here = ids_at.get(hex_)
@@ -212,20 +232,28 @@ class Engagement:
                 continue
             for uid in here:
                 attacker = unit(uid)
-                if attacking(attacker) and not (done and uid in done):
+                if battle_value.can_attack(attacker) and not (done and uid in done):
                     attackers.append((attacker, full_steps.get(uid, 1 + lost.get(uid, 0)) - lost.get(uid, 0), hex_))
         if not attackers:
             return []
         defenders = [(u, full_steps.get(u.id, 1 + lost.get(u.id, 0)) - lost.get(u.id, 0))
                      for u in map(unit, there)]
         trapped = self._trapped(ids_at, target, attackers)
-        groups = [attackers] + ([[a] for a in attackers] if len(attackers) > 1 else [])
-        found = []
-        for group in groups:
-            value = self.battles.battle(group, defenders, target, trapped)
-            if value > 0:
-                ids = frozenset(a.id for a, _, _ in group)
-                found.append(((-value, target, sorted(ids)), value, ids, target))
+        # what BattleValue.battle reads of the units (it keeps its values by the same)
+        key = (target, tuple((u.id, u.strength, steps, h) for u, steps, h in attackers),
+               tuple((u.id, u.strength, steps) for u, steps in defenders), trapped)
+        found = self._battles.get(key)
+        if found is None:
+            groups = [attackers] + ([[a] for a in attackers] if len(attackers) > 1 else [])
+            found = []
+            for group in groups:
+                value = self.battles.battle(group, defenders, target, trapped)
+                if value > 0:
+                    ids = frozenset(a.id for a, _, _ in group)
+                    found.append(((-value, target, sorted(ids)), value, ids, target))
+            if len(self._battles) > _MOST_KEPT:
+                self._battles.clear()
+            self._battles[key] = found  # (shared by the positions that offer it: never changed)
         return found
 
     def _trapped(self, ids_at: dict[Hex, list[str]], target: Hex, attackers: list) -> frozenset[str]:

@@ -143,13 +143,16 @@ class Evaluator:
         self._held_id = 0  # the number of _held_key (_set_held), which the tables kept by it are keyed by
         self._held_ids: dict[tuple, int] = {}
         self._held_serial = 0
-        self._last_holders: tuple[dict[Hex, str], tuple] | None = None  # (holders, their part of _held_key)
+        # (holders, their part of _held_key, the state's version of them: GameState.holders_version)
+        self._last_holders: tuple[dict[Hex, str], tuple, Any] | None = None
         self._near: dict[tuple, dict[Hex, list[tuple[Hex, float]]]] = {}
+        self._ranked: dict[tuple, dict[Hex, list[tuple[Hex, float, float]]]] = {}  # (_ranked_near)
         self._worths: dict[tuple, dict[Hex, float]] = {}  # (side, holders) -> hex -> its worth (_final_worths)
         self._final_targets_kept: dict[tuple, float] = {}  # a pure function of its key (_best_final_target)
         self._outlooks: dict[tuple, tuple[dict, float]] = {}  # outlook's key -> (the units' table, the outlook)
         self._focused: dict[str, Hex] = {}  # where the units of the position decided on stand (focus)
         self._focused_holders: dict[Hex, str] = {}  # and who holds what there
+        self._focused_holders_version: Any = None  # (GameState.holders_version: one version, the same holders)
         self._focused_relocated: Any = None  # and its last change of hexes (an engine state's)
         # Sides whose only VP come from eliminating enemy units: side -> (the enemy sides, VP a unit is worth),
         # and where those enemy units stand now (side -> their hexes), part of the per-unit values' key.
@@ -183,7 +186,7 @@ class Evaluator:
             self._sides = {uid: u.side for uid, u in game.units.items()}  # a unit's side never changes
             # The battles of the last position worked out, kept target by target (engagement.py; not with ranged units).
             self._kept_battles = Engagement(self.battles, self.neighbours, self._sides,
-                                            {uid: u.steps for uid, u in game.units.items()}, self._attacking) \
+                                            {uid: u.steps for uid, u in game.units.items()}) \
                 if self.battles is not None and not self._ranged_ids else None
             for goal in self.variable_goals.goals:  # a variable a goal needs counts enemy units eliminated
                 if goal.prey and any(u.side in goal.prey for u in game.units.values()):
@@ -233,7 +236,9 @@ class Evaluator:
             # where the units stand as what differs from the position decided on (a few units: `focus`)
             # and who holds what, as what differs from that position (most often nothing: a quick comparison)
             holders, focused = state.holders, self._focused_holders
-            held = _NOTHING_CHANGED if holders == focused else frozenset(holders.items() ^ focused.items())
+            version = getattr(state, "holders_version", None)
+            held = _NOTHING_CHANGED if version is not None and version == self._focused_holders_version \
+                or holders == focused else frozenset(holders.items() ^ focused.items())
             moved, _ = view.hexes_moved(state, self._focused_relocated, state.pos, self._focused)
             return (seat, state.turn, state.phase_index, frozenset(moved),
                     frozenset(state.lost_steps.items()),
@@ -249,6 +254,7 @@ class Evaluator:
         self._outlooks.clear()  # positions met again are met within a decision, seldom across
         self._focused = dict(getattr(state, "pos", None) or {})
         self._focused_holders = dict(getattr(state, "holders", None) or {})
+        self._focused_holders_version = getattr(state, "holders_version", None)
         self._focused_relocated = getattr(state, "last_relocated", None)
         if self._kept_battles is not None and not state.is_terminal() and state.players:
             self._engagement(state, state.players[0], keep=True)
@@ -465,8 +471,8 @@ class Evaluator:
         goals = self.variable_goals.paid(state) if self.variable_goals is not None else {}
         if final is None:
             return {side: vp.get(side, 0) + goals.get(side, 0.0) for side in state.players} if goals else vp
-        paid = final.paid(_sides_at(state), getattr(state, "holders", {}),
-                          getattr(state, "exited_from", {}))
+        paid = final.paid(_sides_at(state), getattr(state, "holders", {}), getattr(state, "exited_from", {}),
+                          getattr(state, "holders_version", None))
         return {side: vp.get(side, 0) + paid.get(side, 0.0) + goals.get(side, 0.0) for side in state.players}
 
     def _position_value(self, state: Any, side: str) -> float:
@@ -479,28 +485,35 @@ class Evaluator:
             lookup = lambda uid: view.current_unit(state, uid)  # noqa: E731
         self._set_held(state)
         base = self._bases.get((turns_left, self._held_id))
+        changed: list[str] | None = None
         if base is not None:
-            # the units that moved, left the map or entered it
-            changed = list(view.units_moved(state, base.relocated, positions, base.positions))
+            changed = self._changed_units(state, base, positions, lookup)
             if len(changed) <= MOST_CHANGES:
-                # A unit replaced where it stands (a step loss, a flip) changes too. An engine state keeps its
-                # units in one dict (GameState._units): comparing it whole is much cheaper than asking unit by unit.
-                table = getattr(state, "_units", None)
-                if not (isinstance(table, dict) and table == base.unit_table):
-                    units = list(map(lookup, base.uids))
-                    changed += [uid for uid, now, then in zip(base.uids, units, base.units) if now is not then]
-                if len(changed) <= MOST_CHANGES:
-                    return self._score_changes(base, positions, lookup, set(changed), side)
+                return self._score_changes(base, positions, lookup, set(changed), side)
         uids = list(positions)
-        base = self._keep_base(self._score_in_full(positions, uids, list(map(lookup, uids)), turns_left), state)
+        base = self._keep_base(self._score_in_full(positions, uids, list(map(lookup, uids)), turns_left, base, changed),
+                               state)
         return base.total(side)
+
+    def _changed_units(self, state: Any, base: "_Scored", positions: dict[str, Hex], lookup: Any) -> list[str]:
+        """The units that moved, left the map or entered it since `base`, or were replaced where they stand (a step
+        loss, a flip)."""
+        changed = list(view.units_moved(state, base.relocated, positions, base.positions))
+        # An engine state keeps its units in one dict (GameState._units), shared with its clones until a unit changes:
+        # the same dict (most positions weighed) or an equal one is much cheaper to tell than asking unit by unit.
+        table = getattr(state, "_units", None)
+        if not (isinstance(table, dict) and (table is base.unit_table or table == base.unit_table)):
+            units = list(map(lookup, base.uids))
+            changed += [uid for uid, now, then in zip(base.uids, units, base.units) if now is not then]
+        return changed
 
     def _keep_base(self, base: "_Scored", state: Any) -> "_Scored":
         """Keep `base`, `state` scored in full, as the position scored in full for its turns left and holders (a few
-        such kept), with what tells later positions apart from it cheaply: a copy of its table of units, and its last
+        such kept), with what tells later positions apart from it cheaply: its table of units, and its last
         change of hexes (an engine state's)."""
         table = getattr(state, "_units", None)
-        base.unit_table = dict(table) if isinstance(table, dict) else None
+        # (the table itself, not a copy: the engine copies it to change a unit, never changes it in place)
+        base.unit_table = table if isinstance(table, dict) else None
         base.relocated = getattr(state, "last_relocated", None)
         bases = self._bases
         key = (base.turns_left, base.held_id)
@@ -516,9 +529,14 @@ class Evaluator:
         key: tuple = ()
         if self._held_targets:
             holders = getattr(state, "holders", {})
+            version = getattr(state, "holders_version", None)  # (one version, the same holders: not compared)
             last = self._last_holders
-            if last is None or last[0] != holders:  # (most positions weighed: no town changed hands)
-                last = self._last_holders = (dict(holders), tuple(holders.get(h, "") for h in self._held_targets))
+            if last is None or version is None or version != last[2]:
+                if last is None or last[0] != holders:  # (most positions weighed: no town changed hands)
+                    last = (dict(holders), tuple(holders.get(h, "") for h in self._held_targets), version)
+                else:
+                    last = (last[0], last[1], version)
+                self._last_holders = last
             key = last[1]
         if self.variable_goals is not None and self.variable_goals.goals:
             self._open_places = self.variable_goals.open_places(state)
@@ -557,18 +575,19 @@ class Evaluator:
         base = self._rebase(state)
         final_change = self._final_change(state, side) if self.final is not None else None
         final_hexes = self.final.of_hex if self.final is not None else {}  # the hexes a move may change them in
-        worth, terms, unit_of, positions = self._worth, base.terms, base.unit_of, base.positions
-        neighbours, turns_left, threat = self.neighbours, base.turns_left, base.threat
+        # (self._worth and base.threat are called as methods, not through locals: compiled, a direct call)
+        terms, unit_of, positions = base.terms, base.unit_of, base.positions
+        neighbours, turns_left = self.neighbours, base.turns_left
         by_side, ids_at = base.by_side, base.ids_at
 
         def stack_changes(there: Hex | None, mover: str, by: int, uid: str) -> list[float]:
             """How the terms of `mover`'s other units in `there` change when its strength there changes by `by`."""
             if there is None or there not in ids_at:
                 return []
-            danger = threat(there, mover, neighbours)
+            danger = base.threat(there, mover, neighbours)
             if not danger:
                 return []
-            return [worth(unit_of[friend], there, danger, turns_left, by_side[there][mover] + by) - terms[friend][1]
+            return [self._worth(unit_of[friend], there, danger, turns_left, by_side[there][mover] + by) - terms[friend][1]
                     for friend in ids_at[there] if friend != uid and unit_of[friend].side == mover]
 
         def threat_changes(there: Hex, mover: str, by: int) -> tuple[list[tuple[str, float]], set[str]]:
@@ -579,7 +598,8 @@ class Evaluator:
                 if owner != mover:
                     enemy, at = unit_of[other], positions[other]
                     before = terms[other][1]
-                    after = worth(enemy, at, threat(at, enemy.side, neighbours) + by, turns_left, by_side[at][enemy.side])
+                    after = self._worth(enemy, at, base.threat(at, enemy.side, neighbours) + by, turns_left,
+                                        by_side[at][enemy.side])
                     changes.append((other, after - before if enemy.side == side else before - after))
             return changes, {other for other, _ in changes}
 
@@ -592,16 +612,17 @@ class Evaluator:
         found = []
         kept, stale = self._kept_move_changes(seat, base)
         changes: dict[tuple[str, Hex], tuple[Unit, float]] = {}
-        for uid, hex_ in moves:
+        for move in moves:  # (each move its own key in the tables of answers: no pair made again)
+            uid, hex_ = move
             unit = unit_of.get(uid) or state.unit(uid)
             left = positions.get(uid)
-            known = kept.get((uid, hex_)) if left not in stale and hex_ not in stale else None
+            known = kept.get(move) if left not in stale and hex_ not in stale else None
             if known is not None and known[0] is unit:
                 change = known[1]
             else:
                 change = self._move_change(uid, hex_, unit, left, side, base, leaving, entering, nothing,
                                            stack_changes, threat_changes)
-            changes[(uid, hex_)] = (unit, change)
+            changes[move] = (unit, change)
             if final_change is not None:
                 if hex_ in final_hexes:
                     change += final_change(uid, unit.side, left, hex_)
@@ -631,7 +652,8 @@ class Evaluator:
         if before.turns_left != base.turns_left or before.held_id != base.held_id:
             return {}, frozenset()
         touched = {h for _, h in base.positions.items() ^ before.positions.items()}  # (in C: a few pairs)
-        if base.unit_table is None or base.unit_table != before.unit_table:  # a unit replaced where it stands
+        if base.unit_table is None or (base.unit_table is not before.unit_table
+                                       and base.unit_table != before.unit_table):  # a unit replaced where it stands
             unit_of = before.unit_of
             touched.update(base.positions[uid] for uid, unit in base.unit_of.items() if unit_of.get(uid) is not unit)
         if len(touched) > 2 * MOST_CHANGES:
@@ -649,12 +671,12 @@ class Evaluator:
                      threat_changes: Callable[..., tuple[list[tuple[str, float]], set[str]]]) -> float:
         """What moving `uid` to `hex_` alone changes in `side`'s score, the awards paid at the end aside (see
         move_values; `leaving` and `entering` keep what leaving and entering a hex change, shared by its moves)."""
-        worth, terms, neighbours, turns_left, threat = self._worth, base.terms, self.neighbours, base.turns_left, base.threat
+        terms, neighbours, turns_left = base.terms, self.neighbours, base.turns_left
         mover, strength = unit.side, unit.strength
         # The mover's own strength is no threat to it, wherever it stands: its threat is its new hex's.
         old = terms.get(uid)
         joined = base.by_side.get(hex_, {}).get(mover, 0)
-        change = worth(unit, hex_, threat(hex_, mover, neighbours), turns_left, joined + strength) - (
+        change = self._worth(unit, hex_, base.threat(hex_, mover, neighbours), turns_left, joined + strength) - (
             old[1] if old else 0.0)
         away = leaving.get(uid)
         if away is None:
@@ -694,6 +716,7 @@ class Evaluator:
         projected = self.projected_vp(state)
         now = victory.margin(projected, side)
         units_at, unit = state.units_at, state.unit
+        filled_now: dict[int, bool] = {}  # group index -> whether it is filled as the units stand (every move's before)
 
         def change(uid: str, mover: str, left: Hex | None, entered: Hex) -> float:
             def stands_after(h: Hex, s: str) -> bool:
@@ -707,7 +730,7 @@ class Evaluator:
                 return mover if h == entered and h in tracked else holder(h)
 
             hexes = (entered,) if left is None else (left, entered)
-            paid = final.change(hexes, (stands, holder), (stands_after, holder_after))
+            paid = final.change(hexes, (stands, holder), (stands_after, holder_after), filled_now)
             if not paid:
                 return 0.0
             return victory.margin({s: v + paid.get(s, 0.0) for s, v in projected.items()}, side) - now
@@ -720,9 +743,12 @@ class Evaluator:
         table = getattr(state, "_units", None)
         turns_left = self._turns_left(state)
         base = self._bases.get((turns_left, self._held_id))
-        if base is None or base.positions != positions or not (isinstance(table, dict) and table == base.unit_table):
+        if base is None or base.positions != positions or not (
+                isinstance(table, dict) and (table is base.unit_table or table == base.unit_table)):
+            changed = self._changed_units(state, base, positions, state.unit) if base is not None else None
             uids = list(positions)
-            base = self._keep_base(self._score_in_full(positions, uids, list(map(state.unit, uids)), turns_left), state)
+            base = self._keep_base(self._score_in_full(positions, uids, list(map(state.unit, uids)), turns_left, base,
+                                                       changed), state)
         return base
 
     def _turns_left(self, state: Any) -> int:
@@ -730,7 +756,11 @@ class Evaluator:
         turns = self.game.info.turns
         return max(1, turns - state.turn + 1) if turns else 1
 
-    def _score_in_full(self, positions: dict[str, Hex], uids: list[str], units: list[Unit], turns_left: int) -> "_Scored":
+    def _score_in_full(self, positions: dict[str, Hex], uids: list[str], units: list[Unit], turns_left: int,
+                       like: "_Scored | None" = None, changed: list[str] | None = None) -> "_Scored":
+        """Every unit's term. `like`: a position scored in full for the same turns left and holders, `changed`: the
+        units that differ from it (moved, on or off the map, replaced): the terms of the others, away from the hexes
+        those left and entered, are its own (a term reads only its unit and the strengths in and next to its hex)."""
         totals: dict[Hex, int] = {}  # hex -> strength there
         by_side: dict[Hex, dict[str, int]] = {}  # hex -> side -> strength there
         ids_at: dict[Hex, list[str]] = {}  # hex -> the units there
@@ -740,10 +770,23 @@ class Evaluator:
             here = by_side.setdefault(hex_, {})
             here[unit.side] = here.get(unit.side, 0) + unit.strength
             ids_at.setdefault(hex_, []).append(uid)
+        near: set[Hex] = set()  # the hexes whose units' terms may differ from `like`'s
+        redone = set(changed or ())
+        if like is not None:
+            neighbours = self.neighbours
+            for uid in redone:
+                for h in (like.positions.get(uid), positions.get(uid)):
+                    if h is not None:
+                        near.add(h)
+                        near.update(neighbours.get(h, ()))
         terms = {}
         sums: dict[str, float] = {}
         for uid, unit in zip(uids, units):
-            term = self._term(unit, positions[uid], totals, by_side, turns_left)
+            hex_ = positions[uid]
+            if like is not None and uid not in redone and hex_ not in near:
+                term = like.terms[uid][1]
+            else:
+                term = self._term(unit, hex_, totals, by_side, turns_left)
             terms[uid] = (unit.side, term)
             sums[unit.side] = sums.get(unit.side, 0.0) + term
         return _Scored(positions.copy(), uids, units, dict(zip(uids, units)), turns_left, totals, by_side, ids_at,
@@ -771,9 +814,8 @@ class Evaluator:
             old = terms.get(uid)
             if old is not None:
                 sums[old[0]] -= old[1]
-        term = self._term
         for uid, unit in now.items():
-            sums[unit.side] = sums.get(unit.side, 0.0) + term(unit, positions[uid], totals, by_side, turns_left)
+            sums[unit.side] = sums.get(unit.side, 0.0) + self._term(unit, positions[uid], totals, by_side, turns_left)
         # Units that did not change, next to a hex where their enemies' strength changed, or in a hex where their
         # stack's did: their danger changed.
         redo = set()
@@ -786,7 +828,7 @@ class Evaluator:
         for uid in redo:
             old = terms[uid]
             unit = unit_of[uid]
-            sums[old[0]] += term(unit, positions[uid], totals, by_side, turns_left) - old[1]
+            sums[old[0]] += self._term(unit, positions[uid], totals, by_side, turns_left) - old[1]
         return _total(sums, side)
 
     def _term(self, unit: Unit, hex_: Hex, totals: dict[Hex, int], by_side: dict[Hex, dict[str, int]],
@@ -835,7 +877,9 @@ class Evaluator:
         worths = self._final_worths(unit.side)
         best = 0.0
         if worths:
-            for target, divisor in self._near_list(unit.move, typed).get(hex_, ()):
+            for target, divisor, most in self._ranked_near(unit.side, unit.move, typed).get(hex_, ()):
+                if most <= best:  # the most this target may be worth here, and every one after it
+                    break
                 worth = worths.get(target)
                 if worth is not None:
                     worth /= divisor
@@ -920,6 +964,34 @@ class Evaluator:
                     found.setdefault(h, []).append((target, 1.0 + distance / scale))
         return found
 
+    def _ranked_near(self, side: str, allowance: int, unit_type: str | None) -> dict[Hex, list[tuple[Hex, float, float]]]:
+        """Hex -> (target, divisor, the most it may be worth to `side`'s unit in the hex) of the targets of `_near_list`
+        that may be worth something to the side, those that may be worth most first: the search for the best stops
+        where none left may be worth more than the best found."""
+        key = (side, allowance, unit_type)
+        found = self._ranked.get(key)
+        if found is None:
+            most = self._most_worth(side)
+            found = self._ranked[key] = {}
+            for h, near in self._near_list(allowance, unit_type).items():
+                ranked = [(target, divisor, most[target] / divisor) for target, divisor in near if target in most]
+                if ranked:
+                    ranked.sort(key=_most, reverse=True)
+                    found[h] = ranked
+        return found
+
+    def _most_worth(self, side: str) -> dict[Hex, float]:
+        """Target -> the most it may be worth to `side` (`_final_worths` whoever holds what, every place open), a
+        little more (rounding aside), for the targets that may be worth something."""
+        to_hold, to_stand = self._to_hold.get(side, {}), self._to_stand.get(side, {})
+        most = {target: to_stand.get(target, 0.0) + to_hold.get(target, 0.0) for target in {*to_hold, *to_stand}}
+        for goal in self.variable_goals.goals if self.variable_goals is not None else ():
+            if goal.award.side == side:
+                for hexes in goal.setting_hexes.values():
+                    for h in hexes:
+                        most[h] = most.get(h, 0.0) + goal.share
+        return {target: value * (1.0 + 1e-9) for target, value in most.items() if value > 0}
+
     def _final_targets(self) -> None:
         """The hexes the awards paid at the end value, by the side whose units draw near them."""
         final = self.final
@@ -996,7 +1068,7 @@ class _Scored:
     ids_at: dict[Hex, list[str]]  # hex -> the units there
     terms: dict[str, tuple[str, float]]  # unit id -> (its side, its term)
     sums: dict[str, float]  # side -> the sum of its units' terms
-    unit_table: dict | None = None  # a copy of the state's own table of units, if it has one
+    unit_table: dict | None = None  # the state's own table of units, if it has one (never changed in place)
     relocated: Any = None  # the state's last change of hexes, if it tells them (view.units_moved)
     held_id: int = 0  # who held the hexes the awards paid at the end value for holding (Evaluator._held_id)
     _next_to: dict = field(default_factory=dict)
@@ -1026,6 +1098,10 @@ class _Scored:
 
 
 _NOTHING_CHANGED: Final[frozenset] = frozenset()
+
+
+def _most(ranked: tuple[Hex, float, float]) -> float:
+    return ranked[2]
 
 
 def _total(sums: dict[str, float], side: str) -> float:

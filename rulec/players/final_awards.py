@@ -110,9 +110,10 @@ class FinalAwards:
         self.constant: dict[str, float] = {s: 0.0 for s in game.sides}  # what the empty position pays
         self._one_hex_held: list[tuple[Hex, str, str, float]] = []  # the groups of one hex held, for `paid`
         self._other_groups: list[HexGroup] = []
-        self._last_held: tuple[dict[Hex, str], dict[str, float]] | None = None  # (holders, what they pay): _held_paid
-        # (the units that left the map -> their hex, what each pays in turn: (side, VP)): _exits_paid
-        self._last_exited: tuple[tuple[tuple[str, Hex], ...], list[tuple[str, float]]] | None = None
+        # (holders, what they pay, the other groups they fill, their version): _held_paid
+        self._last_held: tuple[dict[Hex, str], dict[str, float], list[bool], Any] | None = None
+        # (units off the map -> the hex each left from, what each pays in turn (side, VP), the units in order)
+        self._last_exited: tuple[dict[str, Hex], list[tuple[str, float]], list[str]] | None = None
         map_ = game.map
         if not self.awards or map_ is None:
             return
@@ -260,14 +261,16 @@ class FinalAwards:
         return any(stands(h, group.actor) for h in group.hexes)
 
     def paid(self, sides_at: Mapping[Hex, Any], holders: Mapping[Hex, str],
-             exited: Mapping[str, Hex]) -> dict[str, float]:
+             exited: Mapping[str, Hex], holders_version: Any = None) -> dict[str, float]:
         """Side -> VP the awards would pay in a position: `sides_at` hex -> the sides standing there (occupied
-        hexes only), `holders` hex -> who holds it, `exited` the units that left the map -> their hex."""
-        paid = dict(self._held_paid(holders))
-        for group in self._other_groups:
+        hexes only), `holders` hex -> who holds it, `exited` the units that left the map -> their hex;
+        `holders_version`: a name the position gives its holders, if it has one (the same name, the same holders)."""
+        held, controlled = self._held_paid(holders, holders_version)
+        paid = dict(held)
+        for group, held_filled in zip(self._other_groups, controlled):
             actor = group.actor
             if group.by == CONTROL:
-                filled = any(holders.get(h) == actor for h in group.hexes)
+                filled = held_filled
             else:
                 filled = any(actor in sides_at.get(h, ()) for h in group.hexes)
             if filled:
@@ -279,29 +282,38 @@ class FinalAwards:
     def _exits_paid(self, exited: Mapping[str, Hex]) -> list[tuple[str, float]]:
         """What each unit that left the map pays, unit by unit (side, VP), in the order `paid` adds them up: kept
         for the units last asked about (an AI asks of thousands of positions in which no unit left the map)."""
-        items = tuple(exited.items())  # (in order: the sums come out the same to the last bit)
         last = self._last_exited
-        if last is not None and last[0] == items:
+        # the same units and hexes, in the same order (the sums come out the same to the last bit)
+        if last is not None and len(exited) == len(last[0]) and exited == last[0] and list(exited) == last[2]:
             return last[1]
-        found = [(side, value) for uid, h in items for side, value in self.exit_value(uid, h).items()]
-        self._last_exited = (items, found)
+        kept = dict(exited)
+        found = [(side, value) for uid, h in kept.items() for side, value in self.exit_value(uid, h).items()]
+        self._last_exited = (kept, found, list(kept))
         return found
 
-    def _held_paid(self, holders: Mapping[Hex, str]) -> dict[str, float]:
-        """What the empty position and the groups of one hex held (most groups: a town each) pay: kept for the holders
-        last asked about (an AI asks of thousands of positions in which no town changed hands)."""
+    def _held_paid(self, holders: Mapping[Hex, str], version: Any = None) -> tuple[dict[str, float], list[bool]]:
+        """What the empty position and the groups of one hex held (most groups: a town each) pay, and which of the
+        other groups are filled by the hexes held (one for each, False for a group of units standing): kept for the
+        holders last asked about (an AI asks of thousands of positions in which no town changed hands), and their
+        version."""
         last = self._last_held
-        if last is not None and last[0] == holders:
-            return last[1]
+        if last is not None and (version is not None and version == last[3] or last[0] == holders):
+            if version != last[3]:
+                self._last_held = (last[0], last[1], last[2], version)
+            return last[1], last[2]
         paid = dict(self.constant)
         for h, actor, side, value in self._one_hex_held:
             if holders.get(h) == actor:
                 paid[side] += value
-        self._last_held = (dict(holders), paid)
-        return paid
+        controlled = [group.by == CONTROL and any(holders.get(h) == group.actor for h in group.hexes)
+                      for group in self._other_groups]
+        self._last_held = (dict(holders), paid, controlled, version)
+        return paid, controlled
 
-    def change(self, hexes: Iterable[Hex], before: tuple[Callable, Callable], after: tuple[Callable, Callable]) -> dict[str, float]:
-        """Side -> how much more the awards pay `after` than `before` ((stands, holder) each), when only `hexes` differ."""
+    def change(self, hexes: Iterable[Hex], before: tuple[Callable, Callable], after: tuple[Callable, Callable],
+               filled_before: dict[int, bool] | None = None) -> dict[str, float]:
+        """Side -> how much more the awards pay `after` than `before` ((stands, holder) each), when only `hexes` differ.
+        `filled_before`: group index -> whether it is filled `before`, kept by a caller that asks of one `before` again."""
         found: dict[str, float] = {}
         seen: set[int] = set()
         for h in hexes:
@@ -310,7 +322,12 @@ class FinalAwards:
                     continue
                 seen.add(index)
                 group = self.groups[index]
-                was, now = self.filled(group, *before), self.filled(group, *after)
+                was = filled_before.get(index) if filled_before is not None else None
+                if was is None:
+                    was = self.filled(group, *before)
+                    if filled_before is not None:
+                        filled_before[index] = was
+                now = self.filled(group, *after)
                 if was != now:
                     found[group.side] = found.get(group.side, 0.0) + (group.value if now else -group.value)
         return found

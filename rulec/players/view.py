@@ -7,9 +7,13 @@ A toy state without a map has no positions.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
+from rulec.engine.records import Relocated
 from rulec.runtime.model import Hex, Unit
+
+# Changes of hexes walked back from two positions to the last one both were played on from (_moved_apart).
+MOST_CHANGES_WALKED: Final = 64
 
 
 def unit_hexes(state: Any) -> dict[str, Hex]:
@@ -65,8 +69,36 @@ def hexes_moved(state: Any, since: Any, positions: dict[str, Hex],
 
 def _moved_since(state: Any, since: Any) -> tuple[list[str], bool] | None:
     """What an engine state tells of the units that changed hexes since the position whose last change was `since`
-    (GameState.moved_since); None for a state that does not tell, or when it cannot."""
+    (GameState.moved_since), or since the last position both were played on from (a candidate and another weighed
+    before it, say); None for a state that does not tell, or when it cannot."""
     if since is None:
         return None
     moved_since = getattr(state, "moved_since", None)
-    return moved_since(since) if callable(moved_since) else None
+    if not callable(moved_since):
+        return None
+    told = moved_since(since)
+    return told if told is not None else _moved_apart(getattr(state, "last_relocated", None), since)
+
+
+def _moved_apart(now: Any, then: Any) -> tuple[list[str], bool] | None:
+    """The units that changed hexes on the way to two positions (`now` and `then`, their last changes of hexes) from
+    the last position both were played on from, and whether any came onto the map or left it on the way; None when
+    that position lies more than MOST_CHANGES_WALKED changes back, or a change on the way placed every unit anew."""
+    if not isinstance(now, Relocated) or not isinstance(then, Relocated):
+        return None
+    later: Relocated | None = now
+    earlier: Relocated | None = then
+    moved: list[str] = []
+    reorders = False
+    while later is not earlier:
+        if later is None or earlier is None or len(moved) >= MOST_CHANGES_WALKED:
+            return None
+        if later.count < earlier.count:
+            later, earlier = earlier, later
+        uid = later.uid
+        if uid is None:
+            return None
+        moved.append(uid)
+        reorders = reorders or later.reorders
+        later = later.before
+    return moved, reorders
