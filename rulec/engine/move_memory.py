@@ -14,13 +14,11 @@ from __future__ import annotations
 from typing import Final
 
 from rulec.engine.hex_bits import hexes_in_order
-from rulec.engine.position import Position
+from rulec.engine.position import STALE, VIEWS, Position
 from rulec.runtime.model import Hex
 
 # Stale views asked again at more hexes than this are worked out from scratch instead.
 MOST_TOUCHED: Final = 48
-VIEWS: Final[tuple[str, ...]] = ("zoc", "enemy", "obstacles")
-STALE: Final = {kind: "stale " + kind for kind in VIEWS}  # a view's kind -> the kind of its stale copy (made once, not per move)
 
 
 def carry_views(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
@@ -70,11 +68,11 @@ def _keep_own(state: Position, before: dict, side: str, left: Hex | None, entere
                 state._standing[key] = before[key]
     found = before.get(("obstacles", side))
     if found is None:
-        stale = before.get(("stale obstacles", side))
+        stale = before.get((STALE["obstacles"], side))
         if stale is not None:  # the enemy's part is as stale as it was; the friends' part is redone when asked
             touched = stale[1] | moved
             if touched.bit_count() <= MOST_TOUCHED:
-                state._standing[("stale obstacles", side)] = stale[0], touched
+                state._standing[(STALE["obstacles"], side)] = stale[0], touched
         return
     enemy, zoc, friends = found
     bit, units = state.tables.hex_bit, state._units
@@ -91,8 +89,8 @@ def obstacles(state: Position, side: str) -> tuple[int, int, int]:
     key = ("obstacles", side)
     standing = state._standing
     found = standing.get(key)
-    if found is None and ("stale obstacles", side) in standing:
-        found = standing[key] = _obstacles_again(state, side, *standing[("stale obstacles", side)])
+    if found is None and (STALE["obstacles"], side) in standing:
+        found = standing[key] = _obstacles_again(state, side, *standing[(STALE["obstacles"], side)])
     if found is None:
         bit, zoc_bits, units = state.tables.hex_bit, state.tables.zoc_bits, state._units
         typed = state.tables.zoc_bits_typed  # unit types whose ZOC reaches across more hexsides

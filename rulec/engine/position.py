@@ -42,8 +42,11 @@ P = TypeVar("P", bound="Position")  # a position's own class: a GameState's clon
 HISTORY_TAIL: Final = 32
 # moved_since follows at most this many changes of hexes back (more: the caller compares the positions).
 MOST_RELOCATIONS_TOLD: Final = 64
-# The views of who stands where kept stale over moves (move_memory.STALE), dropped as a phase begins
-_STALE_VIEWS: Final = frozenset({"stale zoc", "stale enemy", "stale obstacles"})
+# Each side's views of the others kept with who stands where (Position._standing), and the kind of a view's stale
+# copy, kept over moves and asked again only where units moved since (move_memory.py); dropped as a phase begins
+VIEWS: Final[tuple[str, ...]] = ("zoc", "enemy", "obstacles")
+STALE: Final = {kind: "stale " + kind for kind in VIEWS}
+_STALE_VIEWS: Final = frozenset(STALE.values())
 
 
 class Position:
@@ -206,7 +209,7 @@ class Position:
         key = ("zoc", side)
         zoc = self._standing.get(key)
         if zoc is None:
-            stale = self._standing.get(("stale zoc", side))
+            stale = self._standing.get((STALE["zoc"], side))
             if stale is not None:  # kept from an earlier position: asked again only where units moved since
                 known, touched_bits = stale
                 touched = hexes_in_order(touched_bits, self.tables.numbered)
@@ -234,7 +237,7 @@ class Position:
         key = ("enemy", side)
         hexes = self._standing.get(key)
         if hexes is None:
-            stale = self._standing.get(("stale enemy", side))
+            stale = self._standing.get((STALE["enemy"], side))
             if stale is not None:  # kept from an earlier position: asked again only where units moved since
                 known, touched_bits = stale
                 touched = hexes_in_order(touched_bits, self.tables.numbered)
