@@ -28,7 +28,7 @@ than before (a player may not use up an enemy's only possible attacker elsewhere
 
 from __future__ import annotations
 
-from typing import AbstractSet, Final, TYPE_CHECKING
+from typing import TYPE_CHECKING, AbstractSet, Any, Final, Iterable
 
 from rulec.engine import joining, markers, stacking
 from rulec.engine.context import EngineContext
@@ -87,15 +87,20 @@ def _able_and_allowed(state: Position, side: str, able: frozenset[str]) -> froze
 
 
 def _allowing(state: Position, side: str) -> frozenset[str]:
-    """The side's units the game's may_attack, reading the unit alone, lets attack (once a game, while the units are:
-    a unit that loses a step is another, the dict is copied)."""
+    """The side's units the game's may_attack, reading the unit alone, lets attack."""
     condition = state.game.combat.may_attack if state.game.combat is not None else None
     assert condition is not None  # asked only of a game with one
-    kept = state._for_the_game.get(("may_attack", side))
+    return _units_holding(state, ("may_attack", side), condition, state.tables.units_of.get(side, ()))
+
+
+def _units_holding(state: Position, key: tuple, condition: Any, uids: Iterable[str]) -> frozenset[str]:
+    """Of `uids`, those `condition` (reading nothing of the position but the unit) holds for: the same answers all
+    game while the units are, kept for the game under `key` (a unit that loses a step is another: the dict is
+    copied)."""
+    kept = state._for_the_game.get(key)
     if kept is None or kept[0] is not state._units:
-        kept = state._for_the_game[("may_attack", side)] = (state._units, frozenset(
-            uid for uid in state.tables.units_of.get(side, ())
-            if condition.function(EngineContext(state, state.unit(uid)))))
+        kept = state._for_the_game[key] = (state._units,
+                                           frozenset(uid for uid in uids if _holds(state, condition, uid)))
     return kept[1]
 
 
@@ -188,11 +193,11 @@ def _attackable_near(state: Position, uid: str, leaving_out: tuple[Hex, ...] = (
 
 def _duty_hexes(state: Position, side: str) -> frozenset[Hex]:
     """The hexes of `side`'s enemies that may still be attacked this phase and hold a target of a duty
-    (holds_target): a duty is owed only next to one. Kept for the position, by side, under a key a declaration's steps
-    keep as holds_target's answers (GameState._KEPT_WHILE_DECLARING); most positions have few or none."""
-    by_side: dict[str, frozenset[Hex]] | None = state._cache.get(_DUTY_HEXES)
+    (holds_target): a duty is owed only next to one. Kept for the position, by side, and through a declaration's steps
+    as holds_target's answers are (GameState._KEPT_WHILE_DECLARING); most positions have few or none."""
+    by_side: dict[str, frozenset[Hex]] | None = state._cache.get(DUTY_HEXES)
     if by_side is None:
-        by_side = state._cache[_DUTY_HEXES] = {}
+        by_side = state._cache[DUTY_HEXES] = {}
     found = by_side.get(side)
     if found is None:
         occupants, units, defended = stacking.occupants(state), state._units, state.defended
@@ -208,7 +213,7 @@ def _duty_hexes(state: Position, side: str) -> frozenset[Hex]:
     return found
 
 
-_DUTY_HEXES: Final = "duty target"  # (the name of holds_target's keys: kept while a battle is declared)
+DUTY_HEXES: Final = "duty hexes"  # (GameState._cache) side -> _duty_hexes' answer
 
 
 def holds_target(state: Position, h: Hex) -> bool:
@@ -234,14 +239,7 @@ def _target_units(state: Position) -> frozenset[str] | None:
     condition = state.game.combat.must_attack_target if state.game.combat is not None else None
     if condition is None or condition.reads_position:
         return None
-    kept = state._for_the_game.get(_TARGET_UNITS)
-    if kept is None or kept[0] is not state._units:
-        kept = state._for_the_game[_TARGET_UNITS] = (state._units, frozenset(
-            uid for uid in state._units if _holds(state, condition, uid)))
-    return kept[1]
-
-
-_TARGET_UNITS: Final = "must_attack_target units"
+    return _units_holding(state, ("must_attack_target",), condition, state._units)
 
 
 def bound_elsewhere(state: Position, units: set[str], targets: tuple[Hex, ...]) -> set[str]:

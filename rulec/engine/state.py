@@ -57,7 +57,7 @@ _DECLARING: Final = frozenset({ATTACK, WITH, CANCEL})
 # hex holds a duty's target (joining.py, duties.py); the phase's targets, and which may be joined (battles.py).
 # Asked of every unit and target at each step of the declaration, and again when it is called off.
 _KEPT_WHILE_DECLARING: Final = frozenset({"trace", "trace bits", "trace flags", "trace without", "may_join", "duty target",
-                                   duties.READY, duties.MUST_ATTACK, duties.OPEN, battles.TARGETS,
+                                   duties.READY, duties.MUST_ATTACK, duties.OPEN, duties.DUTY_HEXES, battles.TARGETS,
                                    battles.JOINABLE_TARGETS, battles.JOINED})
 
 
