@@ -122,9 +122,13 @@ def test_the_compiled_search_answers_as_pure_pythons_on_random_boards_of_every_g
 
 
 # A trace's breadth-first search on every game's map, forward and backward: from a few sources into random hexes, at
-# most `limit` steps (or none), then on again from its last layer with a longer limit (trace_sets._spread)
+# most `limit` steps (or none), kept (trace_sets.new_layers), then searched again after the hexes passing changed a
+# few at a time, as after a move, and a search from scratch with the same hexes passing beside each
 _RANDOM_SPREADS = _ENGINE + """
+from rulec.engine.hex_bits import numbers
 found = {}
+def searched(layers):
+    return [hex(layer) for layer in layers.as_ints()]
 for name in GAMES:
     tables = tables_for(load_game(name))
     size = len(tables.numbered)
@@ -133,48 +137,67 @@ for name in GAMES:
     for backward in (False, True):
         steps = tables.map_steps(backward)
         for _ in range(30):
-            passing = sum(1 << h for h in range(size) if rng.random() < 0.75)
-            layers = [sum(1 << rng.randrange(size) for _ in range(rng.randint(1, 3)))]
-            limit = rng.choice([None, 0, 1, 2, 3, 5, 8])
-            trace_sets._spread(layers, passing, steps, limit)
-            first = [hex(layer) for layer in layers]
-            if limit is not None:
-                limit += rng.randint(0, 4)
-                trace_sets._spread(layers, passing, steps, limit)
-            spreads.append([limit, first, [hex(layer) for layer in layers]])
+            passing = sum(1 << h for h in range(size) if rng.random() < rng.choice([0.55, 0.75]))
+            start = sum(1 << rng.randrange(size) for _ in range(rng.randint(1, 3)))
+            passing |= start  # (the sources pass, as a trace's do: trace_sets.search)
+            limit = rng.choice([None, 0, 1, 2, 3, 5, 8, 20])
+            kept = trace_sets.new_layers(steps, start, passing, limit)
+            spread = [limit, searched(kept), hex(kept.reached)]
+            for _ in range(6):
+                for _ in range(rng.randint(1, 4)):  # anywhere, or next to the hexes reached (as a move opens a way)
+                    edge = numbers(steps.after(kept.reached) & ~kept.reached & ~passing)
+                    h = rng.choice(edge) if edge and rng.random() < 0.5 else rng.randrange(size)
+                    if not start >> h & 1:
+                        passing ^= 1 << h
+                reached = kept.update(passing)
+                afresh = trace_sets.new_layers(steps, start, passing, limit)
+                spread.append([searched(kept), hex(reached), searched(afresh)])
+            spreads.append(spread)
     # through every hex: layer k holds the hexes k steps or fewer from a source, by hand (steps out from the sources)
     steps, index = tables.map_steps(), tables.index
     for _ in range(5):
         sources = rng.sample(tables.numbered, rng.randint(1, 3))
         limit = rng.choice([None, 1, 2, 4])
-        layers = [sum(1 << index[h] for h in sources)]
-        trace_sets._spread(layers, (1 << size) - 1, steps, limit)
-        by_hand, near = [layers[0]], set(sources)
+        layers = trace_sets.new_layers(steps, sum(1 << index[h] for h in sources), (1 << size) - 1, limit)
+        by_hand, near = [sum(1 << index[h] for h in sources)], set(sources)
         while limit is None or len(by_hand) <= limit:
             near |= {n for h in near for n in tables.neighbours[h]}
             bits = sum(1 << index[h] for h in near)
             if bits == by_hand[-1]:
                 break
             by_hand.append(bits)
-        spreads.append([limit, None, [hex(layer) for layer in layers], [hex(layer) for layer in by_hand]])
+        spreads.append([limit, searched(layers), hex(layers.reached), {"by hand": [hex(layer) for layer in by_hand]}])
 answer(found)
 """
 
 
-def test_a_traces_spread_in_c_spreads_as_pure_pythons_on_every_map(built_tree):
-    """65 spreads on each game's map: the compiled spread finds the same layers as pure Python's, each within its
-    limit (at most `limit` steps from the sources: as many layers, plus the sources'), and through every hex, the
-    hexes as many steps away or fewer, by hand. (Faults planted: one step past the limit, N13; the bits a step
-    carries from the last word of a set left out, N14.)"""
+def test_a_traces_search_kept_in_c_searches_as_pure_pythons_on_every_map(built_tree):
+    """65 searches on each game's map, each searched again six times after a few hexes changed whether they pass:
+    the compiled engine's layers (search_core.Layers) are pure Python's (trace_sets.IntLayers), each within its limit
+    (at most `limit` steps from the sources: as many layers, plus the sources'); a search kept and searched again
+    has the layers of a search from scratch, whichever layer it went on from; and through every hex, the hexes as
+    many steps away or fewer, by hand. (Faults planted: one step past the limit; the bits a step to lower numbers
+    carries from the last word of a set left out; a step backward that picks the hexes stepping as a step forward
+    does, before the shift; a search again from the first layer holding a hex that passes no more rather than the
+    one before; and from the layer after the first next to a hex passing anew.)"""
     found = _both(built_tree, _RANDOM_SPREADS)
     pure, fast = found[False]["found"], found[True]["found"]
     assert list(pure) == list(fast) and len(pure) > 50
+    searched_again = 0
     for name, spreads in pure.items():
         assert spreads == fast[name], name
-        for limit, _, layers, *by_hand in spreads:
+        for limit, layers, reached, *again in spreads:
             assert limit is None or len(layers) <= limit + 1, name
-            assert not by_hand or by_hand[0] == layers, name
-    assert sum(len(spread[2]) > 5 for spreads in pure.values() for spread in spreads) > 100
+            assert reached == layers[-1], name
+            if again and isinstance(again[0], dict):  # through every hex: the layers counted out by hand
+                assert layers == again[0]["by hand"], name
+                continue
+            for kept, reached_again, afresh in again:
+                assert kept == afresh and reached_again == kept[-1], name
+                searched_again += kept != layers
+                layers = kept
+    assert sum(len(spread[1]) > 5 for spreads in pure.values() for spread in spreads) > 100
+    assert searched_again > 500
 
 
 # Searches of games with objectives passed through (many_towns: twenty towns, too many to rank by VP), each with a

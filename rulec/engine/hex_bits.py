@@ -39,7 +39,7 @@ class Steps:
                 into[j] |= 1 << i
         self._into = into
         self.hex_count = len(index)
-        self.packed: Any = None  # the steps as native.core reads them (trace_sets._spread; False: it cannot)
+        self.packed: Any = None  # the steps as native.core reads them (trace_sets.new_layers; False: it cannot)
         self._shifts: tuple[tuple[int, int], ...] | None = None
         self._out: list[int] = []
         if len(by_difference) <= MOST_SHIFTS:

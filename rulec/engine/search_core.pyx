@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False, cdivision=True
 """The searches' inner loops in C, for the compiled engine (make fast; loaded through native.py): the movement
-search's (movement.search) and a trace's breadth-first search (trace_sets._spread, at the end).
+search's (movement.search) and a trace's breadth-first search, kept for the next (trace_sets.Layers, at the end).
 
 Each is the same search, step for step, as the Python loop it stands for. The movement search: the positions with
 one set of objectives passed make a layer, searched lowest mask first, each a Dijkstra search by MP left (a bucket
@@ -8,7 +8,7 @@ of hexes for each MP left, most first). It reads the board's flags and a StepCos
 ints (`Packed`), keeps its per-hex values in C arrays, and makes Python objects only for its answer.
 movement.search makes the first arrivals (entries, the way out of an enemy zone of control, river crossings) and
 the map exits from what this returns, and calls `run` only where the objectives' masks fit a C int
-(OBJECTIVES_FIT). A trace's spread works on its sets of hexes as C words rather than Python ints. Pure Python runs
+(OBJECTIVES_FIT). A trace's search keeps its layers as C words rather than Python ints. Pure Python runs
 the loops of their own modules, and tests/test_engine_compiled.py plays the same games with both.
 """
 
@@ -472,12 +472,12 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
             packed.busy = False
 
 
-# ------------------------------------------------------------ a trace's breadth-first search (trace_sets._spread)
+# ------------------------------------------------------ a trace's breadth-first search, kept (trace_sets.Layers)
 
 
 cdef class Shifts:
     """A hex_bits.Steps' steps as C words: for each difference between a hex's number and a neighbour's (the map's
-    few), the hexes that step so, as bits (words little end first). Made once for the Steps (trace_sets._spread)."""
+    few), the hexes that step so, as bits (words little end first). Made once for the Steps (trace_sets.new_layers)."""
 
     cdef int count, words
     cdef int64_t* differences
@@ -513,75 +513,179 @@ cdef object _store(const uint64_t* words, int count):
     return int.from_bytes(PyBytes_FromStringAndSize(<const char*> words, count * 8), "little")
 
 
-cdef void _after(Shifts shifts, const uint64_t* bits, uint64_t* found) noexcept:
-    """hex_bits.Steps.after: the hexes one step from those of `bits`, into `found`."""
-    cdef int words = shifts.words, k, w, source, q, r
+cdef bint _span(const uint64_t* bits, int words, int* low, int* high) noexcept:
+    """The first and last words of `bits` with a bit set (False: none)."""
+    cdef int w
+    low[0] = -1
+    for w in range(words):
+        if bits[w]:
+            if low[0] < 0:
+                low[0] = w
+            high[0] = w
+    return low[0] >= 0
+
+
+cdef void _shifted(Shifts shifts, const uint64_t* bits, uint64_t* found, bint backward) noexcept:
+    """The hexes one step from those of `bits` (hex_bits.Steps.after), or with `backward` the hexes a step into one
+    of them comes from (Steps.into), into `found`. Only the words a step from `bits`' may reach are gone through: a
+    breadth-first search's frontier is a ring of a few words of the map's."""
+    cdef int words = shifts.words, k, w, q, r, low, high, first, last
     cdef int64_t difference
     cdef const uint64_t* movers
-    cdef uint64_t moving, carried
+    cdef uint64_t moving, carried, below, above
     memset(found, 0, words * sizeof(uint64_t))
+    if not _span(bits, words, &low, &high):
+        return
     for k in range(shifts.count):
-        difference = shifts.differences[k]
+        difference = -shifts.differences[k] if backward else shifts.differences[k]
         movers = &shifts.movers[k * words]
-        if difference >= 0:  # moving << difference
+        # forward, a hex moves if it is a mover, then shifts; backward, it shifts back, then is kept if a mover there
+        if difference >= 0:  # << difference: word w takes words w - q and w - q - 1
             q, r = <int> (difference >> 6), <int> (difference & 63)
-            for w in range(words - 1, q - 1, -1):
-                source = w - q
-                moving = bits[source] & movers[source]
-                carried = (bits[source - 1] & movers[source - 1]) >> (64 - r) if r and source > 0 else 0
-                found[w] |= (moving << r) | carried
-        else:  # moving >> -difference
+            first, last = low + q, min(high + q + 1, words - 1)
+            for w in range(first, last + 1):
+                below = bits[w - q] if w - q <= high else 0
+                above = bits[w - q - 1] if r and w - q - 1 >= low else 0
+                if not backward:
+                    below &= movers[w - q]
+                    if above:
+                        above &= movers[w - q - 1]
+                moving = below << r
+                carried = above >> (64 - r) if r else 0
+                found[w] |= (moving | carried) & movers[w] if backward else moving | carried
+        else:  # >> -difference: word w takes words w + q and w + q + 1
             q, r = <int> ((-difference) >> 6), <int> ((-difference) & 63)
-            for w in range(words - q):
-                source = w + q
-                moving = bits[source] & movers[source]
-                carried = (bits[source + 1] & movers[source + 1]) << (64 - r) if r and source + 1 < words else 0
-                found[w] |= (moving >> r) | carried
+            first, last = max(low - q - 1, 0), min(high - q, words - 1)
+            for w in range(first, last + 1):
+                below = bits[w + q] if w + q >= low and w + q <= high else 0
+                above = bits[w + q + 1] if r and w + q + 1 <= high and w + q + 1 < words else 0
+                if not backward:
+                    below &= movers[w + q]
+                    if above:
+                        above &= movers[w + q + 1]
+                moving = below >> r
+                carried = above << (64 - r) if r else 0
+                found[w] |= (moving | carried) & movers[w] if backward else moving | carried
 
 
-def spread(Shifts shifts, list layers, passing, int limit):
-    """trace_sets._spread: go on with the breadth-first search from its last layer into the hexes `passing` (an int
-    of bits), at most `limit` steps from the sources (-1: no limit), each new layer (the hexes reached so far, an int)
-    appended to `layers`."""
-    cdef int words = shifts.words, w, steps = len(layers) - 1
-    cdef uint64_t* room = <uint64_t*> malloc(4 * words * sizeof(uint64_t))
-    cdef uint64_t* reached = room
-    cdef uint64_t* frontier = room + words
-    cdef uint64_t* following = room + 2 * words
-    cdef uint64_t* through = room + 3 * words
-    cdef uint64_t* swapped
-    cdef uint64_t any_left
-    if room == NULL:
-        raise MemoryError()
-    try:
-        if steps < 0:
-            raise ValueError("a search with no layer")
-        _load(reached, layers[steps], words)
-        _load(through, passing, words)
+cdef int _first_meeting(const uint64_t* rows, int count, const uint64_t* bits, int words) noexcept:
+    """The first of `count` rows with a hex of `bits` (count: none)."""
+    cdef int i, w
+    for i in range(count):
+        for w in range(words):
+            if rows[i * words + w] & bits[w]:
+                return i
+    return count
+
+
+cdef class Layers:
+    """A trace's search as trace_sets.Layers keeps it for its next search (the compiled engine's; trace_sets.IntLayers
+    is pure Python's, the same search step for step): its layers as rows of C words (row i: the hexes reached in at
+    most i steps from the sources, row 0 the sources), the hexes it let pass, and the hexes reached as an int, made
+    once a search: no int is made for a layer, and what a change of the hexes passing leaves holding is found
+    word by word."""
+
+    cdef Shifts shifts
+    cdef int words, count, room, limit
+    cdef uint64_t* rows  # `room` rows of `words` words, `count` of them the search's layers
+    cdef uint64_t* passing
+    cdef uint64_t* scratch  # two rows' room: the hexes passing anew, and around them
+    cdef readonly object reached
+
+    def __cinit__(self, Shifts shifts, start, passing, int limit):
+        """The search from the sources `start` (an int of bits) through the hexes `passing`, at most `limit` steps
+        (-1: no limit)."""
+        self.shifts, self.words, self.limit = shifts, shifts.words, limit
+        self.room = 8
+        self.rows = <uint64_t*> malloc(self.room * self.words * sizeof(uint64_t))
+        self.passing = <uint64_t*> malloc(self.words * sizeof(uint64_t))
+        self.scratch = <uint64_t*> malloc(2 * self.words * sizeof(uint64_t))
+        if self.rows == NULL or self.passing == NULL or self.scratch == NULL:
+            raise MemoryError()
+        _load(self.rows, start, self.words)
+        _load(self.passing, passing, self.words)
+        self.count = 1
+        self._spread()
+
+    def __dealloc__(self):
+        free(self.rows)
+        free(self.passing)
+        free(self.scratch)
+
+    def update(self, passing):
+        """The hexes reached once the hexes passing are `passing` (the sources the same): the search goes on again
+        from the last layer that still holds (trace_sets.IntLayers.update), if any."""
+        cdef int words = self.words, w, i, restart = -1, last
+        cdef uint64_t* newly = self.scratch
+        cdef uint64_t* around = self.scratch + words
+        cdef uint64_t* reached = self.rows + (self.count - 1) * words
+        cdef uint64_t old, any_stopped = 0, any_newly = 0, changed = 0
+        _load(around, passing, words)  # (the new hexes passing, for now)
+        for w in range(words):
+            old = self.passing[w]
+            changed |= old ^ around[w]
+            newly[w] = around[w] & ~old & ~reached[w]  # passing now, not reached
+            any_newly |= newly[w]
+            old &= ~around[w] & reached[w]  # reached, passing no more
+            any_stopped |= old
+            self.passing[w] = around[w]
+            around[w] = old
+        if not changed:
+            return self.reached
+        if any_stopped:  # the layer before the first holding a hex that no longer passes (never the sources')
+            i = _first_meeting(self.rows, self.count, around, words)
+            restart = i - 1
+        if any_newly:  # or the first next to a hex passing anew (within the limit), whichever comes first
+            last = self.count if restart < 0 else restart + 1
+            if self.limit >= 0 and self.limit < last:
+                last = self.limit
+            _shifted(self.shifts, newly, around, True)
+            i = _first_meeting(self.rows, last, around, words)
+            if i < last:
+                restart = i
+        if restart < 0:
+            return self.reached
+        self.count = restart + 1
+        self._spread()
+        return self.reached
+
+    def as_ints(self):
+        """The layers as ints (for the tests: trace_sets.IntLayers.layers)."""
+        return [_store(self.rows + i * self.words, self.words) for i in range(self.count)]
+
+    cdef int _spread(self) except -1:
+        """Go on with the search from its last layer, into the hexes passing, at most `limit` steps from the
+        sources; then the hexes reached, as an int."""
+        cdef int words = self.words, w, steps = self.count - 1
+        cdef uint64_t* frontier = self.scratch
+        cdef uint64_t* following = self.scratch + words
+        cdef uint64_t* reached
+        cdef uint64_t* grown
+        cdef uint64_t any_left
+        reached = self.rows + steps * words
         if steps:
-            _load(frontier, layers[steps - 1], words)
             for w in range(words):
-                frontier[w] = reached[w] & ~frontier[w]
+                frontier[w] = reached[w] & ~reached[w - words]
         else:
             memcpy(frontier, reached, words * sizeof(uint64_t))
-        while limit < 0 or steps < limit:
+        while self.limit < 0 or steps < self.limit:
+            _shifted(self.shifts, frontier, following, False)
             any_left = 0
             for w in range(words):
-                any_left |= frontier[w]
-            if not any_left:
-                break
-            steps += 1
-            _after(shifts, frontier, following)
-            any_left = 0
-            for w in range(words):
-                following[w] &= through[w] & ~reached[w]
+                following[w] &= self.passing[w] & ~reached[w]
                 any_left |= following[w]
             if not any_left:
                 break
+            if self.count == self.room:
+                grown = <uint64_t*> realloc(self.rows, 2 * self.room * words * sizeof(uint64_t))
+                if grown == NULL:
+                    raise MemoryError()
+                self.rows, self.room = grown, 2 * self.room
+            steps += 1
+            self.count += 1
+            reached = self.rows + steps * words
             for w in range(words):
-                reached[w] |= following[w]
-            layers.append(_store(reached, words))
-            swapped = frontier
-            frontier, following = following, swapped
-    finally:
-        free(room)
+                reached[w] = reached[w - words] | following[w]
+            memcpy(frontier, following, words * sizeof(uint64_t))
+        self.reached = _store(reached, words)
+        return 0

@@ -7,12 +7,14 @@ control (move_memory.obstacles, kept and patched from move to move), the hexes a
 condition on the map alone holds for (folded once a game and side). So each search knows at once every hex the
 trace may pass.
 
-What a search found is kept for the trace and side (GameState._folded_traces, shared by clones): the hexes it let
-pass, the sources it started from, and its layers (layers[i]: the hexes reached in at most i steps). The next
-search, in any position of the game, starts from them when the sources are the same: the layers before the first
-that a hex no longer passing was reached in, or next to which a hex passes now, still hold, and the search goes on
-from there; when neither happened, the hexes reached are the same. The answer is the one a search from scratch
-gives: tests/test_engine_trace_memory.py compares them with searches from scratch in random games.
+What a search found is kept for the trace and side (GameState._folded_traces, shared by clones): the sources it
+started from, and its Layers: the hexes it let pass and its layers (layers[i]: the hexes reached in at most i
+steps). The next search, in any position of the game, starts from them when the sources are the same: the layers
+before the first that a hex no longer passing was reached in, or next to which a hex passes now, still hold, and the
+search goes on from there; when neither happened, the hexes reached are the same. The answer is the one a search
+from scratch gives: tests/test_engine_trace_memory.py compares them with searches from scratch in random games.
+Where the compiled engine runs, the layers are kept as C words (search_core.Layers, the same search step for step
+as IntLayers here): a search then makes one int, the hexes reached, rather than one a layer.
 """
 
 from __future__ import annotations
@@ -35,17 +37,46 @@ _MOST_HELD_KEPT: Final = 1024
 
 @dataclass(init=False)
 class _Kept:
-    """A search of one trace and side: the hexes `through` let pass, the sources it started from (those not lost
-    that pass), and its layers (the last: the hexes reached)."""
+    """A search of one trace and side: the sources it started from (those not lost that pass), and its layers with
+    the hexes `through` let pass (IntLayers, or search_core.Layers)."""
 
-    passing: int
     start: int
-    layers: list[int]
+    layers: Any
 
-    def __init__(self, passing: int, start: int, layers: list[int]) -> None:
-        self.passing = passing
+    def __init__(self, start: int, layers: Any) -> None:
         self.start = start
         self.layers = layers
+
+
+class IntLayers:
+    """A breadth-first search from the sources `start` through the hexes `passing` (ints of bits), at most `limit`
+    steps, kept for the next search: its layers (layers[i]: the hexes reached in at most i steps; the last, the hexes
+    `reached`). Pure Python's, and the compiled engine's on a map drawn as a graph; search_core.Layers is the same
+    search as C words."""
+
+    def __init__(self, steps_of: Steps, start: int, passing: int, limit: int | None) -> None:
+        self.steps_of, self.passing, self.limit = steps_of, passing, limit
+        self.layers = [start]
+        _spread(self.layers, passing, steps_of, limit)
+        self.reached: int = self.layers[-1]
+
+    def update(self, passing: int) -> int:
+        """The hexes reached once the hexes passing are `passing` (the sources the same): searched again from the
+        last layer that still holds, if any."""
+        changed = passing ^ self.passing
+        if not changed:
+            return self.reached
+        restart = _still_holding(self.layers, changed & self.passing, changed & passing, self.steps_of, self.limit)
+        self.passing = passing
+        if restart is None:
+            return self.reached
+        del self.layers[restart + 1:]
+        _spread(self.layers, passing, self.steps_of, self.limit)
+        self.reached = self.layers[-1]
+        return self.reached
+
+    def as_ints(self) -> list[int]:
+        return list(self.layers)
 
 
 def search(state: Position, trace: Trace, side: str, holds: Holds, steps_of: Steps, closed: int) -> int:
@@ -63,19 +94,11 @@ def search(state: Position, trace: Trace, side: str, holds: Holds, steps_of: Ste
     key = ("sets", trace.id, side)
     kept: _Kept | None = folded.get(key)
     if kept is not None and kept.start == start:
-        changed = passing ^ kept.passing
-        if not changed:
-            return kept.layers[-1]
-        restart = _still_holding(kept.layers, changed & kept.passing, changed & passing, steps_of, trace.max_length)
-        kept.passing = passing
-        if restart is None:
-            return kept.layers[-1]
-        layers = kept.layers[:restart + 1]
-    else:
-        layers = [start]
-    _spread(layers, passing, steps_of, trace.max_length)
-    folded[key] = _Kept(passing, start, layers)
-    return layers[-1]
+        found: int = kept.layers.update(passing)
+        return found
+    layers = new_layers(steps_of, start, passing, trace.max_length)
+    folded[key] = _Kept(start, layers)
+    return layers.reached
 
 
 def folded(state: Position, trace: Trace, side: str) -> bool:
@@ -212,10 +235,9 @@ def _still_holding(layers: list[int], stopped: int, newly: int, steps_of: Steps,
     return restart
 
 
-def _spread(layers: list[int], passing: int, steps_of: Steps, limit: int | None) -> None:
-    """Go on with a breadth-first search from its last layer (layers[-1], the hexes reached), into the hexes
-    `passing`, at most `limit` steps from the sources: the layers are added to `layers`. (In C where the compiled
-    engine runs: native.py.)"""
+def new_layers(steps_of: Steps, start: int, passing: int, limit: int | None) -> Any:
+    """A breadth-first search from the sources `start` through the hexes `passing`, at most `limit` steps, kept for
+    the next search (IntLayers; in C where the compiled engine runs: native.py)."""
     core = native.core
     if core is not None:
         packed = steps_of.packed
@@ -229,8 +251,13 @@ def _spread(layers: list[int], passing: int, steps_of: Steps, limit: int | None)
                     pass
             steps_of.packed = packed
         if packed:
-            core.spread(packed, layers, passing, -1 if limit is None else limit)
-            return
+            return core.Layers(packed, start, passing, -1 if limit is None else limit)
+    return IntLayers(steps_of, start, passing, limit)
+
+
+def _spread(layers: list[int], passing: int, steps_of: Steps, limit: int | None) -> None:
+    """Go on with a breadth-first search from its last layer (layers[-1], the hexes reached), into the hexes
+    `passing`, at most `limit` steps from the sources: the layers are added to `layers`."""
     steps = len(layers) - 1
     reached = layers[-1]
     frontier = reached & ~layers[-2] if steps else reached
