@@ -66,13 +66,13 @@ def test_without_the_bridge_the_river_cuts_supply_and_halves_the_defender(tmp_pa
     assert traced_hex(state, "red", "0502") and not traced_hex(state, "red", "0402")
 
 
-def test_the_map_part_is_folded_into_open_steps_once_a_game(game):
+def test_the_map_part_is_folded_into_open_steps_once_for_every_game_on_the_map(game):
     trace = game.traces["supply"]
     assert trace.across_static.source == "not crossing(from_hex, hex, river) or crossing(from_hex, hex, bridge)"
     assert "friendly_occupied" in trace.across.source and "river" not in trace.across.source
     state = new_game(game).arrange({"b1": "0602", "r1": "0702"}, phase="red_combat")
     assert supplied(state, "b1")
-    steps, _ = state._folded_traces[("steps", "supply", "blue")]  # the steps a search may take (hex_bits.Steps)
+    steps, _ = state.tables.trace_folds[("steps", "supply", "blue")]  # the steps a search may take (hex_bits.Steps)
     index = state.tables.index
 
     def open_step(a, b):
@@ -85,6 +85,9 @@ def test_the_map_part_is_folded_into_open_steps_once_a_game(game):
     clone = state.clone()
     clone.apply_action(Action.end())
     assert clone._folded_traces is state._folded_traces
+    other = new_game(game).arrange({"b1": "0602", "r1": "0702"}, phase="red_combat")  # another game, the same map
+    assert supplied(other, "b1")
+    assert other.tables.trace_folds[("steps", "supply", "blue")][0] is steps  # not worked out again
 
 
 def test_an_enemy_on_the_bridge_cuts_supply_and_a_friendly_unit_on_a_bank_opens_the_ford(game):

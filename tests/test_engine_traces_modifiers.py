@@ -62,17 +62,18 @@ def test_a_trace_is_at_most_max_length_hexes_long(game):
     assert supplied(state, "b1") and not supplied(state, "b3")
 
 
-def test_the_map_conditions_of_a_trace_are_folded_once_a_game(game):
+def test_the_map_conditions_of_a_trace_are_folded_once_for_every_game_on_the_map(game):
     [trace] = game.traces.values()
     assert trace.through_static.source == "not has_terrain(hex, marsh)"
     assert "marsh" not in trace.through.source  # the position's conditions are asked at each search
     state = new_game(game).arrange({"b1": "0401", "b3": "0402", "r3": "1003"}, phase="blue_combat")
     assert not supplied(state, "b1") and supplied(state, "b3")  # nothing passes through the marsh
-    _, closed = state._folded_traces[("steps", "supply", "blue")]  # the hexes the map alone closes, as bits
+    folded = state.tables.trace_folds[("steps", "supply", "blue")]
+    _, closed = folded  # the hexes the map alone closes, as bits
     assert closed >> state.tables.index["0401"] & 1 and not closed >> state.tables.index["0402"] & 1
-    clone = state.clone()
-    clone.apply_action(Action.end())
-    assert clone._folded_traces is state._folded_traces  # kept for the game, not worked out again
+    other = new_game(game).arrange({"b1": "0401", "b3": "0402", "r3": "1003"}, phase="blue_combat")
+    assert not supplied(other, "b1") and supplied(other, "b3")
+    assert other.tables.trace_folds[("steps", "supply", "blue")] is folded  # another game: not worked out again
 
 
 def test_a_source_held_by_the_enemy_supplies_nobody(game):

@@ -63,6 +63,9 @@ class Tables:
     varying_costs: bool = False  # does any unit type or phase have costs other than base_costs?
     step_costs: dict = field(default_factory=dict)  # (unit type or None, values) -> StepCosts
     reach_cache: dict = field(default_factory=dict)  # movement searches shared by every state (see GameState)
+    # What each trace's conditions on the map alone fold to, for a side (traces._steps, trace_sets._of_the_game): the
+    # same in every game played on these tables (an option chosen for a game is not on the map alone)
+    trace_folds: dict = field(default_factory=dict)
 
     # The movement search works on hex numbers 0..n-1, in hex order (list lookups are faster than dict
     # lookups, and a set of hexes can be the bits of an int):

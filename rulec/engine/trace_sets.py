@@ -4,8 +4,8 @@ hex they are about (model.Trace.sets, worked out by the checker): no condition i
 `through` and `lost_when` are set algebra (not, and, or) over sets of hexes, as bits of hex numbers (hex_bits.py):
 the hexes where the enemies of a side stand, where its own units stand, where any unit stands and that enemies
 control (move_memory.obstacles, kept and patched from move to move), the hexes a side holds, and the hexes a
-condition on the map alone holds for (folded once a game and side). So each search knows at once every hex the
-trace may pass.
+condition on the map alone holds for (folded once a side, Tables.trace_folds). So each search knows at once every
+hex the trace may pass.
 
 What a search found is kept for the trace and side (GameState._folded_traces, shared by clones): the sources it
 started from, and its Layers: the hexes it let pass and its layers (layers[i]: the hexes reached in at most i
@@ -30,7 +30,7 @@ from rulec.runtime.model import Hex, Trace
 
 # Of move_memory.obstacles' (enemies, their zones of control, friends): which a hex fact reads
 OBSTACLE: Final = {"enemy": 0, "zoc": 1, "friends": 2}
-_OF_THE_GAME: Final = "sets: of the game"  # (GameState._folded_traces) _of_the_game's answers, by trace and side
+_OF_THE_MAP: Final = "sets: of the map"  # (Tables.trace_folds) _of_the_map's answers, by trace and side
 _HELD_BITS: Final = "trace_sets: held bits"  # (GameState._for_the_game) held_bits' answers, by side and holders
 _MOST_HELD_KEPT: Final = 1024
 
@@ -84,7 +84,7 @@ def search(state: Position, trace: Trace, side: str, holds: Holds, steps_of: Ste
     a hex for the side (traces._Ask.holds, for the parts on the map alone); `steps_of`, `closed`: the steps the map
     allows and the hexes it never enters."""
     folded = state._folded_traces
-    everything, sources, through, lost = _of_the_game(state, trace, side, holds)
+    everything, sources, through, lost = _of_the_map(state, trace, side, holds)
     passing = everything & ~closed
     if through is not None:
         passing &= through(state, everything)
@@ -102,8 +102,8 @@ def search(state: Position, trace: Trace, side: str, holds: Holds, steps_of: Ste
 
 
 def folded(state: Position, trace: Trace, side: str) -> bool:
-    """Are the trace's parts on the map alone folded for the side (_of_the_game): a search then asks no condition."""
-    return (_OF_THE_GAME, trace.id, side) in state._folded_traces
+    """Are the trace's parts on the map alone folded for the side (_of_the_map): a search then asks no condition."""
+    return (_OF_THE_MAP, trace.id, side) in state.tables.trace_folds
 
 
 # A condition written as sets, made a function of the position: (the position, every hex as bits) -> the hexes it
@@ -112,18 +112,18 @@ HexSets = Callable[[Position, int], int]
 Holds = Callable[[Any, Hex], bool]  # (a condition, a hex) -> its answer there for the side tracing
 
 
-def _of_the_game(state: Position, trace: Trace, side: str, holds: Holds
-                 ) -> tuple[int, int, HexSets | None, HexSets | None]:
+def _of_the_map(state: Position, trace: Trace, side: str, holds: Holds
+                ) -> tuple[int, int, HexSets | None, HexSets | None]:
     """Every hex of the map and the side's sources, as bits, and its `through` and `lost_when` as functions of the
-    position (once a game and side)."""
-    key = (_OF_THE_GAME, trace.id, side)
-    found = state._folded_traces.get(key)
+    position (once a side for every game on the tables: their parts on the map alone are folded)."""
+    tables = state.tables
+    key = (_OF_THE_MAP, trace.id, side)
+    found = tables.trace_folds.get(key)
     if found is None:
         assert trace.sets is not None  # a trace the checker wrote as sets
-        tables = state.tables
         through, lost = (None if f is None else _function(state, side, f, holds) for f in trace.sets)
-        found = state._folded_traces[key] = ((1 << len(tables.numbered)) - 1,
-                                            bits_of(trace.sources.get(side, ()), tables.index), through, lost)
+        found = tables.trace_folds[key] = ((1 << len(tables.numbered)) - 1,
+                                           bits_of(trace.sources.get(side, ()), tables.index), through, lost)
     return found
 
 

@@ -5,10 +5,11 @@ A trace (model.Trace) is a breadth-first search over the map's neighbour table
 from the side's sources, at most `max_length` steps; a hex
 joins the search when the trace's `through` conditions hold for it, evaluated
 with `hex` the hex and `friendly` the side tracing: those on the map alone
-(`through_static`) once a game, into a set of hexes; the others at each search.
+(`through_static`) once for every game on the map, into a set of hexes; the others
+at each search.
 A step from one hex into the next (a hexside crossed) is taken when the
 trace's `across` holds, with `from_hex` the hex left: its map part
-(`across_static`) folded once a game and side into the steps a search may take, the
+(`across_static`) folded once a side (Tables.trace_folds) into the steps a search may take, the
 rest asked per step. A source whose `lost_when` holds supplies nobody. The
 answer depends on the position (who stands where, the turn), so it is kept in
 GameState._cache, which every action drops: a rule asking `supplied(u)` gets
@@ -30,7 +31,7 @@ from rulec.engine.trace_memory import TraceValues, values_for
 from rulec.runtime.model import Hex, Trace
 
 T = TypeVar("T")
-_STEPS: Final = "steps"  # (GameState._folded_traces) what the map alone allows a trace and side (_steps)
+_STEPS: Final = "steps"  # (Tables.trace_folds) what the map alone allows a trace and side (_steps)
 
 
 def traced_bits(state: Position, trace_id: str, side: str, context_of: Any) -> int:
@@ -114,7 +115,7 @@ def _search(state: Position, trace: Trace, side: str, context_of: Any) -> int:
     """search, with `context_of` making the context for the conditions: only when one is asked. A trace written as
     sets asks none once the game's folds are made (trace_sets.py), and it is searched again after most moves."""
     if trace.sets is not None:  # conditions on hex facts only: a set of hexes at a time, nothing asked per hex
-        kept_steps: tuple[Steps, int] | None = state._folded_traces.get((_STEPS, trace.id, side))
+        kept_steps: tuple[Steps, int] | None = state.tables.trace_folds.get((_STEPS, trace.id, side))
         if kept_steps is not None and trace_sets.folded(state, trace, side):
             steps_of, closed = kept_steps
             return trace_sets.search(state, trace, side, _nothing_asked, steps_of, closed)
@@ -219,8 +220,9 @@ def _spread(state: Position, trace: Trace, side: str, values: TraceValues, ask: 
 
 
 def _steps(state: Position, trace: Trace, side: str, ask: _Ask) -> tuple[Steps, int]:
-    """What the map alone allows the side's trace (_map_steps): worked out once a game and side (shared by clones)."""
-    folded = state._folded_traces
+    """What the map alone allows the side's trace (_map_steps): worked out once a side for every game played on the
+    tables."""
+    folded = state.tables.trace_folds
     steps_key = (_STEPS, trace.id, side)
     kept_steps: tuple[Steps, int] | None = folded.get(steps_key)
     if kept_steps is None:
