@@ -63,7 +63,7 @@ class Tables:
     varying_costs: bool = False  # does any unit type or phase have costs other than base_costs?
     step_costs: dict = field(default_factory=dict)  # (unit type or None, values) -> StepCosts
     reach_cache: dict = field(default_factory=dict)  # movement searches shared by every state (see GameState)
-    # What each trace's conditions on the map alone fold to, for a side (traces._steps, trace_sets._of_the_game): the
+    # What each trace's conditions on the map alone fold to, for a side (traces._steps, trace_sets._of_the_map): the
     # same in every game played on these tables (an option chosen for a game is not on the map alone)
     trace_folds: dict = field(default_factory=dict)
 

@@ -84,13 +84,10 @@ def search(state: Position, trace: Trace, side: str, holds: Holds, steps_of: Ste
     a hex for the side (traces._Ask.holds, for the parts on the map alone); `steps_of`, `closed`: the steps the map
     allows and the hexes it never enters."""
     folded = state._folded_traces
-    everything, sources, through, lost = _of_the_map(state, trace, side, holds)
-    passing = everything & ~closed
-    if through is not None:
-        passing &= through(state, everything)
-    start = sources & passing
-    if lost is not None and start:
-        start &= ~lost(state, everything)
+    everything, sources, conditions = _of_the_map(state, trace, side, holds)
+    through, lost = conditions(state, everything)
+    passing = everything & ~closed & through
+    start = sources & passing & ~lost
     key = ("sets", trace.id, side)
     kept: _Kept | None = folded.get(key)
     if kept is not None and kept.start == start:
@@ -106,41 +103,42 @@ def folded(state: Position, trace: Trace, side: str) -> bool:
     return (_OF_THE_MAP, trace.id, side) in state.tables.trace_folds
 
 
-# A condition written as sets, made a function of the position: (the position, every hex as bits) -> the hexes it
-# holds for, as bits.
-HexSets = Callable[[Position, int], int]
+# A trace's conditions written as sets, made a function of the position: (the position, every hex as bits) -> the
+# hexes `through` holds for and those `lost_when` holds for, as bits.
+HexSets = Callable[[Position, int], tuple[int, int]]
 Holds = Callable[[Any, Hex], bool]  # (a condition, a hex) -> its answer there for the side tracing
 
 
-def _of_the_map(state: Position, trace: Trace, side: str, holds: Holds
-                ) -> tuple[int, int, HexSets | None, HexSets | None]:
-    """Every hex of the map and the side's sources, as bits, and its `through` and `lost_when` as functions of the
+def _of_the_map(state: Position, trace: Trace, side: str, holds: Holds) -> tuple[int, int, HexSets]:
+    """Every hex of the map and the side's sources, as bits, and its `through` and `lost_when` as one function of the
     position (once a side for every game on the tables: their parts on the map alone are folded)."""
     tables = state.tables
     key = (_OF_THE_MAP, trace.id, side)
     found = tables.trace_folds.get(key)
     if found is None:
         assert trace.sets is not None  # a trace the checker wrote as sets
-        through, lost = (None if f is None else _function(state, side, f, holds) for f in trace.sets)
         found = tables.trace_folds[key] = ((1 << len(tables.numbered)) - 1,
-                                           bits_of(trace.sources.get(side, ()), tables.index), through, lost)
+                                           bits_of(trace.sources.get(side, ()), tables.index),
+                                           _function(state, side, trace.sets, holds))
     return found
 
 
-def _function(state: Position, side: str, formula: tuple, holds: Holds) -> HexSets:
-    """A condition written as sets (model.Trace.sets), for `side`, as a function of the position: its parts on the
-    map alone folded now, its hex facts read from the position when called.
+def _function(state: Position, side: str, formulas: tuple, holds: Holds) -> HexSets:
+    """A trace's `through` and `lost_when` written as sets (model.Trace.sets; None: every hex passes, none is lost),
+    for `side`, as one function of the position: their parts on the map alone folded now, their hex facts read from
+    the position when called.
 
-    Made one Python function whose source is the formula's set algebra (_Source): the obstacles of each side it
-    reads looked up once, `and` stopping at the first part that leaves no hex. A tree of closures, one call a part,
-    cost several times as much, and a trace's conditions are asked every time it is (traces.traced_bits). The source
-    holds no text of the game: the formula's kinds are the few _Source knows, and its values (sides, folded hexes)
-    are bound by name."""
+    Made one Python function whose source is the formulas' set algebra (_Source): the obstacles of each side they
+    read looked up once for both, `and` stopping at the first part that leaves no hex. A tree of closures, one call a
+    part, cost several times as much, and a trace's conditions are asked every time it is (traces.traced_bits). The
+    source holds no text of the game: the formulas' kinds are the few _Source knows, and their values (sides, folded
+    hexes) are bound by name."""
     made = _Source(state, side, holds)
-    body = made.source(formula)
-    lines = ["def formula(state, everything):", *made.prelude, f"    return {body}"]
+    through, lost = formulas
+    bodies = ["everything" if through is None else made.source(through), "0" if lost is None else made.source(lost)]
+    lines = ["def conditions(state, everything):", *made.prelude, f"    return {bodies[0]}, {bodies[1]}"]
     exec("\n".join(lines), made.names)  # noqa: S102
-    return made.names.pop("formula")  # (its globals do not hold it: no cycle, freed with the game)
+    return made.names.pop("conditions")  # (its globals do not hold it: no cycle, freed with the game)
 
 
 class _Source:
