@@ -347,20 +347,20 @@ def carry_moves(state: Position, before: dict, standing: dict, uid: str, left: H
         cache[_MOVABLE] = movable
 
 
-_NOTED: Final = "reaching noted"  # (per movement phase) the ids of the destinations (unit_moves' `to`) noted in REACHING
+_NOTED: Final = "reaching noted"  # (per movement phase) each unit's destinations (unit_moves' `to`) noted last
 
 
 def _note_reaching(state: Position, uid: str, to: tuple[Hex, ...]) -> None:
     """Note `uid` at the hexes it reaches (`to`: unit_moves', kept for the phase), in the phase's REACHING, once: a
     move into or out of one asks again its answers that hang on stacking (listed_moves, has_move: carry_moves).
     Noted by those answers as they are made, not by the search: a sampler's draws make none, and need no index."""
-    noted: dict[int, tuple[Hex, ...]] | None = state._phase_moves.get(_NOTED)
+    noted: dict[str, tuple[Hex, ...]] | None = state._phase_moves.get(_NOTED)
     if noted is None:
         noted = state._phase_moves[_NOTED] = {}
-    # (by id: no tuple of hexes hashed; each kept here, so no id is another's meanwhile). Not for a unit whose
-    # answers are not carried (_remember)
-    if id(to) not in noted and keeps_moves(state, uid):
-        noted[id(to)] = to
+    # (the tuple itself compared, not hashed. By unit: units with the same search share its tuple, movement.Reach.to.)
+    # Not for a unit whose answers are not carried (_remember)
+    if noted.get(uid) is not to and keeps_moves(state, uid):
+        noted[uid] = to
         note_at(state, REACHING, uid, to)
 
 
@@ -576,7 +576,8 @@ def unit_moves(state: Position, uid: str) -> UnitMoves:
         exits = (state.tables.exit_actions(uid, allowed_edges(state, uid, reach.exits))
                  if state.game.movement.exit_map else ())
         if reach.numbers or not destinations:  # a search's: in hex order, with the hex numbers
-            found = UnitMoves(exits, destinations.keys(), tuple(destinations), reach.numbers,
+            to = reach.to  # (made with them by the compiled search)
+            found = UnitMoves(exits, destinations.keys(), tuple(destinations) if to is None else to, reach.numbers,
                               state.tables.movement_row(uid), None)
         else:
             to = tuple(sorted(destinations))

@@ -83,16 +83,20 @@ class Reach:
     # The hexes the search looked at, as bits: the start and each hex it stepped on from (some more, never fewer),
     # with their neighbours (_looked_at: None for a search that stepped nowhere)
     looked: int | None = None
+    # The destinations in hex order, where the search made them (the compiled loop's: search_core.run); None: ask
+    # `destinations` (legal_moves.unit_moves keeps them so)
+    to: tuple[Hex, ...] | None = None
 
     def __init__(self, destinations: dict[Hex, int], exits: tuple[str, ...], exit_masks: dict[str, int] | None = None,
                  numbers: tuple[int, ...] = (), exit_hexes: dict[str, int] | None = None,
-                 looked: int | None = None) -> None:
+                 looked: int | None = None, to: tuple[Hex, ...] | None = None) -> None:
         self.destinations = destinations
         self.exits = exits
         self.exit_masks = exit_masks
         self.numbers = numbers
         self.exit_hexes = exit_hexes
         self.looked = looked
+        self.to = to
 
 
 NOWHERE: Final = Reach({}, ())
@@ -345,11 +349,11 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
         packed = _packed(tables, costs, core)
         if packed is not None:  # the compiled engine's loop, in C (search_core.pyx)
             found = core.run(packed, flags, allowance, origin, seeded, first, held, stop_in_zoc, zoc_extra, zoc_to_zoc,
-                             hexes, MOST_ROUTE_SETS)
+                             hexes, MOST_ROUTE_SETS, True)
             if found is None:  # too many sets of objectives to track: one route to each destination (this loop's)
                 return search(tables, board, allowance, start, entries, locked, leave, costs, held, one_route=True)
-            destinations, numbers, looked, exits_met = found
-            return _with_exits(costs, destinations, numbers, looked, exits_met, rank)
+            destinations, to, numbers, looked, exits_met = found
+            return _with_exits(costs, destinations, numbers, looked, exits_met, rank, to)
 
     # The search's lists of a value for each hex are borrowed from the tables, each item -1 (given back so:
     # below), not made anew: a search costs what it reaches, not the size of the map
@@ -481,9 +485,11 @@ def _packed(tables: Tables, costs: StepCosts, core: Any) -> Any:
 
 
 def _with_exits(costs: StepCosts, destinations: dict[Hex, int], numbers: tuple[int, ...], looked: int,
-                exits_met: list[tuple[int, int, int]], rank: tuple[int, ...]) -> Reach:
+                exits_met: list[tuple[int, int, int]], rank: tuple[int, ...], to: tuple[Hex, ...] | None = None
+                ) -> Reach:
     """search_core's answer as a Reach, with the map edges left by: for each hex with exits its loop handled, in
-    order, with the objectives passed and the MP left there, as `search`'s own loop finds them."""
+    order, with the objectives passed and the MP left there, as `search`'s own loop finds them. (`to`: the
+    destinations in hex order.)"""
     exits: dict[str, int] = {}
     exit_hexes: dict[str, int] = {}
     for h, mask, left in exits_met:
@@ -493,7 +499,7 @@ def _with_exits(costs: StepCosts, destinations: dict[Hex, int], numbers: tuple[i
                 if old is None or (mask != old and _worth_more(rank, mask, old)):
                     exits[edge] = mask
                     exit_hexes[edge] = h
-    return Reach(destinations, tuple(sorted(exits)), exits, numbers, exit_hexes, looked)
+    return Reach(destinations, tuple(sorted(exits)), exits, numbers, exit_hexes, looked, to)
 
 
 class _TooManyRouteSets(Exception):

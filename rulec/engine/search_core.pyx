@@ -13,6 +13,8 @@ the loops of their own modules, and tests/test_engine_compiled.py plays the same
 """
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -22,6 +24,9 @@ from array import array
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
+
+cdef extern from "Python.h":
+    dict _PyDict_NewPresized(Py_ssize_t minused)  # (a dict made with room for its items: no resizing as they go in)
 
 OBJECTIVES_FIT = 62  # at most this many objectives: a mask (with -1 for none) is a C int64
 _NO_EXIT = 2 ** 31 - 1  # (Packed.exit_cost of a hex without exits)
@@ -315,7 +320,8 @@ cdef object _area(Packed packed, Search* s, int origin):
 
 
 def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list first,
-        uint64_t held, bint stop_in_zoc, int zoc_extra, bint zoc_to_zoc, tuple hexes, int most_layers):
+        uint64_t held, bint stop_in_zoc, int zoc_extra, bint zoc_to_zoc, tuple hexes, int most_layers,
+        bint named=False):
     """The search from the unit's hex `origin` (a hex number; -1 for none), with every MP left there if `seeded`,
     and the arrivals `first` ((hex number, MP left, stop) with no objective passed yet), on the board `flags`
     (movement.Board), the objectives `held` (bits) passed without being taken (movement.reach_of's): the
@@ -323,7 +329,8 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     origin and each hex it went on from, with their neighbours; see movement.Reach.looked),
     and for each hex with an exit it could take that it handled, in order, (hex number, mask, MP left) for
     movement.search to find the exits from. None where its paths pass more than `most_layers` sets of objectives
-    (movement.MOST_ROUTE_SETS: movement.search then takes one route to each hex)."""
+    (movement.MOST_ROUTE_SETS: movement.search then takes one route to each hex). `named`: the destinations' hexes
+    in hex order too, after the destinations (movement.Reach.to: what a unit's listing keeps of them)."""
     cdef Search* s
     cdef bint own, done = False
     cdef Layer* layer
@@ -450,16 +457,26 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
                     s.reached.count -= 1
                     break
         _sort(s.reached.items, s.reached.count)  # hex order: destinations come sorted
+        # The answer's containers made at their size and filled in place (the numbers and hexes boxed already)
         boxed = packed.numbers
-        destinations = {}
-        numbers = []
+        destinations = _PyDict_NewPresized(s.reached.count)
+        numbers = PyTuple_New(s.reached.count)
+        to = PyTuple_New(s.reached.count) if named else None
         for at in range(s.reached.count):
             n = s.reached.items[at]
-            destinations[hexes[n]] = s.ends[n]
-            numbers.append(boxed[n])
+            name = <object> PyTuple_GET_ITEM(hexes, n)
+            destinations[name] = s.ends[n]
+            number = <object> PyTuple_GET_ITEM(boxed, n)
+            Py_INCREF(number)
+            PyTuple_SET_ITEM(numbers, at, number)
+            if named:
+                Py_INCREF(name)
+                PyTuple_SET_ITEM(to, at, name)
         looked = _area(packed, s, origin)
         done = True
-        return destinations, tuple(numbers), looked, exits_met
+        if named:
+            return destinations, to, numbers, looked, exits_met
+        return destinations, numbers, looked, exits_met
     finally:
         if own:
             _free(s)
