@@ -34,7 +34,7 @@ from rulec.engine.move_ends import ALLOWED_ENDS, END_ALLOWED, END_OWNED, END_REA
     end_allowed, end_readings
 from rulec.engine.movement import first_step_end
 from rulec.engine.position import Position
-from rulec.engine.reach import FALLBACK, LEAVE_ASKED, LEAVE_READS, REACHING, keeps_moves, kept_anew, \
+from rulec.engine.reach import FALLBACK, LEAVE_ASKED, LEAVE_READS, REACH, REACHING, keeps_moves, kept_anew, \
     moves_carry_over, moves_key, note_at, reach_under, search_terms
 from rulec.engine.statuses import ON_MAP, PENDING
 from rulec.runtime.model import ORDINARY, Hex
@@ -450,7 +450,7 @@ def _one_step_first(state: Position, uid: str) -> bool:
     if ways is not None and ORDINARY not in ways:
         return False
     key = moves_key(state, uid)
-    return key not in state._phase_moves and ("reach", *key) not in state._phase_moves
+    return key not in state._phase_moves and (REACH, key) not in state._phase_moves
 
 
 def _first_step_end(state: Position, uid: str) -> Hex | None:
@@ -571,7 +571,8 @@ def unit_moves(state: Position, uid: str) -> UnitMoves:
             found = phase.get(entering)
             if found is not None:
                 return found
-        reach = reach_under(state, uid, key)
+        keep = keeps_moves(state, uid)  # (asked once: its search is kept as its moves are)
+        reach = reach_under(state, uid, key, keep)
         destinations = reach.destinations
         exits = (state.tables.exit_actions(uid, allowed_edges(state, uid, reach.exits))
                  if state.game.movement.exit_map else ())
@@ -584,7 +585,7 @@ def unit_moves(state: Position, uid: str) -> UnitMoves:
             row, index = state.tables.movement_row(uid), state.tables.index
             moves = tuple(row[index[h]] for h in to)
             found = UnitMoves(exits, destinations.keys(), to, (), None, moves)
-        if keeps_moves(state, uid):
+        if keep:
             state._phase_moves[kept_anew(state, uid, key)] = found
         elif entering is not None and (FALLBACK, uid) not in state._cache:
             phase[entering] = found

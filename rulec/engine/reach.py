@@ -119,7 +119,7 @@ def keeps_moves(state: Position, uid: str) -> bool:
     leave, say). Nor for a unit of a side not moving in the phase (asked of by GameState.may_end_move):
     its enemies are the units that move.
     """
-    rules = state._for_the_game.get(_KEEPS_MOVES)
+    rules: tuple[bool, bool, bool] | None = state._for_the_game.get(_KEEPS_MOVES)  # (typed: compiled, unpacked in C)
     if rules is None:
         rules = _keeping_rules(state)
     may_keep, entry_blocked, leave_read = rules
@@ -155,18 +155,22 @@ def unit_reach(state: Position, uid: str) -> Reach:
         uid, state.pos.get(uid)))
 
 
-def reach_under(state: Position, uid: str, moves: tuple) -> Reach:
-    """unit_reach, `moves` being the unit's moves_key now (its caller made it already: legal_moves.unit_moves)."""
+def reach_under(state: Position, uid: str, moves: tuple, keep: bool | None = None) -> Reach:
+    """unit_reach, `moves` being the unit's moves_key now (its caller made it already: legal_moves.unit_moves), and
+    `keep` keeps_moves' answer, where the caller has it."""
     phase = state._phase_moves
-    key = ("reach", *moves)
+    key = (REACH, moves)  # (the key nested, not spread into a new tuple: it is made for every unit listed)
     reach = phase.get(key) or state._cache.get(key)
     if reach is None:
         reach = search_moves(state, uid, reach_of)
-        if keeps_moves(state, uid):
-            phase[("reach", *kept_anew(state, uid, moves))] = reach
+        if keeps_moves(state, uid) if keep is None else keep:
+            phase[(REACH, kept_anew(state, uid, moves))] = reach
         else:
             state._cache[key] = reach
     return reach
+
+
+REACH: Final = "reach"  # (with a unit's moves_key: per phase, else per position) where the unit may go (reach_under)
 
 
 def search_terms(state: Position, unit: Unit) -> tuple[int, int, int, int, StepCosts]:
