@@ -352,8 +352,8 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                              hexes, MOST_ROUTE_SETS, True)
             if found is None:  # too many sets of objectives to track: one route to each destination (this loop's)
                 return search(tables, board, allowance, start, entries, locked, leave, costs, held, one_route=True)
-            destinations, to, numbers, looked, exits_met = found
-            return _with_exits(costs, destinations, numbers, looked, exits_met, rank, to)
+            destinations, to, numbers, looked, edges, edge_masks, edge_hexes = found
+            return Reach(destinations, edges, edge_masks, numbers, edge_hexes, looked, to)
 
     # The search's lists of a value for each hex are borrowed from the tables, each item -1 (given back so:
     # below), not made anew: a search costs what it reaches, not the size of the map
@@ -485,11 +485,10 @@ def _packed(tables: Tables, costs: StepCosts, core: Any) -> Any:
 
 
 def _with_exits(costs: StepCosts, destinations: dict[Hex, int], numbers: tuple[int, ...], looked: int,
-                exits_met: list[tuple[int, int, int]], rank: tuple[int, ...], to: tuple[Hex, ...] | None = None
-                ) -> Reach:
-    """search_core's answer as a Reach, with the map edges left by: for each hex with exits its loop handled, in
-    order, with the objectives passed and the MP left there, as `search`'s own loop finds them. (`to`: the
-    destinations in hex order.)"""
+                exits_met: list[tuple[int, int, int]], rank: tuple[int, ...]) -> Reach:
+    """search_core's plain answer (not `named`) as a Reach, with the map edges left by: for each hex with exits its
+    loop handled, in order, with the objectives passed and the MP left there, as `search`'s own loop finds them.
+    (`search` asks for the named answer, whose exits search_core finds so itself; this states what it finds.)"""
     exits: dict[str, int] = {}
     exit_hexes: dict[str, int] = {}
     for h, mask, left in exits_met:
@@ -499,7 +498,7 @@ def _with_exits(costs: StepCosts, destinations: dict[Hex, int], numbers: tuple[i
                 if old is None or (mask != old and _worth_more(rank, mask, old)):
                     exits[edge] = mask
                     exit_hexes[edge] = h
-    return Reach(destinations, tuple(sorted(exits)), exits, numbers, exit_hexes, looked, to)
+    return Reach(destinations, tuple(sorted(exits)), exits, numbers, exit_hexes, looked)
 
 
 class _TooManyRouteSets(Exception):

@@ -87,6 +87,8 @@ cdef class Packed:
     cdef int32_t[::1] area_start, area_to  # each hex's neighbours on the map (what a step from it may look at)
     cdef const unsigned char[::1] rare
     cdef int32_t[::1] exit_cost  # each hex's cheapest exit (MP to leave the map there; more than any allowance: none)
+    cdef int32_t[::1] exit_start, exit_edge, exit_mp  # each hex's exits: the edge (an index of `edges`) and its MP
+    cdef tuple edges  # the map edges left by, sorted (a Reach's exits come so)
     cdef uint64_t[::1] bit
     cdef int64_t[::1] rank
     cdef bint ranked
@@ -103,6 +105,10 @@ cdef class Packed:
         self.area_start, self.area_to, _ = _flat([[(n, 0) for n in around] for around in neighbours])
         self.rare = bytes(1 if r else 0 for r in rare)
         self.exit_cost = array("i", [min((mp for _, mp in e), default=_NO_EXIT) for e in exits])
+        self.edges = tuple(sorted({edge for e in exits for edge, _ in e}))
+        edge_index = {edge: i for i, edge in enumerate(self.edges)}
+        self.exit_start, self.exit_edge, self.exit_mp = _flat([[(edge_index[edge], mp) for edge, mp in e]
+                                                                for e in exits], len(self.edges))
         self.bit = array("Q", index_bit)
         self.ranked = len(mask_rank) > 0
         self.rank = array("q", mask_rank if self.ranked else [0])
@@ -117,13 +123,15 @@ cdef class Packed:
             _free(self.kept)
 
 
-def _flat(steps_by_hex):
+def _flat(steps_by_hex, targets=None):
     """Each hex's (neighbour, MP) pairs as three arrays: where each hex's begin (one more, for the end), the
-    neighbours and the MP."""
+    neighbours and the MP. (`targets`: how many the second of a pair may be below, where not the hexes.)"""
     start, to, cost = array("i", [0]), array("i"), array("i")
+    if targets is None:
+        targets = len(steps_by_hex)
     for steps in steps_by_hex:
         for n, mp in steps:
-            if mp < 0 or not 0 <= n < len(steps_by_hex):
+            if mp < 0 or not 0 <= n < targets:
                 raise ValueError("a step of negative MP, or off the map")
             to.append(n)
             cost.append(mp)
@@ -330,7 +338,9 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     and for each hex with an exit it could take that it handled, in order, (hex number, mask, MP left) for
     movement.search to find the exits from. None where its paths pass more than `most_layers` sets of objectives
     (movement.MOST_ROUTE_SETS: movement.search then takes one route to each hex). `named`: the destinations' hexes
-    in hex order too, after the destinations (movement.Reach.to: what a unit's listing keeps of them)."""
+    in hex order too, after the destinations (movement.Reach.to: what a unit's listing keeps of them), and in place of
+    the exits met the map edges left by (sorted), and by edge the objectives mask of the path leaving by it and the
+    hex it leaves from (movement._with_exits' answer, worked out as the loop goes)."""
     cdef Search* s
     cdef bint own, done = False
     cdef Layer* layer
@@ -351,6 +361,15 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     cdef const int32_t* objective_cost = &packed.objective_cost[0] if packed.objective_cost.shape[0] else NULL
     cdef const unsigned char* rare = &packed.rare[0]
     cdef const int32_t* exit_cost = &packed.exit_cost[0]
+    cdef const int32_t* exit_start = &packed.exit_start[0]
+    cdef const int32_t* exit_edge = &packed.exit_edge[0] if packed.exit_edge.shape[0] else NULL
+    cdef const int32_t* exit_mp = &packed.exit_mp[0] if packed.exit_mp.shape[0] else NULL
+    # (named) each edge's most valuable objectives mask of a path leaving by it (-1: none yet), the hex that path
+    # leaves from, and the edges in the order first left by (movement._with_exits' dicts, in C)
+    cdef int edge_count = len(packed.edges), exits_found = 0, e
+    cdef int64_t* edge_mask = NULL
+    cdef int32_t* edge_hex = NULL
+    cdef int32_t* edge_order = NULL
     exits_met = []
 
     if size != packed.size or len(flags) < size or origin >= size or (seeded and origin < 0) or allowance < 0:
@@ -361,6 +380,12 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     s = _new_search(size) if own else packed.kept
     if s == NULL:
         raise MemoryError()
+    if named and edge_count:
+        edge_mask = <int64_t*> malloc(edge_count * sizeof(int64_t))
+        edge_hex = <int32_t*> malloc(edge_count * sizeof(int32_t))
+        edge_order = <int32_t*> malloc(edge_count * sizeof(int32_t))
+        if edge_mask != NULL:
+            memset(edge_mask, 0xFF, edge_count * sizeof(int64_t))
     packed.busy = True
     s.allowance = allowance
     s.flags, s.bit, s.counted = <const unsigned char*> flags, &packed.bit[0], ~held
@@ -368,6 +393,8 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     s.stop_in_zoc, s.zoc_extra, s.zoc_to_zoc = stop_in_zoc, zoc_extra, zoc_to_zoc
     s.most_layers = most_layers if most_layers > 0 else 1
     try:
+        if named and edge_count and (edge_mask == NULL or edge_hex == NULL or edge_order == NULL):
+            raise MemoryError()
         if seeded:
             layer = _layer(s, 0)
             if layer == NULL:
@@ -404,7 +431,20 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
                     from_zoc = s.flags[h] & ZOC != 0
                     if rare[h]:  # a map edge or an objective next to it
                         if exit_cost[h] <= left:  # an exit it may take (the cheapest at least)
-                            exits_met.append((h, mask, left))
+                            if not named:
+                                exits_met.append((h, mask, left))
+                            else:
+                                for k in range(exit_start[h], exit_start[h + 1]):
+                                    if exit_mp[k] > left:
+                                        continue
+                                    e = exit_edge[k]
+                                    old = edge_mask[e]
+                                    if old < 0:
+                                        edge_mask[e], edge_hex[e] = <int64_t> mask, h
+                                        edge_order[exits_found] = e
+                                        exits_found += 1
+                                    elif <uint64_t> old != mask and _worth_more(s, mask, <uint64_t> old):
+                                        edge_mask[e], edge_hex[e] = <int64_t> mask, h
                         end = objective_start[h + 1]
                         for k in range(objective_start[h], end):
                             if objective_cost[k] <= left:
@@ -473,11 +513,29 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
                 Py_INCREF(name)
                 PyTuple_SET_ITEM(to, at, name)
         looked = _area(packed, s, origin)
+        if named:  # the edges left by, sorted, and by edge (as first left by) the mask and the hex left from
+            exits = PyTuple_New(exits_found)
+            at = 0
+            for e in range(edge_count):
+                if edge_mask[e] >= 0:
+                    name = <object> PyTuple_GET_ITEM(packed.edges, e)
+                    Py_INCREF(name)
+                    PyTuple_SET_ITEM(exits, at, name)
+                    at += 1
+            exit_masks, exit_hexes = {}, {}
+            for at in range(exits_found):
+                e = edge_order[at]
+                name = <object> PyTuple_GET_ITEM(packed.edges, e)
+                exit_masks[name] = edge_mask[e]
+                exit_hexes[name] = <object> PyTuple_GET_ITEM(boxed, edge_hex[e])
+            done = True
+            return destinations, to, numbers, looked, exits, exit_masks, exit_hexes
         done = True
-        if named:
-            return destinations, to, numbers, looked, exits_met
         return destinations, numbers, looked, exits_met
     finally:
+        free(edge_mask)
+        free(edge_hex)
+        free(edge_order)
         if own:
             _free(s)
         else:  # clean for the next search; after a failure, made anew by the next
