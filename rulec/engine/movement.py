@@ -157,7 +157,11 @@ class Board:
     @classmethod
     def of_bits(cls, enemy: int, zoc: int, no_pass: int, size: int) -> Board:
         """The board of these obstacles, as bits of hex numbers (Tables.index) on a map of `size` hexes: made in C
-        (hex_bits.flags, a byte a bit, then the three ORed as ints), no loop over the hexes."""
+        (hex_bits.flags, a byte a bit, then the three ORed as ints), no loop over the hexes. Compiled, by
+        search_core.board_flags (the same bytes, written at once: a board is made at every enemy move)."""
+        core = native.core
+        if core is not None:
+            return cls(core.board_flags(enemy, zoc, no_pass, size))
         found = 0
         for flag, bits in ((ENEMY, enemy), (ZOC, zoc), (NO_PASS, no_pass)):
             if bits:
@@ -225,13 +229,15 @@ def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
         costs = tables.base_costs
     key = (allowance, start, entries, locked, leave, costs, held)
     kept: tuple[int, int, int, int, Reach] | None = tables.reach_cache.get(key)  # (typed: compiled, unpacked in C)
+    # (`x & looked if x else 0`: no op on a long int for obstacles of a kind the game has none of, friends mostly)
     if kept is not None:
         looked, enemy_there, zoc_there, friends_there, found = kept
-        if enemy & looked == enemy_there and zoc & looked == zoc_there and friends & looked == friends_there:
+        if enemy & looked == enemy_there and (zoc & looked if zoc else 0) == zoc_there \
+                and (friends & looked if friends else 0) == friends_there:
             return found
     found = search(tables, _board(tables, enemy, zoc, friends), allowance, start, entries, locked, leave, costs, held)
     looked = _looked_at(tables, found, start, entries)
-    remembered = (looked, enemy & looked, zoc & looked, friends & looked, found)
+    remembered = (looked, enemy & looked, zoc & looked if zoc else 0, friends & looked if friends else 0, found)
     if kept is None:
         _remember(tables.reach_cache, key, remembered, REACH_CACHE_SIZE)
     else:  # (the board it was made on is let go: one a unit's terms, REACH_CACHE_SIZE)
@@ -348,11 +354,11 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     if core is not None and not one_route:
         packed = _packed(tables, costs, core)
         if packed is not None:  # the compiled engine's loop, in C (search_core.pyx)
-            found = core.run(packed, flags, allowance, origin, seeded, first, held, stop_in_zoc, zoc_extra, zoc_to_zoc,
-                             hexes, MOST_ROUTE_SETS, True)
+            found: _Named | None = core.run(packed, flags, allowance, origin, seeded, first, held, stop_in_zoc,
+                                            zoc_extra, zoc_to_zoc, hexes, MOST_ROUTE_SETS, True)
             if found is None:  # too many sets of objectives to track: one route to each destination (this loop's)
                 return search(tables, board, allowance, start, entries, locked, leave, costs, held, one_route=True)
-            destinations, to, numbers, looked, edges, edge_masks, edge_hexes = found
+            destinations, to, numbers, looked, edges, edge_masks, edge_hexes = found  # (typed: unpacked in C)
             return Reach(destinations, edges, edge_masks, numbers, edge_hexes, looked, to)
 
     # The search's lists of a value for each hex are borrowed from the tables, each item -1 (given back so:
@@ -464,6 +470,11 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
         ends[i] = -1
     spare.append(ends)
     return Reach(destinations, tuple(sorted(exits)), exits, tuple(reached), exit_hexes, looked)
+
+
+# search_core.run's named answer: the destinations, their hexes and numbers in hex order, the hexes looked at, the
+# edges left by, and by edge the objectives mask and the hex left from
+_Named = tuple[dict[Hex, int], tuple[Hex, ...], tuple[int, ...], int, tuple[str, ...], dict[str, int], dict[str, int]]
 
 
 def _packed(tables: Tables, costs: StepCosts, core: Any) -> Any:

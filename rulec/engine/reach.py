@@ -123,12 +123,18 @@ def keeps_moves(state: Position, uid: str) -> bool:
     if rules is None:
         rules = _keeping_rules(state)
     may_keep, entry_blocked, leave_read = rules
-    if not may_keep or state.phase.kind != "movement" or state._units[uid].side != state.phase.side:
+    if not may_keep or state.phase.kind != "movement":
+        return False
+    unit = state._units[uid]
+    if unit.side != state.phase.side:
         return False
     where = state.where[uid]
     if where == PENDING and (entry_blocked or placed_anywhere(state, uid)):
         return False
-    return leave_read or uid not in state.pos or state.pos[uid] not in state.enemy_zoc(state._units[uid].side)
+    if leave_read:
+        return True
+    at = state.pos.get(uid)
+    return at is None or at not in state.enemy_zoc(unit.side)
 
 
 _KEEPS_MOVES: Final = "keeps moves"  # (Position._for_the_game) what keeps_moves asks of the game's rules, once a game

@@ -15,6 +15,9 @@ def run(packed: Packed, flags: bytes, allowance: int, origin: int, seeded: bool,
         named: bool = False) -> Any: ...
 
 
+def board_flags(enemy: int, zoc: int, no_pass: int, size: int) -> bytes: ...
+
+
 class Shifts:
     def __init__(self, shifts: tuple[tuple[int, int], ...], size: int) -> None: ...
 

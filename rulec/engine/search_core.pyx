@@ -36,6 +36,7 @@ cdef enum:
     ENEMY = 1
     ZOC = 2
     NO_PASS = 4
+    _FEW_EDGES = 16  # a map with more edges than this: run allocates its lists for them
 
 
 cdef struct IntList:
@@ -370,6 +371,10 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     cdef int64_t* edge_mask = NULL
     cdef int32_t* edge_hex = NULL
     cdef int32_t* edge_order = NULL
+    cdef int64_t few_masks[_FEW_EDGES]  # (a map's few edges: no lists allocated for them)
+    cdef int32_t few_hexes[_FEW_EDGES]
+    cdef int32_t few_order[_FEW_EDGES]
+    cdef bint edges_allocated = False
     exits_met = []
 
     if size != packed.size or len(flags) < size or origin >= size or (seeded and origin < 0) or allowance < 0:
@@ -380,12 +385,15 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     s = _new_search(size) if own else packed.kept
     if s == NULL:
         raise MemoryError()
-    if named and edge_count:
+    if named and edge_count <= _FEW_EDGES:
+        edge_mask, edge_hex, edge_order = few_masks, few_hexes, few_order
+    elif named:
+        edges_allocated = True
         edge_mask = <int64_t*> malloc(edge_count * sizeof(int64_t))
         edge_hex = <int32_t*> malloc(edge_count * sizeof(int32_t))
         edge_order = <int32_t*> malloc(edge_count * sizeof(int32_t))
-        if edge_mask != NULL:
-            memset(edge_mask, 0xFF, edge_count * sizeof(int64_t))
+    if edge_mask != NULL:
+        memset(edge_mask, 0xFF, edge_count * sizeof(int64_t))
     packed.busy = True
     s.allowance = allowance
     s.flags, s.bit, s.counted = <const unsigned char*> flags, &packed.bit[0], ~held
@@ -533,9 +541,10 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
         done = True
         return destinations, numbers, looked, exits_met
     finally:
-        free(edge_mask)
-        free(edge_hex)
-        free(edge_order)
+        if edges_allocated:
+            free(edge_mask)
+            free(edge_hex)
+            free(edge_order)
         if own:
             _free(s)
         else:  # clean for the next search; after a failure, made anew by the next
@@ -545,6 +554,35 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
                 _free(s)
                 packed.kept = NULL
             packed.busy = False
+
+
+def board_flags(enemy, zoc, no_pass, Py_ssize_t size):
+    """movement.Board.of_bits' flags: a byte a hex number of a map of `size` hexes, ENEMY, ZOC and NO_PASS ORed where
+    the bits of `enemy`, `zoc` and `no_pass` (ints) are set. OverflowError for a bit past the map, as to_bytes."""
+    cdef bytes found = PyBytes_FromStringAndSize(NULL, size)  # (new: written in place before anyone sees it)
+    cdef unsigned char* board = <unsigned char*> <char*> found
+    cdef const unsigned char* raw
+    cdef bytes as_bytes
+    cdef Py_ssize_t at, i, count
+    cdef unsigned char byte, flag
+    memset(board, 0, size)
+    for flag, bits in ((ENEMY, enemy), (ZOC, zoc), (NO_PASS, no_pass)):
+        if not bits:
+            continue
+        as_bytes = (<object> bits).to_bytes((size + 7) // 8, "little")  # (OverflowError: a bit past the map)
+        raw = <const unsigned char*> <const char*> as_bytes
+        count = len(as_bytes)
+        for at in range(count):
+            byte = raw[at]
+            i = at * 8
+            while byte:
+                if byte & 1:
+                    if i >= size:
+                        raise OverflowError("a hex number past the map")
+                    board[i] |= flag
+                byte >>= 1
+                i += 1
+    return found
 
 
 # ------------------------------------------------------------ a trace's breadth-first search (trace_sets._spread)
