@@ -35,7 +35,7 @@ from rulec.engine.move_ends import ALLOWED_ENDS, END_ALLOWED, END_OWNED, END_REA
 from rulec.engine.movement import first_step_end
 from rulec.engine.position import Position
 from rulec.engine.reach import FALLBACK, LEAVE_ASKED, LEAVE_READS, REACH, REACHING, keeps_moves, kept_anew, \
-    moves_carry_over, moves_key, note_at, reach_under, search_terms
+    moves_carry_over, moves_key, note_at, reach_kept, search_terms
 from rulec.engine.statuses import ON_MAP, PENDING
 from rulec.runtime.model import ORDINARY, Hex
 
@@ -571,8 +571,8 @@ def unit_moves(state: Position, uid: str) -> UnitMoves:
             found = phase.get(entering)
             if found is not None:
                 return found
-        keep = keeps_moves(state, uid)  # (asked once: its search is kept as its moves are)
-        reach = reach_under(state, uid, key, keep)
+        keep = keeps_moves(state, uid)  # (asked once: its search is kept as its moves are, under the same key)
+        reach, kept = reach_kept(state, uid, key, keep)
         destinations = reach.destinations
         exits = (state.tables.exit_actions(uid, allowed_edges(state, uid, reach.exits))
                  if state.game.movement.exit_map else ())
@@ -586,7 +586,7 @@ def unit_moves(state: Position, uid: str) -> UnitMoves:
             moves = tuple(row[index[h]] for h in to)
             found = UnitMoves(exits, destinations.keys(), to, (), None, moves)
         if keep:
-            state._phase_moves[kept_anew(state, uid, key)] = found
+            state._phase_moves[kept if kept is not None else kept_anew(state, uid, key)] = found
         elif entering is not None and (FALLBACK, uid) not in state._cache:
             phase[entering] = found
     return found

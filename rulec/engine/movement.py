@@ -99,7 +99,7 @@ class Reach:
         self.to = to
 
 
-NOWHERE: Final = Reach({}, ())
+NOWHERE: Final = Reach({}, (), to=())
 
 
 @dataclass(frozen=True, init=False)

@@ -161,19 +161,27 @@ def unit_reach(state: Position, uid: str) -> Reach:
         uid, state.pos.get(uid)))
 
 
-def reach_under(state: Position, uid: str, moves: tuple, keep: bool | None = None) -> Reach:
-    """unit_reach, `moves` being the unit's moves_key now (its caller made it already: legal_moves.unit_moves), and
-    `keep` keeps_moves' answer, where the caller has it."""
+def reach_under(state: Position, uid: str, moves: tuple) -> Reach:
+    """unit_reach, `moves` being the unit's moves_key now (its caller made it already)."""
+    return reach_kept(state, uid, moves, None)[0]
+
+
+def reach_kept(state: Position, uid: str, moves: tuple, keep: bool | None) -> tuple[Reach, tuple | None]:
+    """reach_under, `keep` being keeps_moves' answer where the caller has it (legal_moves.unit_moves asks it once for
+    both; None: asked here if a search is made), and the moves key a search made now was kept under for the phase
+    (kept_anew's: its caller keeps what it makes of it there too), None where none was."""
     phase = state._phase_moves
     key = (REACH, moves)  # (the key nested, not spread into a new tuple: it is made for every unit listed)
     reach = phase.get(key) or state._cache.get(key)
+    kept = None
     if reach is None:
         reach = search_moves(state, uid, reach_of)
         if keeps_moves(state, uid) if keep is None else keep:
-            phase[(REACH, kept_anew(state, uid, moves))] = reach
+            kept = kept_anew(state, uid, moves)
+            phase[(REACH, kept)] = reach
         else:
             state._cache[key] = reach
-    return reach
+    return reach, kept
 
 
 REACH: Final = "reach"  # (with a unit's moves_key: per phase, else per position) where the unit may go (reach_under)
