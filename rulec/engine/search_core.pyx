@@ -24,9 +24,11 @@ from array import array
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
 
 cdef extern from "Python.h":
     dict _PyDict_NewPresized(Py_ssize_t minused)  # (a dict made with room for its items: no resizing as they go in)
+    object _PyLong_FromByteArray(const unsigned char* bytes, size_t n, int little_endian, int is_signed)
 
 OBJECTIVES_FIT = 62  # at most this many objectives: a mask (with -1 for none) is a C int64
 _NO_EXIT = 2 ** 31 - 1  # (Packed.exit_cost of a hex without exits)
@@ -37,6 +39,7 @@ cdef enum:
     ZOC = 2
     NO_PASS = 4
     _FEW_EDGES = 16  # a map with more edges than this: run allocates its lists for them
+    _SORT_WORDS = 64  # _sort's words: maps of 4096 hexes at most (more: sorted by insertion)
 
 
 cdef struct IntList:
@@ -295,10 +298,27 @@ cdef void _free(Search* s) noexcept nogil:
     free(s)
 
 
-cdef void _sort(int32_t* items, Py_ssize_t count) noexcept nogil:
-    """Insertion sort: a search reaches a few dozen hexes."""
-    cdef Py_ssize_t i, j
+cdef void _sort(int32_t* items, Py_ssize_t count, int size) noexcept nogil:
+    """Hex numbers (each once, below `size`) in order: by their bits in words on the stack, read lowest first (a few
+    dozen numbers found in a Dijkstra search's order, an insertion sort's hundreds of moves); by insertion on a map
+    too big for them."""
+    cdef uint64_t words[_SORT_WORDS]
+    cdef uint64_t word
+    cdef Py_ssize_t i, j, at
     cdef int32_t item
+    cdef int w, count_words = (size + 63) >> 6
+    if count_words <= _SORT_WORDS:
+        memset(words, 0, count_words * sizeof(uint64_t))
+        for i in range(count):
+            words[items[i] >> 6] |= (<uint64_t> 1) << (items[i] & 63)
+        at = 0
+        for w in range(count_words):
+            word = words[w]
+            while word:
+                items[at] = (w << 6) + __builtin_ctzll(word)
+                at += 1
+                word &= word - 1
+        return
     for i in range(1, count):
         item = items[i]
         j = i - 1
@@ -323,7 +343,7 @@ cdef object _area(Packed packed, Search* s, int origin):
             bits[h >> 6] |= (<uint64_t> 1) << (h & 63)
             for k in range(packed.area_start[h], packed.area_start[h + 1]):
                 bits[packed.area_to[k] >> 6] |= (<uint64_t> 1) << (packed.area_to[k] & 63)
-        return _store(bits, words)
+        return _PyLong_FromByteArray(<const unsigned char*> bits, words * 8, 1, 0)  # (_store's int, made directly)
     finally:
         free(bits)
 
@@ -504,7 +524,7 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
                     s.reached.items[at] = s.reached.items[s.reached.count - 1]
                     s.reached.count -= 1
                     break
-        _sort(s.reached.items, s.reached.count)  # hex order: destinations come sorted
+        _sort(s.reached.items, s.reached.count, size)  # hex order: destinations come sorted
         # The answer's containers made at their size and filled in place (the numbers and hexes boxed already)
         boxed = packed.numbers
         destinations = _PyDict_NewPresized(s.reached.count)
