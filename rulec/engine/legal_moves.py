@@ -34,8 +34,8 @@ from rulec.engine.move_ends import ALLOWED_ENDS, END_ALLOWED, END_OWNED, END_REA
     end_allowed, end_readings
 from rulec.engine.movement import first_step_end
 from rulec.engine.position import Position
-from rulec.engine.reach import FALLBACK, LEAVE_ASKED, LEAVE_READS, REACHING, keeps_moves, kept_anew, \
-    moves_carry_over, moves_key, note_at, reach_under, search_terms
+from rulec.engine.reach import FALLBACK, LEAVE_ASKED, LEAVE_READS, REACH, REACHING, keeps_moves, kept_anew, \
+    moves_carry_over, moves_key, note_at, reach_kept, search_terms
 from rulec.engine.statuses import ON_MAP, PENDING
 from rulec.runtime.model import ORDINARY, Hex
 
@@ -347,20 +347,20 @@ def carry_moves(state: Position, before: dict, standing: dict, uid: str, left: H
         cache[_MOVABLE] = movable
 
 
-_NOTED: Final = "reaching noted"  # (per movement phase) the ids of the destinations (unit_moves' `to`) noted in REACHING
+_NOTED: Final = "reaching noted"  # (per movement phase) each unit's destinations (unit_moves' `to`) noted last
 
 
 def _note_reaching(state: Position, uid: str, to: tuple[Hex, ...]) -> None:
     """Note `uid` at the hexes it reaches (`to`: unit_moves', kept for the phase), in the phase's REACHING, once: a
     move into or out of one asks again its answers that hang on stacking (listed_moves, has_move: carry_moves).
     Noted by those answers as they are made, not by the search: a sampler's draws make none, and need no index."""
-    noted: dict[int, tuple[Hex, ...]] | None = state._phase_moves.get(_NOTED)
+    noted: dict[str, tuple[Hex, ...]] | None = state._phase_moves.get(_NOTED)
     if noted is None:
         noted = state._phase_moves[_NOTED] = {}
-    # (by id: no tuple of hexes hashed; each kept here, so no id is another's meanwhile). Not for a unit whose
-    # answers are not carried (_remember)
-    if id(to) not in noted and keeps_moves(state, uid):
-        noted[id(to)] = to
+    # (the tuple itself compared, not hashed. By unit: units with the same search share its tuple, movement.Reach.to.)
+    # Not for a unit whose answers are not carried (_remember)
+    if noted.get(uid) is not to and keeps_moves(state, uid):
+        noted[uid] = to
         note_at(state, REACHING, uid, to)
 
 
@@ -450,7 +450,7 @@ def _one_step_first(state: Position, uid: str) -> bool:
     if ways is not None and ORDINARY not in ways:
         return False
     key = moves_key(state, uid)
-    return key not in state._phase_moves and ("reach", *key) not in state._phase_moves
+    return key not in state._phase_moves and (REACH, key) not in state._phase_moves
 
 
 def _first_step_end(state: Position, uid: str) -> Hex | None:
@@ -571,20 +571,22 @@ def unit_moves(state: Position, uid: str) -> UnitMoves:
             found = phase.get(entering)
             if found is not None:
                 return found
-        reach = reach_under(state, uid, key)
+        keep = keeps_moves(state, uid)  # (asked once: its search is kept as its moves are, under the same key)
+        reach, kept = reach_kept(state, uid, key, keep)
         destinations = reach.destinations
         exits = (state.tables.exit_actions(uid, allowed_edges(state, uid, reach.exits))
                  if state.game.movement.exit_map else ())
         if reach.numbers or not destinations:  # a search's: in hex order, with the hex numbers
-            found = UnitMoves(exits, destinations.keys(), tuple(destinations), reach.numbers,
+            to = reach.to  # (made with them by the compiled search)
+            found = UnitMoves(exits, destinations.keys(), tuple(destinations) if to is None else to, reach.numbers,
                               state.tables.movement_row(uid), None)
         else:
             to = tuple(sorted(destinations))
             row, index = state.tables.movement_row(uid), state.tables.index
             moves = tuple(row[index[h]] for h in to)
             found = UnitMoves(exits, destinations.keys(), to, (), None, moves)
-        if keeps_moves(state, uid):
-            state._phase_moves[kept_anew(state, uid, key)] = found
+        if keep:
+            state._phase_moves[kept if kept is not None else kept_anew(state, uid, key)] = found
         elif entering is not None and (FALLBACK, uid) not in state._cache:
             phase[entering] = found
     return found

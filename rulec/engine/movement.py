@@ -83,19 +83,23 @@ class Reach:
     # The hexes the search looked at, as bits: the start and each hex it stepped on from (some more, never fewer),
     # with their neighbours (_looked_at: None for a search that stepped nowhere)
     looked: int | None = None
+    # The destinations in hex order, where the search made them (the compiled loop's: search_core.run); None: ask
+    # `destinations` (legal_moves.unit_moves keeps them so)
+    to: tuple[Hex, ...] | None = None
 
     def __init__(self, destinations: dict[Hex, int], exits: tuple[str, ...], exit_masks: dict[str, int] | None = None,
                  numbers: tuple[int, ...] = (), exit_hexes: dict[str, int] | None = None,
-                 looked: int | None = None) -> None:
+                 looked: int | None = None, to: tuple[Hex, ...] | None = None) -> None:
         self.destinations = destinations
         self.exits = exits
         self.exit_masks = exit_masks
         self.numbers = numbers
         self.exit_hexes = exit_hexes
         self.looked = looked
+        self.to = to
 
 
-NOWHERE: Final = Reach({}, ())
+NOWHERE: Final = Reach({}, (), to=())
 
 
 @dataclass(frozen=True, init=False)
@@ -153,7 +157,11 @@ class Board:
     @classmethod
     def of_bits(cls, enemy: int, zoc: int, no_pass: int, size: int) -> Board:
         """The board of these obstacles, as bits of hex numbers (Tables.index) on a map of `size` hexes: made in C
-        (hex_bits.flags, a byte a bit, then the three ORed as ints), no loop over the hexes."""
+        (hex_bits.flags, a byte a bit, then the three ORed as ints), no loop over the hexes. Compiled, by
+        search_core.board_flags (the same bytes, written at once: a board is made at every enemy move)."""
+        core = native.core
+        if core is not None:
+            return cls(core.board_flags(enemy, zoc, no_pass, size))
         found = 0
         for flag, bits in ((ENEMY, enemy), (ZOC, zoc), (NO_PASS, no_pass)):
             if bits:
@@ -221,13 +229,15 @@ def reach_of(tables: Tables, *, allowance: int, start: Hex | None, entries: tupl
         costs = tables.base_costs
     key = (allowance, start, entries, locked, leave, costs, held)
     kept: tuple[int, int, int, int, Reach] | None = tables.reach_cache.get(key)  # (typed: compiled, unpacked in C)
+    # (`x & looked if x else 0`: no op on a long int for obstacles of a kind the game has none of, friends mostly)
     if kept is not None:
         looked, enemy_there, zoc_there, friends_there, found = kept
-        if enemy & looked == enemy_there and zoc & looked == zoc_there and friends & looked == friends_there:
+        if enemy & looked == enemy_there and (zoc & looked if zoc else 0) == zoc_there \
+                and (friends & looked if friends else 0) == friends_there:
             return found
     found = search(tables, _board(tables, enemy, zoc, friends), allowance, start, entries, locked, leave, costs, held)
     looked = _looked_at(tables, found, start, entries)
-    remembered = (looked, enemy & looked, zoc & looked, friends & looked, found)
+    remembered = (looked, enemy & looked, zoc & looked if zoc else 0, friends & looked if friends else 0, found)
     if kept is None:
         _remember(tables.reach_cache, key, remembered, REACH_CACHE_SIZE)
     else:  # (the board it was made on is let go: one a unit's terms, REACH_CACHE_SIZE)
@@ -344,12 +354,12 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     if core is not None and not one_route:
         packed = _packed(tables, costs, core)
         if packed is not None:  # the compiled engine's loop, in C (search_core.pyx)
-            found = core.run(packed, flags, allowance, origin, seeded, first, held, stop_in_zoc, zoc_extra, zoc_to_zoc,
-                             hexes, MOST_ROUTE_SETS)
+            found: _Named | None = core.run(packed, flags, allowance, origin, seeded, first, held, stop_in_zoc,
+                                            zoc_extra, zoc_to_zoc, hexes, MOST_ROUTE_SETS, True)
             if found is None:  # too many sets of objectives to track: one route to each destination (this loop's)
                 return search(tables, board, allowance, start, entries, locked, leave, costs, held, one_route=True)
-            destinations, numbers, looked, exits_met = found
-            return _with_exits(costs, destinations, numbers, looked, exits_met, rank)
+            destinations, to, numbers, looked, edges, edge_masks, edge_hexes = found  # (typed: unpacked in C)
+            return Reach(destinations, edges, edge_masks, numbers, edge_hexes, looked, to)
 
     # The search's lists of a value for each hex are borrowed from the tables, each item -1 (given back so:
     # below), not made anew: a search costs what it reaches, not the size of the map
@@ -462,6 +472,11 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     return Reach(destinations, tuple(sorted(exits)), exits, tuple(reached), exit_hexes, looked)
 
 
+# search_core.run's named answer: the destinations, their hexes and numbers in hex order, the hexes looked at, the
+# edges left by, and by edge the objectives mask and the hex left from
+_Named = tuple[dict[Hex, int], tuple[Hex, ...], tuple[int, ...], int, tuple[str, ...], dict[str, int], dict[str, int]]
+
+
 def _packed(tables: Tables, costs: StepCosts, core: Any) -> Any:
     """What search_core reads of `costs` (made once, kept on it), or None where its masks would not fit a C int or
     a step costs less than nothing."""
@@ -482,8 +497,9 @@ def _packed(tables: Tables, costs: StepCosts, core: Any) -> Any:
 
 def _with_exits(costs: StepCosts, destinations: dict[Hex, int], numbers: tuple[int, ...], looked: int,
                 exits_met: list[tuple[int, int, int]], rank: tuple[int, ...]) -> Reach:
-    """search_core's answer as a Reach, with the map edges left by: for each hex with exits its loop handled, in
-    order, with the objectives passed and the MP left there, as `search`'s own loop finds them."""
+    """search_core's plain answer (not `named`) as a Reach, with the map edges left by: for each hex with exits its
+    loop handled, in order, with the objectives passed and the MP left there, as `search`'s own loop finds them.
+    (`search` asks for the named answer, whose exits search_core finds so itself; this states what it finds.)"""
     exits: dict[str, int] = {}
     exit_hexes: dict[str, int] = {}
     for h, mask, left in exits_met:

@@ -119,16 +119,22 @@ def keeps_moves(state: Position, uid: str) -> bool:
     leave, say). Nor for a unit of a side not moving in the phase (asked of by GameState.may_end_move):
     its enemies are the units that move.
     """
-    rules = state._for_the_game.get(_KEEPS_MOVES)
+    rules: tuple[bool, bool, bool] | None = state._for_the_game.get(_KEEPS_MOVES)  # (typed: compiled, unpacked in C)
     if rules is None:
         rules = _keeping_rules(state)
     may_keep, entry_blocked, leave_read = rules
-    if not may_keep or state.phase.kind != "movement" or state._units[uid].side != state.phase.side:
+    if not may_keep or state.phase.kind != "movement":
+        return False
+    unit = state._units[uid]
+    if unit.side != state.phase.side:
         return False
     where = state.where[uid]
     if where == PENDING and (entry_blocked or placed_anywhere(state, uid)):
         return False
-    return leave_read or uid not in state.pos or state.pos[uid] not in state.enemy_zoc(state._units[uid].side)
+    if leave_read:
+        return True
+    at = state.pos.get(uid)
+    return at is None or at not in state.enemy_zoc(unit.side)
 
 
 _KEEPS_MOVES: Final = "keeps moves"  # (Position._for_the_game) what keeps_moves asks of the game's rules, once a game
@@ -156,17 +162,29 @@ def unit_reach(state: Position, uid: str) -> Reach:
 
 
 def reach_under(state: Position, uid: str, moves: tuple) -> Reach:
-    """unit_reach, `moves` being the unit's moves_key now (its caller made it already: legal_moves.unit_moves)."""
+    """unit_reach, `moves` being the unit's moves_key now (its caller made it already)."""
+    return reach_kept(state, uid, moves, None)[0]
+
+
+def reach_kept(state: Position, uid: str, moves: tuple, keep: bool | None) -> tuple[Reach, tuple | None]:
+    """reach_under, `keep` being keeps_moves' answer where the caller has it (legal_moves.unit_moves asks it once for
+    both; None: asked here if a search is made), and the moves key a search made now was kept under for the phase
+    (kept_anew's: its caller keeps what it makes of it there too), None where none was."""
     phase = state._phase_moves
-    key = ("reach", *moves)
+    key = (REACH, moves)  # (the key nested, not spread into a new tuple: it is made for every unit listed)
     reach = phase.get(key) or state._cache.get(key)
+    kept = None
     if reach is None:
         reach = search_moves(state, uid, reach_of)
-        if keeps_moves(state, uid):
-            phase[("reach", *kept_anew(state, uid, moves))] = reach
+        if keeps_moves(state, uid) if keep is None else keep:
+            kept = kept_anew(state, uid, moves)
+            phase[(REACH, kept)] = reach
         else:
             state._cache[key] = reach
-    return reach
+    return reach, kept
+
+
+REACH: Final = "reach"  # (with a unit's moves_key: per phase, else per position) where the unit may go (reach_under)
 
 
 def search_terms(state: Position, unit: Unit) -> tuple[int, int, int, int, StepCosts]:

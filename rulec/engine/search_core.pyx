@@ -13,6 +13,8 @@ the loops of their own modules, and tests/test_engine_compiled.py plays the same
 """
 
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
@@ -22,6 +24,11 @@ from array import array
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+
+cdef extern from "Python.h":
+    dict _PyDict_NewPresized(Py_ssize_t minused)  # (a dict made with room for its items: no resizing as they go in)
+    object _PyLong_FromByteArray(const unsigned char* bytes, size_t n, int little_endian, int is_signed)
 
 OBJECTIVES_FIT = 62  # at most this many objectives: a mask (with -1 for none) is a C int64
 _NO_EXIT = 2 ** 31 - 1  # (Packed.exit_cost of a hex without exits)
@@ -31,6 +38,8 @@ cdef enum:
     ENEMY = 1
     ZOC = 2
     NO_PASS = 4
+    _FEW_EDGES = 16  # a map with more edges than this: run allocates its lists for them
+    _SORT_WORDS = 64  # _sort's words: maps of 4096 hexes at most (more: sorted by insertion)
 
 
 cdef struct IntList:
@@ -82,6 +91,8 @@ cdef class Packed:
     cdef int32_t[::1] area_start, area_to  # each hex's neighbours on the map (what a step from it may look at)
     cdef const unsigned char[::1] rare
     cdef int32_t[::1] exit_cost  # each hex's cheapest exit (MP to leave the map there; more than any allowance: none)
+    cdef int32_t[::1] exit_start, exit_edge, exit_mp  # each hex's exits: the edge (an index of `edges`) and its MP
+    cdef tuple edges  # the map edges left by, sorted (a Reach's exits come so)
     cdef uint64_t[::1] bit
     cdef int64_t[::1] rank
     cdef bint ranked
@@ -98,6 +109,10 @@ cdef class Packed:
         self.area_start, self.area_to, _ = _flat([[(n, 0) for n in around] for around in neighbours])
         self.rare = bytes(1 if r else 0 for r in rare)
         self.exit_cost = array("i", [min((mp for _, mp in e), default=_NO_EXIT) for e in exits])
+        self.edges = tuple(sorted({edge for e in exits for edge, _ in e}))
+        edge_index = {edge: i for i, edge in enumerate(self.edges)}
+        self.exit_start, self.exit_edge, self.exit_mp = _flat([[(edge_index[edge], mp) for edge, mp in e]
+                                                                for e in exits], len(self.edges))
         self.bit = array("Q", index_bit)
         self.ranked = len(mask_rank) > 0
         self.rank = array("q", mask_rank if self.ranked else [0])
@@ -112,13 +127,15 @@ cdef class Packed:
             _free(self.kept)
 
 
-def _flat(steps_by_hex):
+def _flat(steps_by_hex, targets=None):
     """Each hex's (neighbour, MP) pairs as three arrays: where each hex's begin (one more, for the end), the
-    neighbours and the MP."""
+    neighbours and the MP. (`targets`: how many the second of a pair may be below, where not the hexes.)"""
     start, to, cost = array("i", [0]), array("i"), array("i")
+    if targets is None:
+        targets = len(steps_by_hex)
     for steps in steps_by_hex:
         for n, mp in steps:
-            if mp < 0 or not 0 <= n < len(steps_by_hex):
+            if mp < 0 or not 0 <= n < targets:
                 raise ValueError("a step of negative MP, or off the map")
             to.append(n)
             cost.append(mp)
@@ -281,10 +298,27 @@ cdef void _free(Search* s) noexcept nogil:
     free(s)
 
 
-cdef void _sort(int32_t* items, Py_ssize_t count) noexcept nogil:
-    """Insertion sort: a search reaches a few dozen hexes."""
-    cdef Py_ssize_t i, j
+cdef void _sort(int32_t* items, Py_ssize_t count, int size) noexcept nogil:
+    """Hex numbers (each once, below `size`) in order: by their bits in words on the stack, read lowest first (a few
+    dozen numbers found in a Dijkstra search's order, an insertion sort's hundreds of moves); by insertion on a map
+    too big for them."""
+    cdef uint64_t words[_SORT_WORDS]
+    cdef uint64_t word
+    cdef Py_ssize_t i, j, at
     cdef int32_t item
+    cdef int w, count_words = (size + 63) >> 6
+    if count_words <= _SORT_WORDS:
+        memset(words, 0, count_words * sizeof(uint64_t))
+        for i in range(count):
+            words[items[i] >> 6] |= (<uint64_t> 1) << (items[i] & 63)
+        at = 0
+        for w in range(count_words):
+            word = words[w]
+            while word:
+                items[at] = (w << 6) + __builtin_ctzll(word)
+                at += 1
+                word &= word - 1
+        return
     for i in range(1, count):
         item = items[i]
         j = i - 1
@@ -309,13 +343,14 @@ cdef object _area(Packed packed, Search* s, int origin):
             bits[h >> 6] |= (<uint64_t> 1) << (h & 63)
             for k in range(packed.area_start[h], packed.area_start[h + 1]):
                 bits[packed.area_to[k] >> 6] |= (<uint64_t> 1) << (packed.area_to[k] & 63)
-        return _store(bits, words)
+        return _PyLong_FromByteArray(<const unsigned char*> bits, words * 8, 1, 0)  # (_store's int, made directly)
     finally:
         free(bits)
 
 
 def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list first,
-        uint64_t held, bint stop_in_zoc, int zoc_extra, bint zoc_to_zoc, tuple hexes, int most_layers):
+        uint64_t held, bint stop_in_zoc, int zoc_extra, bint zoc_to_zoc, tuple hexes, int most_layers,
+        bint named=False):
     """The search from the unit's hex `origin` (a hex number; -1 for none), with every MP left there if `seeded`,
     and the arrivals `first` ((hex number, MP left, stop) with no objective passed yet), on the board `flags`
     (movement.Board), the objectives `held` (bits) passed without being taken (movement.reach_of's): the
@@ -323,7 +358,10 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     origin and each hex it went on from, with their neighbours; see movement.Reach.looked),
     and for each hex with an exit it could take that it handled, in order, (hex number, mask, MP left) for
     movement.search to find the exits from. None where its paths pass more than `most_layers` sets of objectives
-    (movement.MOST_ROUTE_SETS: movement.search then takes one route to each hex)."""
+    (movement.MOST_ROUTE_SETS: movement.search then takes one route to each hex). `named`: the destinations' hexes
+    in hex order too, after the destinations (movement.Reach.to: what a unit's listing keeps of them), and in place of
+    the exits met the map edges left by (sorted), and by edge the objectives mask of the path leaving by it and the
+    hex it leaves from (movement._with_exits' answer, worked out as the loop goes)."""
     cdef Search* s
     cdef bint own, done = False
     cdef Layer* layer
@@ -344,6 +382,19 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     cdef const int32_t* objective_cost = &packed.objective_cost[0] if packed.objective_cost.shape[0] else NULL
     cdef const unsigned char* rare = &packed.rare[0]
     cdef const int32_t* exit_cost = &packed.exit_cost[0]
+    cdef const int32_t* exit_start = &packed.exit_start[0]
+    cdef const int32_t* exit_edge = &packed.exit_edge[0] if packed.exit_edge.shape[0] else NULL
+    cdef const int32_t* exit_mp = &packed.exit_mp[0] if packed.exit_mp.shape[0] else NULL
+    # (named) each edge's most valuable objectives mask of a path leaving by it (-1: none yet), the hex that path
+    # leaves from, and the edges in the order first left by (movement._with_exits' dicts, in C)
+    cdef int edge_count = len(packed.edges), exits_found = 0, e
+    cdef int64_t* edge_mask = NULL
+    cdef int32_t* edge_hex = NULL
+    cdef int32_t* edge_order = NULL
+    cdef int64_t few_masks[_FEW_EDGES]  # (a map's few edges: no lists allocated for them)
+    cdef int32_t few_hexes[_FEW_EDGES]
+    cdef int32_t few_order[_FEW_EDGES]
+    cdef bint edges_allocated = False
     exits_met = []
 
     if size != packed.size or len(flags) < size or origin >= size or (seeded and origin < 0) or allowance < 0:
@@ -354,6 +405,15 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     s = _new_search(size) if own else packed.kept
     if s == NULL:
         raise MemoryError()
+    if named and edge_count <= _FEW_EDGES:
+        edge_mask, edge_hex, edge_order = few_masks, few_hexes, few_order
+    elif named:
+        edges_allocated = True
+        edge_mask = <int64_t*> malloc(edge_count * sizeof(int64_t))
+        edge_hex = <int32_t*> malloc(edge_count * sizeof(int32_t))
+        edge_order = <int32_t*> malloc(edge_count * sizeof(int32_t))
+    if edge_mask != NULL:
+        memset(edge_mask, 0xFF, edge_count * sizeof(int64_t))
     packed.busy = True
     s.allowance = allowance
     s.flags, s.bit, s.counted = <const unsigned char*> flags, &packed.bit[0], ~held
@@ -361,6 +421,8 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     s.stop_in_zoc, s.zoc_extra, s.zoc_to_zoc = stop_in_zoc, zoc_extra, zoc_to_zoc
     s.most_layers = most_layers if most_layers > 0 else 1
     try:
+        if named and edge_count and (edge_mask == NULL or edge_hex == NULL or edge_order == NULL):
+            raise MemoryError()
         if seeded:
             layer = _layer(s, 0)
             if layer == NULL:
@@ -397,7 +459,20 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
                     from_zoc = s.flags[h] & ZOC != 0
                     if rare[h]:  # a map edge or an objective next to it
                         if exit_cost[h] <= left:  # an exit it may take (the cheapest at least)
-                            exits_met.append((h, mask, left))
+                            if not named:
+                                exits_met.append((h, mask, left))
+                            else:
+                                for k in range(exit_start[h], exit_start[h + 1]):
+                                    if exit_mp[k] > left:
+                                        continue
+                                    e = exit_edge[k]
+                                    old = edge_mask[e]
+                                    if old < 0:
+                                        edge_mask[e], edge_hex[e] = <int64_t> mask, h
+                                        edge_order[exits_found] = e
+                                        exits_found += 1
+                                    elif <uint64_t> old != mask and _worth_more(s, mask, <uint64_t> old):
+                                        edge_mask[e], edge_hex[e] = <int64_t> mask, h
                         end = objective_start[h + 1]
                         for k in range(objective_start[h], end):
                             if objective_cost[k] <= left:
@@ -449,18 +524,47 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
                     s.reached.items[at] = s.reached.items[s.reached.count - 1]
                     s.reached.count -= 1
                     break
-        _sort(s.reached.items, s.reached.count)  # hex order: destinations come sorted
+        _sort(s.reached.items, s.reached.count, size)  # hex order: destinations come sorted
+        # The answer's containers made at their size and filled in place (the numbers and hexes boxed already)
         boxed = packed.numbers
-        destinations = {}
-        numbers = []
+        destinations = _PyDict_NewPresized(s.reached.count)
+        numbers = PyTuple_New(s.reached.count)
+        to = PyTuple_New(s.reached.count) if named else None
         for at in range(s.reached.count):
             n = s.reached.items[at]
-            destinations[hexes[n]] = s.ends[n]
-            numbers.append(boxed[n])
+            name = <object> PyTuple_GET_ITEM(hexes, n)
+            destinations[name] = s.ends[n]
+            number = <object> PyTuple_GET_ITEM(boxed, n)
+            Py_INCREF(number)
+            PyTuple_SET_ITEM(numbers, at, number)
+            if named:
+                Py_INCREF(name)
+                PyTuple_SET_ITEM(to, at, name)
         looked = _area(packed, s, origin)
+        if named:  # the edges left by, sorted, and by edge (as first left by) the mask and the hex left from
+            exits = PyTuple_New(exits_found)
+            at = 0
+            for e in range(edge_count):
+                if edge_mask[e] >= 0:
+                    name = <object> PyTuple_GET_ITEM(packed.edges, e)
+                    Py_INCREF(name)
+                    PyTuple_SET_ITEM(exits, at, name)
+                    at += 1
+            exit_masks, exit_hexes = {}, {}
+            for at in range(exits_found):
+                e = edge_order[at]
+                name = <object> PyTuple_GET_ITEM(packed.edges, e)
+                exit_masks[name] = edge_mask[e]
+                exit_hexes[name] = <object> PyTuple_GET_ITEM(boxed, edge_hex[e])
+            done = True
+            return destinations, to, numbers, looked, exits, exit_masks, exit_hexes
         done = True
-        return destinations, tuple(numbers), looked, exits_met
+        return destinations, numbers, looked, exits_met
     finally:
+        if edges_allocated:
+            free(edge_mask)
+            free(edge_hex)
+            free(edge_order)
         if own:
             _free(s)
         else:  # clean for the next search; after a failure, made anew by the next
@@ -470,6 +574,35 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
                 _free(s)
                 packed.kept = NULL
             packed.busy = False
+
+
+def board_flags(enemy, zoc, no_pass, Py_ssize_t size):
+    """movement.Board.of_bits' flags: a byte a hex number of a map of `size` hexes, ENEMY, ZOC and NO_PASS ORed where
+    the bits of `enemy`, `zoc` and `no_pass` (ints) are set. OverflowError for a bit past the map, as to_bytes."""
+    cdef bytes found = PyBytes_FromStringAndSize(NULL, size)  # (new: written in place before anyone sees it)
+    cdef unsigned char* board = <unsigned char*> <char*> found
+    cdef const unsigned char* raw
+    cdef bytes as_bytes
+    cdef Py_ssize_t at, i, count
+    cdef unsigned char byte, flag
+    memset(board, 0, size)
+    for flag, bits in ((ENEMY, enemy), (ZOC, zoc), (NO_PASS, no_pass)):
+        if not bits:
+            continue
+        as_bytes = (<object> bits).to_bytes((size + 7) // 8, "little")  # (OverflowError: a bit past the map)
+        raw = <const unsigned char*> <const char*> as_bytes
+        count = len(as_bytes)
+        for at in range(count):
+            byte = raw[at]
+            i = at * 8
+            while byte:
+                if byte & 1:
+                    if i >= size:
+                        raise OverflowError("a hex number past the map")
+                    board[i] |= flag
+                byte >>= 1
+                i += 1
+    return found
 
 
 # ------------------------------------------------------ a trace's breadth-first search, kept (trace_sets.Layers)
