@@ -49,6 +49,32 @@ STALE: Final = {kind: "stale " + kind for kind in VIEWS}
 _STALE_VIEWS: Final = frozenset(STALE.values())
 
 
+class ViewKeys:
+    """The keys of one side's views in Position._standing, exact and stale, made once a side (view_keys): a move
+    carries three views of every side over, and the searches ask for them again and again."""
+
+    __slots__ = ("zoc", "stale_zoc", "enemy", "stale_enemy", "obstacles", "stale_obstacles")
+
+    def __init__(self, side: str) -> None:
+        self.zoc: tuple[str, str] = ("zoc", side)
+        self.stale_zoc: tuple[str, str] = (STALE["zoc"], side)
+        self.enemy: tuple[str, str] = ("enemy", side)
+        self.stale_enemy: tuple[str, str] = (STALE["enemy"], side)
+        self.obstacles: tuple[str, str] = ("obstacles", side)
+        self.stale_obstacles: tuple[str, str] = (STALE["obstacles"], side)
+
+
+_VIEW_KEYS: Final[dict[str, ViewKeys]] = {}  # side -> its keys (a side's name is the same in every game)
+
+
+def view_keys(side: str) -> ViewKeys:
+    """The keys of `side`'s views (ViewKeys), made when first asked for."""
+    found = _VIEW_KEYS.get(side)
+    if found is None:
+        found = _VIEW_KEYS[side] = ViewKeys(side)
+    return found
+
+
 class Position:
     """One position's data (declared here, filled in by setup.set_up) and its basic queries; GameState
     (state.py) is the public API over it."""
@@ -206,10 +232,10 @@ class Position:
 
     def enemy_zoc(self, side: str) -> frozenset[Hex]:
         """The hexes in the zone of control of `side`'s enemies."""
-        key = ("zoc", side)
-        zoc = self._standing.get(key)
+        keys = view_keys(side)
+        zoc = self._standing.get(keys.zoc)
         if zoc is None:
-            stale = self._standing.get((STALE["zoc"], side))
+            stale = self._standing.get(keys.stale_zoc)
             if stale is not None:  # kept from an earlier position: asked again only where units moved since
                 known, touched_bits = stale
                 touched = hexes_in_order(touched_bits, self.tables.numbered)
@@ -218,7 +244,7 @@ class Position:
                 zoc_into, typed, units = self.tables.zoc_into, self.tables.zoc_into_typed, self._units
                 zoc = frozenset(chain.from_iterable(
                     [typed.get(units[uid].type, zoc_into)[h] for uid, h in self.pos.items() if units[uid].side != side]))
-            self._standing[key] = zoc
+            self._standing[keys.zoc] = zoc
         return zoc
 
     def in_enemy_zoc(self, h: Hex, side: str) -> bool:
@@ -234,10 +260,10 @@ class Position:
 
     def _enemy_occupied(self, side: str) -> frozenset[Hex]:
         """The hexes where enemies of `side` stand."""
-        key = ("enemy", side)
-        hexes = self._standing.get(key)
+        keys = view_keys(side)
+        hexes = self._standing.get(keys.enemy)
         if hexes is None:
-            stale = self._standing.get((STALE["enemy"], side))
+            stale = self._standing.get(keys.stale_enemy)
             if stale is not None:  # kept from an earlier position: asked again only where units moved since
                 known, touched_bits = stale
                 touched = hexes_in_order(touched_bits, self.tables.numbered)
@@ -246,7 +272,7 @@ class Position:
                     h for h in touched if any(units[u].side != side for u in occupants.get(h, ())))
             else:
                 hexes = frozenset(h for uid, h in self.pos.items() if self._units[uid].side != side)
-            self._standing[key] = hexes
+            self._standing[keys.enemy] = hexes
         return hexes
 
     @property
