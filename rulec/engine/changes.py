@@ -18,7 +18,7 @@ from typing import Final
 from rulec.engine import history, markers, move_memory, stacking, victory
 from rulec.engine.hex_bits import hexes_in_order
 from rulec.engine.movement import Reach
-from rulec.engine.position import Position, holders_changed
+from rulec.engine.position import Position, came_onto_map, holders_changed
 from rulec.engine.records import Relocated
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP
 from rulec.runtime.model import Hex
@@ -41,7 +41,10 @@ def move(state: Position, uid: str, h: Hex, reach: Reach) -> None:
     for objective in passed(state, mask):
         if objective != h:
             enter(state, uid, objective, "pass")
+    placed = uid not in state.pos
     state.pos[uid] = h
+    if placed:
+        came_onto_map(state, uid)
     state.last_relocated = Relocated(uid, state.last_relocated, entering)
     _forget_where_units_stand(state)  # (apply_action patches them from the position before the move)
     enter(state, uid, h, "move")
@@ -114,6 +117,8 @@ def relocate(state: Position, uid: str, h: Hex) -> None:
     """The rules put a unit on the map's `h` (a retreat, an advance, a placement)."""
     left = state.pos.get(uid)
     state.pos[uid] = h
+    if left is None:
+        came_onto_map(state, uid)
     history.entered(state, h, state._units[uid].side)
     _stood_elsewhere(state, uid, left, h)
 

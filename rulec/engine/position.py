@@ -114,6 +114,10 @@ class Position:
     lost_steps: dict[str, int]
     pos: dict[str, Hex]  # units on the map -> their hex
     last_relocated: Relocated  # the last time a unit changed hexes (changes.py): while it stays, so does who stands where
+    # Each unit on the map (and maybe some that left it) -> a number that grows in the order of pos, and the highest
+    # given; None: worked out when asked (pos_ranks). A unit that changes hexes keeps its place in pos: only one coming
+    # onto the map (last) changes it (came_onto_map), and a position whose units are placed anew forgets it (forget).
+    _pos_ranks: tuple[dict[str, int], int] | None
     where: dict[str, str]  # every unit -> its status (statuses.py)
     due: dict[str, int | None]  # pending units -> the turn they are due (None: any turn)
     exited_from: dict[str, Hex]  # units that left the map -> the hex they left it from
@@ -198,6 +202,7 @@ class Position:
         next asked, as in a position set up anew. A unit flipped to another side forgets it all."""
         self._cache = {}
         self._standing = {}
+        self._pos_ranks = None
 
     def forget_but_exact_views(self) -> None:
         """As a new phase begins: drop the cache, and the views of who stands where kept stale over the last phase's
@@ -335,6 +340,26 @@ def copy_fields(source: Position, dest: Position) -> None:
                 setattr(dest, name, value)
 
 
+def pos_ranks(state: Position) -> dict[str, int]:
+    """Each unit on the map -> a number that grows in the order of state.pos (Position._pos_ranks): where one unit
+    goes among others in a hex, the occupants listed in that order, without going through every unit."""
+    found = state._pos_ranks
+    if found is None:
+        ranks = {u: i for i, u in enumerate(state.pos)}
+        found = state._pos_ranks = (ranks, len(ranks) - 1)
+    return found[0]
+
+
+def came_onto_map(state: Position, uid: str) -> None:
+    """`uid`, not on the map, was just put on it (last in state.pos): the ranks, if known, given one more."""
+    found = state._pos_ranks
+    if found is not None:
+        ranks, top = found
+        ranks = ranks.copy()  # (clones share them)
+        ranks[uid] = top + 1
+        state._pos_ranks = (ranks, top + 1)
+
+
 _UNSET: Final = object()
 _HOLDERS_VERSIONS: Final = count(1)  # every change of any position's holders takes the next: one version, the same holders
 
@@ -374,6 +399,7 @@ def _copy_declared(s: Position, d: Position) -> None:
     d.lost_steps = s.lost_steps
     d.pos = s.pos
     d.last_relocated = s.last_relocated
+    d._pos_ranks = s._pos_ranks
     d.where = s.where
     d.due = s.due
     d.exited_from = s.exited_from

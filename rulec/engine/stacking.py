@@ -22,7 +22,7 @@ from __future__ import annotations
 from itertools import chain
 from typing import Callable, Final
 
-from rulec.engine.position import Position
+from rulec.engine.position import Position, pos_ranks
 from rulec.engine.statuses import PENDING
 from rulec.runtime.model import Hex
 
@@ -81,10 +81,15 @@ def occupants_after(state: Position, before: dict[Hex, list[str]], uid: str, lef
         there = after.get(to)
         if there is None:
             after[to] = [uid]
-        else:  # in the order of state.pos, as `occupants` lists them
-            present = set(there)
-            present.add(uid)
-            after[to] = [u for u in state.pos if u in present]
+        elif left is None:  # in the order of state.pos, as `occupants` lists them: one that came onto the map is last
+            after[to] = there + [uid]
+        else:  # (a unit that changes hexes keeps its place in state.pos: its rank tells where it goes)
+            ranks = pos_ranks(state)
+            rank = ranks[uid]
+            i = 0
+            while i < len(there) and ranks[there[i]] < rank:
+                i += 1
+            after[to] = there[:i] + [uid] + there[i:]
     return after
 
 
