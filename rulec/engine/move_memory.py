@@ -52,7 +52,7 @@ def carry_views(state: Position, before: dict, uid: str, left: Hex | None, enter
             _mark_stale(standing, before, keys.obstacles, keys.stale_obstacles, zones)
 
 
-def _mark_stale(standing: dict, before: dict, exact: tuple[str, str], stale_key: tuple[str, str], touched: int
+def _mark_stale(standing: dict, before: dict, exact: tuple[str, ...], stale_key: tuple[str, ...], touched: int
                 ) -> None:
     """One view of another side (`exact`, `stale_key`: its keys) known `before`, exactly or stale, kept in `standing`
     stale at the hexes `touched` (bits) besides those it was stale at already."""
@@ -73,10 +73,10 @@ def _keep_own(state: Position, before: dict, side: str, keys: ViewKeys, left: He
     """The mover's side: its enemies and their zones are as they were; its own hexes patched (`moved`: the hexes
     the mover left and entered, as bits)."""
     standing = state._standing
-    for key in (keys.zoc, keys.stale_zoc, keys.enemy, keys.stale_enemy):
-        known = before.get(key)
-        if known is not None:
-            standing[key] = known
+    _hand_on(standing, before, keys.zoc)
+    _hand_on(standing, before, keys.stale_zoc)
+    _hand_on(standing, before, keys.enemy)
+    _hand_on(standing, before, keys.stale_enemy)
     found: tuple[int, int, int] | None = before.get(keys.obstacles)
     if found is None:
         stale: tuple[tuple[int, int, int], int] | None = before.get(keys.stale_obstacles)
@@ -94,6 +94,13 @@ def _keep_own(state: Position, before: dict, side: str, keys: ViewKeys, left: He
     if entered is not None:
         friends |= bit[entered]
     standing[keys.obstacles] = (enemy, zoc, friends)
+
+
+def _hand_on(standing: dict, before: dict, key: tuple[str, ...]) -> None:
+    """The entry `key` of `before`, if it has one, as it is."""
+    known = before.get(key)
+    if known is not None:
+        standing[key] = known
 
 
 def _any_of(state: Position, uids: list[str], side: str) -> bool:

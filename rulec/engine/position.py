@@ -55,13 +55,15 @@ class ViewKeys:
 
     __slots__ = ("zoc", "stale_zoc", "enemy", "stale_enemy", "obstacles", "stale_obstacles")
 
+    # (typed tuple[str, ...], not tuple[str, str]: compiled, a fixed-length tuple is kept unboxed and would be built
+    # anew at every read, a new key to hash and compare)
     def __init__(self, side: str) -> None:
-        self.zoc: tuple[str, str] = ("zoc", side)
-        self.stale_zoc: tuple[str, str] = (STALE["zoc"], side)
-        self.enemy: tuple[str, str] = ("enemy", side)
-        self.stale_enemy: tuple[str, str] = (STALE["enemy"], side)
-        self.obstacles: tuple[str, str] = ("obstacles", side)
-        self.stale_obstacles: tuple[str, str] = (STALE["obstacles"], side)
+        self.zoc: tuple[str, ...] = ("zoc", side)
+        self.stale_zoc: tuple[str, ...] = (STALE["zoc"], side)
+        self.enemy: tuple[str, ...] = ("enemy", side)
+        self.stale_enemy: tuple[str, ...] = (STALE["enemy"], side)
+        self.obstacles: tuple[str, ...] = ("obstacles", side)
+        self.stale_obstacles: tuple[str, ...] = (STALE["obstacles"], side)
 
 
 _VIEW_KEYS: Final[dict[str, ViewKeys]] = {}  # side -> its keys (a side's name is the same in every game)
