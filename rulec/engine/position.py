@@ -212,7 +212,8 @@ class Position:
         read nothing but where the units stand and what they are, which a phase changing does not change."""
         self._cache = {}
         standing = self._standing
-        if standing:
+        # (none kept stale, as after a combat phase: who stands where is handed on as it is, by a phase moving nobody)
+        if any(type(key) is tuple and key[0] in _STALE_VIEWS for key in standing):
             self._standing = {key: value for key, value in standing.items()
                               if not (type(key) is tuple and key[0] in _STALE_VIEWS)}
 
