@@ -73,10 +73,8 @@ def _keep_own(state: Position, before: dict, side: str, keys: ViewKeys, left: He
     """The mover's side: its enemies and their zones are as they were; its own hexes patched (`moved`: the hexes
     the mover left and entered, as bits)."""
     standing = state._standing
-    _hand_on(standing, before, keys.zoc)
-    _hand_on(standing, before, keys.stale_zoc)
-    _hand_on(standing, before, keys.enemy)
-    _hand_on(standing, before, keys.stale_enemy)
+    _hand_on(standing, before, keys.zoc, keys.stale_zoc)
+    _hand_on(standing, before, keys.enemy, keys.stale_enemy)
     found: tuple[int, int, int] | None = before.get(keys.obstacles)
     if found is None:
         stale: tuple[tuple[int, int, int], int] | None = before.get(keys.stale_obstacles)
@@ -96,11 +94,16 @@ def _keep_own(state: Position, before: dict, side: str, keys: ViewKeys, left: He
     standing[keys.obstacles] = (enemy, zoc, friends)
 
 
-def _hand_on(standing: dict, before: dict, key: tuple[str, ...]) -> None:
-    """The entry `key` of `before`, if it has one, as it is."""
-    known = before.get(key)
+def _hand_on(standing: dict, before: dict, exact: tuple[str, ...], stale_key: tuple[str, ...]) -> None:
+    """A view `before` knows (`exact`, `stale_key`: its keys), as it is: the exact one if known (a stale copy beside it
+    is never read again), else the stale one."""
+    known = before.get(exact)
     if known is not None:
-        standing[key] = known
+        standing[exact] = known
+        return
+    known = before.get(stale_key)
+    if known is not None:
+        standing[stale_key] = known
 
 
 def _any_of(state: Position, uids: list[str], side: str) -> bool:
@@ -120,9 +123,9 @@ def obstacles(state: Position, side: str) -> tuple[int, int, int]:
     found: tuple[int, int, int] | None = standing.get(keys.obstacles)
     if found is not None:
         return found
-    stale = standing.get(keys.stale_obstacles)
+    stale: tuple[tuple[int, int, int], int] | None = standing.get(keys.stale_obstacles)
     if stale is not None:
-        found = standing[keys.obstacles] = _obstacles_again(state, side, *stale)
+        found = standing[keys.obstacles] = _obstacles_again(state, side, stale[0], stale[1])
         return found
     bit, zoc_bits, units = state.tables.hex_bit, state.tables.zoc_bits, state._units
     typed = state.tables.zoc_bits_typed  # unit types whose ZOC reaches across more hexsides
