@@ -88,7 +88,7 @@ def leave_map(state: Position, uid: str, edge: str, reach: Reach) -> None:
 def passed(state: Position, mask: int) -> list[Hex]:
     """The objectives a move's path passed (a search's mask: bit i, Tables.objectives[i]), in that order. Read off
     the mask's bits, not asked of every objective: most moves pass none, and a big map has dozens."""
-    return hexes_in_order(mask, state.tables.objectives)
+    return hexes_in_order(mask, state.tables.objectives) if mask else []
 
 
 def enter(state: Position, uid: str, h: Hex, moment: str = "stop") -> None:
