@@ -181,10 +181,13 @@ def overstacked_units(state: Position) -> list[str]:
     """The units in hexes over the limit, in game-file order: with the limit checked at the end of a side's
     movement phase, that side's only (the enemy's wait for theirs)."""
     limit = state.game.stacking.limit
+    occupied = occupants(state)
+    if len(state.pos) - len(occupied) < limit:
+        return []  # fewer units than the limit beyond one a hex: no hex holds more than the limit
     order = state.tables.unit_order
     free = uncounted(state)  # units that do not count are never removed for overstacking
     units: list[str] = []
-    for us in occupants(state).values():
+    for us in occupied.values():
         if len(us) > limit:  # (only a hex over the limit with every unit counted may be over it without some)
             if free:
                 us = [u for u in us if u not in free]
@@ -217,8 +220,8 @@ def patch_occupants(state: Position, before: dict, uid: str, left: Hex | None, e
         side = state._units[uid].side
         now_left = _sides_at(state, found, left, side) if left is not None else None
         now_entered = _sides_at(state, found, entered, side) if entered is not None else None
-        if (left is not None and sides.get(left) != now_left) or (
-                entered is not None and sides.get(entered) != now_entered):
+        if (left is not None and _differ(sides.get(left), now_left)) or (
+                entered is not None and _differ(sides.get(entered), now_entered)):
             parent = sides
             sides = sides.copy()
             changed = []
@@ -239,6 +242,11 @@ def patch_occupants(state: Position, before: dict, uid: str, left: Hex | None, e
         standing[SIDES_LINEAGE] = lineage
     standing["occupant sides"] = sides
     return True
+
+
+def _differ(was: frozenset[str] | None, now: frozenset[str] | None) -> bool:
+    """Do the sides in a hex differ (the one frozenset of a side, _ONE_SIDE, told by its identity)?"""
+    return was is not now and was != now
 
 
 _ONE_SIDE: Final[dict[str, frozenset[str]]] = {}  # side -> frozenset({side}): most hexes hold one side's units
@@ -266,13 +274,15 @@ def carry_over(state: Position, before: dict, standing: dict, uid: str, left: He
     cache: the full hexes), rather than work it out again (the phase goes on, only `uid` moved)."""
     if standing is not state._standing and not patch_occupants(state, standing, uid, left, entered):
         return
-    crowded_kept = before.get("crowded")
+    crowded_kept: dict[Hex, bool] | None = before.get("crowded")
     # Where friends may not be passed through, a move changes what the others may reach: worked out again.
     if crowded_kept is None or not state.game.stacking.pass_through_friendly:
         return
     if left is not None or entered is not None:  # the two hexes it changed are asked again, the others kept
         crowded_kept = crowded_kept.copy()
-        for h in (left, entered):
-            crowded_kept.pop(h, None)
+        if left is not None and left in crowded_kept:
+            del crowded_kept[left]
+        if entered is not None and entered in crowded_kept:
+            del crowded_kept[entered]
     state._cache["crowded"] = crowded_kept
 
