@@ -37,7 +37,8 @@ def move(state: Position, uid: str, h: Hex, reach: Reach) -> None:
     mask = reach.destinations[h]
     entering = state.where[uid] != ON_MAP
     state.where[uid] = ON_MAP
-    state.due.pop(uid, None)
+    if uid in state.due:  # (no longer waiting to arrive; a pop with a default is a generic call, compiled)
+        del state.due[uid]
     state.moved.add(uid)
     for objective in passed(state, mask):
         if objective != h:
@@ -70,7 +71,8 @@ def leave_map(state: Position, uid: str, edge: str, reach: Reach) -> None:
     state.exited_from[uid] = state.tables.numbered[last] if last is not None else start
     state.last_relocated = Relocated(uid, state.last_relocated, True)
     _forget_where_units_stand(state)  # (apply_action patches them from the position before the exit)
-    state.due.pop(uid, None)
+    if uid in state.due:
+        del state.due[uid]
     state.where[uid] = EXITED
     if uid in state.markers.units:
         markers.clear(state, uid)
@@ -162,5 +164,6 @@ def _stood_elsewhere(state: Position, uid: str, left: Hex | None, to: Hex | None
 
 def _forget_where_units_stand(state: Position) -> None:
     """A move or exit changed where a unit stands: what the action asked of positions before it is dropped."""
-    state._cache.pop("units", None)  # the units conditions read (context.py)
+    if "units" in state._cache:  # the units conditions read (context.py)
+        del state._cache["units"]
     state._standing = {}
