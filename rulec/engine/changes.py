@@ -18,7 +18,7 @@ from typing import Final
 from rulec.engine import history, markers, move_memory, stacking, victory
 from rulec.engine.hex_bits import hexes_in_order
 from rulec.engine.movement import Reach
-from rulec.engine.position import Position, holders_changed
+from rulec.engine.position import Position, came_onto_map, holders_changed
 from rulec.engine.records import Relocated
 from rulec.engine.statuses import ELIMINATED, EXITED, ON_MAP
 from rulec.runtime.model import Hex
@@ -27,6 +27,7 @@ from rulec.runtime.model import Hex
 # MovementRules.control -> the moments a unit entering a hex takes it (see `enter`).
 _CONTROL_MOMENTS: Final = {"pass_through": frozenset({"pass", "stop", "move"}), "enter": frozenset({"stop", "move"}),
                     "end_move": frozenset({"move"})}
+_OBJECTIVES: Final = "changes: objectives"  # (Position._for_the_game) _objectives' set
 
 
 def move(state: Position, uid: str, h: Hex, reach: Reach) -> None:
@@ -36,12 +37,16 @@ def move(state: Position, uid: str, h: Hex, reach: Reach) -> None:
     mask = reach.destinations[h]
     entering = state.where[uid] != ON_MAP
     state.where[uid] = ON_MAP
-    state.due.pop(uid, None)
+    if uid in state.due:  # (no longer waiting to arrive; a pop with a default is a generic call, compiled)
+        del state.due[uid]
     state.moved.add(uid)
     for objective in passed(state, mask):
         if objective != h:
             enter(state, uid, objective, "pass")
+    placed = uid not in state.pos
     state.pos[uid] = h
+    if placed:
+        came_onto_map(state, uid)
     state.last_relocated = Relocated(uid, state.last_relocated, entering)
     _forget_where_units_stand(state)  # (apply_action patches them from the position before the move)
     enter(state, uid, h, "move")
@@ -66,7 +71,8 @@ def leave_map(state: Position, uid: str, edge: str, reach: Reach) -> None:
     state.exited_from[uid] = state.tables.numbered[last] if last is not None else start
     state.last_relocated = Relocated(uid, state.last_relocated, True)
     _forget_where_units_stand(state)  # (apply_action patches them from the position before the exit)
-    state.due.pop(uid, None)
+    if uid in state.due:
+        del state.due[uid]
     state.where[uid] = EXITED
     if uid in state.markers.units:
         markers.clear(state, uid)
@@ -84,13 +90,13 @@ def leave_map(state: Position, uid: str, edge: str, reach: Reach) -> None:
 def passed(state: Position, mask: int) -> list[Hex]:
     """The objectives a move's path passed (a search's mask: bit i, Tables.objectives[i]), in that order. Read off
     the mask's bits, not asked of every objective: most moves pass none, and a big map has dozens."""
-    return hexes_in_order(mask, state.tables.objectives)
+    return hexes_in_order(mask, state.tables.objectives) if mask else []
 
 
 def enter(state: Position, uid: str, h: Hex, moment: str = "stop") -> None:
     """A unit entered `h`: passing through it ("pass"), ending a retreat or advance there ("stop"), or
     ending a move there ("move"). As the game's `control` rule says, it may take a 'holds' award from the enemy."""
-    if h not in state.tables.objectives or moment not in _CONTROL_MOMENTS[state.game.movement.control]:
+    if h not in _objectives(state) or moment not in _CONTROL_MOMENTS[state.game.movement.control]:
         return
     side = state._units[uid].side
     previous = state.holders.get(h)
@@ -110,10 +116,20 @@ def enter(state: Position, uid: str, h: Hex, moment: str = "stop") -> None:
             victory.score(state, award.side, -state.granted.pop((award.id, h)), award.id, unit=uid, hex=h)
 
 
+def _objectives(state: Position) -> frozenset[Hex]:
+    """The objectives (Tables.objectives, a tuple: a big map has dozens) as a set, made once a game: every move asks."""
+    found: frozenset[Hex] | None = state._for_the_game.get(_OBJECTIVES)
+    if found is None:
+        found = state._for_the_game[_OBJECTIVES] = frozenset(state.tables.objectives)
+    return found
+
+
 def relocate(state: Position, uid: str, h: Hex) -> None:
     """The rules put a unit on the map's `h` (a retreat, an advance, a placement)."""
     left = state.pos.get(uid)
     state.pos[uid] = h
+    if left is None:
+        came_onto_map(state, uid)
     history.entered(state, h, state._units[uid].side)
     _stood_elsewhere(state, uid, left, h)
 
@@ -148,5 +164,6 @@ def _stood_elsewhere(state: Position, uid: str, left: Hex | None, to: Hex | None
 
 def _forget_where_units_stand(state: Position) -> None:
     """A move or exit changed where a unit stands: what the action asked of positions before it is dropped."""
-    state._cache.pop("units", None)  # the units conditions read (context.py)
+    if "units" in state._cache:  # the units conditions read (context.py)
+        del state._cache["units"]
     state._standing = {}

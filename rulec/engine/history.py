@@ -44,14 +44,17 @@ def moved_into(state: Position, uid: str, h: str, side: str) -> None:
 def _stamp(past: History, table: Layered[tuple[int, ...]], key: str) -> None:
     """Add the current phase to `key`'s stamps, dropping those no scope reaches any more (before the previous
     turn): a unit's stamps stay a handful however long the game."""
-    stamps = table.get(key, ())
+    own = table.own  # (the table's two layers read and written here: a stamp at every move, a call less each)
+    stamps = own.get(key)
+    if stamps is None:
+        stamps = table.base.get(key, ())
     serial = past.serial
     if stamps:
         if stamps[-1] == serial:
             return
         if stamps[0] < past.previous_turn_began:
             stamps = tuple(x for x in stamps if x >= past.previous_turn_began)
-    table[key] = stamps + (serial,)
+    own[key] = stamps + (serial,)
 
 
 def phase_ended(state: Position) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from rulec.engine.hex_bits import hexes_in_order
-from rulec.engine.position import STALE, VIEWS, Position
+from rulec.engine.position import Position, ViewKeys, view_keys
 from rulec.runtime.model import Hex
 
 # Stale views asked again at more hexes than this are worked out from scratch instead.
@@ -26,82 +26,117 @@ def carry_views(state: Position, before: dict, uid: str, left: Hex | None, enter
     position already patched (stacking.carry_over): keep the mover's side's views known where units stood `before`
     (the position before's Position._standing), and the other sides' views marked stale where the move may have
     changed them."""
-    occupied = state._standing.get("occupants")
+    occupied: dict[Hex, list[str]] | None = state._standing.get("occupants")
     if occupied is None:
         return
-    units, tables = state._units, state.tables
-    mover = units[uid].side
+    tables = state.tables
+    unit = state._units[uid]
+    mover = unit.side
     # The hexes touched, as bits of hex numbers: a stale view's grow by an OR a move, made hexes only when asked
-    bit, into = tables.hex_bit, tables.zoc_bits_typed.get(units[uid].type, tables.zoc_bits)
+    bit, into = tables.hex_bit, tables.zoc_bits_typed.get(unit.type, tables.zoc_bits)
     moved = zones = 0
-    for h in (left, entered):
-        if h is not None:
-            moved |= bit[h]
-            zones |= into[h]
+    if left is not None:
+        moved, zones = bit[left], into[left]
+    if entered is not None:
+        moved |= bit[entered]
+        zones |= into[entered]
     zones |= moved
-    cache = state._standing
+    standing = state._standing
     for side in state.game.sides:
+        keys = view_keys(side)
         if side == mover:
-            _keep_own(state, before, side, left, entered, moved, occupied)
-            continue
-        for kind in VIEWS:
-            touched = moved if kind == "enemy" else zones
-            known = before.get((kind, side))
-            if known is None:
-                stale = before.get((STALE[kind], side))
-                if stale is None:
-                    continue
-                known, earlier = stale
-                touched |= earlier
-                if touched.bit_count() > MOST_TOUCHED:
-                    continue
-            cache[(STALE[kind], side)] = (known, touched)
+            _keep_own(state, before, side, keys, left, entered, moved, occupied)
+        else:  # (in the order of VIEWS)
+            _mark_stale(standing, before, keys.zoc, keys.stale_zoc, zones)
+            _mark_stale(standing, before, keys.enemy, keys.stale_enemy, moved)
+            _mark_stale(standing, before, keys.obstacles, keys.stale_obstacles, zones)
 
 
-def _keep_own(state: Position, before: dict, side: str, left: Hex | None, entered: Hex | None, moved: int,
+def _mark_stale(standing: dict, before: dict, exact: tuple[str, ...], stale_key: tuple[str, ...], touched: int
+                ) -> None:
+    """One view of another side (`exact`, `stale_key`: its keys) known `before`, exactly or stale, kept in `standing`
+    stale at the hexes `touched` (bits) besides those it was stale at already."""
+    known = before.get(exact)
+    if known is None:
+        stale: tuple[object, int] | None = before.get(stale_key)
+        if stale is None:
+            return
+        known = stale[0]
+        touched |= stale[1]
+        if touched.bit_count() > MOST_TOUCHED:
+            return
+    standing[stale_key] = (known, touched)
+
+
+def _keep_own(state: Position, before: dict, side: str, keys: ViewKeys, left: Hex | None, entered: Hex | None, moved: int,
               occupied: dict[Hex, list[str]]) -> None:
     """The mover's side: its enemies and their zones are as they were; its own hexes patched (`moved`: the hexes
     the mover left and entered, as bits)."""
-    for kind in ("zoc", "enemy"):
-        for key in ((kind, side), (STALE[kind], side)):
-            if key in before:
-                state._standing[key] = before[key]
-    found = before.get(("obstacles", side))
+    standing = state._standing
+    _hand_on(standing, before, keys.zoc, keys.stale_zoc)
+    _hand_on(standing, before, keys.enemy, keys.stale_enemy)
+    found: tuple[int, int, int] | None = before.get(keys.obstacles)
     if found is None:
-        stale = before.get((STALE["obstacles"], side))
+        stale: tuple[tuple[int, int, int], int] | None = before.get(keys.stale_obstacles)
         if stale is not None:  # the enemy's part is as stale as it was; the friends' part is redone when asked
             touched = stale[1] | moved
             if touched.bit_count() <= MOST_TOUCHED:
-                state._standing[(STALE["obstacles"], side)] = stale[0], touched
+                standing[keys.stale_obstacles] = stale[0], touched
         return
     enemy, zoc, friends = found
-    bit, units = state.tables.hex_bit, state._units
-    if left is not None and not any(units[u].side == side for u in occupied.get(left, ())):
-        friends &= ~bit[left]
+    bit = state.tables.hex_bit
+    if left is not None:
+        there = occupied.get(left)
+        if there is None or not _any_of(state, there, side):
+            friends &= ~bit[left]
     if entered is not None:
         friends |= bit[entered]
-    state._standing[("obstacles", side)] = (enemy, zoc, friends)
+    standing[keys.obstacles] = (enemy, zoc, friends)
+
+
+def _hand_on(standing: dict, before: dict, exact: tuple[str, ...], stale_key: tuple[str, ...]) -> None:
+    """A view `before` knows (`exact`, `stale_key`: its keys), as it is: the exact one if known (a stale copy beside it
+    is never read again), else the stale one."""
+    known = before.get(exact)
+    if known is not None:
+        standing[exact] = known
+        return
+    known = before.get(stale_key)
+    if known is not None:
+        standing[stale_key] = known
+
+
+def _any_of(state: Position, uids: list[str], side: str) -> bool:
+    """Is one of `uids` of `side`?"""
+    units = state._units
+    for u in uids:
+        if units[u].side == side:
+            return True
+    return False
 
 
 def obstacles(state: Position, side: str) -> tuple[int, int, int]:
     """Hexes of the enemies of `side`, of their zones of control, and of `side`'s units, as bits of
     hex numbers (see Tables.index)."""
-    key = ("obstacles", side)
+    keys = view_keys(side)
     standing = state._standing
-    found = standing.get(key)
-    if found is None and (STALE["obstacles"], side) in standing:
-        found = standing[key] = _obstacles_again(state, side, *standing[(STALE["obstacles"], side)])
-    if found is None:
-        bit, zoc_bits, units = state.tables.hex_bit, state.tables.zoc_bits, state._units
-        typed = state.tables.zoc_bits_typed  # unit types whose ZOC reaches across more hexsides
-        enemy = zoc = friends = 0
-        for uid, h in state.pos.items():
-            if units[uid].side != side:
-                enemy |= bit[h]
-                zoc |= typed[units[uid].type][h] if typed and units[uid].type in typed else zoc_bits[h]
-            else:
-                friends |= bit[h]
-        found = standing[key] = (enemy, zoc, friends)
+    found: tuple[int, int, int] | None = standing.get(keys.obstacles)
+    if found is not None:
+        return found
+    stale: tuple[tuple[int, int, int], int] | None = standing.get(keys.stale_obstacles)
+    if stale is not None:
+        found = standing[keys.obstacles] = _obstacles_again(state, side, stale[0], stale[1])
+        return found
+    bit, zoc_bits, units = state.tables.hex_bit, state.tables.zoc_bits, state._units
+    typed = state.tables.zoc_bits_typed  # unit types whose ZOC reaches across more hexsides
+    enemy = zoc = friends = 0
+    for uid, h in state.pos.items():
+        if units[uid].side != side:
+            enemy |= bit[h]
+            zoc |= typed[units[uid].type][h] if typed and units[uid].type in typed else zoc_bits[h]
+        else:
+            friends |= bit[h]
+    found = standing[keys.obstacles] = (enemy, zoc, friends)
     return found
 
 

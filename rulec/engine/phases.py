@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from rulec.engine import arrivals, history, markers, move_memory, placement, procedures, reach, stacking, victory
 from rulec.engine.frames import Remove
+from rulec.engine.hex_bits import hexes_in_order
 from rulec.engine.position import Position
 from rulec.engine.statuses import PENDING, UNUSED
 from rulec.engine.records import Outcome
@@ -59,8 +60,8 @@ def begin_phase(state: Position) -> bool:
         state.moved = set()
         if state.game.movement.zoc_locks_start:
             assert phase.side is not None  # a movement phase is a side's
-            zoc, bit, units = move_memory.obstacles(state, phase.side)[1], state.tables.hex_bit, state._units
-            state.locked = frozenset(u for u, h in state.pos.items() if units[u].side == phase.side and zoc & bit[h])
+            _, zoc, friends = move_memory.obstacles(state, phase.side)
+            state.locked = _standing_in(state, zoc & friends, phase.side)
         else:
             state.locked = frozenset()
         return True
@@ -74,6 +75,15 @@ def begin_phase(state: Position) -> bool:
     if phase.kind == "placement":
         return placement.begin(state)
     return False
+
+
+def _standing_in(state: Position, hexes: int, side: str) -> frozenset[str]:
+    """`side`'s units in `hexes` (bits of hex numbers): asked of those hexes' occupants, not of every unit."""
+    if not hexes:
+        return frozenset()
+    occupants, units = state.occupants(), state._units
+    return frozenset(u for h in hexes_in_order(hexes, state.tables.numbered) for u in occupants[h]
+                     if units[u].side == side)
 
 
 def end_phase(state: Position) -> None:

@@ -49,6 +49,34 @@ STALE: Final = {kind: "stale " + kind for kind in VIEWS}
 _STALE_VIEWS: Final = frozenset(STALE.values())
 
 
+class ViewKeys:
+    """The keys of one side's views in Position._standing, exact and stale, made once a side (view_keys): a move
+    carries three views of every side over, and the searches ask for them again and again."""
+
+    __slots__ = ("zoc", "stale_zoc", "enemy", "stale_enemy", "obstacles", "stale_obstacles")
+
+    # (typed tuple[str, ...], not tuple[str, str]: compiled, a fixed-length tuple is kept unboxed and would be built
+    # anew at every read, a new key to hash and compare)
+    def __init__(self, side: str) -> None:
+        self.zoc: tuple[str, ...] = ("zoc", side)
+        self.stale_zoc: tuple[str, ...] = (STALE["zoc"], side)
+        self.enemy: tuple[str, ...] = ("enemy", side)
+        self.stale_enemy: tuple[str, ...] = (STALE["enemy"], side)
+        self.obstacles: tuple[str, ...] = ("obstacles", side)
+        self.stale_obstacles: tuple[str, ...] = (STALE["obstacles"], side)
+
+
+_VIEW_KEYS: Final[dict[str, ViewKeys]] = {}  # side -> its keys (a side's name is the same in every game)
+
+
+def view_keys(side: str) -> ViewKeys:
+    """The keys of `side`'s views (ViewKeys), made when first asked for."""
+    found = _VIEW_KEYS.get(side)
+    if found is None:
+        found = _VIEW_KEYS[side] = ViewKeys(side)
+    return found
+
+
 class Position:
     """One position's data (declared here, filled in by setup.set_up) and its basic queries; GameState
     (state.py) is the public API over it."""
@@ -88,6 +116,10 @@ class Position:
     lost_steps: dict[str, int]
     pos: dict[str, Hex]  # units on the map -> their hex
     last_relocated: Relocated  # the last time a unit changed hexes (changes.py): while it stays, so does who stands where
+    # Each unit on the map (and maybe some that left it) -> a number that grows in the order of pos, and the highest
+    # given; None: worked out when asked (pos_ranks). A unit that changes hexes keeps its place in pos: only one coming
+    # onto the map (last) changes it (came_onto_map), and a position whose units are placed anew forgets it (forget).
+    _pos_ranks: tuple[dict[str, int], int] | None
     where: dict[str, str]  # every unit -> its status (statuses.py)
     due: dict[str, int | None]  # pending units -> the turn they are due (None: any turn)
     exited_from: dict[str, Hex]  # units that left the map -> the hex they left it from
@@ -172,6 +204,7 @@ class Position:
         next asked, as in a position set up anew. A unit flipped to another side forgets it all."""
         self._cache = {}
         self._standing = {}
+        self._pos_ranks = None
 
     def forget_but_exact_views(self) -> None:
         """As a new phase begins: drop the cache, and the views of who stands where kept stale over the last phase's
@@ -179,7 +212,8 @@ class Position:
         read nothing but where the units stand and what they are, which a phase changing does not change."""
         self._cache = {}
         standing = self._standing
-        if standing:
+        # (none kept stale, as after a combat phase: who stands where is handed on as it is, by a phase moving nobody)
+        if any(type(key) is tuple and key[0] in _STALE_VIEWS for key in standing):
             self._standing = {key: value for key, value in standing.items()
                               if not (type(key) is tuple and key[0] in _STALE_VIEWS)}
 
@@ -206,10 +240,10 @@ class Position:
 
     def enemy_zoc(self, side: str) -> frozenset[Hex]:
         """The hexes in the zone of control of `side`'s enemies."""
-        key = ("zoc", side)
-        zoc = self._standing.get(key)
+        keys = view_keys(side)
+        zoc = self._standing.get(keys.zoc)
         if zoc is None:
-            stale = self._standing.get((STALE["zoc"], side))
+            stale = self._standing.get(keys.stale_zoc)
             if stale is not None:  # kept from an earlier position: asked again only where units moved since
                 known, touched_bits = stale
                 touched = hexes_in_order(touched_bits, self.tables.numbered)
@@ -218,7 +252,7 @@ class Position:
                 zoc_into, typed, units = self.tables.zoc_into, self.tables.zoc_into_typed, self._units
                 zoc = frozenset(chain.from_iterable(
                     [typed.get(units[uid].type, zoc_into)[h] for uid, h in self.pos.items() if units[uid].side != side]))
-            self._standing[key] = zoc
+            self._standing[keys.zoc] = zoc
         return zoc
 
     def in_enemy_zoc(self, h: Hex, side: str) -> bool:
@@ -234,10 +268,10 @@ class Position:
 
     def _enemy_occupied(self, side: str) -> frozenset[Hex]:
         """The hexes where enemies of `side` stand."""
-        key = ("enemy", side)
-        hexes = self._standing.get(key)
+        keys = view_keys(side)
+        hexes = self._standing.get(keys.enemy)
         if hexes is None:
-            stale = self._standing.get((STALE["enemy"], side))
+            stale = self._standing.get(keys.stale_enemy)
             if stale is not None:  # kept from an earlier position: asked again only where units moved since
                 known, touched_bits = stale
                 touched = hexes_in_order(touched_bits, self.tables.numbered)
@@ -246,7 +280,7 @@ class Position:
                     h for h in touched if any(units[u].side != side for u in occupants.get(h, ())))
             else:
                 hexes = frozenset(h for uid, h in self.pos.items() if self._units[uid].side != side)
-            self._standing[key] = hexes
+            self._standing[keys.enemy] = hexes
         return hexes
 
     @property
@@ -309,6 +343,26 @@ def copy_fields(source: Position, dest: Position) -> None:
                 setattr(dest, name, value)
 
 
+def pos_ranks(state: Position) -> dict[str, int]:
+    """Each unit on the map -> a number that grows in the order of state.pos (Position._pos_ranks): where one unit
+    goes among others in a hex, the occupants listed in that order, without going through every unit."""
+    found = state._pos_ranks
+    if found is None:
+        ranks = {u: i for i, u in enumerate(state.pos)}
+        found = state._pos_ranks = (ranks, len(ranks) - 1)
+    return found[0]
+
+
+def came_onto_map(state: Position, uid: str) -> None:
+    """`uid`, not on the map, was just put on it (last in state.pos): the ranks, if known, given one more."""
+    found = state._pos_ranks
+    if found is not None:
+        ranks, top = found
+        ranks = ranks.copy()  # (clones share them)
+        ranks[uid] = top + 1
+        state._pos_ranks = (ranks, top + 1)
+
+
 _UNSET: Final = object()
 _HOLDERS_VERSIONS: Final = count(1)  # every change of any position's holders takes the next: one version, the same holders
 
@@ -348,6 +402,7 @@ def _copy_declared(s: Position, d: Position) -> None:
     d.lost_steps = s.lost_steps
     d.pos = s.pos
     d.last_relocated = s.last_relocated
+    d._pos_ranks = s._pos_ranks
     d.where = s.where
     d.due = s.due
     d.exited_from = s.exited_from

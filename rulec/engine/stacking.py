@@ -20,9 +20,9 @@ or elimination the occupants and their sides (`patch_occupants`, from changes.py
 from __future__ import annotations
 
 from itertools import chain
-from typing import Callable, Final, NamedTuple
+from typing import Callable, Final
 
-from rulec.engine.position import Position
+from rulec.engine.position import Position, pos_ranks
 from rulec.engine.statuses import PENDING
 from rulec.runtime.model import Hex
 
@@ -33,14 +33,17 @@ SIDES_LINEAGE: Final = "occupant sides lineage"  # (cache key) how the position'
 MOST_LINEAGE: Final = 16  # the lineage kept: the sides of at most this many positions before
 
 
-class Lineage(NamedTuple):
+class Lineage:
     """The occupant sides of a position were those of `parent` (a dict of sides by hex), changed at `changed`;
     `earlier`: the parent's own lineage (None past MOST_LINEAGE positions: the older dicts are let go)."""
 
-    parent: dict
-    changed: frozenset
-    earlier: "Lineage | None"
-    depth: int
+    __slots__ = ("parent", "changed", "earlier", "depth")
+
+    def __init__(self, parent: dict, changed: frozenset, earlier: "Lineage | None", depth: int) -> None:
+        self.parent = parent
+        self.changed = changed
+        self.earlier = earlier
+        self.depth = depth
 
 
 def sides_changed(before: dict, after: dict, lineage: "Lineage | None") -> frozenset | None:
@@ -78,10 +81,15 @@ def occupants_after(state: Position, before: dict[Hex, list[str]], uid: str, lef
         there = after.get(to)
         if there is None:
             after[to] = [uid]
-        else:  # in the order of state.pos, as `occupants` lists them
-            present = set(there)
-            present.add(uid)
-            after[to] = [u for u in state.pos if u in present]
+        elif left is None:  # in the order of state.pos, as `occupants` lists them: one that came onto the map is last
+            after[to] = there + [uid]
+        else:  # (a unit that changes hexes keeps its place in state.pos: its rank tells where it goes)
+            ranks = pos_ranks(state)
+            rank = ranks[uid]
+            i = 0
+            while i < len(there) and ranks[there[i]] < rank:
+                i += 1
+            after[to] = there[:i] + [uid] + there[i:]
     return after
 
 
@@ -173,10 +181,13 @@ def overstacked_units(state: Position) -> list[str]:
     """The units in hexes over the limit, in game-file order: with the limit checked at the end of a side's
     movement phase, that side's only (the enemy's wait for theirs)."""
     limit = state.game.stacking.limit
+    occupied = occupants(state)
+    if len(state.pos) - len(occupied) < limit:
+        return []  # fewer units than the limit beyond one a hex: no hex holds more than the limit
     order = state.tables.unit_order
     free = uncounted(state)  # units that do not count are never removed for overstacking
     units: list[str] = []
-    for us in occupants(state).values():
+    for us in occupied.values():
         if len(us) > limit:  # (only a hex over the limit with every unit counted may be over it without some)
             if free:
                 us = [u for u in us if u not in free]
@@ -193,36 +204,67 @@ def patch_occupants(state: Position, before: dict, uid: str, left: Hex | None, e
     """`uid` went from `left` to `entered` (None: off the map, or not on it) and no other unit changed hexes or
     sides: the occupants and their sides known where units stood `before` (Position._standing), patched into the
     position's. False when `before` knew no occupants (nothing to patch)."""
-    found = before.get("occupants")
+    found: dict[Hex, list[str]] | None = before.get("occupants")
     if found is None:
         return False
-    if left is not None or entered is not None:
+    moved = left is not None or entered is not None
+    standing = state._standing
+    if moved:
         found = occupants_after(state, found, uid, left, entered)
-    state._standing["occupants"] = found
-    sides = before.get("occupant sides")
-    if sides is not None:  # the sides in the two hexes the unit left and entered, the others as they were
-        if left is not None or entered is not None:
+    standing["occupants"] = found
+    sides: dict[Hex, frozenset[str]] | None = before.get("occupant sides")
+    if sides is None:
+        return True
+    lineage: Lineage | None = before.get(SIDES_LINEAGE)
+    if moved:  # the sides in the two hexes the unit left and entered, the others as they were
+        side = state._units[uid].side
+        now_left = _sides_at(state, found, left, side) if left is not None else None
+        now_entered = _sides_at(state, found, entered, side) if entered is not None else None
+        if (left is not None and _differ(sides.get(left), now_left)) or (
+                entered is not None and _differ(sides.get(entered), now_entered)):
             parent = sides
             sides = sides.copy()
-            units = state._units
             changed = []
-            for h in (left, entered):
+            for h, now in ((left, now_left), (entered, now_entered)):
                 if h is not None:
                     was = sides.get(h)
-                    if h in found:
-                        sides[h] = frozenset(units[u].side for u in found[h])
-                    else:
-                        sides.pop(h, None)
-                    if sides.get(h) != was:
+                    if now is not None:
+                        sides[h] = now
+                    elif was is not None:
+                        del sides[h]
+                    if now != was:
                         changed.append(h)
             # What the new sides differ in from the ones before (trace_memory compares them this way, not hex by hex)
-            lineage = before.get(SIDES_LINEAGE)
             depth = lineage.depth + 1 if lineage is not None and lineage.depth < MOST_LINEAGE else 0
-            state._standing[SIDES_LINEAGE] = Lineage(parent, frozenset(changed), lineage if depth else None, depth)
-        elif SIDES_LINEAGE in before:
-            state._standing[SIDES_LINEAGE] = before[SIDES_LINEAGE]
-        state._standing["occupant sides"] = sides
+            lineage = Lineage(parent, frozenset(changed), lineage if depth else None, depth)
+        # else: a move between hexes that hold its side before and after (and nothing else changed): the same sides
+    if lineage is not None:
+        standing[SIDES_LINEAGE] = lineage
+    standing["occupant sides"] = sides
     return True
+
+
+def _differ(was: frozenset[str] | None, now: frozenset[str] | None) -> bool:
+    """Do the sides in a hex differ (the one frozenset of a side, _ONE_SIDE, told by its identity)?"""
+    return was is not now and was != now
+
+
+_ONE_SIDE: Final[dict[str, frozenset[str]]] = {}  # side -> frozenset({side}): most hexes hold one side's units
+
+
+def _sides_at(state: Position, occupants: dict[Hex, list[str]], h: Hex, side: str) -> frozenset[str] | None:
+    """The sides standing in `h` (None: nobody), `side` being that of the unit that moved there or left it."""
+    there = occupants.get(h)
+    if there is None:
+        return None
+    units = state._units
+    for u in there:
+        if units[u].side != side:
+            return frozenset(units[u].side for u in there)
+    found = _ONE_SIDE.get(side)
+    if found is None:
+        found = _ONE_SIDE[side] = frozenset((side,))
+    return found
 
 
 def carry_over(state: Position, before: dict, standing: dict, uid: str, left: Hex | None, entered: Hex | None
@@ -232,13 +274,15 @@ def carry_over(state: Position, before: dict, standing: dict, uid: str, left: He
     cache: the full hexes), rather than work it out again (the phase goes on, only `uid` moved)."""
     if standing is not state._standing and not patch_occupants(state, standing, uid, left, entered):
         return
-    crowded_kept = before.get("crowded")
+    crowded_kept: dict[Hex, bool] | None = before.get("crowded")
     # Where friends may not be passed through, a move changes what the others may reach: worked out again.
     if crowded_kept is None or not state.game.stacking.pass_through_friendly:
         return
     if left is not None or entered is not None:  # the two hexes it changed are asked again, the others kept
         crowded_kept = crowded_kept.copy()
-        for h in (left, entered):
-            crowded_kept.pop(h, None)
+        if left is not None and left in crowded_kept:
+            del crowded_kept[left]
+        if entered is not None and entered in crowded_kept:
+            del crowded_kept[entered]
     state._cache["crowded"] = crowded_kept
 

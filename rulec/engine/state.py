@@ -70,10 +70,14 @@ def _two_steps_at_once(action: Action) -> bool:
 
 def _kept_while_declaring(cache: dict) -> dict:
     """The entries of `cache` a declaration's step keeps (those above), in one pass over the cache (asked of every
-    key at every step)."""
-    return {key: value for key, value in cache.items()
-            if (key in _KEPT_WHILE_DECLARING if type(key) is str
-                else type(key) is tuple and key[0] in _KEPT_WHILE_DECLARING)}
+    key at every step). Most are kept: the cache copied (in C, no key hashed again), the others taken out."""
+    dropped = [key for key in cache
+               if not (key in _KEPT_WHILE_DECLARING if type(key) is str
+                       else type(key) is tuple and key[0] in _KEPT_WHILE_DECLARING)]
+    kept = cache.copy()
+    for key in dropped:
+        del kept[key]
+    return kept
 
 
 def new_game(game: Game, *, options: Iterable[str] = (), seed: int = 0, scenario: str | None = None) -> "GameState":
@@ -450,9 +454,8 @@ class GameState(Position):
         # knows it (the action's check asked for it), not in an empty one; or, where that path passes objectives the
         # mover's side holds, the search that gives the path taking the most (path_taken)
         reach = path_taken(self, mover, unit_reach(self, mover), action.hex, action.edge) if mover is not None else None
-        fresh = self._cache = {}
-        if kind in _DECLARING:  # what a declaration keeps: the battle being declared may read it (who may join)
-            fresh.update(_kept_while_declaring(before))
+        # What a declaration keeps: the battle being declared may read it (who may join)
+        fresh = self._cache = _kept_while_declaring(before) if kind in _DECLARING else {}
         self._history.append(action)
         if kind == MOVE:
             assert action.unit is not None and action.hex is not None and reach is not None  # a second step names both
