@@ -27,7 +27,6 @@ from rulec.runtime.model import Hex
 # MovementRules.control -> the moments a unit entering a hex takes it (see `enter`).
 _CONTROL_MOMENTS: Final = {"pass_through": frozenset({"pass", "stop", "move"}), "enter": frozenset({"stop", "move"}),
                     "end_move": frozenset({"move"})}
-_OBJECTIVES: Final = "changes: objectives"  # (Position._for_the_game) _objectives' set
 
 
 def move(state: Position, uid: str, h: Hex, reach: Reach) -> None:
@@ -96,7 +95,7 @@ def passed(state: Position, mask: int) -> list[Hex]:
 def enter(state: Position, uid: str, h: Hex, moment: str = "stop") -> None:
     """A unit entered `h`: passing through it ("pass"), ending a retreat or advance there ("stop"), or
     ending a move there ("move"). As the game's `control` rule says, it may take a 'holds' award from the enemy."""
-    if h not in _objectives(state) or moment not in _CONTROL_MOMENTS[state.game.movement.control]:
+    if h not in state.tables.objective_set or moment not in _CONTROL_MOMENTS[state.game.movement.control]:
         return
     side = state._units[uid].side
     previous = state.holders.get(h)
@@ -114,14 +113,6 @@ def enter(state: Position, uid: str, h: Hex, moment: str = "stop") -> None:
                 victory.score(state, side, amount, award.id, unit=uid, hex=h)
         elif (award.id, h) in state.granted:
             victory.score(state, award.side, -state.granted.pop((award.id, h)), award.id, unit=uid, hex=h)
-
-
-def _objectives(state: Position) -> frozenset[Hex]:
-    """The objectives (Tables.objectives, a tuple: a big map has dozens) as a set, made once a game: every move asks."""
-    found: frozenset[Hex] | None = state._for_the_game.get(_OBJECTIVES)
-    if found is None:
-        found = state._for_the_game[_OBJECTIVES] = frozenset(state.tables.objectives)
-    return found
 
 
 def relocate(state: Position, uid: str, h: Hex) -> None:

@@ -88,7 +88,7 @@ def set_up(state: Position, game: Game, options: tuple[str, ...], seed: int, sce
     state.holders = scenarios.first_holders(game, scenario)
     state.granted = {}
     for uid, h in state.pos.items():
-        if h in state.tables.objectives:
+        if h in state.tables.objective_set:
             state.holders[h] = game.units[uid].side
     holders_changed(state)
     state.moved = set()
@@ -168,7 +168,7 @@ def arrange(state: P, units: dict[str, str], *, turn: int | None = None, phase: 
                 arrivals.first_chance(other, uid, other.turn, other.turn, other.phase_index)
         else:
             other.where[uid], other.pos[uid] = ON_MAP, place
-            if place in state.tables.objectives:
+            if place in state.tables.objective_set:
                 other.holders[place] = state._units[uid].side
     holders_changed(other)
     other.terminal, other._stack, other.last_battle, other._combat_began = False, [], None, None

@@ -73,6 +73,7 @@ class Tables:
     index: dict[Hex, int] = field(default_factory=dict)  # hex -> its number
     hex_bit: dict[Hex, int] = field(default_factory=dict)  # hex -> 1 << its number (made on first use)
     index_bit: list = field(default_factory=list)  # number -> its objective bit (0 if none, or if passing does not count)
+    objective_set: frozenset[Hex] = frozenset()  # `objectives` as a set (a big map has dozens: asked at every move)
     zoc_bits: dict[Hex, int] = field(default_factory=dict)  # hex -> the hexes a unit there controls, as bits
     zoc_bits_typed: dict[str, dict[Hex, int]] = field(default_factory=dict)  # the same per zoc_into_typed type
     zoc_sources: dict[Hex, tuple[Hex, ...]] = field(default_factory=dict)  # hex -> the hexes whose units may control it
@@ -106,6 +107,7 @@ class Tables:
         passing = self.game.movement.control == "pass_through"
         bits = {h: 1 << i for i, h in enumerate(self.objectives)} if passing else {}
         self.index_bit = [bits.get(h, 0) for h in self.numbered]
+        self.objective_set = frozenset(self.objectives)
         self.cost_expressions = cost_expressions(self.game)
         self.typed_costs = typed_costs(self.game)
         self.varying_costs = bool(self.cost_expressions or self.typed_costs)
