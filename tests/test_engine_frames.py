@@ -59,7 +59,7 @@ OWN_INIT = [cls for cls in _engine_dataclasses() if not cls.__dataclass_params__
 
 def test_the_dataclasses_made_in_play_have_their_own_init():
     names = {cls.__name__ for cls in OWN_INIT}
-    assert {"Battle", "Declare", "Effects", "Retreat", "Moving", "Odds", "BattleReport", "Reach", "Leave",
+    assert {"Battle", "Declare", "Effects", "Retreat", "Moving", "Odds", "BattleReport", "Leave",
             "EntryCost", "_Kept"} <= names
     assert all(cls.__name__ in names for cls in FRAME_CLASSES)
 

@@ -1,7 +1,8 @@
 """What a unit's listing keeps of its search, made the cheap way, is what the plain way made: the compiled search's
 named answer (search_core.run: the destinations' hexes in order, the map edges left by) against its plain answer
-turned into a Reach by movement._with_exits; search_core.board_flags against the bits made into bytes one by one;
-and a tuple of destinations shared by units of the same search (movement.Reach.to) noted for each of them."""
+turned into a Reach by movement._with_exits (the named answer gives only the destinations whose path passes an
+objective, and every mask ORed); search_core.board_flags against the bits made into bytes one by one; and a tuple
+of destinations shared by units of the same search (movement.Reach.to) noted for each of them."""
 
 from __future__ import annotations
 
@@ -49,7 +50,7 @@ def test_a_board_of_bits_is_the_board_of_the_same_hex_numbers(metz):
 # The compiled search, named and plain, from random hexes of every game on random boards (tests/test_search_core_faults
 # compares the named with pure Python's own loop)
 _NAMED_AND_PLAIN = """
-import json, random, glob
+import functools, json, operator, random, glob
 from rulec.fast_path import engine_kind
 from rulec.engine import movement, native
 from rulec.engine.tables import tables_for
@@ -76,9 +77,11 @@ for name in ["drive_on_metz", "the_marne"] + sorted(glob.glob("tests/games/*.rul
             found.append([name, named is None, True, True, True])
             continue
         reach = movement._with_exits(costs, *plain, tables.mask_rank)
-        destinations, to, numbers, looked, exits, exit_masks, exit_hexes = named
-        found.append([name, flags == by_hand, to == tuple(reach.destinations) and numbers == reach.numbers,
-                      (list(destinations.items()), looked) == (list(reach.destinations.items()), reach.looked),
+        masks, passed, to, numbers, looked, exits, exit_masks, exit_hexes = named
+        every = reach.destinations
+        found.append([name, flags == by_hand, to == tuple(every) and numbers == reach.numbers,
+                      (masks or {}, passed, looked) == ({h: mask for h, mask in every.items() if mask},
+                                                        functools.reduce(operator.or_, every.values(), 0), reach.looked),
                       (exits, list(exit_masks.items()), list(exit_hexes.items())) ==
                       (reach.exits, list(reach.exit_masks.items()), list(reach.exit_hexes.items())),
                       bool(exits)])

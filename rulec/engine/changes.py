@@ -33,7 +33,7 @@ def move(state: Position, uid: str, h: Hex, reach: Reach) -> None:
     """`uid` ends a move in `h` (entering the map if it was waiting to arrive), passing the objectives its
     path passed (the search's mask for `h`). `reach`: the unit's, in the position before the move
     (reach.unit_reach)."""
-    mask = reach.destinations[h]
+    mask = reach.mask_to(h)  # (h is one of its destinations)
     entering = state.where[uid] != ON_MAP
     state.where[uid] = ON_MAP
     if uid in state.due:  # (no longer waiting to arrive; a pop with a default is a generic call, compiled)

@@ -22,7 +22,7 @@ movement phase's units then searches only the units that are chosen, or hemmed i
 from __future__ import annotations
 
 import bisect
-from typing import AbstractSet, Any, Callable, Final, Iterator, KeysView
+from typing import AbstractSet, Any, Callable, Final, Iterator
 
 from rulec.engine import answer_reads, markers, stacking
 from rulec.engine.actions import CANCEL, EXIT, MOVE, Action
@@ -418,7 +418,7 @@ def _note_witness(state: Position, uid: str, witness: Hex) -> None:
         note_at(state, REACHING, uid, (witness,))
 
 
-def _first_end(state: Position, uid: str, hexes: KeysView[Hex], to: tuple[Hex, ...]) -> Hex | None:
+def _first_end(state: Position, uid: str, hexes: AbstractSet[Hex], to: tuple[Hex, ...]) -> Hex | None:
     """A hex of the unit's destinations (`hexes`, and in order `to`) it may end its move in now, or None."""
     if state.game.movement.may_end_move is None:
         occupied = stacking.occupants(state)
@@ -515,12 +515,20 @@ class UnitMoves:
     sampler draws one destination of the unit it moves, and makes only that one's (`move`). Kept for the phase and
     shared by clones (their Actions made once, as any position asks)."""
 
-    __slots__ = ("exits", "hexes", "to", "_numbers", "_row", "_moves")
+    __slots__ = ("exits", "_hexes", "to", "_numbers", "_row", "_moves")
 
-    def __init__(self, exits: tuple[Action, ...], hexes: KeysView[Hex], to: tuple[Hex, ...], numbers: tuple[int, ...],
-                 row: dict[int, Action] | None, moves: tuple[Action, ...] | None) -> None:
-        self.exits, self.hexes, self.to = exits, hexes, to
+    def __init__(self, exits: tuple[Action, ...], hexes: AbstractSet[Hex] | None, to: tuple[Hex, ...],
+                 numbers: tuple[int, ...], row: dict[int, Action] | None, moves: tuple[Action, ...] | None) -> None:
+        self.exits, self._hexes, self.to = exits, hexes, to  # (`hexes`: None, made of `to` when first asked)
         self._numbers, self._row, self._moves = numbers, row, moves  # (`row`: the unit's move Actions by hex number)
+
+    @property
+    def hexes(self) -> AbstractSet[Hex]:
+        """The destinations as a set. Made when first asked: most units' moves are only counted and drawn from."""
+        found = self._hexes
+        if found is None:
+            found = self._hexes = frozenset(self.to)
+        return found
 
     @property
     def moves(self) -> tuple[Action, ...]:
@@ -573,14 +581,17 @@ def unit_moves(state: Position, uid: str) -> UnitMoves:
                 return found
         keep = keeps_moves(state, uid)  # (asked once: its search is kept as its moves are, under the same key)
         reach, kept = reach_kept(state, uid, key, keep)
-        destinations = reach.destinations
         exits = (state.tables.exit_actions(uid, allowed_edges(state, uid, reach.exits))
                  if state.game.movement.exit_map else ())
-        if reach.numbers or not destinations:  # a search's: in hex order, with the hex numbers
-            to = reach.to  # (made with them by the compiled search)
-            found = UnitMoves(exits, destinations.keys(), tuple(destinations) if to is None else to, reach.numbers,
+        to = reach.to
+        if to is not None:  # the compiled search's: in hex order, with the hex numbers (its dict not made)
+            found = UnitMoves(exits, None, to, reach.numbers, state.tables.movement_row(uid), None)
+        elif reach.numbers or not reach.destinations:  # a search's: in hex order, with the hex numbers
+            destinations = reach.destinations
+            found = UnitMoves(exits, destinations.keys(), tuple(destinations), reach.numbers,
                               state.tables.movement_row(uid), None)
         else:
+            destinations = reach.destinations
             to = tuple(sorted(destinations))
             row, index = state.tables.movement_row(uid), state.tables.index
             moves = tuple(row[index[h]] for h in to)
@@ -645,7 +656,7 @@ def is_legal_move(state: Position, action: Action) -> bool:
     if kind == EXIT:
         return action in reached.exits
     h = action.hex
-    if h not in reached.hexes:
+    if h is None or h not in reached.hexes:
         return False
     move = state.tables.movement_row(uid)[state.tables.index[h]]  # the one in `moves`
     return (move is action or move == action) and may_stop_in(state, uid, h)

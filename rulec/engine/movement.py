@@ -67,36 +67,75 @@ BOARD_CACHE_SIZE: Final = 256  # a board serves the searches of one phase, mostl
 MOST_ROUTE_SETS: Final = 256
 
 
-@dataclass(init=False)
 class Reach:
     """The result of one search. Searches are shared by many states: never modify one.
 
-    (Not a frozen dataclass only because making a frozen one is slower, and there
-    is one per search; its own __init__, as frames.py's frames have, for the same reason.)
+    `destinations` (hex -> the objectives mask of its path) is made when first read: most searches are only
+    listed (`to`, `numbers`), and a dict of every destination cost more than the compiled search itself. That search
+    gives in its place the few destinations whose path passes an objective (`masks`) and all their masks ORed.
     """
 
-    destinations: dict[Hex, int]  # hex the unit may end in -> objectives mask of its path
+    __slots__ = ("_destinations", "exits", "exit_masks", "numbers", "exit_hexes", "looked", "to", "masks", "_passed")
+
     exits: tuple[str, ...]  # map edges the unit may leave by
-    exit_masks: dict[str, int] | None = None  # edge -> objectives mask of the path to it
-    numbers: tuple[int, ...] = ()  # the destinations' hex numbers (Tables.index), in hex order
-    exit_hexes: dict[str, int] | None = None  # edge -> the hex number that path leaves the map from
+    exit_masks: dict[str, int] | None  # edge -> objectives mask of the path to it
+    numbers: tuple[int, ...]  # the destinations' hex numbers (Tables.index), in hex order
+    exit_hexes: dict[str, int] | None  # edge -> the hex number that path leaves from
     # The hexes the search looked at, as bits: the start and each hex it stepped on from (some more, never fewer),
     # with their neighbours (_looked_at: None for a search that stepped nowhere)
-    looked: int | None = None
+    looked: int | None
     # The destinations in hex order, where the search made them (the compiled loop's: search_core.run); None: ask
     # `destinations` (legal_moves.unit_moves keeps them so)
-    to: tuple[Hex, ...] | None = None
+    to: tuple[Hex, ...] | None
+    # With `to`, in place of `destinations`: the destinations whose path passes an objective, and its mask (None: none)
+    masks: dict[Hex, int] | None
 
-    def __init__(self, destinations: dict[Hex, int], exits: tuple[str, ...], exit_masks: dict[str, int] | None = None,
-                 numbers: tuple[int, ...] = (), exit_hexes: dict[str, int] | None = None,
-                 looked: int | None = None, to: tuple[Hex, ...] | None = None) -> None:
-        self.destinations = destinations
+    def __init__(self, destinations: dict[Hex, int] | None, exits: tuple[str, ...],
+                 exit_masks: dict[str, int] | None = None, numbers: tuple[int, ...] = (),
+                 exit_hexes: dict[str, int] | None = None, looked: int | None = None,
+                 to: tuple[Hex, ...] | None = None, masks: dict[Hex, int] | None = None, passed: int = -1) -> None:
+        assert destinations is not None or to is not None  # (the destinations, as a dict or in order)
+        self._destinations = destinations
         self.exits = exits
         self.exit_masks = exit_masks
         self.numbers = numbers
         self.exit_hexes = exit_hexes
         self.looked = looked
         self.to = to
+        self.masks = masks
+        self._passed = passed  # every destination's mask ORed (-1: not known yet)
+
+    @property
+    def destinations(self) -> dict[Hex, int]:
+        """Hex the unit may end in -> the objectives mask of its path, in hex order."""
+        found = self._destinations
+        if found is None:
+            to, masks = self.to, self.masks
+            assert to is not None  # (made with `to` where not with the dict)
+            found = self._destinations = {h: masks.get(h, 0) for h in to} if masks else dict.fromkeys(to, 0)
+        return found
+
+    def mask_to(self, h: Hex) -> int:
+        """The objectives mask of the path to `h` (0 for a hex not reached): `destinations.get(h, 0)`."""
+        found = self._destinations
+        if found is None:
+            found = self.masks
+            if found is None:
+                return 0
+        return found.get(h, 0)
+
+    def passed(self) -> int:
+        """The objectives some path to a destination passes: every destination's mask ORed."""
+        found = self._passed
+        if found < 0:
+            found = 0
+            for mask in self.destinations.values():
+                found |= mask
+            self._passed = found
+        return found
+
+    def __repr__(self) -> str:
+        return f"Reach({self.destinations!r}, {self.exits!r})"
 
 
 NOWHERE: Final = Reach({}, (), to=())
@@ -358,8 +397,8 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
                                             zoc_extra, zoc_to_zoc, hexes, MOST_ROUTE_SETS, True)
             if found is None:  # too many sets of objectives to track: one route to each destination (this loop's)
                 return search(tables, board, allowance, start, entries, locked, leave, costs, held, one_route=True)
-            destinations, to, numbers, looked, edges, edge_masks, edge_hexes = found  # (typed: unpacked in C)
-            return Reach(destinations, edges, edge_masks, numbers, edge_hexes, looked, to)
+            masks, passed, to, numbers, looked, edges, edge_masks, edge_hexes = found  # (typed: unpacked in C)
+            return Reach(None, edges, edge_masks, numbers, edge_hexes, looked, to, masks, passed)
 
     # The search's lists of a value for each hex are borrowed from the tables, each item -1 (given back so:
     # below), not made anew: a search costs what it reaches, not the size of the map
@@ -474,7 +513,7 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
 
 # search_core.run's named answer: the destinations, their hexes and numbers in hex order, the hexes looked at, the
 # edges left by, and by edge the objectives mask and the hex left from
-_Named = tuple[dict[Hex, int], tuple[Hex, ...], tuple[int, ...], int, tuple[str, ...], dict[str, int], dict[str, int]]
+_Named = tuple[dict[Hex, int] | None, int, tuple[Hex, ...], tuple[int, ...], int, tuple[str, ...], dict[str, int], dict[str, int]]
 
 
 def _packed(tables: Tables, costs: StepCosts, core: Any) -> Any:

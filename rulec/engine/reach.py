@@ -272,16 +272,13 @@ def path_taken(state: Position, uid: str, reach: Reach, to: Hex | None = None, e
     if edge is not None:
         mask = (reach.exit_masks or {}).get(edge, 0)
     else:
-        mask = reach.destinations.get(to, 0) if to is not None else 0
+        mask = reach.mask_to(to) if to is not None else 0
     if not mask:
         return reach
     held = held_objectives(state, state._units[uid].side)
     if not mask & held:
         return reach
-    reached = 0
-    for passed in reach.destinations.values():
-        reached |= passed
-    if not reached & ~held:
+    if not reach.passed() & ~held:
         return reach  # (its path takes nothing: passing one's own changes nothing)
     return search_moves(state, uid, reach_of, held)  # (the same destinations: only their paths' objectives differ)
 

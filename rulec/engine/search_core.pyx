@@ -358,8 +358,10 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     origin and each hex it went on from, with their neighbours; see movement.Reach.looked),
     and for each hex with an exit it could take that it handled, in order, (hex number, mask, MP left) for
     movement.search to find the exits from. None where its paths pass more than `most_layers` sets of objectives
-    (movement.MOST_ROUTE_SETS: movement.search then takes one route to each hex). `named`: the destinations' hexes
-    in hex order too, after the destinations (movement.Reach.to: what a unit's listing keeps of them), and in place of
+    (movement.MOST_ROUTE_SETS: movement.search then takes one route to each hex). `named`: in place of the
+    destinations dict, those whose path passes an objective with its mask (None for none) and all their masks ORed,
+    then the destinations' hexes in hex order (movement.Reach.to: what a unit's listing keeps of them; the whole dict
+    is made of them if read), and in place of
     the exits met the map edges left by (sorted), and by edge the objectives mask of the path leaving by it and the
     hex it leaves from (movement._with_exits' answer, worked out as the loop goes)."""
     cdef Search* s
@@ -370,7 +372,7 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     cdef int size = len(hexes), left, rest, cost, i
     cdef Py_ssize_t at, k, end
     cdef int32_t h, n
-    cdef uint64_t mask
+    cdef uint64_t mask, any_mask
     cdef int64_t old
     cdef unsigned char flag
     cdef bint from_zoc, stop
@@ -527,19 +529,27 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
         _sort(s.reached.items, s.reached.count, size)  # hex order: destinations come sorted
         # The answer's containers made at their size and filled in place (the numbers and hexes boxed already)
         boxed = packed.numbers
-        destinations = _PyDict_NewPresized(s.reached.count)
         numbers = PyTuple_New(s.reached.count)
         to = PyTuple_New(s.reached.count) if named else None
+        destinations = None if named else _PyDict_NewPresized(s.reached.count)
+        masks = None  # (named) the destinations whose path passes an objective, with its mask (None: none does)
+        any_mask = 0
         for at in range(s.reached.count):
             n = s.reached.items[at]
             name = <object> PyTuple_GET_ITEM(hexes, n)
-            destinations[name] = s.ends[n]
             number = <object> PyTuple_GET_ITEM(boxed, n)
             Py_INCREF(number)
             PyTuple_SET_ITEM(numbers, at, number)
             if named:
                 Py_INCREF(name)
                 PyTuple_SET_ITEM(to, at, name)
+                if s.ends[n]:
+                    if masks is None:
+                        masks = {}
+                    masks[name] = s.ends[n]
+                    any_mask |= <uint64_t> s.ends[n]
+            else:
+                destinations[name] = s.ends[n]
         looked = _area(packed, s, origin)
         if named:  # the edges left by, sorted, and by edge (as first left by) the mask and the hex left from
             exits = PyTuple_New(exits_found)
@@ -557,7 +567,7 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
                 exit_masks[name] = edge_mask[e]
                 exit_hexes[name] = <object> PyTuple_GET_ITEM(boxed, edge_hex[e])
             done = True
-            return destinations, to, numbers, looked, exits, exit_masks, exit_hexes
+            return masks, any_mask, to, numbers, looked, exits, exit_masks, exit_hexes
         done = True
         return destinations, numbers, looked, exits_met
     finally:
