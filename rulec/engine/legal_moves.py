@@ -22,7 +22,7 @@ movement phase's units then searches only the units that are chosen, or hemmed i
 from __future__ import annotations
 
 import bisect
-from typing import AbstractSet, Any, Callable, Final, Iterator
+from typing import AbstractSet, Any, Callable, Collection, Final, Iterable, Iterator
 
 from rulec.engine import answer_reads, markers, stacking
 from rulec.engine.actions import CANCEL, EXIT, MOVE, Action
@@ -146,17 +146,16 @@ def listed_moves(state: Position, uid: str) -> tuple[Action, ...]:
         if not (state.phase.kind == "movement" and not state.terminal and may_move_now(state, uid)):
             found = ()
         else:
-            hexes: AbstractSet[Hex]  # the destinations as a set: a dict's keys, or a frozenset once narrowed
             reached = unit_moves(state, uid)
-            exits, hexes, to = reached.exits, reached.hexes, reached.to
+            exits, to = reached.exits, reached.to
             _note_reaching(state, uid, to)
             if state.game.movement.may_end_move is not None:
-                moves, hexes, to = allowed_ends(state, uid, reached.moves, to)
-                blocked = _blocked(state, uid, hexes)
+                moves, _, to = allowed_ends(state, uid, reached.moves, to)
+                blocked = _blocked(state, uid, to)
                 if blocked:
                     moves = _without_moves_into(moves, to, blocked)
             else:
-                blocked = _blocked(state, uid, hexes)
+                blocked = _blocked(state, uid, to)
                 moves = reached.moves_except(blocked) if blocked else reached.moves
             found = (*moves, *exits)
         _remember(state, LEGAL_MOVES, uid, found)
@@ -223,7 +222,7 @@ def movers_candidate_orders(state: Position) -> tuple[list[str], list[CandidateO
 
 
 def _without_moves_into(moves: tuple[Action, ...], to: tuple[Hex, ...],
-                        blocked: AbstractSet[Hex]) -> tuple[Action, ...]:
+                        blocked: Collection[Hex]) -> tuple[Action, ...]:
     """`moves` (one into each hex of `to`, in the same order: the hexes sorted) but those into `blocked` (a few of
     those hexes): cut out where each is found by bisection, not asked of every move."""
     kept: list[Action] = []
@@ -466,11 +465,11 @@ def _first_step_end(state: Position, uid: str) -> Hex | None:
     return _first_step(state, uid, accept)
 
 
-def _blocked(state: Position, uid: str, hexes: Any) -> Any:
+def _blocked(state: Position, uid: str, hexes: Iterable[Hex]) -> Collection[Hex]:
     """Of `hexes`, those stacking forbids `uid` to end its move in: occupied hexes, each asked once a position
     (stacking.crowded_at); none for a unit that does not count for stacking."""
     occupied = stacking.occupants(state)
-    reached = occupied.keys() & hexes
+    reached = [h for h in hexes if h in occupied]  # (a few dozen hexes, each looked up: no set made of either)
     if not reached or uid in stacking.uncounted(state):
         return ()
 
@@ -539,7 +538,7 @@ class UnitMoves:
             found = self._moves = tuple(map(row.__getitem__, self._numbers))
         return found
 
-    def moves_except(self, blocked: AbstractSet[Hex]) -> tuple[Action, ...]:
+    def moves_except(self, blocked: Collection[Hex]) -> tuple[Action, ...]:
         """`moves` but those into `blocked` (some of the destinations). Made from the hex numbers while the whole
         tuple is not made: no Action is made for a hex the unit may not end in (on a crowded map, a third of them)."""
         found = self._moves
