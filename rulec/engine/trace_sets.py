@@ -39,18 +39,21 @@ _MOST_HELD_KEPT: Final = 1024
 
 @dataclass(init=False)
 class _Kept:
-    """A search of one trace and side: the hex facts its conditions read (_Plan.facts), the hexes they let pass
-    (that the map allows) and those `lost_when` holds for, the sources it started from (those not lost that pass),
-    and its layers (IntLayers, or search_core.Layers)."""
+    """A search of one trace and side: the hex facts its conditions read (_Plan.facts), the hexes they let pass of
+    those the map lets it enter (`opened`), the sources it started from (those not lost that pass), its layers
+    (IntLayers, or search_core.Layers) and the steps the map allows it (for a search from the sources again)."""
 
     facts: tuple[int, ...]
     passing: int
-    lost: int
     start: int
     layers: Any
+    opened: int
+    steps_of: Steps
 
-    def __init__(self, facts: tuple[int, ...], passing: int, lost: int, start: int, layers: Any) -> None:
-        self.facts, self.passing, self.lost, self.start, self.layers = facts, passing, lost, start, layers
+    def __init__(self, facts: tuple[int, ...], passing: int, start: int, layers: Any, opened: int,
+                 steps_of: Steps) -> None:
+        self.facts, self.passing, self.start, self.layers = facts, passing, start, layers
+        self.opened, self.steps_of = opened, steps_of
 
 
 class IntLayers:
@@ -88,33 +91,55 @@ def search(state: Position, trace: Trace, side: str, holds: Holds, steps_of: Ste
     """The hexes `side`'s trace reaches in this position, as bits. `holds(condition, hex)`: a condition's answer at
     a hex for the side (traces._Ask.holds, for the parts on the map alone); `steps_of`, `closed`: the steps the map
     allows and the hexes it never enters."""
-    folded = state._folded_traces
-    everything, sources, plan = _of_the_map(state, trace, side, holds)
+    plan = _of_the_map(state, trace, side, holds)
+    kept: _Kept | None = state._folded_traces.get(("sets", trace.id, side))
+    if kept is not None:
+        return _again(state, trace, side, plan, kept)
     facts = plan.facts(state)
-    key = ("sets", trace.id, side)
-    kept: _Kept | None = folded.get(key)
-    if kept is None:
-        passing = plan.through.within(facts, everything & ~closed)
-        lost = plan.lost.within(facts, everything)
-    else:
-        # The conditions hold where they held but at the hexes whose facts changed (they read nothing else there)
-        touched = _touched(kept.facts, facts)
-        if not touched:
-            same: int = kept.layers.reached
-            return same
-        passing = (kept.passing & ~touched) | plan.through.within(facts, touched & ~closed)
-        lost = (kept.lost & ~touched) | plan.lost.within(facts, touched)
-    start = sources & passing & ~lost
-    if kept is not None and kept.start == start:
-        kept.facts, kept.lost = facts, lost
-        if passing == kept.passing:
-            unchanged: int = kept.layers.reached
-            return unchanged
-        kept.passing = passing
-        found: int = kept.layers.update(passing)
-        return found
+    opened = plan.everything & ~closed
+    return _anew(state, trace, side, plan, facts, plan.through.within(facts, opened), opened, steps_of)
+
+
+def searched_again(state: Position, trace: Trace, side: str) -> int:
+    """search, where a search of the trace and side is kept in the game (and its conditions folded for the side):
+    nothing else is asked for. -1 where none is kept."""
+    plan: _Plan | None = state.tables.trace_folds.get((_OF_THE_MAP, trace.id, side))
+    kept: _Kept | None = state._folded_traces.get(("sets", trace.id, side))
+    if plan is None or kept is None:
+        return -1
+    return _again(state, trace, side, plan, kept)
+
+
+def _again(state: Position, trace: Trace, side: str, plan: _Plan, kept: _Kept) -> int:
+    """The search `kept`, asked in this position: `through` asked again only at the hexes whose facts changed (it
+    reads nothing else there), the layers searched again from the last that holds (search)."""
+    facts = plan.facts(state)
+    touched = _touched(kept.facts, facts)
+    if not touched:
+        same: int = kept.layers.reached
+        return same
+    asked = touched & kept.opened
+    now = plan.through.within(facts, asked)
+    before = kept.passing & asked
+    if now == before and not touched & plan.sources:  # (`lost_when` matters at the sources only)
+        kept.facts = facts
+        unchanged: int = kept.layers.reached
+        return unchanged
+    passing = kept.passing ^ before ^ now
+    start = plan.sources & passing & ~plan.lost.within(facts, plan.sources)
+    if kept.start != start:
+        return _anew(state, trace, side, plan, facts, passing, kept.opened, kept.steps_of)
+    kept.facts, kept.passing = facts, passing
+    found: int = kept.layers.update(passing)
+    return found
+
+
+def _anew(state: Position, trace: Trace, side: str, plan: _Plan, facts: tuple[int, ...], passing: int, opened: int,
+          steps_of: Steps) -> int:
+    """A search from the side's sources through the hexes `passing` (the facts `facts`), kept for the next."""
+    start = plan.sources & passing & ~plan.lost.within(facts, plan.sources)
     layers = new_layers(steps_of, start, passing, trace.max_length)
-    folded[key] = _Kept(facts, passing, lost, start, layers)
+    state._folded_traces[("sets", trace.id, side)] = _Kept(facts, passing, start, layers, opened, steps_of)
     reached: int = layers.reached
     return reached
 
@@ -125,7 +150,7 @@ def _touched(kept: tuple[int, ...], now: tuple[int, ...]) -> int:
     for i, known in enumerate(kept):
         fact = now[i]
         if fact != known:
-            touched |= fact ^ known
+            touched = touched | fact ^ known if touched else fact ^ known
     return touched
 
 
@@ -137,17 +162,14 @@ def folded(state: Position, trace: Trace, side: str) -> bool:
 Holds = Callable[[Any, Hex], bool]  # (a condition, a hex) -> its answer there for the side tracing
 
 
-def _of_the_map(state: Position, trace: Trace, side: str, holds: Holds) -> tuple[int, int, _Plan]:
-    """Every hex of the map and the side's sources, as bits, and its `through` and `lost_when` as a _Plan (once a side
-    for every game on the tables: their parts on the map alone are folded)."""
-    tables = state.tables
+def _of_the_map(state: Position, trace: Trace, side: str, holds: Holds) -> _Plan:
+    """The trace's `through` and `lost_when` as a _Plan for the side, with every hex of the map and the side's
+    sources (once a side for every game on the tables: their parts on the map alone are folded)."""
     key = (_OF_THE_MAP, trace.id, side)
-    found = tables.trace_folds.get(key)
+    found: _Plan | None = state.tables.trace_folds.get(key)
     if found is None:
         assert trace.sets is not None  # a trace the checker wrote as sets
-        found = tables.trace_folds[key] = ((1 << len(tables.numbered)) - 1,
-                                           bits_of(trace.sources.get(side, ()), tables.index),
-                                           _plan(state, side, trace.sets, holds))
+        found = state.tables.trace_folds[key] = _plan(state, trace, side, holds)
     return found
 
 
@@ -174,16 +196,17 @@ class _Part:
         if kind == _BITS:
             return self.value & hexes
         if kind == _NOT:
-            return hexes & ~self.parts[0].within(facts, hexes)
+            return hexes ^ self.parts[0].within(facts, hexes)  # (what a part holds for is of `hexes`)
         if kind == _AND:
             for part in self.parts:
                 hexes = part.within(facts, hexes)
                 if not hexes:
                     break
             return hexes
-        found = 0
-        for part in self.parts:
-            found |= part.within(facts, hexes)
+        parts = self.parts
+        found = parts[0].within(facts, hexes)
+        for i in range(1, len(parts)):
+            found |= parts[i].within(facts, hexes)
         return found
 
 
@@ -194,7 +217,9 @@ class _Plan:
     are folded (once a side for every game on the tables), and an `and` with one that holds nowhere is dropped with
     the facts only it read."""
 
-    def __init__(self, sides: tuple[str, ...], held: tuple[str, ...], through: _Part, lost: _Part) -> None:
+    def __init__(self, everything: int, sources: int, sides: tuple[str, ...], held: tuple[str, ...], through: _Part,
+                 lost: _Part) -> None:
+        self.everything, self.sources = everything, sources  # every hex of the map, the side's sources (bits)
         self.sides, self.held, self.through, self.lost = sides, held, through, lost
 
     def facts(self, state: Position) -> tuple[int, ...]:
@@ -210,17 +235,21 @@ class _Plan:
         return tuple(found)
 
 
-def _plan(state: Position, side: str, formulas: tuple, holds: Holds) -> _Plan:
+def _plan(state: Position, trace: Trace, side: str, holds: Holds) -> _Plan:
     """The _Plan of a trace's conditions written as sets (model.Trace.sets), for `side`: the parts on the map alone
     asked of every hex now, once (`holds`)."""
-    everything = (1 << len(state.tables.numbered)) - 1
+    formulas = trace.sets
+    assert formulas is not None
+    tables = state.tables
+    everything = (1 << len(tables.numbered)) - 1
     through = ("bits", everything) if formulas[0] is None else _fold(formulas[0], side, state, holds)
     lost = ("bits", 0) if formulas[1] is None else _fold(formulas[1], side, state, holds)
     sides: list[str] = []
     held: list[str] = []
     _read(through, sides, held)
     _read(lost, sides, held)
-    return _Plan(tuple(sides), tuple(held), _numbered(through, sides, held), _numbered(lost, sides, held))
+    return _Plan(everything, bits_of(trace.sources.get(side, ()), tables.index), tuple(sides), tuple(held),
+                 _numbered(through, sides, held), _numbered(lost, sides, held))
 
 
 def _fold(part: tuple, side: str, state: Position, holds: Holds) -> tuple:
