@@ -67,7 +67,7 @@ def traced_flags(state: Position, trace_id: str, side: str, context_of: Any) -> 
 
 def traced_hexes(state: Position, trace_id: str, side: str, context_of: Any) -> frozenset[Hex]:
     """traced_bits as a set of hexes (kept for the position), for whoever wants the set (the conditions that ask of a
-    hex at a time read traced_flags). The set last made for the trace and side in the game is made again only when
+    hex at a time read traced_at or traced_flags). The set last made for the trace and side in the game is made again only when
     the hexes reached differ: most moves change a trace nowhere, and making a set of the hundreds of hexes a supply
     trace reaches costs hundreds of lookups in it."""
     key = ("trace", trace_id, side)
