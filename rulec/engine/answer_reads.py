@@ -86,9 +86,9 @@ class ReadingContext(EngineContext):
         self._read = read
         self._hexes_read = hexes_read
         # The trace last read (a condition reads one trace, at many hexes): its side, the hexes it reaches in
-        # this position (traces.traced_flags), and the set of hexes read of it to note another in
+        # this position (traces.traced_bits), and the set of hexes read of it to note another in
         self._trace, self._side = "", ""
-        self._reached = b"\0"
+        self._reached = 0
         self._noted: set[str] = set()
         self._index = state.tables.index
 
@@ -101,9 +101,10 @@ class ReadingContext(EngineContext):
             if at is None:
                 at = self._hexes_read[key] = set()
             self._trace, self._side, self._noted = trace, side, at
-            self._reached = traces.traced_flags(self._state, trace, side, EngineContext)
+            self._reached = traces.traced_bits(self._state, trace, side, EngineContext)
         self._noted.add(hex)  # (a set, not its bound add kept: a call the compiled engine makes in C)
-        return self._reached[self._index.get(hex, -1)] == 1  # (traces.traced_flags)
+        number = self._index.get(hex, -1)  # (a shift of the bits: a condition asks of a few hexes a position)
+        return number >= 0 and self._reached >> number & 1 == 1
 
     def note_trace_at(self, trace: str, side: str, at: int) -> None:
         """Note that the trace was read at the hexes `at`, bits of hex numbers (a condition asked of them at once:

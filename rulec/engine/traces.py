@@ -46,8 +46,10 @@ def traced_bits(state: Position, trace_id: str, side: str, context_of: Any) -> i
 
 def traced_at(state: Position, trace_id: str, side: str, h: Hex, context_of: Any) -> bool:
     """Does `side`'s trace `trace_id` reach `h` in this position? For the conditions that ask of a hex at a time (a
-    unit's supply, may_end_move at each destination): read off traced_flags."""
-    return traced_flags(state, trace_id, side, context_of)[state.tables.index.get(h, -1)] == 1
+    unit's supply, may_end_move at each destination): read off traced_bits, a shift of them (the flags, traced_flags,
+    are made again after each change of the trace: more than most positions ask of it)."""
+    number = state.tables.index.get(h, -1)
+    return number >= 0 and traced_bits(state, trace_id, side, context_of) >> number & 1 == 1
 
 
 def traced_flags(state: Position, trace_id: str, side: str, context_of: Any) -> bytes:
@@ -65,7 +67,7 @@ def traced_flags(state: Position, trace_id: str, side: str, context_of: Any) -> 
 
 def traced_hexes(state: Position, trace_id: str, side: str, context_of: Any) -> frozenset[Hex]:
     """traced_bits as a set of hexes (kept for the position), for whoever wants the set (the conditions that ask of a
-    hex at a time read traced_flags). The set last made for the trace and side in the game is made again only when
+    hex at a time read traced_at or traced_flags). The set last made for the trace and side in the game is made again only when
     the hexes reached differ: most moves change a trace nowhere, and making a set of the hundreds of hexes a supply
     trace reaches costs hundreds of lookups in it."""
     key = ("trace", trace_id, side)
@@ -115,6 +117,9 @@ def _search(state: Position, trace: Trace, side: str, context_of: Any) -> int:
     """search, with `context_of` making the context for the conditions: only when one is asked. A trace written as
     sets asks none once the game's folds are made (trace_sets.py), and it is searched again after most moves."""
     if trace.sets is not None:  # conditions on hex facts only: a set of hexes at a time, nothing asked per hex
+        found = trace_sets.searched_again(state, trace, side)  # (after most moves: nothing else looked up)
+        if found >= 0:
+            return found
         kept_steps: tuple[Steps, int] | None = state.tables.trace_folds.get((_STEPS, trace.id, side))
         if kept_steps is not None and trace_sets.folded(state, trace, side):
             steps_of, closed = kept_steps
