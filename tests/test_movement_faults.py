@@ -378,16 +378,16 @@ def test_a_move_may_pass_one_objective_and_come_back_for_another(tmp_path):
     assert state.holders == {"0303": "red", "0503": "red"}
 
 
-def test_the_compiled_loops_exits_include_one_that_takes_every_mp_left(chart):
-    """With the compiled engine (make fast) the search's loop runs in C and hands back, for each hex with exits it
-    handled, the objectives passed and the MP left there; movement._with_exits turns them into the edges left by.
-    Pure Python runs its own loop, so this is asked of it directly: leaving 0603 by the east edge costs 1 MP, and a
-    unit there with 1 MP left may leave (with none left it may not)."""
-    from rulec.engine.movement import _with_exits
+def test_a_searchs_exits_include_one_that_takes_every_mp_left(chart):
+    """The search's exits (in C with the compiled engine, make fast; else its Python loop) include an edge that takes
+    every MP left: leaving 0603 by the east edge costs 1 MP, so a unit there with 1 MP may leave (with none it may
+    not)."""
+    from rulec.engine.movement import Board, search
     tables = new_game(chart).tables
-    h = tables.index["0603"]
-    assert _with_exits(tables.base_costs, {}, (), 0, [(h, 0, 1)], tables.mask_rank).exits == ("east",)
-    assert _with_exits(tables.base_costs, {}, (), 0, [(h, 0, 0)], tables.mask_rank).exits == ()
+    board = Board.of_bits(0, 0, 0, len(tables.numbered))
+    assert search(tables, board, 1, "0603", (), False, None, tables.base_costs).exits == ("east",)
+    assert search(tables, board, 0, "0603", (), False, None, tables.base_costs).exits == ()
+
 
 # ------------------------------------------------------------ line of sight (sight.py)
 @pytest.fixture(scope="module")

@@ -319,8 +319,9 @@ def run(start, allowance, first=()):
 
 
 def plain(found):
-    destinations, numbers, looked, exits = found
-    return [sorted(destinations.items()), list(numbers), looked, exits]
+    masks, passed, to, numbers, looked, exits, exit_masks, exit_hexes = found
+    return [sorted((masks or {}).items()), passed, list(to), list(numbers), looked, list(exits),
+            sorted(exit_masks.items()), sorted(exit_hexes.items())]
 
 
 class Arrival:

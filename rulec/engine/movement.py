@@ -393,8 +393,8 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     if core is not None and not one_route:
         packed = _packed(tables, costs, core)
         if packed is not None:  # the compiled engine's loop, in C (search_core.pyx)
-            found: _Named | None = core.run(packed, flags, allowance, origin, seeded, first, held, stop_in_zoc,
-                                            zoc_extra, zoc_to_zoc, hexes, MOST_ROUTE_SETS, True)
+            found: _Answer | None = core.run(packed, flags, allowance, origin, seeded, first, held, stop_in_zoc,
+                                            zoc_extra, zoc_to_zoc, hexes, MOST_ROUTE_SETS)
             if found is None:  # too many sets of objectives to track: one route to each destination (this loop's)
                 return search(tables, board, allowance, start, entries, locked, leave, costs, held, one_route=True)
             masks, passed, to, numbers, looked, edges, edge_masks, edge_hexes = found  # (typed: unpacked in C)
@@ -511,9 +511,11 @@ def search(tables: Tables, board: Board, allowance: int, start: Hex | None, entr
     return Reach(destinations, tuple(sorted(exits)), exits, tuple(reached), exit_hexes, looked)
 
 
-# search_core.run's named answer: the destinations, their hexes and numbers in hex order, the hexes looked at, the
-# edges left by, and by edge the objectives mask and the hex left from
-_Named = tuple[dict[Hex, int] | None, int, tuple[Hex, ...], tuple[int, ...], int, tuple[str, ...], dict[str, int], dict[str, int]]
+# search_core.run's answer: the destinations whose path passes an objective (and its mask), every mask ORed, the
+# destinations' hexes and numbers in hex order, the hexes looked at, the edges left by, and by edge the objectives mask
+# and the hex left from
+_Answer = tuple[dict[Hex, int] | None, int, tuple[Hex, ...], tuple[int, ...], int, tuple[str, ...], dict[str, int],
+                dict[str, int]]
 
 
 def _packed(tables: Tables, costs: StepCosts, core: Any) -> Any:
@@ -532,23 +534,6 @@ def _packed(tables: Tables, costs: StepCosts, core: Any) -> Any:
                 pass
         costs.packed = packed
     return packed or None
-
-
-def _with_exits(costs: StepCosts, destinations: dict[Hex, int], numbers: tuple[int, ...], looked: int,
-                exits_met: list[tuple[int, int, int]], rank: tuple[int, ...]) -> Reach:
-    """search_core's plain answer (not `named`) as a Reach, with the map edges left by: for each hex with exits its
-    loop handled, in order, with the objectives passed and the MP left there, as `search`'s own loop finds them.
-    (`search` asks for the named answer, whose exits search_core finds so itself; this states what it finds.)"""
-    exits: dict[str, int] = {}
-    exit_hexes: dict[str, int] = {}
-    for h, mask, left in exits_met:
-        for edge, cost in costs.index_exits[h]:
-            if cost <= left:
-                old = exits.get(edge)
-                if old is None or (mask != old and _worth_more(rank, mask, old)):
-                    exits[edge] = mask
-                    exit_hexes[edge] = h
-    return Reach(destinations, tuple(sorted(exits)), exits, numbers, exit_hexes, looked)
 
 
 class _TooManyRouteSets(Exception):

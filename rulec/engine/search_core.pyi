@@ -11,8 +11,8 @@ class Packed:
 
 
 def run(packed: Packed, flags: bytes, allowance: int, origin: int, seeded: bool, first: list[tuple[int, int, bool]],
-        held: int, stop_in_zoc: bool, zoc_extra: int, zoc_to_zoc: bool, hexes: tuple[str, ...], most_layers: int,
-        named: bool = False) -> Any: ...
+        held: int, stop_in_zoc: bool, zoc_extra: int, zoc_to_zoc: bool, hexes: tuple[str, ...], most_layers: int
+        ) -> Any: ...
 
 
 def board_flags(enemy: int, zoc: int, no_pass: int, size: int) -> bytes: ...

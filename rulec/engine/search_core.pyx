@@ -27,7 +27,6 @@ cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
 
 cdef extern from "Python.h":
-    dict _PyDict_NewPresized(Py_ssize_t minused)  # (a dict made with room for its items: no resizing as they go in)
     object _PyLong_FromByteArray(const unsigned char* bytes, size_t n, int little_endian, int is_signed)
 
 OBJECTIVES_FIT = 62  # at most this many objectives: a mask (with -1 for none) is a C int64
@@ -349,21 +348,16 @@ cdef object _area(Packed packed, Search* s, int origin):
 
 
 def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list first,
-        uint64_t held, bint stop_in_zoc, int zoc_extra, bint zoc_to_zoc, tuple hexes, int most_layers,
-        bint named=False):
+        uint64_t held, bint stop_in_zoc, int zoc_extra, bint zoc_to_zoc, tuple hexes, int most_layers):
     """The search from the unit's hex `origin` (a hex number; -1 for none), with every MP left there if `seeded`,
     and the arrivals `first` ((hex number, MP left, stop) with no objective passed yet), on the board `flags`
-    (movement.Board), the objectives `held` (bits) passed without being taken (movement.reach_of's): the
-    destinations (hex -> objectives mask, in hex order), their hex numbers, the hexes it looked at (as bits: the
-    origin and each hex it went on from, with their neighbours; see movement.Reach.looked),
-    and for each hex with an exit it could take that it handled, in order, (hex number, mask, MP left) for
-    movement.search to find the exits from. None where its paths pass more than `most_layers` sets of objectives
-    (movement.MOST_ROUTE_SETS: movement.search then takes one route to each hex). `named`: in place of the
-    destinations dict, those whose path passes an objective with its mask (None for none) and all their masks ORed,
-    then the destinations' hexes in hex order (movement.Reach.to: what a unit's listing keeps of them; the whole dict
-    is made of them if read), and in place of
-    the exits met the map edges left by (sorted), and by edge the objectives mask of the path leaving by it and the
-    hex it leaves from (movement._with_exits' answer, worked out as the loop goes)."""
+    (movement.Board), the objectives `held` (bits) passed without being taken (movement.reach_of's). Its answer, as
+    movement.search makes a Reach of it: the destinations whose path passes an objective, with its mask (a dict, in
+    hex order; None for none) and all their masks ORed; every destination's hex and hex number in hex order
+    (movement.Reach.to, numbers); the hexes it looked at (as bits: the origin and each hex it went on from, with their
+    neighbours; see movement.Reach.looked); the map edges left by (sorted), and by edge (as first left by) the
+    objectives mask of the path leaving by it and the hex it leaves from. None where its paths pass more than
+    `most_layers` sets of objectives (movement.MOST_ROUTE_SETS: movement.search then takes one route to each hex)."""
     cdef Search* s
     cdef bint own, done = False
     cdef Layer* layer
@@ -387,8 +381,8 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     cdef const int32_t* exit_start = &packed.exit_start[0]
     cdef const int32_t* exit_edge = &packed.exit_edge[0] if packed.exit_edge.shape[0] else NULL
     cdef const int32_t* exit_mp = &packed.exit_mp[0] if packed.exit_mp.shape[0] else NULL
-    # (named) each edge's most valuable objectives mask of a path leaving by it (-1: none yet), the hex that path
-    # leaves from, and the edges in the order first left by (movement._with_exits' dicts, in C)
+    # Each edge's most valuable objectives mask of a path leaving by it (-1: none yet), the hex that path leaves from,
+    # and the edges in the order first left by
     cdef int edge_count = len(packed.edges), exits_found = 0, e
     cdef int64_t* edge_mask = NULL
     cdef int32_t* edge_hex = NULL
@@ -397,7 +391,6 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     cdef int32_t few_hexes[_FEW_EDGES]
     cdef int32_t few_order[_FEW_EDGES]
     cdef bint edges_allocated = False
-    exits_met = []
 
     if size != packed.size or len(flags) < size or origin >= size or (seeded and origin < 0) or allowance < 0:
         raise ValueError("a board or steps of another map")
@@ -407,9 +400,9 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     s = _new_search(size) if own else packed.kept
     if s == NULL:
         raise MemoryError()
-    if named and edge_count <= _FEW_EDGES:
+    if edge_count <= _FEW_EDGES:
         edge_mask, edge_hex, edge_order = few_masks, few_hexes, few_order
-    elif named:
+    else:
         edges_allocated = True
         edge_mask = <int64_t*> malloc(edge_count * sizeof(int64_t))
         edge_hex = <int32_t*> malloc(edge_count * sizeof(int32_t))
@@ -423,7 +416,7 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
     s.stop_in_zoc, s.zoc_extra, s.zoc_to_zoc = stop_in_zoc, zoc_extra, zoc_to_zoc
     s.most_layers = most_layers if most_layers > 0 else 1
     try:
-        if named and edge_count and (edge_mask == NULL or edge_hex == NULL or edge_order == NULL):
+        if edge_count and (edge_mask == NULL or edge_hex == NULL or edge_order == NULL):
             raise MemoryError()
         if seeded:
             layer = _layer(s, 0)
@@ -461,20 +454,17 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
                     from_zoc = s.flags[h] & ZOC != 0
                     if rare[h]:  # a map edge or an objective next to it
                         if exit_cost[h] <= left:  # an exit it may take (the cheapest at least)
-                            if not named:
-                                exits_met.append((h, mask, left))
-                            else:
-                                for k in range(exit_start[h], exit_start[h + 1]):
-                                    if exit_mp[k] > left:
-                                        continue
-                                    e = exit_edge[k]
-                                    old = edge_mask[e]
-                                    if old < 0:
-                                        edge_mask[e], edge_hex[e] = <int64_t> mask, h
-                                        edge_order[exits_found] = e
-                                        exits_found += 1
-                                    elif <uint64_t> old != mask and _worth_more(s, mask, <uint64_t> old):
-                                        edge_mask[e], edge_hex[e] = <int64_t> mask, h
+                            for k in range(exit_start[h], exit_start[h + 1]):
+                                if exit_mp[k] > left:
+                                    continue
+                                e = exit_edge[k]
+                                old = edge_mask[e]
+                                if old < 0:
+                                    edge_mask[e], edge_hex[e] = <int64_t> mask, h
+                                    edge_order[exits_found] = e
+                                    exits_found += 1
+                                elif <uint64_t> old != mask and _worth_more(s, mask, <uint64_t> old):
+                                    edge_mask[e], edge_hex[e] = <int64_t> mask, h
                         end = objective_start[h + 1]
                         for k in range(objective_start[h], end):
                             if objective_cost[k] <= left:
@@ -530,9 +520,8 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
         # The answer's containers made at their size and filled in place (the numbers and hexes boxed already)
         boxed = packed.numbers
         numbers = PyTuple_New(s.reached.count)
-        to = PyTuple_New(s.reached.count) if named else None
-        destinations = None if named else _PyDict_NewPresized(s.reached.count)
-        masks = None  # (named) the destinations whose path passes an objective, with its mask (None: none does)
+        to = PyTuple_New(s.reached.count)
+        masks = None  # the destinations whose path passes an objective, with its mask (None: none does)
         any_mask = 0
         for at in range(s.reached.count):
             n = s.reached.items[at]
@@ -540,36 +529,31 @@ def run(Packed packed, bytes flags, int allowance, int origin, bint seeded, list
             number = <object> PyTuple_GET_ITEM(boxed, n)
             Py_INCREF(number)
             PyTuple_SET_ITEM(numbers, at, number)
-            if named:
-                Py_INCREF(name)
-                PyTuple_SET_ITEM(to, at, name)
-                if s.ends[n]:
-                    if masks is None:
-                        masks = {}
-                    masks[name] = s.ends[n]
-                    any_mask |= <uint64_t> s.ends[n]
-            else:
-                destinations[name] = s.ends[n]
+            Py_INCREF(name)
+            PyTuple_SET_ITEM(to, at, name)
+            if s.ends[n]:
+                if masks is None:
+                    masks = {}
+                masks[name] = s.ends[n]
+                any_mask |= <uint64_t> s.ends[n]
         looked = _area(packed, s, origin)
-        if named:  # the edges left by, sorted, and by edge (as first left by) the mask and the hex left from
-            exits = PyTuple_New(exits_found)
-            at = 0
-            for e in range(edge_count):
-                if edge_mask[e] >= 0:
-                    name = <object> PyTuple_GET_ITEM(packed.edges, e)
-                    Py_INCREF(name)
-                    PyTuple_SET_ITEM(exits, at, name)
-                    at += 1
-            exit_masks, exit_hexes = {}, {}
-            for at in range(exits_found):
-                e = edge_order[at]
+        # The edges left by, sorted, and by edge (as first left by) the mask and the hex left from
+        exits = PyTuple_New(exits_found)
+        at = 0
+        for e in range(edge_count):
+            if edge_mask[e] >= 0:
                 name = <object> PyTuple_GET_ITEM(packed.edges, e)
-                exit_masks[name] = edge_mask[e]
-                exit_hexes[name] = <object> PyTuple_GET_ITEM(boxed, edge_hex[e])
-            done = True
-            return masks, any_mask, to, numbers, looked, exits, exit_masks, exit_hexes
+                Py_INCREF(name)
+                PyTuple_SET_ITEM(exits, at, name)
+                at += 1
+        exit_masks, exit_hexes = {}, {}
+        for at in range(exits_found):
+            e = edge_order[at]
+            name = <object> PyTuple_GET_ITEM(packed.edges, e)
+            exit_masks[name] = edge_mask[e]
+            exit_hexes[name] = <object> PyTuple_GET_ITEM(boxed, edge_hex[e])
         done = True
-        return destinations, numbers, looked, exits_met
+        return masks, any_mask, to, numbers, looked, exits, exit_masks, exit_hexes
     finally:
         if edges_allocated:
             free(edge_mask)
