@@ -278,12 +278,11 @@ def path_taken(state: Position, uid: str, reach: Reach, to: Hex | None = None, e
     held = held_objectives(state, state._units[uid].side)
     if not mask & held:
         return reach
-    reached = 0
-    for passed in reach.destinations.values():
-        reached |= passed
-    if not reached & ~held:
-        return reach  # (its path takes nothing: passing one's own changes nothing)
-    return search_moves(state, uid, reach_of, held)  # (the same destinations: only their paths' objectives differ)
+    others = ~held
+    for passed in reach.destinations.values():  # (up to the first path that passes an objective not the side's)
+        if passed & others:  # the same destinations: only their paths' objectives differ
+            return search_moves(state, uid, reach_of, held)
+    return reach  # (its path takes nothing: passing one's own changes nothing)
 
 
 def held_objectives(state: Position, side: str) -> int:
