@@ -39,13 +39,14 @@ def carry_views(state: Position, before: dict, uid: str, left: Hex | None, enter
     mover = unit.side
     # The hexes touched, as bits of hex numbers: a stale view's grow by an OR a move, made hexes only when asked
     bit, into = tables.hex_bit, tables.zoc_bits_typed.get(unit.type, tables.zoc_bits)
-    moved = zones = 0
+    left_bit = bit[left] if left is not None else 0
+    entered_bit = bit[entered] if entered is not None else 0
+    moved = left_bit | entered_bit
+    zones = moved
     if left is not None:
-        moved, zones = bit[left], into[left]
+        zones |= into[left]
     if entered is not None:
-        moved |= bit[entered]
         zones |= into[entered]
-    zones |= moved
     standing = state._standing
     # One pass over the views `before` knows (few: a view is kept only once asked), not a look-up of every view of
     # every side, most of them unknown. A view is known exact or stale, never both (position.VIEWS).
@@ -69,24 +70,22 @@ def carry_views(state: Position, before: dict, uid: str, left: Hex | None, enter
             if side != mover:  # kept stale at the hexes the move touched
                 standing[view_keys(side).stale[kind]] = (known, moved if kind == "enemy" else zones)
             elif kind == "obstacles":  # its own hexes patched
-                standing[key] = _own_obstacles(state, known, side, left, entered, occupied)
+                standing[key] = _own_obstacles(state, known, side, left, left_bit, entered_bit, occupied)
             else:  # its enemies and their zones are as they were
                 standing[key] = known
         # (any other key is no view: not carried over)
 
 
-def _own_obstacles(state: Position, found: tuple[int, int, int], side: str, left: Hex | None, entered: Hex | None,
-                   occupied: dict[Hex, list[str]]) -> tuple[int, int, int]:
-    """The mover's side's obstacles `found` before its move (`left` for `entered`), with its own hexes patched."""
+def _own_obstacles(state: Position, found: tuple[int, int, int], side: str, left: Hex | None, left_bit: int,
+                   entered_bit: int, occupied: dict[Hex, list[str]]) -> tuple[int, int, int]:
+    """The mover's side's obstacles `found` before its move from `left` (its bit: `left_bit`, 0 for none) to the hex
+    of `entered_bit` (0: off the map), with its own hexes patched."""
     enemy, zoc, friends = found
-    bit = state.tables.hex_bit
     if left is not None:
         there = occupied.get(left)
         if there is None or not _any_of(state, there, side):
-            friends &= ~bit[left]
-    if entered is not None:
-        friends |= bit[entered]
-    return enemy, zoc, friends
+            friends &= ~left_bit
+    return enemy, zoc, friends | entered_bit
 
 
 def _any_of(state: Position, uids: list[str], side: str) -> bool:
