@@ -10,7 +10,7 @@ who attacks whom and applies the results.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Container, Iterable, Mapping
+from typing import Callable, Container, Final, Iterable, Mapping
 
 from rulec.engine.tables import Tables
 from rulec.runtime.model import CombatTable, Game, Hex, Modifier, RetreatPolicy, hexside_key
@@ -171,6 +171,42 @@ def retreat_paths(tables: Tables, start: Hex, hexes: int, away_from: tuple[Hex, 
     return paths
 
 
+class Steps:
+    """The steps from one hex to each hex asked so far (None: out of reach), from the map's distances (tables.
+    Distances), kept with the game's tables (steps_from): a retreat asks of a handful of hexes around its start,
+    battle after battle, and a dict of numbers answers faster than a distance row (a Mapping: a method call each)."""
+
+    __slots__ = ("row", "known")
+
+    def __init__(self, row: Mapping[Hex, int]) -> None:
+        self.row = row
+        self.known: dict[Hex, int | None] = {}
+
+    def to(self, b: Hex) -> int | None:
+        known = self.known
+        if b in known:
+            return known[b]
+        found: int | None = self.row.get(b)
+        known[b] = found
+        return found
+
+    def to_or_0(self, b: Hex) -> int:
+        found = self.to(b)
+        return 0 if found is None else found
+
+
+_NO_STEPS: Final = Steps({})  # (a direction that counts no steps from the start)
+
+
+def steps_from(tables: Tables, a: Hex) -> Steps:
+    """The steps from `a` (Steps), kept with the game's tables (Tables.edge_distances, by ("steps", a))."""
+    key = ("steps", a)
+    found = tables.edge_distances.get(key)
+    if found is None:
+        found = tables.edge_distances[key] = Steps(tables.distance[a])
+    return found
+
+
 class _Onward:
     """Whether a retreat's step leads on in the policy's direction. (A class, not closures: compiled, nested
     functions that call each other are a reference cycle, which only the cycle collector frees.)"""
@@ -181,16 +217,16 @@ class _Onward:
         self.rows_to_edge = rows_to_edge
         self.toward = toward
         self.to_edge: dict[Hex, int] | None = None
-        self.from_start: Mapping[Hex, int] = {}
-        self.away: list[Mapping[Hex, int]] = []
+        self.from_start: Steps = _NO_STEPS
+        self.away: list[Steps] = []
         if rows_to_edge is None and policy.direction == "toward_edge":
             # Hex -> steps to the nearest edge hex, kept with the game's tables: asked of the same hexes battle after
             # battle.
             self.to_edge = tables.edge_distances.setdefault(toward, {})
         else:
-            self.from_start = self.distance[start]
+            self.from_start = steps_from(tables, start)
             if rows_to_edge is None:
-                self.away = [self.distance[a] for a in away_from]
+                self.away = [steps_from(tables, a) for a in away_from]
 
     def leads_on(self, h: Hex, n: Hex, depth: int) -> bool:
         """Is a step from `h` to `n`, the retreat's `depth`-th, one the direction allows?"""
@@ -198,10 +234,15 @@ class _Onward:
         if rows is not None:
             # Both diagonals count as nearer, so each step must also leave the start farther behind: a zigzag
             # (one diagonal, then the other) would end a two-hex retreat one hex away.
-            return rows.get(n, 1 << 30) < rows.get(h, 1 << 30) and self.from_start.get(n) == depth
+            return rows.get(n, 1 << 30) < rows.get(h, 1 << 30) and self.from_start.to(n) == depth
         if self.to_edge is not None:
             return self._steps_to_edge(n) < self._steps_to_edge(h)
-        return self.from_start.get(n) == depth and not any(d.get(n, 0) < d.get(h, 0) for d in self.away)
+        if self.from_start.to(n) != depth:
+            return False
+        for d in self.away:
+            if d.to_or_0(n) < d.to_or_0(h):
+                return False
+        return True
 
     def _steps_to_edge(self, h: Hex) -> int:
         nearest = self.to_edge

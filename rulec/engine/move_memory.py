@@ -14,11 +14,16 @@ from __future__ import annotations
 from typing import Final
 
 from rulec.engine.hex_bits import hexes_in_order
-from rulec.engine.position import Position, ViewKeys, view_keys
+from rulec.engine.position import STALE, VIEWS, Position, view_keys
 from rulec.runtime.model import Hex
 
 # Stale views asked again at more hexes than this are worked out from scratch instead.
 MOST_TOUCHED: Final = 48
+# The kinds of views, exact and kept stale (the first of a view's key: position.ViewKeys)
+VIEW_KINDS: Final = frozenset(VIEWS)
+STALE_KINDS: Final = frozenset(STALE.values())
+STALE_ENEMY: Final = STALE["enemy"]
+STALE_OBSTACLES: Final = STALE["obstacles"]
 
 
 def carry_views(state: Position, before: dict, uid: str, left: Hex | None, entered: Hex | None) -> None:
@@ -34,76 +39,53 @@ def carry_views(state: Position, before: dict, uid: str, left: Hex | None, enter
     mover = unit.side
     # The hexes touched, as bits of hex numbers: a stale view's grow by an OR a move, made hexes only when asked
     bit, into = tables.hex_bit, tables.zoc_bits_typed.get(unit.type, tables.zoc_bits)
-    moved = zones = 0
+    left_bit = bit[left] if left is not None else 0
+    entered_bit = bit[entered] if entered is not None else 0
+    moved = left_bit | entered_bit
+    zones = moved
     if left is not None:
-        moved, zones = bit[left], into[left]
+        zones |= into[left]
     if entered is not None:
-        moved |= bit[entered]
         zones |= into[entered]
-    zones |= moved
     standing = state._standing
-    for side in state.game.sides:
-        keys = view_keys(side)
-        if side == mover:
-            _keep_own(state, before, side, keys, left, entered, moved, occupied)
-        else:  # (in the order of VIEWS)
-            _mark_stale(standing, before, keys.zoc, keys.stale_zoc, zones)
-            _mark_stale(standing, before, keys.enemy, keys.stale_enemy, moved)
-            _mark_stale(standing, before, keys.obstacles, keys.stale_obstacles, zones)
-
-
-def _mark_stale(standing: dict, before: dict, exact: tuple[str, ...], stale_key: tuple[str, ...], touched: int
-                ) -> None:
-    """One view of another side (`exact`, `stale_key`: its keys) known `before`, exactly or stale, kept in `standing`
-    stale at the hexes `touched` (bits) besides those it was stale at already."""
-    known = before.get(exact)
-    if known is None:
-        stale: tuple[object, int] | None = before.get(stale_key)
-        if stale is None:
-            return
-        known = stale[0]
-        touched |= stale[1]
-        if touched.bit_count() > MOST_TOUCHED:
-            return
-    standing[stale_key] = (known, touched)
-
-
-def _keep_own(state: Position, before: dict, side: str, keys: ViewKeys, left: Hex | None, entered: Hex | None, moved: int,
-              occupied: dict[Hex, list[str]]) -> None:
-    """The mover's side: its enemies and their zones are as they were; its own hexes patched (`moved`: the hexes
-    the mover left and entered, as bits)."""
-    standing = state._standing
-    _hand_on(standing, before, keys.zoc, keys.stale_zoc)
-    _hand_on(standing, before, keys.enemy, keys.stale_enemy)
-    found: tuple[int, int, int] | None = before.get(keys.obstacles)
-    if found is None:
-        stale: tuple[tuple[int, int, int], int] | None = before.get(keys.stale_obstacles)
-        if stale is not None:  # the enemy's part is as stale as it was; the friends' part is redone when asked
-            touched = stale[1] | moved
+    # One pass over the views `before` knows (few: a view is kept only once asked), not a look-up of every view of
+    # every side, most of them unknown. A view is known exact or stale, never both (position.VIEWS).
+    for key, known in before.items():
+        if type(key) is not tuple:
+            continue  # (the occupants and their sides: stacking.py's)
+        view: tuple[str, ...] = key
+        kind, side = view[0], view[1]
+        if kind in STALE_KINDS:
+            stale: tuple[object, int] = known
+            if side != mover:  # stale at the hexes the move touched too
+                touched = stale[1] | (moved if kind == STALE_ENEMY else zones)
+            elif kind == STALE_OBSTACLES:  # the enemy's part as stale as it was; the friends' redone when asked
+                touched = stale[1] | moved
+            else:  # its enemies and their zones are as they were
+                standing[key] = known
+                continue
             if touched.bit_count() <= MOST_TOUCHED:
-                standing[keys.stale_obstacles] = stale[0], touched
-        return
+                standing[key] = (stale[0], touched)
+        elif kind in VIEW_KINDS:
+            if side != mover:  # kept stale at the hexes the move touched
+                standing[view_keys(side).stale[kind]] = (known, moved if kind == "enemy" else zones)
+            elif kind == "obstacles":  # its own hexes patched
+                standing[key] = _own_obstacles(state, known, side, left, left_bit, entered_bit, occupied)
+            else:  # its enemies and their zones are as they were
+                standing[key] = known
+        # (any other key is no view: not carried over)
+
+
+def _own_obstacles(state: Position, found: tuple[int, int, int], side: str, left: Hex | None, left_bit: int,
+                   entered_bit: int, occupied: dict[Hex, list[str]]) -> tuple[int, int, int]:
+    """The mover's side's obstacles `found` before its move from `left` (its bit: `left_bit`, 0 for none) to the hex
+    of `entered_bit` (0: off the map), with its own hexes patched."""
     enemy, zoc, friends = found
-    bit = state.tables.hex_bit
     if left is not None:
         there = occupied.get(left)
         if there is None or not _any_of(state, there, side):
-            friends &= ~bit[left]
-    if entered is not None:
-        friends |= bit[entered]
-    standing[keys.obstacles] = (enemy, zoc, friends)
-
-
-def _hand_on(standing: dict, before: dict, exact: tuple[str, ...], stale_key: tuple[str, ...]) -> None:
-    """A view `before` knows (`exact`, `stale_key`: its keys), as it is: the exact one if known (a stale copy beside it
-    is never read again), else the stale one."""
-    known = before.get(exact)
-    if known is not None:
-        standing[exact] = known
-        return
-    known = before.get(stale_key)
-    if known is not None:
-        standing[stale_key] = known
+            friends &= ~left_bit
+    return enemy, zoc, friends | entered_bit
 
 
 def _any_of(state: Position, uids: list[str], side: str) -> bool:
@@ -126,6 +108,7 @@ def obstacles(state: Position, side: str) -> tuple[int, int, int]:
     stale: tuple[tuple[int, int, int], int] | None = standing.get(keys.stale_obstacles)
     if stale is not None:
         found = standing[keys.obstacles] = _obstacles_again(state, side, stale[0], stale[1])
+        del standing[keys.stale_obstacles]  # (exact now: never both, position.VIEWS)
         return found
     bit, zoc_bits, units = state.tables.hex_bit, state.tables.zoc_bits, state._units
     typed = state.tables.zoc_bits_typed  # unit types whose ZOC reaches across more hexsides

@@ -43,7 +43,9 @@ HISTORY_TAIL: Final = 32
 # moved_since follows at most this many changes of hexes back (more: the caller compares the positions).
 MOST_RELOCATIONS_TOLD: Final = 64
 # Each side's views of the others kept with who stands where (Position._standing), and the kind of a view's stale
-# copy, kept over moves and asked again only where units moved since (move_memory.py); dropped as a phase begins
+# copy, kept over moves and asked again only where units moved since (move_memory.py); dropped as a phase begins. A
+# view is known exact or stale, never both: the stale copy is dropped when the view is asked again (a move carries
+# each over by its kind alone, move_memory.carry_views).
 VIEWS: Final[tuple[str, ...]] = ("zoc", "enemy", "obstacles")
 STALE: Final = {kind: "stale " + kind for kind in VIEWS}
 _STALE_VIEWS: Final = frozenset(STALE.values())
@@ -53,7 +55,7 @@ class ViewKeys:
     """The keys of one side's views in Position._standing, exact and stale, made once a side (view_keys): a move
     carries three views of every side over, and the searches ask for them again and again."""
 
-    __slots__ = ("zoc", "stale_zoc", "enemy", "stale_enemy", "obstacles", "stale_obstacles")
+    __slots__ = ("zoc", "stale_zoc", "enemy", "stale_enemy", "obstacles", "stale_obstacles", "stale")
 
     # (typed tuple[str, ...], not tuple[str, str]: compiled, a fixed-length tuple is kept unboxed and would be built
     # anew at every read, a new key to hash and compare)
@@ -64,6 +66,9 @@ class ViewKeys:
         self.stale_enemy: tuple[str, ...] = (STALE["enemy"], side)
         self.obstacles: tuple[str, ...] = ("obstacles", side)
         self.stale_obstacles: tuple[str, ...] = (STALE["obstacles"], side)
+        # a view's kind -> the key of its stale copy
+        self.stale: dict[str, tuple[str, ...]] = {"zoc": self.stale_zoc, "enemy": self.stale_enemy,
+                                                  "obstacles": self.stale_obstacles}
 
 
 _VIEW_KEYS: Final[dict[str, ViewKeys]] = {}  # side -> its keys (a side's name is the same in every game)
@@ -248,6 +253,7 @@ class Position:
                 known, touched_bits = stale
                 touched = hexes_in_order(touched_bits, self.tables.numbered)
                 zoc = known.difference(touched).union(h for h in touched if self.in_enemy_zoc(h, side))
+                del self._standing[keys.stale_zoc]  # (exact now: never both, VIEWS)
             else:
                 zoc_into, typed, units = self.tables.zoc_into, self.tables.zoc_into_typed, self._units
                 zoc = frozenset(chain.from_iterable(
@@ -278,6 +284,7 @@ class Position:
                 occupants, units = self.occupants(), self._units
                 hexes = known.difference(touched).union(
                     h for h in touched if any(units[u].side != side for u in occupants.get(h, ())))
+                del self._standing[keys.stale_enemy]  # (exact now: never both, VIEWS)
             else:
                 hexes = frozenset(h for uid, h in self.pos.items() if self._units[uid].side != side)
             self._standing[keys.enemy] = hexes

@@ -224,16 +224,11 @@ def patch_occupants(state: Position, before: dict, uid: str, left: Hex | None, e
                 entered is not None and _differ(sides.get(entered), now_entered)):
             parent = sides
             sides = sides.copy()
-            changed = []
-            for h, now in ((left, now_left), (entered, now_entered)):
-                if h is not None:
-                    was = sides.get(h)
-                    if now is not None:
-                        sides[h] = now
-                    elif was is not None:
-                        del sides[h]
-                    if now != was:
-                        changed.append(h)
+            changed: list[Hex] = []
+            if left is not None:
+                _set_sides(sides, left, now_left, changed)
+            if entered is not None:
+                _set_sides(sides, entered, now_entered, changed)
             # What the new sides differ in from the ones before (trace_memory compares them this way, not hex by hex)
             depth = lineage.depth + 1 if lineage is not None and lineage.depth < MOST_LINEAGE else 0
             lineage = Lineage(parent, frozenset(changed), lineage if depth else None, depth)
@@ -242,6 +237,17 @@ def patch_occupants(state: Position, before: dict, uid: str, left: Hex | None, e
         standing[SIDES_LINEAGE] = lineage
     standing["occupant sides"] = sides
     return True
+
+
+def _set_sides(sides: dict[Hex, frozenset[str]], h: Hex, now: frozenset[str] | None, changed: list[Hex]) -> None:
+    """The sides in `h` made `now` (None: nobody there), `h` noted in `changed` if they differ from those before."""
+    was = sides.get(h)
+    if now is not None:
+        sides[h] = now
+    elif was is not None:
+        del sides[h]
+    if now != was:
+        changed.append(h)
 
 
 def _differ(was: frozenset[str] | None, now: frozenset[str] | None) -> bool:
