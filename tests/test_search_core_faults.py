@@ -320,7 +320,7 @@ def run(start, allowance, first=()):
 
 def plain(found):
     masks, passed, to, numbers, looked, exits, exit_masks, exit_hexes = found
-    return [sorted((masks or {}).items()), passed, list(to), list(numbers), looked, list(exits),
+    return [list(to), sorted((masks or {}).items()), passed, list(numbers), looked, list(exits),
             sorted(exit_masks.items()), sorted(exit_hexes.items())]
 
 
@@ -350,8 +350,8 @@ answer(found)
 
 def test_a_search_started_within_another_takes_lists_of_its_own(built_tree):
     """A search that runs while another holds the lists kept on the same steps (search_core's Packed: busy) makes
-    lists of its own: both answer as each does alone (destinations, their numbers, the hexes looked at, the exits
-    met), and the kept lists are clean for the next. (Fault planted: the kept lists taken by the second search too,
+    lists of its own: both answer as each does alone (destinations, their masks and numbers, the hexes looked at, the
+    exits), and the kept lists are clean for the next. (Fault planted: the kept lists taken by the second search too,
     N26.)"""
     done = compiled_tests._python(built_tree, True, "-c", _SEARCH_WITHIN_A_SEARCH)
     assert done.returncode == 0, done.stderr[-3000:]
