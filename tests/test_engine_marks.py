@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulec.engine import markers, new_game, traces
+from rulec.engine import markers, modifiers, new_game, traces
 from rulec.engine.context import EngineContext
 from rulec.pipeline import load_game
 
@@ -116,3 +116,52 @@ def test_a_trace_that_reads_markers_is_searched_again(tmp_path):
     after = traces.traced_bits(state, "supply", "blue", EngineContext)
     assert after != before
     assert _assert_kept_answers_fresh(state) >= 1
+
+
+# ------------------------------------------------------------ allowances kept by the unit's own markers
+def _allowance_from_scratch(state, uid: str) -> int:
+    return modifiers._allowance(state, state._units[uid], state._modifiers[1])
+
+
+def test_an_allowance_kept_by_the_units_own_markers_is_what_a_fresh_one_gives():
+    """The Marne's isolated_movement (when = marked(unit, isolated)) reads only the unit's own markers: a unit's
+    allowance is kept while it carries the same markers, through the markers' version changing as each movement
+    phase marks the units out of supply and takes the marker off again. Over random games, every unit's allowance is
+    the one worked out afresh, and kept answers were handed on through such changes."""
+    game = load_game("the_marne")
+    handed_on = compared = 0
+    for seed in range(2):
+        state, rng = new_game(game, seed=seed), random.Random(seed)
+        for _ in range(1500):
+            if state.is_terminal():
+                break
+            if state.phase.kind == "movement":
+                kept = state._for_the_game.get(modifiers._ALLOWANCES, (True, {}))[1]
+                for uid in state.units(side=state.phase.side):
+                    known = kept.get(uid)
+                    if known is not None and known[1] != state.markers.version and known[2] is not None \
+                            and known[0] is state._units[uid]:
+                        handed_on += known[2] == modifiers._marker_ids(state, uid)
+                    assert modifiers.allowance(state, uid) == _allowance_from_scratch(state, uid), uid
+                    compared += 1
+            state.apply_action(state.sample_legal_action(rng))
+    assert handed_on > 20 and compared > 1000, (handed_on, compared)
+
+
+@pytest.mark.parametrize("condition", ["marked(r1, isolated)", "marked_hex(0303, shelled)"])
+def test_an_allowance_that_reads_other_markers_is_worked_out_again_when_they_change(tmp_path, condition):
+    """A move modifier reading another unit's marker or a hex's (read_only_markers, but not the unit's own): marking
+    them changes every unit's allowance, which is worked out again by the markers' version."""
+    text = (GAMES / "river_assault.rulec").read_text()
+    path = tmp_path / "slowed.rulec"
+    path.write_text(text + f"\nmodifier slowed {{ applies = unit  when = {condition}  move_plus = -1 }}\n")
+    game = load_game(str(path))
+    state = new_game(game, seed=1)
+    assert modifiers.read_only_markers(state, state._modifiers[1], "move")
+    before = modifiers.allowance(state, "b1")
+    assert modifiers.allowance(state, "b1") == before  # (kept)
+    marker, target = ("isolated", "r1") if condition.startswith("marked(") else ("shelled", "0303")
+    markers.mark_each(state, [target], marker)
+    assert modifiers.allowance(state, "b1") == before - 1 == _allowance_from_scratch(state, "b1")
+    markers.unmark_each(state, [target], marker)
+    assert modifiers.allowance(state, "b1") == before == _allowance_from_scratch(state, "b1")
