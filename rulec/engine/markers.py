@@ -88,47 +88,83 @@ def refusal(state: Position, uid: str, what: str) -> tuple[str, str] | None:
 
 # ------------------------------------------------------------ changes
 def mark(state: Position, target: str, marker_id: str) -> None:
-    """Put a marker on a unit (by id) or a hex (by number), as the marker says, stamped with the current phase."""
-    mark_each(state, (target,), marker_id)
+    """Put a marker on a unit (by id) or a hex (by number), as the marker says, stamped with the current phase (the
+    engine API, an arrival's marks): all the position knows is dropped (an arrival is marked in the middle of its
+    move, where what was asked before the unit moved may still be in the cache)."""
+    if _put_each(state, (target,), marker_id):
+        state._cache = {}
 
 
 def mark_each(state: Position, targets: Iterable[str], marker_id: str) -> None:
-    """`mark` each of `targets` (a hook's or a result's set of units): what the position knows is dropped once."""
+    """`mark` each of `targets` (a hook's or a result's set of units): what the markers decide is dropped once."""
+    if _put_each(state, targets, marker_id):
+        _forget_what_markers_decide(state)
+
+
+def _put_each(state: Position, targets: Iterable[str], marker_id: str) -> bool:
+    """Put the marker on each of `targets`; False if there were none."""
     marker = _marker(state.game, marker_id)
     stamp = (state.turn, state.phase_index)
     put = False
     for target in targets:
         state.markers.put(marker, target, stamp)
         put = True
-    if put:
-        _forget_all_but_where_units_stand(state)
+    return put
 
 
 def unmark(state: Position, target: str, marker_id: str) -> None:
-    unmark_each(state, (target,), marker_id)
+    """Take the marker off `target` (the engine API): all the position knows is dropped if it carried it."""
+    if _take_each(state, (target,), marker_id):
+        state._cache = {}
 
 
 def unmark_each(state: Position, targets: Iterable[str], marker_id: str) -> None:
-    """Take the marker off each of `targets` that carries it: what the position knows is dropped if one did (a hook's
+    """Take the marker off each of `targets` that carries it: what the markers decide is dropped if one did (a hook's
     `unmark(units(side = S), M)` names every unit of a side; those without the marker change nothing)."""
+    if _take_each(state, targets, marker_id):
+        _forget_what_markers_decide(state)
+
+
+def _take_each(state: Position, targets: Iterable[str], marker_id: str) -> bool:
+    """Take the marker off each of `targets` that carries it; False if none did."""
     marker = _marker(state.game, marker_id)
     taken = False
     for target in targets:
         taken = state.markers.take(marker, target) or taken
-    if taken:
-        _forget_all_but_where_units_stand(state)
+    return taken
 
 
 def clear(state: Position, uid: str) -> None:
-    """Take every marker off a unit (it left the map: eliminated or exited)."""
+    """Take every marker off a unit (it left the map, eliminated or exited: all the position knows is dropped, as
+    the hex it left changed too)."""
     state.markers.drop_unit(uid)
-    _forget_all_but_where_units_stand(state)
-
-
-def _forget_all_but_where_units_stand(state: Position) -> None:
-    """A marker changed: what the position's cache knows is dropped; who stands where and each side's view of the
-    others (Position._standing), which no marker changes, are kept."""
     state._cache = {}
+
+
+def _forget_what_markers_decide(state: Position) -> None:
+    """Markers changed: what the position's cache knows is dropped, but for what no marker changes: who stands where
+    and each side's view of the others (Position._standing, not in the cache), the units on the map by filter
+    (EngineContext.units), and the answers of each trace whose conditions read nothing of the position but the
+    occupants, ZOCs and holders of hexes (model.Trace.reads_at_hex): a phase's `mark(select(u in units(side = S)
+    where not supplied(u)), M)` searches the side's supply, which the phase asks again at once."""
+    cache = state._cache
+    if not cache:
+        return
+    traces = state.game.traces
+    kept = {}
+    for key, value in cache.items():
+        if type(key) is tuple:
+            if key[0] in _TRACE_ANSWERS and traces[key[1]].reads_at_hex is not None:
+                kept[key] = value  # (bits, bytes, frozensets: never changed in place)
+        elif key == _UNITS:
+            kept[key] = dict(value)  # (a dict filled as filters are asked: this position's own from now on)
+    state._cache = kept
+
+
+# The keys of a trace's answers in the cache, by their first item (traces.py), and of the units conditions read by
+# filter (EngineContext.units): what no marker changes
+_TRACE_ANSWERS: Final = frozenset({"trace", "trace bits", "trace flags", "trace without"})
+_UNITS: Final = "units"
 
 
 def _marker(game: Game, marker_id: str) -> Marker:
@@ -154,7 +190,7 @@ def expire(state: Position) -> None:
                 if marker.expires(state.context(marking=(owner, stamp))):
                     taken = state.markers.take(marker, target) or taken
     if taken:
-        _forget_all_but_where_units_stand(state)
+        _forget_what_markers_decide(state)
 
 
 def phases_since(game: Game, stamp: Stamp, now: Stamp, kind: str, owner: str | None) -> int:

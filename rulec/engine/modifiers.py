@@ -36,11 +36,13 @@ def in_play(game: Game, options: Sequence[str]) -> tuple[tuple[Modifier, ...], t
 
 
 def _modified(state: Position, unit: Unit, printed: float, steps: tuple[Modifier, ...], what: str,
-              role: str = "") -> tuple[float, tuple[str, ...]]:
+              role: str = "", context: EngineContext | None = None) -> tuple[float, tuple[str, ...]]:
     """`printed` through the unit modifiers `steps` that hold for `unit` (times, then plus), and their ids;
-    `role` ("attack", "defence", "") is what `attacking` and `defending` read."""
+    `role` ("attack", "defence", "") is what `attacking` and `defending` read; `context`, if given, the context about
+    `unit` the conditions are asked in."""
     value, applied = printed, []
-    context = EngineContext(state, unit)
+    if context is None:
+        context = EngineContext(state, unit)
     context.role = role
     moving = what == "move"
     for modifier in steps:
@@ -73,19 +75,26 @@ def allowance(state: Position, uid: str) -> int:
     unit = state._units[uid]
     if not steps:
         return unit.move
-    by_markers: tuple[bool, dict[str, tuple[Unit, int, int]]] | None = state._for_the_game.get(_ALLOWANCES)
+    by_markers: tuple[bool, dict[str, _KeptAllowance]] | None = state._for_the_game.get(_ALLOWANCES)
     if by_markers is None:
         by_markers = state._for_the_game[_ALLOWANCES] = (read_only_markers(state, steps, "move"), {})
     if by_markers[0]:
         # The same in every position with the same markers, while the unit is the same counter: kept for the game
-        # alone (asked of each unit in every position of a movement phase: one lookup)
+        # alone (asked of each unit in every position of a movement phase: one lookup). Where the conditions read
+        # only the unit's own markers, the same too while the unit carries the same markers: a phase that marks a few
+        # units (and the next that takes the marker off) changes the allowance of those alone.
         kept = by_markers[1]
         known = kept.get(uid)
         version = state.markers.version
-        if known is not None and known[0] is unit and known[1] == version:
-            return known[2]
-        found = _allowance(state, unit, steps)
-        kept[uid] = (unit, version, found)
+        if known is not None and known[0] is unit:
+            if known[1] == version:
+                return known[3]
+            if known[2] is not None and known[2] == _marker_ids(state, uid):
+                kept[uid] = (unit, version, known[2], known[3])  # (the next asking: one comparison)
+                return known[3]
+        context = _OwnMarkersRead(state, unit)
+        found = _allowance(state, unit, steps, context)
+        kept[uid] = (unit, version, None if context.read_others else _marker_ids(state, uid), found)
         return found
     # Else kept for the position, by unit in one dict (not a key made a unit: asked several times a move)
     answers: dict[str, int] | None = state._cache.get(_POSITION_ALLOWANCES)
@@ -97,18 +106,48 @@ def allowance(state: Position, uid: str) -> int:
     return answer
 
 
-# (whether the allowance reads only the markers, unit -> (the unit, the markers' version, its allowance then))
+# (whether the allowance reads only the markers, unit -> (the unit, the markers' version, the markers the unit
+# carried if the conditions read none but its own (else None), its allowance then))
 _ALLOWANCES: Final = "allowances by markers"
+_KeptAllowance = tuple[Unit, int, frozenset[str] | None, int]
 _POSITION_ALLOWANCES: Final = "allowances"  # (Position._cache) unit -> its allowance, where more than markers decide it
 
 
-def _allowance(state: Position, unit: Unit, steps: tuple[Modifier, ...]) -> int:
-    modified = max(0, math.floor(_modified(state, unit, unit.move, steps, "move")[0] + 1e-9))
+def _allowance(state: Position, unit: Unit, steps: tuple[Modifier, ...], context: EngineContext | None = None) -> int:
+    modified = max(0, math.floor(_modified(state, unit, unit.move, steps, "move", "", context)[0] + 1e-9))
     # No more than a move on the map can use: the movement search grows with the allowance (runtime.bounds).
     bound = state._for_the_game.get("useful allowance")
     if bound is None:  # worked out once a game (the game model is not hashable: no lookup by it)
         bound = state._for_the_game["useful allowance"] = useful_allowance(state.game)
     return min(modified, bound)
+
+
+def _marker_ids(state: Position, uid: str) -> frozenset[str]:
+    """The markers the unit carries (their stamps aside: a modifier's condition reads only whether it carries one)."""
+    found = state.markers.units.get(uid)
+    return frozenset(found) if found else _NO_MARKERS
+
+
+_NO_MARKERS: Final[frozenset[str]] = frozenset()
+
+
+class _OwnMarkersRead(EngineContext):
+    """An EngineContext about a unit that notes whether a condition read the markers of anything but that unit (another
+    unit's, a hex's): if not, and it reads nothing else of the position (read_only_markers), its answer holds while
+    the unit carries the same markers (the same reads give the same answers, down the same branches)."""
+
+    def __init__(self, state: Position, unit: Unit):
+        super().__init__(state, unit)
+        self.read_others = False
+
+    def marked(self, unit: Unit, marker: str) -> bool:
+        if self.unit is None or unit.id != self.unit.id:
+            self.read_others = True
+        return super().marked(unit, marker)
+
+    def marked_hex(self, hex: str, marker: str) -> bool:
+        self.read_others = True
+        return super().marked_hex(hex, marker)
 
 
 def read_only_markers(state: Position, steps: tuple[Modifier, ...], what: str) -> bool:

@@ -100,6 +100,7 @@ def _score(state: Position, effect: HookEffect, context: EngineContext, source: 
     if amount:
         unit = context.unit
         victory.score(state, effect.side, amount, source, unit=unit.id if unit is not None else None)
+        state._cache = {}  # (what read the VP: an effect says what it changed)
 
 
 def _eliminate(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
@@ -140,11 +141,13 @@ def _change_markers(state: Position, effect: HookEffect, context: EngineContext,
 def _set(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
     assert effect.variable is not None and effect.amount is not None, "set(variable, value): the checker gives both"
     state.variables[effect.variable] = effect.amount(context)
+    state._cache = {}  # (what read the variable: an effect says what it changed)
 
 
 def _add(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
     assert effect.variable is not None and effect.amount is not None, "add(variable, amount): the checker gives both"
     state.variables[effect.variable] += effect.amount(context)
+    state._cache = {}  # (what read the variable)
 
 
 def _lose_step(state: Position, effect: HookEffect, context: EngineContext, source: str) -> None:
