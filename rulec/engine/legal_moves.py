@@ -402,7 +402,7 @@ def _find_move(state: Position, uid: str, probe: bool = True) -> Hex | bool:
     reached = unit_moves(state, uid)
     if reached.exits:
         return True  # (whoever stands where)
-    found = _first_end(state, uid, reached.hexes, reached.to)
+    found = _first_end(state, uid, reached.to)
     if found is None:  # a move into or out of any hex it reaches may give it one
         _note_reaching(state, uid, reached.to)
         return False
@@ -417,8 +417,8 @@ def _note_witness(state: Position, uid: str, witness: Hex) -> None:
         note_at(state, REACHING, uid, (witness,))
 
 
-def _first_end(state: Position, uid: str, hexes: AbstractSet[Hex], to: tuple[Hex, ...]) -> Hex | None:
-    """A hex of the unit's destinations (`hexes`, and in order `to`) it may end its move in now, or None."""
+def _first_end(state: Position, uid: str, to: tuple[Hex, ...]) -> Hex | None:
+    """A hex of the unit's destinations (`to`, in order) it may end its move in now, or None."""
     if state.game.movement.may_end_move is None:
         occupied = stacking.occupants(state)
         for h in to:  # the first hex empty or not full
@@ -430,7 +430,7 @@ def _first_end(state: Position, uid: str, hexes: AbstractSet[Hex], to: tuple[Hex
     # hint (kept for the phase, shared by clones): the answer is worked out in this position either way.
     key = ("witness", uid)
     hint = state._phase_moves.get(key)
-    if hint is not None and hint in hexes and not _blocked_at(state, uid, hint) and end_allowed(state, uid, hint):
+    if hint is not None and hint in to and not _blocked_at(state, uid, hint) and end_allowed(state, uid, hint):
         return hint
     for h in to:
         if not _blocked_at(state, uid, h) and end_allowed(state, uid, h):
@@ -494,7 +494,7 @@ def may_leave(state: Position, uid: str) -> bool:
     if _one_step_first(state, uid) and _first_step(state, uid, _anywhere) is not None:
         return True  # a neighbour it may step to is one of its moves: its whole search is not needed (nor made)
     reached = unit_moves(state, uid)
-    return bool(reached.exits or reached.hexes)
+    return bool(reached.exits or reached.to)
 
 
 def _first_step(state: Position, uid: str, accept: Callable[[Hex], bool]) -> Hex | None:
@@ -624,7 +624,7 @@ def may_end_move(state: Position, uid: str, h: Hex) -> bool:
     """Does movement { may_end_move } let `uid` end a move in `h` now (True without the rule)?"""
     if state.game.movement.may_end_move is None:
         return True
-    return h in unit_moves(state, uid).hexes and end_allowed(state, uid, h)
+    return h in unit_moves(state, uid).to and end_allowed(state, uid, h)
 
 
 def free_to_move(state: Position) -> bool:
@@ -655,7 +655,7 @@ def is_legal_move(state: Position, action: Action) -> bool:
     if kind == EXIT:
         return action in reached.exits
     h = action.hex
-    if h is None or h not in reached.hexes:
+    if h is None or h not in reached.to:  # (a scan of a few dozen names, mostly the same objects: no set made)
         return False
     move = state.tables.movement_row(uid)[state.tables.index[h]]  # the one in `moves`
     return (move is action or move == action) and may_stop_in(state, uid, h)
