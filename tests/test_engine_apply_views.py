@@ -9,23 +9,10 @@ import random
 
 import pytest
 
-from rulec.engine import move_memory, new_game
+from rulec.engine import new_game
 from rulec.engine.position import STALE, VIEWS
 from rulec.pipeline import load_game
-
-
-def _view(state, kind: str, side: str):
-    if kind == "zoc":
-        return state.enemy_zoc(side)
-    if kind == "enemy":
-        return state._enemy_occupied(side)
-    return move_memory.obstacles(state, side)
-
-
-def _fresh(state, kind: str, side: str):
-    copy = state.clone()
-    copy.forget()
-    return _view(copy, kind, side)
+from tests.test_engine_move_memory import _fresh, _view
 
 
 def _keys(state) -> list[tuple[str, str]]:
