@@ -71,7 +71,7 @@ def _compare_everywhere(game, seeds: range, positions: int) -> int:
 
 
 def _compare_unit(state, uid: str) -> int:
-    to = tuple(legal_moves.unit_moves(state, uid).hexes)
+    to = legal_moves.unit_moves(state, uid).to
     if not to:
         return 0
     unit = state.unit(uid)

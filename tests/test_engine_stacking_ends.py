@@ -103,7 +103,7 @@ def test_a_units_moves_but_those_into_full_hexes_are_the_same_made_either_way(he
             action = self[number] = Action.move("u", to[number])
             return action
 
-    reached = legal_moves.UnitMoves((), dict.fromkeys(to).keys(), to, numbers, Row(), None)
+    reached = legal_moves.UnitMoves((), to, numbers, Row(), None)
     if made_first:
         assert reached.moves == tuple(Action.move("u", h) for h in to)
     blocked = data.draw(st.sets(st.sampled_from(to))) if to else set()

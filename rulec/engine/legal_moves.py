@@ -509,25 +509,17 @@ def _anywhere(h: Hex) -> bool:
 
 
 class UnitMoves:
-    """One unit's moves and exits before stacking and may_end_move (unit_moves): its exits, its destinations as a
-    set (`hexes`) and in hex order (`to`), and its move Actions in that order (`moves`), made when first asked for: a
-    sampler draws one destination of the unit it moves, and makes only that one's (`move`). Kept for the phase and
-    shared by clones (their Actions made once, as any position asks)."""
+    """One unit's moves and exits before stacking and may_end_move (unit_moves): its exits, its destinations in hex
+    order (`to`), and its move Actions in that order (`moves`), made when first asked for: a sampler draws one
+    destination of the unit it moves, and makes only that one's (`move`). Kept for the phase and shared by clones
+    (their Actions made once, as any position asks)."""
 
-    __slots__ = ("exits", "_hexes", "to", "_numbers", "_row", "_moves")
+    __slots__ = ("exits", "to", "_numbers", "_row", "_moves")
 
-    def __init__(self, exits: tuple[Action, ...], hexes: AbstractSet[Hex] | None, to: tuple[Hex, ...],
-                 numbers: tuple[int, ...], row: dict[int, Action] | None, moves: tuple[Action, ...] | None) -> None:
-        self.exits, self._hexes, self.to = exits, hexes, to  # (`hexes`: None, made of `to` when first asked)
+    def __init__(self, exits: tuple[Action, ...], to: tuple[Hex, ...], numbers: tuple[int, ...],
+                 row: dict[int, Action] | None, moves: tuple[Action, ...] | None) -> None:
+        self.exits, self.to = exits, to
         self._numbers, self._row, self._moves = numbers, row, moves  # (`row`: the unit's move Actions by hex number)
-
-    @property
-    def hexes(self) -> AbstractSet[Hex]:
-        """The destinations as a set. Made when first asked: most units' moves are only counted and drawn from."""
-        found = self._hexes
-        if found is None:
-            found = self._hexes = frozenset(self.to)
-        return found
 
     @property
     def moves(self) -> tuple[Action, ...]:
@@ -584,17 +576,15 @@ def unit_moves(state: Position, uid: str) -> UnitMoves:
                  if state.game.movement.exit_map else ())
         to = reach.to
         if to is not None:  # the compiled search's: in hex order, with the hex numbers (its dict not made)
-            found = UnitMoves(exits, None, to, reach.numbers, state.tables.movement_row(uid), None)
-        elif reach.numbers or not reach.destinations:  # a search's: in hex order, with the hex numbers
-            destinations = reach.destinations
-            found = UnitMoves(exits, destinations.keys(), tuple(destinations), reach.numbers,
-                              state.tables.movement_row(uid), None)
+            found = UnitMoves(exits, to, reach.numbers, state.tables.movement_row(uid), None)
         else:
             destinations = reach.destinations
-            to = tuple(sorted(destinations))
-            row, index = state.tables.movement_row(uid), state.tables.index
-            moves = tuple(row[index[h]] for h in to)
-            found = UnitMoves(exits, destinations.keys(), to, (), None, moves)
+            if reach.numbers or not destinations:  # a search's: in hex order, with the hex numbers
+                found = UnitMoves(exits, tuple(destinations), reach.numbers, state.tables.movement_row(uid), None)
+            else:
+                to = tuple(sorted(destinations))
+                row, index = state.tables.movement_row(uid), state.tables.index
+                found = UnitMoves(exits, to, (), None, tuple(row[index[h]] for h in to))
         if keep:
             state._phase_moves[kept if kept is not None else kept_anew(state, uid, key)] = found
         elif entering is not None and (FALLBACK, uid) not in state._cache:

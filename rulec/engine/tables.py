@@ -89,7 +89,9 @@ class Tables:
     sight: dict = field(default_factory=dict)  # ranged attacks: what each hex sees (engine/sight.py)
     attack_actions: dict = field(default_factory=dict)  # (hex, attackers) -> the attack Actions on it (GameState)
     retreat_blocked: frozenset = frozenset()  # (hex, neighbour) pairs across a hexside in river_sides
-    edge_distances: dict = field(default_factory=dict)  # edge hexes -> hex -> steps to the nearest (retreats toward an edge)
+    # What retreats count steps by, kept for the game: edge hexes -> hex -> steps to the nearest (toward an edge),
+    # ("rows", edge) -> rows to it (retreats._rows_to_edge), ("steps", hex) -> the steps from it (combat.steps_from)
+    edge_distances: dict = field(default_factory=dict)
     advance_blocked_for: dict[str, frozenset[str]] = field(default_factory=dict)  # attacker|defender -> more such hexsides
     units_of: dict[str, tuple[str, ...]] = field(default_factory=dict)  # side -> its unit ids, in game-file order
     first_movement: dict[str, int] = field(default_factory=dict)  # side -> index of its first movement phase
