@@ -315,3 +315,41 @@ def test_a_battle_against_several_hexes_is_reported_at_its_first_target():
     for step in [Action.attack("0503"), Action.with_unit("b1"), Action.attack("0403"), Action.resolve(), Action.roll(1)]:
         state.apply_action(step)
     assert state.last_battle.battle.targets == ("0403", "0503") and state.last_battle.hex == "0403"
+
+
+# ------------------------------------------------------------ whole orders (legal_moves.movement_orders)
+def _expanded(state, actions):
+    """legal_orders as legal_actions says it: each `move UNIT` replaced by the unit's moves, in its place."""
+    orders = []
+    for a in actions:
+        orders += state.moves_of(a.unit) if a.kind == "move" and a.hex is None else [a]
+    return orders
+
+
+@pytest.mark.parametrize("path", sorted(str(p) for p in GAMES.glob("*.rulec")) + ["drive_on_metz", "the_marne"],
+                         ids=lambda path: Path(path).stem)
+def test_whole_orders_are_the_actions_with_each_units_moves_in_its_place(path):
+    """A movement phase's whole orders are made without its list of actions (movement_orders): at every decision of
+    a random game of whole orders, they are that list, worked out from scratch, with each `move UNIT` replaced by the
+    unit's moves, in the same order (delays, reinforcements that must enter first, and `end` included); and the
+    same once the position's own list of actions is made."""
+    import random
+
+    game = load_game(path)
+    state, rng = new_game(game, seed=3), random.Random(3)
+    compared = 0
+    for _ in range(150):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes], k=1)[0])
+            continue
+        orders = state.legal_orders()
+        if state.phase.kind == "movement" and state.pending is None:
+            fresh = scratch(state)
+            assert orders == _expanded(fresh, fresh.legal_actions()), (path, state.history()[-3:])
+            assert state.legal_orders() == _expanded(state, state.legal_actions()) == orders  # listed, then the same
+            compared += 1
+        state.apply_action(rng.choice(orders))
+    assert compared or not any(p.kind == "movement" for p in game.sequence), path

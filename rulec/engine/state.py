@@ -288,8 +288,7 @@ class GameState(Position):
         once (`move UNIT HEX`, `exit UNIT EDGE`): every order a player may type now, for lists, help and AIs
         that weigh a move by where it ends. Longer than legal_actions() in a movement phase, by design."""
         if "legal" not in self._cache and not self._stack and not self.terminal and self.phase.kind == "movement":
-            for uid in legal_moves.movable_units(self):  # listed first, each unit's has_move is known from its list
-                legal_moves.listed_moves(self, uid)
+            return legal_moves.movement_orders(self)  # (the list of actions itself not made: no one asked for it)
         actions = self.legal_actions()
         if self._stack or self.phase.kind != "movement":
             return actions
