@@ -9,6 +9,7 @@ loose enough for a fixed seed (six standard deviations), tight enough for the bi
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from pathlib import Path
 
@@ -333,8 +334,6 @@ def test_whole_orders_are_the_actions_with_each_units_moves_in_its_place(path):
     a random game of whole orders, they are that list, worked out from scratch, with each `move UNIT` replaced by the
     unit's moves, in the same order (delays, reinforcements that must enter first, and `end` included); and the
     same once the position's own list of actions is made."""
-    import random
-
     game = load_game(path)
     state, rng = new_game(game, seed=3), random.Random(3)
     compared = 0

@@ -63,23 +63,32 @@ def movement_actions(state: Position) -> list[Action]:
 
 
 def movement_orders(state: Position) -> list[Action]:
-    """The movement phase's own decision (as _legal_actions makes it of movement_actions) with each `move UNIT`
-    replaced by the unit's moves (listed_moves): made without movement_actions' list, which a player who orders whole
-    moves never asks for. A unit's `move UNIT` is listed where it has a move, which its listing says."""
+    """The movement phase's own decision (with_end of movement_actions) with each `move UNIT` replaced by the unit's
+    moves (listed_moves): made without movement_actions' list, which a player who orders whole moves never asks
+    for. A unit's `move UNIT` is listed where it has a move, which its listing says."""
     orders: list[Action] = []
     for uid in movable_units(state):
         orders += listed_moves(state, uid)
-        if state.where[uid] == PENDING and may_delay(state, uid):
-            orders.append(state.tables.delay_action(uid))
+        _add_delay(state, uid, orders)
+    return with_end(state, orders)
+
+
+def with_end(state: Position, actions: list[Action]) -> list[Action]:
+    """A movement phase's `actions`, then `end` unless reinforcements due now must enter first (entries_due)."""
     if not entries_due(state):
-        orders.append(Action.end())
-    return orders
+        actions.append(Action.end())
+    return actions
 
 
 def _add_unit_actions(state: Position, uid: str, actions: list[Action]) -> None:
     """Append the actions of one unit that may move now: `move UNIT` if it has a move, `delay UNIT` if it may."""
     if has_move(state, uid):
         actions.append(Action.move(uid))
+    _add_delay(state, uid, actions)
+
+
+def _add_delay(state: Position, uid: str, actions: list[Action]) -> None:
+    """Append `delay UNIT` if the unit is a reinforcement that may be held back now."""
     if state.where[uid] == PENDING and may_delay(state, uid):
         actions.append(state.tables.delay_action(uid))
 

@@ -385,11 +385,9 @@ class GameState(Position):
             frame = self._stack[-1]
             return HANDLERS[type(frame)].legal(self, frame)
         kind = self.phase.kind
-        if kind == "movement":
-            actions = legal_moves.movement_actions(self)
-            if legal_moves.entries_due(self):
-                return actions  # reinforcement_delay = false: reinforcements due now enter before the phase ends
-        elif kind == "combat":
+        if kind == "movement":  # (reinforcement_delay = false: reinforcements due now enter before the phase ends)
+            return legal_moves.with_end(self, legal_moves.movement_actions(self))
+        if kind == "combat":
             actions = battles.target_actions(self)
             if duties.binding(self) and any(duties.open_duties(self)):
                 return actions  # mandatory combat: the phase goes on until every duty is met
